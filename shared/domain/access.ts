@@ -1,0 +1,34 @@
+import { ApiError } from './errors.js';
+import type { Store } from './ports.js';
+import type { OrganizationScope, Principal } from './tenancy.js';
+import type { Wallet } from './types.js';
+
+/** The organization and environment a key acts in; operator keys have none. */
+export function scopeOf(principal: Principal): OrganizationScope {
+  if (!principal.organizationId || !principal.environment) {
+    throw new ApiError('PERMISSION_DENIED', 'This operation needs an organization API key.');
+  }
+  return { organizationId: principal.organizationId, environment: principal.environment };
+}
+
+/** Operations that only an organization-level (unscoped) key may perform (decisions.md section 1). */
+export function requireOrganizationKey(principal: Principal): OrganizationScope {
+  if (principal.kind !== 'ORGANIZATION') {
+    throw new ApiError('PERMISSION_DENIED', 'This operation needs an organization-level API key.');
+  }
+  return scopeOf(principal);
+}
+
+/**
+ * Loads a wallet the caller may see. Other organizations' wallets and, for a wallet-scoped key,
+ * every wallet but its own answer as absent (404); the caller's own wallet in the other
+ * environment answers ENVIRONMENT_MISMATCH.
+ */
+export async function loadAccessibleWallet(store: Store, principal: Principal, walletId: string): Promise<Wallet> {
+  const scope = scopeOf(principal);
+  const wallet = await store.getWallet(walletId);
+  if (!wallet || wallet.organizationId !== scope.organizationId) throw new ApiError('WALLET_NOT_FOUND');
+  if (principal.walletId !== null && principal.walletId !== wallet.id) throw new ApiError('WALLET_NOT_FOUND');
+  if (wallet.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
+  return wallet;
+}

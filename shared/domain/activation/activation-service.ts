@@ -1,0 +1,125 @@
+import { requireOrganizationKey } from '../access.js';
+import { auditChange } from '../audit/audit.js';
+import { ApiError, validationError } from '../errors.js';
+import type { ServiceDeps } from '../ports.js';
+import type { RequestContext } from '../tenancy.js';
+import type { Organization } from '../types.js';
+import { newMainWallet } from '../wallets/wallet-rules.js';
+
+export const ACTIVATION_REQUIREMENTS = ['kybVerified', 'tosAccepted', 'billingMethodAdded'] as const;
+export type ActivationRequirement = (typeof ACTIVATION_REQUIREMENTS)[number];
+
+/** Sandbox billing cards (decisions.md section 11): 4242... succeeds, 4000...0002 declines. */
+export const DECLINED_TEST_CARD = '4000000000000002';
+
+export interface ActivationStatus {
+  kybVerified: boolean;
+  tosAccepted: boolean;
+  billingMethodAdded: boolean;
+  productionActivated: boolean;
+  kybStatus: Organization['kybStatus'];
+  productionActivatedAt: string | null;
+}
+
+export function activationStatusOf(organization: Organization): ActivationStatus {
+  return {
+    kybVerified: organization.kybStatus === 'VERIFIED',
+    tosAccepted: organization.tosAcceptance !== undefined,
+    billingMethodAdded: organization.billingMethod !== undefined,
+    productionActivated: organization.productionActivatedAt !== undefined,
+    kybStatus: organization.kybStatus,
+    productionActivatedAt: organization.productionActivatedAt ?? null,
+  };
+}
+
+export function missingRequirements(status: ActivationStatus): ActivationRequirement[] {
+  return ACTIVATION_REQUIREMENTS.filter((requirement) => !status[requirement]);
+}
+
+export function luhnValid(number: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return number.length >= 12 && sum % 10 === 0;
+}
+
+export interface ActivationOptions {
+  kybAutoApprove: boolean;
+}
+
+/** Production activation (interface-spec 4.3, decisions.md section 11). */
+export function createActivationService(deps: ServiceDeps, options: ActivationOptions) {
+  const { store, clock, ids } = deps;
+
+  async function load(ctx: RequestContext) {
+    const scope = requireOrganizationKey(ctx.principal);
+    const organization = await store.getOrganization(scope.organizationId);
+    if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
+    return { scope, organization };
+  }
+
+  async function update(ctx: RequestContext, organization: Organization, action: Parameters<typeof auditChange>[0]['action'], metadata: Record<string, unknown>) {
+    const scope = requireOrganizationKey(ctx.principal);
+    await store.commit([
+      { type: 'updateOrganization', organization },
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'organization', resourceId: organization.id, metadata, createdAt: clock.now().toISOString() }, ids),
+    ]);
+    return activationStatusOf(organization);
+  }
+
+  async function status(ctx: RequestContext): Promise<ActivationStatus> {
+    return activationStatusOf((await load(ctx)).organization);
+  }
+
+  async function acceptTos(ctx: RequestContext, input: { tosVersion: string }) {
+    const { organization } = await load(ctx);
+    const acceptance = { tosVersion: input.tosVersion, ipAddress: ctx.actor.ipAddress, acceptedAt: clock.now().toISOString() };
+    const result = await update(ctx, { ...organization, tosAcceptance: acceptance }, 'organization.tos.accept', { tosVersion: input.tosVersion });
+    return { ...result, tosAcceptance: acceptance };
+  }
+
+  async function submitKyb(ctx: RequestContext, input: { legalName: string; taxId: string; address: Record<string, string> }) {
+    const { organization } = await load(ctx);
+    if (organization.kybStatus === 'VERIFIED') throw new ApiError('INVALID_STATE', 'Business verification is already complete.');
+    const kyb = { ...input, submittedAt: clock.now().toISOString() };
+    const kybStatus = options.kybAutoApprove ? 'VERIFIED' : 'PENDING';
+    return update(ctx, { ...organization, kyb, kybStatus }, 'organization.kyb.submit', { legalName: input.legalName, kybStatus });
+  }
+
+  async function addBillingMethod(ctx: RequestContext, input: { type: 'card'; number: string }) {
+    const { organization } = await load(ctx);
+    if (!luhnValid(input.number)) throw validationError('number', 'is not a valid card number');
+    if (input.number === DECLINED_TEST_CARD) throw validationError('number', 'the card was declined');
+    const billingMethod = { type: input.type, last4: input.number.slice(-4), addedAt: clock.now().toISOString() };
+    return update(ctx, { ...organization, billingMethod }, 'organization.billing-method.add', { type: input.type, last4: billingMethod.last4 });
+  }
+
+  /** Creates the production main wallet; calling it again after activation answers the same result. */
+  async function activateProduction(ctx: RequestContext) {
+    const { scope, organization } = await load(ctx);
+    if (organization.productionActivatedAt) return { activated: true, activatedAt: organization.productionActivatedAt };
+    const missing = missingRequirements(activationStatusOf(organization));
+    if (missing.length > 0) {
+      throw new ApiError('ACTIVATION_INCOMPLETE', `Activation requirements missing: ${missing.join(', ')}.`, { missing }, { missing });
+    }
+    const activatedAt = clock.now().toISOString();
+    const wallet = newMainWallet(ids('wallet'), organization.id, 'PRODUCTION', activatedAt);
+    await store.commit([
+      { type: 'updateOrganization', organization: { ...organization, productionActivatedAt: activatedAt } },
+      { type: 'createEnvironment', organizationId: organization.id, environment: 'PRODUCTION', mainWalletId: wallet.id },
+      { type: 'createWallet', wallet },
+      auditChange({ ...scope, actor: ctx.actor, action: 'organization.production.activate', resource: 'organization', resourceId: organization.id, metadata: { productionMainWalletId: wallet.id }, createdAt: activatedAt }, ids),
+    ]);
+    return { activated: true, activatedAt };
+  }
+
+  return { status, acceptTos, submitKyb, addBillingMethod, activateProduction };
+}
+
+export type ActivationService = ReturnType<typeof createActivationService>;

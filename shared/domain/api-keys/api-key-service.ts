@@ -1,0 +1,104 @@
+import { requireOrganizationKey } from '../access.js';
+import { auditChange } from '../audit/audit.js';
+import { ApiError, validationError } from '../errors.js';
+import type { ServiceDeps } from '../ports.js';
+import type { Environment, OrganizationPermission, RequestContext } from '../tenancy.js';
+import type { ApiKey, Page, PageRequest } from '../types.js';
+
+export interface CreateApiKeyInput {
+  name: string;
+  permissions: OrganizationPermission[];
+  expiresAt?: string | undefined;
+  environment?: Environment | undefined;
+}
+
+export interface CreatedApiKey {
+  apiKey: ApiKey;
+  raw: string;
+}
+
+/** General (organization-level) API keys: decisions.md section 1. */
+export function createApiKeyService(deps: ServiceDeps) {
+  const { store, clock, ids } = deps;
+
+  async function create(ctx: RequestContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+    const scope = requireOrganizationKey(ctx.principal);
+    const now = clock.now();
+    if (input.expiresAt !== undefined && new Date(input.expiresAt).getTime() <= now.getTime()) {
+      throw validationError('expiresAt', 'must be in the future');
+    }
+    const environment = input.environment ?? scope.environment;
+    if (environment === 'PRODUCTION') {
+      const organization = await store.getOrganization(scope.organizationId);
+      if (!organization?.productionActivatedAt) throw new ApiError('ACTIVATION_REQUIRED', 'Production keys can be created only after activation.');
+    }
+    const issued = deps.issueKey(environment);
+    const apiKey: ApiKey = {
+      id: ids('apiKey'),
+      hash: issued.hash,
+      name: input.name,
+      prefix: issued.prefix,
+      last4: issued.last4,
+      organizationId: scope.organizationId,
+      environment,
+      permissions: [...new Set(input.permissions)],
+      walletId: null,
+      status: 'ACTIVE',
+      createdAt: now.toISOString(),
+      ...(input.expiresAt ? { expiresAt: new Date(input.expiresAt).toISOString() } : {}),
+    };
+    await store.commit([
+      { type: 'createApiKey', apiKey },
+      auditChange(
+        {
+          organizationId: scope.organizationId,
+          environment,
+          actor: ctx.actor,
+          action: 'api-key.create',
+          resource: 'api-key',
+          resourceId: apiKey.id,
+          metadata: { name: apiKey.name, permissions: apiKey.permissions, environment },
+          createdAt: apiKey.createdAt,
+        },
+        ids,
+      ),
+    ]);
+    return { apiKey, raw: issued.raw };
+  }
+
+  async function list(ctx: RequestContext, page: PageRequest): Promise<Page<ApiKey>> {
+    const scope = requireOrganizationKey(ctx.principal);
+    return store.listApiKeys(scope.organizationId, page);
+  }
+
+  /** Revocation takes effect at once: authentication reads the key item with a consistent read. */
+  async function revoke(ctx: RequestContext, keyId: string): Promise<ApiKey> {
+    const scope = requireOrganizationKey(ctx.principal);
+    const apiKey = await store.getApiKeyById(keyId);
+    if (!apiKey || apiKey.organizationId !== scope.organizationId) throw new ApiError('API_KEY_NOT_FOUND');
+    if (apiKey.status === 'REVOKED') return apiKey;
+    const revokedAt = clock.now().toISOString();
+    await store.commit([
+      { type: 'revokeApiKey', apiKey, revokedAt },
+      auditChange(
+        {
+          organizationId: scope.organizationId,
+          environment: apiKey.environment ?? scope.environment,
+          actor: ctx.actor,
+          action: 'api-key.revoke',
+          resource: 'api-key',
+          resourceId: apiKey.id,
+          metadata: { name: apiKey.name },
+          ...(apiKey.walletId ? { walletId: apiKey.walletId } : {}),
+          createdAt: revokedAt,
+        },
+        ids,
+      ),
+    ]);
+    return { ...apiKey, status: 'REVOKED', revokedAt };
+  }
+
+  return { create, list, revoke };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

@@ -1,0 +1,61 @@
+import type { IdGenerator } from '../ids.js';
+import type { Actor, Environment } from '../tenancy.js';
+import type { Change } from '../changes.js';
+import type { EventName } from '../event-names.js';
+import type { AuditAction } from './actions.js';
+
+export interface AuditInput {
+  organizationId: string;
+  environment: Environment;
+  actor: Actor;
+  action: AuditAction;
+  resource: string;
+  resourceId: string;
+  metadata?: Record<string, unknown>;
+  walletId?: string;
+  createdAt: string;
+}
+
+/** The audit entry of an action, as a change written in the action's own transaction. */
+export function auditChange(input: AuditInput, ids: IdGenerator): Change {
+  return {
+    type: 'audit',
+    entry: {
+      id: ids('auditLog'),
+      organizationId: input.organizationId,
+      environment: input.environment,
+      actorType: input.actor.actorType,
+      actorId: input.actor.actorId,
+      action: input.action,
+      resource: input.resource,
+      resourceId: input.resourceId,
+      metadata: input.metadata ?? {},
+      ipAddress: input.actor.ipAddress,
+      createdAt: input.createdAt,
+      ...(input.walletId ? { walletId: input.walletId } : {}),
+    },
+  };
+}
+
+export interface EventInput {
+  organizationId: string;
+  environment: Environment;
+  type: EventName;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** The outbox event of an action, written in the action's own transaction. */
+export function eventChange(input: EventInput, ids: IdGenerator): Change {
+  return {
+    type: 'event',
+    event: {
+      id: ids('event'),
+      type: input.type,
+      organizationId: input.organizationId,
+      environment: input.environment,
+      createdAt: input.createdAt,
+      data: input.data,
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import Big from 'big.js';
+import type { Environment } from '../tenancy.js';
+
+/**
+ * Ledger postings as data. A posting is balanced: its signed legs sum to zero. Wallet legs move a
+ * wallet's available balance under conditions (active, same environment, enough funds for a
+ * debit); system legs (decisions.md section 2) only record entries: a system account's balance is
+ * the sum of its entries, so no single hot item is updated by every movement.
+ */
+export const SYSTEM_ACCOUNTS = {
+  suspense: 'acc_SUSPENSE',
+  fees: 'acc_FEES',
+  sandboxFunding: 'acc_SANDBOX_FUNDING',
+  cardSettlement: 'acc_CARD_SETTLEMENT',
+  customerFunds: 'acc_CUSTOMER_FUNDS',
+} as const;
+
+export const clearingAccount = (rail: string) => `acc_CLEARING_${rail}`;
+
+export type LedgerAccount = { kind: 'WALLET'; walletId: string } | { kind: 'SYSTEM'; accountId: string };
+
+export interface Leg {
+  account: LedgerAccount;
+  /** Signed: negative debits the account, positive credits it. */
+  amount: Big;
+}
+
+export type TransactionType = 'FUNDING' | 'PAYMENT' | 'REVERSAL' | 'BUDGET_ADJUSTMENT' | 'SWEEP';
+
+export interface Posting {
+  transactionId: string;
+  type: TransactionType;
+  organizationId: string;
+  environment: Environment;
+  currency: 'USD';
+  legs: Leg[];
+  createdAt: string;
+  description?: string;
+  /** Extra fields of the transaction record (from, to, fee, status, idempotencyKey, ...). */
+  attributes: Record<string, unknown>;
+}
+
+export function isBalanced(legs: Leg[]): boolean {
+  return legs.reduce((sum, leg) => sum.plus(leg.amount), new Big(0)).eq(0);
+}
+
+export function assertBalanced(posting: Posting): void {
+  if (posting.legs.length < 2 || !isBalanced(posting.legs)) {
+    throw new Error(`posting ${posting.transactionId} is not balanced`);
+  }
+  if (posting.legs.some((leg) => leg.amount.eq(0))) {
+    throw new Error(`posting ${posting.transactionId} has a zero leg`);
+  }
+}
+
+/** A two-leg movement: `amount` (> 0) from one account to another. */
+export function transferLegs(from: LedgerAccount, to: LedgerAccount, amount: Big): Leg[] {
+  return [
+    { account: from, amount: amount.times(-1) },
+    { account: to, amount },
+  ];
+}
+
+export const walletAccount = (walletId: string): LedgerAccount => ({ kind: 'WALLET', walletId });
+export const systemAccount = (accountId: string): LedgerAccount => ({ kind: 'SYSTEM', accountId });

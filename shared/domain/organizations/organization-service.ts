@@ -1,0 +1,90 @@
+import { ApiError } from '../errors.js';
+import { auditChange, eventChange } from '../audit/audit.js';
+import type { Change } from '../changes.js';
+import type { ServiceDeps } from '../ports.js';
+import { ORGANIZATION_PERMISSIONS, type RequestContext } from '../tenancy.js';
+import type { ApiKey, KybStatus, Organization } from '../types.js';
+import { newMainWallet } from '../wallets/wallet-rules.js';
+
+export interface CreatedOrganization {
+  organization: Organization;
+  sandboxKey: string;
+  sandboxKeyId: string;
+  mainWalletId: string;
+}
+
+/** Operator actions on organizations (decisions.md section 1). */
+export function createOrganizationService(deps: ServiceDeps) {
+  const { store, clock, ids } = deps;
+
+  async function create(ctx: RequestContext, input: { name: string }): Promise<CreatedOrganization> {
+    const now = clock.now().toISOString();
+    const organization: Organization = { id: ids('organization'), name: input.name, createdAt: now, kybStatus: 'NOT_SUBMITTED' };
+    const wallet = newMainWallet(ids('wallet'), organization.id, 'SANDBOX', now);
+    const issued = deps.issueKey('SANDBOX');
+    const apiKey: ApiKey = {
+      id: ids('apiKey'),
+      hash: issued.hash,
+      name: 'Default sandbox key',
+      prefix: issued.prefix,
+      last4: issued.last4,
+      organizationId: organization.id,
+      environment: 'SANDBOX',
+      permissions: [...ORGANIZATION_PERMISSIONS],
+      walletId: null,
+      status: 'ACTIVE',
+      createdAt: now,
+    };
+    const scope = { organizationId: organization.id, environment: 'SANDBOX' as const };
+    const changes: Change[] = [
+      { type: 'createOrganization', organization },
+      { type: 'createEnvironment', organizationId: organization.id, environment: 'SANDBOX', mainWalletId: wallet.id },
+      { type: 'createWallet', wallet },
+      { type: 'createApiKey', apiKey },
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action: 'organization.create',
+          resource: 'organization',
+          resourceId: organization.id,
+          metadata: { name: organization.name, mainWalletId: wallet.id, sandboxKeyId: apiKey.id },
+          createdAt: now,
+        },
+        ids,
+      ),
+      eventChange({ ...scope, type: 'organization.created', data: { id: organization.id, name: organization.name }, createdAt: now }, ids),
+    ];
+    await store.commit(changes);
+    return { organization, sandboxKey: issued.raw, sandboxKeyId: apiKey.id, mainWalletId: wallet.id };
+  }
+
+  /** The operator's KYB decision. */
+  async function decideKyb(ctx: RequestContext, organizationId: string, status: Extract<KybStatus, 'VERIFIED' | 'REJECTED'>) {
+    const organization = await store.getOrganization(organizationId);
+    if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
+    const now = clock.now().toISOString();
+    const updated: Organization = { ...organization, kybStatus: status };
+    await store.commit([
+      { type: 'updateOrganization', organization: updated },
+      auditChange(
+        {
+          organizationId,
+          environment: 'SANDBOX',
+          actor: ctx.actor,
+          action: 'organization.kyb.decide',
+          resource: 'organization',
+          resourceId: organizationId,
+          metadata: { status },
+          createdAt: now,
+        },
+        ids,
+      ),
+    ]);
+    return { id: organizationId, kybStatus: status };
+  }
+
+  return { create, decideKyb };
+}
+
+export type OrganizationService = ReturnType<typeof createOrganizationService>;

@@ -1,0 +1,64 @@
+/** Organizations have two isolated environments (decisions.md section 1). */
+export const ENVIRONMENTS = ['SANDBOX', 'PRODUCTION'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/** Organization permissions of interface-spec section 5, plus `admin` (decisions.md section 1). */
+export const ORGANIZATION_PERMISSIONS = [
+  'wallets:read',
+  'wallets:write',
+  'payments:read',
+  'payments:write',
+  'invoices:read',
+  'invoices:write',
+  'cards:sensitive_read',
+  'admin',
+] as const;
+export type OrganizationPermission = (typeof ORGANIZATION_PERMISSIONS)[number];
+
+/** Held only by the service operator's `svc_admin_` keys. */
+export const OPERATOR_PERMISSION = 'service:admin' as const;
+export type Permission = OrganizationPermission | typeof OPERATOR_PERMISSION;
+
+/** Permissions an agent (wallet-scoped) key may hold: never `admin`, never `service:admin`. */
+export const AGENT_PERMISSIONS = ORGANIZATION_PERMISSIONS.filter(
+  (permission): permission is Exclude<OrganizationPermission, 'admin'> => permission !== 'admin',
+);
+
+export const DEFAULT_AGENT_PERMISSIONS: OrganizationPermission[] = [
+  'wallets:read',
+  'wallets:write',
+  'payments:read',
+  'payments:write',
+];
+
+export type PrincipalKind = 'ORGANIZATION' | 'AGENT' | 'OPERATOR';
+
+/** Who is calling: derived from the API key by shared/auth, consumed by every service. */
+export interface Principal {
+  kind: PrincipalKind;
+  keyId: string;
+  organizationId: string | null;
+  environment: Environment | null;
+  permissions: Permission[];
+  /** Set for wallet-scoped (agent) keys only. */
+  walletId: string | null;
+}
+
+/** Actor written into audit entries (interface-spec 2.11). */
+export interface Actor {
+  actorType: 'API_KEY' | 'USER' | 'SYSTEM';
+  actorId: string;
+  ipAddress: string;
+}
+
+/** What a service needs to know about the request that is acting. */
+export interface RequestContext {
+  principal: Principal;
+  actor: Actor;
+  requestId: string;
+}
+
+export interface OrganizationScope {
+  organizationId: string;
+  environment: Environment;
+}

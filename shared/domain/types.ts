@@ -1,0 +1,96 @@
+import type Big from 'big.js';
+import type { Currency } from './money.js';
+import type { Environment, Permission } from './tenancy.js';
+
+/** Domain records. Persistence maps them to items (shared/persistence/items); HTTP to JSON. */
+
+export type KybStatus = 'NOT_SUBMITTED' | 'PENDING' | 'VERIFIED' | 'REJECTED';
+
+export interface Organization {
+  id: string;
+  name: string;
+  createdAt: string;
+  kybStatus: KybStatus;
+  kyb?: { legalName: string; taxId: string; address: Record<string, string>; submittedAt: string };
+  tosAcceptance?: { tosVersion: string; ipAddress: string; acceptedAt: string };
+  billingMethod?: { type: 'card'; last4: string; addedAt: string };
+  productionActivatedAt?: string;
+}
+
+/** Wallet status transitions (interface-spec 3.1): ACTIVE <-> FROZEN by pause/resume; delete freezes for good. */
+export type WalletStatus = 'ACTIVE' | 'FROZEN';
+export type WalletType = 'ORG' | 'AGENT';
+
+export interface Wallet {
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  name: string;
+  agentName?: string;
+  walletType: WalletType;
+  isMain: boolean;
+  status: WalletStatus;
+  balance: Big;
+  pendingBalance: Big;
+  heldBalance: Big;
+  currency: Currency;
+  createdAt: string;
+  deletedAt?: string;
+}
+
+export type ApiKeyStatus = 'ACTIVE' | 'REVOKED';
+
+export interface ApiKey {
+  id: string;
+  hash: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  organizationId: string | null;
+  environment: Environment | null;
+  permissions: Permission[];
+  walletId: string | null;
+  status: ApiKeyStatus;
+  createdAt: string;
+  expiresAt?: string;
+  revokedAt?: string;
+  lastUsedAt?: string;
+}
+
+export type AuditActorType = 'API_KEY' | 'USER' | 'SYSTEM';
+
+export interface AuditEntry {
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  actorType: AuditActorType;
+  actorId: string;
+  action: string;
+  resource: string;
+  resourceId: string;
+  metadata: Record<string, unknown>;
+  ipAddress: string;
+  createdAt: string;
+  /** The wallet the action concerns, so wallet-scoped keys can see their own entries. */
+  walletId?: string;
+}
+
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  organizationId: string;
+  environment: Environment;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque continuation from the store; the HTTP layer signs it into a cursor. */
+  lastKey?: Record<string, unknown>;
+}
+
+export interface PageRequest {
+  limit: number;
+  startKey?: Record<string, unknown>;
+}

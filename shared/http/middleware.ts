@@ -1,0 +1,266 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { authenticate, LAST_USED_WRITE_INTERVAL_MS, requirePermission } from '../auth/authenticate.js';
+import type { Clock } from '../domain/clock.js';
+import { ApiError, validationError } from '../domain/errors.js';
+import type { Store } from '../domain/ports.js';
+import type { Principal, RequestContext } from '../domain/tenancy.js';
+import { findRouteByKey, matchRoute, routesOfGroup, type FunctionGroup, type RouteDefinition } from './routes.js';
+import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse, type HttpResult } from './responses.js';
+import type { RateLimiter } from './rate-limit.js';
+import { SECURITY_HEADERS } from './security-headers.js';
+
+export interface OperationInput<Body, Query> {
+  body: Body;
+  query: Query;
+  params: Record<string, string>;
+  headers: Record<string, string | undefined>;
+  /** Present on every authenticated route; public routes get a SYSTEM-less anonymous context. */
+  auth: RequestContext;
+  routeKey: string;
+}
+
+export interface Operation<Body = unknown, Query = unknown> {
+  body?: z.ZodType<Body>;
+  query?: z.ZodType<Query>;
+  run(input: OperationInput<Body, Query>): Promise<HttpResult>;
+}
+
+/** Declares an operation with its schemas so `run` sees the inferred types. */
+export function operation<BodySchema extends z.ZodType = z.ZodType<undefined>, QuerySchema extends z.ZodType = z.ZodType<undefined>>(spec: {
+  body?: BodySchema;
+  query?: QuerySchema;
+  run(input: OperationInput<z.output<BodySchema>, z.output<QuerySchema>>): Promise<HttpResult>;
+}): Operation {
+  return spec as unknown as Operation;
+}
+
+export interface HttpRuntime {
+  store: Store;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  publicRateLimiter: RateLimiter;
+}
+
+interface RequestState {
+  requestId: string;
+  route?: RouteDefinition;
+  principal?: Principal;
+  body?: unknown;
+  query?: unknown;
+}
+
+/** The API Gateway v2 event, with what the middleware learned about the request. */
+export type AllowanceEvent = APIGatewayProxyEventV2 & { allowance?: RequestState };
+type Request = middy.Request<AllowanceEvent, HttpResponse, Error, Context>;
+type Middleware = MiddlewareObj<AllowanceEvent, HttpResponse, Error, Context>;
+
+function stateOf(request: Request): RequestState {
+  request.event.allowance ??= { requestId: requestIdOf(request.event) };
+  return request.event.allowance;
+}
+
+// 1. Security headers on every response, including errors and unknown routes.
+const securityHeaders: Middleware = {
+  after: (request) => applyHeaders(request),
+  onError: (request) => applyHeaders(request),
+};
+function applyHeaders(request: Request) {
+  if (request.response) {
+    request.response.headers = { ...request.response.headers, ...SECURITY_HEADERS, 'X-Request-Id': stateOf(request).requestId };
+  }
+}
+
+// Last in effect: every error becomes the envelope; only ApiErrors show their message.
+const errorEnvelope: Middleware = {
+  onError: (request) => {
+    const { requestId } = stateOf(request);
+    const error = request.error;
+    if (error instanceof ApiError) {
+      const headers: Record<string, string> = {};
+      if (error.code === 'RATE_LIMIT_EXCEEDED') headers['Retry-After'] = String(error.details?.retryAfter ?? 1);
+      request.response = errorResponse(error, requestId, headers);
+      return;
+    }
+    console.error(JSON.stringify({ level: 'error', requestId, message: error?.message, stack: error?.stack }));
+    request.response = internalErrorResponse(requestId);
+  },
+};
+
+function requestIdOf(event: APIGatewayProxyEventV2): string {
+  return event.requestContext?.requestId ?? 'unknown';
+}
+
+// 2. Route resolution and JSON parsing.
+function routing(group: FunctionGroup): Middleware {
+  return {
+    before: (request) => {
+      const state = stateOf(request);
+      const route = findRouteByKey(request.event.routeKey);
+      if (route && route.group !== group) throw new Error(`route ${request.event.routeKey} reached group ${group}`);
+      if (route) state.route = route;
+      state.body = parseBody(request.event);
+    },
+  };
+}
+
+function parseBody(event: APIGatewayProxyEventV2): unknown {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw validationError('body', 'is not valid JSON');
+  }
+}
+
+// 3. Authentication and permission (order of checks: decisions.md section 1).
+function authentication(getRuntime: () => HttpRuntime): Middleware {
+  return {
+    before: async (request) => {
+      const runtime = getRuntime();
+      const state = stateOf(request);
+      const route = state.route;
+      if (!route || route.access === 'public') return;
+      const now = runtime.clock.now();
+      const { principal, apiKey } = await authenticate(runtime.store, headerOf(request.event, 'authorization'), now);
+      if (route.access === 'operator' && principal.kind !== 'OPERATOR') {
+        throw new ApiError('PERMISSION_DENIED', 'This endpoint is reserved for the service operator.');
+      }
+      if (route.access !== 'operator' && principal.kind === 'OPERATOR') {
+        throw new ApiError('PERMISSION_DENIED', 'Operator keys act only on /v1/internal endpoints.');
+      }
+      requirePermission(principal, route.permission);
+      if (route.access === 'organization' && principal.kind !== 'ORGANIZATION') {
+        throw new ApiError('PERMISSION_DENIED', 'This operation needs an organization-level API key.');
+      }
+      state.principal = principal;
+      const lastUsed = apiKey.lastUsedAt ? new Date(apiKey.lastUsedAt).getTime() : 0;
+      if (now.getTime() - lastUsed >= LAST_USED_WRITE_INTERVAL_MS) {
+        await runtime.store.touchApiKey(apiKey.hash, now, LAST_USED_WRITE_INTERVAL_MS);
+      }
+    },
+  };
+}
+
+// 4. Rate limits per key; public routes per client IP.
+function rateLimiting(getRuntime: () => HttpRuntime): Middleware {
+  return {
+    before: (request) => {
+      const runtime = getRuntime();
+      const state = stateOf(request);
+      if (!state.route) return;
+      const decision = state.principal
+        ? runtime.rateLimiter(`key:${state.principal.keyId}`)
+        : runtime.publicRateLimiter(`ip:${sourceIpOf(request.event)}`);
+      if (!decision.allowed) {
+        throw new ApiError('RATE_LIMIT_EXCEEDED', 'Too many requests; retry after the given number of seconds.', { retryAfter: decision.retryAfterS });
+      }
+    },
+  };
+}
+
+// 5. Validation with zod: strict bodies, field names in the error.
+function validation(operations: Record<string, Operation>): Middleware {
+  return {
+    before: (request) => {
+      const state = stateOf(request);
+      if (!state.route) return;
+      const op = operations[state.route.operation];
+      if (!op) throw new Error(`no operation ${state.route.operation}`);
+      state.body = op.body ? parseWith(op.body, state.body ?? {}, '') : state.body;
+      if (!op.body && state.body !== undefined && !isEmptyObject(state.body)) {
+        throw validationError('body', 'this endpoint takes no request body');
+      }
+      state.query = op.query ? parseWith(op.query, request.event.queryStringParameters ?? {}, '') : {};
+    },
+  };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+export function parseWith<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const keysOf = (issue as { keys?: string[] }).keys;
+    const path = [...issue.path.map(String), ...(issue.code === 'unrecognized_keys' && keysOf?.[0] ? [keysOf[0]] : [])];
+    const field = [prefix, ...path].filter(Boolean).join('.') || 'body';
+    const message = issue.code === 'unrecognized_keys' ? 'is not a recognized field' : issue.message;
+    return { field, message };
+  });
+  const first = issues[0] ?? { field: 'body', message: 'is invalid' };
+  throw new ApiError('VALIDATION_ERROR', `${first.field}: ${first.message}`, { field: first.field, issues });
+}
+
+export function headerOf(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  const headers = event.headers ?? {};
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key ? headers[key] : undefined;
+}
+
+function sourceIpOf(event: APIGatewayProxyEventV2): string {
+  return event.requestContext?.http?.sourceIp ?? 'unknown';
+}
+
+/**
+ * The handler of one function group: middleware in fixed order (headers -> parse -> auth ->
+ * rate limit -> validate -> operation -> error envelope), then a small router by route key.
+ */
+export function createHttpHandler(group: FunctionGroup, operations: Record<string, Operation>, createRuntime: () => HttpRuntime) {
+  const missing = routesOfGroup(group).filter((r) => !operations[r.operation]).map((r) => r.operation);
+  if (missing.length > 0) throw new Error(`group ${group} lacks operations: ${missing.join(', ')}`);
+
+  let runtime: HttpRuntime | undefined;
+  const getRuntime = () => (runtime ??= createRuntime());
+
+  return middy<AllowanceEvent, HttpResponse, Error, Context>()
+    .use(securityHeaders)
+    .use(errorEnvelope)
+    .use(routing(group))
+    .use(authentication(getRuntime))
+    .use(rateLimiting(getRuntime))
+    .use(validation(operations))
+    .handler(async (event) => {
+      const state = event.allowance ?? { requestId: requestIdOf(event) };
+      const route = state.route;
+      if (!route) return fallbackResponse(event);
+      const op = operations[route.operation];
+      if (!op) throw new Error(`no operation ${route.operation}`);
+      const result = await op.run({
+        body: state.body,
+        query: state.query,
+        params: (event.pathParameters ?? {}) as Record<string, string>,
+        headers: event.headers ?? {},
+        auth: contextOf(state, event),
+        routeKey: event.routeKey,
+      });
+      return jsonResponse(result.status, result.body, result.headers);
+    });
+}
+
+function contextOf(state: RequestState, event: APIGatewayProxyEventV2): RequestContext {
+  const principal = state.principal ?? ANONYMOUS;
+  return {
+    principal,
+    actor: { actorType: state.principal ? 'API_KEY' : 'SYSTEM', actorId: principal.keyId, ipAddress: sourceIpOf(event) },
+    requestId: state.requestId,
+  };
+}
+
+const ANONYMOUS: Principal = { kind: 'ORGANIZATION', keyId: 'anonymous', organizationId: null, environment: null, permissions: [], walletId: null };
+
+/** Unknown route (the $default route in AWS, or a path the local server does not know). */
+function fallbackResponse(event: APIGatewayProxyEventV2): never {
+  const method = event.requestContext?.http?.method ?? 'GET';
+  const path = event.requestContext?.http?.path ?? event.rawPath ?? '/';
+  const match = matchRoute(method, path);
+  if (match.kind === 'method-not-allowed') {
+    throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}.`, { allowed: match.allowed });
+  }
+  throw new ApiError('NOT_FOUND', `No route ${method} ${path}.`);
+}
+

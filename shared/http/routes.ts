@@ -1,0 +1,101 @@
+import type { Permission } from '../domain/tenancy.js';
+
+/**
+ * The one route table. CDK creates an HTTP API route per entry (wired to the function of its
+ * group); the local server serves the same entries through the same handlers. Paths use API
+ * Gateway's `{param}` syntax so the route key is identical everywhere.
+ */
+export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation'] as const;
+export type FunctionGroup = (typeof FUNCTION_GROUPS)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call: `key` needs an organization or agent key holding `permission`; `organization`
+ * additionally refuses wallet-scoped (agent) keys; `operator` needs a `svc_admin_` key;
+ * `public` needs no key (rate limited per client IP).
+ */
+export type RouteAccess = 'key' | 'organization' | 'operator' | 'public';
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  path: string;
+  group: FunctionGroup;
+  operation: string;
+  access: RouteAccess;
+  permission?: Permission;
+  /** Whether the route changes state (audit coverage walks these). */
+  mutating: boolean;
+}
+
+const route = (
+  method: HttpMethod,
+  path: string,
+  group: FunctionGroup,
+  operation: string,
+  access: RouteAccess,
+  permission?: Permission,
+): RouteDefinition => ({ method, path, group, operation, access, ...(permission ? { permission } : {}), mutating: method !== 'GET' });
+
+export const ROUTES: readonly RouteDefinition[] = [
+  route('POST', '/v1/internal/organizations', 'internal', 'createOrganization', 'operator', 'service:admin'),
+  route('POST', '/v1/internal/organizations/{id}/kyb', 'internal', 'decideKyb', 'operator', 'service:admin'),
+
+  route('POST', '/v1/api-keys', 'api-keys', 'createApiKey', 'organization', 'admin'),
+  route('GET', '/v1/api-keys', 'api-keys', 'listApiKeys', 'organization', 'admin'),
+  route('DELETE', '/v1/api-keys/{id}', 'api-keys', 'revokeApiKey', 'organization', 'admin'),
+
+  route('POST', '/v1/wallets', 'wallets', 'createWallet', 'organization', 'wallets:write'),
+  route('GET', '/v1/wallets', 'wallets', 'listWallets', 'key', 'wallets:read'),
+  route('GET', '/v1/wallets/{id}', 'wallets', 'getWallet', 'key', 'wallets:read'),
+  route('GET', '/v1/wallets/{id}/balance', 'wallets', 'getBalance', 'key', 'wallets:read'),
+  route('POST', '/v1/wallets/{id}/fund', 'wallets', 'fundWallet', 'key', 'wallets:write'),
+
+  route('GET', '/v1/activation/status', 'activation', 'getStatus', 'organization', 'admin'),
+  route('POST', '/v1/activation/accept-tos', 'activation', 'acceptTos', 'organization', 'admin'),
+  route('POST', '/v1/activation/kyb', 'activation', 'submitKyb', 'organization', 'admin'),
+  route('POST', '/v1/activation/billing-method', 'activation', 'addBillingMethod', 'organization', 'admin'),
+  route('POST', '/v1/activation/activate-production', 'activation', 'activateProduction', 'organization', 'admin'),
+];
+
+/** The catch-all route: unknown paths and methods answer the error envelope with security headers. */
+export const FALLBACK_ROUTE = { routeKey: '$default', group: 'internal' as FunctionGroup, operation: 'fallback' } as const;
+
+export const routeKeyOf = (route: Pick<RouteDefinition, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+const BY_KEY = new Map(ROUTES.map((r) => [routeKeyOf(r), r]));
+
+export function findRouteByKey(routeKey: string): RouteDefinition | undefined {
+  return BY_KEY.get(routeKey);
+}
+
+export function routesOfGroup(group: FunctionGroup): RouteDefinition[] {
+  return ROUTES.filter((r) => r.group === group);
+}
+
+const compiled = ROUTES.map((r) => {
+  const names: string[] = [];
+  const pattern = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { route: r, regex: new RegExp(`^${pattern}$`), names };
+});
+
+export type RouteMatch =
+  | { kind: 'matched'; route: RouteDefinition; pathParameters: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
+  | { kind: 'not-found' };
+
+/** Path matching as API Gateway does it (used by the local server and the fallback handler). */
+export function matchRoute(method: string, path: string): RouteMatch {
+  const candidates = compiled.filter((c) => c.regex.test(path));
+  const hit = candidates.find((c) => c.route.method === method);
+  if (hit) {
+    const values = hit.regex.exec(path)?.slice(1) ?? [];
+    const pathParameters = Object.fromEntries(hit.names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
+    return { kind: 'matched', route: hit.route, pathParameters };
+  }
+  if (candidates.length > 0) return { kind: 'method-not-allowed', allowed: candidates.map((c) => c.route.method) };
+  return { kind: 'not-found' };
+}

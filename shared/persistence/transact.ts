@@ -1,0 +1,88 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+
+type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+export type TransactItem = TransactItems[number];
+
+/**
+ * What a failed condition on this item means for the client. Receives the item as it was
+ * (ReturnValuesOnConditionCheckFailure ALL_OLD), or undefined when it did not exist.
+ */
+export type ConditionFailureMapper = (oldItem: Record<string, unknown> | undefined) => Error;
+
+export interface TransactWrite {
+  item: TransactItem;
+  onConditionFailed?: ConditionFailureMapper;
+}
+
+export const MAX_TRANSACT_ITEMS = 100;
+export const CONFLICT_RETRY_LIMIT = 5;
+export const CONFLICT_BACKOFF_BASE_MS = 15;
+export const CONFLICT_BACKOFF_CAP_MS = 400;
+
+export interface TransactOptions {
+  /** Injected for tests (fault injection) and the benchmark (call counting). */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface TransactResult {
+  attempts: number;
+  consumedWriteUnits: number;
+}
+
+/**
+ * Writes every item in ONE TransactWriteItems call. A failed condition is mapped, by the position
+ * of the item that failed, to the ApiError its mapper names; a TransactionConflict is retried with
+ * bounded, full-jitter exponential backoff. No SDK exception leaves this module.
+ */
+export async function transactWrite(
+  client: DynamoDBDocumentClient,
+  writes: TransactWrite[],
+  options: TransactOptions = {},
+): Promise<TransactResult> {
+  if (writes.length === 0 || writes.length > MAX_TRANSACT_ITEMS) {
+    throw new Error(`a transaction holds 1..${MAX_TRANSACT_ITEMS} items, got ${writes.length}`);
+  }
+  const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  const items = writes.map(({ item }) => withOldValuesOnFailure(item));
+
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const output = await client.send(
+        new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }),
+      );
+      const consumedWriteUnits = (output.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      return { attempts: attempt, consumedWriteUnits };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException) && !isCanceled(error)) throw error;
+      const reasons = (error as TransactionCanceledException).CancellationReasons ?? [];
+      const failed = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (failed >= 0) {
+        const mapper = writes[failed]?.onConditionFailed;
+        const old = reasons[failed]?.Item;
+        const oldItem = old ? unmarshall(old, { wrapNumbers: true }) : undefined;
+        if (mapper) throw mapper(oldItem);
+        throw new Error(`unmapped condition failure at transaction item ${failed}`);
+      }
+      const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
+      if (!conflict || attempt >= CONFLICT_RETRY_LIMIT) throw error;
+      const ceiling = Math.min(CONFLICT_BACKOFF_CAP_MS, CONFLICT_BACKOFF_BASE_MS * 2 ** (attempt - 1));
+      await sleep(Math.floor(random() * ceiling));
+    }
+  }
+}
+
+function isCanceled(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: string }).name === 'TransactionCanceledException';
+}
+
+function withOldValuesOnFailure(item: TransactItem): TransactItem {
+  if (item.Put?.ConditionExpression) return { Put: { ...item.Put, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
+  if (item.Update?.ConditionExpression) return { Update: { ...item.Update, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
+  if (item.Delete?.ConditionExpression) return { Delete: { ...item.Delete, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
+  if (item.ConditionCheck) return { ConditionCheck: { ...item.ConditionCheck, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
+  return item;
+}
