@@ -16,6 +16,15 @@ import { createLocalServer } from './local/server.js';
 const DEFAULT_PORT = 3000;
 const DEFAULT_TABLE = 'allowance-local';
 const CREDENTIALS_FILE = resolve('.local/credentials.json');
+/** Stand-in for the EventBridge schedule of the expiry worker. */
+const EXPIRY_INTERVAL_MS = 5_000;
+
+function startExpiryTimer(app: ReturnType<typeof createContainer>) {
+  const timer = setInterval(() => {
+    app.services.approvals.expireDue().catch((error: unknown) => console.error('approval expiry failed', error));
+  }, EXPIRY_INTERVAL_MS);
+  timer.unref();
+}
 
 async function main() {
   const port = Number(process.env.PORT ?? DEFAULT_PORT);
@@ -51,6 +60,7 @@ async function main() {
     const demo = await ensureDemoOrganization(app, CREDENTIALS_FILE, dataDir !== undefined || dynamo === undefined);
 
     server = createLocalServer();
+    startExpiryTimer(app);
     await new Promise<void>((resolveListen, reject) => {
       server!.once('error', reject);
       server!.listen(port, '127.0.0.1', () => resolveListen());

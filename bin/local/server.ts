@@ -12,6 +12,9 @@ const GROUP_HANDLERS: Record<FunctionGroup, () => Promise<LambdaHandler>> = {
   'api-keys': async () => (await import('../../functions/api-keys/handler.js')).handler as unknown as LambdaHandler,
   wallets: async () => (await import('../../functions/wallets/handler.js')).handler as unknown as LambdaHandler,
   activation: async () => (await import('../../functions/activation/handler.js')).handler as unknown as LambdaHandler,
+  payments: async () => (await import('../../functions/payments/handler.js')).handler as unknown as LambdaHandler,
+  policies: async () => (await import('../../functions/policies/handler.js')).handler as unknown as LambdaHandler,
+  approvals: async () => (await import('../../functions/approvals/handler.js')).handler as unknown as LambdaHandler,
 };
 
 export const MAX_BODY_BYTES = 1_000_000;

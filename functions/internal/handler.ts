@@ -25,6 +25,9 @@ export const handler = createHttpHandler(
       body: kybDecisionBody,
       run: async ({ auth, params, body }) => ok(await organizations().decideKyb(auth, params.id!, body.status)),
     }),
+    suspendMerchant: operation({
+      run: async ({ auth, params }) => ok(await container().services.merchants.suspend(auth, params.domain!)),
+    }),
   },
   container,
 );

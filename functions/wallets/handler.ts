@@ -1,7 +1,7 @@
 import { listQuery } from '../../shared/http/schemas.js';
 import { createHttpHandler, operation } from '../../shared/http/middleware.js';
 import { pageRequestOf, pageResponse } from '../../shared/http/pagination.js';
-import { presentBalance, presentWallet } from '../../shared/http/presenters.js';
+import { presentBalance, presentStatementEntry, presentWallet } from '../../shared/http/presenters.js';
 import { created, ok } from '../../shared/http/responses.js';
 import { container } from '../../shared/runtime/container.js';
 import { createWalletBody, fundWalletBody } from './schemas.js';
@@ -33,6 +33,15 @@ export const handler = createHttpHandler(
     fundWallet: operation({
       body: fundWalletBody,
       run: async ({ auth, params, body }) => ok(await services().wallets.fund(auth, params.id!, body.amount)),
+    }),
+    getStatement: operation({
+      query: listQuery,
+      run: async ({ auth, params, query, routeKey }) => {
+        const cursors = await container().cursors();
+        const binding = `${routeKey}|${params.id}|${auth.principal.keyId}`;
+        const page = await services().wallets.statement(auth, params.id!, pageRequestOf(cursors, query, binding));
+        return ok(pageResponse(cursors, page, binding, presentStatementEntry));
+      },
     }),
   },
   container,

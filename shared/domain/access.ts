@@ -25,10 +25,27 @@ export function requireOrganizationKey(principal: Principal): OrganizationScope 
  * environment answers ENVIRONMENT_MISMATCH.
  */
 export async function loadAccessibleWallet(store: Store, principal: Principal, walletId: string): Promise<Wallet> {
+  return assertAccessible(principal, await store.getWallet(walletId));
+}
+
+export function assertAccessible(principal: Principal, wallet: Wallet | undefined): Wallet {
   const scope = scopeOf(principal);
-  const wallet = await store.getWallet(walletId);
   if (!wallet || wallet.organizationId !== scope.organizationId) throw new ApiError('WALLET_NOT_FOUND');
   if (principal.walletId !== null && principal.walletId !== wallet.id) throw new ApiError('WALLET_NOT_FOUND');
   if (wallet.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
+  return wallet;
+}
+
+/**
+ * A payee may be any wallet of the same environment (decisions.md section 1). Another
+ * organization's wallet in the other environment answers as absent; the caller's own answers
+ * ENVIRONMENT_MISMATCH.
+ */
+export function assertPayable(scope: OrganizationScope, wallet: Wallet | undefined): Wallet {
+  if (!wallet) throw new ApiError('WALLET_NOT_FOUND', undefined, { field: 'to' });
+  if (wallet.environment !== scope.environment) {
+    if (wallet.organizationId === scope.organizationId) throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { field: 'to' });
+    throw new ApiError('WALLET_NOT_FOUND', undefined, { field: 'to' });
+  }
   return wallet;
 }

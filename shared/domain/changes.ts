@@ -1,5 +1,6 @@
 import type { Environment } from './tenancy.js';
-import type { ApiKey, AuditEntry, Organization, OutboxEvent, Wallet } from './types.js';
+import type { ApiKey, Approval, AuditEntry, IdempotencyRecord, MerchantProfile, Organization, OutboxEvent, PaymentStatus, Transaction, Wallet } from './types.js';
+import type { Policy } from './policies/policy-types.js';
 import type { Posting } from './ledger/posting.js';
 
 /**
@@ -17,5 +18,16 @@ export type Change =
   | { type: 'createApiKey'; apiKey: ApiKey }
   | { type: 'revokeApiKey'; apiKey: ApiKey; revokedAt: string }
   | { type: 'posting'; posting: Posting }
+  /** Fails with IDEMPOTENCY_KEY_IN_USE when the key was taken meanwhile (the caller then replays). */
+  | { type: 'idempotency'; record: IdempotencyRecord }
+  /** A transaction record without ledger legs (a QUEUED payment). */
+  | { type: 'createTransaction'; transaction: Transaction }
+  /** Moves a transaction record between statuses; `from` is the required current status. */
+  | { type: 'setTransactionStatus'; transactionId: string; from: PaymentStatus; to: PaymentStatus; fields?: Record<string, unknown>; onMismatch: 'REVERSAL_NOT_ALLOWED' | 'INVALID_STATE' }
+  | { type: 'putPolicy'; policy: Policy; isNew: boolean }
+  | { type: 'createApproval'; approval: Approval }
+  /** Decides a PENDING approval; a second decision fails with INVALID_STATE. */
+  | { type: 'decideApproval'; approval: Approval }
+  | { type: 'putMerchant'; merchant: MerchantProfile; isNew: boolean }
   | { type: 'audit'; entry: AuditEntry }
   | { type: 'event'; event: OutboxEvent };

@@ -2,7 +2,31 @@ import type { Change } from './changes.js';
 import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Environment, Permission } from './tenancy.js';
-import type { ApiKey, Organization, Page, PageRequest, Wallet } from './types.js';
+import type { ApiKey, Approval, ApprovalStatus, IdempotencyRecord, MerchantProfile, Organization, Page, PageRequest, PaymentStatus, StatementEntry, Transaction, Wallet } from './types.js';
+import type { Policy, SpendCounter } from './policies/policy-types.js';
+
+/** The paying side of a payment in one read: the wallet, its policies and its spend counters. */
+export interface WalletSnapshot {
+  wallet: Wallet;
+  policies: Policy[];
+  counters: SpendCounter[];
+}
+
+export interface TransactionFilter {
+  walletId?: string | undefined;
+  status?: PaymentStatus | undefined;
+}
+
+export interface ApprovalFilter {
+  walletId?: string | undefined;
+  status?: ApprovalStatus | undefined;
+}
+
+/** A statement page: entries newest first; `lastKey` carries the running balance for the next page. */
+export interface StatementPage {
+  items: StatementEntry[];
+  lastKey?: Record<string, unknown>;
+}
 
 /** Reads and the one write path (commit) that services use; implemented in shared/persistence. */
 export interface Store {
@@ -12,6 +36,18 @@ export interface Store {
   listWallets(organizationId: string, environment: Environment, page: PageRequest): Promise<Page<Wallet>>;
   getApiKeyById(keyId: string): Promise<ApiKey | undefined>;
   listApiKeys(organizationId: string, page: PageRequest): Promise<Page<ApiKey>>;
+  getWalletSnapshot(walletId: string): Promise<WalletSnapshot | undefined>;
+  getStatement(walletId: string, page: PageRequest): Promise<StatementPage>;
+  getTransaction(transactionId: string): Promise<Transaction | undefined>;
+  listTransactions(organizationId: string, environment: Environment, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>>;
+  getIdempotencyRecord(organizationId: string, environment: Environment, key: string): Promise<IdempotencyRecord | undefined>;
+  getPolicy(policyId: string): Promise<Policy | undefined>;
+  listPolicies(organizationId: string, environment: Environment, walletId: string | undefined, page: PageRequest): Promise<Page<Policy>>;
+  getApproval(approvalId: string): Promise<Approval | undefined>;
+  listApprovals(organizationId: string, environment: Environment, filter: ApprovalFilter, page: PageRequest): Promise<Page<Approval>>;
+  /** Pending approvals whose expiry has passed, oldest first. */
+  listExpiredApprovals(now: Date, limit: number): Promise<Approval[]>;
+  getMerchant(environment: Environment, domain: string): Promise<MerchantProfile | undefined>;
   /** Authentication: one consistent read by the key's SHA-256 hash. */
   getApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
   /** Records lastUsedAt unless it was recorded less than `minIntervalMs` ago (at most one write a minute). */
@@ -39,6 +75,8 @@ export interface ServiceDeps {
   ids: IdGenerator;
   issueKey: KeyIssuer;
   limits: { walletsPerEnvironment: number; sandboxFundingMax: string };
+  /** Sandbox durations are divided by it (approval expiry, settlement waits). */
+  timeScale: number;
 }
 
 export type { Permission };

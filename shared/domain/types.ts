@@ -94,3 +94,87 @@ export interface PageRequest {
   limit: number;
   startKey?: Record<string, unknown>;
 }
+
+/** Payment statuses (decisions.md section 3): QUEUED -> POSTED | REJECTED | FAILED; POSTED -> REVERSED. */
+export type PaymentStatus = 'POSTED' | 'QUEUED' | 'REJECTED' | 'FAILED' | 'REVERSED';
+
+export interface Transaction {
+  id: string;
+  type: 'FUNDING' | 'PAYMENT' | 'REVERSAL' | 'BUDGET_ADJUSTMENT' | 'SWEEP';
+  organizationId: string;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  from: string;
+  to: string;
+  /** Organization that owns the receiving wallet (may differ from the payer's). */
+  payeeOrganizationId?: string;
+  amount: string;
+  fee: string;
+  currency: 'USD';
+  status: PaymentStatus;
+  description?: string;
+  idempotencyKey?: string;
+  merchant?: string;
+  approvalId?: string;
+  reversalOf?: string;
+  reversedBy?: string;
+  failureCode?: string;
+  requestedByKeyId?: string;
+  createdAt: string;
+  postedAt?: string;
+}
+
+/** Approval states: PENDING -> APPROVED (posted) | REJECTED | EXPIRED | FAILED (could not post). */
+export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'FAILED';
+
+export interface Approval {
+  id: string;
+  organizationId: string;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  walletId: string;
+  status: ApprovalStatus;
+  payment: { from: string; to: string; amount: string; description?: string; merchant?: string };
+  transactionId: string;
+  reason: string;
+  requestedByKeyId: string;
+  failureCode?: string;
+  note?: string;
+  rejectionReason?: string;
+  createdAt: string;
+  decidedAt?: string;
+  decidedBy?: string;
+  expiresAt: string;
+}
+
+export interface MerchantProfile {
+  domain: string;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  organizationId: string;
+  displayName: string;
+  walletId: string;
+  closedLoop: boolean;
+  status: 'ACTIVE' | 'SUSPENDED';
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A stored first response of an idempotent request (kept 24 hours). */
+export interface IdempotencyRecord {
+  organizationId: string;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  key: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  createdAt: string;
+  expiresAtEpochS: number;
+}
+
+/** One line of a wallet statement, newest first, with the balance after the entry. */
+export interface StatementEntry {
+  transactionId: string;
+  type: string;
+  amount: import('big.js').Big;
+  balanceAfter: import('big.js').Big;
+  description?: string;
+  createdAt: string;
+}

@@ -1,5 +1,5 @@
 import { formatBalance } from '../domain/money.js';
-import type { ApiKey, Wallet } from '../domain/types.js';
+import type { ApiKey, StatementEntry, Wallet } from '../domain/types.js';
 
 /** Wire shapes of records: money as decimal strings, never internal attributes. */
 export function presentWallet(wallet: Wallet) {
@@ -45,5 +45,16 @@ export function presentApiKey(apiKey: ApiKey) {
     lastUsedAt: apiKey.lastUsedAt ?? null,
     expiresAt: apiKey.expiresAt ?? null,
     revokedAt: apiKey.revokedAt ?? null,
+  };
+}
+
+export function presentStatementEntry(entry: StatementEntry) {
+  return {
+    transactionId: entry.transactionId,
+    type: entry.type,
+    amount: formatBalance(entry.amount),
+    balanceAfter: formatBalance(entry.balanceAfter),
+    description: entry.description ?? null,
+    createdAt: entry.createdAt,
   };
 }

@@ -5,7 +5,7 @@ import type { Permission } from '../domain/tenancy.js';
  * group); the local server serves the same entries through the same handlers. Paths use API
  * Gateway's `{param}` syntax so the route key is identical everywhere.
  */
-export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation'] as const;
+export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation', 'payments', 'policies', 'approvals'] as const;
 export type FunctionGroup = (typeof FUNCTION_GROUPS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -40,6 +40,7 @@ const route = (
 export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/v1/internal/organizations', 'internal', 'createOrganization', 'operator', 'service:admin'),
   route('POST', '/v1/internal/organizations/{id}/kyb', 'internal', 'decideKyb', 'operator', 'service:admin'),
+  route('POST', '/v1/internal/merchants/{domain}/suspend', 'internal', 'suspendMerchant', 'operator', 'service:admin'),
 
   route('POST', '/v1/api-keys', 'api-keys', 'createApiKey', 'organization', 'admin'),
   route('GET', '/v1/api-keys', 'api-keys', 'listApiKeys', 'organization', 'admin'),
@@ -50,6 +51,25 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('GET', '/v1/wallets/{id}', 'wallets', 'getWallet', 'key', 'wallets:read'),
   route('GET', '/v1/wallets/{id}/balance', 'wallets', 'getBalance', 'key', 'wallets:read'),
   route('POST', '/v1/wallets/{id}/fund', 'wallets', 'fundWallet', 'key', 'wallets:write'),
+  route('GET', '/v1/wallets/{id}/transactions', 'wallets', 'getStatement', 'key', 'wallets:read'),
+
+  route('POST', '/v1/payments', 'payments', 'createPayment', 'key', 'payments:write'),
+  route('GET', '/v1/payments', 'payments', 'listPayments', 'key', 'payments:read'),
+  route('POST', '/v1/payments/batch', 'payments', 'createBatch', 'key', 'payments:write'),
+  route('GET', '/v1/payments/{id}', 'payments', 'getPayment', 'key', 'payments:read'),
+  route('POST', '/v1/payments/{id}/reverse', 'payments', 'reversePayment', 'key', 'payments:write'),
+  route('PUT', '/v1/merchant-profile', 'payments', 'putMerchantProfile', 'organization', 'wallets:write'),
+
+  route('POST', '/v1/policies', 'policies', 'createPolicy', 'organization', 'wallets:write'),
+  route('GET', '/v1/policies', 'policies', 'listPolicies', 'key', 'wallets:read'),
+  route('GET', '/v1/policies/{id}', 'policies', 'getPolicy', 'key', 'wallets:read'),
+  route('PATCH', '/v1/policies/{id}', 'policies', 'updatePolicy', 'organization', 'wallets:write'),
+  route('DELETE', '/v1/policies/{id}', 'policies', 'deletePolicy', 'organization', 'wallets:write'),
+
+  route('GET', '/v1/approvals', 'approvals', 'listApprovals', 'key', 'payments:read'),
+  route('GET', '/v1/approvals/{id}', 'approvals', 'getApproval', 'key', 'payments:read'),
+  route('POST', '/v1/approvals/{id}/approve', 'approvals', 'approveApproval', 'organization', 'admin'),
+  route('POST', '/v1/approvals/{id}/reject', 'approvals', 'rejectApproval', 'organization', 'admin'),
 
   route('GET', '/v1/activation/status', 'activation', 'getStatus', 'organization', 'admin'),
   route('POST', '/v1/activation/accept-tos', 'activation', 'acceptTos', 'organization', 'admin'),

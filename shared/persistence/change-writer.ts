@@ -4,7 +4,11 @@ import { assertBalanced, type Leg, type Posting } from '../domain/ledger/posting
 import { formatBalance } from '../domain/money.js';
 import { readBig, toNumberAttribute } from './client.js';
 import { apiKeyCodec, auditCodec, ENTITY, organizationCodec, outboxCodec, walletCodec, type Item } from './items/codecs.js';
-import { keys } from './keys.js';
+import { approvalCodec, idempotencyCodec, merchantCodec, policyCodec, SPEND_ENTITY } from './items/ledger-codecs.js';
+import { periodLimitDenied } from '../domain/policies/policy-rules.js';
+import type { PeriodLimitCheck } from '../domain/policies/policy-types.js';
+import { TTL_ATTRIBUTE } from './table-schema.js';
+import { keys, type ItemKey } from './keys.js';
 import type { TransactWrite } from './transact.js';
 
 /**
@@ -13,6 +17,33 @@ import type { TransactWrite } from './transact.js';
  */
 export function toTransactWrites(tableName: string, changes: Change[]): TransactWrite[] {
   return changes.flatMap((change) => writesOf(tableName, change));
+}
+
+const update = (tableName: string, key: ItemKey, expression: string, condition: string, values: Record<string, unknown>, names: Record<string, string> | undefined, onConditionFailed: TransactWrite['onConditionFailed']): TransactWrite => ({
+  item: {
+    Update: {
+      TableName: tableName,
+      Key: key,
+      UpdateExpression: expression,
+      ConditionExpression: condition,
+      ExpressionAttributeValues: values,
+      ...(names ? { ExpressionAttributeNames: names } : {}),
+    },
+  },
+  onConditionFailed,
+});
+
+function setFields(fields: Record<string, unknown>, prefix: string): { sets: string[]; names: Record<string, string>; values: Record<string, unknown> } {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([field, value]) => {
+      names[`#${prefix}${field}`] = field;
+      values[`:${prefix}${field}`] = value;
+      return `#${prefix}${field} = :${prefix}${field}`;
+    });
+  return { sets, names, values };
 }
 
 const mustNotExist = 'attribute_not_exists(PK)';
@@ -25,7 +56,7 @@ function put(tableName: string, item: Item, conditionFailed?: TransactWrite['onC
   };
 }
 
-function writesOf(tableName: string, change: Change): TransactWrite[] {
+function writesOf(tableName: string, change: Change): TransactWrite[] | TransactWrite {
   switch (change.type) {
     case 'createOrganization':
       return [put(tableName, organizationCodec.toItem(change.organization))];
@@ -109,6 +140,78 @@ function writesOf(tableName: string, change: Change): TransactWrite[] {
       ];
     case 'posting':
       return postingWrites(tableName, change.posting);
+    case 'idempotency':
+      return {
+        item: {
+          Put: {
+            TableName: tableName,
+            Item: idempotencyCodec.toItem(change.record),
+            // An expired record that TTL has not removed yet may be replaced.
+            ConditionExpression: 'attribute_not_exists(PK) OR expiresAtEpochS < :nowEpochS',
+            ExpressionAttributeValues: { ':nowEpochS': Math.floor(new Date(change.record.createdAt).getTime() / 1000) },
+          },
+        },
+        onConditionFailed: () => new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.'),
+      };
+    case 'createTransaction': {
+      const t = change.transaction;
+      return put(tableName, transactionItem(t as unknown as Record<string, unknown> & { id: string; organizationId: string; environment: 'SANDBOX' | 'PRODUCTION'; createdAt: string; from: string }));
+    }
+    case 'setTransactionStatus': {
+      const { sets, names, values } = setFields({ ...(change.fields ?? {}), status: change.to }, 'f_');
+      return update(
+        tableName,
+        keys.transaction(change.transactionId),
+        `SET ${sets.join(', ')}`,
+        '#f_status = :expected',
+        { ...values, ':expected': change.from },
+        names,
+        (old) =>
+          change.onMismatch === 'REVERSAL_NOT_ALLOWED'
+            ? new ApiError('REVERSAL_NOT_ALLOWED', `The transaction is ${String(old?.status ?? 'unknown')} and cannot be reversed.`, { status: old?.status })
+            : new ApiError('INVALID_STATE', `The transaction is ${String(old?.status ?? 'unknown')}.`, { status: old?.status }),
+      );
+    }
+    case 'putPolicy': {
+      const policyWrite: TransactWrite = {
+        item: {
+          Put: {
+            TableName: tableName,
+            Item: policyCodec.toItem(change.policy),
+            ConditionExpression: change.isNew ? 'attribute_not_exists(PK)' : 'attribute_exists(PK)',
+          },
+        },
+        onConditionFailed: () => new ApiError('POLICY_NOT_FOUND'),
+      };
+      return change.isNew ? [policyWrite, put(tableName, policyCodec.pointerItem(change.policy))] : [policyWrite];
+    }
+    case 'createApproval':
+      return put(tableName, approvalCodec.toItem(change.approval));
+    case 'decideApproval': {
+      const { id: _id, ...fields } = change.approval;
+      const { sets, names, values } = setFields(fields, 'a_');
+      return update(
+        tableName,
+        keys.approval(change.approval.id),
+        `SET ${sets.join(', ')} REMOVE GSI2PK, GSI2SK`,
+        '#a_status = :pending',
+        { ...values, ':pending': 'PENDING' },
+        names,
+        (old) => new ApiError('INVALID_STATE', `The approval is already ${String(old?.status ?? 'decided')}.`, { status: old?.status }),
+      );
+    }
+    case 'putMerchant':
+      return {
+        item: {
+          Put: {
+            TableName: tableName,
+            Item: merchantCodec.toItem(change.merchant),
+            ConditionExpression: change.isNew ? 'attribute_not_exists(PK)' : 'organizationId = :org',
+            ...(change.isNew ? {} : { ExpressionAttributeValues: { ':org': change.merchant.organizationId } }),
+          },
+        },
+        onConditionFailed: () => new ApiError('INVALID_STATE', 'The merchant domain was claimed concurrently.', { field: 'domain' }),
+      };
     case 'audit':
       return [put(tableName, auditCodec.toItem(change.entry))];
     case 'event':
@@ -148,23 +251,53 @@ function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
       }),
     );
   });
-  writes.push(
-    put(tableName, {
-      ...keys.transaction(posting.transactionId),
-      ...keys.transactionsOfOrganization(posting.organizationId, posting.environment),
-      ...keys.transactionListSort(posting.createdAt, posting.transactionId),
-      entityType: ENTITY.transaction,
-      id: posting.transactionId,
-      type: posting.type,
-      organizationId: posting.organizationId,
-      environment: posting.environment,
-      currency: posting.currency,
-      createdAt: posting.createdAt,
-      description: posting.description,
-      ...posting.attributes,
-    }),
-  );
+  const record = { id: posting.transactionId, type: posting.type, organizationId: posting.organizationId, environment: posting.environment, currency: posting.currency, createdAt: posting.createdAt, description: posting.description, ...posting.attributes } as unknown as Parameters<typeof transactionItem>[0];
+  if (posting.record === 'create') {
+    writes.push(put(tableName, transactionItem(record)));
+  } else {
+    const { id: _id, createdAt: _createdAt, ...fields } = record;
+    const { sets, names, values } = setFields(fields, 't_');
+    writes.push(
+      update(tableName, keys.transaction(posting.transactionId), `SET ${sets.join(', ')}`, '#t_status_old = :queued', { ...values, ':queued': 'QUEUED' }, { ...names, '#t_status_old': 'status' }, (old) =>
+        new ApiError('INVALID_STATE', `The payment is ${String(old?.status ?? 'unknown')}.`, { status: old?.status }),
+      ),
+    );
+  }
+  for (const check of posting.periodLimits ?? []) writes.push(spendCounterUpdate(tableName, check));
   return writes;
+}
+
+function transactionItem(record: Record<string, unknown> & { id: string; organizationId: string; environment: 'SANDBOX' | 'PRODUCTION'; createdAt: string; from: string }): Item {
+  return {
+    ...keys.transaction(record.id),
+    ...keys.transactionsOfOrganization(record.organizationId, record.environment),
+    ...keys.transactionListSort(record.createdAt, record.id),
+    ...keys.transactionsOfWallet(record.from),
+    GSI2SK: `${record.createdAt}#${record.id}`,
+    entityType: ENTITY.transaction,
+    ...record,
+  };
+}
+
+/** The period counter grows by the amount only while it stays within the limit. */
+function spendCounterUpdate(tableName: string, check: PeriodLimitCheck): TransactWrite {
+  return update(
+    tableName,
+    keys.spendCounter(check.walletId, check.period, check.periodKey),
+    'ADD spent :amount SET entityType = :type, walletId = :wallet, period = :period, periodKey = :key, #ttl = :ttl',
+    'attribute_not_exists(spent) OR spent <= :ceiling',
+    {
+      ':amount': toNumberAttribute(check.amount),
+      ':ceiling': toNumberAttribute(check.limit.minus(check.amount)),
+      ':type': SPEND_ENTITY,
+      ':wallet': check.walletId,
+      ':period': check.period,
+      ':key': check.periodKey,
+      ':ttl': check.expiresAtEpochS,
+    },
+    { '#ttl': TTL_ATTRIBUTE },
+    (old) => periodLimitDenied(check, old?.spent === undefined ? check.limit : readBig(old.spent)),
+  );
 }
 
 function walletBalanceUpdate(tableName: string, posting: Posting, walletId: string, leg: Leg): TransactWrite {
@@ -173,6 +306,7 @@ function walletBalanceUpdate(tableName: string, posting: Posting, walletId: stri
   const conditions = ['attribute_exists(PK)', '#status = :active', 'environment = :environment'];
   const values: Record<string, unknown> = {
     ':delta': toNumberAttribute(leg.amount),
+    ':one': 1,
     ':active': 'ACTIVE',
     ':environment': posting.environment,
   };
@@ -185,7 +319,7 @@ function walletBalanceUpdate(tableName: string, posting: Posting, walletId: stri
       Update: {
         TableName: tableName,
         Key: keys.wallet(walletId),
-        UpdateExpression: 'ADD balance :delta',
+        UpdateExpression: 'ADD balance :delta, entryCount :one',
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: values,

@@ -6,6 +6,10 @@ import type { Environment } from '../domain/tenancy.js';
 import type { Page, PageRequest } from '../domain/types.js';
 import { toTransactWrites } from './change-writer.js';
 import { apiKeyCodec, ENTITY, organizationCodec, walletCodec, type Item } from './items/codecs.js';
+import { approvalCodec, APPROVAL_ENTITY, idempotencyCodec, merchantCodec, policyCodec, POLICY_ENTITY, SPEND_ENTITY, spendCounterCodec, transactionCodec } from './items/ledger-codecs.js';
+import { readBig, readInt } from './client.js';
+import type { StatementEntry } from '../domain/types.js';
+import Big from 'big.js';
 import { keys, type ItemKey } from './keys.js';
 import { GSI } from './table-schema.js';
 import { transactWrite, type TransactOptions } from './transact.js';
@@ -22,31 +26,148 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
     return output.Item;
   }
 
+  /**
+   * A page of an index partition, newest first. With a filter, DynamoDB's Limit counts items
+   * before filtering, so the query continues until the page is full or the partition ends.
+   */
   async function queryIndex<T>(
-    index: (typeof GSI)[keyof typeof GSI],
+    index: (typeof GSI)[keyof typeof GSI] | null,
     partition: string,
     page: PageRequest,
     decode: (item: Item) => T,
+    filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+    sortPrefix?: string,
   ): Promise<Page<T>> {
-    const output = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: index.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': index.partition },
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-        Limit: page.limit,
-        ...(page.startKey ? { ExclusiveStartKey: page.startKey } : {}),
-      }),
-    );
+    const pkName = index ? index.partition : 'PK';
+    const skName = index ? index.sort : 'SK';
+    const items: Item[] = [];
+    let startKey = page.startKey;
+    let lastKey: Record<string, unknown> | undefined;
+    do {
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          ...(index ? { IndexName: index.name } : { ConsistentRead: true }),
+          KeyConditionExpression: sortPrefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': pkName, ...(sortPrefix ? { '#sk': skName } : {}), ...(filter?.names ?? {}) },
+          ExpressionAttributeValues: { ':pk': partition, ...(sortPrefix ? { ':prefix': sortPrefix } : {}), ...(filter?.values ?? {}) },
+          ...(filter ? { FilterExpression: filter.expression } : {}),
+          ScanIndexForward: false,
+          Limit: page.limit - items.length,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      items.push(...(output.Items ?? []));
+      lastKey = output.LastEvaluatedKey;
+      startKey = lastKey;
+    } while (lastKey && items.length < page.limit);
+    return { items: items.map(decode), ...(lastKey ? { lastKey } : {}) };
+  }
+
+  function equalityFilter(fields: Record<string, unknown>) {
+    const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
+    if (entries.length === 0) return undefined;
     return {
-      items: (output.Items ?? []).map(decode),
-      ...(output.LastEvaluatedKey ? { lastKey: output.LastEvaluatedKey } : {}),
+      expression: entries.map(([name]) => `#f_${name} = :f_${name}`).join(' AND '),
+      names: Object.fromEntries(entries.map(([name]) => [`#f_${name}`, name])),
+      values: Object.fromEntries(entries.map(([name, value]) => [`:f_${name}`, value])),
     };
   }
 
+  async function walletState(walletId: string): Promise<{ balance: Big; entryCount: number } | undefined> {
+    const item = await get(keys.wallet(walletId));
+    return item ? { balance: readBig(item.balance), entryCount: readInt(item.entryCount) } : undefined;
+  }
+
   return {
+    async getWalletSnapshot(walletId) {
+      // One consistent query of the wallet's partition from "POLICY#": policies, spend counters, the wallet.
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          ConsistentRead: true,
+          KeyConditionExpression: 'PK = :pk AND SK >= :from',
+          ExpressionAttributeValues: { ':pk': keys.walletPartition(walletId), ':from': keys.policyPrefix },
+        }),
+      );
+      const items = output.Items ?? [];
+      const walletItem = items.find((item) => item.entityType === ENTITY.wallet);
+      if (!walletItem) return undefined;
+      return {
+        wallet: walletCodec.fromItem(walletItem),
+        policies: items.filter((item) => item.entityType === POLICY_ENTITY).map(policyCodec.fromItem),
+        counters: items.filter((item) => item.entityType === SPEND_ENTITY).map(spendCounterCodec.fromItem),
+      };
+    },
+    async getStatement(walletId, page) {
+      // The first page anchors on the wallet balance; the wallet's entry count read before and
+      // after the query proves no posting landed in between (else read again).
+      const anchor = page.startKey?.balanceBefore;
+      const startKey = page.startKey ? { PK: page.startKey.PK, SK: page.startKey.SK } : undefined;
+      for (let attempt = 0; ; attempt++) {
+        const before = anchor === undefined ? await walletState(walletId) : undefined;
+        const result = await queryIndex(null, keys.walletPartition(walletId), { limit: page.limit, ...(startKey ? { startKey } : {}) }, (item) => item, undefined, keys.ledgerEntryPrefix);
+        const after = anchor === undefined ? await walletState(walletId) : undefined;
+        if (anchor === undefined && before?.entryCount !== after?.entryCount && attempt < 3) continue;
+        let running = anchor === undefined ? (after?.balance ?? new Big(0)) : new Big(String(anchor));
+        const items: StatementEntry[] = result.items.map((item) => {
+          const amount = readBig(item.amount);
+          const entry: StatementEntry = { transactionId: String(item.transactionId), type: String(item.transactionType), amount, balanceAfter: running, createdAt: String(item.createdAt), ...(typeof item.description === 'string' ? { description: item.description } : {}) };
+          running = running.minus(amount);
+          return entry;
+        });
+        return { items, ...(result.lastKey ? { lastKey: { ...result.lastKey, balanceBefore: running.toFixed() } } : {}) };
+      }
+    },
+    async getTransaction(transactionId) {
+      const item = await get(keys.transaction(transactionId));
+      return item ? transactionCodec.fromItem(item) : undefined;
+    },
+    listTransactions(organizationId, environment, filter, page) {
+      if (filter.walletId) {
+        const statusFilter = equalityFilter({ status: filter.status, organizationId, environment });
+        return queryIndex(GSI.GSI2, keys.transactionsOfWallet(filter.walletId).GSI2PK, page, transactionCodec.fromItem, statusFilter);
+      }
+      return queryIndex(GSI.GSI1, keys.transactionsOfOrganization(organizationId, environment).GSI1PK, page, transactionCodec.fromItem, equalityFilter({ status: filter.status }));
+    },
+    async getIdempotencyRecord(organizationId, environment, key) {
+      const item = await get(keys.idempotency(organizationId, environment, key));
+      return item ? idempotencyCodec.fromItem(item) : undefined;
+    },
+    async getPolicy(policyId) {
+      const pointer = await get(keys.policyPointer(policyId));
+      if (typeof pointer?.walletId !== 'string') return undefined;
+      const item = await get(keys.policy(pointer.walletId, policyId));
+      return item ? policyCodec.fromItem(item) : undefined;
+    },
+    listPolicies(organizationId, environment, walletId, page) {
+      const active = equalityFilter({ status: 'ACTIVE' });
+      if (walletId) return queryIndex(null, keys.walletPartition(walletId), page, policyCodec.fromItem, active, keys.policyPrefix);
+      return queryIndex(GSI.GSI1, keys.policiesOfOrganization(organizationId, environment).GSI1PK, page, policyCodec.fromItem, active);
+    },
+    async getApproval(approvalId) {
+      const item = await get(keys.approval(approvalId));
+      return item ? approvalCodec.fromItem(item) : undefined;
+    },
+    listApprovals(organizationId, environment, filter, page) {
+      return queryIndex(GSI.GSI1, keys.approvalsOfOrganization(organizationId, environment).GSI1PK, page, approvalCodec.fromItem, equalityFilter({ status: filter.status, walletId: filter.walletId }));
+    },
+    async listExpiredApprovals(now, limit) {
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: GSI.GSI2.name,
+          KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :now',
+          ExpressionAttributeValues: { ':pk': keys.pendingApprovals().GSI2PK, ':now': now.toISOString() },
+          Limit: limit,
+        }),
+      );
+      return (output.Items ?? []).filter((item) => item.entityType === APPROVAL_ENTITY).map(approvalCodec.fromItem);
+    },
+    async getMerchant(environment, domain) {
+      const item = await get(keys.merchant(environment, domain));
+      return item ? merchantCodec.fromItem(item) : undefined;
+    },
     async getOrganization(organizationId) {
       const item = await get(keys.organization(organizationId));
       return item ? organizationCodec.fromItem(item) : undefined;

@@ -53,6 +53,25 @@ export const keys = {
   }),
   auditPartition: (organizationId: string, environment: Environment) => `AUDIT#${organizationId}#${environment}`,
 
+  /** Policies live in their wallet's partition (read with the wallet in one query); a pointer finds them by id. */
+  policy: (walletId: string, policyId: string): ItemKey => ({ PK: `WALLET#${walletId}`, SK: `POLICY#${policyId}` }),
+  policyPointer: (policyId: string): ItemKey => ({ PK: `POLICY#${policyId}`, SK: 'POLICY' }),
+  policyPrefix: 'POLICY#',
+  policiesOfOrganization: (organizationId: string, environment: Environment) => ({ GSI1PK: `ORG#${organizationId}#${environment}#POLICIES` }),
+  /** Spend of a wallet in one calendar period, also in the wallet's partition. */
+  spendCounter: (walletId: string, period: string, periodKey: string): ItemKey => ({ PK: `WALLET#${walletId}`, SK: `SPEND#${period}#${periodKey}` }),
+  spendPrefix: 'SPEND#',
+  /** Payments listed per paying wallet. */
+  transactionsOfWallet: (walletId: string) => ({ GSI2PK: `WALLET#${walletId}#TXNS` }),
+
+  approval: (approvalId: string): ItemKey => ({ PK: `APPROVAL#${approvalId}`, SK: 'APPROVAL' }),
+  approvalsOfOrganization: (organizationId: string, environment: Environment) => ({ GSI1PK: `ORG#${organizationId}#${environment}#APPROVALS` }),
+  /** Sparse index of pending approvals by expiry: decided approvals leave it. */
+  pendingApprovals: () => ({ GSI2PK: 'APPROVALS#PENDING' }),
+  pendingApprovalSort: (expiresAt: string, approvalId: string) => ({ GSI2SK: `${expiresAt}#${approvalId}` }),
+
+  merchant: (environment: Environment, domain: string): ItemKey => ({ PK: `MERCHANT#${environment}#${domain}`, SK: 'MERCHANT' }),
+
   outboxEvent: (eventId: string): ItemKey => ({ PK: `OUTBOX#${eventId}`, SK: 'EVENT' }),
 
   idempotency: (organizationId: string, environment: Environment, idempotencyKey: string): ItemKey => ({

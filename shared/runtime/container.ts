@@ -8,6 +8,10 @@ import { newId } from '../domain/ids.js';
 import { createOrganizationService } from '../domain/organizations/organization-service.js';
 import type { ServiceDeps, Store } from '../domain/ports.js';
 import { createWalletService } from '../domain/wallets/wallet-service.js';
+import { createPaymentService } from '../domain/payments/payment-service.js';
+import { createPolicyService } from '../domain/policies/policy-service.js';
+import { createApprovalService } from '../domain/approvals/approval-service.js';
+import { createMerchantService } from '../domain/merchants/merchant-service.js';
 import type { HttpRuntime } from '../http/middleware.js';
 import { createCursorCodec, type CursorCodec } from '../http/pagination.js';
 import { createRateLimiter } from '../http/rate-limit.js';
@@ -33,6 +37,10 @@ function buildServices(deps: ServiceDeps, config: Config) {
     apiKeys: createApiKeyService(deps),
     wallets: createWalletService(deps),
     activation: createActivationService(deps, { kybAutoApprove: config.kybAutoApprove }),
+    payments: createPaymentService(deps),
+    policies: createPolicyService(deps),
+    approvals: createApprovalService(deps),
+    merchants: createMerchantService(deps),
   };
 }
 
@@ -50,6 +58,7 @@ export function createContainer(config: Config = loadConfig(), overrides: { cloc
     ids: newId,
     issueKey,
     limits: { walletsPerEnvironment: config.walletLimitPerEnvironment, sandboxFundingMax: SANDBOX_FUNDING_MAX },
+    timeScale: config.timeScale,
   };
   let cursorCodec: Promise<CursorCodec> | undefined;
   return {

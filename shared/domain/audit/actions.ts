@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = [
   'payment.created', 'payment.reversed', 'payment.failed',
   'policy.create', 'policy.update', 'policy.delete',
   'approval.approved', 'approval.rejected', 'approval.expired',
+  'merchant.upsert', 'merchant.suspend',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

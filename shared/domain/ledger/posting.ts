@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import type { Environment } from '../tenancy.js';
+import type { PeriodLimitCheck } from '../policies/policy-types.js';
 
 /**
  * Ledger postings as data. A posting is balanced: its signed legs sum to zero. Wallet legs move a
@@ -36,8 +37,15 @@ export interface Posting {
   legs: Leg[];
   createdAt: string;
   description?: string;
-  /** Extra fields of the transaction record (from, to, fee, status, idempotencyKey, ...). */
+  /** Fields of the transaction record (from, to, amount, fee, status, ...). */
   attributes: Record<string, unknown>;
+  /**
+   * `create` writes a new transaction record; `fromQueued` turns a QUEUED record (an approved
+   * payment) into the posted one, so a decided approval can never post twice.
+   */
+  record: 'create' | 'fromQueued';
+  /** Period spend limits counted atomically in the same transaction. */
+  periodLimits?: PeriodLimitCheck[];
 }
 
 export function isBalanced(legs: Leg[]): boolean {

@@ -4,7 +4,7 @@ import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
 import { SYSTEM_ACCOUNTS, systemAccount, transferLegs, walletAccount } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
-import type { ServiceDeps } from '../ports.js';
+import type { ServiceDeps, StatementPage } from '../ports.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Page, PageRequest, Wallet } from '../types.js';
 import { newWallet } from './wallet-rules.js';
@@ -74,7 +74,8 @@ export function createWalletService(deps: ServiceDeps) {
           legs: transferLegs(systemAccount(SYSTEM_ACCOUNTS.sandboxFunding), walletAccount(wallet.id), amount),
           createdAt: now,
           description: 'Sandbox funding',
-          attributes: { from: SYSTEM_ACCOUNTS.sandboxFunding, to: wallet.id, amount: amountText, fee: '0.00', status: 'POSTED' },
+          attributes: { from: SYSTEM_ACCOUNTS.sandboxFunding, to: wallet.id, amount: amountText, fee: '0.00', status: 'POSTED', postedAt: now },
+          record: 'create',
         },
       },
       auditChange(
@@ -88,7 +89,13 @@ export function createWalletService(deps: ServiceDeps) {
     return { walletId: wallet.id, transactionId, amount: amountText, newBalance: formatBalance(after?.balance ?? wallet.balance.plus(amount)), currency: 'USD' };
   }
 
-  return { create, list, get, fund };
+  /** The wallet statement: ledger entries newest first, each with the balance after it. */
+  async function statement(ctx: RequestContext, walletId: string, page: PageRequest): Promise<StatementPage> {
+    const wallet = await loadAccessibleWallet(store, ctx.principal, walletId);
+    return store.getStatement(wallet.id, page);
+  }
+
+  return { create, list, get, fund, statement };
 }
 
 export type WalletService = ReturnType<typeof createWalletService>;

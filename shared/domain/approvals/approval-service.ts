@@ -1,0 +1,132 @@
+import Big from 'big.js';
+import { requireOrganizationKey, scopeOf } from '../access.js';
+import { auditChange, eventChange } from '../audit/audit.js';
+import type { Change } from '../changes.js';
+import { ApiError } from '../errors.js';
+import { periodLimitChecks } from '../policies/policy-rules.js';
+import type { ApprovalFilter, ServiceDeps } from '../ports.js';
+import type { Actor, RequestContext } from '../tenancy.js';
+import type { Approval, ApprovalStatus, Page, PageRequest, Transaction } from '../types.js';
+import { paymentPostingChanges } from '../payments/payment-posting.js';
+
+export const EXPIRY_BATCH_SIZE = 25;
+
+/** Human approval of queued payments (decisions.md section 3). */
+export function createApprovalService(deps: ServiceDeps) {
+  const { store, clock, ids } = deps;
+
+  async function get(ctx: RequestContext, approvalId: string): Promise<Approval> {
+    const scope = scopeOf(ctx.principal);
+    const approval = await store.getApproval(approvalId);
+    if (!approval || approval.organizationId !== scope.organizationId) throw new ApiError('APPROVAL_NOT_FOUND');
+    if (ctx.principal.walletId !== null && ctx.principal.walletId !== approval.walletId) throw new ApiError('APPROVAL_NOT_FOUND');
+    if (approval.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
+    return approval;
+  }
+
+  function list(ctx: RequestContext, filter: ApprovalFilter, page: PageRequest): Promise<Page<Approval>> {
+    const scope = scopeOf(ctx.principal);
+    const own = ctx.principal.walletId;
+    if (own !== null && filter.walletId !== undefined && filter.walletId !== own) throw new ApiError('WALLET_NOT_FOUND');
+    return store.listApprovals(scope.organizationId, scope.environment, { ...filter, walletId: own ?? filter.walletId }, page);
+  }
+
+  /** Only an organization-level admin key that did not request the payment may decide. */
+  async function loadForDecision(ctx: RequestContext, approvalId: string): Promise<Approval> {
+    requireOrganizationKey(ctx.principal);
+    if (!ctx.principal.permissions.includes('admin')) throw new ApiError('PERMISSION_DENIED', 'Deciding approvals needs the "admin" permission.');
+    const approval = await get(ctx, approvalId);
+    if (approval.requestedByKeyId === ctx.principal.keyId) {
+      throw new ApiError('PERMISSION_DENIED', 'The key that requested a payment cannot decide its approval.');
+    }
+    if (approval.status !== 'PENDING') throw new ApiError('INVALID_STATE', `The approval is already ${approval.status}.`, { status: approval.status });
+    return approval;
+  }
+
+  function decisionChanges(approval: Approval, status: ApprovalStatus, actor: Actor, fields: Partial<Approval>, at: string): { decided: Approval; changes: Change[] } {
+    const decided: Approval = { ...approval, ...fields, status, decidedAt: at, decidedBy: actor.actorId };
+    return { decided, changes: [{ type: 'decideApproval', approval: decided }] };
+  }
+
+  /** Posts the queued payment at once; funds and freeze are checked again by the posting itself. */
+  async function approve(ctx: RequestContext, approvalId: string, note: string | undefined): Promise<Approval> {
+    const approval = await loadForDecision(ctx, approvalId);
+    const now = clock.now();
+    const at = now.toISOString();
+    const queued = await store.getTransaction(approval.transactionId);
+    if (!queued) throw new Error(`approval ${approval.id} has no transaction ${approval.transactionId}`);
+    const posted: Transaction = { ...queued, status: 'POSTED', postedAt: at };
+    const snapshot = await store.getWalletSnapshot(approval.walletId);
+    const periodLimits = periodLimitChecks(snapshot?.policies.filter((p) => p.status === 'ACTIVE') ?? [], { walletId: approval.walletId, to: queued.to, amount: new Big(queued.amount), at: now });
+    const { decided, changes } = decisionChanges(approval, 'APPROVED', ctx.actor, note ? { note } : {}, at);
+    try {
+      await store.commit([
+        ...changes,
+        ...paymentPostingChanges({ transaction: posted, periodLimits, record: 'fromQueued', actor: ctx.actor, ids, auditAction: 'approval.approved', auditResource: { resource: 'approval', resourceId: approval.id } }),
+        eventChange({ ...scopeOf(ctx.principal), type: 'approval.approved', data: { ...decided }, createdAt: at }, ids),
+      ]);
+      return decided;
+    } catch (error) {
+      const postingFailure = error instanceof ApiError && ['INSUFFICIENT_FUNDS', 'WALLET_FROZEN', 'POLICY_DENIED', 'WALLET_NOT_FOUND'].includes(error.code);
+      if (!postingFailure) throw error;
+      return fail(ctx.actor, approval, error.code, at, note);
+    }
+  }
+
+  /** The approval could not post: it ends FAILED with the reason, and the payment FAILED. */
+  async function fail(actor: Actor, approval: Approval, failureCode: string, at: string, note: string | undefined): Promise<Approval> {
+    const { decided, changes } = decisionChanges(approval, 'FAILED', actor, { failureCode, ...(note ? { note } : {}) }, at);
+    const scope = { organizationId: approval.organizationId, environment: approval.environment };
+    await store.commit([
+      ...changes,
+      { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'FAILED', fields: { failureCode }, onMismatch: 'INVALID_STATE' },
+      auditChange({ ...scope, actor, action: 'approval.approved', resource: 'approval', resourceId: approval.id, walletId: approval.walletId, metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD', recipientWalletId: approval.payment.to, status: 'FAILED', failureCode }, createdAt: at }, ids),
+      eventChange({ ...scope, type: 'payment.failed', data: { transactionId: approval.transactionId, approvalId: approval.id, failureCode }, createdAt: at }, ids),
+    ]);
+    return decided;
+  }
+
+  async function reject(ctx: RequestContext, approvalId: string, reason: string | undefined): Promise<Approval> {
+    const approval = await loadForDecision(ctx, approvalId);
+    const at = clock.now().toISOString();
+    const { decided, changes } = decisionChanges(approval, 'REJECTED', ctx.actor, reason ? { rejectionReason: reason } : {}, at);
+    const scope = { organizationId: approval.organizationId, environment: approval.environment };
+    await store.commit([
+      ...changes,
+      { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'REJECTED', onMismatch: 'INVALID_STATE' },
+      auditChange({ ...scope, actor: ctx.actor, action: 'approval.rejected', resource: 'approval', resourceId: approval.id, walletId: approval.walletId, metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD', recipientWalletId: approval.payment.to, ...(reason ? { reason } : {}) }, createdAt: at }, ids),
+      eventChange({ ...scope, type: 'approval.rejected', data: { ...decided }, createdAt: at }, ids),
+    ]);
+    return decided;
+  }
+
+  /** The scheduled job: expires pending approvals past their expiry (actor SYSTEM). Idempotent. */
+  async function expireDue(): Promise<number> {
+    const now = clock.now();
+    const due = await store.listExpiredApprovals(now, EXPIRY_BATCH_SIZE);
+    let expired = 0;
+    for (const approval of due) {
+      const at = now.toISOString();
+      const actor: Actor = { actorType: 'SYSTEM', actorId: 'approval-expiry', ipAddress: '127.0.0.1' };
+      const { decided, changes } = decisionChanges(approval, 'EXPIRED', actor, { failureCode: 'APPROVAL_EXPIRED' }, at);
+      const scope = { organizationId: approval.organizationId, environment: approval.environment };
+      try {
+        await store.commit([
+          ...changes,
+          { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'FAILED', fields: { failureCode: 'APPROVAL_EXPIRED' }, onMismatch: 'INVALID_STATE' },
+          auditChange({ ...scope, actor, action: 'approval.expired', resource: 'approval', resourceId: approval.id, walletId: approval.walletId, metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD' }, createdAt: at }, ids),
+          eventChange({ ...scope, type: 'approval.expired', data: { ...decided }, createdAt: at }, ids),
+        ]);
+        expired++;
+      } catch (error) {
+        // Decided meanwhile by a person: nothing to expire.
+        if (!(error instanceof ApiError && error.code === 'INVALID_STATE')) throw error;
+      }
+    }
+    return expired;
+  }
+
+  return { get, list, approve, reject, expireDue };
+}
+
+export type ApprovalService = ReturnType<typeof createApprovalService>;

@@ -1,0 +1,89 @@
+import { ApiError, validationError } from '../errors.js';
+import type { Change } from '../changes.js';
+import type { Store } from '../ports.js';
+import type { OrganizationScope } from '../tenancy.js';
+import type { IdempotencyRecord } from '../types.js';
+
+/** Idempotency records are kept 24 hours (decisions.md section 3). */
+export const IDEMPOTENCY_RETENTION_S = 24 * 3600;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** The key from the body field or the Idempotency-Key header; both present and different is an error. */
+export function resolveIdempotencyKey(bodyKey: string | undefined, headerKey: string | undefined): string | undefined {
+  if (bodyKey !== undefined && headerKey !== undefined && bodyKey !== headerKey) {
+    throw validationError('idempotencyKey', 'differs from the Idempotency-Key header');
+  }
+  const key = bodyKey ?? headerKey;
+  if (key === undefined) return undefined;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw validationError('idempotencyKey', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces`);
+  }
+  return key;
+}
+
+/** Parameters compared after normalization: a canonical JSON text with sorted keys. */
+export function fingerprintOf(operation: string, params: Record<string, unknown>): string {
+  const sorted = Object.keys(params)
+    .sort()
+    .reduce<Record<string, unknown>>((out, key) => {
+      out[key] = params[key] ?? null;
+      return out;
+    }, {});
+  return JSON.stringify({ operation, ...sorted });
+}
+
+export interface IdempotentResponse<T = unknown> {
+  status: number;
+  body: T;
+  replayed: boolean;
+}
+
+/** The stored first response for this key, or IDEMPOTENCY_KEY_REUSE if the parameters differ. */
+export function replayOf(record: IdempotencyRecord, fingerprint: string): IdempotentResponse {
+  if (record.fingerprint !== fingerprint) {
+    throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', { idempotencyKey: record.key });
+  }
+  return { status: record.status, body: JSON.parse(record.body) as unknown, replayed: true };
+}
+
+export function idempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, status: number, body: unknown, now: Date): Change {
+  return {
+    type: 'idempotency',
+    record: {
+      ...scope,
+      key,
+      fingerprint,
+      status,
+      body: JSON.stringify(body),
+      createdAt: now.toISOString(),
+      expiresAtEpochS: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_RETENTION_S,
+    },
+  };
+}
+
+/**
+ * Runs an idempotent operation: a stored response is replayed; otherwise `execute` commits the
+ * movement together with the idempotency record (one transaction). If a concurrent request with
+ * the same key won the race, its stored response is replayed instead.
+ */
+export async function runIdempotent(
+  store: Store,
+  scope: OrganizationScope,
+  key: string | undefined,
+  fingerprint: string,
+  now: Date,
+  execute: () => Promise<IdempotentResponse>,
+): Promise<IdempotentResponse> {
+  if (key === undefined) return execute();
+  const existing = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
+  // TTL deletion lags; a record past its 24 hours no longer counts.
+  if (existing && existing.expiresAtEpochS * 1000 > now.getTime()) return replayOf(existing, fingerprint);
+  try {
+    return await execute();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error;
+    const winner = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
+    if (!winner) throw error;
+    return replayOf(winner, fingerprint);
+  }
+}

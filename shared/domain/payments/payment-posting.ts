@@ -1,0 +1,52 @@
+import Big from 'big.js';
+import { auditChange, eventChange } from '../audit/audit.js';
+import type { Change } from '../changes.js';
+import type { IdGenerator } from '../ids.js';
+import { transferLegs, walletAccount, type Posting } from '../ledger/posting.js';
+import type { PeriodLimitCheck } from '../policies/policy-types.js';
+import type { Actor } from '../tenancy.js';
+import type { Transaction } from '../types.js';
+
+/** The changes that post a payment: balanced legs, the period counters, its audit entry and event. */
+export function paymentPostingChanges(args: {
+  transaction: Transaction;
+  periodLimits: PeriodLimitCheck[];
+  record: Posting['record'];
+  actor: Actor;
+  ids: IdGenerator;
+  auditAction: 'payment.created' | 'approval.approved' | 'payment.reversed';
+  auditResource?: { resource: string; resourceId: string };
+}): Change[] {
+  const { transaction: t } = args;
+  const scope = { organizationId: t.organizationId, environment: t.environment };
+  const at = t.postedAt ?? t.createdAt;
+  const posting: Posting = {
+    transactionId: t.id,
+    type: t.type,
+    ...scope,
+    currency: 'USD',
+    legs: transferLegs(walletAccount(t.from), walletAccount(t.to), new Big(t.amount)),
+    createdAt: at,
+    ...(t.description ? { description: t.description } : {}),
+    attributes: { ...t },
+    record: args.record,
+    periodLimits: args.periodLimits,
+  };
+  return [
+    { type: 'posting', posting },
+    auditChange(
+      {
+        ...scope,
+        actor: args.actor,
+        action: args.auditAction,
+        resource: args.auditResource?.resource ?? 'payment',
+        resourceId: args.auditResource?.resourceId ?? t.id,
+        walletId: t.from,
+        metadata: { transactionId: t.id, amount: t.amount, currency: t.currency, recipientWalletId: t.to, status: t.status },
+        createdAt: at,
+      },
+      args.ids,
+    ),
+    eventChange({ ...scope, type: t.type === 'REVERSAL' ? 'payment.reversed' : 'payment.posted', data: { ...t }, createdAt: at }, args.ids),
+  ];
+}

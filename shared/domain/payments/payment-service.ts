@@ -1,0 +1,211 @@
+import { assertAccessible, assertPayable, scopeOf } from '../access.js';
+import { auditChange, eventChange } from '../audit/audit.js';
+import { ApiError } from '../errors.js';
+import { fingerprintOf, idempotencyChange, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { formatAmount, parseAmount } from '../money.js';
+import { evaluatePolicies } from '../policies/policy-rules.js';
+import type { ServiceDeps, TransactionFilter } from '../ports.js';
+import type { OrganizationScope, RequestContext } from '../tenancy.js';
+import type { Approval, Page, PageRequest, Transaction, Wallet } from '../types.js';
+import { approvalExpiryMs } from '../approvals/approval-rules.js';
+import { paymentPostingChanges } from './payment-posting.js';
+import { presentPayment, type PaymentView } from './payment-view.js';
+
+export const MERCHANT_PREFIX = 'merchant:';
+export const MAX_BATCH_SIZE = 100;
+
+export interface CreatePaymentInput {
+  from: string;
+  to: string;
+  amount: unknown;
+  description?: string | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+export interface BatchItemResult {
+  index: number;
+  status: number;
+  payment?: unknown;
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+/** Payments between wallets (interface-spec 4.2, decisions.md section 3). */
+export function createPaymentService(deps: ServiceDeps) {
+  const { store, clock, ids } = deps;
+
+  async function resolvePayee(scope: OrganizationScope, to: string): Promise<{ wallet: Wallet; merchant?: string }> {
+    if (!to.startsWith(MERCHANT_PREFIX)) return { wallet: assertPayable(scope, await store.getWallet(to)) };
+    const domain = to.slice(MERCHANT_PREFIX.length).toLowerCase();
+    const merchant = await store.getMerchant(scope.environment, domain);
+    if (!merchant) throw new ApiError('MERCHANT_NOT_FOUND', `No merchant ${domain}.`, { merchant: domain });
+    if (merchant.status === 'SUSPENDED') throw new ApiError('MERCHANT_SUSPENDED', `The merchant ${domain} is suspended.`, { merchant: domain });
+    if (!merchant.closedLoop) throw new ApiError('CLOSED_LOOP_UNAVAILABLE', `The merchant ${domain} does not accept closed-loop payments.`, { merchant: domain });
+    return { wallet: assertPayable(scope, await store.getWallet(merchant.walletId)), merchant: domain };
+  }
+
+  async function create(ctx: RequestContext, input: CreatePaymentInput): Promise<IdempotentResponse> {
+    const scope = scopeOf(ctx.principal);
+    const amount = parseAmount(input.amount);
+    const amountText = formatAmount(amount);
+    const fingerprint = fingerprintOf('payment.create', { from: input.from, to: input.to, amount: amountText, description: input.description });
+    return runIdempotent(store, scope, input.idempotencyKey, fingerprint, clock.now(), async () => {
+      if (input.from === input.to) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
+      const snapshot = await store.getWalletSnapshot(input.from);
+      const payer = assertAccessible(ctx.principal, snapshot?.wallet);
+      const payee = await resolvePayee(scope, input.to);
+      if (payee.wallet.id === payer.id) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
+      // Evaluation order (decisions.md section 3): frozen -> deny rules -> approval -> funds.
+      if (payer.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId: payer.id });
+      if (payee.wallet.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId: payee.wallet.id });
+      const now = clock.now();
+      const decision = evaluatePolicies(snapshot!.policies, snapshot!.counters, { walletId: payer.id, to: payee.wallet.id, amount, at: now });
+      const createdAt = now.toISOString();
+      const transaction: Transaction = {
+        id: ids('transaction'),
+        type: 'PAYMENT',
+        ...scope,
+        from: payer.id,
+        to: payee.wallet.id,
+        payeeOrganizationId: payee.wallet.organizationId,
+        amount: amountText,
+        fee: '0.00',
+        currency: 'USD',
+        status: 'POSTED',
+        createdAt,
+        requestedByKeyId: ctx.principal.keyId,
+        ...(input.description ? { description: input.description } : {}),
+        ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+        ...(payee.merchant ? { merchant: payee.merchant } : {}),
+      };
+      const keyChange = (status: number, body: unknown) =>
+        input.idempotencyKey ? [idempotencyChange(scope, input.idempotencyKey, fingerprint, status, body, now)] : [];
+
+      if (decision.kind === 'APPROVAL') {
+        const approval: Approval = {
+          id: ids('approval'),
+          ...scope,
+          walletId: payer.id,
+          status: 'PENDING',
+          payment: { from: payer.id, to: payee.wallet.id, amount: amountText, ...(input.description ? { description: input.description } : {}), ...(payee.merchant ? { merchant: payee.merchant } : {}) },
+          transactionId: transaction.id,
+          reason: decision.reason,
+          requestedByKeyId: ctx.principal.keyId,
+          createdAt,
+          expiresAt: new Date(now.getTime() + approvalExpiryMs(scope.environment, deps.timeScale)).toISOString(),
+        };
+        const queued: Transaction = { ...transaction, status: 'QUEUED', approvalId: approval.id };
+        const body = {
+          error: {
+            code: 'APPROVAL_REQUIRED',
+            message: 'A spend policy requires human approval; the payment is queued and posts once approved.',
+            details: { approvalId: approval.id, transactionId: queued.id, expiresAt: approval.expiresAt },
+          },
+        };
+        await store.commit([
+          { type: 'createTransaction', transaction: queued },
+          { type: 'createApproval', approval },
+          ...keyChange(202, body),
+          auditChange({ ...scope, actor: ctx.actor, action: 'payment.created', resource: 'payment', resourceId: queued.id, walletId: payer.id, metadata: { transactionId: queued.id, amount: amountText, currency: 'USD', recipientWalletId: payee.wallet.id, status: 'QUEUED', approvalId: approval.id }, createdAt }, ids),
+          eventChange({ ...scope, type: 'approval.requested', data: { ...approval }, createdAt }, ids),
+        ]);
+        return { status: 202, body, replayed: false };
+      }
+
+      const posted: Transaction = { ...transaction, postedAt: createdAt };
+      const body = presentPayment(posted);
+      await store.commit([
+        ...paymentPostingChanges({ transaction: posted, periodLimits: decision.periodLimits, record: 'create', actor: ctx.actor, ids, auditAction: 'payment.created' }),
+        ...keyChange(200, body),
+      ]);
+      return { status: 200, body, replayed: false };
+    });
+  }
+
+  /** Visible to the paying organization and to the receiving one. */
+  async function get(ctx: RequestContext, transactionId: string): Promise<Transaction> {
+    const scope = scopeOf(ctx.principal);
+    const transaction = await store.getTransaction(transactionId);
+    const visible =
+      transaction &&
+      (transaction.organizationId === scope.organizationId || transaction.payeeOrganizationId === scope.organizationId) &&
+      (ctx.principal.walletId === null || ctx.principal.walletId === transaction.from || ctx.principal.walletId === transaction.to);
+    if (!visible) throw new ApiError('TRANSACTION_NOT_FOUND');
+    if (transaction.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
+    return transaction;
+  }
+
+  async function list(ctx: RequestContext, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>> {
+    const scope = scopeOf(ctx.principal);
+    const own = ctx.principal.walletId;
+    if (own !== null && filter.walletId !== undefined && filter.walletId !== own) throw new ApiError('WALLET_NOT_FOUND');
+    return store.listTransactions(scope.organizationId, scope.environment, { ...filter, walletId: own ?? filter.walletId }, page);
+  }
+
+  /**
+   * Posts the mirror transaction; the original becomes REVERSED in the same transaction, so a
+   * second reversal finds it no longer POSTED (REVERSAL_NOT_ALLOWED) and nothing moves twice.
+   */
+  async function reverse(ctx: RequestContext, transactionId: string, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
+    const scope = scopeOf(ctx.principal);
+    const fingerprint = fingerprintOf('payment.reverse', { transactionId });
+    return runIdempotent(store, scope, idempotencyKey, fingerprint, clock.now(), async () => {
+      const original = await get(ctx, transactionId);
+      const receiving = original.payeeOrganizationId === scope.organizationId;
+      const payingOwnsBoth = original.organizationId === scope.organizationId && original.payeeOrganizationId === scope.organizationId;
+      if (!receiving && !payingOwnsBoth) {
+        throw new ApiError('REVERSAL_NOT_ALLOWED', 'Only the receiving organization can reverse this payment.');
+      }
+      if (original.type !== 'PAYMENT' || original.status !== 'POSTED') {
+        throw new ApiError('REVERSAL_NOT_ALLOWED', `A ${original.status} ${original.type.toLowerCase()} cannot be reversed.`, { status: original.status });
+      }
+      const now = clock.now();
+      const at = now.toISOString();
+      const reversal: Transaction = {
+        id: ids('transaction'),
+        type: 'REVERSAL',
+        organizationId: original.payeeOrganizationId ?? original.organizationId,
+        environment: original.environment,
+        from: original.to,
+        to: original.from,
+        payeeOrganizationId: original.organizationId,
+        amount: original.amount,
+        fee: '0.00',
+        currency: 'USD',
+        status: 'POSTED',
+        reversalOf: original.id,
+        createdAt: at,
+        postedAt: at,
+        requestedByKeyId: ctx.principal.keyId,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      };
+      const body = presentPayment(reversal);
+      await store.commit([
+        { type: 'setTransactionStatus', transactionId: original.id, from: 'POSTED', to: 'REVERSED', fields: { reversedBy: reversal.id }, onMismatch: 'REVERSAL_NOT_ALLOWED' },
+        ...paymentPostingChanges({ transaction: reversal, periodLimits: [], record: 'create', actor: ctx.actor, ids, auditAction: 'payment.reversed', auditResource: { resource: 'payment', resourceId: original.id } }),
+        ...(idempotencyKey ? [idempotencyChange(scope, idempotencyKey, fingerprint, 200, body, now)] : []),
+      ]);
+      return { status: 200, body, replayed: false };
+    });
+  }
+
+  /** Each item runs on its own (with its own idempotency key derived from the batch key). */
+  async function batch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<BatchItemResult[]> {
+    const results: BatchItemResult[] = [];
+    for (const [index, item] of items.entries()) {
+      const idempotencyKey = item.idempotencyKey ?? (batchKey ? `${batchKey}#${index}` : undefined);
+      try {
+        const response = await create(ctx, { ...item, idempotencyKey });
+        results.push({ index, status: response.status, ...(response.status === 200 ? { payment: response.body } : { error: (response.body as { error: BatchItemResult['error'] }).error }) });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        results.push({ index, status: error.status, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
+      }
+    }
+    return results;
+  }
+
+  return { create, get, list, reverse, batch };
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;
+export type { PaymentView };
