@@ -1,37 +1,6 @@
 import { z } from 'zod';
-import { amountInput, nonEmptyName } from '../../shared/http/schemas.js';
 
-const hour = z.number().int().min(0).max(24);
-const recipients = z.array(z.string().min(1).max(300)).max(500);
-
-const optionalFields = {
-  dailyLimit: amountInput.nullable().optional(),
-  weeklyLimit: amountInput.nullable().optional(),
-  monthlyLimit: amountInput.nullable().optional(),
-  allowedRecipients: recipients.nullable().optional(),
-  blockedRecipients: recipients.nullable().optional(),
-  allowedHoursUtc: z
-    .strictObject({ start: hour.max(23), end: hour })
-    .refine((h) => h.start !== h.end, { message: 'start and end must differ' })
-    .nullable()
-    .optional(),
-  approvalThreshold: amountInput.nullable().optional(),
-};
-
-export const createPolicyBody = z.strictObject({
-  walletId: z.string().min(1),
-  name: nonEmptyName,
-  maxTransactionAmount: amountInput,
-  requireHumanApproval: z.boolean(),
-  ...optionalFields,
-});
-
-export const updatePolicyBody = z.strictObject({
-  name: nonEmptyName.optional(),
-  maxTransactionAmount: amountInput.optional(),
-  requireHumanApproval: z.boolean().optional(),
-  ...optionalFields,
-});
+export { createPolicyBody, updatePolicyBody } from '../../shared/http/policy-schemas.js';
 
 export const listPoliciesQuery = z.strictObject({
   walletId: z.string().optional(),

@@ -29,5 +29,10 @@ export type Change =
   /** Decides a PENDING approval; a second decision fails with INVALID_STATE. */
   | { type: 'decideApproval'; approval: Approval }
   | { type: 'putMerchant'; merchant: MerchantProfile; isNew: boolean }
+  /**
+   * Changes a wallet's status fields under conditions: `from` lists the statuses it may be in;
+   * a deleted (closed) wallet never changes again.
+   */
+  | { type: 'updateWallet'; walletId: string; from: Wallet['status'][]; set: Partial<Pick<Wallet, 'status' | 'deletedAt' | 'activeKeyId'>>; expectedActiveKeyId?: string }
   | { type: 'audit'; entry: AuditEntry }
   | { type: 'event'; event: OutboxEvent };

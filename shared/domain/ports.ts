@@ -35,12 +35,16 @@ export interface Store {
   getWallet(walletId: string): Promise<Wallet | undefined>;
   listWallets(organizationId: string, environment: Environment, page: PageRequest): Promise<Page<Wallet>>;
   getApiKeyById(keyId: string): Promise<ApiKey | undefined>;
+  /** AGENT wallets of an organization and environment, newest first; deleted ones only when asked. */
+  listAgents(organizationId: string, environment: Environment, includeDeleted: boolean, page: PageRequest): Promise<Page<Wallet>>;
   listApiKeys(organizationId: string, page: PageRequest): Promise<Page<ApiKey>>;
   getWalletSnapshot(walletId: string): Promise<WalletSnapshot | undefined>;
   getStatement(walletId: string, page: PageRequest): Promise<StatementPage>;
   getTransaction(transactionId: string): Promise<Transaction | undefined>;
   listTransactions(organizationId: string, environment: Environment, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>>;
   getIdempotencyRecord(organizationId: string, environment: Environment, key: string): Promise<IdempotencyRecord | undefined>;
+  /** Saves the response of an in-flight idempotency record (written in the movement's transaction). */
+  completeIdempotencyRecord(organizationId: string, environment: Environment, key: string, status: number, body: string): Promise<void>;
   getPolicy(policyId: string): Promise<Policy | undefined>;
   listPolicies(organizationId: string, environment: Environment, walletId: string | undefined, page: PageRequest): Promise<Page<Policy>>;
   getApproval(approvalId: string): Promise<Approval | undefined>;

@@ -36,6 +36,8 @@ export interface Wallet {
   currency: Currency;
   createdAt: string;
   deletedAt?: string;
+  /** Agent wallets: the one active scoped key (rotation swaps it under a condition). */
+  activeKeyId?: string;
 }
 
 export type ApiKeyStatus = 'ACTIVE' | 'REVOKED';

@@ -5,7 +5,7 @@ import type { Permission } from '../domain/tenancy.js';
  * group); the local server serves the same entries through the same handlers. Paths use API
  * Gateway's `{param}` syntax so the route key is identical everywhere.
  */
-export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation', 'payments', 'policies', 'approvals'] as const;
+export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation', 'payments', 'policies', 'approvals', 'agents'] as const;
 export type FunctionGroup = (typeof FUNCTION_GROUPS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -59,6 +59,17 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('GET', '/v1/payments/{id}', 'payments', 'getPayment', 'key', 'payments:read'),
   route('POST', '/v1/payments/{id}/reverse', 'payments', 'reversePayment', 'key', 'payments:write'),
   route('PUT', '/v1/merchant-profile', 'payments', 'putMerchantProfile', 'organization', 'wallets:write'),
+
+  route('POST', '/v1/agents', 'agents', 'createAgent', 'organization', 'wallets:write'),
+  route('POST', '/v1/agents/from-template', 'agents', 'createAgentFromTemplate', 'organization', 'wallets:write'),
+  route('GET', '/v1/agents/templates', 'agents', 'listTemplates', 'key', 'wallets:read'),
+  route('GET', '/v1/agents', 'agents', 'listAgents', 'key', 'wallets:read'),
+  route('GET', '/v1/agents/{id}', 'agents', 'getAgent', 'key', 'wallets:read'),
+  route('POST', '/v1/agents/{id}/adjust-budget', 'agents', 'adjustBudget', 'organization', 'wallets:write'),
+  route('POST', '/v1/agents/{id}/pause', 'agents', 'pauseAgent', 'organization', 'wallets:write'),
+  route('POST', '/v1/agents/{id}/resume', 'agents', 'resumeAgent', 'organization', 'wallets:write'),
+  route('POST', '/v1/agents/{id}/rotate-key', 'agents', 'rotateAgentKey', 'organization', 'wallets:write'),
+  route('DELETE', '/v1/agents/{id}', 'agents', 'deleteAgent', 'organization', 'wallets:write'),
 
   route('POST', '/v1/policies', 'policies', 'createPolicy', 'organization', 'wallets:write'),
   route('GET', '/v1/policies', 'policies', 'listPolicies', 'key', 'wallets:read'),

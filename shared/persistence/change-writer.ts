@@ -212,6 +212,22 @@ function writesOf(tableName: string, change: Change): TransactWrite[] | Transact
         },
         onConditionFailed: () => new ApiError('INVALID_STATE', 'The merchant domain was claimed concurrently.', { field: 'domain' }),
       };
+    case 'updateWallet': {
+      const { sets, names, values } = setFields(change.set, 'w_');
+      const statuses = change.from.map((_, i) => `:from${i}`);
+      const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deletedAt)', `#w_state IN (${statuses.join(', ')})`];
+      const conditionValues: Record<string, unknown> = Object.fromEntries(change.from.map((status, i) => [`:from${i}`, status]));
+      if (change.expectedActiveKeyId) {
+        conditions.push('activeKeyId = :expectedKey');
+        conditionValues[':expectedKey'] = change.expectedActiveKeyId;
+      }
+      return update(tableName, keys.wallet(change.walletId), `SET ${sets.join(', ')}`, conditions.join(' AND '), { ...values, ...conditionValues }, { ...names, '#w_state': 'status' }, (old) => {
+        if (!old) return new ApiError('WALLET_NOT_FOUND');
+        if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
+        if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId) return new ApiError('INVALID_STATE', 'The key was rotated concurrently; retry.');
+        return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
+      });
+    }
     case 'audit':
       return [put(tableName, auditCodec.toItem(change.entry))];
     case 'event':
@@ -234,7 +250,7 @@ function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
   assertBalanced(posting);
   const writes: TransactWrite[] = [];
   posting.legs.forEach((leg, index) => {
-    if (leg.account.kind === 'WALLET') writes.push(walletBalanceUpdate(tableName, posting, leg.account.walletId, leg));
+    if (leg.account.kind === 'WALLET') writes.push(leg.close ? walletCloseUpdate(tableName, posting, leg.account.walletId, leg, leg.close) : walletBalanceUpdate(tableName, posting, leg.account.walletId, leg));
     writes.push(
       put(tableName, {
         ...keys.ledgerEntry(partitionOf(posting, leg), posting.createdAt, posting.transactionId, index),
@@ -297,6 +313,24 @@ function spendCounterUpdate(tableName: string, check: PeriodLimitCheck): Transac
     },
     { '#ttl': TTL_ATTRIBUTE },
     (old) => periodLimitDenied(check, old?.spent === undefined ? check.limit : readBig(old.spent)),
+  );
+}
+
+/** The sweep of a closing wallet: exactly its balance leaves, whatever its status, and it is marked closed. */
+function walletCloseUpdate(tableName: string, posting: Posting, walletId: string, leg: Leg, close: NonNullable<Leg['close']>): TransactWrite {
+  const { sets, names, values } = setFields(close.set, 'c_');
+  return update(
+    tableName,
+    keys.wallet(walletId),
+    `SET ${sets.join(', ')} ADD balance :delta, entryCount :one`,
+    'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND balance = :expected AND environment = :environment',
+    { ...values, ':delta': toNumberAttribute(leg.amount), ':one': 1, ':expected': toNumberAttribute(close.expectedBalance), ':environment': posting.environment },
+    names,
+    (old) => {
+      if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
+      if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is already deleted.');
+      return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.', { walletId });
+    },
   );
 }
 

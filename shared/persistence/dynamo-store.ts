@@ -134,6 +134,18 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
       const item = await get(keys.idempotency(organizationId, environment, key));
       return item ? idempotencyCodec.fromItem(item) : undefined;
     },
+    async completeIdempotencyRecord(organizationId, environment, key, status, body) {
+      await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.idempotency(organizationId, environment, key),
+          UpdateExpression: 'SET #status = :status, #body = :body',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#status': 'status', '#body': 'body' },
+          ExpressionAttributeValues: { ':status': status, ':body': body },
+        }),
+      );
+    },
     async getPolicy(policyId) {
       const pointer = await get(keys.policyPointer(policyId));
       if (typeof pointer?.walletId !== 'string') return undefined;
@@ -182,6 +194,12 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
     },
     listWallets(organizationId, environment, page) {
       return queryIndex(GSI.GSI1, keys.walletsOfOrganization(organizationId, environment).GSI1PK, page, walletCodec.fromItem);
+    },
+    listAgents(organizationId, environment, includeDeleted, page) {
+      const filter = includeDeleted
+        ? equalityFilter({ walletType: 'AGENT' })
+        : { expression: '#f_walletType = :f_walletType AND attribute_not_exists(deletedAt)', names: { '#f_walletType': 'walletType' }, values: { ':f_walletType': 'AGENT' } };
+      return queryIndex(GSI.GSI1, keys.walletsOfOrganization(organizationId, environment).GSI1PK, page, walletCodec.fromItem, filter);
     },
     async getApiKeyById(keyId) {
       const pointer = await get(keys.apiKeyById(keyId));

@@ -12,6 +12,7 @@ import { createPaymentService } from '../domain/payments/payment-service.js';
 import { createPolicyService } from '../domain/policies/policy-service.js';
 import { createApprovalService } from '../domain/approvals/approval-service.js';
 import { createMerchantService } from '../domain/merchants/merchant-service.js';
+import { createAgentService } from '../domain/agents/agent-service.js';
 import type { HttpRuntime } from '../http/middleware.js';
 import { createCursorCodec, type CursorCodec } from '../http/pagination.js';
 import { createRateLimiter } from '../http/rate-limit.js';
@@ -41,6 +42,7 @@ function buildServices(deps: ServiceDeps, config: Config) {
     policies: createPolicyService(deps),
     approvals: createApprovalService(deps),
     merchants: createMerchantService(deps),
+    agents: createAgentService(deps),
   };
 }
 

@@ -43,7 +43,20 @@ export function replayOf(record: IdempotencyRecord, fingerprint: string): Idempo
   if (record.fingerprint !== fingerprint) {
     throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', { idempotencyKey: record.key });
   }
+  if (record.status === IN_FLIGHT_STATUS) {
+    throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still being processed; retry shortly.', { idempotencyKey: record.key });
+  }
   return { status: record.status, body: JSON.parse(record.body) as unknown, replayed: true };
+}
+
+/**
+ * For responses known only after the commit (a balance read back): the record goes into the
+ * movement's transaction as in flight, and the response is saved right after.
+ */
+export const IN_FLIGHT_STATUS = 0;
+
+export function inFlightIdempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, now: Date): Change {
+  return idempotencyChange(scope, key, fingerprint, IN_FLIGHT_STATUS, null, now);
 }
 
 export function idempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, status: number, body: unknown, now: Date): Change {

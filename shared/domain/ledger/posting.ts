@@ -24,6 +24,8 @@ export interface Leg {
   account: LedgerAccount;
   /** Signed: negative debits the account, positive credits it. */
   amount: Big;
+  /** A sweep of a closing wallet: debits even a FROZEN wallet, exactly its whole balance, and sets fields. */
+  close?: { expectedBalance: Big; set: Record<string, unknown> };
 }
 
 export type TransactionType = 'FUNDING' | 'PAYMENT' | 'REVERSAL' | 'BUDGET_ADJUSTMENT' | 'SWEEP';

@@ -33,33 +33,34 @@ function parseLimit(value: string | number, field: string): Big {
   return parseAmount(value, { field });
 }
 
+/** A policy record from its input: amounts parsed by the money rules, `null` removes an optional rule. */
+export function buildPolicy(base: Omit<Policy, 'name' | 'maxTransactionAmount' | 'requireHumanApproval'> & Partial<Policy>, input: PolicyPatch): Policy {
+  const next = { ...base } as Policy;
+  if (input.name !== undefined) next.name = input.name;
+  if (input.requireHumanApproval !== undefined) next.requireHumanApproval = input.requireHumanApproval;
+  if (input.maxTransactionAmount !== undefined) next.maxTransactionAmount = parseLimit(input.maxTransactionAmount, 'maxTransactionAmount');
+  for (const field of LIMIT_FIELDS) {
+    const value = input[field];
+    if (value === null) delete next[field];
+    else if (value !== undefined) next[field] = parseLimit(value, field);
+  }
+  for (const field of ['allowedRecipients', 'blockedRecipients', 'allowedHoursUtc'] as const) {
+    const value = input[field];
+    if (value === null) delete next[field];
+    else if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
+  }
+  return next;
+}
+
 /** Spend policies (decisions.md section 3). Reads: wallets:read; writes: organization-level wallets:write. */
 export function createPolicyService(deps: ServiceDeps) {
   const { store, clock, ids } = deps;
-
-  function apply(base: Omit<Policy, 'name' | 'maxTransactionAmount' | 'requireHumanApproval'> & Partial<Policy>, input: PolicyPatch): Policy {
-    const next = { ...base } as Policy;
-    if (input.name !== undefined) next.name = input.name;
-    if (input.requireHumanApproval !== undefined) next.requireHumanApproval = input.requireHumanApproval;
-    if (input.maxTransactionAmount !== undefined) next.maxTransactionAmount = parseLimit(input.maxTransactionAmount, 'maxTransactionAmount');
-    for (const field of LIMIT_FIELDS) {
-      const value = input[field];
-      if (value === null) delete next[field];
-      else if (value !== undefined) next[field] = parseLimit(value, field);
-    }
-    for (const field of ['allowedRecipients', 'blockedRecipients', 'allowedHoursUtc'] as const) {
-      const value = input[field];
-      if (value === null) delete next[field];
-      else if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
-    }
-    return next;
-  }
 
   async function create(ctx: RequestContext, input: PolicyInput): Promise<Policy> {
     const scope = requireOrganizationKey(ctx.principal);
     const wallet = await loadAccessibleWallet(store, ctx.principal, input.walletId);
     const now = clock.now().toISOString();
-    const policy = apply({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now }, input);
+    const policy = buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now }, input);
     await store.commit([
       { type: 'putPolicy', policy, isNew: true },
       auditChange({ ...scope, actor: ctx.actor, action: 'policy.create', resource: 'policy', resourceId: policy.id, walletId: wallet.id, metadata: summary(policy), createdAt: now }, ids),
@@ -87,7 +88,7 @@ export function createPolicyService(deps: ServiceDeps) {
     const scope = requireOrganizationKey(ctx.principal);
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
-    const policy = apply({ ...current, updatedAt: now }, patch);
+    const policy = buildPolicy({ ...current, updatedAt: now }, patch);
     await store.commit([
       { type: 'putPolicy', policy, isNew: false },
       auditChange({ ...scope, actor: ctx.actor, action: 'policy.update', resource: 'policy', resourceId: policy.id, walletId: policy.walletId, metadata: { changed: Object.keys(patch) }, createdAt: now }, ids),

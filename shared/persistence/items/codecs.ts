@@ -63,6 +63,7 @@ export const walletCodec = {
       currency: wallet.currency,
       createdAt: wallet.createdAt,
       deletedAt: wallet.deletedAt,
+      activeKeyId: wallet.activeKeyId,
     };
   },
   fromItem(item: Item): Wallet {
@@ -81,6 +82,7 @@ export const walletCodec = {
       currency: 'USD',
       createdAt: str(item.createdAt),
       ...(typeof item.deletedAt === 'string' ? { deletedAt: item.deletedAt } : {}),
+      ...(typeof item.activeKeyId === 'string' ? { activeKeyId: item.activeKeyId } : {}),
     };
   },
 };

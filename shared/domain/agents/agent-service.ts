@@ -1,0 +1,234 @@
+import Big from 'big.js';
+import { assertAccessible, requireOrganizationKey, scopeOf } from '../access.js';
+import { auditChange, eventChange } from '../audit/audit.js';
+import type { Change } from '../changes.js';
+import { ApiError, validationError } from '../errors.js';
+import { fingerprintOf, inFlightIdempotencyChange, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { transferLegs, walletAccount, type Leg } from '../ledger/posting.js';
+import { formatAmount, formatBalance, parseAmount } from '../money.js';
+import { buildPolicy, type PolicyPatch } from '../policies/policy-service.js';
+import type { Policy } from '../policies/policy-types.js';
+import type { ServiceDeps } from '../ports.js';
+import { AGENT_PERMISSIONS, DEFAULT_AGENT_PERMISSIONS, type OrganizationPermission, type OrganizationScope, type RequestContext } from '../tenancy.js';
+import type { ApiKey, Page, PageRequest, Wallet } from '../types.js';
+import { newWallet } from '../wallets/wallet-rules.js';
+import { findTemplate } from './agent-templates.js';
+
+export const MAX_POLICIES_PER_AGENT = 10;
+
+export interface CreateAgentInput {
+  name: string;
+  permissions?: string[] | undefined;
+  policies?: PolicyPatch[] | undefined;
+}
+
+export interface AgentDetails {
+  wallet: Wallet;
+  apiKey: ApiKey | undefined;
+  policies: Policy[];
+}
+
+/** Agents (interface-spec 4.1): an AGENT wallet, its scoped key and optional policies, as one unit. */
+export function createAgentService(deps: ServiceDeps) {
+  const { store, clock, ids } = deps;
+
+  function checkPermissions(requested: string[] | undefined): OrganizationPermission[] {
+    if (requested === undefined) return [...DEFAULT_AGENT_PERMISSIONS];
+    const allowed = new Set<string>(AGENT_PERMISSIONS);
+    requested.forEach((permission, index) => {
+      if (!allowed.has(permission)) throw validationError(`permissions.${index}`, `"${permission}" cannot be granted to an agent key`);
+    });
+    return [...new Set(requested)] as OrganizationPermission[];
+  }
+
+  /** One transaction: wallet slot, wallet, scoped key, policies, audit entry and event. */
+  async function create(ctx: RequestContext, input: CreateAgentInput, templateId?: string) {
+    const scope = requireOrganizationKey(ctx.principal);
+    const permissions = checkPermissions(input.permissions);
+    if ((input.policies?.length ?? 0) > MAX_POLICIES_PER_AGENT) throw validationError('policies', `at most ${MAX_POLICIES_PER_AGENT} policies`);
+    const now = clock.now().toISOString();
+    const issued = deps.issueKey(scope.environment);
+    const apiKey: ApiKey = {
+      id: ids('apiKey'),
+      hash: issued.hash,
+      name: `${input.name} agent key`,
+      prefix: issued.prefix,
+      last4: issued.last4,
+      ...scope,
+      permissions,
+      walletId: '',
+      status: 'ACTIVE',
+      createdAt: now,
+    };
+    const wallet: Wallet = { ...newWallet({ id: ids('wallet'), ...scope, name: input.name, agentName: input.name, walletType: 'AGENT', isMain: false, createdAt: now }), activeKeyId: apiKey.id };
+    apiKey.walletId = wallet.id;
+    const policies = (input.policies ?? []).map((policyInput) =>
+      buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now }, policyInput),
+    );
+    for (const [index, policy] of policies.entries()) {
+      if (policy.maxTransactionAmount === undefined || policy.requireHumanApproval === undefined || !policy.name) {
+        throw validationError(`policies.${index}`, 'needs name, maxTransactionAmount and requireHumanApproval');
+      }
+    }
+    await store.commit([
+      { type: 'reserveWalletSlot', ...scope, limit: deps.limits.walletsPerEnvironment },
+      { type: 'createWallet', wallet },
+      { type: 'createApiKey', apiKey },
+      ...policies.map((policy): Change => ({ type: 'putPolicy', policy, isNew: true })),
+      auditChange({ ...scope, actor: ctx.actor, action: 'wallet.create', resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { walletType: 'AGENT', name: input.name, apiKeyId: apiKey.id, permissions, policyIds: policies.map((p) => p.id), ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
+      eventChange({ ...scope, type: 'agent.created', data: { id: wallet.id, name: input.name, apiKeyId: apiKey.id, permissions, ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
+    ]);
+    return { wallet, apiKey, rawKey: issued.raw, policies };
+  }
+
+  async function createFromTemplate(ctx: RequestContext, input: { name: string; templateId: string }) {
+    const template = findTemplate(input.templateId);
+    if (!template) throw validationError('templateId', 'is not a known template');
+    const policy: PolicyPatch = { name: template.name, maxTransactionAmount: template.maxTransactionAmount, requireHumanApproval: template.requireHumanApproval, dailyLimit: template.dailyLimit };
+    return create(ctx, { name: input.name, permissions: template.permissions, policies: [policy] }, template.templateId);
+  }
+
+  /** An AGENT wallet the caller may see; any other wallet answers WALLET_NOT_FOUND. */
+  async function loadAgent(ctx: RequestContext, agentId: string): Promise<Wallet> {
+    const wallet = assertAccessible(ctx.principal, await store.getWallet(agentId));
+    if (wallet.walletType !== 'AGENT') throw new ApiError('WALLET_NOT_FOUND');
+    return wallet;
+  }
+
+  async function get(ctx: RequestContext, agentId: string): Promise<AgentDetails> {
+    const snapshot = await store.getWalletSnapshot(agentId);
+    const wallet = assertAccessible(ctx.principal, snapshot?.wallet);
+    if (wallet.walletType !== 'AGENT') throw new ApiError('WALLET_NOT_FOUND');
+    const apiKey = wallet.activeKeyId ? await store.getApiKeyById(wallet.activeKeyId) : undefined;
+    return { wallet, apiKey, policies: snapshot!.policies.filter((p) => p.status === 'ACTIVE') };
+  }
+
+  async function list(ctx: RequestContext, includeDeleted: boolean, page: PageRequest): Promise<Page<Wallet>> {
+    const scope = scopeOf(ctx.principal);
+    if (ctx.principal.walletId) {
+      const own = await store.getWallet(ctx.principal.walletId);
+      return { items: own && own.walletType === 'AGENT' && (includeDeleted || !own.deletedAt) ? [own] : [] };
+    }
+    return store.listAgents(scope.organizationId, scope.environment, includeDeleted, page);
+  }
+
+  async function mainWalletOf(scope: OrganizationScope): Promise<string> {
+    const mainWalletId = await store.getMainWalletId(scope.organizationId, scope.environment);
+    if (!mainWalletId) throw new Error(`organization ${scope.organizationId} has no ${scope.environment} main wallet`);
+    return mainWalletId;
+  }
+
+  /** One double-entry transaction between the main wallet and the agent wallet, either way. */
+  async function adjustBudget(ctx: RequestContext, agentId: string, rawAmount: unknown, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
+    const scope = requireOrganizationKey(ctx.principal);
+    const amount = parseAmount(rawAmount, { allowNegative: true });
+    const amountText = formatAmount(amount);
+    const fingerprint = fingerprintOf('agent.adjust-budget', { agentId, amount: amountText });
+    return runIdempotent(store, scope, idempotencyKey, fingerprint, clock.now(), async () => {
+      const agent = await loadAgent(ctx, agentId);
+      if (agent.deletedAt) throw new ApiError('WALLET_FROZEN', 'The agent is deleted.', { walletId: agent.id });
+      const mainWalletId = await mainWalletOf(scope);
+      const now = clock.now();
+      const at = now.toISOString();
+      const credit = amount.gt(0);
+      const [from, to] = credit ? [mainWalletId, agent.id] : [agent.id, mainWalletId];
+      const transactionId = ids('transaction');
+      const magnitude = amount.abs();
+      const changes: Change[] = [
+        {
+          type: 'posting',
+          posting: {
+            transactionId,
+            type: 'BUDGET_ADJUSTMENT',
+            ...scope,
+            currency: 'USD',
+            legs: transferLegs(walletAccount(from), walletAccount(to), magnitude),
+            createdAt: at,
+            description: credit ? 'Budget increase' : 'Budget decrease',
+            attributes: { from, to, amount: formatAmount(magnitude), fee: '0.00', status: 'POSTED', postedAt: at, payeeOrganizationId: scope.organizationId, requestedByKeyId: ctx.principal.keyId },
+            record: 'create',
+          },
+        },
+        ...(idempotencyKey ? [inFlightIdempotencyChange(scope, idempotencyKey, fingerprint, now)] : []),
+        auditChange({ ...scope, actor: ctx.actor, action: 'wallet.budget.adjust', resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { transactionId, amount: amountText, currency: 'USD', recipientWalletId: to }, createdAt: at }, ids),
+      ];
+      await store.commit(changes);
+      const after = await store.getWallet(agent.id);
+      const body = { id: agent.id, adjustment: Number(amountText), newBalance: formatBalance(after?.balance ?? new Big(0)), currency: 'USD', transactionId };
+      if (idempotencyKey) await store.completeIdempotencyRecord(scope.organizationId, scope.environment, idempotencyKey, 200, JSON.stringify(body));
+      return { status: 200, body, replayed: false };
+    });
+  }
+
+  async function setStatus(ctx: RequestContext, agentId: string, target: 'FROZEN' | 'ACTIVE') {
+    const scope = requireOrganizationKey(ctx.principal);
+    const agent = await loadAgent(ctx, agentId);
+    if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is deleted.');
+    if (agent.status === target) return { id: agent.id, status: target };
+    const at = clock.now().toISOString();
+    await store.commit([
+      { type: 'updateWallet', walletId: agent.id, from: [agent.status], set: { status: target } },
+      auditChange({ ...scope, actor: ctx.actor, action: target === 'FROZEN' ? 'wallet.freeze' : 'wallet.unfreeze', resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { status: target }, createdAt: at }, ids),
+      eventChange({ ...scope, type: target === 'FROZEN' ? 'agent.paused' : 'agent.resumed', data: { id: agent.id, status: target }, createdAt: at }, ids),
+    ]);
+    return { id: agent.id, status: target };
+  }
+
+  /** Old key revoked and new key issued in one transaction: there is always exactly one valid key. */
+  async function rotateKey(ctx: RequestContext, agentId: string) {
+    const scope = requireOrganizationKey(ctx.principal);
+    const agent = await loadAgent(ctx, agentId);
+    if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is deleted.');
+    const old = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
+    if (!old || old.status !== 'ACTIVE') throw new ApiError('INVALID_STATE', 'The agent has no active key to rotate.');
+    const now = clock.now().toISOString();
+    const issued = deps.issueKey(scope.environment);
+    const apiKey: ApiKey = { ...old, id: ids('apiKey'), hash: issued.hash, prefix: issued.prefix, last4: issued.last4, status: 'ACTIVE', createdAt: now };
+    delete apiKey.lastUsedAt;
+    delete apiKey.revokedAt;
+    await store.commit([
+      { type: 'updateWallet', walletId: agent.id, from: ['ACTIVE', 'FROZEN'], set: { activeKeyId: apiKey.id }, expectedActiveKeyId: old.id },
+      { type: 'revokeApiKey', apiKey: old, revokedAt: now },
+      { type: 'createApiKey', apiKey },
+      auditChange({ ...scope, actor: ctx.actor, action: 'api-key.rotate', resource: 'api-key', resourceId: apiKey.id, walletId: agent.id, metadata: { revokedKeyId: old.id }, createdAt: now }, ids),
+    ]);
+    return { id: agent.id, apiKey: issued.raw, apiKeyId: apiKey.id, revokedKeyId: old.id };
+  }
+
+  /** Freezes for good, sweeps the balance to the main wallet and revokes the agent's key; the record stays. */
+  async function remove(ctx: RequestContext, agentId: string) {
+    const scope = requireOrganizationKey(ctx.principal);
+    const agent = await loadAgent(ctx, agentId);
+    if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is already deleted.');
+    const mainWalletId = await mainWalletOf(scope);
+    const activeKey = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
+    const at = clock.now().toISOString();
+    const closing = { status: 'FROZEN', deletedAt: at };
+    const swept = agent.balance;
+    const changes: Change[] = [];
+    if (swept.gt(0)) {
+      const legs: Leg[] = [
+        { account: walletAccount(agent.id), amount: swept.times(-1), close: { expectedBalance: swept, set: closing } },
+        { account: walletAccount(mainWalletId), amount: swept },
+      ];
+      const transactionId = ids('transaction');
+      changes.push({
+        type: 'posting',
+        posting: { transactionId, type: 'SWEEP', ...scope, currency: 'USD', legs, createdAt: at, description: 'Agent deleted: balance returned', attributes: { from: agent.id, to: mainWalletId, amount: formatAmount(swept), fee: '0.00', status: 'POSTED', postedAt: at, payeeOrganizationId: scope.organizationId }, record: 'create' },
+      });
+    } else {
+      changes.push({ type: 'updateWallet', walletId: agent.id, from: ['ACTIVE', 'FROZEN'], set: { status: 'FROZEN', deletedAt: at } });
+    }
+    if (activeKey?.status === 'ACTIVE') changes.push({ type: 'revokeApiKey', apiKey: activeKey, revokedAt: at });
+    changes.push(
+      auditChange({ ...scope, actor: ctx.actor, action: 'wallet.close', resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { sweptAmount: formatBalance(swept), currency: 'USD', recipientWalletId: mainWalletId }, createdAt: at }, ids),
+      eventChange({ ...scope, type: 'agent.deleted', data: { id: agent.id, sweptAmount: formatBalance(swept) }, createdAt: at }, ids),
+    );
+    await store.commit(changes);
+    return { id: agent.id, deleted: true, sweptAmount: formatBalance(swept) };
+  }
+
+  return { create, createFromTemplate, get, list, adjustBudget, pause: (ctx: RequestContext, id: string) => setStatus(ctx, id, 'FROZEN'), resume: (ctx: RequestContext, id: string) => setStatus(ctx, id, 'ACTIVE'), rotateKey, remove };
+}
+
+export type AgentService = ReturnType<typeof createAgentService>;
