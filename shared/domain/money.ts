@@ -57,13 +57,13 @@ export function parseAmount(input: unknown, options: ParseAmountOptions = {}): B
 
 /** Wallet balances and swept amounts: 8 fractional digits. */
 export function formatBalance(value: Big): string {
-  return normalizeZero(value).toFixed(BALANCE_DECIMALS, Big.roundHalfUp);
+  return withoutNegativeZero(value.toFixed(BALANCE_DECIMALS, Big.roundHalfUp));
 }
 
 /** Payment, fee, transfer, invoice and link amounts: 2 fractional digits (USDC keeps up to 6). */
 export function formatAmount(value: Big, currency: Currency = 'USD'): string {
   const decimals = currency === 'USDC' ? usdcDecimals(value) : AMOUNT_DECIMALS;
-  return normalizeZero(value).toFixed(decimals, Big.roundHalfUp);
+  return withoutNegativeZero(value.toFixed(decimals, Big.roundHalfUp));
 }
 
 /** Fees and percentages round half-up to the cent. */
@@ -77,9 +77,9 @@ export function toBig(value: string | Big): Big {
 
 export const ZERO = new Big(0);
 
-function normalizeZero(value: Big): Big {
-  // big.js keeps the sign of -0; a balance must never print as "-0.00000000".
-  return value.eq(0) ? ZERO : value;
+/** big.js keeps the sign of values that round to zero; money never prints as "-0.00". */
+function withoutNegativeZero(text: string): string {
+  return /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;
 }
 
 function usdcDecimals(value: Big): number {

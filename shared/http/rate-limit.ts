@@ -24,7 +24,11 @@ export function createRateLimiter(limits: RateLimits, now: () => number = Date.n
     const minute = Math.floor(ms / 60_000);
     let state = windows.get(key);
     if (!state) {
-      if (windows.size >= MAX_TRACKED_KEYS) windows.clear();
+      if (windows.size >= MAX_TRACKED_KEYS) {
+        // Forget keys idle since an earlier minute first; only a full minute of distinct keys clears all.
+        for (const [name, w] of windows) if (w.minute !== minute) windows.delete(name);
+        if (windows.size >= MAX_TRACKED_KEYS) windows.clear();
+      }
       state = { second, secondCount: 0, minute, minuteCount: 0 };
       windows.set(key, state);
     }

@@ -113,6 +113,14 @@ const compiled = ROUTES.map((r) => {
   return { route: r, regex: new RegExp(`^${pattern}$`), names };
 });
 
+function safeDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
 export type RouteMatch =
   | { kind: 'matched'; route: RouteDefinition; pathParameters: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
@@ -124,7 +132,9 @@ export function matchRoute(method: string, path: string): RouteMatch {
   const hit = candidates.find((c) => c.route.method === method);
   if (hit) {
     const values = hit.regex.exec(path)?.slice(1) ?? [];
-    const pathParameters = Object.fromEntries(hit.names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
+    const decoded = values.map(safeDecode);
+    if (decoded.some((value) => value === undefined)) return { kind: 'not-found' };
+    const pathParameters = Object.fromEntries(hit.names.map((name, i) => [name, decoded[i] ?? '']));
     return { kind: 'matched', route: hit.route, pathParameters };
   }
   if (candidates.length > 0) return { kind: 'method-not-allowed', allowed: candidates.map((c) => c.route.method) };

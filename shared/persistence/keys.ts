@@ -52,6 +52,14 @@ export const keys = {
     SK: `${pad(createdAt)}#${logId}`,
   }),
   auditPartition: (organizationId: string, environment: Environment) => `AUDIT#${organizationId}#${environment}`,
+  /**
+   * Audit indexes, one per filter of GET /v1/audit-logs, each sorted by `${createdAt}#${id}`:
+   * GSI1 by action, GSI2 by resource id, GSI3 by actor, GSI4 by wallet (wallet-scoped keys).
+   */
+  auditByAction: (organizationId: string, environment: Environment, action: string) => `AUDIT#${organizationId}#${environment}#ACTION#${action}`,
+  auditByResource: (organizationId: string, environment: Environment, resourceId: string) => `AUDIT#${organizationId}#${environment}#RESOURCE#${resourceId}`,
+  auditByActor: (organizationId: string, environment: Environment, actorId: string) => `AUDIT#${organizationId}#${environment}#ACTOR#${actorId}`,
+  auditByWallet: (organizationId: string, environment: Environment, walletId: string) => `AUDIT#${organizationId}#${environment}#WALLET#${walletId}`,
 
   /** Policies live in their wallet's partition (read with the wallet in one query); a pointer finds them by id. */
   policy: (walletId: string, policyId: string): ItemKey => ({ PK: `WALLET#${walletId}`, SK: `POLICY#${policyId}` }),

@@ -9,6 +9,10 @@ export const GSI = {
   GSI1: { name: 'GSI1', partition: 'GSI1PK', sort: 'GSI1SK' },
   /** Secondary lists (per wallet, per resource). */
   GSI2: { name: 'GSI2', partition: 'GSI2PK', sort: 'GSI2SK' },
+  /** Third access pattern (audit entries by actor). */
+  GSI3: { name: 'GSI3', partition: 'GSI3PK', sort: 'GSI3SK' },
+  /** Fourth access pattern (audit entries by wallet, for wallet-scoped keys). */
+  GSI4: { name: 'GSI4', partition: 'GSI4PK', sort: 'GSI4SK' },
 } as const;
 
 export type GsiName = keyof typeof GSI;

@@ -17,6 +17,8 @@ export interface TransactWrite {
 }
 
 export const MAX_TRANSACT_ITEMS = 100;
+
+/** Attempts (not retries) before a persistent TransactionConflict gives up. */
 export const CONFLICT_RETRY_LIMIT = 5;
 export const CONFLICT_BACKOFF_BASE_MS = 15;
 export const CONFLICT_BACKOFF_CAP_MS = 400;
@@ -68,7 +70,8 @@ export async function transactWrite(
         throw new Error(`unmapped condition failure at transaction item ${failed}`);
       }
       const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
-      if (!conflict || attempt >= CONFLICT_RETRY_LIMIT) throw error;
+      if (!conflict) throw new Error(`transaction canceled: ${reasons.map((r) => r.Code).join(', ')}`, { cause: error });
+      if (attempt >= CONFLICT_RETRY_LIMIT) throw new TransactionConflictError(attempt, error);
       const ceiling = Math.min(CONFLICT_BACKOFF_CAP_MS, CONFLICT_BACKOFF_BASE_MS * 2 ** (attempt - 1));
       await sleep(Math.floor(random() * ceiling));
     }
@@ -85,4 +88,12 @@ function withOldValuesOnFailure(item: TransactItem): TransactItem {
   if (item.Delete?.ConditionExpression) return { Delete: { ...item.Delete, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
   if (item.ConditionCheck) return { ConditionCheck: { ...item.ConditionCheck, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
   return item;
+}
+
+/** Contention that outlasted the retries: an internal error (500) for the client, logged with its cause. */
+export class TransactionConflictError extends Error {
+  constructor(readonly attempts: number, cause: unknown) {
+    super(`transaction conflict persisted after ${attempts} attempts`, { cause });
+    this.name = 'TransactionConflictError';
+  }
 }

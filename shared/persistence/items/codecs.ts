@@ -123,10 +123,23 @@ export const apiKeyCodec = {
 
 export const auditCodec = {
   toItem(entry: AuditEntry): Item {
-    return { ...keys.auditEntry(entry.organizationId, entry.environment, entry.createdAt, entry.id), entityType: ENTITY.audit, ...entry };
+    const { organizationId: org, environment: env } = entry;
+    const sort = `${entry.createdAt}#${entry.id}`;
+    return {
+      ...keys.auditEntry(org, env, entry.createdAt, entry.id),
+      GSI1PK: keys.auditByAction(org, env, entry.action),
+      GSI1SK: sort,
+      GSI2PK: keys.auditByResource(org, env, entry.resourceId),
+      GSI2SK: sort,
+      GSI3PK: keys.auditByActor(org, env, entry.actorId),
+      GSI3SK: sort,
+      ...(entry.walletId ? { GSI4PK: keys.auditByWallet(org, env, entry.walletId), GSI4SK: sort } : {}),
+      entityType: ENTITY.audit,
+      ...entry,
+    };
   },
   fromItem(item: Item): AuditEntry {
-    const { PK: _pk, SK: _sk, entityType: _type, ...rest } = item;
+    const { PK: _pk, SK: _sk, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI3PK: _e, GSI3SK: _f, GSI4PK: _g, GSI4SK: _h, entityType: _type, ...rest } = item;
     return rest as unknown as AuditEntry;
   },
 };
