@@ -25,6 +25,7 @@ export const handler = createHttpHandler(
       body: kybDecisionBody,
       run: async ({ auth, params, body }) => ok(await organizations().decideKyb(auth, params.id!, body.status)),
     }),
+    getCompliance: operation({ run: async () => ok(await container().services.compliance.check()) }),
     suspendMerchant: operation({
       run: async ({ auth, params }) => ok(await container().services.merchants.suspend(auth, params.domain!)),
     }),

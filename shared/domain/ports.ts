@@ -2,7 +2,7 @@ import type { Change } from './changes.js';
 import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Environment, Permission } from './tenancy.js';
-import type { ApiKey, Approval, ApprovalStatus, IdempotencyRecord, MerchantProfile, Organization, Page, PageRequest, PaymentStatus, StatementEntry, Transaction, Wallet } from './types.js';
+import type { ApiKey, AuditEntry, Approval, ApprovalStatus, IdempotencyRecord, MerchantProfile, Organization, Page, PageRequest, PaymentStatus, StatementEntry, Transaction, Wallet } from './types.js';
 import type { Policy, SpendCounter } from './policies/policy-types.js';
 
 /** The paying side of a payment in one read: the wallet, its policies and its spend counters. */
@@ -20,6 +20,18 @@ export interface TransactionFilter {
 export interface ApprovalFilter {
   walletId?: string | undefined;
   status?: ApprovalStatus | undefined;
+}
+
+/** Filters of GET /v1/audit-logs; each combination is served by one index query. */
+export interface AuditQuery {
+  action?: string | undefined;
+  resourceId?: string | undefined;
+  actorId?: string | undefined;
+  /** Set for wallet-scoped keys: only entries of that wallet. */
+  walletId?: string | undefined;
+  /** Inclusive ISO 8601 bounds. */
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 /** A statement page: entries newest first; `lastKey` carries the running balance for the next page. */
@@ -52,6 +64,11 @@ export interface Store {
   /** Pending approvals whose expiry has passed, oldest first. */
   listExpiredApprovals(now: Date, limit: number): Promise<Approval[]>;
   getMerchant(environment: Environment, domain: string): Promise<MerchantProfile | undefined>;
+  /** Compliance facts about keys (an operator report: it scans the key items). */
+  keyHygiene(now: Date): Promise<{ activeKeysWithoutPermissions: number; expiredActiveKeys: number }>;
+  /** Up to `limit` stored webhook secrets, as stored. */
+  sampleWebhookSecrets(limit: number): Promise<string[]>;
+  listAuditEntries(organizationId: string, environment: Environment, query: AuditQuery, page: PageRequest): Promise<Page<AuditEntry>>;
   /** Authentication: one consistent read by the key's SHA-256 hash. */
   getApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
   /** Records lastUsedAt unless it was recorded less than `minIntervalMs` ago (at most one write a minute). */

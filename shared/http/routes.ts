@@ -5,7 +5,7 @@ import type { Permission } from '../domain/tenancy.js';
  * group); the local server serves the same entries through the same handlers. Paths use API
  * Gateway's `{param}` syntax so the route key is identical everywhere.
  */
-export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation', 'payments', 'policies', 'approvals', 'agents'] as const;
+export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation', 'payments', 'policies', 'approvals', 'agents', 'audit-logs'] as const;
 export type FunctionGroup = (typeof FUNCTION_GROUPS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -40,6 +40,7 @@ const route = (
 export const ROUTES: readonly RouteDefinition[] = [
   route('POST', '/v1/internal/organizations', 'internal', 'createOrganization', 'operator', 'service:admin'),
   route('POST', '/v1/internal/organizations/{id}/kyb', 'internal', 'decideKyb', 'operator', 'service:admin'),
+  route('GET', '/v1/internal/compliance', 'internal', 'getCompliance', 'operator', 'service:admin'),
   route('POST', '/v1/internal/merchants/{domain}/suspend', 'internal', 'suspendMerchant', 'operator', 'service:admin'),
 
   route('POST', '/v1/api-keys', 'api-keys', 'createApiKey', 'organization', 'admin'),
@@ -76,6 +77,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('GET', '/v1/policies/{id}', 'policies', 'getPolicy', 'key', 'wallets:read'),
   route('PATCH', '/v1/policies/{id}', 'policies', 'updatePolicy', 'organization', 'wallets:write'),
   route('DELETE', '/v1/policies/{id}', 'policies', 'deletePolicy', 'organization', 'wallets:write'),
+
+  route('GET', '/v1/audit-logs', 'audit-logs', 'listAuditLogs', 'key', 'wallets:read'),
 
   route('GET', '/v1/approvals', 'approvals', 'listApprovals', 'key', 'payments:read'),
   route('GET', '/v1/approvals/{id}', 'approvals', 'getApproval', 'key', 'payments:read'),

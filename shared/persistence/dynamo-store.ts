@@ -1,11 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Change } from '../domain/changes.js';
 import type { Store } from '../domain/ports.js';
 import type { Environment } from '../domain/tenancy.js';
 import type { Page, PageRequest } from '../domain/types.js';
 import { toTransactWrites } from './change-writer.js';
-import { apiKeyCodec, ENTITY, organizationCodec, walletCodec, type Item } from './items/codecs.js';
+import { apiKeyCodec, auditCodec, ENTITY, organizationCodec, walletCodec, type Item } from './items/codecs.js';
 import { approvalCodec, APPROVAL_ENTITY, idempotencyCodec, merchantCodec, policyCodec, POLICY_ENTITY, SPEND_ENTITY, spendCounterCodec, transactionCodec } from './items/ledger-codecs.js';
 import { readBig, readInt } from './client.js';
 import type { StatementEntry } from '../domain/types.js';
@@ -37,7 +37,22 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
     decode: (item: Item) => T,
     filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
     sortPrefix?: string,
+    range?: { from?: string | undefined; to?: string | undefined },
   ): Promise<Page<T>> {
+    const sortCondition = sortPrefix
+      ? ' AND begins_with(#sk, :prefix)'
+      : range?.from !== undefined && range.to !== undefined
+        ? ' AND #sk BETWEEN :from AND :to'
+        : range?.from !== undefined
+          ? ' AND #sk >= :from'
+          : range?.to !== undefined
+            ? ' AND #sk <= :to'
+            : '';
+    const sortValues: Record<string, unknown> = {
+      ...(sortPrefix ? { ':prefix': sortPrefix } : {}),
+      ...(range?.from !== undefined ? { ':from': range.from } : {}),
+      ...(range?.to !== undefined ? { ':to': range.to } : {}),
+    };
     const pkName = index ? index.partition : 'PK';
     const skName = index ? index.sort : 'SK';
     const items: Item[] = [];
@@ -48,9 +63,9 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
         new QueryCommand({
           TableName: tableName,
           ...(index ? { IndexName: index.name } : { ConsistentRead: true }),
-          KeyConditionExpression: sortPrefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': pkName, ...(sortPrefix ? { '#sk': skName } : {}), ...(filter?.names ?? {}) },
-          ExpressionAttributeValues: { ':pk': partition, ...(sortPrefix ? { ':prefix': sortPrefix } : {}), ...(filter?.values ?? {}) },
+          KeyConditionExpression: `#pk = :pk${sortCondition}`,
+          ExpressionAttributeNames: { '#pk': pkName, ...(sortCondition ? { '#sk': skName } : {}), ...(filter?.names ?? {}) },
+          ExpressionAttributeValues: { ':pk': partition, ...sortValues, ...(filter?.values ?? {}) },
           ...(filter ? { FilterExpression: filter.expression } : {}),
           ScanIndexForward: false,
           Limit: page.limit - items.length,
@@ -175,6 +190,56 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
         }),
       );
       return (output.Items ?? []).filter((item) => item.entityType === APPROVAL_ENTITY).map(approvalCodec.fromItem);
+    },
+    async keyHygiene(now) {
+      let activeKeysWithoutPermissions = 0;
+      let expiredActiveKeys = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await client.send(
+          new ScanCommand({
+            TableName: tableName,
+            FilterExpression: 'entityType = :type AND #status = :active',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':type': ENTITY.apiKey, ':active': 'ACTIVE' },
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          if (!Array.isArray(item.permissions) || item.permissions.length === 0) activeKeysWithoutPermissions++;
+          if (typeof item.expiresAt === 'string' && item.expiresAt <= now.toISOString()) expiredActiveKeys++;
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return { activeKeysWithoutPermissions, expiredActiveKeys };
+    },
+    async sampleWebhookSecrets(limit) {
+      const output = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: GSI.GSI2.name,
+          KeyConditionExpression: 'GSI2PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.allWebhooks().GSI2PK },
+          Limit: limit,
+        }),
+      );
+      return (output.Items ?? []).map((item) => String(item.secret ?? ''));
+    },
+    listAuditEntries(organizationId, environment, query, page) {
+      // The most selective filter picks the index; the others narrow it as filter expressions.
+      const choice = query.resourceId
+        ? { index: GSI.GSI2, partition: keys.auditByResource(organizationId, environment, query.resourceId), used: 'resourceId' }
+        : query.actorId
+          ? { index: GSI.GSI3, partition: keys.auditByActor(organizationId, environment, query.actorId), used: 'actorId' }
+          : query.walletId
+            ? { index: GSI.GSI4, partition: keys.auditByWallet(organizationId, environment, query.walletId), used: 'walletId' }
+            : query.action
+              ? { index: GSI.GSI1, partition: keys.auditByAction(organizationId, environment, query.action), used: 'action' }
+              : { index: null, partition: keys.auditPartition(organizationId, environment), used: '' };
+      const remaining = { action: query.action, resourceId: query.resourceId, actorId: query.actorId, walletId: query.walletId };
+      delete remaining[choice.used as keyof typeof remaining];
+      const range = { from: query.from, to: query.to === undefined ? undefined : `${query.to}#\uffff` };
+      return queryIndex(choice.index, choice.partition, page, auditCodec.fromItem, equalityFilter(remaining), undefined, range);
     },
     async getMerchant(environment, domain) {
       const item = await get(keys.merchant(environment, domain));

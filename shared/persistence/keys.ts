@@ -80,6 +80,10 @@ export const keys = {
 
   merchant: (environment: Environment, domain: string): ItemKey => ({ PK: `MERCHANT#${environment}#${domain}`, SK: 'MERCHANT' }),
 
+  webhook: (webhookId: string): ItemKey => ({ PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' }),
+  /** Every webhook of every organization (compliance samples stored secrets from it). */
+  allWebhooks: () => ({ GSI2PK: 'WEBHOOKS' }),
+
   outboxEvent: (eventId: string): ItemKey => ({ PK: `OUTBOX#${eventId}`, SK: 'EVENT' }),
 
   idempotency: (organizationId: string, environment: Environment, idempotencyKey: string): ItemKey => ({

@@ -13,6 +13,10 @@ import { createPolicyService } from '../domain/policies/policy-service.js';
 import { createApprovalService } from '../domain/approvals/approval-service.js';
 import { createMerchantService } from '../domain/merchants/merchant-service.js';
 import { createAgentService } from '../domain/agents/agent-service.js';
+import { createAuditService } from '../domain/audit/audit-service.js';
+import { createComplianceService } from '../domain/compliance/compliance-service.js';
+import { decrypts } from '../auth/secret-box.js';
+import { SECURITY_HEADERS } from '../http/security-headers.js';
 import type { HttpRuntime } from '../http/middleware.js';
 import { createCursorCodec, type CursorCodec } from '../http/pagination.js';
 import { createRateLimiter } from '../http/rate-limit.js';
@@ -43,6 +47,8 @@ function buildServices(deps: ServiceDeps, config: Config) {
     approvals: createApprovalService(deps),
     merchants: createMerchantService(deps),
     agents: createAgentService(deps),
+    audit: createAuditService(deps),
+    compliance: createComplianceService(deps, { webhookEncryptionKey: config.webhookEncryptionKey, mcpAuthToken: config.mcpAuthToken, securityHeaders: SECURITY_HEADERS, decrypts }),
   };
 }
 

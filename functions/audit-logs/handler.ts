@@ -1,0 +1,40 @@
+import type { AuditEntry } from '../../shared/domain/types.js';
+import { createHttpHandler, operation } from '../../shared/http/middleware.js';
+import { pageRequestOf } from '../../shared/http/pagination.js';
+import { ok } from '../../shared/http/responses.js';
+import { container } from '../../shared/runtime/container.js';
+import { listAuditLogsQuery } from './schemas.js';
+
+/** Wire shape of interface-spec 2.11 (the wallet index attribute stays inside). */
+function presentAuditEntry(entry: AuditEntry) {
+  return {
+    id: entry.id,
+    organizationId: entry.organizationId,
+    actorType: entry.actorType,
+    actorId: entry.actorId,
+    action: entry.action,
+    resource: entry.resource,
+    resourceId: entry.resourceId,
+    metadata: entry.metadata,
+    ipAddress: entry.ipAddress,
+    createdAt: entry.createdAt,
+  };
+}
+
+export const handler = createHttpHandler(
+  'audit-logs',
+  {
+    listAuditLogs: operation({
+      query: listAuditLogsQuery,
+      run: async ({ auth, query, routeKey }) => {
+        const cursors = await container().cursors();
+        const { limit: _limit, cursor: _cursor, ...filters } = query;
+        const binding = `${routeKey}|${auth.principal.keyId}|${JSON.stringify(filters)}`;
+        const page = await container().services.audit.list(auth, filters, pageRequestOf(cursors, query, binding));
+        // Audit logs answer `data` and `nextCursor` (absent at the end), interface-spec 4.10.
+        return ok({ data: page.items.map(presentAuditEntry), ...(page.lastKey ? { nextCursor: cursors.encode(page.lastKey, binding) } : {}) });
+      },
+    }),
+  },
+  container,
+);

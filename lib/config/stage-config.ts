@@ -1,0 +1,73 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { ENV } from '../../shared/config/env-names.js';
+
+/**
+ * Per-stage settings. A stage is chosen with `-c stage=<name>`; every stage is a full, separate
+ * copy of the service (its own table and API). Only production stages keep their data when a stack
+ * is deleted or a resource is replaced.
+ */
+export const DEFAULT_STAGE = 'dev';
+
+/** Stage names that hold real customer money: deletion protection and retained resources. */
+export const PRODUCTION_STAGES: readonly string[] = ['production', 'prod'];
+
+/** Stage names end up in stack and resource names, so keep them short and DNS-safe. */
+const STAGE_NAME_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
+
+/** HTTP API stage throttling (account-level limits are higher; this caps one stage's blast radius). */
+export const DEFAULT_THROTTLE = { burstLimit: 200, rateLimit: 100 } as const;
+
+/** Lambda logs are for debugging; the audit trail lives in the table, not in CloudWatch. */
+const NON_PRODUCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
+/** Production keeps logs long enough to investigate incidents reported weeks later. */
+const PRODUCTION_LOG_RETENTION = RetentionDays.ONE_YEAR;
+
+/** Days of continuous backups kept by point-in-time recovery (35 is DynamoDB's maximum). */
+const PITR_RECOVERY_DAYS = 35;
+
+export interface StageConfig {
+  /** The stage name as given on the command line. */
+  readonly name: string;
+  readonly production: boolean;
+  /** Applied to stateful resources (table, log groups). */
+  readonly removalPolicy: RemovalPolicy;
+  readonly deletionProtection: boolean;
+  readonly pitrRecoveryDays: number;
+  readonly logRetention: RetentionDays;
+  /** AWS X-Ray active tracing on the functions. */
+  readonly tracing: boolean;
+  readonly throttle: { readonly burstLimit: number; readonly rateLimit: number };
+  /** Environment variables every function of the stage gets (the table name is bound separately). */
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+export function isProductionStage(name: string): boolean {
+  return PRODUCTION_STAGES.includes(name);
+}
+
+export function stageConfig(name: string = DEFAULT_STAGE): StageConfig {
+  if (!STAGE_NAME_PATTERN.test(name)) {
+    throw new Error(`invalid stage name "${name}": expected ${STAGE_NAME_PATTERN.source}`);
+  }
+  const production = isProductionStage(name);
+  return {
+    name,
+    production,
+    removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    deletionProtection: production,
+    pitrRecoveryDays: PITR_RECOVERY_DAYS,
+    logRetention: production ? PRODUCTION_LOG_RETENTION : NON_PRODUCTION_LOG_RETENTION,
+    tracing: false,
+    throttle: DEFAULT_THROTTLE,
+    environment: {
+      [ENV.stage]: name,
+      [ENV.logLevel]: production ? 'info' : 'debug',
+    },
+  };
+}
+
+/** `Allowance-<stage>-<part>`, e.g. `Allowance-dev-Data`. */
+export function stackNameOf(stage: StageConfig, part: string): string {
+  return `Allowance-${stage.name}-${part}`;
+}

@@ -1,0 +1,145 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ENV } from '../../shared/config/env-names.js';
+import type { StageConfig } from '../config/stage-config.js';
+
+/** Repository root: entries, the lock file and esbuild's working directory are resolved from it. */
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export const FUNCTION_MEMORY_MB = 512;
+/** Below API Gateway's 29 s integration limit, so a slow call fails in our code, with our envelope. */
+export const FUNCTION_TIMEOUT = Duration.seconds(10);
+export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
+export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;
+/** esbuild target matching the Lambda runtime's Node.js major. */
+const ESBUILD_TARGET = 'node24';
+
+/**
+ * Item-level actions on the table. A TransactWriteItems call is authorised per item against
+ * PutItem/UpdateItem/ConditionCheckItem, so it needs no action of its own. No DeleteItem (ledger
+ * and audit items are immutable) and no Scan (every access pattern is a key or an index query).
+ */
+export const TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:Query',
+] as const;
+
+/** Denied on audit items (leading key AUDIT#...), whatever else a role is granted. */
+export const AUDIT_DENIED_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
+export const AUDIT_LEADING_KEY_PATTERN = 'AUDIT#*';
+
+/** Indexes are only ever queried. */
+export const INDEX_ACTIONS = ['dynamodb:Query'] as const;
+
+/**
+ * ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins, so the
+ * banner defines one from `import.meta.url`.
+ */
+const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+export interface ServiceFunctionProps {
+  /** The folder under `functions/` holding `handler.ts` (an endpoint group or a worker). */
+  readonly group: string;
+  readonly stage: StageConfig;
+}
+
+/**
+ * One Lambda function per endpoint group, bundled locally with esbuild (no Docker). Resources are
+ * attached with `bind*` methods that set the environment variable and the IAM grant together, so a
+ * function never knows a resource it may not use, nor may use one it does not know.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly group: string;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const { group, stage } = props;
+    this.group = group;
+
+    // An explicit log group (instead of the deprecated `logRetention` custom resource) so retention
+    // and removal follow the stage.
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: stage.logRetention,
+      removalPolicy: stage.removalPolicy,
+    });
+
+    this.function = new NodejsFunction(this, 'Function', {
+      description: `Allowance ${stage.name}: ${group}`,
+      entry: path.join(REPO_ROOT, 'functions', group, 'handler.ts'),
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+      runtime: FUNCTION_RUNTIME,
+      architecture: FUNCTION_ARCHITECTURE,
+      memorySize: FUNCTION_MEMORY_MB,
+      timeout: FUNCTION_TIMEOUT,
+      logGroup,
+      tracing: stage.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
+      environment: {
+        ...stage.environment,
+        // Stack traces point into the TypeScript sources rather than the minified bundle.
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: ESBUILD_TARGET,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        // Bundle the AWS SDK too: the code relies on the pinned lib-dynamodb behaviour (exact
+        // numbers via wrapNumbers), not on whichever SDK version the runtime happens to ship.
+        externalModules: [],
+      },
+    });
+  }
+
+  /**
+   * Gives the function the table: its name in `ENV.tableName` and exactly the item actions it
+   * needs on the table and its indexes (no Scan, no DeleteItem, nothing on other resources).
+   */
+  bindTable(table: dynamodb.ITable, options: { scan?: boolean } = {}): void {
+    this.function.addEnvironment(ENV.tableName, table.tableName);
+    if (options.scan) {
+      // Operator reports only (the compliance check counts key items across organizations).
+      this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'LedgerTableScan', actions: ['dynamodb:Scan'], resources: [table.tableArn] }));
+    }
+    // Audit entries are immutable: no role may update or delete an item whose key starts AUDIT#.
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'AuditEntriesImmutable',
+        effect: iam.Effect.DENY,
+        actions: [...AUDIT_DENIED_ACTIONS],
+        resources: [table.tableArn],
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [AUDIT_LEADING_KEY_PATTERN] } },
+      }),
+    );
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'LedgerTableItems',
+        actions: [...TABLE_ACTIONS],
+        resources: [table.tableArn],
+      }),
+    );
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'LedgerTableIndexes',
+        actions: [...INDEX_ACTIONS],
+        resources: [`${table.tableArn}/index/*`],
+      }),
+    );
+  }
+}

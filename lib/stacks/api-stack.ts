@@ -1,0 +1,98 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { FALLBACK_ROUTE, FUNCTION_GROUPS, ROUTES, routeKeyOf, type FunctionGroup } from '../../shared/http/routes.js';
+import type { StageConfig } from '../config/stage-config.js';
+import { ServiceFunction } from '../constructs/service-function.js';
+
+export interface ApiStackProps extends StackProps {
+  readonly stage: StageConfig;
+  /** The ledger table of the data stack (CDK turns the reference into a stack export). */
+  readonly table: dynamodb.ITable;
+}
+
+export const EXPIRY_INTERVAL_MINUTES = 1;
+
+/** Construct ids may not contain `/`; the route key is unique, so a readable variant of it is too. */
+const routeConstructId = (routeKey: string) => `Route ${routeKey.replaceAll('/', '|')}`;
+
+/**
+ * The public HTTP API: one route per entry of the route table, each to the function of its group,
+ * plus the catch-all `$default` route so unknown paths still answer with our envelope and headers.
+ */
+export class ApiStack extends Stack {
+  readonly api: HttpApi;
+  readonly functions: ReadonlyMap<FunctionGroup, ServiceFunction>;
+  /** Scheduled workers (no routes): the approval expiry job. */
+  readonly workers: ReadonlyMap<string, ServiceFunction>;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { stage, table } = props;
+
+    const functions = new Map<FunctionGroup, ServiceFunction>();
+    for (const group of FUNCTION_GROUPS) {
+      const fn = new ServiceFunction(this, `Fn-${group}`, { group, stage });
+      fn.bindTable(table, { scan: group === 'internal' });
+      functions.set(group, fn);
+    }
+    this.functions = functions;
+
+    // One integration per group, shared by all of the group's routes.
+    const integrations = new Map(
+      [...functions].map(([group, fn]) => [group, new HttpLambdaIntegration(`Integration-${group}`, fn.function)] as const),
+    );
+    const integrationOf = (group: FunctionGroup) => {
+      const integration = integrations.get(group);
+      if (!integration) throw new Error(`no function for group ${group}`);
+      return integration;
+    };
+
+    this.api = new HttpApi(this, 'HttpApi', {
+      apiName: `allowance-${stage.name}`,
+      description: `Allowance API (${stage.name})`,
+      // The stage is created below so it can carry throttling defaults.
+      createDefaultStage: false,
+    });
+    const apiStage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { burstLimit: stage.throttle.burstLimit, rateLimit: stage.throttle.rateLimit },
+    });
+
+    for (const route of ROUTES) {
+      const routeKey = routeKeyOf(route);
+      new HttpRoute(this, routeConstructId(routeKey), {
+        httpApi: this.api,
+        routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+        integration: integrationOf(route.group),
+      });
+    }
+
+    if (FALLBACK_ROUTE.routeKey !== HttpRouteKey.DEFAULT.key) {
+      throw new Error(`FALLBACK_ROUTE.routeKey must be ${HttpRouteKey.DEFAULT.key}`);
+    }
+    new HttpRoute(this, routeConstructId(FALLBACK_ROUTE.routeKey), {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: integrationOf(FALLBACK_ROUTE.group),
+    });
+
+    // The expiry worker: every minute it expires pending approvals past their expiry (idempotent).
+    const expiry = new ServiceFunction(this, 'Fn-expiry', { group: 'expiry', stage });
+    expiry.bindTable(table);
+    new events.Rule(this, 'ApprovalExpirySchedule', {
+      description: 'Expires pending approvals past their expiry',
+      schedule: events.Schedule.rate(Duration.minutes(EXPIRY_INTERVAL_MINUTES)),
+      targets: [new targets.LambdaFunction(expiry.function, { retryAttempts: 2 })],
+    });
+    this.workers = new Map([['expiry', expiry]]);
+
+    new CfnOutput(this, 'ApiUrl', { value: apiStage.url, description: 'Base URL of the HTTP API' });
+  }
+}

@@ -1,0 +1,35 @@
+import { Tags, type Environment } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { stackNameOf, type StageConfig } from '../config/stage-config.js';
+import { ApiStack } from './api-stack.js';
+import { DataStack } from './data-stack.js';
+
+export interface StageStacks {
+  readonly data: DataStack;
+  readonly api: ApiStack;
+}
+
+/**
+ * All stacks of one stage, wired together. `bin/app.ts` and the infra tests both call this, so the
+ * tests check exactly what gets deployed.
+ */
+export function createStageStacks(scope: Construct, stage: StageConfig, env?: Environment): StageStacks {
+  const common = { stage, ...(env ? { env } : {}) };
+  const data = new DataStack(scope, stackNameOf(stage, 'Data'), {
+    ...common,
+    stackName: stackNameOf(stage, 'Data'),
+    description: `Allowance ${stage.name}: ledger table`,
+    terminationProtection: stage.production,
+  });
+  const api = new ApiStack(scope, stackNameOf(stage, 'Api'), {
+    ...common,
+    stackName: stackNameOf(stage, 'Api'),
+    description: `Allowance ${stage.name}: HTTP API and functions`,
+    table: data.table,
+  });
+  for (const stack of [data, api]) {
+    Tags.of(stack).add('service', 'allowance');
+    Tags.of(stack).add('stage', stage.name);
+  }
+  return { data, api };
+}

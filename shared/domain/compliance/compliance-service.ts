@@ -1,0 +1,34 @@
+import type { ServiceDeps } from '../ports.js';
+import { evaluateControls, WEBHOOK_SECRET_SAMPLE_SIZE, type ComplianceResult } from './compliance-rules.js';
+
+/** Settings the controls read; the composition root passes the same objects the service runs with. */
+export interface ComplianceSettings {
+  webhookEncryptionKey: string | undefined;
+  mcpAuthToken: string | undefined;
+  securityHeaders: Record<string, string>;
+  /** Whether a stored secret decrypts with the key (crypto lives outside the domain). */
+  decrypts: (stored: string, keyHex: string) => boolean;
+}
+
+/** GET /v1/internal/compliance (interface-spec 4.11). */
+export function createComplianceService(deps: ServiceDeps, settings: ComplianceSettings) {
+  async function check(): Promise<ComplianceResult> {
+    const now = deps.clock.now();
+    const [hygiene, sampled] = await Promise.all([deps.store.keyHygiene(now), deps.store.sampleWebhookSecrets(WEBHOOK_SECRET_SAMPLE_SIZE)]);
+    const first = sampled[0];
+    const key = settings.webhookEncryptionKey;
+    return evaluateControls(
+      {
+        ...hygiene,
+        webhookSecrets: { sampled, decrypts: first !== undefined && key !== undefined ? settings.decrypts(first, key) : undefined },
+        webhookEncryptionKeyConfigured: key !== undefined,
+        securityHeaders: settings.securityHeaders,
+        mcpAuthTokenConfigured: settings.mcpAuthToken !== undefined,
+      },
+      now.toISOString(),
+    );
+  }
+  return { check };
+}
+
+export type ComplianceService = ReturnType<typeof createComplianceService>;

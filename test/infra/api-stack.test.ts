@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { ENV } from '../../shared/config/env-names.js';
+import { FALLBACK_ROUTE, FUNCTION_GROUPS, ROUTES, routeKeyOf, type FunctionGroup } from '../../shared/http/routes.js';
+import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
+
+/**
+ * One synthesis for the whole file, with real esbuild bundling of every function, so a handler
+ * that cannot be bundled fails here and not at deploy time.
+ */
+const dev = synthStage('dev', { bundle: true });
+const template = dev.apiTemplate.toJSON() as { Resources: Record<string, CfnResource> };
+
+interface CfnResource {
+  Type: string;
+  Properties: Record<string, unknown>;
+}
+
+/**
+ * Written out here rather than imported from the construct: widening the grant (DeleteItem, Scan,
+ * a wildcard) must fail this test, not silently pass along with it.
+ */
+const ALLOWED_TABLE_ACTIONS = new Set([
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:Query',
+]);
+const ALLOWED_INDEX_ACTIONS = new Set(['dynamodb:Query']);
+/** Only present if a stage turns tracing on; X-Ray requires `Resource: *`. */
+const XRAY_ACTIONS = new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']);
+const BASIC_EXECUTION_ROLE = ':iam::aws:policy/service-role/AWSLambdaBasicExecutionRole';
+
+const resourcesOfType = (type: string) => Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
+const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+const tableLogicalId = logicalIdOf(dev.data.table);
+const TABLE_ARN = { 'Fn::GetAtt': [tableLogicalId, 'Arn'] };
+const TABLE_NAME = { Ref: tableLogicalId };
+const resolve = (value: unknown) => resolveCrossStack(value, dev.dataTemplate);
+
+/** What an IAM Resource entry points at, after following the cross-stack reference. */
+function classifyResource(resource: unknown): 'table' | 'index' | 'other' {
+  if (JSON.stringify(resolve(resource)) === JSON.stringify(TABLE_ARN)) return 'table';
+  const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (join && join[0] === '' && join[1].length === 2 && join[1][1] === '/index/*') {
+    return classifyResource(join[1][0]) === 'table' ? 'index' : 'other';
+  }
+  return 'other';
+}
+
+const WORKERS = [...dev.api.workers.keys()];
+const ALL_FUNCTIONS = [...FUNCTION_GROUPS, ...WORKERS];
+
+function functionOf(group: string) {
+  const fn = dev.api.functions.get(group as FunctionGroup) ?? dev.api.workers.get(group);
+  if (!fn) throw new Error(`no function for ${group}`);
+  return fn.function;
+}
+
+describe('api stack: routes', () => {
+  const routeKeys = resourcesOfType('AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+
+  it('has exactly one route per entry of the route table, plus $default', () => {
+    const expected = [...ROUTES.map(routeKeyOf), FALLBACK_ROUTE.routeKey];
+    expect([...routeKeys].sort()).toEqual([...expected].sort());
+    expect(new Set(routeKeys).size).toBe(routeKeys.length);
+  });
+
+  it("sends every route to its group's function", () => {
+    const integrationTarget = new Map(
+      resourcesOfType('AWS::ApiGatewayV2::Integration').map(([id, integration]) => [id, integration.Properties.IntegrationUri]),
+    );
+    const functionArn = (group: FunctionGroup) => ({ 'Fn::GetAtt': [logicalIdOf(functionOf(group)), 'Arn'] });
+    const expectedGroup = new Map<string, FunctionGroup>([
+      ...ROUTES.map((route) => [routeKeyOf(route), route.group] as const),
+      [FALLBACK_ROUTE.routeKey, FALLBACK_ROUTE.group],
+    ]);
+
+    for (const [, route] of resourcesOfType('AWS::ApiGatewayV2::Route')) {
+      const routeKey = route.Properties.RouteKey as string;
+      const target = route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
+      const [prefix, ref] = target['Fn::Join'][1];
+      expect(prefix).toBe('integrations/');
+      const group = expectedGroup.get(routeKey);
+      expect(group, routeKey).toBeDefined();
+      expect(integrationTarget.get(ref.Ref), routeKey).toEqual(functionArn(group!));
+    }
+  });
+
+  it('throttles the default stage and outputs the URL', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 },
+    });
+    dev.apiTemplate.hasOutput('ApiUrl', {});
+  });
+});
+
+describe('api stack: functions', () => {
+  it('has one Node.js 24 arm64 function per function group and per worker', () => {
+    expect(WORKERS).toEqual(['expiry']);
+    dev.apiTemplate.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTIONS.length);
+    for (const group of ALL_FUNCTIONS) {
+      const fn = template.Resources[logicalIdOf(functionOf(group))];
+      expect(fn?.Properties, group).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: 512,
+        Timeout: 10,
+      });
+    }
+  });
+
+  it('tells every function its stage and the ledger table name', () => {
+    for (const group of ALL_FUNCTIONS) {
+      const fn = template.Resources[logicalIdOf(functionOf(group))];
+      const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables[ENV.stage], group).toBe('dev');
+      expect(resolve(variables[ENV.tableName]), group).toEqual(TABLE_NAME);
+    }
+  });
+
+  it('writes logs to a log group with a retention', () => {
+    dev.apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_FUNCTIONS.length);
+    for (const [, logGroup] of resourcesOfType('AWS::Logs::LogGroup')) {
+      expect(logGroup.Properties.RetentionInDays).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('api stack: least-privilege IAM', () => {
+  const policies = resourcesOfType('AWS::IAM::Policy');
+
+  it('defines no other kind of policy', () => {
+    dev.apiTemplate.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
+    for (const [, role] of resourcesOfType('AWS::IAM::Role')) {
+      expect(role.Properties.Policies).toBeUndefined();
+      for (const arn of asArray(role.Properties.ManagedPolicyArns ?? [])) {
+        expect(JSON.stringify(arn)).toContain(BASIC_EXECUTION_ROLE);
+      }
+    }
+  });
+
+  function statementsOf(group: string) {
+    const role = functionOf(group).role;
+    if (!role) throw new Error(`${group} has no role`);
+    const roleRef = { Ref: logicalIdOf(role) };
+    return policies
+      .filter(([, policy]) => asArray(policy.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(roleRef)))
+      .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
+  }
+
+  it.each(ALL_FUNCTIONS)('denies %s any update or delete of an audit entry', (group) => {
+    const denies = statementsOf(group).filter((statement) => statement.Effect === 'Deny');
+    expect(denies).toHaveLength(1);
+    const [deny] = denies;
+    expect(asArray(deny!.Action as string[]).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
+    expect(classifyResource(deny!.Resource)).toBe('table');
+    expect(deny!.Condition).toEqual({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['AUDIT#*'] } });
+  });
+
+  it.each(ALL_FUNCTIONS)('lets %s reach only the table and its indexes', (group) => {
+    const statements = statementsOf(group).filter((statement) => statement.Effect !== 'Deny');
+    const granted = { table: new Set<string>(), index: new Set<string>() };
+    for (const statement of statements) {
+      expect(statement.Effect).toBe('Allow');
+      expect(statement.NotAction).toBeUndefined();
+      expect(statement.NotResource).toBeUndefined();
+      const actions = asArray(statement.Action as string | string[]);
+      const resources = asArray(statement.Resource);
+      if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
+
+      for (const resource of resources) {
+        const kind = classifyResource(resource);
+        expect(kind, `${group}: ${JSON.stringify(resource)}`).not.toBe('other');
+        // Only the operator group scans (the compliance report counts key items).
+        const tableActions = group === 'internal' ? new Set([...ALLOWED_TABLE_ACTIONS, 'dynamodb:Scan']) : ALLOWED_TABLE_ACTIONS;
+        const allowed = kind === 'table' ? tableActions : ALLOWED_INDEX_ACTIONS;
+        for (const action of actions) {
+          expect(allowed.has(action), `${group}: ${action} on the ${kind}`).toBe(true);
+          granted[kind === 'table' ? 'table' : 'index'].add(action);
+        }
+      }
+    }
+    // The grant is there at all (a function without table access would fail at its first request).
+    expect(granted.table.size, group).toBeGreaterThan(0);
+  });
+
+  it('has no policy outside the function roles', () => {
+    const functionRoles = new Set(ALL_FUNCTIONS.map((group) => JSON.stringify({ Ref: logicalIdOf(functionOf(group).role!) })));
+    for (const [id, policy] of policies) {
+      for (const role of asArray(policy.Properties.Roles as unknown[])) {
+        expect(functionRoles.has(JSON.stringify(role)), id).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { App, Stack, type CfnResource } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { stageConfig } from '../../lib/config/stage-config.js';
+import { createStageStacks, type StageStacks } from '../../lib/stacks/stage-stacks.js';
+
+/** The feature flags and other context of `cdk.json`, so tests synthesize what `cdk synth` does. */
+function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return cdkJson.context ?? {};
+}
+
+export interface SynthesizedStage extends StageStacks {
+  readonly dataTemplate: Template;
+  readonly apiTemplate: Template;
+}
+
+/**
+ * Builds one stage the way `bin/app.ts` does (environment-agnostic, no credentials). `bundle: false`
+ * skips esbuild (CDK's `aws:cdk:bundling-stacks` context) for tests that only look at resources.
+ */
+export function synthStage(stageName: string, options: { bundle: boolean }): SynthesizedStage {
+  const app = new App({
+    context: {
+      ...cdkJsonContext(),
+      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+    },
+  });
+  const stacks = createStageStacks(app, stageConfig(stageName));
+  return { ...stacks, dataTemplate: Template.fromStack(stacks.data), apiTemplate: Template.fromStack(stacks.api) };
+}
+
+/** The template logical id of a construct's CloudFormation resource. */
+export function logicalIdOf(construct: IConstruct): string {
+  const resource = (construct.node.defaultChild ?? construct) as CfnResource;
+  return Stack.of(construct).getLogicalId(resource);
+}
+
+type Outputs = Record<string, { Value: unknown; Export?: { Name: unknown } }>;
+
+/**
+ * Follows a cross-stack reference back to the producing stack's output value. Handles both
+ * strong (`Fn::ImportValue` of an export) and weak (`Fn::GetStackOutput`) references, so the
+ * assertions do not depend on the `@aws-cdk/core:defaultCrossStackReferences` flag.
+ */
+export function resolveCrossStack(value: unknown, producer: Template): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const outputs = producer.toJSON().Outputs as Outputs;
+  const intrinsic = value as Record<string, unknown>;
+  if ('Fn::ImportValue' in intrinsic) {
+    const exportName = intrinsic['Fn::ImportValue'];
+    const output = Object.values(outputs).find((candidate) => candidate.Export?.Name === exportName);
+    if (!output) throw new Error(`no export ${JSON.stringify(exportName)} in the producing stack`);
+    return output.Value;
+  }
+  if ('Fn::GetStackOutput' in intrinsic) {
+    const { OutputName } = intrinsic['Fn::GetStackOutput'] as { OutputName: string };
+    const output = outputs[OutputName];
+    if (!output) throw new Error(`no output ${OutputName} in the producing stack`);
+    return output.Value;
+  }
+  return value;
+}
