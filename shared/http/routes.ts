@@ -1,3 +1,4 @@
+import type { AuditAction } from '../domain/audit/actions.js';
 import type { Permission } from '../domain/tenancy.js';
 
 /**
@@ -26,6 +27,8 @@ export interface RouteDefinition {
   permission?: Permission;
   /** Whether the route changes state (audit coverage walks these). */
   mutating: boolean;
+  /** The audit action a successful call writes (exactly one entry), for every mutating route. */
+  audit?: AuditAction;
 }
 
 const route = (
@@ -35,61 +38,62 @@ const route = (
   operation: string,
   access: RouteAccess,
   permission?: Permission,
-): RouteDefinition => ({ method, path, group, operation, access, ...(permission ? { permission } : {}), mutating: method !== 'GET' });
+  audit?: AuditAction,
+): RouteDefinition => ({ method, path, group, operation, access, ...(permission ? { permission } : {}), mutating: method !== 'GET', ...(audit ? { audit } : {}) });
 
 export const ROUTES: readonly RouteDefinition[] = [
-  route('POST', '/v1/internal/organizations', 'internal', 'createOrganization', 'operator', 'service:admin'),
-  route('POST', '/v1/internal/organizations/{id}/kyb', 'internal', 'decideKyb', 'operator', 'service:admin'),
+  route('POST', '/v1/internal/organizations', 'internal', 'createOrganization', 'operator', 'service:admin', 'organization.create'),
+  route('POST', '/v1/internal/organizations/{id}/kyb', 'internal', 'decideKyb', 'operator', 'service:admin', 'organization.kyb.decide'),
   route('GET', '/v1/internal/compliance', 'internal', 'getCompliance', 'operator', 'service:admin'),
-  route('POST', '/v1/internal/merchants/{domain}/suspend', 'internal', 'suspendMerchant', 'operator', 'service:admin'),
+  route('POST', '/v1/internal/merchants/{domain}/suspend', 'internal', 'suspendMerchant', 'operator', 'service:admin', 'merchant.suspend'),
 
-  route('POST', '/v1/api-keys', 'api-keys', 'createApiKey', 'organization', 'admin'),
+  route('POST', '/v1/api-keys', 'api-keys', 'createApiKey', 'organization', 'admin', 'api-key.create'),
   route('GET', '/v1/api-keys', 'api-keys', 'listApiKeys', 'organization', 'admin'),
-  route('DELETE', '/v1/api-keys/{id}', 'api-keys', 'revokeApiKey', 'organization', 'admin'),
+  route('DELETE', '/v1/api-keys/{id}', 'api-keys', 'revokeApiKey', 'organization', 'admin', 'api-key.revoke'),
 
-  route('POST', '/v1/wallets', 'wallets', 'createWallet', 'organization', 'wallets:write'),
+  route('POST', '/v1/wallets', 'wallets', 'createWallet', 'organization', 'wallets:write', 'wallet.create'),
   route('GET', '/v1/wallets', 'wallets', 'listWallets', 'key', 'wallets:read'),
   route('GET', '/v1/wallets/{id}', 'wallets', 'getWallet', 'key', 'wallets:read'),
   route('GET', '/v1/wallets/{id}/balance', 'wallets', 'getBalance', 'key', 'wallets:read'),
-  route('POST', '/v1/wallets/{id}/fund', 'wallets', 'fundWallet', 'key', 'wallets:write'),
+  route('POST', '/v1/wallets/{id}/fund', 'wallets', 'fundWallet', 'key', 'wallets:write', 'wallet.fund'),
   route('GET', '/v1/wallets/{id}/transactions', 'wallets', 'getStatement', 'key', 'wallets:read'),
 
-  route('POST', '/v1/payments', 'payments', 'createPayment', 'key', 'payments:write'),
+  route('POST', '/v1/payments', 'payments', 'createPayment', 'key', 'payments:write', 'payment.created'),
   route('GET', '/v1/payments', 'payments', 'listPayments', 'key', 'payments:read'),
-  route('POST', '/v1/payments/batch', 'payments', 'createBatch', 'key', 'payments:write'),
+  route('POST', '/v1/payments/batch', 'payments', 'createBatch', 'key', 'payments:write', 'payment.created'),
   route('GET', '/v1/payments/{id}', 'payments', 'getPayment', 'key', 'payments:read'),
-  route('POST', '/v1/payments/{id}/reverse', 'payments', 'reversePayment', 'key', 'payments:write'),
-  route('PUT', '/v1/merchant-profile', 'payments', 'putMerchantProfile', 'organization', 'wallets:write'),
+  route('POST', '/v1/payments/{id}/reverse', 'payments', 'reversePayment', 'key', 'payments:write', 'payment.reversed'),
+  route('PUT', '/v1/merchant-profile', 'payments', 'putMerchantProfile', 'organization', 'wallets:write', 'merchant.upsert'),
 
-  route('POST', '/v1/agents', 'agents', 'createAgent', 'organization', 'wallets:write'),
-  route('POST', '/v1/agents/from-template', 'agents', 'createAgentFromTemplate', 'organization', 'wallets:write'),
+  route('POST', '/v1/agents', 'agents', 'createAgent', 'organization', 'wallets:write', 'wallet.create'),
+  route('POST', '/v1/agents/from-template', 'agents', 'createAgentFromTemplate', 'organization', 'wallets:write', 'wallet.create'),
   route('GET', '/v1/agents/templates', 'agents', 'listTemplates', 'key', 'wallets:read'),
   route('GET', '/v1/agents', 'agents', 'listAgents', 'key', 'wallets:read'),
   route('GET', '/v1/agents/{id}', 'agents', 'getAgent', 'key', 'wallets:read'),
-  route('POST', '/v1/agents/{id}/adjust-budget', 'agents', 'adjustBudget', 'organization', 'wallets:write'),
-  route('POST', '/v1/agents/{id}/pause', 'agents', 'pauseAgent', 'organization', 'wallets:write'),
-  route('POST', '/v1/agents/{id}/resume', 'agents', 'resumeAgent', 'organization', 'wallets:write'),
-  route('POST', '/v1/agents/{id}/rotate-key', 'agents', 'rotateAgentKey', 'organization', 'wallets:write'),
-  route('DELETE', '/v1/agents/{id}', 'agents', 'deleteAgent', 'organization', 'wallets:write'),
+  route('POST', '/v1/agents/{id}/adjust-budget', 'agents', 'adjustBudget', 'organization', 'wallets:write', 'wallet.budget.adjust'),
+  route('POST', '/v1/agents/{id}/pause', 'agents', 'pauseAgent', 'organization', 'wallets:write', 'wallet.freeze'),
+  route('POST', '/v1/agents/{id}/resume', 'agents', 'resumeAgent', 'organization', 'wallets:write', 'wallet.unfreeze'),
+  route('POST', '/v1/agents/{id}/rotate-key', 'agents', 'rotateAgentKey', 'organization', 'wallets:write', 'api-key.rotate'),
+  route('DELETE', '/v1/agents/{id}', 'agents', 'deleteAgent', 'organization', 'wallets:write', 'wallet.close'),
 
-  route('POST', '/v1/policies', 'policies', 'createPolicy', 'organization', 'wallets:write'),
+  route('POST', '/v1/policies', 'policies', 'createPolicy', 'organization', 'wallets:write', 'policy.create'),
   route('GET', '/v1/policies', 'policies', 'listPolicies', 'key', 'wallets:read'),
   route('GET', '/v1/policies/{id}', 'policies', 'getPolicy', 'key', 'wallets:read'),
-  route('PATCH', '/v1/policies/{id}', 'policies', 'updatePolicy', 'organization', 'wallets:write'),
-  route('DELETE', '/v1/policies/{id}', 'policies', 'deletePolicy', 'organization', 'wallets:write'),
+  route('PATCH', '/v1/policies/{id}', 'policies', 'updatePolicy', 'organization', 'wallets:write', 'policy.update'),
+  route('DELETE', '/v1/policies/{id}', 'policies', 'deletePolicy', 'organization', 'wallets:write', 'policy.delete'),
 
   route('GET', '/v1/audit-logs', 'audit-logs', 'listAuditLogs', 'key', 'wallets:read'),
 
   route('GET', '/v1/approvals', 'approvals', 'listApprovals', 'key', 'payments:read'),
   route('GET', '/v1/approvals/{id}', 'approvals', 'getApproval', 'key', 'payments:read'),
-  route('POST', '/v1/approvals/{id}/approve', 'approvals', 'approveApproval', 'organization', 'admin'),
-  route('POST', '/v1/approvals/{id}/reject', 'approvals', 'rejectApproval', 'organization', 'admin'),
+  route('POST', '/v1/approvals/{id}/approve', 'approvals', 'approveApproval', 'organization', 'admin', 'approval.approved'),
+  route('POST', '/v1/approvals/{id}/reject', 'approvals', 'rejectApproval', 'organization', 'admin', 'approval.rejected'),
 
   route('GET', '/v1/activation/status', 'activation', 'getStatus', 'organization', 'admin'),
-  route('POST', '/v1/activation/accept-tos', 'activation', 'acceptTos', 'organization', 'admin'),
-  route('POST', '/v1/activation/kyb', 'activation', 'submitKyb', 'organization', 'admin'),
-  route('POST', '/v1/activation/billing-method', 'activation', 'addBillingMethod', 'organization', 'admin'),
-  route('POST', '/v1/activation/activate-production', 'activation', 'activateProduction', 'organization', 'admin'),
+  route('POST', '/v1/activation/accept-tos', 'activation', 'acceptTos', 'organization', 'admin', 'organization.tos.accept'),
+  route('POST', '/v1/activation/kyb', 'activation', 'submitKyb', 'organization', 'admin', 'organization.kyb.submit'),
+  route('POST', '/v1/activation/billing-method', 'activation', 'addBillingMethod', 'organization', 'admin', 'organization.billing-method.add'),
+  route('POST', '/v1/activation/activate-production', 'activation', 'activateProduction', 'organization', 'admin', 'organization.production.activate'),
 ];
 
 /** The catch-all route: unknown paths and methods answer the error envelope with security headers. */

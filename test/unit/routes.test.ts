@@ -128,3 +128,12 @@ describe('route table', () => {
     }
   });
 });
+
+describe('route table: audit coverage', () => {
+  it('names the audit action of every mutating route, and of no read', () => {
+    for (const route of ROUTES) {
+      if (route.mutating) expect(route.audit, `${route.method} ${route.path}`).toBeDefined();
+      else expect(route.audit, `${route.method} ${route.path}`).toBeUndefined();
+    }
+  });
+});
