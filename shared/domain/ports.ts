@@ -49,7 +49,8 @@ export interface Store {
   getApiKeyById(keyId: string): Promise<ApiKey | undefined>;
   /** AGENT wallets of an organization and environment, newest first; deleted ones only when asked. */
   listAgents(organizationId: string, environment: Environment, includeDeleted: boolean, page: PageRequest): Promise<Page<Wallet>>;
-  listApiKeys(organizationId: string, page: PageRequest): Promise<Page<ApiKey>>;
+  /** Keys of one organization and environment (agent keys included), newest first. */
+  listApiKeys(organizationId: string, environment: Environment, page: PageRequest): Promise<Page<ApiKey>>;
   getWalletSnapshot(walletId: string): Promise<WalletSnapshot | undefined>;
   getStatement(walletId: string, page: PageRequest): Promise<StatementPage>;
   getTransaction(transactionId: string): Promise<Transaction | undefined>;

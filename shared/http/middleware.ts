@@ -92,7 +92,7 @@ function requestIdOf(event: APIGatewayProxyEventV2): string {
   return event.requestContext?.requestId ?? 'unknown';
 }
 
-// 2. Route resolution and JSON parsing.
+// 2. Route resolution (the body is parsed after authentication, in validation).
 function routing(group: FunctionGroup): Middleware {
   return {
     before: (request) => {
@@ -100,7 +100,6 @@ function routing(group: FunctionGroup): Middleware {
       const route = findRouteByKey(request.event.routeKey);
       if (route && route.group !== group) throw new Error(`route ${request.event.routeKey} reached group ${group}`);
       if (route) state.route = route;
-      state.body = parseBody(request.event);
     },
   };
 }
@@ -132,6 +131,9 @@ function authentication(getRuntime: () => HttpRuntime): Middleware {
         throw new ApiError('PERMISSION_DENIED', 'Operator keys act only on /v1/internal endpoints.');
       }
       requirePermission(principal, route.permission);
+      if (route.sandboxOnly && principal.environment !== 'SANDBOX') {
+        throw new ApiError('SANDBOX_ONLY', 'This endpoint exists only in the sandbox; deposit with a transfer in production.');
+      }
       if (route.access === 'organization' && principal.kind !== 'ORGANIZATION') {
         throw new ApiError('PERMISSION_DENIED', 'This operation needs an organization-level API key.');
       }
@@ -169,6 +171,8 @@ function validation(operations: Record<string, Operation>): Middleware {
       if (!state.route) return;
       const op = operations[state.route.operation];
       if (!op) throw new Error(`no operation ${state.route.operation}`);
+      // Parsed only now: a bad body never hides an authentication or permission error.
+      state.body = parseBody(request.event);
       state.body = op.body ? parseWith(op.body, state.body ?? {}, '') : state.body;
       if (!op.body && state.body !== undefined && !isEmptyObject(state.body)) {
         throw validationError('body', 'this endpoint takes no request body');

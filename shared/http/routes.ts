@@ -29,6 +29,8 @@ export interface RouteDefinition {
   mutating: boolean;
   /** The audit action a successful call writes (exactly one entry), for every mutating route. */
   audit?: AuditAction;
+  /** Sandbox-only endpoints answer SANDBOX_ONLY to live keys before the body is validated. */
+  sandboxOnly?: boolean;
 }
 
 const route = (
@@ -55,7 +57,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   route('GET', '/v1/wallets', 'wallets', 'listWallets', 'key', 'wallets:read'),
   route('GET', '/v1/wallets/{id}', 'wallets', 'getWallet', 'key', 'wallets:read'),
   route('GET', '/v1/wallets/{id}/balance', 'wallets', 'getBalance', 'key', 'wallets:read'),
-  route('POST', '/v1/wallets/{id}/fund', 'wallets', 'fundWallet', 'key', 'wallets:write', 'wallet.fund'),
+  { ...route('POST', '/v1/wallets/{id}/fund', 'wallets', 'fundWallet', 'key', 'wallets:write', 'wallet.fund'), sandboxOnly: true },
   route('GET', '/v1/wallets/{id}/transactions', 'wallets', 'getStatement', 'key', 'wallets:read'),
 
   route('POST', '/v1/payments', 'payments', 'createPayment', 'key', 'payments:write', 'payment.created'),

@@ -272,8 +272,8 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
       const item = await get(keys.apiKeyByHash(pointer.hash));
       return item ? apiKeyCodec.fromItem(item) : undefined;
     },
-    listApiKeys(organizationId, page) {
-      return queryIndex(GSI.GSI1, keys.apiKeysOfOrganization(organizationId).GSI1PK, page, apiKeyCodec.fromItem);
+    listApiKeys(organizationId, environment, page) {
+      return queryIndex(GSI.GSI1, keys.apiKeysOfOrganization(organizationId).GSI1PK, page, apiKeyCodec.fromItem, equalityFilter({ environment }));
     },
     async getApiKeyByHash(hash) {
       const item = await get(keys.apiKeyByHash(hash));

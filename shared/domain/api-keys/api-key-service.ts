@@ -68,7 +68,7 @@ export function createApiKeyService(deps: ServiceDeps) {
 
   async function list(ctx: RequestContext, page: PageRequest): Promise<Page<ApiKey>> {
     const scope = requireOrganizationKey(ctx.principal);
-    return store.listApiKeys(scope.organizationId, page);
+    return store.listApiKeys(scope.organizationId, scope.environment, page);
   }
 
   /** Revocation takes effect at once: authentication reads the key item with a consistent read. */
