@@ -7,7 +7,7 @@ import type { Wallet } from '../../shared/domain/types.js';
 import { createHttpHandler, operation } from '../../shared/http/middleware.js';
 import { pageRequestOf, pageResponse } from '../../shared/http/pagination.js';
 import { presentApiKey } from '../../shared/http/presenters.js';
-import { created, ok } from '../../shared/http/responses.js';
+import { created, idempotentResult, ok } from '../../shared/http/responses.js';
 import { container } from '../../shared/runtime/container.js';
 import { adjustBudgetBody, createAgentBody, fromTemplateBody, listAgentsQuery } from './schemas.js';
 
@@ -71,8 +71,7 @@ export const handler = createHttpHandler(
       body: adjustBudgetBody,
       run: async ({ auth, params, body, headers }) => {
         const idempotencyKey = resolveIdempotencyKey(body.idempotencyKey, headers['idempotency-key']);
-        const response = await agents().adjustBudget(auth, params.id!, body.amount, idempotencyKey);
-        return { status: response.status, body: response.body, ...(response.replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
+        return idempotentResult(await agents().adjustBudget(auth, params.id!, body.amount, idempotencyKey));
       },
     }),
     pauseAgent: operation({ run: async ({ auth, params }) => ok(await agents().pause(auth, params.id!)) }),

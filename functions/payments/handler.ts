@@ -1,20 +1,16 @@
 import { ApiError } from '../../shared/domain/errors.js';
-import { resolveIdempotencyKey, type IdempotentResponse } from '../../shared/domain/idempotency/idempotency.js';
+import { resolveIdempotencyKey } from '../../shared/domain/idempotency/idempotency.js';
 import { presentMerchant } from '../../shared/domain/merchants/merchant-service.js';
 import { presentPayment } from '../../shared/domain/payments/payment-view.js';
 import { createHttpHandler, operation } from '../../shared/http/middleware.js';
 import { pageRequestOf, pageResponse } from '../../shared/http/pagination.js';
-import { ok, type HttpResult } from '../../shared/http/responses.js';
+import { idempotentResult, ok } from '../../shared/http/responses.js';
 import { container } from '../../shared/runtime/container.js';
 import { batchBody, createPaymentBody, listPaymentsQuery, merchantProfileBody, reverseBody } from './schemas.js';
 
 const services = () => container().services;
 const headerKey = (headers: Record<string, string | undefined>) => headers['idempotency-key'];
 
-/** A replayed response is the first one again, marked so clients can tell. */
-function idempotent(response: IdempotentResponse): HttpResult {
-  return { status: response.status, body: response.body, ...(response.replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
-}
 
 export const handler = createHttpHandler(
   'payments',
@@ -23,7 +19,7 @@ export const handler = createHttpHandler(
       body: createPaymentBody,
       run: async ({ auth, body, headers }) => {
         const idempotencyKey = resolveIdempotencyKey(body.idempotencyKey, headerKey(headers));
-        return idempotent(await services().payments.create(auth, { ...body, idempotencyKey }));
+        return idempotentResult(await services().payments.create(auth, { ...body, idempotencyKey }));
       },
     }),
     listPayments: operation({
@@ -42,7 +38,7 @@ export const handler = createHttpHandler(
       body: reverseBody,
       run: async ({ auth, params, body, headers }) => {
         const idempotencyKey = resolveIdempotencyKey(body.idempotencyKey, headerKey(headers));
-        return idempotent(await services().payments.reverse(auth, params.id!, idempotencyKey));
+        return idempotentResult(await services().payments.reverse(auth, params.id!, idempotencyKey));
       },
     }),
     createBatch: operation({
