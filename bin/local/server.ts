@@ -15,6 +15,7 @@ const GROUP_HANDLERS: Record<FunctionGroup, () => Promise<LambdaHandler>> = {
   payments: async () => (await import('../../functions/payments/handler.js')).handler as unknown as LambdaHandler,
   policies: async () => (await import('../../functions/policies/handler.js')).handler as unknown as LambdaHandler,
   agents: async () => (await import('../../functions/agents/handler.js')).handler as unknown as LambdaHandler,
+  'audit-logs': async () => (await import('../../functions/audit-logs/handler.js')).handler as unknown as LambdaHandler,
   approvals: async () => (await import('../../functions/approvals/handler.js')).handler as unknown as LambdaHandler,
 };
 
