@@ -1,4 +1,3 @@
-import { ApiError } from '../../shared/domain/errors.js';
 import { resolveIdempotencyKey } from '../../shared/domain/idempotency/idempotency.js';
 import { presentMerchant } from '../../shared/domain/merchants/merchant-service.js';
 import { presentPayment } from '../../shared/domain/payments/payment-view.js';
@@ -45,11 +44,7 @@ export const handler = createHttpHandler(
       body: batchBody,
       run: async ({ auth, body, headers }) => {
         const batchKey = resolveIdempotencyKey(body.idempotencyKey, headerKey(headers));
-        const results = await services().payments.batch(auth, body.payments, batchKey);
-        if (results.every((r) => r.status === 200)) return ok({ data: results.map((r) => r.payment) });
-        const failed = results.filter((r) => r.status !== 200).length;
-        const error = new ApiError('BATCH_PARTIAL_FAILURE', `${failed} of ${results.length} payments did not post.`, { results });
-        return { status: error.status, body: { error: { code: error.code, message: error.message, details: error.details } } };
+        return idempotentResult(await services().payments.batch(auth, body.payments, batchKey));
       },
     }),
     putMerchantProfile: operation({

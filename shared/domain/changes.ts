@@ -1,3 +1,4 @@
+import type Big from 'big.js';
 import type { Environment } from './tenancy.js';
 import type { ApiKey, Approval, AuditEntry, IdempotencyRecord, MerchantProfile, Organization, OutboxEvent, PaymentStatus, Transaction, Wallet } from './types.js';
 import type { Policy } from './policies/policy-types.js';
@@ -33,6 +34,6 @@ export type Change =
    * Changes a wallet's status fields under conditions: `from` lists the statuses it may be in;
    * a deleted (closed) wallet never changes again.
    */
-  | { type: 'updateWallet'; walletId: string; from: Wallet['status'][]; set: Partial<Pick<Wallet, 'status' | 'deletedAt' | 'activeKeyId'>>; expectedActiveKeyId?: string }
+  | { type: 'updateWallet'; walletId: string; from: Wallet['status'][]; set: Partial<Pick<Wallet, 'status' | 'deletedAt' | 'activeKeyId'>>; expectedActiveKeyId?: string; expectedBalance?: Big }
   | { type: 'audit'; entry: AuditEntry }
   | { type: 'event'; event: OutboxEvent };

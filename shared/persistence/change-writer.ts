@@ -1,7 +1,7 @@
 import type { Change } from '../domain/changes.js';
 import { ApiError } from '../domain/errors.js';
 import { assertBalanced, type Leg, type Posting } from '../domain/ledger/posting.js';
-import { formatBalance } from '../domain/money.js';
+import { formatAmount, formatBalance } from '../domain/money.js';
 import { readBig, toNumberAttribute } from './client.js';
 import { apiKeyCodec, auditCodec, ENTITY, organizationCodec, outboxCodec, walletCodec, type Item } from './items/codecs.js';
 import { approvalCodec, idempotencyCodec, merchantCodec, policyCodec, SPEND_ENTITY } from './items/ledger-codecs.js';
@@ -155,7 +155,7 @@ function writesOf(tableName: string, change: Change): TransactWrite[] | Transact
       };
     case 'createTransaction': {
       const t = change.transaction;
-      return put(tableName, transactionItem(t as unknown as Record<string, unknown> & { id: string; organizationId: string; environment: 'SANDBOX' | 'PRODUCTION'; createdAt: string; from: string }));
+      return put(tableName, transactionItem(t as unknown as TransactionRecord));
     }
     case 'setTransactionStatus': {
       const { sets, names, values } = setFields({ ...(change.fields ?? {}), status: change.to }, 'f_');
@@ -221,10 +221,15 @@ function writesOf(tableName: string, change: Change): TransactWrite[] | Transact
         conditions.push('activeKeyId = :expectedKey');
         conditionValues[':expectedKey'] = change.expectedActiveKeyId;
       }
+      if (change.expectedBalance) {
+        conditions.push('balance = :expectedBalance');
+        conditionValues[':expectedBalance'] = toNumberAttribute(change.expectedBalance);
+      }
       return update(tableName, keys.wallet(change.walletId), `SET ${sets.join(', ')}`, conditions.join(' AND '), { ...values, ...conditionValues }, { ...names, '#w_state': 'status' }, (old) => {
         if (!old) return new ApiError('WALLET_NOT_FOUND');
         if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
         if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId) return new ApiError('INVALID_STATE', 'The key was rotated concurrently; retry.');
+        if (change.expectedBalance && !readBig(old.balance).eq(change.expectedBalance)) return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.');
         return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
       });
     }
@@ -267,7 +272,7 @@ function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
       }),
     );
   });
-  const record = { id: posting.transactionId, type: posting.type, organizationId: posting.organizationId, environment: posting.environment, currency: posting.currency, createdAt: posting.createdAt, description: posting.description, ...posting.attributes } as unknown as Parameters<typeof transactionItem>[0];
+  const record = { id: posting.transactionId, type: posting.type, organizationId: posting.organizationId, environment: posting.environment, currency: posting.currency, createdAt: posting.createdAt, description: posting.description, ...posting.attributes } as unknown as TransactionRecord;
   if (posting.record === 'create') {
     writes.push(put(tableName, transactionItem(record)));
   } else {
@@ -283,16 +288,26 @@ function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
   return writes;
 }
 
-function transactionItem(record: Record<string, unknown> & { id: string; organizationId: string; environment: 'SANDBOX' | 'PRODUCTION'; createdAt: string; from: string }): Item {
-  return {
-    ...keys.transaction(record.id),
-    ...keys.transactionsOfOrganization(record.organizationId, record.environment),
-    ...keys.transactionListSort(record.createdAt, record.id),
-    ...keys.transactionsOfWallet(record.from),
-    GSI2SK: `${record.createdAt}#${record.id}`,
-    entityType: ENTITY.transaction,
-    ...record,
-  };
+/** Transaction types listed by GET /v1/payments; fundings, budget moves and sweeps show in statements. */
+const LISTED_AS_PAYMENTS = new Set(['PAYMENT', 'REVERSAL']);
+
+type TransactionRecord = Record<string, unknown> & { id: string; type: string; organizationId: string; environment: 'SANDBOX' | 'PRODUCTION'; createdAt: string; from: string; to: string; payeeOrganizationId?: string };
+
+function transactionItem(record: TransactionRecord): Item {
+  const sort = `${record.createdAt}#${record.id}`;
+  const listed = LISTED_AS_PAYMENTS.has(record.type)
+    ? {
+        GSI1PK: keys.paymentsFromOrganization(record.organizationId, record.environment),
+        GSI1SK: sort,
+        GSI2PK: keys.paymentsFromWallet(record.from),
+        GSI2SK: sort,
+        GSI3PK: keys.paymentsToWallet(record.to),
+        GSI3SK: sort,
+        GSI4PK: keys.paymentsToOrganization(record.payeeOrganizationId ?? record.organizationId, record.environment),
+        GSI4SK: sort,
+      }
+    : {};
+  return { ...keys.transaction(record.id), ...listed, entityType: ENTITY.transaction, ...record };
 }
 
 /** The period counter grows by the amount only while it stays within the limit. */
@@ -366,7 +381,7 @@ function walletBalanceUpdate(tableName: string, posting: Posting, walletId: stri
       return new ApiError('INSUFFICIENT_FUNDS', undefined, {
         walletId,
         balance: formatBalance(readBig(old.balance)),
-        requested: formatBalance(requested),
+        requested: formatAmount(requested),
       });
     },
   };

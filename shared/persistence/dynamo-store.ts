@@ -55,11 +55,8 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
     };
     const pkName = index ? index.partition : 'PK';
     const skName = index ? index.sort : 'SK';
-    const items: Item[] = [];
-    let startKey = page.startKey;
-    let lastKey: Record<string, unknown> | undefined;
-    do {
-      const output = await client.send(
+    const send = (limit: number, startKey: Record<string, unknown> | undefined) =>
+      client.send(
         new QueryCommand({
           TableName: tableName,
           ...(index ? { IndexName: index.name } : { ConsistentRead: true }),
@@ -68,15 +65,70 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
           ExpressionAttributeValues: { ':pk': partition, ...sortValues, ...(filter?.values ?? {}) },
           ...(filter ? { FilterExpression: filter.expression } : {}),
           ScanIndexForward: false,
-          Limit: page.limit - items.length,
+          Limit: limit,
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),
         }),
       );
+    const items: Item[] = [];
+    let lastKey: Record<string, unknown> | undefined = page.startKey;
+    do {
+      const output = await send(page.limit - items.length, lastKey);
       items.push(...(output.Items ?? []));
       lastKey = output.LastEvaluatedKey;
-      startKey = lastKey;
     } while (lastKey && items.length < page.limit);
-    return { items: items.map(decode), ...(lastKey ? { lastKey } : {}) };
+    // A full page may end exactly at the end of the partition: look ahead so the last page says so.
+    let ahead = lastKey;
+    while (ahead) {
+      const output = await send(page.limit, ahead);
+      if ((output.Items ?? []).length > 0) break;
+      ahead = output.LastEvaluatedKey;
+    }
+    return { items: items.map(decode), ...(lastKey && ahead ? { lastKey } : {}) };
+  }
+
+  /**
+   * One newest-first page over several index partitions (e.g. payments sent and received): each
+   * source is read from its own position, the results merged by sort key and de-duplicated by
+   * id, and the cursor keeps every source's position.
+   */
+  async function mergedPages<T>(
+    sources: { index: (typeof GSI)[keyof typeof GSI]; partition: string }[],
+    page: PageRequest,
+    decode: (item: Item) => T,
+    filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+  ): Promise<Page<T>> {
+    type Position = Record<string, unknown> | null | 'done';
+    const positions = (page.startKey?.positions as Position[] | undefined) ?? sources.map((): Position => null);
+    const fetched = await Promise.all(
+      sources.map(async (source, i) => {
+        const position = positions[i] ?? null;
+        if (position === 'done') return { items: [] as Item[], lastKey: undefined };
+        const result = await queryIndex(source.index, source.partition, { limit: page.limit, ...(position ? { startKey: position } : {}) }, (item) => item, filter);
+        return { items: result.items, lastKey: result.lastKey };
+      }),
+    );
+    const candidates = fetched.flatMap((result, source) => result.items.map((item, offset) => ({ item, source, offset, sort: String(item[sources[source]!.index.sort]) })));
+    candidates.sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : a.source - b.source));
+    const taken = new Map<string, Item>();
+    const consumed = sources.map(() => -1);
+    for (const candidate of candidates) {
+      const id = String(candidate.item.id);
+      if (taken.size >= page.limit && !taken.has(id)) break;
+      if (!taken.has(id)) taken.set(id, candidate.item);
+      consumed[candidate.source] = candidate.offset;
+    }
+    const next: Position[] = sources.map((source, i) => {
+      const result = fetched[i]!;
+      const last = consumed[i]!;
+      if (positions[i] === 'done') return 'done';
+      if (result.items.length === 0) return result.lastKey ?? 'done';
+      if (last === -1) return positions[i] ?? null;
+      if (last === result.items.length - 1) return result.lastKey ?? 'done';
+      const item = result.items[last]!;
+      return { PK: item.PK, SK: item.SK, [source.index.partition]: item[source.index.partition], [source.index.sort]: item[source.index.sort] };
+    });
+    const more = next.some((position) => position !== 'done');
+    return { items: [...taken.values()].map(decode), ...(more ? { lastKey: { positions: next } } : {}) };
   }
 
   function equalityFilter(fields: Record<string, unknown>) {
@@ -139,11 +191,19 @@ export function createDynamoStore({ client, tableName, transact }: DynamoStoreOp
       return item ? transactionCodec.fromItem(item) : undefined;
     },
     listTransactions(organizationId, environment, filter, page) {
+      // Payments sent and received: the payer-side and payee-side indexes, merged.
       if (filter.walletId) {
-        const statusFilter = equalityFilter({ status: filter.status, organizationId, environment });
-        return queryIndex(GSI.GSI2, keys.transactionsOfWallet(filter.walletId).GSI2PK, page, transactionCodec.fromItem, statusFilter);
+        const sources = [
+          { index: GSI.GSI2, partition: keys.paymentsFromWallet(filter.walletId) },
+          { index: GSI.GSI3, partition: keys.paymentsToWallet(filter.walletId) },
+        ];
+        return mergedPages(sources, page, transactionCodec.fromItem, equalityFilter({ status: filter.status, environment }));
       }
-      return queryIndex(GSI.GSI1, keys.transactionsOfOrganization(organizationId, environment).GSI1PK, page, transactionCodec.fromItem, equalityFilter({ status: filter.status }));
+      const sources = [
+        { index: GSI.GSI1, partition: keys.paymentsFromOrganization(organizationId, environment) },
+        { index: GSI.GSI4, partition: keys.paymentsToOrganization(organizationId, environment) },
+      ];
+      return mergedPages(sources, page, transactionCodec.fromItem, equalityFilter({ status: filter.status }));
     },
     async getIdempotencyRecord(organizationId, environment, key) {
       const item = await get(keys.idempotency(organizationId, environment, key));

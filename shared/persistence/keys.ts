@@ -42,10 +42,14 @@ export const keys = {
   systemAccountPartition: (environment: Environment, accountId: string) => `ACCOUNT#${environment}#${accountId}`,
 
   transaction: (transactionId: string): ItemKey => ({ PK: `TXN#${transactionId}`, SK: 'TXN' }),
-  transactionsOfOrganization: (organizationId: string, environment: Environment) => ({
-    GSI1PK: `ORG#${organizationId}#${environment}#TXNS`,
-  }),
-  transactionListSort: (createdAt: string, transactionId: string) => ({ GSI1SK: `${pad(createdAt)}#${transactionId}` }),
+  /**
+   * Payments (and reversals) are listed from four sides, each sorted by `${createdAt}#${id}`:
+   * GSI1 payer organization, GSI2 payer wallet, GSI3 payee wallet, GSI4 payee organization.
+   */
+  paymentsFromOrganization: (organizationId: string, environment: Environment) => `ORG#${organizationId}#${environment}#TXNS`,
+  paymentsFromWallet: (walletId: string) => `WALLET#${walletId}#TXNS`,
+  paymentsToWallet: (walletId: string) => `WALLET#${walletId}#TXNS_IN`,
+  paymentsToOrganization: (organizationId: string, environment: Environment) => `ORG#${organizationId}#${environment}#TXNS_IN`,
 
   auditEntry: (organizationId: string, environment: Environment, createdAt: string, logId: string): ItemKey => ({
     PK: `AUDIT#${organizationId}#${environment}`,
@@ -69,8 +73,6 @@ export const keys = {
   /** Spend of a wallet in one calendar period, also in the wallet's partition. */
   spendCounter: (walletId: string, period: string, periodKey: string): ItemKey => ({ PK: `WALLET#${walletId}`, SK: `SPEND#${period}#${periodKey}` }),
   spendPrefix: 'SPEND#',
-  /** Payments listed per paying wallet. */
-  transactionsOfWallet: (walletId: string) => ({ GSI2PK: `WALLET#${walletId}#TXNS` }),
 
   approval: (approvalId: string): ItemKey => ({ PK: `APPROVAL#${approvalId}`, SK: 'APPROVAL' }),
   approvalsOfOrganization: (organizationId: string, environment: Environment) => ({ GSI1PK: `ORG#${organizationId}#${environment}#APPROVALS` }),

@@ -217,7 +217,8 @@ export function createAgentService(deps: ServiceDeps) {
         posting: { transactionId, type: 'SWEEP', ...scope, currency: 'USD', legs, createdAt: at, description: 'Agent deleted: balance returned', attributes: { from: agent.id, to: mainWalletId, amount: formatAmount(swept), fee: '0.00', status: 'POSTED', postedAt: at, payeeOrganizationId: scope.organizationId }, record: 'create' },
       });
     } else {
-      changes.push({ type: 'updateWallet', walletId: agent.id, from: ['ACTIVE', 'FROZEN'], set: { status: 'FROZEN', deletedAt: at } });
+      // Conditioned on the empty balance: money landing meanwhile makes this a retryable 409, never stranded.
+      changes.push({ type: 'updateWallet', walletId: agent.id, from: ['ACTIVE', 'FROZEN'], set: { status: 'FROZEN', deletedAt: at }, expectedBalance: swept });
     }
     if (activeKey?.status === 'ACTIVE') changes.push({ type: 'revokeApiKey', apiKey: activeKey, revokedAt: at });
     changes.push(

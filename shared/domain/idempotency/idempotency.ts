@@ -1,4 +1,4 @@
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, toEnvelope, validationError, type ErrorCode } from '../errors.js';
 import type { Change } from '../changes.js';
 import type { Store } from '../ports.js';
 import type { OrganizationScope } from '../tenancy.js';
@@ -91,8 +91,52 @@ export async function runIdempotent(
   const existing = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
   // TTL deletion lags; a record past its 24 hours no longer counts.
   if (existing && existing.expiresAtEpochS * 1000 > now.getTime()) return replayOf(existing, fingerprint);
+  const replayWinner = async (error: ApiError) => {
+    const winner = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
+    if (!winner) throw error;
+    return replayOf(winner, fingerprint);
+  };
   try {
     return await execute();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.code === 'IDEMPOTENCY_KEY_IN_USE') return replayWinner(error);
+    if (!STORED_FAILURES.has(error.code)) throw error;
+    // A business refusal is the first response too: it is kept, so a retry answers it again.
+    const response = { status: error.status, body: toEnvelope(error), replayed: false };
+    try {
+      await store.commit([idempotencyChange(scope, key, fingerprint, response.status, response.body, now)]);
+    } catch (stored) {
+      if (stored instanceof ApiError && stored.code === 'IDEMPOTENCY_KEY_IN_USE') return replayWinner(stored);
+      throw stored;
+    }
+    return response;
+  }
+}
+
+/**
+ * Refusals decided by the operation itself (not by validation or by contention) are kept under
+ * the idempotency key like a success, as Stripe does: the same request answers the same way.
+ */
+export const STORED_FAILURES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INSUFFICIENT_FUNDS',
+  'POLICY_DENIED',
+  'WALLET_FROZEN',
+  'SELF_PAYMENT',
+  'WALLET_NOT_FOUND',
+  'ENVIRONMENT_MISMATCH',
+  'MERCHANT_NOT_FOUND',
+  'MERCHANT_SUSPENDED',
+  'CLOSED_LOOP_UNAVAILABLE',
+  'REVERSAL_NOT_ALLOWED',
+  'TRANSACTION_NOT_FOUND',
+]);
+
+/** Stores the response of an operation made of several movements (a batch) once they are done. */
+export async function storeResponse(store: Store, scope: OrganizationScope, key: string, fingerprint: string, response: IdempotentResponse, now: Date): Promise<IdempotentResponse> {
+  try {
+    await store.commit([idempotencyChange(scope, key, fingerprint, response.status, response.body, now)]);
+    return response;
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error;
     const winner = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);

@@ -1,7 +1,7 @@
 import { assertAccessible, assertPayable, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import { ApiError } from '../errors.js';
-import { fingerprintOf, idempotencyChange, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { ApiError, toEnvelope } from '../errors.js';
+import { fingerprintOf, idempotencyChange, replayOf, runIdempotent, storeResponse, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps, TransactionFilter } from '../ports.js';
@@ -188,8 +188,25 @@ export function createPaymentService(deps: ServiceDeps) {
     });
   }
 
-  /** Each item runs on its own (with its own idempotency key derived from the batch key). */
-  async function batch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<BatchItemResult[]> {
+  /**
+   * Each item runs on its own, with its own idempotency key (its own, or `<batch key>#<index>`).
+   * With a batch key the whole answer is kept too: the same batch answers the same way again, and
+   * the key with other items is IDEMPOTENCY_KEY_REUSE.
+   */
+  async function batch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<IdempotentResponse> {
+    const scope = scopeOf(ctx.principal);
+    const now = clock.now();
+    const fingerprint = fingerprintOf('payment.batch', { items: items.map(normalizedItem) });
+    if (batchKey) {
+      const existing = await store.getIdempotencyRecord(scope.organizationId, scope.environment, batchKey);
+      if (existing && existing.expiresAtEpochS * 1000 > now.getTime()) return replayOf(existing, fingerprint);
+    }
+    const results = await runBatch(ctx, items, batchKey);
+    const response = batchResponse(results);
+    return batchKey ? storeResponse(store, scope, batchKey, fingerprint, response, now) : response;
+  }
+
+  async function runBatch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<BatchItemResult[]> {
     const results: BatchItemResult[] = [];
     for (const [index, item] of items.entries()) {
       const idempotencyKey = item.idempotencyKey ?? (batchKey ? `${batchKey}#${index}` : undefined);
@@ -205,6 +222,24 @@ export function createPaymentService(deps: ServiceDeps) {
   }
 
   return { create, get, list, reverse, batch };
+}
+
+function normalizedItem(item: CreatePaymentInput) {
+  let amount: string;
+  try {
+    amount = formatAmount(parseAmount(item.amount));
+  } catch {
+    amount = JSON.stringify(item.amount);
+  }
+  return { from: item.from, to: item.to, amount, description: item.description ?? null, idempotencyKey: item.idempotencyKey ?? null };
+}
+
+/** All posted: 200 with the payments; otherwise 207 BATCH_PARTIAL_FAILURE with every item's result. */
+function batchResponse(results: BatchItemResult[]): IdempotentResponse {
+  if (results.every((r) => r.status === 200)) return { status: 200, body: { data: results.map((r) => r.payment) }, replayed: false };
+  const failed = results.filter((r) => r.status !== 200).length;
+  const error = new ApiError('BATCH_PARTIAL_FAILURE', `${failed} of ${results.length} payments did not post.`, { results });
+  return { status: error.status, body: toEnvelope(error), replayed: false };
 }
 
 export type PaymentService = ReturnType<typeof createPaymentService>;

@@ -10,7 +10,7 @@ import { ENTITY, type Item } from './codecs.js';
 const MONEY_FIELDS = ['maxTransactionAmount', 'dailyLimit', 'weeklyLimit', 'monthlyLimit', 'approvalThreshold'] as const;
 
 const strip = (item: Item): Item => {
-  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g1s, GSI2PK: _g2, GSI2SK: _g2s, entityType: _e, [TTL_ATTRIBUTE]: _ttl, ...rest } = item;
+  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g1s, GSI2PK: _g2, GSI2SK: _g2s, GSI3PK: _g3, GSI3SK: _g3s, GSI4PK: _g4, GSI4SK: _g4s, entityType: _e, [TTL_ATTRIBUTE]: _ttl, ...rest } = item;
   return rest;
 };
 
