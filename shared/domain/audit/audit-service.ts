@@ -12,12 +12,27 @@ export interface AuditFilters {
   to?: string | undefined;
 }
 
-/** ISO 8601 date or date-time, normalized to the stored form (UTC with milliseconds). */
-function instant(value: string | undefined, field: string): string | undefined {
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * ISO 8601 date or date-time (with Z or an offset), normalized to the stored form (UTC with
+ * milliseconds). A day or time that does not exist (2026-02-30, 25:00) is refused, not rolled over.
+ */
+function instant(value: string | undefined, field: string, endOfDay = false): string | undefined {
   if (value === undefined) return undefined;
-  const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+  const invalid = () => validationError(field, 'must be an ISO 8601 date or date-time such as 2026-11-21T10:00:00Z');
+  const match = ISO_INSTANT.exec(value);
+  if (!match) throw invalid();
+  const [, year, month, day, hour = '0', minute = '0', second = '0'] = match.map((part) => part ?? undefined);
+  const y = Number(year);
+  const m = Number(month);
+  const d = Number(day);
+  const calendar = new Date(Date.UTC(y, m - 1, d));
+  const realDay = calendar.getUTCFullYear() === y && calendar.getUTCMonth() === m - 1 && calendar.getUTCDate() === d;
+  if (!realDay || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) throw invalid();
+  if (match[4] === undefined) return endOfDay ? `${year}-${month}-${day}T23:59:59.999Z` : `${year}-${month}-${day}T00:00:00.000Z`;
   const time = Date.parse(value);
-  if (!iso.test(value) || Number.isNaN(time)) throw validationError(field, 'must be an ISO 8601 date or date-time such as 2026-11-21T10:00:00Z');
+  if (Number.isNaN(time)) throw invalid();
   return new Date(time).toISOString();
 }
 
@@ -27,7 +42,7 @@ export function createAuditService(deps: ServiceDeps) {
     const scope = scopeOf(ctx.principal);
     const from = instant(filters.from, 'from');
     // A date-only upper bound covers that whole day.
-    const to = filters.to !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(filters.to) ? `${filters.to}T23:59:59.999Z` : instant(filters.to, 'to');
+    const to = instant(filters.to, 'to', true);
     if (from !== undefined && to !== undefined && from > to) throw validationError('from', 'must not be after to');
     const query: AuditQuery = {
       action: filters.action,

@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_ACTIONS } from '../../shared/domain/audit/actions.js';
+import { ROUTES, routeKeyOf, type RouteDefinition } from '../../shared/http/routes.js';
+import { auditPartition, type AuditItem } from '../fixtures/audit-helpers.js';
+import { auditFactories, type AuditFactories } from '../fixtures/audit-factories.js';
+import { GOOD_CARD, KYB_BODY } from '../fixtures/foundation-http.js';
+import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
+
+/**
+ * Walks every mutating route of the route table: each successful call leaves exactly one audit
+ * entry, named by the route's `audit`. A mutating route without a case here fails this file.
+ */
+
+/** One prepared call: the path parameters, body and key for the route, and whose audit trail it writes. */
+interface PreparedCall {
+  key: string;
+  params?: Record<string, string>;
+  body?: unknown;
+  /** The organization whose audit partitions receive the entry (known only after the call for organization creation). */
+  organizationId: string | ((response: ApiResponse) => string);
+}
+
+type Case = (make: AuditFactories, service: TestService) => Promise<PreparedCall>;
+
+const payment = (from: string, to: string) => ({ from, to, amount: '5.00' });
+
+const CASES: Record<string, Case> = {
+  createOrganization: async (_make, service) => ({ key: service.adminKey, body: { name: 'Audited on birth' }, organizationId: (response) => response.body.organization.id }),
+  decideKyb: async (make, service) => {
+    const org = await make.organization();
+    return { key: service.adminKey, params: { id: org.organizationId }, body: { status: 'VERIFIED' }, organizationId: org.organizationId };
+  },
+  suspendMerchant: async (make, service) => {
+    const org = await make.organization();
+    return { key: service.adminKey, params: { domain: await make.merchant(org) }, organizationId: org.organizationId };
+  },
+  createApiKey: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: { name: 'Audited key', permissions: ['payments:read'] }, organizationId: org.organizationId };
+  },
+  revokeApiKey: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: (await make.apiKey(org)).id }, organizationId: org.organizationId };
+  },
+  createWallet: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: { name: 'Audited wallet' }, organizationId: org.organizationId };
+  },
+  fundWallet: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: org.mainWalletId }, body: { amount: '25.00' }, organizationId: org.organizationId };
+  },
+  createPayment: async (make) => {
+    const org = await make.organization();
+    const { payer, payee } = await make.walletPair(org);
+    return { key: org.key, body: payment(payer, payee), organizationId: org.organizationId };
+  },
+  createBatch: async (make) => {
+    const org = await make.organization();
+    const { payer, payee } = await make.walletPair(org);
+    return { key: org.key, body: { payments: [payment(payer, payee)] }, organizationId: org.organizationId };
+  },
+  reversePayment: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await make.postedPayment(org) }, organizationId: org.organizationId };
+  },
+  putMerchantProfile: async (make) => {
+    const org = await make.organization();
+    const walletId = await make.wallet(org);
+    return { key: org.key, body: { domain: `audited-${org.organizationId.slice(4, 12).toLowerCase()}.example.com`, displayName: 'Audited shop', walletId, closedLoop: false }, organizationId: org.organizationId };
+  },
+  createAgent: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: { name: 'Audited agent' }, organizationId: org.organizationId };
+  },
+  createAgentFromTemplate: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: { name: 'Audited researcher', templateId: 'research' }, organizationId: org.organizationId };
+  },
+  adjustBudget: async (make) => {
+    const org = await make.organization();
+    const agent = await make.agent(org);
+    await make.fund(org, org.mainWalletId, '20.00');
+    return { key: org.key, params: { id: agent.id }, body: { amount: '7.50' }, organizationId: org.organizationId };
+  },
+  pauseAgent: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: (await make.agent(org)).id }, organizationId: org.organizationId };
+  },
+  resumeAgent: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: (await make.pausedAgent(org)).id }, organizationId: org.organizationId };
+  },
+  rotateAgentKey: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: (await make.agent(org)).id }, organizationId: org.organizationId };
+  },
+  deleteAgent: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: (await make.agent(org)).id }, organizationId: org.organizationId };
+  },
+  createPolicy: async (make) => {
+    const org = await make.organization();
+    const walletId = await make.wallet(org);
+    return { key: org.key, body: { walletId, name: 'Audited policy', maxTransactionAmount: '20.00', requireHumanApproval: false }, organizationId: org.organizationId };
+  },
+  updatePolicy: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await make.policy(org) }, body: { maxTransactionAmount: '30.00' }, organizationId: org.organizationId };
+  },
+  deletePolicy: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await make.policy(org) }, organizationId: org.organizationId };
+  },
+  approveApproval: async (make) => {
+    const org = await make.organization();
+    const { approvalId, approverKey } = await make.pendingApproval(org);
+    return { key: approverKey, params: { id: approvalId }, organizationId: org.organizationId };
+  },
+  rejectApproval: async (make) => {
+    const org = await make.organization();
+    const { approvalId, approverKey } = await make.pendingApproval(org);
+    return { key: approverKey, params: { id: approvalId }, body: { reason: 'Not in budget' }, organizationId: org.organizationId };
+  },
+  acceptTos: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: { tosVersion: '2026-01' }, organizationId: org.organizationId };
+  },
+  submitKyb: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: KYB_BODY, organizationId: org.organizationId };
+  },
+  addBillingMethod: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: { type: 'card', number: GOOD_CARD }, organizationId: org.organizationId };
+  },
+  activateProduction: async (make) => {
+    const org = await make.organization();
+    await make.readyForActivation(org);
+    return { key: org.key, organizationId: org.organizationId };
+  },
+};
+
+const MUTATING = ROUTES.filter((route) => route.mutating);
+
+/** The route's path with its `{param}` placeholders filled (URL-encoded). */
+function pathOf(route: RouteDefinition, params: Record<string, string> = {}): string {
+  return route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`case for ${route.operation} gives no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** Every audit entry of the organization, both environments. */
+async function entriesOf(service: TestService, organizationId: string): Promise<AuditItem[]> {
+  return [...(await auditPartition(service.table, organizationId, 'SANDBOX')), ...(await auditPartition(service.table, organizationId, 'PRODUCTION'))];
+}
+
+describe('audit coverage: every mutating route writes exactly one audit entry', () => {
+  let service: TestService;
+  let make: AuditFactories;
+  beforeAll(async () => {
+    service = await startTestService();
+    make = auditFactories(service);
+  });
+  afterAll(() => service.close());
+
+  it('has a coverage case for every mutating route, and no case for a route that does not exist', () => {
+    const operations = MUTATING.map((route) => route.operation);
+    expect(operations.filter((operation) => !(operation in CASES))).toEqual([]);
+    expect(Object.keys(CASES).filter((operation) => !operations.includes(operation))).toEqual([]);
+  });
+
+  it('names a known audit action on every mutating route', () => {
+    const unnamed = MUTATING.filter((route) => route.audit === undefined || !(AUDIT_ACTIONS as readonly string[]).includes(route.audit)).map(routeKeyOf);
+    expect(unnamed).toEqual([]);
+  });
+
+  it.each(MUTATING.map((route) => [routeKeyOf(route), route] as const))('%s leaves exactly one entry with its audit action', async (_routeKey, route) => {
+    // Prepare
+    const prepare = CASES[route.operation];
+    if (!prepare) throw new Error(`no audit coverage case for ${route.operation}: add one to CASES`);
+    const prepared = await prepare(make, service);
+    const knownOrganization = typeof prepared.organizationId === 'string' ? prepared.organizationId : undefined;
+    const before = new Set(knownOrganization ? (await entriesOf(service, knownOrganization)).map((entry) => entry.id) : []);
+
+    // Act
+    const response = await service.call(route.method, pathOf(route, prepared.params), { key: prepared.key, ...(prepared.body !== undefined ? { body: prepared.body } : {}) });
+
+    // Assess
+    expect(response.status, response.text).toBeGreaterThanOrEqual(200);
+    expect(response.status, response.text).toBeLessThan(300);
+    const organizationId = knownOrganization ?? (prepared.organizationId as (r: ApiResponse) => string)(response);
+    const added = (await entriesOf(service, organizationId)).filter((entry) => !before.has(entry.id));
+    expect(added.map((entry) => entry.action), JSON.stringify(added)).toEqual([route.audit]);
+    expect(added[0]).toMatchObject({ organizationId, actorType: 'API_KEY', actorId: expect.stringMatching(/^key_/), resourceId: expect.stringMatching(/\S/) });
+  });
+});
