@@ -4,7 +4,7 @@ import { ApiError, toEnvelope } from '../errors.js';
 import { fingerprintOf, idempotencyChange, replayOf, runIdempotent, storeResponse, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
-import type { ServiceDeps, TransactionFilter } from '../ports.js';
+import type { ServiceDeps, TransactionFilter, WalletSnapshot } from '../ports.js';
 import type { OrganizationScope, RequestContext } from '../tenancy.js';
 import type { Approval, Page, PageRequest, Transaction, Wallet } from '../types.js';
 import { approvalExpiryMs } from '../approvals/approval-rules.js';
@@ -43,16 +43,47 @@ export function createPaymentService(deps: ServiceDeps) {
     return { wallet: assertPayable(scope, await store.getWallet(merchant.walletId)), merchant: domain };
   }
 
-  async function create(ctx: RequestContext, input: CreatePaymentInput): Promise<IdempotentResponse> {
+  /** Reads a payment needs before its transaction; a batch shares them across its items. */
+  interface Lookups {
+    snapshot(walletId: string): Promise<WalletSnapshot | undefined>;
+    payee(scope: OrganizationScope, to: string): Promise<{ wallet: Wallet; merchant?: string }>;
+  }
+
+  const freshLookups: Lookups = { snapshot: (walletId) => store.getWalletSnapshot(walletId), payee: resolvePayee };
+
+  /**
+   * Within one batch the payer's policies and the payee are read once. That is safe because the
+   * posting transaction re-checks everything that can change meanwhile (status, environment,
+   * funds, period counters) as conditions.
+   */
+  function batchLookups(): Lookups {
+    const snapshots = new Map<string, Promise<WalletSnapshot | undefined>>();
+    const payees = new Map<string, Promise<{ wallet: Wallet; merchant?: string }>>();
+    const memo = <T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>) => {
+      let value = cache.get(key);
+      if (!value) {
+        value = load();
+        cache.set(key, value);
+        value.catch(() => cache.delete(key));
+      }
+      return value;
+    };
+    return {
+      snapshot: (walletId) => memo(snapshots, walletId, () => store.getWalletSnapshot(walletId)),
+      payee: (scope, to) => memo(payees, to, () => resolvePayee(scope, to)),
+    };
+  }
+
+  async function create(ctx: RequestContext, input: CreatePaymentInput, lookups: Lookups = freshLookups): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseAmount(input.amount);
     const amountText = formatAmount(amount);
     const fingerprint = fingerprintOf('payment.create', { from: input.from, to: input.to, amount: amountText, description: input.description });
     return runIdempotent(store, scope, input.idempotencyKey, fingerprint, clock.now(), async () => {
       if (input.from === input.to) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
-      const snapshot = await store.getWalletSnapshot(input.from);
+      const snapshot = await lookups.snapshot(input.from);
       const payer = assertAccessible(ctx.principal, snapshot?.wallet);
-      const payee = await resolvePayee(scope, input.to);
+      const payee = await lookups.payee(scope, input.to);
       if (payee.wallet.id === payer.id) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
       // Evaluation order (decisions.md section 3): frozen -> deny rules -> approval -> funds.
       if (payer.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId: payer.id });
@@ -208,10 +239,11 @@ export function createPaymentService(deps: ServiceDeps) {
 
   async function runBatch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<BatchItemResult[]> {
     const results: BatchItemResult[] = [];
+    const lookups = batchLookups();
     for (const [index, item] of items.entries()) {
       const idempotencyKey = item.idempotencyKey ?? (batchKey ? `${batchKey}#${index}` : undefined);
       try {
-        const response = await create(ctx, { ...item, idempotencyKey });
+        const response = await create(ctx, { ...item, idempotencyKey }, lookups);
         results.push({ index, status: response.status, ...(response.status === 200 ? { payment: response.body } : { error: (response.body as { error: BatchItemResult['error'] }).error }) });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
