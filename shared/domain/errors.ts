@@ -50,6 +50,8 @@ export const ERROR_STATUS = {
   CUSTOMER_EMAIL_TAKEN: 409,
   PAYMENT_METHOD_NOT_FOUND: 404,
   INVOICE_NOT_FOUND: 404,
+  // Ours (docs/api.md): contention on one wallet outlasted the retries; safe to retry with the same idempotency key.
+  CONCURRENT_UPDATE: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -79,6 +81,7 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   INTERNAL_ERROR: 'Something went wrong on our side.',
   API_KEY_NOT_FOUND: 'No such API key.',
   ORGANIZATION_NOT_FOUND: 'No such organization.',
+  CONCURRENT_UPDATE: 'Too many concurrent changes to the same wallet; retry after the given number of seconds.',
 };
 
 export type ErrorDetails = Record<string, unknown>;

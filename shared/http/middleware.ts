@@ -79,7 +79,7 @@ const errorEnvelope: Middleware = {
     const error = request.error;
     if (error instanceof ApiError) {
       const headers: Record<string, string> = {};
-      if (error.code === 'RATE_LIMIT_EXCEEDED') headers['Retry-After'] = String(error.details?.retryAfter ?? 1);
+      if (error.details?.retryAfter !== undefined) headers['Retry-After'] = String(error.details.retryAfter);
       request.response = errorResponse(error, requestId, headers);
       return;
     }

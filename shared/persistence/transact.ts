@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { ApiError } from '../domain/errors.js';
 
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 export type TransactItem = TransactItems[number];
@@ -90,10 +91,13 @@ function withOldValuesOnFailure(item: TransactItem): TransactItem {
   return item;
 }
 
-/** Contention that outlasted the retries: an internal error (500) for the client, logged with its cause. */
-export class TransactionConflictError extends Error {
+/** Contention that outlasted the retries: 409 CONCURRENT_UPDATE, retryable (nothing was written). */
+export class TransactionConflictError extends ApiError {
   constructor(readonly attempts: number, cause: unknown) {
-    super(`transaction conflict persisted after ${attempts} attempts`, { cause });
+    super('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S });
     this.name = 'TransactionConflictError';
+    this.cause = cause;
   }
 }
+
+export const CONFLICT_RETRY_AFTER_S = 1;

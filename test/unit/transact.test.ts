@@ -141,7 +141,7 @@ describe('transactWrite', () => {
     const outcome = transactWrite(client, [debit()], { sleep, random: () => 0.999 });
     // Assess
     await expect(outcome).rejects.toBeInstanceOf(TransactionConflictError);
-    await expect(outcome).rejects.toMatchObject({ attempts: CONFLICT_RETRY_LIMIT, cause: last });
+    await expect(outcome).rejects.toMatchObject({ attempts: CONFLICT_RETRY_LIMIT, cause: last, code: 'CONCURRENT_UPDATE', status: 409, details: { retryAfter: 1 } });
     expect(send).toHaveBeenCalledTimes(CONFLICT_RETRY_LIMIT);
     expect(sleep).toHaveBeenCalledTimes(CONFLICT_RETRY_LIMIT - 1);
   });
