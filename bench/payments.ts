@@ -810,7 +810,7 @@ export function formatPaymentsReport(result: PaymentsBenchResult): string {
   out.push(
     `"reads p50" is GetItem / Query. CPU % is of one core (the machine has ${cpus().length}). DynamoDB Local serializes transactions and never answers TransactionConflict; ` +
       `"conflicts simulated" refuses a transaction that touches an item held by another in-flight transaction (DynamoDB's rule; an item counts as held until the transaction ends, ` +
-      `at most ${CONFLICT_WINDOW_MS} ms), so the service's retry (${CONFLICT_RETRY_LIMIT} attempts, jittered backoff) runs; exhausted retries answer 500 INTERNAL_ERROR.`,
+      `at most ${CONFLICT_WINDOW_MS} ms), so the service's retry (${CONFLICT_RETRY_LIMIT} attempts, jittered backoff) runs; exhausted retries answer 409 CONCURRENT_UPDATE.`,
   );
   return out.join('\n');
 }
