@@ -1,3 +1,4 @@
+import { walletIdField } from '../../shared/http/schemas.js';
 import { z } from 'zod';
 import { MAX_BATCH_SIZE } from '../../shared/domain/payments/payment-service.js';
 import { amountInput } from '../../shared/http/schemas.js';
@@ -23,7 +24,7 @@ export const batchBody = z.strictObject({
 export const reverseBody = z.strictObject({ idempotencyKey });
 
 export const listPaymentsQuery = z.strictObject({
-  walletId: z.string().optional(),
+  walletId: walletIdField.optional(),
   status: z.enum(['POSTED', 'QUEUED', 'REJECTED', 'FAILED', 'REVERSED']).optional(),
   limit: z.string().optional(),
   cursor: z.string().optional(),
@@ -32,6 +33,6 @@ export const listPaymentsQuery = z.strictObject({
 export const merchantProfileBody = z.strictObject({
   domain: z.string().trim().toLowerCase().regex(/^(?=.{3,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/, 'must be a domain name such as shop.example.com'),
   displayName: z.string().trim().min(1).max(200),
-  walletId: z.string().min(1),
+  walletId: walletIdField,
   closedLoop: z.boolean(),
 });

@@ -29,7 +29,8 @@ export type Change =
   | { type: 'createApproval'; approval: Approval }
   /** Decides a PENDING approval; a second decision fails with INVALID_STATE. */
   | { type: 'decideApproval'; approval: Approval }
-  | { type: 'putMerchant'; merchant: MerchantProfile; isNew: boolean }
+  /** `expectedStatus`: the status read, so an owner's update never undoes a concurrent suspension. */
+  | { type: 'putMerchant'; merchant: MerchantProfile; isNew: boolean; expectedStatus?: MerchantProfile['status'] }
   /**
    * Changes a wallet's status fields under conditions: `from` lists the statuses it may be in;
    * a deleted (closed) wallet never changes again.

@@ -92,6 +92,9 @@ function requestIdOf(event: APIGatewayProxyEventV2): string {
   return event.requestContext?.requestId ?? 'unknown';
 }
 
+/** Path parameters are ids (prefix_ + base62) or merchant domains. */
+const PATH_PARAMETER = /^[A-Za-z0-9_.-]{1,253}$/;
+
 // 2. Route resolution (the body is parsed after authentication, in validation).
 function routing(group: FunctionGroup): Middleware {
   return {
@@ -171,6 +174,9 @@ function validation(operations: Record<string, Operation>): Middleware {
       if (!state.route) return;
       const op = operations[state.route.operation];
       if (!op) throw new Error(`no operation ${state.route.operation}`);
+      // Ids are short tokens; anything else can not name a resource (and must not reach a table key).
+      const params = Object.values(request.event.pathParameters ?? {});
+      if (params.some((value) => value === undefined || !PATH_PARAMETER.test(value))) throw new ApiError('NOT_FOUND', 'No such resource.');
       // Parsed only now: a bad body never hides an authentication or permission error.
       state.body = parseBody(request.event);
       state.body = op.body ? parseWith(op.body, state.body ?? {}, '') : state.body;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountInput, nonEmptyName } from './schemas.js';
+import { amountInput, nonEmptyName, walletIdField } from './schemas.js';
 
 /** Spend policy request fields, shared by the policies and agents endpoints. */
 const hour = z.number().int().min(0).max(24);
@@ -28,7 +28,7 @@ export const policyRulesBody = z.strictObject({
 });
 
 export const createPolicyBody = z.strictObject({
-  walletId: z.string().min(1),
+  walletId: walletIdField,
   name: nonEmptyName,
   maxTransactionAmount: amountInput,
   requireHumanApproval: z.boolean(),

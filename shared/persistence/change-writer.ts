@@ -166,11 +166,16 @@ function writesOf(tableName: string, change: Change): TransactWrite[] | Transact
           Put: {
             TableName: tableName,
             Item: merchantCodec.toItem(change.merchant),
-            ConditionExpression: change.isNew ? 'attribute_not_exists(PK)' : 'organizationId = :org',
-            ...(change.isNew ? {} : { ExpressionAttributeValues: { ':org': change.merchant.organizationId } }),
+            ConditionExpression: change.isNew ? 'attribute_not_exists(PK)' : `organizationId = :org${change.expectedStatus ? ' AND #status = :expectedStatus' : ''}`,
+            ...(change.isNew
+              ? {}
+              : {
+                  ExpressionAttributeValues: { ':org': change.merchant.organizationId, ...(change.expectedStatus ? { ':expectedStatus': change.expectedStatus } : {}) },
+                  ...(change.expectedStatus ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+                }),
           },
         },
-        onConditionFailed: () => new ApiError('INVALID_STATE', 'The merchant domain was claimed concurrently.', { field: 'domain' }),
+        onConditionFailed: () => new ApiError('INVALID_STATE', 'The merchant profile changed concurrently (claimed or suspended); read it again.', { field: 'domain' }),
       };
     case 'updateWallet': {
       const { sets, names, values } = setFields(change.set, 'w_');

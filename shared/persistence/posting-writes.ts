@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { ApiError } from '../domain/errors.js';
 import { assertBalanced, type Leg, type Posting } from '../domain/ledger/posting.js';
 import { formatAmount, formatBalance } from '../domain/money.js';
@@ -88,10 +89,11 @@ function spendCounterUpdate(tableName: string, check: PeriodLimitCheck): Transac
     tableName,
     keys.spendCounter(check.walletId, check.period, check.periodKey),
     'ADD spent :amount SET entityType = :type, walletId = :wallet, period = :period, periodKey = :key, #ttl = :ttl',
-    'attribute_not_exists(spent) OR spent <= :ceiling',
+    '(attribute_not_exists(spent) AND :amount <= :limit) OR spent <= :ceiling',
     {
       ':amount': toNumberAttribute(check.amount),
       ':ceiling': toNumberAttribute(check.limit.minus(check.amount)),
+      ':limit': toNumberAttribute(check.limit),
       ':type': SPEND_ENTITY,
       ':wallet': check.walletId,
       ':period': check.period,
@@ -99,7 +101,7 @@ function spendCounterUpdate(tableName: string, check: PeriodLimitCheck): Transac
       ':ttl': check.expiresAtEpochS,
     },
     { '#ttl': TTL_ATTRIBUTE },
-    (old) => periodLimitDenied(check, old?.spent === undefined ? check.limit : readBig(old.spent)),
+    (old) => periodLimitDenied(check, old?.spent === undefined ? new Big(0) : readBig(old.spent)),
   );
 }
 

@@ -180,15 +180,16 @@ export function createAgentService(deps: ServiceDeps) {
     const agent = await loadAgent(ctx, agentId);
     if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is deleted.');
     const old = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
-    if (!old || old.status !== 'ACTIVE') throw new ApiError('INVALID_STATE', 'The agent has no active key to rotate.');
+    if (!old) throw new Error(`agent ${agent.id} has no key record`);
     const now = clock.now().toISOString();
     const issued = deps.issueKey(scope.environment);
     const apiKey: ApiKey = { ...old, id: ids('apiKey'), hash: issued.hash, prefix: issued.prefix, last4: issued.last4, status: 'ACTIVE', createdAt: now };
     delete apiKey.lastUsedAt;
     delete apiKey.revokedAt;
+    // A key revoked through DELETE /v1/api-keys is replaced the same way, so an agent can always get a key back.
     await store.commit([
       { type: 'updateWallet', walletId: agent.id, from: ['ACTIVE', 'FROZEN'], set: { activeKeyId: apiKey.id }, expectedActiveKeyId: old.id },
-      { type: 'revokeApiKey', apiKey: old, revokedAt: now },
+      ...(old.status === 'ACTIVE' ? [{ type: 'revokeApiKey' as const, apiKey: old, revokedAt: now }] : []),
       { type: 'createApiKey', apiKey },
       auditChange({ ...scope, actor: ctx.actor, action: 'api-key.rotate', resource: 'api-key', resourceId: apiKey.id, walletId: agent.id, metadata: { revokedKeyId: old.id }, createdAt: now }, ids),
     ]);

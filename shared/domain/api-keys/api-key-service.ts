@@ -76,6 +76,7 @@ export function createApiKeyService(deps: ServiceDeps) {
     const scope = requireOrganizationKey(ctx.principal);
     const apiKey = await store.getApiKeyById(keyId);
     if (!apiKey || apiKey.organizationId !== scope.organizationId) throw new ApiError('API_KEY_NOT_FOUND');
+    if (apiKey.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', 'Revoke this key with a key of its own environment.');
     if (apiKey.status === 'REVOKED') return apiKey;
     const revokedAt = clock.now().toISOString();
     await store.commit([

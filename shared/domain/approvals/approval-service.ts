@@ -3,7 +3,7 @@ import { requireOrganizationKey, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { Change } from '../changes.js';
 import { ApiError } from '../errors.js';
-import { periodLimitChecks } from '../policies/policy-rules.js';
+import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ApprovalFilter, ServiceDeps } from '../ports.js';
 import type { Actor, RequestContext } from '../tenancy.js';
 import type { Approval, ApprovalStatus, Page, PageRequest, Transaction } from '../types.js';
@@ -40,6 +40,12 @@ export function createApprovalService(deps: ServiceDeps) {
       throw new ApiError('PERMISSION_DENIED', 'The key that requested a payment cannot decide its approval.');
     }
     if (approval.status !== 'PENDING') throw new ApiError('INVALID_STATE', `The approval is already ${approval.status}.`, { status: approval.status });
+    // Past its expiry it can no longer be decided, even before the scheduled job has run.
+    const now = clock.now();
+    if (approval.expiresAt <= now.toISOString()) {
+      await expireOne(approval, now);
+      throw new ApiError('INVALID_STATE', 'The approval has expired.', { status: 'EXPIRED' });
+    }
     return approval;
   }
 
@@ -48,7 +54,11 @@ export function createApprovalService(deps: ServiceDeps) {
     return { decided, changes: [{ type: 'decideApproval', approval: decided }] };
   }
 
-  /** Posts the queued payment at once; funds and freeze are checked again by the posting itself. */
+  /**
+   * Posts the queued payment at once. The deny rules are evaluated again against the policies of
+   * now (a limit tightened since the request applies); funds, freeze and period limits are
+   * conditions of the posting itself.
+   */
   async function approve(ctx: RequestContext, approvalId: string, note: string | undefined): Promise<Approval> {
     const approval = await loadForDecision(ctx, approvalId);
     const now = clock.now();
@@ -57,9 +67,10 @@ export function createApprovalService(deps: ServiceDeps) {
     if (!queued) throw new Error(`approval ${approval.id} has no transaction ${approval.transactionId}`);
     const posted: Transaction = { ...queued, status: 'POSTED', postedAt: at };
     const snapshot = await store.getWalletSnapshot(approval.walletId);
-    const periodLimits = periodLimitChecks(snapshot?.policies.filter((p) => p.status === 'ACTIVE') ?? [], { walletId: approval.walletId, to: queued.to, amount: new Big(queued.amount), at: now });
     const { decided, changes } = decisionChanges(approval, 'APPROVED', ctx.actor, note ? { note } : {}, at);
     try {
+      const aliases = approval.payment.merchant ? [`merchant:${approval.payment.merchant}`] : [];
+      const { periodLimits } = evaluatePolicies(snapshot?.policies ?? [], snapshot?.counters ?? [], { walletId: approval.walletId, to: queued.to, toAliases: aliases, amount: new Big(queued.amount), at: now });
       await store.commit([
         ...changes,
         ...paymentPostingChanges({ transaction: posted, periodLimits, record: 'fromQueued', actor: ctx.actor, ids, auditAction: 'approval.approved', auditResource: { resource: 'approval', resourceId: approval.id } }),
@@ -100,29 +111,32 @@ export function createApprovalService(deps: ServiceDeps) {
     return decided;
   }
 
-  /** The scheduled job: expires pending approvals past their expiry (actor SYSTEM). Idempotent. */
+  /** Expires one pending approval (actor SYSTEM); false if a person decided it meanwhile. */
+  async function expireOne(approval: Approval, now: Date): Promise<boolean> {
+    const at = now.toISOString();
+    const actor: Actor = { actorType: 'SYSTEM', actorId: 'approval-expiry', ipAddress: '127.0.0.1' };
+    const { decided, changes } = decisionChanges(approval, 'EXPIRED', actor, { failureCode: 'APPROVAL_EXPIRED' }, at);
+    const scope = { organizationId: approval.organizationId, environment: approval.environment };
+    try {
+      await store.commit([
+        ...changes,
+        { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'FAILED', fields: { failureCode: 'APPROVAL_EXPIRED' }, onMismatch: 'INVALID_STATE' },
+        auditChange({ ...scope, actor, action: 'approval.expired', resource: 'approval', resourceId: approval.id, walletId: approval.walletId, metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD' }, createdAt: at }, ids),
+        eventChange({ ...scope, type: 'approval.expired', data: { ...decided }, createdAt: at }, ids),
+      ]);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'INVALID_STATE') return false;
+      throw error;
+    }
+  }
+
+  /** The scheduled job: expires pending approvals past their expiry. Idempotent. */
   async function expireDue(): Promise<number> {
     const now = clock.now();
     const due = await store.listExpiredApprovals(now, EXPIRY_BATCH_SIZE);
     let expired = 0;
-    for (const approval of due) {
-      const at = now.toISOString();
-      const actor: Actor = { actorType: 'SYSTEM', actorId: 'approval-expiry', ipAddress: '127.0.0.1' };
-      const { decided, changes } = decisionChanges(approval, 'EXPIRED', actor, { failureCode: 'APPROVAL_EXPIRED' }, at);
-      const scope = { organizationId: approval.organizationId, environment: approval.environment };
-      try {
-        await store.commit([
-          ...changes,
-          { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'FAILED', fields: { failureCode: 'APPROVAL_EXPIRED' }, onMismatch: 'INVALID_STATE' },
-          auditChange({ ...scope, actor, action: 'approval.expired', resource: 'approval', resourceId: approval.id, walletId: approval.walletId, metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD' }, createdAt: at }, ids),
-          eventChange({ ...scope, type: 'approval.expired', data: { ...decided }, createdAt: at }, ids),
-        ]);
-        expired++;
-      } catch (error) {
-        // Decided meanwhile by a person: nothing to expire.
-        if (!(error instanceof ApiError && error.code === 'INVALID_STATE')) throw error;
-      }
-    }
+    for (const approval of due) if (await expireOne(approval, now)) expired++;
     return expired;
   }
 

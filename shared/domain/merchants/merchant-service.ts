@@ -29,7 +29,7 @@ export function createMerchantService(deps: ServiceDeps) {
       updatedAt: now,
     };
     await store.commit([
-      { type: 'putMerchant', merchant, isNew: !existing },
+      { type: 'putMerchant', merchant, isNew: !existing, ...(existing ? { expectedStatus: existing.status } : {}) },
       auditChange({ ...scope, actor: ctx.actor, action: 'merchant.upsert', resource: 'merchant', resourceId: domain, walletId: wallet.id, metadata: { closedLoop: input.closedLoop }, createdAt: now }, ids),
     ]);
     return merchant;

@@ -1,7 +1,7 @@
-import { assertAccessible, assertPayable, scopeOf } from '../access.js';
+import { assertAccessible, assertPayable, loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError, toEnvelope } from '../errors.js';
-import { fingerprintOf, idempotencyChange, replayOf, runIdempotent, storeResponse, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { fingerprintOf, idempotencyChange, replayOf, resolveIdempotencyKey, runIdempotent, storeResponse, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps, TransactionFilter, WalletSnapshot } from '../ports.js';
@@ -78,7 +78,8 @@ export function createPaymentService(deps: ServiceDeps) {
     const scope = scopeOf(ctx.principal);
     const amount = parseAmount(input.amount);
     const amountText = formatAmount(amount);
-    const fingerprint = fingerprintOf('payment.create', { from: input.from, to: input.to, amount: amountText, description: input.description });
+    // The caller's wallet scope is part of the parameters: one agent's key never replays another's payment.
+    const fingerprint = fingerprintOf('payment.create', { from: input.from, to: input.to, amount: amountText, description: input.description, scope: ctx.principal.walletId ?? 'organization' });
     return runIdempotent(store, scope, input.idempotencyKey, fingerprint, clock.now(), async () => {
       if (input.from === input.to) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
       const snapshot = await lookups.snapshot(input.from);
@@ -89,7 +90,7 @@ export function createPaymentService(deps: ServiceDeps) {
       if (payer.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId: payer.id });
       if (payee.wallet.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId: payee.wallet.id });
       const now = clock.now();
-      const decision = evaluatePolicies(snapshot!.policies, snapshot!.counters, { walletId: payer.id, to: payee.wallet.id, amount, at: now });
+      const decision = evaluatePolicies(snapshot!.policies, snapshot!.counters, { walletId: payer.id, to: payee.wallet.id, toAliases: [input.to], amount, at: now });
       const createdAt = now.toISOString();
       const transaction: Transaction = {
         id: ids('transaction'),
@@ -167,9 +168,10 @@ export function createPaymentService(deps: ServiceDeps) {
 
   async function list(ctx: RequestContext, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>> {
     const scope = scopeOf(ctx.principal);
-    const own = ctx.principal.walletId;
-    if (own !== null && filter.walletId !== undefined && filter.walletId !== own) throw new ApiError('WALLET_NOT_FOUND');
-    return store.listTransactions(scope.organizationId, scope.environment, { ...filter, walletId: own ?? filter.walletId }, page);
+    // A wallet filter names a wallet the key may see (other organizations' wallets answer 404).
+    const walletId = filter.walletId ?? ctx.principal.walletId ?? undefined;
+    if (walletId !== undefined) await loadAccessibleWallet(store, ctx.principal, walletId);
+    return store.listTransactions(scope.organizationId, scope.environment, { ...filter, walletId }, page);
   }
 
   /**
@@ -178,12 +180,14 @@ export function createPaymentService(deps: ServiceDeps) {
    */
   async function reverse(ctx: RequestContext, transactionId: string, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
-    const fingerprint = fingerprintOf('payment.reverse', { transactionId });
+    const fingerprint = fingerprintOf('payment.reverse', { transactionId, scope: ctx.principal.walletId ?? 'organization' });
     return runIdempotent(store, scope, idempotencyKey, fingerprint, clock.now(), async () => {
       const original = await get(ctx, transactionId);
       const receiving = original.payeeOrganizationId === scope.organizationId;
       const payingOwnsBoth = original.organizationId === scope.organizationId && original.payeeOrganizationId === scope.organizationId;
-      if (!receiving && !payingOwnsBoth) {
+      // A wallet-scoped key only ever gives back money its own wallet received.
+      const scopedToPayee = ctx.principal.walletId === null || ctx.principal.walletId === original.to;
+      if ((!receiving && !payingOwnsBoth) || !scopedToPayee) {
         throw new ApiError('REVERSAL_NOT_ALLOWED', 'Only the receiving organization can reverse this payment.');
       }
       if (original.type !== 'PAYMENT' || original.status !== 'POSTED') {
@@ -227,7 +231,7 @@ export function createPaymentService(deps: ServiceDeps) {
   async function batch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const now = clock.now();
-    const fingerprint = fingerprintOf('payment.batch', { items: items.map(normalizedItem) });
+    const fingerprint = fingerprintOf('payment.batch', { items: items.map(normalizedItem), scope: ctx.principal.walletId ?? 'organization' });
     if (batchKey) {
       const existing = await store.getIdempotencyRecord(scope.organizationId, scope.environment, batchKey);
       if (existing && existing.expiresAtEpochS * 1000 > now.getTime()) return replayOf(existing, fingerprint);
@@ -241,8 +245,8 @@ export function createPaymentService(deps: ServiceDeps) {
     const results: BatchItemResult[] = [];
     const lookups = batchLookups();
     for (const [index, item] of items.entries()) {
-      const idempotencyKey = item.idempotencyKey ?? (batchKey ? `${batchKey}#${index}` : undefined);
       try {
+        const idempotencyKey = resolveIdempotencyKey(item.idempotencyKey, undefined) ?? (batchKey ? `${batchKey}#${index}` : undefined);
         const response = await create(ctx, { ...item, idempotencyKey }, lookups);
         results.push({ index, status: response.status, ...(response.status === 200 ? { payment: response.body } : { error: (response.body as { error: BatchItemResult['error'] }).error }) });
       } catch (error) {

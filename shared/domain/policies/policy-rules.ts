@@ -37,7 +37,10 @@ export type PolicyDecision = { kind: 'ALLOW'; periodLimits: PeriodLimitCheck[] }
 
 export interface PaymentIntent {
   walletId: string;
+  /** The payee wallet id. */
   to: string;
+  /** Other names of the payee as the request gave them (e.g. "merchant:shop.example.com"). */
+  toAliases?: string[];
   amount: Big;
   at: Date;
 }
@@ -67,10 +70,11 @@ export function evaluatePolicies(policies: Policy[], counters: SpendCounter[], i
         remaining: formatAmount(policy.maxTransactionAmount),
       });
     }
-    if (policy.blockedRecipients?.includes(intent.to)) {
+    const names = [intent.to, ...(intent.toAliases ?? [])];
+    if (policy.blockedRecipients?.some((name) => names.includes(name))) {
       deny('blockedRecipients', `The recipient is blocked by the policy "${policy.name}".`, { policyId: policy.id });
     }
-    if (policy.allowedRecipients && policy.allowedRecipients.length > 0 && !policy.allowedRecipients.includes(intent.to)) {
+    if (policy.allowedRecipients && policy.allowedRecipients.length > 0 && !policy.allowedRecipients.some((name) => names.includes(name))) {
       deny('allowedRecipients', `The recipient is not on the allow list of the policy "${policy.name}".`, { policyId: policy.id });
     }
     if (policy.allowedHoursUtc && !withinHours(policy.allowedHoursUtc, intent.at)) {

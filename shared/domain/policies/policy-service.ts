@@ -79,9 +79,9 @@ export function createPolicyService(deps: ServiceDeps) {
 
   async function list(ctx: RequestContext, walletId: string | undefined, page: PageRequest): Promise<Page<Policy>> {
     const scope = scopeOf(ctx.principal);
-    const own = ctx.principal.walletId;
-    if (own !== null && walletId !== undefined && walletId !== own) throw new ApiError('WALLET_NOT_FOUND');
-    return store.listPolicies(scope.organizationId, scope.environment, own ?? walletId, page);
+    const filter = walletId ?? ctx.principal.walletId ?? undefined;
+    if (filter !== undefined) await loadAccessibleWallet(store, ctx.principal, filter);
+    return store.listPolicies(scope.organizationId, scope.environment, filter, page);
   }
 
   async function update(ctx: RequestContext, policyId: string, patch: PolicyPatch): Promise<Policy> {
