@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { FALLBACK_ROUTE, matchRoute, routeKeyOf, type FunctionGroup } from '../../shared/http/routes.js';
+import { FALLBACK_ROUTE, matchRoute, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
 import type { HttpResponse } from '../../shared/http/responses.js';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
@@ -54,7 +54,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (grou
   const group = match.kind === 'matched' ? match.route.group : FALLBACK_ROUTE.group;
   const event = toEvent(req, url, method, routeKey, match.kind === 'matched' ? match.pathParameters : undefined, body);
   const handler = await handlerOf(group);
-  const response = await handler(event, lambdaContext(event.requestContext.requestId));
+  const response = await handler(event, lambdaContext(event.requestContext.requestId, timeoutOf(group) * 1000));
   res.writeHead(response.statusCode, response.headers);
   res.end(response.body);
 }
@@ -119,7 +119,9 @@ function toEvent(
   };
 }
 
-function lambdaContext(requestId: string): Context {
+/** The Lambda context: the remaining time is the group's function timeout, as in AWS. */
+function lambdaContext(requestId: string, timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     awsRequestId: requestId,
     functionName: 'allowance-local',
@@ -129,7 +131,7 @@ function lambdaContext(requestId: string): Context {
     logGroupName: 'local',
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

@@ -8,6 +8,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENV } from '../../shared/config/env-names.js';
+import { timeoutOf } from '../../shared/http/routes.js';
 import type { StageConfig } from '../config/stage-config.js';
 
 /** Repository root: entries, the lock file and esbuild's working directory are resolved from it. */
@@ -15,7 +16,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const FUNCTION_MEMORY_MB = 512;
 /** Below API Gateway's 29 s integration limit, so a slow call fails in our code, with our envelope. */
-export const FUNCTION_TIMEOUT = Duration.seconds(10);
+export const functionTimeout = (group: string) => Duration.seconds(timeoutOf(group));
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
 export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;
 /** esbuild target matching the Lambda runtime's Node.js major. */
@@ -84,7 +85,7 @@ export class ServiceFunction extends Construct {
       runtime: FUNCTION_RUNTIME,
       architecture: FUNCTION_ARCHITECTURE,
       memorySize: FUNCTION_MEMORY_MB,
-      timeout: FUNCTION_TIMEOUT,
+      timeout: functionTimeout(group),
       logGroup,
       tracing: stage.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       environment: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
-import { FALLBACK_ROUTE, FUNCTION_GROUPS, ROUTES, routeKeyOf, type FunctionGroup } from '../../shared/http/routes.js';
+import { FALLBACK_ROUTE, FUNCTION_GROUPS, ROUTES, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
 import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
 
 /**
@@ -100,6 +100,11 @@ describe('api stack: routes', () => {
 });
 
 describe('api stack: functions', () => {
+  it('gives the payments group (100-item batches) a longer timeout, under the 30 s API Gateway limit', () => {
+    expect(timeoutOf('payments')).toBeLessThan(30);
+    expect(timeoutOf('wallets')).toBe(10);
+  });
+
   it('has one Node.js 24 arm64 function per function group and per worker', () => {
     expect(WORKERS).toEqual(['expiry']);
     dev.apiTemplate.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTIONS.length);
@@ -110,7 +115,7 @@ describe('api stack: functions', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: 512,
-        Timeout: 10,
+        Timeout: timeoutOf(group),
       });
     }
   });
