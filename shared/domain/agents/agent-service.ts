@@ -16,6 +16,14 @@ import { findTemplate } from './agent-templates.js';
 
 export const MAX_POLICIES_PER_AGENT = 10;
 
+/** An adjustment's answer without the balance after it. */
+interface AdjustmentPartial {
+  id: string;
+  adjustment: number;
+  currency: 'USD';
+  transactionId: string;
+}
+
 export interface CreateAgentInput {
   name: string;
   permissions?: string[] | undefined;
@@ -124,6 +132,14 @@ export function createAgentService(deps: ServiceDeps) {
     const amount = parseAmount(rawAmount, { allowNegative: true });
     const amountText = formatAmount(amount);
     const fingerprint = fingerprintOf('agent.adjust-budget', { agentId, amount: amountText });
+    // The answer carries the balance read after the commit, so the key goes in flight with the
+    // movement and is completed right after; a request that died in between is answered from here.
+    const complete = async (partial: AdjustmentPartial): Promise<IdempotentResponse> => {
+      const after = await store.getWallet(partial.id);
+      const body = { id: partial.id, adjustment: partial.adjustment, newBalance: formatBalance(after?.balance ?? new Big(0)), currency: partial.currency, transactionId: partial.transactionId };
+      if (idempotencyKey) await store.completeIdempotencyRecord(scope.organizationId, scope.environment, idempotencyKey, 200, JSON.stringify(body));
+      return { status: 200, body, replayed: false };
+    };
     return runIdempotent(store, scope, idempotencyKey, fingerprint, clock.now(), async () => {
       const agent = await loadAgent(ctx, agentId);
       if (agent.deletedAt) throw new ApiError('WALLET_FROZEN', 'The agent is deleted.', { walletId: agent.id });
@@ -134,6 +150,7 @@ export function createAgentService(deps: ServiceDeps) {
       const [from, to] = credit ? [mainWalletId, agent.id] : [agent.id, mainWalletId];
       const transactionId = ids('transaction');
       const magnitude = amount.abs();
+      const partial: AdjustmentPartial = { id: agent.id, adjustment: Number(amountText), currency: 'USD', transactionId };
       const changes: Change[] = [
         {
           type: 'posting',
@@ -149,15 +166,12 @@ export function createAgentService(deps: ServiceDeps) {
             record: 'create',
           },
         },
-        ...(idempotencyKey ? [inFlightIdempotencyChange(scope, idempotencyKey, fingerprint, now)] : []),
+        ...(idempotencyKey ? [inFlightIdempotencyChange(scope, idempotencyKey, fingerprint, now, partial)] : []),
         auditChange({ ...scope, actor: ctx.actor, action: 'wallet.budget.adjust', resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { transactionId, amount: amountText, currency: 'USD', recipientWalletId: to }, createdAt: at }, ids),
       ];
       await store.commit(changes);
-      const after = await store.getWallet(agent.id);
-      const body = { id: agent.id, adjustment: Number(amountText), newBalance: formatBalance(after?.balance ?? new Big(0)), currency: 'USD', transactionId };
-      if (idempotencyKey) await store.completeIdempotencyRecord(scope.organizationId, scope.environment, idempotencyKey, 200, JSON.stringify(body));
-      return { status: 200, body, replayed: false };
-    });
+      return complete(partial);
+    }, (stored) => complete(stored as AdjustmentPartial));
   }
 
   async function setStatus(ctx: RequestContext, agentId: string, target: 'FROZEN' | 'ACTIVE') {

@@ -54,10 +54,16 @@ export function replayOf(record: IdempotencyRecord, fingerprint: string): Idempo
  * movement's transaction as in flight, and the response is saved right after.
  */
 export const IN_FLIGHT_STATUS = 0;
+/** An in-flight record older than this was left by a request that died after its commit. */
+export const IN_FLIGHT_STALE_MS = 10_000;
 
-export function inFlightIdempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, now: Date): Change {
-  return idempotencyChange(scope, key, fingerprint, IN_FLIGHT_STATUS, null, now);
+/** `partial`: what is known before the commit, from which a stale record's answer is rebuilt. */
+export function inFlightIdempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, now: Date, partial: unknown): Change {
+  return idempotencyChange(scope, key, fingerprint, IN_FLIGHT_STATUS, partial, now);
 }
+
+/** Rebuilds and saves the answer of a stale in-flight record (the movement itself committed). */
+export type InFlightRecovery = (partial: unknown) => Promise<IdempotentResponse>;
 
 export function idempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, status: number, body: unknown, now: Date): Change {
   return {
@@ -86,9 +92,12 @@ export async function runIdempotent(
   fingerprint: string,
   now: Date,
   execute: () => Promise<IdempotentResponse>,
+  recover?: InFlightRecovery,
 ): Promise<IdempotentResponse> {
   if (key === undefined) return execute();
   const existing = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
+  const stale = existing && existing.status === IN_FLIGHT_STATUS && now.getTime() - Date.parse(existing.createdAt) > IN_FLIGHT_STALE_MS;
+  if (stale && recover && existing.fingerprint === fingerprint) return recover(JSON.parse(existing.body) as unknown);
   // TTL deletion lags; a record past its 24 hours no longer counts.
   if (existing && existing.expiresAtEpochS * 1000 > now.getTime()) return replayOf(existing, fingerprint);
   const replayWinner = async (error: ApiError) => {
