@@ -9,9 +9,15 @@ import type { Posting } from './ledger/posting.js';
  * DynamoDB transaction with each change's condition; a failed condition becomes the ApiError the
  * persistence layer maps for that change kind.
  */
+export type OrganizationUpdate = Partial<Pick<Organization, 'kybStatus' | 'kyb' | 'tosAcceptance' | 'billingMethod' | 'productionActivatedAt'>>;
+
 export type Change =
   | { type: 'createOrganization'; organization: Organization }
-  | { type: 'updateOrganization'; organization: Organization }
+  /**
+   * Sets only the named fields, so concurrent activation steps and the operator's KYB decision
+   * never overwrite each other; `unless` names a field whose presence (or value) refuses the write.
+   */
+  | { type: 'updateOrganization'; organizationId: string; set: OrganizationUpdate; unless?: { field: 'productionActivatedAt' } | { field: 'kybStatus'; equals: Organization['kybStatus'] } }
   | { type: 'createEnvironment'; organizationId: string; environment: Environment; mainWalletId: string }
   /** Counts a new wallet against the environment limit (WALLET_LIMIT_EXCEEDED when reached). */
   | { type: 'reserveWalletSlot'; organizationId: string; environment: Environment; limit: number }

@@ -21,31 +21,18 @@ function writesOf(tableName: string, change: Change): TransactWrite[] | Transact
     case 'createOrganization':
       return [put(tableName, organizationCodec.toItem(change.organization))];
     case 'updateOrganization': {
-      const { id, name: _name, createdAt: _createdAt, ...fields } = change.organization;
-      const names: Record<string, string> = {};
-      const values: Record<string, unknown> = {};
-      const sets = Object.entries(fields)
-        .filter(([, value]) => value !== undefined)
-        .map(([field, value]) => {
-          names[`#${field}`] = field;
-          values[`:${field}`] = value;
-          return `#${field} = :${field}`;
-        });
-      return [
-        {
-          item: {
-            Update: {
-              TableName: tableName,
-              Key: keys.organization(id),
-              UpdateExpression: `SET ${sets.join(', ')}`,
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: values,
-            },
-          },
-          onConditionFailed: () => new ApiError('ORGANIZATION_NOT_FOUND'),
-        },
-      ];
+      const { sets, names, values } = setFields(change.set, 'o_');
+      const unless = change.unless;
+      const condition =
+        unless === undefined
+          ? 'attribute_exists(PK)'
+          : unless.field === 'productionActivatedAt'
+            ? 'attribute_exists(PK) AND attribute_not_exists(productionActivatedAt)'
+            : 'attribute_exists(PK) AND kybStatus <> :unlessKyb';
+      const conditionValues = unless?.field === 'kybStatus' ? { ':unlessKyb': unless.equals } : {};
+      return update(tableName, keys.organization(change.organizationId), `SET ${sets.join(', ')}`, condition, { ...values, ...conditionValues }, names, (old) =>
+        old ? new ApiError('INVALID_STATE', 'The organization changed meanwhile (already activated or verified).') : new ApiError('ORGANIZATION_NOT_FOUND'),
+      );
     }
     case 'createEnvironment':
       return [

@@ -1,6 +1,7 @@
 import { requireOrganizationKey } from '../access.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, validationError } from '../errors.js';
+import type { Change, OrganizationUpdate } from '../changes.js';
 import type { ServiceDeps } from '../ports.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Organization } from '../types.js';
@@ -64,13 +65,13 @@ export function createActivationService(deps: ServiceDeps, options: ActivationOp
     return { scope, organization };
   }
 
-  async function update(ctx: RequestContext, organization: Organization, action: Parameters<typeof auditChange>[0]['action'], metadata: Record<string, unknown>) {
+  async function update(ctx: RequestContext, organization: Organization, set: OrganizationUpdate, action: Parameters<typeof auditChange>[0]['action'], metadata: Record<string, unknown>, unless?: Extract<Change, { type: 'updateOrganization' }>['unless']) {
     const scope = requireOrganizationKey(ctx.principal);
     await store.commit([
-      { type: 'updateOrganization', organization },
+      { type: 'updateOrganization', organizationId: organization.id, set, ...(unless ? { unless } : {}) },
       auditChange({ ...scope, actor: ctx.actor, action, resource: 'organization', resourceId: organization.id, metadata, createdAt: clock.now().toISOString() }, ids),
     ]);
-    return activationStatusOf(organization);
+    return activationStatusOf({ ...organization, ...set });
   }
 
   async function status(ctx: RequestContext): Promise<ActivationStatus> {
@@ -80,7 +81,7 @@ export function createActivationService(deps: ServiceDeps, options: ActivationOp
   async function acceptTos(ctx: RequestContext, input: { tosVersion: string }) {
     const { organization } = await load(ctx);
     const acceptance = { tosVersion: input.tosVersion, ipAddress: ctx.actor.ipAddress, acceptedAt: clock.now().toISOString() };
-    const result = await update(ctx, { ...organization, tosAcceptance: acceptance }, 'organization.tos.accept', { tosVersion: input.tosVersion });
+    const result = await update(ctx, organization, { tosAcceptance: acceptance }, 'organization.tos.accept', { tosVersion: input.tosVersion });
     return { ...result, tosAcceptance: acceptance };
   }
 
@@ -89,7 +90,7 @@ export function createActivationService(deps: ServiceDeps, options: ActivationOp
     if (organization.kybStatus === 'VERIFIED') throw new ApiError('INVALID_STATE', 'Business verification is already complete.');
     const kyb = { ...input, submittedAt: clock.now().toISOString() };
     const kybStatus = options.kybAutoApprove ? 'VERIFIED' : 'PENDING';
-    return update(ctx, { ...organization, kyb, kybStatus }, 'organization.kyb.submit', { legalName: input.legalName, kybStatus });
+    return update(ctx, organization, { kyb, kybStatus }, 'organization.kyb.submit', { legalName: input.legalName, kybStatus }, { field: 'kybStatus', equals: 'VERIFIED' });
   }
 
   async function addBillingMethod(ctx: RequestContext, input: { type: 'card'; number: string }) {
@@ -97,7 +98,7 @@ export function createActivationService(deps: ServiceDeps, options: ActivationOp
     if (!luhnValid(input.number)) throw validationError('number', 'is not a valid card number');
     if (input.number === DECLINED_TEST_CARD) throw validationError('number', 'the card was declined');
     const billingMethod = { type: input.type, last4: input.number.slice(-4), addedAt: clock.now().toISOString() };
-    return update(ctx, { ...organization, billingMethod }, 'organization.billing-method.add', { type: input.type, last4: billingMethod.last4 });
+    return update(ctx, organization, { billingMethod }, 'organization.billing-method.add', { type: input.type, last4: billingMethod.last4 });
   }
 
   /** Creates the production main wallet; calling it again after activation answers the same result. */
@@ -111,7 +112,7 @@ export function createActivationService(deps: ServiceDeps, options: ActivationOp
     const activatedAt = clock.now().toISOString();
     const wallet = newMainWallet(ids('wallet'), organization.id, 'PRODUCTION', activatedAt);
     await store.commit([
-      { type: 'updateOrganization', organization: { ...organization, productionActivatedAt: activatedAt } },
+      { type: 'updateOrganization', organizationId: organization.id, set: { productionActivatedAt: activatedAt }, unless: { field: 'productionActivatedAt' } },
       { type: 'createEnvironment', organizationId: organization.id, environment: 'PRODUCTION', mainWalletId: wallet.id },
       { type: 'createWallet', wallet },
       auditChange({ ...scope, actor: ctx.actor, action: 'organization.production.activate', resource: 'organization', resourceId: organization.id, metadata: { productionMainWalletId: wallet.id }, createdAt: activatedAt }, ids),

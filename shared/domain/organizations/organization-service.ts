@@ -64,9 +64,8 @@ export function createOrganizationService(deps: ServiceDeps) {
     const organization = await store.getOrganization(organizationId);
     if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
     const now = clock.now().toISOString();
-    const updated: Organization = { ...organization, kybStatus: status };
     await store.commit([
-      { type: 'updateOrganization', organization: updated },
+      { type: 'updateOrganization', organizationId, set: { kybStatus: status } },
       auditChange(
         {
           organizationId,
