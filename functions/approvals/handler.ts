@@ -1,4 +1,4 @@
-import type { Approval } from '../../shared/domain/types.js';
+import { presentApproval } from '../../shared/http/presenters.js';
 import { createHttpHandler, operation } from '../../shared/http/middleware.js';
 import { pageRequestOf, pageResponse } from '../../shared/http/pagination.js';
 import { ok } from '../../shared/http/responses.js';
@@ -6,26 +6,6 @@ import { container } from '../../shared/runtime/container.js';
 import { approveBody, listApprovalsQuery, rejectBody } from './schemas.js';
 
 const approvals = () => container().services.approvals;
-
-/** Wire shape of decisions.md section 3 (internal fields such as the requesting key stay inside). */
-function presentApproval(approval: Approval) {
-  return {
-    id: approval.id,
-    object: 'approval',
-    status: approval.status,
-    walletId: approval.walletId,
-    payment: approval.payment,
-    transactionId: approval.transactionId,
-    reason: approval.reason,
-    failureCode: approval.failureCode ?? null,
-    note: approval.note ?? null,
-    rejectionReason: approval.rejectionReason ?? null,
-    createdAt: approval.createdAt,
-    decidedAt: approval.decidedAt ?? null,
-    decidedBy: approval.decidedBy ?? null,
-    expiresAt: approval.expiresAt,
-  };
-}
 
 export const handler = createHttpHandler(
   'approvals',

@@ -1,25 +1,9 @@
-import type { AuditEntry } from '../../shared/domain/types.js';
+import { presentAuditEntry } from '../../shared/http/presenters.js';
 import { createHttpHandler, operation } from '../../shared/http/middleware.js';
 import { pageRequestOf } from '../../shared/http/pagination.js';
 import { ok } from '../../shared/http/responses.js';
 import { container } from '../../shared/runtime/container.js';
 import { listAuditLogsQuery } from './schemas.js';
-
-/** Wire shape of interface-spec 2.11 (the wallet index attribute stays inside). */
-function presentAuditEntry(entry: AuditEntry) {
-  return {
-    id: entry.id,
-    organizationId: entry.organizationId,
-    actorType: entry.actorType,
-    actorId: entry.actorId,
-    action: entry.action,
-    resource: entry.resource,
-    resourceId: entry.resourceId,
-    metadata: entry.metadata,
-    ipAddress: entry.ipAddress,
-    createdAt: entry.createdAt,
-  };
-}
 
 export const handler = createHttpHandler(
   'audit-logs',

@@ -1,5 +1,5 @@
 import { formatBalance } from '../domain/money.js';
-import type { ApiKey, StatementEntry, Wallet } from '../domain/types.js';
+import type { ApiKey, Approval, AuditEntry, StatementEntry, Wallet } from '../domain/types.js';
 
 /** Wire shapes of records: money as decimal strings, never internal attributes. */
 export function presentWallet(wallet: Wallet) {
@@ -55,6 +55,42 @@ export function presentStatementEntry(entry: StatementEntry) {
     amount: formatBalance(entry.amount),
     balanceAfter: formatBalance(entry.balanceAfter),
     description: entry.description ?? null,
+    createdAt: entry.createdAt,
+  };
+}
+
+/** Wire shape of decisions.md section 3 (internal fields such as the requesting key stay inside). */
+export function presentApproval(approval: Approval) {
+  return {
+    id: approval.id,
+    object: 'approval',
+    status: approval.status,
+    walletId: approval.walletId,
+    payment: approval.payment,
+    transactionId: approval.transactionId,
+    reason: approval.reason,
+    failureCode: approval.failureCode ?? null,
+    note: approval.note ?? null,
+    rejectionReason: approval.rejectionReason ?? null,
+    createdAt: approval.createdAt,
+    decidedAt: approval.decidedAt ?? null,
+    decidedBy: approval.decidedBy ?? null,
+    expiresAt: approval.expiresAt,
+  };
+}
+
+/** Wire shape of interface-spec 2.11 (the wallet index attribute stays inside). */
+export function presentAuditEntry(entry: AuditEntry) {
+  return {
+    id: entry.id,
+    organizationId: entry.organizationId,
+    actorType: entry.actorType,
+    actorId: entry.actorId,
+    action: entry.action,
+    resource: entry.resource,
+    resourceId: entry.resourceId,
+    metadata: entry.metadata,
+    ipAddress: entry.ipAddress,
     createdAt: entry.createdAt,
   };
 }
