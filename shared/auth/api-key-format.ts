@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../domain/ids.js';
 import type { IssuedKey, KeyKind } from '../domain/ports.js';
-import type { Environment } from '../domain/tenancy.js';
 
 /**
  * Key format (decisions.md section 0): prefix + 32 random base62 characters (~190 bits) + a
@@ -76,8 +75,4 @@ export function issueKey(kind: KeyKind): IssuedKey {
   const secret = randomBase62(KEY_SECRET_LENGTH);
   const raw = KEY_PREFIX[kind] + secret + checksum(secret);
   return { raw, hash: hashKey(raw), prefix: KEY_PREFIX[kind], last4: raw.slice(-4) };
-}
-
-export function keyKindOf(environment: Environment): KeyKind {
-  return environment;
 }

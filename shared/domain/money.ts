@@ -71,12 +71,6 @@ export function roundToCents(value: Big): Big {
   return value.round(AMOUNT_DECIMALS, Big.roundHalfUp);
 }
 
-export function toBig(value: string | Big): Big {
-  return value instanceof Big ? value : new Big(value);
-}
-
-export const ZERO = new Big(0);
-
 /** big.js keeps the sign of values that round to zero; money never prints as "-0.00". */
 function withoutNegativeZero(text: string): string {
   return /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;

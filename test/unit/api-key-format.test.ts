@@ -8,7 +8,6 @@ import {
   KEY_CHECKSUM_LENGTH,
   KEY_PREFIX,
   KEY_SECRET_LENGTH,
-  keyKindOf,
   parseKey,
 } from '../../shared/auth/api-key-format.js';
 import type { KeyKind } from '../../shared/domain/ports.js';
@@ -42,11 +41,6 @@ describe('API key format', () => {
   it('issues distinct keys', () => {
     const raws = new Set(Array.from({ length: 2000 }, () => issueKey('SANDBOX').raw));
     expect(raws.size).toBe(2000);
-  });
-
-  it('maps an environment to the key kind of the same name', () => {
-    expect(keyKindOf('SANDBOX')).toBe('SANDBOX');
-    expect(keyKindOf('PRODUCTION')).toBe('PRODUCTION');
   });
 });
 

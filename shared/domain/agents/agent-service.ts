@@ -56,20 +56,21 @@ export function createAgentService(deps: ServiceDeps) {
     if ((input.policies?.length ?? 0) > MAX_POLICIES_PER_AGENT) throw validationError('policies', `at most ${MAX_POLICIES_PER_AGENT} policies`);
     const now = clock.now().toISOString();
     const issued = deps.issueKey(scope.environment);
+    const walletId = ids('wallet');
+    const apiKeyId = ids('apiKey');
+    const wallet: Wallet = { ...newWallet({ id: walletId, ...scope, name: input.name, agentName: input.name, walletType: 'AGENT', isMain: false, createdAt: now }), activeKeyId: apiKeyId };
     const apiKey: ApiKey = {
-      id: ids('apiKey'),
+      id: apiKeyId,
       hash: issued.hash,
       name: `${input.name} agent key`,
       prefix: issued.prefix,
       last4: issued.last4,
       ...scope,
       permissions,
-      walletId: '',
+      walletId,
       status: 'ACTIVE',
       createdAt: now,
     };
-    const wallet: Wallet = { ...newWallet({ id: ids('wallet'), ...scope, name: input.name, agentName: input.name, walletType: 'AGENT', isMain: false, createdAt: now }), activeKeyId: apiKey.id };
-    apiKey.walletId = wallet.id;
     const policies = (input.policies ?? []).map((policyInput) =>
       buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now }, policyInput),
     );

@@ -80,10 +80,23 @@ export function idempotencyChange(scope: OrganizationScope, key: string, fingerp
   };
 }
 
+/** The record under a key, unless it is past its 24 hours (TTL deletion lags behind). */
+async function liveRecord(store: Store, scope: OrganizationScope, key: string, now: Date): Promise<IdempotencyRecord | undefined> {
+  const record = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
+  return record && record.expiresAtEpochS * 1000 > now.getTime() ? record : undefined;
+}
+
+/** The stored response for this key and parameters, if any (IDEMPOTENCY_KEY_REUSE if they differ). */
+export async function storedReplay(store: Store, scope: OrganizationScope, key: string, fingerprint: string, now: Date): Promise<IdempotentResponse | undefined> {
+  const record = await liveRecord(store, scope, key, now);
+  return record ? replayOf(record, fingerprint) : undefined;
+}
+
 /**
  * Runs an idempotent operation: a stored response is replayed; otherwise `execute` commits the
  * movement together with the idempotency record (one transaction). If a concurrent request with
- * the same key won the race, its stored response is replayed instead.
+ * the same key won the race, its stored response is replayed instead. A refusal in
+ * STORED_FAILURES is kept under the key like a success.
  */
 export async function runIdempotent(
   store: Store,
@@ -95,32 +108,24 @@ export async function runIdempotent(
   recover?: InFlightRecovery,
 ): Promise<IdempotentResponse> {
   if (key === undefined) return execute();
-  const existing = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
-  const stale = existing && existing.status === IN_FLIGHT_STATUS && now.getTime() - Date.parse(existing.createdAt) > IN_FLIGHT_STALE_MS;
-  if (stale && recover && existing.fingerprint === fingerprint) return recover(JSON.parse(existing.body) as unknown);
-  // TTL deletion lags; a record past its 24 hours no longer counts.
-  if (existing && existing.expiresAtEpochS * 1000 > now.getTime()) return replayOf(existing, fingerprint);
-  const replayWinner = async (error: ApiError) => {
-    const winner = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
-    if (!winner) throw error;
-    return replayOf(winner, fingerprint);
-  };
+  const existing = await liveRecord(store, scope, key, now);
+  const stale = existing?.status === IN_FLIGHT_STATUS && now.getTime() - Date.parse(existing.createdAt) > IN_FLIGHT_STALE_MS;
+  if (existing && stale && recover && existing.fingerprint === fingerprint) return recover(JSON.parse(existing.body) as unknown);
+  if (existing) return replayOf(existing, fingerprint);
   try {
     return await execute();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.code === 'IDEMPOTENCY_KEY_IN_USE') return replayWinner(error);
+    if (error.code === 'IDEMPOTENCY_KEY_IN_USE') return replayWinner(store, scope, key, fingerprint, error);
     if (!STORED_FAILURES.has(error.code)) throw error;
-    // A business refusal is the first response too: it is kept, so a retry answers it again.
-    const response = { status: error.status, body: toEnvelope(error), replayed: false };
-    try {
-      await store.commit([idempotencyChange(scope, key, fingerprint, response.status, response.body, now)]);
-    } catch (stored) {
-      if (stored instanceof ApiError && stored.code === 'IDEMPOTENCY_KEY_IN_USE') return replayWinner(stored);
-      throw stored;
-    }
-    return response;
+    return storeResponse(store, scope, key, fingerprint, { status: error.status, body: toEnvelope(error), replayed: false }, now);
   }
+}
+
+async function replayWinner(store: Store, scope: OrganizationScope, key: string, fingerprint: string, error: ApiError): Promise<IdempotentResponse> {
+  const winner = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
+  if (!winner) throw error;
+  return replayOf(winner, fingerprint);
 }
 
 /**
@@ -141,15 +146,16 @@ export const STORED_FAILURES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'TRANSACTION_NOT_FOUND',
 ]);
 
-/** Stores the response of an operation made of several movements (a batch) once they are done. */
+/**
+ * Stores a response decided outside a movement's transaction (a refusal, a batch's answer); if
+ * another request with the key stored first, that response is the answer.
+ */
 export async function storeResponse(store: Store, scope: OrganizationScope, key: string, fingerprint: string, response: IdempotentResponse, now: Date): Promise<IdempotentResponse> {
   try {
     await store.commit([idempotencyChange(scope, key, fingerprint, response.status, response.body, now)]);
     return response;
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error;
-    const winner = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
-    if (!winner) throw error;
-    return replayOf(winner, fingerprint);
+    return replayWinner(store, scope, key, fingerprint, error);
   }
 }

@@ -1,7 +1,7 @@
 import { assertAccessible, assertPayable, loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError, toEnvelope } from '../errors.js';
-import { fingerprintOf, idempotencyChange, replayOf, resolveIdempotencyKey, runIdempotent, storeResponse, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { fingerprintOf, idempotencyChange, resolveIdempotencyKey, runIdempotent, storedReplay, storeResponse, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps, TransactionFilter, WalletSnapshot } from '../ports.js';
@@ -170,7 +170,7 @@ export function createPaymentService(deps: ServiceDeps) {
     const scope = scopeOf(ctx.principal);
     // A wallet filter names a wallet the key may see (other organizations' wallets answer 404).
     const walletId = filter.walletId ?? ctx.principal.walletId ?? undefined;
-    if (walletId !== undefined) await loadAccessibleWallet(store, ctx.principal, walletId);
+    if (walletId !== undefined && walletId !== ctx.principal.walletId) await loadAccessibleWallet(store, ctx.principal, walletId);
     return store.listTransactions(scope.organizationId, scope.environment, { ...filter, walletId }, page);
   }
 
@@ -232,10 +232,8 @@ export function createPaymentService(deps: ServiceDeps) {
     const scope = scopeOf(ctx.principal);
     const now = clock.now();
     const fingerprint = fingerprintOf('payment.batch', { items: items.map(normalizedItem), scope: ctx.principal.walletId ?? 'organization' });
-    if (batchKey) {
-      const existing = await store.getIdempotencyRecord(scope.organizationId, scope.environment, batchKey);
-      if (existing && existing.expiresAtEpochS * 1000 > now.getTime()) return replayOf(existing, fingerprint);
-    }
+    const replay = batchKey ? await storedReplay(store, scope, batchKey, fingerprint, now) : undefined;
+    if (replay) return replay;
     const results = await runBatch(ctx, items, batchKey);
     const response = batchResponse(results);
     return batchKey ? storeResponse(store, scope, batchKey, fingerprint, response, now) : response;

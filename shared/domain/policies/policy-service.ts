@@ -80,7 +80,7 @@ export function createPolicyService(deps: ServiceDeps) {
   async function list(ctx: RequestContext, walletId: string | undefined, page: PageRequest): Promise<Page<Policy>> {
     const scope = scopeOf(ctx.principal);
     const filter = walletId ?? ctx.principal.walletId ?? undefined;
-    if (filter !== undefined) await loadAccessibleWallet(store, ctx.principal, filter);
+    if (filter !== undefined && filter !== ctx.principal.walletId) await loadAccessibleWallet(store, ctx.principal, filter);
     return store.listPolicies(scope.organizationId, scope.environment, filter, page);
   }
 

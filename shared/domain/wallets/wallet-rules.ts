@@ -16,7 +16,6 @@ export function newWallet(fields: {
 }): Wallet {
   return {
     ...fields,
-    ...(fields.agentName === undefined ? { agentName: undefined } : {}),
     status: 'ACTIVE',
     balance: new Big(0),
     pendingBalance: new Big(0),

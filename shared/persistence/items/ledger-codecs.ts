@@ -1,4 +1,3 @@
-import Big from 'big.js';
 import type { Policy, SpendCounter } from '../../domain/policies/policy-types.js';
 import type { Approval, IdempotencyRecord, MerchantProfile, Transaction } from '../../domain/types.js';
 import { readBig, toNumberAttribute } from '../client.js';
@@ -98,5 +97,3 @@ export const idempotencyCodec = {
     return { ...(record as unknown as IdempotencyRecord), status: Number(readBig(item.status)), expiresAtEpochS: Number(readBig(item.expiresAtEpochS)) };
   },
 };
-
-export const ZERO_NUMBER = new Big(0);
