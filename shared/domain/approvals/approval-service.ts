@@ -31,6 +31,24 @@ export function createApprovalService(deps: ServiceDeps) {
     return store.listApprovals(scope.organizationId, scope.environment, { ...filter, walletId: own ?? filter.walletId }, page);
   }
 
+  /** The audit entry of a decision: the approval is the resource, the payment in the metadata. */
+  function decisionAudit(approval: Approval, actor: Actor, action: 'approval.approved' | 'approval.rejected' | 'approval.expired', at: string, extra: Record<string, unknown>): Change {
+    return auditChange(
+      {
+        organizationId: approval.organizationId,
+        environment: approval.environment,
+        actor,
+        action,
+        resource: 'approval',
+        resourceId: approval.id,
+        walletId: approval.walletId,
+        metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD', recipientWalletId: approval.payment.to, ...extra },
+        createdAt: at,
+      },
+      ids,
+    );
+  }
+
   /** Only an organization-level admin key that did not request the payment may decide. */
   async function loadForDecision(ctx: RequestContext, approvalId: string): Promise<Approval> {
     requireOrganizationKey(ctx.principal);
@@ -91,7 +109,7 @@ export function createApprovalService(deps: ServiceDeps) {
     await store.commit([
       ...changes,
       { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'FAILED', fields: { failureCode }, onMismatch: 'INVALID_STATE' },
-      auditChange({ ...scope, actor, action: 'approval.approved', resource: 'approval', resourceId: approval.id, walletId: approval.walletId, metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD', recipientWalletId: approval.payment.to, status: 'FAILED', failureCode }, createdAt: at }, ids),
+      decisionAudit(approval, actor, 'approval.approved', at, { status: 'FAILED', failureCode }),
       eventChange({ ...scope, type: 'payment.failed', data: { transactionId: approval.transactionId, approvalId: approval.id, failureCode }, createdAt: at }, ids),
     ]);
     return decided;
@@ -105,7 +123,7 @@ export function createApprovalService(deps: ServiceDeps) {
     await store.commit([
       ...changes,
       { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'REJECTED', onMismatch: 'INVALID_STATE' },
-      auditChange({ ...scope, actor: ctx.actor, action: 'approval.rejected', resource: 'approval', resourceId: approval.id, walletId: approval.walletId, metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD', recipientWalletId: approval.payment.to, ...(reason ? { reason } : {}) }, createdAt: at }, ids),
+      decisionAudit(approval, ctx.actor, 'approval.rejected', at, reason ? { reason } : {}),
       eventChange({ ...scope, type: 'approval.rejected', data: { ...decided }, createdAt: at }, ids),
     ]);
     return decided;
@@ -121,7 +139,7 @@ export function createApprovalService(deps: ServiceDeps) {
       await store.commit([
         ...changes,
         { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'FAILED', fields: { failureCode: 'APPROVAL_EXPIRED' }, onMismatch: 'INVALID_STATE' },
-        auditChange({ ...scope, actor, action: 'approval.expired', resource: 'approval', resourceId: approval.id, walletId: approval.walletId, metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD' }, createdAt: at }, ids),
+        decisionAudit(approval, actor, 'approval.expired', at, {}),
         eventChange({ ...scope, type: 'approval.expired', data: { ...decided }, createdAt: at }, ids),
       ]);
       return true;
