@@ -1,8 +1,103 @@
 // Lint: the rules of direction of ARCHITECTURE.md, enforced in CI (npm test runs lint first).
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const noDeepImports = (group, message) => ({ group, message });
+
+// ---------------------------------------------------------------------------------------------
+// allowance/import-direction: every relative import is resolved against the importing file and
+// judged by the folder it lands in, so the rules hold at every folder depth
+// (shared/domain/a/b/c.ts importing ../../../persistence/x.js is caught like ../persistence/x.js).
+// ---------------------------------------------------------------------------------------------
+const ROOT = import.meta.dirname;
+/** Folders of the repository that are not shared/ or functions/: nothing in shared/ or functions/ imports them. */
+const OUTER = new Set(['lib', 'bin', 'test', 'bench']);
+
+/** Where a project-relative path lives: 'domain', 'runtime', 'shared' (adapters and other shared/ code), 'function', or a top folder. */
+function areaOf(relativePath) {
+  const parts = relativePath.split('/');
+  if (parts[0] === '..' || path.isAbsolute(relativePath)) return { area: 'outside' };
+  if (parts[0] === 'shared') {
+    if (parts[1] === 'domain') return { area: 'domain' };
+    if (parts[1] === 'runtime') return { area: 'runtime' };
+    return { area: 'shared', folder: parts.length > 2 ? parts[1] : undefined };
+  }
+  if (parts[0] === 'functions' && parts.length > 2) return { area: 'function', group: parts[1] };
+  return { area: parts.length > 1 ? parts[0] : 'root' };
+}
+
+const isBare = (specifier) => !specifier.startsWith('.') && !specifier.startsWith('/');
+const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const isCdk = (specifier) => ['aws-cdk-lib', 'constructs', 'aws-cdk'].includes(packageOf(specifier));
+
+const MESSAGES = {
+  domainImport: 'shared/domain imports only zod, big.js and shared/domain (here: {{target}}).',
+  domainPackage: "shared/domain does no I/O and imports only zod and big.js, not '{{specifier}}'.",
+  sharedImport: 'shared/ adapters import shared/domain (and each other), never runtime, functions, lib, bin or test (here: {{target}}).',
+  runtimeImport: 'shared/runtime (the composition root) never imports functions, lib, bin or test (here: {{target}}).',
+  functionGroup: 'functions/{{group}} imports shared/ and its own folder, never another function group (here: {{target}}).',
+  functionPersistence: 'functions/ never import shared/persistence directly; they go through shared/runtime (here: {{target}}).',
+  functionOuter: 'functions/ import shared/ and their own folder, never lib, bin or test (here: {{target}}).',
+  cdk: "Only lib/ (and bin/app.ts) use the CDK, not '{{specifier}}'.",
+};
+
+/** The problem with one import of `from` (project-relative path of the importing file), or undefined. */
+function judge(from, specifier) {
+  const source = areaOf(from);
+  if (isBare(specifier)) {
+    if (source.area === 'domain') {
+      const pkg = packageOf(specifier);
+      return pkg === 'zod' || pkg === 'big.js' ? undefined : { messageId: 'domainPackage' };
+    }
+    if (['shared', 'runtime', 'function'].includes(source.area) && isCdk(specifier)) return { messageId: 'cdk' };
+    return undefined;
+  }
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+  const to = areaOf(target);
+  switch (source.area) {
+    case 'domain':
+      return to.area === 'domain' ? undefined : { messageId: 'domainImport' };
+    case 'shared':
+      return to.area === 'runtime' || to.area === 'function' || OUTER.has(to.area) || to.area === 'outside' ? { messageId: 'sharedImport' } : undefined;
+    case 'runtime':
+      return to.area === 'function' || OUTER.has(to.area) || to.area === 'outside' ? { messageId: 'runtimeImport' } : undefined;
+    case 'function':
+      if (to.area === 'function') return to.group === source.group ? undefined : { messageId: 'functionGroup', group: source.group };
+      if (to.area === 'shared' && to.folder === 'persistence') return { messageId: 'functionPersistence' };
+      if (to.area === 'domain' || to.area === 'runtime' || to.area === 'shared') return undefined;
+      return { messageId: 'functionOuter' };
+    default:
+      return undefined;
+  }
+}
+
+const importDirection = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'The rules of direction of ARCHITECTURE.md, at every folder depth.' },
+    schema: [],
+    messages: MESSAGES,
+  },
+  create(context) {
+    const from = path.relative(ROOT, context.filename).split(path.sep).join('/');
+    const check = (node) => {
+      if (!node || node.type !== 'Literal' || typeof node.value !== 'string') return;
+      const problem = judge(from, node.value);
+      if (!problem) return;
+      const target = isBare(node.value) ? node.value : path.posix.normalize(path.posix.join(path.posix.dirname(from), node.value));
+      context.report({ node, messageId: problem.messageId, data: { specifier: node.value, target, group: problem.group ?? '' } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      TSImportEqualsDeclaration: (node) => check(node.moduleReference?.expression),
+      TSImportType: (node) => check(node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'cdk.out/**', '.local/**', 'coverage/**'] },
@@ -16,42 +111,20 @@ export default tseslint.config(
     },
   },
   {
-    // shared/domain: pure rules. Only zod, big.js and itself.
-    files: ['shared/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            noDeepImports(['../../persistence/**', '../persistence/**', '../../http/**', '../http/**', '../../auth/**', '../auth/**', '../../events/**', '../events/**', '../../config/**', '../config/**', '../../runtime/**', '../runtime/**', '**/functions/**', '**/lib/**', '**/bin/**'], 'shared/domain imports only zod, big.js and shared/domain.'),
-            noDeepImports(['@aws-sdk/*', 'aws-cdk-lib', 'aws-cdk-lib/*', '@middy/*', 'node:*', 'fs', 'path', 'crypto', 'http'], 'shared/domain does no I/O: no AWS SDK, no Node built-ins.'),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Adapters import the domain, never the composition root, the functions, the CDK app or the local run.
-    files: ['shared/persistence/**/*.ts', 'shared/events/**/*.ts', 'shared/http/**/*.ts', 'shared/auth/**/*.ts', 'shared/config/**/*.ts'],
-    rules: restrict([
-      noDeepImports(['**/runtime/**', '**/functions/**', '**/lib/**', '**/bin/**'], 'shared adapters import shared/domain (and each other), never runtime, functions, lib or bin.'),
-      noDeepImports(['aws-cdk-lib', 'aws-cdk-lib/*'], 'Only lib/ uses the CDK.'),
-    ]),
-  },
-  {
-    // A function group never imports another group.
-    files: ['functions/*/**/*.ts'],
-    rules: restrict([
-      { regex: '^\\.\\./(?!\\.\\./)', message: 'functions/<group> imports shared/ and its own folder, never another function group.' },
-      noDeepImports(['**/lib/**', '**/bin/**', 'aws-cdk-lib', 'aws-cdk-lib/*'], 'Functions never import the CDK app or the local run.'),
-    ]),
+    // The rules of direction for shared/ and functions/ (see allowance/import-direction above):
+    // shared/domain imports only zod, big.js and shared/domain; the other shared/ folders never import
+    // runtime, functions, lib, bin or test; functions/<group> imports shared/ (never shared/persistence)
+    // and its own folder; nothing but lib/ uses the CDK.
+    files: ['shared/**/*.ts', 'functions/**/*.ts'],
+    plugins: { allowance: { rules: { 'import-direction': importDirection } } },
+    rules: { 'allowance/import-direction': 'error' },
   },
   {
     // CDK code reads only declarations from shared/: route table, table schema, env names, event names.
     files: ['lib/**/*.ts', 'bin/app.ts'],
     rules: restrict([
       noDeepImports(
-        ['**/shared/**/*.js', '!**/shared/http/routes.js', '!**/shared/persistence/table-schema.js', '!**/shared/config/env-names.js', '!**/shared/domain/event-names.js', '!**/shared/domain/tenancy.js', '!**/shared/events/catalog.js', '!**/shared/workflows/**'],
+        ['**/shared/**/*.js', '!**/shared/http/routes.js', '!**/shared/persistence/table-schema.js', '!**/shared/config/env-names.js', '!**/shared/domain/event-names.js', '!**/shared/domain/tenancy.js', '!**/shared/events/catalog.js', '!**/shared/workflows/**', '!**/shared/workers.js'],
         'lib/ imports from shared/ only declarations (routes, table schema, env names, event names).',
       ),
       noDeepImports(['**/functions/**'], 'lib/ references function entry files by path, never by import.'),

@@ -1,11 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
+// One command (`npm test`, `vitest run`) runs the four layers of ARCHITECTURE.md "Tests" as Vitest
+// projects; `vitest run --project <name>` runs one. Only integration and e2e start DynamoDB Local
+// (test/fixtures/global-setup.ts, one instance shared by both); unit and infra need no Java.
+const DYNAMODB_LOCAL = 'test/fixtures/global-setup.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/fixtures/global-setup.ts'],
+    // Inherited by every project (`extends: true`); the root declares no globalSetup, since Vitest
+    // runs the root's global setup on every run, whichever projects are selected.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: [DYNAMODB_LOCAL] } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [DYNAMODB_LOCAL] } },
+      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+    ],
   },
 });

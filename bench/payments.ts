@@ -19,6 +19,7 @@ import { ENV } from '../shared/config/env-names.js';
 import { OPERATOR_PERMISSION, type RequestContext } from '../shared/domain/tenancy.js';
 import { GSI } from '../shared/persistence/table-schema.js';
 import { CONFLICT_RETRY_LIMIT } from '../shared/persistence/transact.js';
+import { createWalletReader } from '../shared/persistence/wallet-store.js';
 import { container, type Container } from '../shared/runtime/container.js';
 import { installProbe, type CallRecord, type DynamoProbe, type HttpStubResponse, type Trace } from './lib/ddb-probe.js';
 import { apiEvent, lambdaContext, type LambdaResult, type PaymentsHandler } from './lib/events.js';
@@ -46,7 +47,6 @@ export function paymentsBenchEnvironment(endpoint: string, tableName: string): R
     [ENV.tableName]: tableName,
     [ENV.dynamodbEndpoint]: endpoint,
     [ENV.stage]: 'bench',
-    [ENV.logLevel]: 'error',
     // The per-key limiter (100/s by default) would turn the load runs into a 429 test.
     [ENV.rateLimitPerSecond]: '1000000',
     [ENV.rateLimitPerMinute]: '60000000',
@@ -95,7 +95,7 @@ async function setup(maxClients: number): Promise<Fixture> {
     requestId: 'bench-setup',
   };
   const org = await app.services.organizations.create(operator, { name: 'Bench Organization' });
-  const { principal } = await authenticate(app.store, `Bearer ${org.sandboxKey}`, app.clock.now());
+  const { principal } = await authenticate(app.core.authKeys, `Bearer ${org.sandboxKey}`, app.clock.now());
   const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' }, requestId: 'bench-setup' };
   const services = app.services;
 
@@ -571,7 +571,7 @@ function javaTicks(): number | undefined {
 const CLOCK_TICKS_PER_S = 100;
 
 async function balanceOf(app: Container, walletId: string): Promise<Big> {
-  const wallet = await app.store.getWallet(walletId);
+  const wallet = await createWalletReader(app.core.table).getWallet(walletId);
   if (!wallet) throw new Error(`wallet ${walletId} vanished`);
   return new Big(wallet.balance.toString());
 }

@@ -2,26 +2,35 @@
  * npm run bench: starts its own DynamoDB Local (in memory), runs the benchmarks, prints the
  * report and stops DynamoDB Local again (also on Ctrl-C or a failure).
  *
- *   npm run bench                       full run (about a minute and a half on 2 cores)
+ *   npm run bench                       full run (about two minutes on 2 cores)
  *   npm run bench -- --quick            shorter runs (smoke test of the bench itself)
  *   npm run bench -- --duration=10      seconds per load run (default 8)
  *   npm run bench -- --clients=1,10,50  concurrency levels of the load runs
  *   npm run bench -- --json=out.json    also write the raw figures as JSON
+ *   npm run bench -- --runs=30          timed cold imports per bundle in the bundles bench (default 15)
+ *   npm run bench -- bundles            only the named benches (also --only=bundles); npm run
+ *                                       bench:bundles is the bundle bench alone
  *
- * Only the payments bench exists so far; later benches register in BENCHES.
+ * Benches register in BENCHES: `payments` (bench/payments.ts, against DynamoDB Local) and `bundles`
+ * (bench/bundles.ts: bundle size and cold import time per function group). Benches that need no
+ * DynamoDB Local run first, before it starts, so its JVM does not disturb their timings; it is not
+ * started at all when no selected bench needs it.
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { createRequire } from 'node:module';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from '../bin/local/dynamodb-local.js';
-import { formatPaymentsReport, paymentsBenchEnvironment, runPaymentsBench } from './payments.js';
+import { formatBundlesReport, runBundlesBench } from './bundles.js';
 
 interface Args {
   quick: boolean;
   durationS: number;
   clients: number[];
   json: string | undefined;
-  only: string | undefined;
+  /** Timed cold imports per bundle (bundles bench). */
+  runs: number;
+  /** Names of the benches to run (positional arguments or --only=a,b); empty: all. */
+  only: string[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -31,27 +40,51 @@ function parseArgs(argv: string[]): Args {
   if (clients.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--clients takes positive integers, e.g. --clients=1,10,50');
   const durationS = Number(value('duration') ?? (quick ? 2 : 8));
   if (!(durationS > 0)) throw new Error('--duration takes a positive number of seconds');
-  return { quick, durationS, clients, json: value('json'), only: value('only') };
+  const runs = Number(value('runs') ?? (quick ? 5 : 15));
+  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive integer');
+  const only = [...argv.filter((arg) => !arg.startsWith('--')), ...(value('only')?.split(',') ?? [])].filter(Boolean);
+  const unknown = only.filter((name) => !(name in BENCHES));
+  if (unknown.length) throw new Error(`unknown bench ${unknown.join(', ')}; benches: ${Object.keys(BENCHES).join(', ')}`);
+  return { quick, durationS, clients, json: value('json'), runs, only };
 }
 
-const BENCHES = {
-  payments: async (endpoint: string, args: Args, log: (line: string) => void) => {
-    const tableName = 'bench-payments';
-    await ensureTable(endpoint, tableName);
-    Object.assign(process.env, paymentsBenchEnvironment(endpoint, tableName));
-    const result = await runPaymentsBench({
-      endpoint,
-      tableName,
-      durationS: args.durationS,
-      concurrency: args.clients,
-      cpuInvocations: args.quick ? 300 : 2000,
-      cpuWarmup: args.quick ? 100 : 500,
-      costSamples: args.quick ? 2 : 5,
-      log,
-    });
-    return { result, report: formatPaymentsReport(result) };
+interface Bench {
+  /** Whether the bench runs against DynamoDB Local (started by main only if a selected bench needs it). */
+  dynamo: boolean;
+  run(endpoint: string, args: Args, log: (line: string) => void): Promise<{ result: unknown; report: string }>;
+}
+
+const BENCHES: Record<string, Bench> = {
+  bundles: {
+    dynamo: false,
+    run: async (_endpoint, args, log) => {
+      const result = await runBundlesBench({ runs: args.runs, log });
+      return { result, report: formatBundlesReport(result) };
+    },
   },
-} as const;
+  payments: {
+    dynamo: true,
+    run: async (endpoint, args, log) => {
+      // Loaded on use: it imports the payments handler and the service, which the other benches
+      // (bundles builds them with esbuild in its own way) do not need loaded in this process.
+      const { formatPaymentsReport, paymentsBenchEnvironment, runPaymentsBench } = await import('./payments.js');
+      const tableName = 'bench-payments';
+      await ensureTable(endpoint, tableName);
+      Object.assign(process.env, paymentsBenchEnvironment(endpoint, tableName));
+      const result = await runPaymentsBench({
+        endpoint,
+        tableName,
+        durationS: args.durationS,
+        concurrency: args.clients,
+        cpuInvocations: args.quick ? 300 : 2000,
+        cpuWarmup: args.quick ? 100 : 500,
+        costSamples: args.quick ? 2 : 5,
+        log,
+      });
+      return { result, report: formatPaymentsReport(result) };
+    },
+  },
+};
 
 function machine() {
   const require = createRequire(import.meta.url);
@@ -84,15 +117,20 @@ async function main() {
   const env = machine();
   log(`Allowance benchmarks: node ${env.node}, ${env.cpu}, ${env.memoryGb} GB, ${env.dynamoDbLocal}, load average ${env.loadAverage.join(' ')}`);
   const results: Record<string, unknown> = { machine: env };
+  const selected = Object.entries(BENCHES).filter(([name]) => args.only.length === 0 || args.only.includes(name));
+  const run = async (name: string, bench: Bench, endpoint: string) => {
+    log(`\n# ${name}`);
+    const { result, report } = await bench.run(endpoint, args, log);
+    results[name] = result;
+    log(`\n${report}`);
+  };
   try {
-    dynamo = await startDynamoLocal();
-    log(`DynamoDB Local at ${dynamo.endpoint}`);
-    for (const [name, bench] of Object.entries(BENCHES)) {
-      if (args.only && args.only !== name) continue;
-      log(`\n# ${name}`);
-      const { result, report } = await bench(dynamo.endpoint, args, log);
-      results[name] = result;
-      log(`\n${report}`);
+    for (const [name, bench] of selected.filter(([, b]) => !b.dynamo)) await run(name, bench, '');
+    const withDynamo = selected.filter(([, b]) => b.dynamo);
+    if (withDynamo.length) {
+      dynamo = await startDynamoLocal();
+      log(`\nDynamoDB Local at ${dynamo.endpoint}`);
+      for (const [name, bench] of withDynamo) await run(name, bench, dynamo.endpoint);
     }
   } finally {
     await stop();
@@ -101,7 +139,7 @@ async function main() {
     writeFileSync(args.json, `${JSON.stringify(results, null, 2)}\n`);
     log(`\nraw figures written to ${args.json}`);
   }
-  log(`\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s; DynamoDB Local stopped.`);
+  log(`\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s${dynamo ? '; DynamoDB Local stopped' : ''}.`);
 }
 
 main().then(

@@ -12,19 +12,11 @@ import { createContainer } from '../shared/runtime/container.js';
 import { ensureDemoOrganization, ensureOperatorKey } from './local/bootstrap.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './local/dynamodb-local.js';
 import { createLocalServer } from './local/server.js';
+import { LOCAL_SCHEDULE_PERIOD_MS, startLocalWorkers, type LocalWorkers } from './local/workers.js';
 
 const DEFAULT_PORT = 3000;
 const DEFAULT_TABLE = 'allowance-local';
 const CREDENTIALS_FILE = resolve('.local/credentials.json');
-/** Stand-in for the EventBridge schedule of the expiry worker. */
-const EXPIRY_INTERVAL_MS = 5_000;
-
-function startExpiryTimer(app: ReturnType<typeof createContainer>) {
-  const timer = setInterval(() => {
-    app.services.approvals.expireDue().catch((error: unknown) => console.error('approval expiry failed', error));
-  }, EXPIRY_INTERVAL_MS);
-  timer.unref();
-}
 
 async function main() {
   const port = Number(process.env.PORT ?? DEFAULT_PORT);
@@ -40,12 +32,14 @@ async function main() {
   process.env[ENV.mcpAuthToken] ??= randomBytes(24).toString('hex');
 
   let server: ReturnType<typeof createLocalServer> | undefined;
+  let workers: LocalWorkers | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     server?.close();
     server?.closeAllConnections();
+    await workers?.stop();
     await dynamo?.stop();
     process.exit(code);
   };
@@ -60,7 +54,8 @@ async function main() {
     const demo = await ensureDemoOrganization(app, CREDENTIALS_FILE, dataDir !== undefined || dynamo === undefined);
 
     server = createLocalServer();
-    startExpiryTimer(app);
+    // The workers of shared/workers.ts, through the same handlers as Lambda (bin/local/workers.ts).
+    workers = startLocalWorkers();
     await new Promise<void>((resolveListen, reject) => {
       server!.once('error', reject);
       server!.listen(port, '127.0.0.1', () => resolveListen());
@@ -84,6 +79,7 @@ async function main() {
         `  Demo organization:  ${demo.organizationId}`,
         `  Sandbox key:        ${demo.sandboxKey}`,
         `  MCP URL:            ${credentials.mcpUrl} (token in .local/credentials.json)`,
+        `  Workers:            ${workers.running.join(', ') || 'none'} (schedules every ${LOCAL_SCHEDULE_PERIOD_MS / 1000} s)`,
         `  Credentials file:   ${CREDENTIALS_FILE}`,
         'Press Ctrl-C to stop.',
       ].join('\n'),

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { hashKey, issueKey, parseKey } from '../../shared/auth/api-key-format.js';
 import { OPERATOR_PERMISSION } from '../../shared/domain/tenancy.js';
 import type { ApiKey } from '../../shared/domain/types.js';
+import { createApiKeyStore } from '../../shared/persistence/api-key-store.js';
+import { createOrganizationReader } from '../../shared/persistence/organization-store.js';
 import type { Container } from '../../shared/runtime/container.js';
 
 export const OPERATOR_KEY_NAME = 'Service operator key (local)';
@@ -15,9 +17,9 @@ export async function ensureOperatorKey(app: Container, configured: string | und
   }
   const issued = raw ? { raw, hash: hashKey(raw), prefix: 'svc_admin_', last4: raw.slice(-4) } : issueKey('OPERATOR');
   raw = issued.raw;
-  if (await app.store.getApiKeyByHash(issued.hash)) return raw;
+  if (await app.core.authKeys.getApiKeyByHash(issued.hash)) return raw;
   const apiKey: ApiKey = {
-    id: app.deps.ids('apiKey'),
+    id: app.core.ids('apiKey'),
     hash: issued.hash,
     name: OPERATOR_KEY_NAME,
     prefix: issued.prefix,
@@ -29,7 +31,7 @@ export async function ensureOperatorKey(app: Container, configured: string | und
     status: 'ACTIVE',
     createdAt: app.clock.now().toISOString(),
   };
-  await app.store.commit([{ type: 'createApiKey', apiKey }]);
+  await createApiKeyStore(app.core.table).commit([{ type: 'createApiKey', apiKey }]);
   return raw;
 }
 
@@ -43,7 +45,7 @@ export async function ensureDemoOrganization(app: Container, credentialsFile: st
   if (persistent && existsSync(credentialsFile)) {
     try {
       const previous = JSON.parse(readFileSync(credentialsFile, 'utf8')) as Partial<DemoOrganization>;
-      if (previous.organizationId && previous.sandboxKey && (await app.store.getOrganization(previous.organizationId))) {
+      if (previous.organizationId && previous.sandboxKey && (await createOrganizationReader(app.core.table).getOrganization(previous.organizationId))) {
         return { organizationId: previous.organizationId, sandboxKey: previous.sandboxKey };
       }
     } catch {

@@ -6,18 +6,9 @@ import type { HttpResponse } from '../../shared/http/responses.js';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
 
-/** The Lambda handler of each function group, loaded on first use like a cold start. */
-const GROUP_HANDLERS: Record<FunctionGroup, () => Promise<LambdaHandler>> = {
-  internal: async () => (await import('../../functions/internal/handler.js')).handler as unknown as LambdaHandler,
-  'api-keys': async () => (await import('../../functions/api-keys/handler.js')).handler as unknown as LambdaHandler,
-  wallets: async () => (await import('../../functions/wallets/handler.js')).handler as unknown as LambdaHandler,
-  activation: async () => (await import('../../functions/activation/handler.js')).handler as unknown as LambdaHandler,
-  payments: async () => (await import('../../functions/payments/handler.js')).handler as unknown as LambdaHandler,
-  policies: async () => (await import('../../functions/policies/handler.js')).handler as unknown as LambdaHandler,
-  agents: async () => (await import('../../functions/agents/handler.js')).handler as unknown as LambdaHandler,
-  'audit-logs': async () => (await import('../../functions/audit-logs/handler.js')).handler as unknown as LambdaHandler,
-  approvals: async () => (await import('../../functions/approvals/handler.js')).handler as unknown as LambdaHandler,
-};
+/** The Lambda handler of a function group, loaded on first use like a cold start (same entry file as CDK's). */
+const loadGroupHandler = async (group: FunctionGroup): Promise<LambdaHandler> =>
+  ((await import(/* @vite-ignore */ new URL(`../../functions/${group}/handler.ts`, import.meta.url).href)) as { handler: LambdaHandler }).handler;
 
 export const MAX_BODY_BYTES = 1_000_000;
 
@@ -30,7 +21,7 @@ export function createLocalServer(): Server {
   const handlerOf = (group: FunctionGroup) => {
     let handler = loaded.get(group);
     if (!handler) {
-      handler = GROUP_HANDLERS[group]();
+      handler = loadGroupHandler(group);
       loaded.set(group, handler);
     }
     return handler;

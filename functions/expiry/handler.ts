@@ -1,10 +1,13 @@
+import type { ScheduledEvent } from 'aws-lambda';
 import { container } from '../../shared/runtime/container.js';
 
 /**
- * Scheduled worker (EventBridge rule, every minute; a timer in the local run): expires pending
- * approvals past their expiry, each with a conditional state change, so running twice is harmless.
+ * Scheduled worker, declared in shared/workers.ts (EventBridge rule every minute in AWS; every 5 s
+ * in the local run, bin/local/workers.ts): expires pending approvals past their expiry, each with a
+ * conditional state change, so running twice (or two runs at once) is harmless. The event carries
+ * nothing it needs: every run expires everything due.
  */
-export async function handler(): Promise<{ expired: number }> {
+export async function handler(_event?: ScheduledEvent): Promise<{ expired: number }> {
   let expired = 0;
   for (;;) {
     const batch = await container().services.approvals.expireDue();

@@ -62,7 +62,6 @@ export function stageConfig(name: string = DEFAULT_STAGE): StageConfig {
     throttle: DEFAULT_THROTTLE,
     environment: {
       [ENV.stage]: name,
-      [ENV.logLevel]: production ? 'info' : 'debug',
     },
   };
 }

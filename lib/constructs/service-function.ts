@@ -6,10 +6,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV } from '../../shared/config/env-names.js';
 import { timeoutOf } from '../../shared/http/routes.js';
 import type { StageConfig } from '../config/stage-config.js';
+import { BUNDLING } from './bundling.js';
 
 /** Repository root: entries, the lock file and esbuild's working directory are resolved from it. */
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,8 +21,10 @@ export const FUNCTION_MEMORY_MB = 512;
 export const functionTimeout = (group: string) => Duration.seconds(timeoutOf(group));
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
 export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;
-/** esbuild target matching the Lambda runtime's Node.js major. */
-const ESBUILD_TARGET = 'node24';
+const OUTPUT_FORMAT = { esm: OutputFormat.ESM, cjs: OutputFormat.CJS } as const;
+if (FUNCTION_RUNTIME.name !== `nodejs${BUNDLING.target.slice('node'.length)}.x`) {
+  throw new Error(`esbuild target ${BUNDLING.target} does not match the Lambda runtime ${FUNCTION_RUNTIME.name}`);
+}
 
 /**
  * Item-level actions on the table. A TransactWriteItems call is authorised per item against
@@ -43,16 +47,16 @@ export const AUDIT_LEADING_KEY_PATTERN = 'AUDIT#*';
 /** Indexes are only ever queried. */
 export const INDEX_ACTIONS = ['dynamodb:Query'] as const;
 
-/**
- * ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins, so the
- * banner defines one from `import.meta.url`.
- */
-const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
-
 export interface ServiceFunctionProps {
   /** The folder under `functions/` holding `handler.ts` (an endpoint group or a worker). */
   readonly group: string;
   readonly stage: StageConfig;
+  /** The handler module relative to the repository root (default `functions/<group>/handler.ts`). */
+  readonly entry?: string;
+  /** Default: the group's timeout from the route table. */
+  readonly timeoutSeconds?: number;
+  /** Default: FUNCTION_MEMORY_MB. */
+  readonly memoryMb?: number;
 }
 
 /**
@@ -78,14 +82,14 @@ export class ServiceFunction extends Construct {
 
     this.function = new NodejsFunction(this, 'Function', {
       description: `Allowance ${stage.name}: ${group}`,
-      entry: path.join(REPO_ROOT, 'functions', group, 'handler.ts'),
+      entry: path.join(REPO_ROOT, props.entry ?? path.join('functions', group, 'handler.ts')),
       handler: 'handler',
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       runtime: FUNCTION_RUNTIME,
       architecture: FUNCTION_ARCHITECTURE,
-      memorySize: FUNCTION_MEMORY_MB,
-      timeout: functionTimeout(group),
+      memorySize: props.memoryMb ?? FUNCTION_MEMORY_MB,
+      timeout: props.timeoutSeconds === undefined ? functionTimeout(group) : Duration.seconds(props.timeoutSeconds),
       logGroup,
       tracing: stage.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       environment: {
@@ -93,17 +97,16 @@ export class ServiceFunction extends Construct {
         // Stack traces point into the TypeScript sources rather than the minified bundle.
         NODE_OPTIONS: '--enable-source-maps',
       },
+      // The options of bundling.ts (shared with the bundle benchmark), in CDK's spelling.
       bundling: {
-        format: OutputFormat.ESM,
-        target: ESBUILD_TARGET,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        // Bundle the AWS SDK too: the code relies on the pinned lib-dynamodb behaviour (exact
-        // numbers via wrapNumbers), not on whichever SDK version the runtime happens to ship.
-        externalModules: [],
+        format: OUTPUT_FORMAT[BUNDLING.format],
+        target: BUNDLING.target,
+        minify: BUNDLING.minify,
+        sourceMap: BUNDLING.sourcemap,
+        sourcesContent: BUNDLING.sourcesContent,
+        mainFields: [...BUNDLING.mainFields],
+        banner: BUNDLING.banner,
+        externalModules: [...BUNDLING.external],
       },
     });
   }
@@ -142,5 +145,17 @@ export class ServiceFunction extends Construct {
         resources: [`${table.tableArn}/index/*`],
       }),
     );
+  }
+
+  /**
+   * Sends the events of asynchronous invocations (EventBridge rules, ...) that still fail after
+   * Lambda's retries to `queue`, with the request and the error (an on-failure destination). The
+   * role gets `sqs:SendMessage` on that queue only, which is all Lambda needs (CDK's SqsDestination
+   * would add GetQueueAttributes and GetQueueUrl). No environment variable: the code never
+   * writes to its own dead-letter queue.
+   */
+  sendAsyncFailuresTo(queue: sqs.IQueue): void {
+    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'AsyncFailuresToDlq', actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+    this.function.configureAsyncInvoke({ onFailure: { bind: () => ({ destination: queue.queueArn }) } });
   }
 }

@@ -1,6 +1,4 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -15,20 +13,17 @@ export interface ApiStackProps extends StackProps {
   readonly table: dynamodb.ITable;
 }
 
-export const EXPIRY_INTERVAL_MINUTES = 1;
-
 /** Construct ids may not contain `/`; the route key is unique, so a readable variant of it is too. */
 const routeConstructId = (routeKey: string) => `Route ${routeKey.replaceAll('/', '|')}`;
 
 /**
  * The public HTTP API: one route per entry of the route table, each to the function of its group,
  * plus the catch-all `$default` route so unknown paths still answer with our envelope and headers.
+ * Functions without routes (workers) live in the events stack.
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
   readonly functions: ReadonlyMap<FunctionGroup, ServiceFunction>;
-  /** Scheduled workers (no routes): the approval expiry job. */
-  readonly workers: ReadonlyMap<string, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -82,16 +77,6 @@ export class ApiStack extends Stack {
       routeKey: HttpRouteKey.DEFAULT,
       integration: integrationOf(FALLBACK_ROUTE.group),
     });
-
-    // The expiry worker: every minute it expires pending approvals past their expiry (idempotent).
-    const expiry = new ServiceFunction(this, 'Fn-expiry', { group: 'expiry', stage });
-    expiry.bindTable(table);
-    new events.Rule(this, 'ApprovalExpirySchedule', {
-      description: 'Expires pending approvals past their expiry',
-      schedule: events.Schedule.rate(Duration.minutes(EXPIRY_INTERVAL_MINUTES)),
-      targets: [new targets.LambdaFunction(expiry.function, { retryAttempts: 2 })],
-    });
-    this.workers = new Map([['expiry', expiry]]);
 
     new CfnOutput(this, 'ApiUrl', { value: apiStage.url, description: 'Base URL of the HTTP API' });
   }

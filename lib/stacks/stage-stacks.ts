@@ -3,10 +3,12 @@ import type { Construct } from 'constructs';
 import { stackNameOf, type StageConfig } from '../config/stage-config.js';
 import { ApiStack } from './api-stack.js';
 import { DataStack } from './data-stack.js';
+import { EventsStack } from './events-stack.js';
 
 export interface StageStacks {
   readonly data: DataStack;
   readonly api: ApiStack;
+  readonly events: EventsStack;
 }
 
 /**
@@ -27,9 +29,15 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     description: `Allowance ${stage.name}: HTTP API and functions`,
     table: data.table,
   });
-  for (const stack of [data, api]) {
+  const events = new EventsStack(scope, stackNameOf(stage, 'Events'), {
+    ...common,
+    stackName: stackNameOf(stage, 'Events'),
+    description: `Allowance ${stage.name}: workers of shared/workers.ts, their triggers and dead-letter queues`,
+    table: data.table,
+  });
+  for (const stack of [data, api, events]) {
     Tags.of(stack).add('service', 'allowance');
     Tags.of(stack).add('stage', stage.name);
   }
-  return { data, api };
+  return { data, api, events };
 }

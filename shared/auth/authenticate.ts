@@ -1,5 +1,5 @@
 import { ApiError } from '../domain/errors.js';
-import type { Store } from '../domain/ports.js';
+import type { ApiKeyAuthReader } from '../domain/api-keys/ports.js';
 import { OPERATOR_PERMISSION, type Permission, type Principal } from '../domain/tenancy.js';
 import type { ApiKey } from '../domain/types.js';
 import { hashesEqual, hashKey, parseKey } from './api-key-format.js';
@@ -17,13 +17,13 @@ export function bearerToken(header: string | undefined): string | undefined {
  * Resolves an Authorization header to a principal: shape and checksum first (no lookup for a
  * mistyped key), then one consistent read by SHA-256 hash, so a revocation is seen at once.
  */
-export async function authenticate(store: Store, authorization: string | undefined, now: Date): Promise<{ principal: Principal; apiKey: ApiKey }> {
+export async function authenticate(authKeys: Pick<ApiKeyAuthReader, 'getApiKeyByHash'>, authorization: string | undefined, now: Date): Promise<{ principal: Principal; apiKey: ApiKey }> {
   const token = bearerToken(authorization);
   if (!token) throw new ApiError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>".');
   const parsed = parseKey(token);
   if (!parsed) throw new ApiError('UNAUTHORIZED', 'The API key is not valid.');
   const hash = hashKey(parsed.raw);
-  const apiKey = await store.getApiKeyByHash(hash);
+  const apiKey = await authKeys.getApiKeyByHash(hash);
   if (!apiKey || !hashesEqual(apiKey.hash, hash)) throw new ApiError('UNAUTHORIZED', 'The API key is not valid.');
   if (apiKey.status !== 'ACTIVE') throw new ApiError('API_KEY_REVOKED', 'The API key is revoked.');
   if (apiKey.expiresAt && new Date(apiKey.expiresAt).getTime() <= now.getTime()) {

@@ -1,12 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { ENV } from './env-names.js';
 
-const flag = z
-  .enum(['0', '1', 'true', 'false'])
-  .default('0')
-  .transform((value) => value === '1' || value === 'true');
+// zod/mini ships no messages: English ones for every schema of the process (validation errors name the problem).
+z.config(en());
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const flag = z._default(z.pipe(z.enum(['0', '1', 'true', 'false']), z.transform((value) => value === '1' || value === 'true')), false);
+
+const positiveInt = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
 
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 100;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
@@ -15,20 +16,19 @@ export const DEFAULT_WALLET_LIMIT = 100;
 export const SANDBOX_FUNDING_MAX = '10000.00';
 
 const schema = z.object({
-  [ENV.tableName]: z.string().min(3),
-  [ENV.stage]: z.string().default('local'),
-  [ENV.dynamodbEndpoint]: z.url().optional(),
-  [ENV.awsRegion]: z.string().default('us-east-1'),
-  [ENV.cursorSecret]: z.string().min(32).optional(),
+  [ENV.tableName]: z.string().check(z.minLength(3)),
+  [ENV.stage]: z._default(z.string(), 'local'),
+  [ENV.dynamodbEndpoint]: z.optional(z.url()),
+  [ENV.awsRegion]: z._default(z.string(), 'us-east-1'),
+  [ENV.cursorSecret]: z.optional(z.string().check(z.minLength(32))),
   [ENV.rateLimitPerSecond]: positiveInt(DEFAULT_RATE_LIMIT_PER_SECOND),
   [ENV.rateLimitPerMinute]: positiveInt(DEFAULT_RATE_LIMIT_PER_MINUTE),
   [ENV.publicRateLimitPerSecond]: positiveInt(DEFAULT_PUBLIC_RATE_LIMIT_PER_SECOND),
   [ENV.walletLimitPerEnvironment]: positiveInt(DEFAULT_WALLET_LIMIT),
-  [ENV.timeScale]: z.coerce.number().positive().default(60),
+  [ENV.timeScale]: z._default(z.coerce.number().check(z.positive()), 60),
   [ENV.kybAutoApprove]: flag,
-  [ENV.webhookEncryptionKey]: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as hex').optional(),
-  [ENV.mcpAuthToken]: z.string().min(16).optional(),
-  [ENV.logLevel]: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  [ENV.webhookEncryptionKey]: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as hex'))),
+  [ENV.mcpAuthToken]: z.optional(z.string().check(z.minLength(16))),
 });
 
 export interface Config {
@@ -43,7 +43,6 @@ export interface Config {
   kybAutoApprove: boolean;
   webhookEncryptionKey: string | undefined;
   mcpAuthToken: string | undefined;
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
 /** Parses the environment once at cold start; a bad setting stops the function before it serves. */
@@ -66,6 +65,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     kybAutoApprove: e[ENV.kybAutoApprove],
     webhookEncryptionKey: e[ENV.webhookEncryptionKey],
     mcpAuthToken: e[ENV.mcpAuthToken],
-    logLevel: e[ENV.logLevel],
   };
 }

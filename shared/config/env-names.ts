@@ -13,5 +13,4 @@ export const ENV = {
   kybAutoApprove: 'KYB_AUTO_APPROVE',
   webhookEncryptionKey: 'WEBHOOK_ENCRYPTION_KEY',
   mcpAuthToken: 'MCP_AUTH_TOKEN',
-  logLevel: 'LOG_LEVEL',
 } as const;

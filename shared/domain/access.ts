@@ -1,7 +1,7 @@
 import { ApiError } from './errors.js';
-import type { Store } from './ports.js';
 import type { OrganizationScope, Principal } from './tenancy.js';
 import type { Wallet } from './types.js';
+import type { WalletReader } from './wallets/ports.js';
 
 /** The organization and environment a key acts in; operator keys have none. */
 export function scopeOf(principal: Principal): OrganizationScope {
@@ -24,7 +24,7 @@ export function requireOrganizationKey(principal: Principal): OrganizationScope 
  * every wallet but its own answer as absent (404); the caller's own wallet in the other
  * environment answers ENVIRONMENT_MISMATCH.
  */
-export async function loadAccessibleWallet(store: Store, principal: Principal, walletId: string): Promise<Wallet> {
+export async function loadAccessibleWallet(store: WalletReader, principal: Principal, walletId: string): Promise<Wallet> {
   return assertAccessible(principal, await store.getWallet(walletId));
 }
 

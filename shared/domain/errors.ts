@@ -1,62 +1,84 @@
 /**
- * The closed set of errors a client can see. Each code maps to exactly one HTTP status; adding a
- * code here is the only way to expose a new failure, and every edge (HTTP, MCP) reads this table.
+ * The closed set of errors a client can see: adding a code here is the only way to expose a new
+ * failure, and every edge (HTTP, MCP, OpenAPI) reads this table. What each code means to a client: its HTTP status, whether retrying the same request may
+ * succeed (`retryable`: contention, rate limits, a request still in flight), whether a refusal is
+ * kept under the idempotency key like a success (`storedOnRefusal`, decisions.md section 3), and
+ * whether it fails a queued payment at approval time instead of leaving it pending
+ * (`failsQueuedPosting`). Groupings elsewhere derive from this one table.
  */
-export const ERROR_STATUS = {
+export interface ErrorTraits {
+  status: number;
+  retryable: boolean;
+  storedOnRefusal: boolean;
+  failsQueuedPosting?: true;
+}
+
+export const ERRORS = {
   // interface-spec section 7
-  INSUFFICIENT_FUNDS: 402,
-  POLICY_DENIED: 403,
-  APPROVAL_REQUIRED: 202,
-  WALLET_FROZEN: 403,
-  WALLET_NOT_FOUND: 404,
-  WALLET_LIMIT_EXCEEDED: 403,
-  INVALID_AMOUNT: 400,
-  VALIDATION_ERROR: 400,
-  UNAUTHORIZED: 401,
-  API_KEY_REVOKED: 401,
-  PERMISSION_DENIED: 403,
-  ENVIRONMENT_MISMATCH: 403,
-  RATE_LIMIT_EXCEEDED: 429,
-  IDEMPOTENCY_KEY_REUSE: 409,
-  MERCHANT_NOT_FOUND: 404,
-  MERCHANT_SUSPENDED: 403,
-  CLOSED_LOOP_UNAVAILABLE: 400,
-  TRANSFER_NOT_FOUND: 404,
-  WEBHOOK_NOT_FOUND: 404,
-  POLICY_NOT_FOUND: 404,
-  REVERSAL_NOT_ALLOWED: 422,
-  PAYMENT_LINK_NOT_FOUND: 404,
-  BATCH_PARTIAL_FAILURE: 207,
-  SANDBOX_ONLY: 403,
-  CARD_NOT_FOUND: 404,
-  BANK_ACCOUNT_NOT_FOUND: 404,
-  BANK_ACCOUNT_NOT_VERIFIED: 400,
-  SELF_PAYMENT: 400,
-  ACTIVATION_INCOMPLETE: 400,
-  ACTIVATION_REQUIRED: 403,
+  INSUFFICIENT_FUNDS: { status: 402, retryable: false, storedOnRefusal: true, failsQueuedPosting: true },
+  POLICY_DENIED: { status: 403, retryable: false, storedOnRefusal: true, failsQueuedPosting: true },
+  APPROVAL_REQUIRED: { status: 202, retryable: false, storedOnRefusal: false },
+  WALLET_FROZEN: { status: 403, retryable: false, storedOnRefusal: true, failsQueuedPosting: true },
+  WALLET_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: true, failsQueuedPosting: true },
+  WALLET_LIMIT_EXCEEDED: { status: 403, retryable: false, storedOnRefusal: false },
+  INVALID_AMOUNT: { status: 400, retryable: false, storedOnRefusal: false },
+  VALIDATION_ERROR: { status: 400, retryable: false, storedOnRefusal: false },
+  UNAUTHORIZED: { status: 401, retryable: false, storedOnRefusal: false },
+  API_KEY_REVOKED: { status: 401, retryable: false, storedOnRefusal: false },
+  PERMISSION_DENIED: { status: 403, retryable: false, storedOnRefusal: false },
+  ENVIRONMENT_MISMATCH: { status: 403, retryable: false, storedOnRefusal: true },
+  RATE_LIMIT_EXCEEDED: { status: 429, retryable: true, storedOnRefusal: false },
+  IDEMPOTENCY_KEY_REUSE: { status: 409, retryable: false, storedOnRefusal: false },
+  MERCHANT_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: true },
+  MERCHANT_SUSPENDED: { status: 403, retryable: false, storedOnRefusal: true },
+  CLOSED_LOOP_UNAVAILABLE: { status: 400, retryable: false, storedOnRefusal: true },
+  TRANSFER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  WEBHOOK_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  POLICY_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  REVERSAL_NOT_ALLOWED: { status: 422, retryable: false, storedOnRefusal: true },
+  PAYMENT_LINK_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  BATCH_PARTIAL_FAILURE: { status: 207, retryable: false, storedOnRefusal: false },
+  SANDBOX_ONLY: { status: 403, retryable: false, storedOnRefusal: false },
+  CARD_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  BANK_ACCOUNT_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  BANK_ACCOUNT_NOT_VERIFIED: { status: 400, retryable: false, storedOnRefusal: false },
+  SELF_PAYMENT: { status: 400, retryable: false, storedOnRefusal: true },
+  ACTIVATION_INCOMPLETE: { status: 400, retryable: false, storedOnRefusal: false },
+  ACTIVATION_REQUIRED: { status: 403, retryable: false, storedOnRefusal: false },
   // decisions.md section 9 and the not-found codes it names
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  INVALID_STATE: 409,
-  INTERNAL_ERROR: 500,
-  IDEMPOTENCY_KEY_IN_USE: 409,
-  RECIPIENT_NOT_ALLOWED: 403,
-  API_KEY_NOT_FOUND: 404,
-  TRANSACTION_NOT_FOUND: 404,
-  APPROVAL_NOT_FOUND: 404,
-  ORGANIZATION_NOT_FOUND: 404,
-  DISPUTE_NOT_FOUND: 404,
-  CUSTOMER_NOT_FOUND: 404,
-  CUSTOMER_EMAIL_TAKEN: 409,
-  PAYMENT_METHOD_NOT_FOUND: 404,
-  INVOICE_NOT_FOUND: 404,
+  NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  METHOD_NOT_ALLOWED: { status: 405, retryable: false, storedOnRefusal: false },
+  INVALID_STATE: { status: 409, retryable: false, storedOnRefusal: false },
+  INTERNAL_ERROR: { status: 500, retryable: true, storedOnRefusal: false },
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, retryable: true, storedOnRefusal: false },
+  RECIPIENT_NOT_ALLOWED: { status: 403, retryable: false, storedOnRefusal: false },
+  API_KEY_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  TRANSACTION_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: true },
+  APPROVAL_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  ORGANIZATION_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  DISPUTE_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  CUSTOMER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  CUSTOMER_EMAIL_TAKEN: { status: 409, retryable: false, storedOnRefusal: false },
+  PAYMENT_METHOD_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  INVOICE_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
   // Ours (docs/api.md): contention on one wallet outlasted the retries; safe to retry with the same idempotency key.
-  CONCURRENT_UPDATE: 409,
-} as const satisfies Record<string, number>;
+  CONCURRENT_UPDATE: { status: 409, retryable: true, storedOnRefusal: false },
+} as const satisfies Record<string, ErrorTraits>;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = keyof typeof ERRORS;
 
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+const codesWhere = (trait: (traits: ErrorTraits) => boolean | undefined): ReadonlySet<ErrorCode> =>
+  new Set((Object.keys(ERRORS) as ErrorCode[]).filter((code) => trait(ERRORS[code])));
+
+/** Refusals kept under an idempotency key like a success. */
+export const STORED_FAILURES = codesWhere((t) => t.storedOnRefusal);
+/** Refusals that end a queued payment FAILED when its approval tries to post it. */
+export const QUEUED_POSTING_FAILURES = codesWhere((t) => t.failsQueuedPosting);
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** Each code's HTTP status (derived from ERRORS). */
+export const ERROR_STATUS = Object.fromEntries(ERROR_CODES.map((code) => [code, ERRORS[code].status])) as { readonly [K in ErrorCode]: (typeof ERRORS)[K]['status'] };
 
 const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   INSUFFICIENT_FUNDS: 'The wallet does not hold enough available funds.',
@@ -86,7 +108,7 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
 
 export type ErrorDetails = Record<string, unknown>;
 
-/** The one error type for expected failures; its HTTP status comes from ERROR_STATUS. */
+/** The one error type for expected failures; its HTTP status comes from ERRORS. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails | undefined;
@@ -102,12 +124,12 @@ export class ApiError extends Error {
   }
 
   get status(): number {
-    return ERROR_STATUS[this.code];
+    return ERRORS[this.code].status;
   }
 }
 
 export function statusOf(code: ErrorCode): number {
-  return ERROR_STATUS[code];
+  return ERRORS[code].status;
 }
 
 export interface ErrorEnvelope {

@@ -1,6 +1,7 @@
 /**
- * Every event name the service emits (interface-spec section 6 and decisions.md section 8). The
- * one list: shared/events/catalog.ts adds payload schemas, CDK rules and webhooks read it.
+ * Every event name of the API (interface-spec section 6 and decisions.md section 8), emitted
+ * today or by an area still to come. The payloads of emitted events are in event-payloads.ts;
+ * shared/events/catalog.ts joins both for webhooks, the events API and the docs.
  */
 export const EVENT_NAMES = [
   'deposit.initiated', 'deposit.completed', 'deposit.failed',

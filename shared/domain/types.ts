@@ -2,7 +2,7 @@ import type Big from 'big.js';
 import type { Currency } from './money.js';
 import type { Environment, Permission } from './tenancy.js';
 
-/** Domain records. Persistence maps them to items (shared/persistence/items); HTTP to JSON. */
+/** Domain records. Persistence maps them to items (shared/persistence/entities); HTTP to JSON. */
 
 export type KybStatus = 'NOT_SUBMITTED' | 'PENDING' | 'VERIFIED' | 'REJECTED';
 
@@ -98,7 +98,8 @@ export interface PageRequest {
 }
 
 /** Payment statuses (decisions.md section 3): QUEUED -> POSTED | REJECTED | FAILED; POSTED -> REVERSED. */
-export type PaymentStatus = 'POSTED' | 'QUEUED' | 'REJECTED' | 'FAILED' | 'REVERSED';
+export const PAYMENT_STATUSES = ['POSTED', 'QUEUED', 'REJECTED', 'FAILED', 'REVERSED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export interface Transaction {
   id: string;
@@ -126,7 +127,8 @@ export interface Transaction {
 }
 
 /** Approval states: PENDING -> APPROVED (posted) | REJECTED | EXPIRED | FAILED (could not post). */
-export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'FAILED';
+export const APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'FAILED'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export interface Approval {
   id: string;

@@ -1,51 +1,36 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
-import { authenticate, LAST_USED_WRITE_INTERVAL_MS, requirePermission } from '../auth/authenticate.js';
+import type * as z from 'zod/mini';
+import { authenticate, LAST_USED_WRITE_INTERVAL_MS } from '../auth/authenticate.js';
 import type { Clock } from '../domain/clock.js';
 import { ApiError, validationError } from '../domain/errors.js';
-import type { Store } from '../domain/ports.js';
 import type { Principal, RequestContext } from '../domain/tenancy.js';
-import { findRouteByKey, matchRoute, routesOfGroup, type FunctionGroup, type RouteDefinition } from './routes.js';
-import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse, type HttpResult } from './responses.js';
+import type { ApiKey } from '../domain/types.js';
+import { authorize } from '../operations/authorize.js';
+import type { Cursors, Operation, OperationGroup } from '../operations/define.js';
+import { invoke } from '../operations/invoke.js';
+import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from './responses.js';
 import type { RateLimiter } from './rate-limit.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
-export interface OperationInput<Body, Query> {
-  body: Body;
-  query: Query;
-  params: Record<string, string>;
-  headers: Record<string, string | undefined>;
-  /** Present on every authenticated route; public routes get a SYSTEM-less anonymous context. */
-  auth: RequestContext;
-  routeKey: string;
+/** The key reads authentication needs (one consistent read by hash; lastUsedAt at most once a minute). */
+export interface ApiKeyReader {
+  getApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
+  touchApiKey(hash: string, now: Date, minIntervalMs: number): Promise<void>;
 }
 
-export interface Operation<Body = unknown, Query = unknown> {
-  body?: z.ZodType<Body>;
-  query?: z.ZodType<Query>;
-  run(input: OperationInput<Body, Query>): Promise<HttpResult>;
-}
-
-/** Declares an operation with its schemas so `run` sees the inferred types. */
-export function operation<BodySchema extends z.ZodType = z.ZodType<undefined>, QuerySchema extends z.ZodType = z.ZodType<undefined>>(spec: {
-  body?: BodySchema;
-  query?: QuerySchema;
-  run(input: OperationInput<z.output<BodySchema>, z.output<QuerySchema>>): Promise<HttpResult>;
-}): Operation {
-  return spec as unknown as Operation;
-}
-
+/** What the HTTP edge needs from the composition root (shared/runtime/core.ts provides it). */
 export interface HttpRuntime {
-  store: Store;
+  authKeys: ApiKeyReader;
   clock: Clock;
   rateLimiter: RateLimiter;
   publicRateLimiter: RateLimiter;
+  cursors(): Promise<Cursors>;
 }
 
 interface RequestState {
   requestId: string;
-  route?: RouteDefinition;
+  operation?: Operation;
   principal?: Principal;
   body?: unknown;
   query?: unknown;
@@ -95,14 +80,14 @@ function requestIdOf(event: APIGatewayProxyEventV2): string {
 /** Path parameters are ids (prefix_ + base62) or merchant domains. */
 const PATH_PARAMETER = /^[A-Za-z0-9_.-]{1,253}$/;
 
-// 2. Route resolution (the body is parsed after authentication, in validation).
-function routing(group: FunctionGroup): Middleware {
+const routeKeyOfOperation = (op: Operation) => `${op.http.method} ${op.http.path}`;
+
+// 2. Route resolution among the group's own operations (the body is parsed after authentication).
+function routing(operations: ReadonlyMap<string, Operation>): Middleware {
   return {
     before: (request) => {
-      const state = stateOf(request);
-      const route = findRouteByKey(request.event.routeKey);
-      if (route && route.group !== group) throw new Error(`route ${request.event.routeKey} reached group ${group}`);
-      if (route) state.route = route;
+      const op = operations.get(request.event.routeKey);
+      if (op) stateOf(request).operation = op;
     },
   };
 }
@@ -123,27 +108,15 @@ function authentication(getRuntime: () => HttpRuntime): Middleware {
     before: async (request) => {
       const runtime = getRuntime();
       const state = stateOf(request);
-      const route = state.route;
-      if (!route || route.access === 'public') return;
+      const op = state.operation;
+      if (!op || op.access === 'public') return;
       const now = runtime.clock.now();
-      const { principal, apiKey } = await authenticate(runtime.store, headerOf(request.event, 'authorization'), now);
-      if (route.access === 'operator' && principal.kind !== 'OPERATOR') {
-        throw new ApiError('PERMISSION_DENIED', 'This endpoint is reserved for the service operator.');
-      }
-      if (route.access !== 'operator' && principal.kind === 'OPERATOR') {
-        throw new ApiError('PERMISSION_DENIED', 'Operator keys act only on /v1/internal endpoints.');
-      }
-      requirePermission(principal, route.permission);
-      if (route.sandboxOnly && principal.environment !== 'SANDBOX') {
-        throw new ApiError('SANDBOX_ONLY', 'This endpoint exists only in the sandbox; deposit with a transfer in production.');
-      }
-      if (route.access === 'organization' && principal.kind !== 'ORGANIZATION') {
-        throw new ApiError('PERMISSION_DENIED', 'This operation needs an organization-level API key.');
-      }
+      const { principal, apiKey } = await authenticate(runtime.authKeys, headerOf(request.event, 'authorization'), now);
+      authorize(op, principal);
       state.principal = principal;
       const lastUsed = apiKey.lastUsedAt ? new Date(apiKey.lastUsedAt).getTime() : 0;
       if (now.getTime() - lastUsed >= LAST_USED_WRITE_INTERVAL_MS) {
-        await runtime.store.touchApiKey(apiKey.hash, now, LAST_USED_WRITE_INTERVAL_MS);
+        await runtime.authKeys.touchApiKey(apiKey.hash, now, LAST_USED_WRITE_INTERVAL_MS);
       }
     },
   };
@@ -155,7 +128,7 @@ function rateLimiting(getRuntime: () => HttpRuntime): Middleware {
     before: (request) => {
       const runtime = getRuntime();
       const state = stateOf(request);
-      if (!state.route) return;
+      if (!state.operation) return;
       const decision = state.principal
         ? runtime.rateLimiter(`key:${state.principal.keyId}`)
         : runtime.publicRateLimiter(`ip:${sourceIpOf(request.event)}`);
@@ -167,13 +140,12 @@ function rateLimiting(getRuntime: () => HttpRuntime): Middleware {
 }
 
 // 5. Validation with zod: strict bodies, field names in the error.
-function validation(operations: Record<string, Operation>): Middleware {
+function validation(): Middleware {
   return {
     before: (request) => {
       const state = stateOf(request);
-      if (!state.route) return;
-      const op = operations[state.route.operation];
-      if (!op) throw new Error(`no operation ${state.route.operation}`);
+      const op = state.operation;
+      if (!op) return;
       // Ids are short tokens; anything else can not name a resource (and must not reach a table key).
       const params = Object.values(request.event.pathParameters ?? {});
       if (params.some((value) => value === undefined || !PATH_PARAMETER.test(value))) throw new ApiError('NOT_FOUND', 'No such resource.');
@@ -192,7 +164,7 @@ function isEmptyObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }
 
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
+export function parseWith<T>(schema: z.ZodMiniType<T>, value: unknown, prefix: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {
@@ -216,39 +188,47 @@ function sourceIpOf(event: APIGatewayProxyEventV2): string {
   return event.requestContext?.http?.sourceIp ?? 'unknown';
 }
 
+export interface HttpHandlerOptions {
+  /** Answers requests that match no operation of the group (the catch-all route). */
+  fallback?: (method: string, path: string) => never;
+}
+
 /**
  * The handler of one function group: middleware in fixed order (headers -> parse -> auth ->
- * rate limit -> validate -> operation -> error envelope), then a small router by route key.
+ * rate limit -> validate -> operation -> error envelope), then the operation of the route key.
+ * The group's services are built on first use, from the runtime, by `createServices`.
  */
-export function createHttpHandler(group: FunctionGroup, operations: Record<string, Operation>, createRuntime: () => HttpRuntime) {
-  const missing = routesOfGroup(group).filter((r) => !operations[r.operation]).map((r) => r.operation);
-  if (missing.length > 0) throw new Error(`group ${group} lacks operations: ${missing.join(', ')}`);
-
-  let runtime: HttpRuntime | undefined;
-  const getRuntime = () => (runtime ??= createRuntime());
+export function createHttpHandler<Services>(
+  group: OperationGroup<Services>,
+  getRuntime: () => HttpRuntime,
+  createServices: () => Services,
+  options: HttpHandlerOptions = {},
+) {
+  const operations = new Map(group.operations.map((op) => [routeKeyOfOperation(op), op as Operation]));
+  let services: Services | undefined;
 
   return middy<AllowanceEvent, HttpResponse, Error, Context>()
     .use(securityHeaders)
     .use(errorEnvelope)
-    .use(routing(group))
+    .use(routing(operations))
     .use(authentication(getRuntime))
     .use(rateLimiting(getRuntime))
-    .use(validation(operations))
+    .use(validation())
     .handler(async (event) => {
       const state = event.allowance ?? { requestId: requestIdOf(event) };
-      const route = state.route;
-      if (!route) return fallbackResponse(event);
-      const op = operations[route.operation];
-      if (!op) throw new Error(`no operation ${route.operation}`);
-      const result = await op.run({
+      const op = state.operation;
+      if (!op) return fallbackResponse(event, options);
+      services ??= createServices();
+      const result = await invoke(op, {
+        services,
+        auth: contextOf(state, event),
         body: state.body,
         query: state.query,
         params: (event.pathParameters ?? {}) as Record<string, string>,
-        headers: event.headers ?? {},
-        auth: contextOf(state, event),
-        routeKey: event.routeKey,
+        idempotencyKeyHeader: headerOf(event, 'idempotency-key'),
+        cursors: () => getRuntime().cursors(),
       });
-      return jsonResponse(result.status, result.body, result.headers);
+      return jsonResponse(result.status, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
     });
 }
 
@@ -264,13 +244,10 @@ function contextOf(state: RequestState, event: APIGatewayProxyEventV2): RequestC
 const ANONYMOUS: Principal = { kind: 'ORGANIZATION', keyId: 'anonymous', organizationId: null, environment: null, permissions: [], walletId: null };
 
 /** Unknown route (the $default route in AWS, or a path the local server does not know). */
-function fallbackResponse(event: APIGatewayProxyEventV2): never {
+function fallbackResponse(event: APIGatewayProxyEventV2, options: HttpHandlerOptions): never {
   const method = event.requestContext?.http?.method ?? 'GET';
   const path = event.requestContext?.http?.path ?? event.rawPath ?? '/';
-  const match = matchRoute(method, path);
-  if (match.kind === 'method-not-allowed') {
-    throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}.`, { allowed: match.allowed });
-  }
+  options.fallback?.(method, path);
   throw new ApiError('NOT_FOUND', `No route ${method} ${path}.`);
 }
 

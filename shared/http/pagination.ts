@@ -53,13 +53,13 @@ export interface ListQuery {
 }
 
 /** Turns `limit` and `cursor` into a store page request bound to `binding`. */
-export function pageRequestOf(codec: CursorCodec, query: ListQuery, binding: string): PageRequest {
+export function pageRequestOf(codec: Pick<CursorCodec, 'decode'>, query: ListQuery, binding: string): PageRequest {
   const limit = parseLimit(query.limit);
   return { limit, ...(query.cursor ? { startKey: codec.decode(query.cursor, binding) } : {}) };
 }
 
 /** Response shape of interface-spec 4.12: `data`, `cursor` (null on the last page), `hasMore`. */
-export function pageResponse<T, R>(codec: CursorCodec, page: Page<T>, binding: string, present: (item: T) => R) {
+export function pageResponse<T, R>(codec: Pick<CursorCodec, 'encode'>, page: Page<T>, binding: string, present: (item: T) => R) {
   const cursor = page.lastKey ? codec.encode(page.lastKey, binding) : null;
   return { data: page.items.map(present), cursor, hasMore: cursor !== null };
 }

@@ -1,31 +1,19 @@
 import type { AuditAction } from '../domain/audit/actions.js';
+import { ApiError } from '../domain/errors.js';
 import type { Permission } from '../domain/tenancy.js';
+import type { Access, HttpMethod } from '../operations/define.js';
+import { FUNCTION_GROUPS, timeoutOf, type FunctionGroup } from '../operations/groups.js';
+import { CATALOG_ENTRIES } from '../operations/index.js';
 
 /**
- * The one route table. CDK creates an HTTP API route per entry (wired to the function of its
- * group); the local server serves the same entries through the same handlers. Paths use API
- * Gateway's `{param}` syntax so the route key is identical everywhere.
+ * The route table, generated from the operation catalog. CDK creates an HTTP API route per entry
+ * (wired to the function of its group); the local server serves the same entries through the same
+ * handlers. Paths use API Gateway's `{param}` syntax so the route key is identical everywhere.
+ * Function handlers do not import this module (it carries the whole catalog): each serves its own
+ * group's operations.
  */
-export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation', 'payments', 'policies', 'approvals', 'agents', 'audit-logs'] as const;
-export type FunctionGroup = (typeof FUNCTION_GROUPS)[number];
-
-/**
- * Function timeouts, read by CDK and by the local server alike. A batch of up to 100 payments
- * runs its items one after the other, so the payments group gets nearly API Gateway's 30 s
- * integration limit; everything else fails fast in our own code, with our envelope.
- */
-export const DEFAULT_TIMEOUT_S = 10;
-export const GROUP_TIMEOUT_S: Partial<Record<FunctionGroup, number>> = { payments: 28 };
-export const timeoutOf = (group: string): number => GROUP_TIMEOUT_S[group as FunctionGroup] ?? DEFAULT_TIMEOUT_S;
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/**
- * Who may call: `key` needs an organization or agent key holding `permission`; `organization`
- * additionally refuses wallet-scoped (agent) keys; `operator` needs a `svc_admin_` key;
- * `public` needs no key (rate limited per client IP).
- */
-export type RouteAccess = 'key' | 'organization' | 'operator' | 'public';
+export { FUNCTION_GROUPS, timeoutOf, type FunctionGroup, type HttpMethod };
+export type RouteAccess = Access;
 
 export interface RouteDefinition {
   method: HttpMethod;
@@ -42,73 +30,20 @@ export interface RouteDefinition {
   sandboxOnly?: boolean;
 }
 
-const route = (
-  method: HttpMethod,
-  path: string,
-  group: FunctionGroup,
-  operation: string,
-  access: RouteAccess,
-  permission?: Permission,
-  audit?: AuditAction,
-): RouteDefinition => ({ method, path, group, operation, access, ...(permission ? { permission } : {}), mutating: method !== 'GET', ...(audit ? { audit } : {}) });
-
-export const ROUTES: readonly RouteDefinition[] = [
-  route('POST', '/v1/internal/organizations', 'internal', 'createOrganization', 'operator', 'service:admin', 'organization.create'),
-  route('POST', '/v1/internal/organizations/{id}/kyb', 'internal', 'decideKyb', 'operator', 'service:admin', 'organization.kyb.decide'),
-  route('GET', '/v1/internal/compliance', 'internal', 'getCompliance', 'operator', 'service:admin'),
-  route('POST', '/v1/internal/merchants/{domain}/suspend', 'internal', 'suspendMerchant', 'operator', 'service:admin', 'merchant.suspend'),
-
-  route('POST', '/v1/api-keys', 'api-keys', 'createApiKey', 'organization', 'admin', 'api-key.create'),
-  route('GET', '/v1/api-keys', 'api-keys', 'listApiKeys', 'organization', 'admin'),
-  route('DELETE', '/v1/api-keys/{id}', 'api-keys', 'revokeApiKey', 'organization', 'admin', 'api-key.revoke'),
-
-  route('POST', '/v1/wallets', 'wallets', 'createWallet', 'organization', 'wallets:write', 'wallet.create'),
-  route('GET', '/v1/wallets', 'wallets', 'listWallets', 'key', 'wallets:read'),
-  route('GET', '/v1/wallets/{id}', 'wallets', 'getWallet', 'key', 'wallets:read'),
-  route('GET', '/v1/wallets/{id}/balance', 'wallets', 'getBalance', 'key', 'wallets:read'),
-  { ...route('POST', '/v1/wallets/{id}/fund', 'wallets', 'fundWallet', 'key', 'wallets:write', 'wallet.fund'), sandboxOnly: true },
-  route('GET', '/v1/wallets/{id}/transactions', 'wallets', 'getStatement', 'key', 'wallets:read'),
-
-  route('POST', '/v1/payments', 'payments', 'createPayment', 'key', 'payments:write', 'payment.created'),
-  route('GET', '/v1/payments', 'payments', 'listPayments', 'key', 'payments:read'),
-  route('POST', '/v1/payments/batch', 'payments', 'createBatch', 'key', 'payments:write', 'payment.created'),
-  route('GET', '/v1/payments/{id}', 'payments', 'getPayment', 'key', 'payments:read'),
-  route('POST', '/v1/payments/{id}/reverse', 'payments', 'reversePayment', 'key', 'payments:write', 'payment.reversed'),
-  route('PUT', '/v1/merchant-profile', 'payments', 'putMerchantProfile', 'organization', 'wallets:write', 'merchant.upsert'),
-
-  route('POST', '/v1/agents', 'agents', 'createAgent', 'organization', 'wallets:write', 'wallet.create'),
-  route('POST', '/v1/agents/from-template', 'agents', 'createAgentFromTemplate', 'organization', 'wallets:write', 'wallet.create'),
-  route('GET', '/v1/agents/templates', 'agents', 'listTemplates', 'key', 'wallets:read'),
-  route('GET', '/v1/agents', 'agents', 'listAgents', 'key', 'wallets:read'),
-  route('GET', '/v1/agents/{id}', 'agents', 'getAgent', 'key', 'wallets:read'),
-  route('POST', '/v1/agents/{id}/adjust-budget', 'agents', 'adjustBudget', 'organization', 'wallets:write', 'wallet.budget.adjust'),
-  route('POST', '/v1/agents/{id}/pause', 'agents', 'pauseAgent', 'organization', 'wallets:write', 'wallet.freeze'),
-  route('POST', '/v1/agents/{id}/resume', 'agents', 'resumeAgent', 'organization', 'wallets:write', 'wallet.unfreeze'),
-  route('POST', '/v1/agents/{id}/rotate-key', 'agents', 'rotateAgentKey', 'organization', 'wallets:write', 'api-key.rotate'),
-  route('DELETE', '/v1/agents/{id}', 'agents', 'deleteAgent', 'organization', 'wallets:write', 'wallet.close'),
-
-  route('POST', '/v1/policies', 'policies', 'createPolicy', 'organization', 'wallets:write', 'policy.create'),
-  route('GET', '/v1/policies', 'policies', 'listPolicies', 'key', 'wallets:read'),
-  route('GET', '/v1/policies/{id}', 'policies', 'getPolicy', 'key', 'wallets:read'),
-  route('PATCH', '/v1/policies/{id}', 'policies', 'updatePolicy', 'organization', 'wallets:write', 'policy.update'),
-  route('DELETE', '/v1/policies/{id}', 'policies', 'deletePolicy', 'organization', 'wallets:write', 'policy.delete'),
-
-  route('GET', '/v1/audit-logs', 'audit-logs', 'listAuditLogs', 'key', 'wallets:read'),
-
-  route('GET', '/v1/approvals', 'approvals', 'listApprovals', 'key', 'payments:read'),
-  route('GET', '/v1/approvals/{id}', 'approvals', 'getApproval', 'key', 'payments:read'),
-  route('POST', '/v1/approvals/{id}/approve', 'approvals', 'approveApproval', 'organization', 'admin', 'approval.approved'),
-  route('POST', '/v1/approvals/{id}/reject', 'approvals', 'rejectApproval', 'organization', 'admin', 'approval.rejected'),
-
-  route('GET', '/v1/activation/status', 'activation', 'getStatus', 'organization', 'admin'),
-  route('POST', '/v1/activation/accept-tos', 'activation', 'acceptTos', 'organization', 'admin', 'organization.tos.accept'),
-  route('POST', '/v1/activation/kyb', 'activation', 'submitKyb', 'organization', 'admin', 'organization.kyb.submit'),
-  route('POST', '/v1/activation/billing-method', 'activation', 'addBillingMethod', 'organization', 'admin', 'organization.billing-method.add'),
-  route('POST', '/v1/activation/activate-production', 'activation', 'activateProduction', 'organization', 'admin', 'organization.production.activate'),
-];
+export const ROUTES: readonly RouteDefinition[] = CATALOG_ENTRIES.map(({ group, operation: op }) => ({
+  method: op.http.method,
+  path: op.http.path,
+  group,
+  operation: op.name,
+  access: op.access,
+  ...(op.permission ? { permission: op.permission } : {}),
+  mutating: op.http.method !== 'GET',
+  ...(op.audit ? { audit: op.audit } : {}),
+  ...(op.sandboxOnly ? { sandboxOnly: true } : {}),
+}));
 
 /** The catch-all route: unknown paths and methods answer the error envelope with security headers. */
-export const FALLBACK_ROUTE = { routeKey: '$default', group: 'internal' as FunctionGroup, operation: 'fallback' } as const;
+export const FALLBACK_ROUTE = { routeKey: '$default', group: 'docs' as FunctionGroup, operation: 'fallback' } as const;
 
 export const routeKeyOf = (route: Pick<RouteDefinition, 'method' | 'path'>) => `${route.method} ${route.path}`;
 
@@ -157,4 +92,13 @@ export function matchRoute(method: string, path: string): RouteMatch {
   }
   if (candidates.length > 0) return { kind: 'method-not-allowed', allowed: candidates.map((c) => c.route.method) };
   return { kind: 'not-found' };
+}
+
+/** The answer to a request no route matches: 405 with the allowed methods, else 404. */
+export function answerUnknownRoute(method: string, path: string): never {
+  const match = matchRoute(method, path);
+  if (match.kind === 'method-not-allowed') {
+    throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}.`, { allowed: match.allowed });
+  }
+  throw new ApiError('NOT_FOUND', `No route ${method} ${path}.`);
 }

@@ -1,7 +1,8 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import Big from 'big.js';
-import { readBig } from './client.js';
-import { ENTITY, walletCodec, type Item } from './items/codecs.js';
+import { LEDGER_ENTRY_ENTITY, ledgerEntryCodec } from './entities/ledger-entry.js';
+import { WALLET_ENTITY, walletCodec } from './entities/wallet.js';
+import type { Item } from './item.js';
 
 export interface LedgerReport {
   environments: Record<string, { sum: string; entries: number; wallets: number }>;
@@ -24,11 +25,11 @@ export async function checkLedger(client: DynamoDBDocumentClient, tableName: str
         TableName: tableName,
         ConsistentRead: true,
         FilterExpression: 'entityType IN (:wallet, :entry)',
-        ExpressionAttributeValues: { ':wallet': ENTITY.wallet, ':entry': ENTITY.ledgerEntry },
+        ExpressionAttributeValues: { ':wallet': WALLET_ENTITY, ':entry': LEDGER_ENTRY_ENTITY },
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );
-    for (const item of page.Items ?? []) (item.entityType === ENTITY.wallet ? wallets : entries).push(item);
+    for (const item of page.Items ?? []) (item.entityType === WALLET_ENTITY ? wallets : entries).push(item);
     startKey = page.LastEvaluatedKey;
   } while (startKey);
 
@@ -36,17 +37,18 @@ export async function checkLedger(client: DynamoDBDocumentClient, tableName: str
   const byEnvironment = new Map<string, { sum: Big; entries: number; wallets: number }>();
   const byTransaction = new Map<string, Big>();
   const byWallet = new Map<string, Big>();
-  for (const entry of entries) {
-    const amount = readBig(entry.amount);
-    const env = String(entry.environment);
+  for (const item of entries) {
+    const entry = ledgerEntryCodec.fromItem(item);
+    const amount = entry.amount;
+    const env = entry.environment;
     const totals = byEnvironment.get(env) ?? { sum: new Big(0), entries: 0, wallets: 0 };
     totals.sum = totals.sum.plus(amount);
     totals.entries++;
     byEnvironment.set(env, totals);
-    const txn = String(entry.transactionId);
+    const txn = entry.transactionId;
     byTransaction.set(txn, (byTransaction.get(txn) ?? new Big(0)).plus(amount));
-    if (entry.accountKind === 'WALLET') {
-      const wallet = String(entry.account);
+    if (entry.account.kind === 'WALLET') {
+      const wallet = entry.account.walletId;
       byWallet.set(wallet, (byWallet.get(wallet) ?? new Big(0)).plus(amount));
     }
   }

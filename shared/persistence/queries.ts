@@ -1,6 +1,6 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Page, PageRequest } from '../domain/types.js';
-import type { Item } from './items/codecs.js';
+import type { Item } from './item.js';
 import { GSI } from './table-schema.js';
 
 export type Filter = { expression: string; names: Record<string, string>; values: Record<string, unknown> };

@@ -4,20 +4,32 @@
  */
 export const TABLE_KEY = { partition: 'PK', sort: 'SK' } as const;
 
+/** Generic index attributes: what each index serves is declared per entity in INDEX_USAGE. */
 export const GSI = {
-  /** Lists per owner (organization wallets, keys, transactions), ordered by creation. */
   GSI1: { name: 'GSI1', partition: 'GSI1PK', sort: 'GSI1SK' },
-  /** Secondary lists (per wallet, per resource). */
   GSI2: { name: 'GSI2', partition: 'GSI2PK', sort: 'GSI2SK' },
-  /** Third access pattern (audit entries by actor). */
   GSI3: { name: 'GSI3', partition: 'GSI3PK', sort: 'GSI3SK' },
-  /** Fourth access pattern (audit entries by wallet, for wallet-scoped keys). */
   GSI4: { name: 'GSI4', partition: 'GSI4PK', sort: 'GSI4SK' },
 } as const;
 
 export type GsiName = keyof typeof GSI;
 
-/** Epoch seconds after which DynamoDB may delete the item (idempotency records, outbox). */
+/**
+ * Which entity uses which index, and for what (keyed by entity type; the keys themselves are
+ * built in shared/persistence/entities). Every index sorts newest first by `${createdAt}#${id}`
+ * unless said otherwise. Entities not named here use the primary key only.
+ */
+export const INDEX_USAGE = {
+  WALLET: { GSI1: 'wallets of an organization environment' },
+  API_KEY: { GSI1: 'keys of an organization (both environments, agent keys included)' },
+  TRANSACTION: { GSI1: 'payments by payer organization environment', GSI2: 'payments by payer wallet', GSI3: 'payments by payee wallet', GSI4: 'payments by payee organization environment' },
+  POLICY: { GSI1: 'policies of an organization environment' },
+  APPROVAL: { GSI1: 'approvals of an organization environment', GSI2: 'pending approvals by expiry (sparse: a decision removes the attributes)' },
+  AUDIT_ENTRY: { GSI1: 'entries by action', GSI2: 'entries by resource id', GSI3: 'entries by actor', GSI4: 'entries by wallet (wallet-scoped keys)' },
+  WEBHOOK: { GSI2: 'every webhook of every organization, by id (compliance samples secrets)' },
+} as const satisfies Record<string, Partial<Record<GsiName, string>>>;
+
+/** Epoch seconds after which DynamoDB may delete the item (idempotency records, outbox events, spend counters). */
 export const TTL_ATTRIBUTE = 'ttlEpochS';
 
 export const TABLE_ATTRIBUTES = [

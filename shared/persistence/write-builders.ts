@@ -1,6 +1,12 @@
-import type { Item } from './items/codecs.js';
-import type { ItemKey } from './keys.js';
+import type { Change } from '../domain/changes.js';
+import type { Item, ItemKey } from './item.js';
 import type { TransactWrite } from './transact.js';
+
+/** The items one change writes, each with its condition and the error a failed condition means. */
+export type ChangeWriter<C extends Change> = (tableName: string, change: C) => TransactWrite[];
+
+/** An area's writers: exactly one per change type of the area. */
+export type ChangeWriters<C extends Change> = { [K in C['type']]: ChangeWriter<Extract<C, { type: K }>> };
 
 /** Small builders of transaction items: conditional puts and updates with their failure mapping. */
 export const update = (tableName: string, key: ItemKey, expression: string, condition: string, values: Record<string, unknown>, names: Record<string, string> | undefined, onConditionFailed: TransactWrite['onConditionFailed']): TransactWrite => ({
@@ -30,12 +36,22 @@ export function setFields(fields: Record<string, unknown>, prefix: string): { se
   return { sets, names, values };
 }
 
-export const mustNotExist = 'attribute_not_exists(PK)';
+/**
+ * The condition that an attribute (an expression name, e.g. `#status`) holds one of `states`
+ * (a state table's `from` states), with its values named `${prefix}0`, `${prefix}1`, ...
+ */
+export function inStates(name: string, states: readonly string[], prefix: string): { condition: string; values: Record<string, unknown> } {
+  const placeholders = states.map((_, i) => `${prefix}${i}`);
+  const values = Object.fromEntries(states.map((state, i) => [placeholders[i], state]));
+  return { condition: placeholders.length === 1 ? `${name} = ${placeholders[0]}` : `${name} IN (${placeholders.join(', ')})`, values };
+}
+
 const duplicate = (what: string) => () => new Error(`${what} already exists (id collision)`);
 
+/** A put of a new item: it must not exist yet (by default an id collision is a bug, not a client error). */
 export function put(tableName: string, item: Item, conditionFailed?: TransactWrite['onConditionFailed']): TransactWrite {
   return {
-    item: { Put: { TableName: tableName, Item: item, ConditionExpression: mustNotExist } },
+    item: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
     onConditionFailed: conditionFailed ?? duplicate(String(item.PK)),
   };
 }

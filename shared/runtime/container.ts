@@ -1,96 +1,102 @@
-import { randomBytes } from 'node:crypto';
-import { issueKey } from '../auth/api-key-format.js';
-import { loadConfig, SANDBOX_FUNDING_MAX, type Config } from '../config/config.js';
-import { createActivationService } from '../domain/activation/activation-service.js';
-import { createApiKeyService } from '../domain/api-keys/api-key-service.js';
-import { systemClock, type Clock } from '../domain/clock.js';
-import { newId } from '../domain/ids.js';
-import { createOrganizationService } from '../domain/organizations/organization-service.js';
-import type { ServiceDeps, Store } from '../domain/ports.js';
-import { createWalletService } from '../domain/wallets/wallet-service.js';
-import { createPaymentService } from '../domain/payments/payment-service.js';
-import { createPolicyService } from '../domain/policies/policy-service.js';
-import { createApprovalService } from '../domain/approvals/approval-service.js';
-import { createMerchantService } from '../domain/merchants/merchant-service.js';
-import { createAgentService } from '../domain/agents/agent-service.js';
-import { createAuditService } from '../domain/audit/audit-service.js';
-import { createComplianceService } from '../domain/compliance/compliance-service.js';
-import { decrypts } from '../auth/secret-box.js';
-import { SECURITY_HEADERS } from '../http/security-headers.js';
-import type { HttpRuntime } from '../http/middleware.js';
-import { createCursorCodec, type CursorCodec } from '../http/pagination.js';
-import { createRateLimiter } from '../http/rate-limit.js';
-import { createDocumentClient } from '../persistence/client.js';
-import { createDynamoStore } from '../persistence/dynamo-store.js';
+import { loadConfig, type Config } from '../config/config.js';
+import type { ActivationStore } from '../domain/activation/ports.js';
+import type { AgentStore } from '../domain/agents/ports.js';
+import type { ApiKeyStore } from '../domain/api-keys/ports.js';
+import type { ApprovalStore } from '../domain/approvals/ports.js';
+import type { AuditStore } from '../domain/audit/ports.js';
+import type { Clock } from '../domain/clock.js';
+import type { ComplianceStore } from '../domain/compliance/ports.js';
+import type { MerchantStore } from '../domain/merchants/ports.js';
+import type { OrganizationStore } from '../domain/organizations/ports.js';
+import type { PaymentStore } from '../domain/payments/ports.js';
+import type { PolicyStore } from '../domain/policies/ports.js';
+import type { WalletStore } from '../domain/wallets/ports.js';
+import { core as sharedCore, createCore, type Core, type TableContext } from './core.js';
+import {
+  activationService,
+  agentService,
+  apiKeyService,
+  approvalService,
+  auditService,
+  complianceService,
+  merchantService,
+  organizationService,
+  paymentService,
+  policyService,
+  walletService,
+} from './services.js';
+
+/** Every service, for tests, the local run and edges that serve every area (MCP). */
+export interface Services {
+  organizations: ReturnType<typeof organizationService>;
+  apiKeys: ReturnType<typeof apiKeyService>;
+  wallets: ReturnType<typeof walletService>;
+  activation: ReturnType<typeof activationService>;
+  payments: ReturnType<typeof paymentService>;
+  policies: ReturnType<typeof policyService>;
+  approvals: ReturnType<typeof approvalService>;
+  merchants: ReturnType<typeof merchantService>;
+  agents: ReturnType<typeof agentService>;
+  audit: ReturnType<typeof auditService>;
+  compliance: ReturnType<typeof complianceService>;
+}
+
+/** Stores to use instead of the table's (tests: fault injection). */
+export interface StoreOverrides {
+  organizations?: OrganizationStore;
+  apiKeys?: ApiKeyStore;
+  wallets?: WalletStore;
+  activation?: ActivationStore;
+  payments?: PaymentStore;
+  policies?: PolicyStore;
+  approvals?: ApprovalStore;
+  merchants?: MerchantStore;
+  agents?: AgentStore;
+  audit?: AuditStore;
+  compliance?: ComplianceStore;
+}
 
 /**
- * The composition root: config parsed once, SDK client and store created once per process, and
- * every service built from the same deps. Handlers call `container()`; tests build their own.
+ * The core and every service, each built on first use. Functions do not use it (they build their
+ * own area's service from the core); tests, the local run and the MCP edge do.
  */
-export interface Container extends HttpRuntime {
+export interface Container {
   config: Config;
-  deps: ServiceDeps;
-  services: ReturnType<typeof buildServices>;
-  cursors(): Promise<CursorCodec>;
+  clock: Clock;
+  core: Core;
+  services: Services;
 }
 
-const CURSOR_SECRET_NAME = 'cursor-signing-secret';
-
-function buildServices(deps: ServiceDeps, config: Config) {
-  return {
-    organizations: createOrganizationService(deps),
-    apiKeys: createApiKeyService(deps),
-    wallets: createWalletService(deps),
-    activation: createActivationService(deps, { kybAutoApprove: config.kybAutoApprove }),
-    payments: createPaymentService(deps),
-    policies: createPolicyService(deps),
-    approvals: createApprovalService(deps),
-    merchants: createMerchantService(deps),
-    agents: createAgentService(deps),
-    audit: createAuditService(deps),
-    compliance: createComplianceService(deps, { webhookEncryptionKey: config.webhookEncryptionKey, mcpAuthToken: config.mcpAuthToken, securityHeaders: SECURITY_HEADERS, decrypts }),
-  };
+export function createContainer(config: Config = loadConfig(), overrides: { clock?: Clock; table?: TableContext; stores?: StoreOverrides } = {}): Container {
+  return containerOf(createCore(config, overrides), overrides.stores);
 }
 
-export function createContainer(config: Config = loadConfig(), overrides: { clock?: Clock; store?: Store } = {}): Container {
-  const clock = overrides.clock ?? systemClock;
-  const store =
-    overrides.store ??
-    createDynamoStore({
-      client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
-      tableName: config.tableName,
-    });
-  const deps: ServiceDeps = {
-    store,
-    clock,
-    ids: newId,
-    issueKey,
-    limits: { walletsPerEnvironment: config.walletLimitPerEnvironment, sandboxFundingMax: SANDBOX_FUNDING_MAX },
-    timeScale: config.timeScale,
-  };
-  let cursorCodec: Promise<CursorCodec> | undefined;
-  return {
-    config,
-    deps,
-    store,
-    clock,
-    services: buildServices(deps, config),
-    rateLimiter: createRateLimiter({ perSecond: config.rateLimit.perSecond, perMinute: config.rateLimit.perMinute }, () => clock.now().getTime()),
-    publicRateLimiter: createRateLimiter({ perSecond: config.rateLimit.publicPerSecond, perMinute: config.rateLimit.publicPerSecond * 60 }, () => clock.now().getTime()),
-    cursors() {
-      cursorCodec ??= (config.cursorSecret
-        ? Promise.resolve(config.cursorSecret)
-        : store.getOrCreateSecret(CURSOR_SECRET_NAME, () => randomBytes(32).toString('hex'))
-      ).then(createCursorCodec);
-      return cursorCodec;
-    },
-  };
+function containerOf(core: Core, stores: StoreOverrides = {}): Container {
+  const built: Partial<Services> = {};
+  const lazy = <K extends keyof Services>(name: K, build: () => Services[K]) => ({
+    get: () => (built[name] ??= build()),
+    enumerable: true,
+  });
+  const services = Object.defineProperties({} as Services, {
+    organizations: lazy('organizations', () => organizationService(core, stores.organizations)),
+    apiKeys: lazy('apiKeys', () => apiKeyService(core, stores.apiKeys)),
+    wallets: lazy('wallets', () => walletService(core, stores.wallets)),
+    activation: lazy('activation', () => activationService(core, stores.activation)),
+    payments: lazy('payments', () => paymentService(core, stores.payments)),
+    policies: lazy('policies', () => policyService(core, stores.policies)),
+    approvals: lazy('approvals', () => approvalService(core, stores.approvals)),
+    merchants: lazy('merchants', () => merchantService(core, stores.merchants)),
+    agents: lazy('agents', () => agentService(core, stores.agents)),
+    audit: lazy('audit', () => auditService(core, stores.audit)),
+    compliance: lazy('compliance', () => complianceService(core, stores.compliance)),
+  });
+  return { config: core.config, clock: core.clock, core, services };
 }
 
 let shared: Container | undefined;
 
-/** The process-wide container (one per Lambda instance). */
+/** The process-wide container, over the process-wide core (the one the handlers use). */
 export function container(): Container {
-  shared ??= createContainer();
+  shared ??= containerOf(sharedCore());
   return shared;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, DECLINED_CARD, expectError, expectValidationError, GOOD_CARD, KYB_BODY, type Organization } from '../fixtures/foundation-http.js';
+import { createApiKey, DECLINED_CARD, expectError, expectValidationError, GOOD_CARD, KYB_BODY, type Organization } from '../fixtures/organizations.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const REQUIREMENTS = ['billingMethodAdded', 'kybVerified', 'tosAccepted'];
@@ -80,7 +80,7 @@ describe('production activation', () => {
     // Assess
     expect(response.status, response.text).toBe(200);
     expect(response.body.tosAccepted).toBe(true);
-    const stored = await service.app.store.getOrganization(org.organizationId);
+    const stored = await service.table.store.getOrganization(org.organizationId);
     expect(stored?.tosAcceptance).toMatchObject({ tosVersion: '2026-01', ipAddress: expect.stringMatching(/127\.0\.0\.1|::1/) });
     const acceptedAt = Date.parse(stored!.tosAcceptance!.acceptedAt);
     expect(acceptedAt).toBeGreaterThanOrEqual(before - 1000);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, auditEntriesOf, expectStatus, outboxEventsOf, type AgentOrganization, type AgentsApi, type CreatedAgent } from '../fixtures/agents-helpers.js';
+import { agentsApi, auditEntriesOf, expectStatus, outboxEventsOf, type AgentOrganization, type AgentsApi, type CreatedAgent } from '../fixtures/agents-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('agents: audit trail and events', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, expectApiError, expectStatus, type AgentsApi } from '../fixtures/agents-helpers.js';
+import { agentsApi, expectApiError, expectStatus, type AgentsApi } from '../fixtures/agents-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('agents: pause, resume and delete', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, expectApiError, expectStatus, ZERO_BALANCE, type AgentOrganization, type AgentsApi } from '../fixtures/agents-helpers.js';
+import { agentsApi, expectApiError, expectStatus, ZERO_BALANCE, type AgentOrganization, type AgentsApi } from '../fixtures/agents-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('agents: reading', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, expectApiError, expectStatus, type AgentOrganization, type AgentsApi, type CreatedAgent } from '../fixtures/agents-helpers.js';
+import { agentsApi, expectApiError, expectStatus, type AgentOrganization, type AgentsApi, type CreatedAgent } from '../fixtures/agents-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('agents: wallet-scoped keys', () => {

@@ -8,7 +8,7 @@ import {
   ZERO_BALANCE,
   type AgentOrganization,
   type AgentsApi,
-} from '../fixtures/agents-helpers.js';
+} from '../fixtures/agents-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 /** interface-spec 4.1, templates table: [templateId, name, max transaction, daily limit, human approval]. */

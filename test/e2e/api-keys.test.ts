@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, expectError, expectValidationError, type Organization } from '../fixtures/foundation-http.js';
+import { createApiKey, expectError, expectValidationError, type Organization } from '../fixtures/organizations.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/ledger-http.js';
+import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 /** 72 hours divided by this scale is one second: sandbox approvals expire after 1 s in this file. */

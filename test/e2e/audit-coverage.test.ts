@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from '../../shared/domain/audit/actions.js';
 import { ROUTES, routeKeyOf, type RouteDefinition } from '../../shared/http/routes.js';
-import { auditPartition, type AuditItem } from '../fixtures/audit-helpers.js';
-import { auditFactories, type AuditFactories } from '../fixtures/audit-factories.js';
-import { GOOD_CARD, KYB_BODY } from '../fixtures/foundation-http.js';
+import { auditPartition, type AuditItem } from '../fixtures/audit-reads.js';
+import { auditFactories, type AuditFactories } from '../fixtures/fresh-resources.js';
+import { GOOD_CARD, KYB_BODY } from '../fixtures/organizations.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../fixtures/foundation-http.js';
-import { auditList, auditLogsPath, auditPages, auditPartition, idsOf, type AuditItem } from '../fixtures/audit-helpers.js';
-import { buildAuditWorld, signatures, type AuditWorld, type WorldAgent } from '../fixtures/audit-world.js';
+import { expectError } from '../fixtures/organizations.js';
+import { auditList, auditLogsPath, auditPages, auditPartition, idsOf, type AuditItem } from '../fixtures/audit-reads.js';
+import { buildAuditWorld, signatures, type AuditWorld, type WorldAgent } from '../fixtures/audited-organization.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('audit logs: what a wallet-scoped (agent) key and another organization may see', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectValidationError } from '../fixtures/foundation-http.js';
-import { auditList, auditLogsPath, auditPages, auditPartition, idsOf, type AuditItem } from '../fixtures/audit-helpers.js';
-import { buildAuditWorld, signatures, WORLD_ENTRY_COUNT, type AuditWorld } from '../fixtures/audit-world.js';
+import { expectError, expectValidationError } from '../fixtures/organizations.js';
+import { auditList, auditLogsPath, auditPages, auditPartition, idsOf, type AuditItem } from '../fixtures/audit-reads.js';
+import { buildAuditWorld, signatures, WORLD_ENTRY_COUNT, type AuditWorld } from '../fixtures/audited-organization.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const PAGE_SIZE = 7;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
-import { allPassingExcept, expectComplianceShape, putWebhook, statusesOf, type ComplianceBody } from '../fixtures/audit-compliance.js';
+import { allPassingExcept, expectComplianceShape, putWebhook, statusesOf, type ComplianceBody } from '../fixtures/compliance-controls.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('compliance: GET /v1/internal/compliance without WEBHOOK_ENCRYPTION_KEY and MCP_AUTH_TOKEN', () => {

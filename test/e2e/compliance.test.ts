@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUIRED_SECURITY_HEADERS } from '../../shared/domain/compliance/compliance-rules.js';
 import { SECURITY_HEADERS } from '../../shared/http/security-headers.js';
-import { allPassingExcept, CONFIGURED_ENV, expectComplianceShape, putEncryptedWebhook, removePermissions, statusesOf, type ComplianceBody } from '../fixtures/audit-compliance.js';
-import { createApiKey, expectError, type Organization } from '../fixtures/foundation-http.js';
+import { allPassingExcept, CONFIGURED_ENV, expectComplianceShape, putEncryptedWebhook, removePermissions, statusesOf, type ComplianceBody } from '../fixtures/compliance-controls.js';
+import { createApiKey, expectError, type Organization } from '../fixtures/organizations.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
 
 const COMPLIANCE_PATH = '/v1/internal/compliance';

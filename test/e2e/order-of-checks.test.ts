@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { activateProduction, createApiKey, expectError, expectSecurityHeaders, type Organization } from '../fixtures/foundation-http.js';
+import { activateProduction, createApiKey, expectError, expectSecurityHeaders, type Organization } from '../fixtures/organizations.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 /** decisions.md section 1: key (401) -> environment (403) -> permission (403) -> validation (400) -> lookup (404) -> rules. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activateProduction } from '../fixtures/foundation-http.js';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/ledger-http.js';
+import { activateProduction } from '../fixtures/organizations.js';
+import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('payments: POST /v1/payments', () => {

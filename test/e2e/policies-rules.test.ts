@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/ledger-http.js';
+import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('policies: how spend rules judge POST /v1/payments', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activateProduction, createApiKey, createWallet, expectError, type Organization } from '../fixtures/foundation-http.js';
+import { activateProduction, createApiKey, createWallet, expectError, type Organization } from '../fixtures/organizations.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('production environment after activation', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectSecurityHeaders } from '../fixtures/foundation-http.js';
+import { expectError, expectSecurityHeaders } from '../fixtures/organizations.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const PER_SECOND = 3;

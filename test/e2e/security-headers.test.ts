@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectSecurityHeaders, type Organization } from '../fixtures/foundation-http.js';
+import { expectError, expectSecurityHeaders, type Organization } from '../fixtures/organizations.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('security headers', () => {

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/ledger-http.js';
+import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
 import type { ApiResponse } from '../fixtures/local-service.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countWallets, createWallet, expectError } from '../fixtures/foundation-http.js';
+import { countWallets, createWallet, expectError } from '../fixtures/organizations.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const WALLET_LIMIT = 3;

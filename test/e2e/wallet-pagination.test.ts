@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createWallet, expectValidationError, type Organization } from '../fixtures/foundation-http.js';
+import { createApiKey, createWallet, expectValidationError, type Organization } from '../fixtures/organizations.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const CREATED_WALLETS = 25;

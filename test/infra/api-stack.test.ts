@@ -1,60 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
 import { FALLBACK_ROUTE, FUNCTION_GROUPS, ROUTES, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
-import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
+import {
+  ALLOWED_INDEX_ACTIONS,
+  ALLOWED_TABLE_ACTIONS,
+  asArray,
+  expectAuditDeny,
+  expectNoOtherPolicyKinds,
+  resourcesOfType as resourcesOfTypeIn,
+  sameJson,
+  statementsOfRole,
+  tableReferences,
+  XRAY_ACTIONS,
+} from './iam.js';
+import { logicalIdOf, synthStage } from './synth-stage.js';
 
 /**
- * One synthesis for the whole file, with real esbuild bundling of every function, so a handler
- * that cannot be bundled fails here and not at deploy time.
+ * One synthesis for the whole file, with real esbuild bundling of every function of the API stack,
+ * so a handler that cannot be bundled fails here and not at deploy time. (Workers are bundled and
+ * checked by events-stack.test.ts.)
  */
-const dev = synthStage('dev', { bundle: true });
-const template = dev.apiTemplate.toJSON() as { Resources: Record<string, CfnResource> };
+const dev = synthStage('dev', { bundle: ['Api'] });
+const template = dev.apiTemplate.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+const resourcesOfType = (type: string) => resourcesOfTypeIn(dev.apiTemplate, type);
+const { tableName: TABLE_NAME, resolve, classify: classifyResource } = tableReferences(dev);
 
-interface CfnResource {
-  Type: string;
-  Properties: Record<string, unknown>;
-}
-
-/**
- * Written out here rather than imported from the construct: widening the grant (DeleteItem, Scan,
- * a wildcard) must fail this test, not silently pass along with it.
- */
-const ALLOWED_TABLE_ACTIONS = new Set([
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:Query',
-]);
-const ALLOWED_INDEX_ACTIONS = new Set(['dynamodb:Query']);
-/** Only present if a stage turns tracing on; X-Ray requires `Resource: *`. */
-const XRAY_ACTIONS = new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']);
-const BASIC_EXECUTION_ROLE = ':iam::aws:policy/service-role/AWSLambdaBasicExecutionRole';
-
-const resourcesOfType = (type: string) => Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
-const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-
-const tableLogicalId = logicalIdOf(dev.data.table);
-const TABLE_ARN = { 'Fn::GetAtt': [tableLogicalId, 'Arn'] };
-const TABLE_NAME = { Ref: tableLogicalId };
-const resolve = (value: unknown) => resolveCrossStack(value, dev.dataTemplate);
-
-/** What an IAM Resource entry points at, after following the cross-stack reference. */
-function classifyResource(resource: unknown): 'table' | 'index' | 'other' {
-  if (JSON.stringify(resolve(resource)) === JSON.stringify(TABLE_ARN)) return 'table';
-  const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
-  if (join && join[0] === '' && join[1].length === 2 && join[1][1] === '/index/*') {
-    return classifyResource(join[1][0]) === 'table' ? 'index' : 'other';
-  }
-  return 'other';
-}
-
-const WORKERS = [...dev.api.workers.keys()];
-const ALL_FUNCTIONS = [...FUNCTION_GROUPS, ...WORKERS];
+const ALL_FUNCTIONS = [...FUNCTION_GROUPS];
 
 function functionOf(group: string) {
-  const fn = dev.api.functions.get(group as FunctionGroup) ?? dev.api.workers.get(group);
+  const fn = dev.api.functions.get(group as FunctionGroup);
   if (!fn) throw new Error(`no function for ${group}`);
   return fn.function;
 }
@@ -105,9 +79,10 @@ describe('api stack: functions', () => {
     expect(timeoutOf('wallets')).toBe(10);
   });
 
-  it('has one Node.js 24 arm64 function per function group and per worker', () => {
-    expect(WORKERS).toEqual(['expiry']);
+  it('has one Node.js 24 arm64 function per function group and nothing else (workers live in the events stack)', () => {
     dev.apiTemplate.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTIONS.length);
+    dev.apiTemplate.resourceCountIs('AWS::Events::Rule', 0);
+    dev.apiTemplate.resourceCountIs('AWS::SQS::Queue', 0);
     for (const group of ALL_FUNCTIONS) {
       const fn = template.Resources[logicalIdOf(functionOf(group))];
       expect(fn?.Properties, group).toMatchObject({
@@ -141,31 +116,17 @@ describe('api stack: least-privilege IAM', () => {
   const policies = resourcesOfType('AWS::IAM::Policy');
 
   it('defines no other kind of policy', () => {
-    dev.apiTemplate.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
-    for (const [, role] of resourcesOfType('AWS::IAM::Role')) {
-      expect(role.Properties.Policies).toBeUndefined();
-      for (const arn of asArray(role.Properties.ManagedPolicyArns ?? [])) {
-        expect(JSON.stringify(arn)).toContain(BASIC_EXECUTION_ROLE);
-      }
-    }
+    expectNoOtherPolicyKinds(dev.apiTemplate);
   });
 
   function statementsOf(group: string) {
     const role = functionOf(group).role;
     if (!role) throw new Error(`${group} has no role`);
-    const roleRef = { Ref: logicalIdOf(role) };
-    return policies
-      .filter(([, policy]) => asArray(policy.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(roleRef)))
-      .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
+    return statementsOfRole(dev.apiTemplate, role);
   }
 
   it.each(ALL_FUNCTIONS)('denies %s any update or delete of an audit entry', (group) => {
-    const denies = statementsOf(group).filter((statement) => statement.Effect === 'Deny');
-    expect(denies).toHaveLength(1);
-    const [deny] = denies;
-    expect(asArray(deny!.Action as string[]).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
-    expect(classifyResource(deny!.Resource)).toBe('table');
-    expect(deny!.Condition).toEqual({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['AUDIT#*'] } });
+    expectAuditDeny(statementsOf(group), classifyResource, group);
   });
 
   it.each(ALL_FUNCTIONS)('lets %s reach only the table and its indexes', (group) => {
@@ -196,10 +157,10 @@ describe('api stack: least-privilege IAM', () => {
   });
 
   it('has no policy outside the function roles', () => {
-    const functionRoles = new Set(ALL_FUNCTIONS.map((group) => JSON.stringify({ Ref: logicalIdOf(functionOf(group).role!) })));
+    const functionRoles = ALL_FUNCTIONS.map((group) => ({ Ref: logicalIdOf(functionOf(group).role!) }));
     for (const [id, policy] of policies) {
       for (const role of asArray(policy.Properties.Roles as unknown[])) {
-        expect(functionRoles.has(JSON.stringify(role)), id).toBe(true);
+        expect(functionRoles.some((candidate) => sameJson(candidate, role)), id).toBe(true);
       }
     }
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { App, Stack, type CfnResource } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { stageConfig } from '../../lib/config/stage-config.js';
+import { stackNameOf, stageConfig } from '../../lib/config/stage-config.js';
 import { createStageStacks, type StageStacks } from '../../lib/stacks/stage-stacks.js';
 
 /** The feature flags and other context of `cdk.json`, so tests synthesize what `cdk synth` does. */
@@ -16,21 +16,33 @@ function cdkJsonContext(): Record<string, unknown> {
 export interface SynthesizedStage extends StageStacks {
   readonly dataTemplate: Template;
   readonly apiTemplate: Template;
+  readonly eventsTemplate: Template;
 }
+
+/** The stacks of a stage, as named by `stackNameOf`. */
+export type StackPart = 'Data' | 'Api' | 'Events';
 
 /**
  * Builds one stage the way `bin/app.ts` does (environment-agnostic, no credentials). `bundle: false`
- * skips esbuild (CDK's `aws:cdk:bundling-stacks` context) for tests that only look at resources.
+ * skips esbuild (CDK's `aws:cdk:bundling-stacks` context) for tests that only look at resources;
+ * a list of stacks bundles only the functions of those (each test file bundles what it checks).
  */
-export function synthStage(stageName: string, options: { bundle: boolean }): SynthesizedStage {
+export function synthStage(stageName: string, options: { bundle: boolean | readonly StackPart[] }): SynthesizedStage {
+  const stage = stageConfig(stageName);
+  const bundlingStacks = options.bundle === true ? undefined : options.bundle === false ? [] : options.bundle.map((part) => stackNameOf(stage, part));
   const app = new App({
     context: {
       ...cdkJsonContext(),
-      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      ...(bundlingStacks ? { 'aws:cdk:bundling-stacks': bundlingStacks } : {}),
     },
   });
-  const stacks = createStageStacks(app, stageConfig(stageName));
-  return { ...stacks, dataTemplate: Template.fromStack(stacks.data), apiTemplate: Template.fromStack(stacks.api) };
+  const stacks = createStageStacks(app, stage);
+  return {
+    ...stacks,
+    dataTemplate: Template.fromStack(stacks.data),
+    apiTemplate: Template.fromStack(stacks.api),
+    eventsTemplate: Template.fromStack(stacks.events),
+  };
 }
 
 /** The template logical id of a construct's CloudFormation resource. */

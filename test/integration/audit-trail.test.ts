@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, type RawItem } from '../fixtures/foundation-ledger.js';
-import { DECLINED_CARD, expectError, GOOD_CARD, KYB_BODY, type Organization } from '../fixtures/foundation-http.js';
+import { auditEntries, type RawItem } from '../fixtures/table-reads.js';
+import { DECLINED_CARD, expectError, GOOD_CARD, KYB_BODY, type Organization } from '../fixtures/organizations.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
 
 const WALLET_LIMIT = 3;

@@ -6,8 +6,8 @@ import { createContainer } from '../../shared/runtime/container.js';
 import {
   allPassingExcept, CONFIGURED_ENV, expectComplianceShape, putEncryptedWebhook, putWebhook, removePermissions, setExpiry, statusesOf, TEST_ENCRYPTION_KEY, TEST_MCP_TOKEN,
   type ComplianceBody,
-} from '../fixtures/audit-compliance.js';
-import { startTestApp } from '../fixtures/foundation-app.js';
+} from '../fixtures/compliance-controls.js';
+import { startTestApp } from '../fixtures/service-app.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -22,7 +22,7 @@ async function scenario({ webhook = true }: { webhook?: boolean } = {}) {
 
   async function check(env: Record<string, string> = CONFIGURED_ENV): Promise<ComplianceBody> {
     const config = loadConfig({ TABLE_NAME: test.table.tableName, DYNAMODB_ENDPOINT: test.table.endpoint, ...env });
-    const result = await createContainer(config, { store: test.table.store }).services.compliance.check();
+    const result = await createContainer(config, { table: test.table }).services.compliance.check();
     expectComplianceShape(result);
     return result;
   }

@@ -3,10 +3,10 @@ import { loadConfig } from '../../shared/config/config.js';
 import { fixedClock } from '../../shared/domain/clock.js';
 import { ApiError } from '../../shared/domain/errors.js';
 import { IN_FLIGHT_STALE_MS } from '../../shared/domain/idempotency/idempotency.js';
-import type { Store } from '../../shared/domain/ports.js';
+import type { AgentStore } from '../../shared/domain/agents/ports.js';
 import { createContainer } from '../../shared/runtime/container.js';
 import { checkLedger } from '../../shared/persistence/ledger-check.js';
-import { startTestApp } from '../fixtures/foundation-app.js';
+import { startTestApp } from '../fixtures/service-app.js';
 
 describe('budget adjustment idempotency after a crash between commit and answer', () => {
   it('answers the committed adjustment once the in-flight record is stale, and moves the money once', async () => {
@@ -18,7 +18,7 @@ describe('budget adjustment idempotency after a crash between commit and answer'
     const agent = await app.services.agents.create(org.ctx, { name: 'Bot' });
     const clock = fixedClock(new Date());
     let failOnce = true;
-    const crashingStore: Store = {
+    const crashingStore: AgentStore = {
       ...table.store,
       async completeIdempotencyRecord(...args) {
         if (failOnce) {
@@ -28,7 +28,7 @@ describe('budget adjustment idempotency after a crash between commit and answer'
         return table.store.completeIdempotencyRecord(...args);
       },
     };
-    const crashing = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), { store: crashingStore, clock });
+    const crashing = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), { stores: { agents: crashingStore }, clock });
     const adjust = () => crashing.services.agents.adjustBudget(org.ctx, agent.wallet.id, 25, 'budget-1');
 
     // Act + Assess

@@ -22,7 +22,7 @@ import {
   type Expected,
   type ModelApproval,
   type ModelPayment,
-} from '../fixtures/ledger-model.js';
+} from '../fixtures/payments-model.js';
 import { createTestTable } from '../fixtures/table.js';
 
 /**
@@ -76,14 +76,14 @@ const operator: RequestContext = {
 };
 
 async function contextOf(app: Container, rawKey: string): Promise<RequestContext> {
-  const { principal, apiKey } = await authenticate(app.store, `Bearer ${rawKey}`, new Date());
+  const { principal, apiKey } = await authenticate(app.core.authKeys, `Bearer ${rawKey}`, new Date());
   return { principal, actor: { actorType: 'API_KEY', actorId: apiKey.id, ipAddress: '127.0.0.1' }, requestId: `ledger-property-${apiKey.id}` };
 }
 
 let worlds = 0;
 
 
-/** A fresh organization with the four wallets of the model (see ledger-model.ts) and two keys. */
+/** A fresh organization with the four wallets of the model (see payments-model.ts) and two keys. */
 async function newWorld(app: Container): Promise<World> {
   const created = await app.services.organizations.create(operator, { name: `Ledger property ${++worlds}` });
   const requester = await contextOf(app, created.sandboxKey);
@@ -270,7 +270,7 @@ describe('ledger model property (DynamoDB Local)', () => {
   let app: Container;
   beforeAll(async () => {
     table = await createTestTable();
-    app = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), { store: table.store });
+    app = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), { table });
   });
 
   it(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApp } from '../fixtures/foundation-app.js';
+import { startTestApp } from '../fixtures/service-app.js';
 
 describe('organization updates', () => {
   it("writes only the fields a step changes, so a late step never undoes the operator's KYB decision", async () => {

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../fixtures/foundation-app.js';
-import { auditEntries, exactNumber, sumOf, systemAccountEntries, walletEntries } from '../fixtures/foundation-ledger.js';
+import { startTestApp, type TestApp } from '../fixtures/service-app.js';
+import { auditEntries, exactNumber, sumOf, systemAccountEntries, walletEntries } from '../fixtures/table-reads.js';
 
 const CONCURRENT_FUNDINGS = 20;
 

@@ -1,8 +1,12 @@
 import { requireOrganizationKey } from '../access.js';
+import { AUDIT } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, validationError } from '../errors.js';
 import type { Change, OrganizationUpdate } from '../changes.js';
 import type { ServiceDeps } from '../ports.js';
+import type { ActivationStore } from './ports.js';
+import { KYB_STATES } from '../organizations/kyb-states.js';
+import { canTransition, targetOf } from '../state-table.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Organization } from '../types.js';
 import { newMainWallet } from '../wallets/wallet-rules.js';
@@ -55,7 +59,7 @@ export interface ActivationOptions {
 }
 
 /** Production activation (interface-spec 4.3, decisions.md section 11). */
-export function createActivationService(deps: ServiceDeps, options: ActivationOptions) {
+export function createActivationService(deps: ServiceDeps<ActivationStore>, options: ActivationOptions) {
   const { store, clock, ids } = deps;
 
   async function load(ctx: RequestContext) {
@@ -87,9 +91,9 @@ export function createActivationService(deps: ServiceDeps, options: ActivationOp
 
   async function submitKyb(ctx: RequestContext, input: { legalName: string; taxId: string; address: Record<string, string> }) {
     const { organization } = await load(ctx);
-    if (organization.kybStatus === 'VERIFIED') throw new ApiError('INVALID_STATE', 'Business verification is already complete.');
+    if (!canTransition(KYB_STATES, organization.kybStatus, 'submit')) throw new ApiError('INVALID_STATE', 'Business verification is already complete.');
     const kyb = { ...input, submittedAt: clock.now().toISOString() };
-    const kybStatus = options.kybAutoApprove ? 'VERIFIED' : 'PENDING';
+    const kybStatus = targetOf(KYB_STATES, options.kybAutoApprove ? 'autoVerify' : 'submit');
     return update(ctx, organization, { kyb, kybStatus }, 'organization.kyb.submit', { legalName: input.legalName, kybStatus }, { field: 'kybStatus', equals: 'VERIFIED' });
   }
 
@@ -115,7 +119,7 @@ export function createActivationService(deps: ServiceDeps, options: ActivationOp
       { type: 'updateOrganization', organizationId: organization.id, set: { productionActivatedAt: activatedAt }, unless: { field: 'productionActivatedAt' } },
       { type: 'createEnvironment', organizationId: organization.id, environment: 'PRODUCTION', mainWalletId: wallet.id },
       { type: 'createWallet', wallet },
-      auditChange({ ...scope, actor: ctx.actor, action: 'organization.production.activate', resource: 'organization', resourceId: organization.id, metadata: { productionMainWalletId: wallet.id }, createdAt: activatedAt }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.organization.activateProduction, resource: 'organization', resourceId: organization.id, metadata: { productionMainWalletId: wallet.id }, createdAt: activatedAt }, ids),
     ]);
     return { activated: true, activatedAt };
   }

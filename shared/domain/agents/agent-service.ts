@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { AUDIT } from '../audit/actions.js';
 import { assertAccessible, requireOrganizationKey, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { Change } from '../changes.js';
@@ -9,6 +10,9 @@ import { formatAmount, formatBalance, parseAmount } from '../money.js';
 import { buildPolicy, type PolicyPatch } from '../policies/policy-service.js';
 import type { Policy } from '../policies/policy-types.js';
 import type { ServiceDeps } from '../ports.js';
+import type { AgentStore } from './ports.js';
+import { API_KEY_STATES } from '../api-keys/api-key-states.js';
+import { canTransition } from '../state-table.js';
 import { AGENT_PERMISSIONS, DEFAULT_AGENT_PERMISSIONS, type OrganizationPermission, type OrganizationScope, type RequestContext } from '../tenancy.js';
 import type { ApiKey, Page, PageRequest, Wallet } from '../types.js';
 import { newWallet } from '../wallets/wallet-rules.js';
@@ -37,7 +41,7 @@ export interface AgentDetails {
 }
 
 /** Agents (interface-spec 4.1): an AGENT wallet, its scoped key and optional policies, as one unit. */
-export function createAgentService(deps: ServiceDeps) {
+export function createAgentService(deps: ServiceDeps<AgentStore>) {
   const { store, clock, ids } = deps;
 
   function checkPermissions(requested: string[] | undefined): OrganizationPermission[] {
@@ -84,7 +88,7 @@ export function createAgentService(deps: ServiceDeps) {
       { type: 'createWallet', wallet },
       { type: 'createApiKey', apiKey },
       ...policies.map((policy): Change => ({ type: 'putPolicy', policy, isNew: true })),
-      auditChange({ ...scope, actor: ctx.actor, action: 'wallet.create', resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { walletType: 'AGENT', name: input.name, apiKeyId: apiKey.id, permissions, policyIds: policies.map((p) => p.id), ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.wallet.create, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { walletType: 'AGENT', name: input.name, apiKeyId: apiKey.id, permissions, policyIds: policies.map((p) => p.id), ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
       eventChange({ ...scope, type: 'agent.created', data: { id: wallet.id, name: input.name, apiKeyId: apiKey.id, permissions, ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
     ]);
     return { wallet, apiKey, rawKey: issued.raw, policies };
@@ -168,7 +172,7 @@ export function createAgentService(deps: ServiceDeps) {
           },
         },
         ...(idempotencyKey ? [inFlightIdempotencyChange(scope, idempotencyKey, fingerprint, now, partial)] : []),
-        auditChange({ ...scope, actor: ctx.actor, action: 'wallet.budget.adjust', resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { transactionId, amount: amountText, currency: 'USD', recipientWalletId: to }, createdAt: at }, ids),
+        auditChange({ ...scope, actor: ctx.actor, action: AUDIT.wallet.adjustBudget, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { transactionId, amount: amountText, currency: 'USD', recipientWalletId: to }, createdAt: at }, ids),
       ];
       await store.commit(changes);
       return complete(partial);
@@ -182,7 +186,7 @@ export function createAgentService(deps: ServiceDeps) {
     if (agent.status === target) return { id: agent.id, status: target };
     const at = clock.now().toISOString();
     await store.commit([
-      { type: 'updateWallet', walletId: agent.id, from: [agent.status], set: { status: target } },
+      { type: 'updateWallet', walletId: agent.id, trigger: target === 'FROZEN' ? 'freeze' : 'unfreeze', set: { status: target } },
       auditChange({ ...scope, actor: ctx.actor, action: target === 'FROZEN' ? 'wallet.freeze' : 'wallet.unfreeze', resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { status: target }, createdAt: at }, ids),
       eventChange({ ...scope, type: target === 'FROZEN' ? 'agent.paused' : 'agent.resumed', data: { id: agent.id, status: target }, createdAt: at }, ids),
     ]);
@@ -203,10 +207,10 @@ export function createAgentService(deps: ServiceDeps) {
     delete apiKey.revokedAt;
     // A key revoked through DELETE /v1/api-keys is replaced the same way, so an agent can always get a key back.
     await store.commit([
-      { type: 'updateWallet', walletId: agent.id, from: ['ACTIVE', 'FROZEN'], set: { activeKeyId: apiKey.id }, expectedActiveKeyId: old.id },
-      ...(old.status === 'ACTIVE' ? [{ type: 'revokeApiKey' as const, apiKey: old, revokedAt: now }] : []),
+      { type: 'updateWallet', walletId: agent.id, set: { activeKeyId: apiKey.id }, expectedActiveKeyId: old.id },
+      ...(canTransition(API_KEY_STATES, old.status, 'revoke') ? [{ type: 'revokeApiKey' as const, apiKey: old, revokedAt: now }] : []),
       { type: 'createApiKey', apiKey },
-      auditChange({ ...scope, actor: ctx.actor, action: 'api-key.rotate', resource: 'api-key', resourceId: apiKey.id, walletId: agent.id, metadata: { revokedKeyId: old.id }, createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.apiKey.rotate, resource: 'api-key', resourceId: apiKey.id, walletId: agent.id, metadata: { revokedKeyId: old.id }, createdAt: now }, ids),
     ]);
     return { id: agent.id, apiKey: issued.raw, apiKeyId: apiKey.id, revokedKeyId: old.id };
   }
@@ -234,11 +238,11 @@ export function createAgentService(deps: ServiceDeps) {
       });
     } else {
       // Conditioned on the empty balance: money landing meanwhile makes this a retryable 409, never stranded.
-      changes.push({ type: 'updateWallet', walletId: agent.id, from: ['ACTIVE', 'FROZEN'], set: { status: 'FROZEN', deletedAt: at }, expectedBalance: swept });
+      changes.push({ type: 'updateWallet', walletId: agent.id, trigger: 'close', set: { status: 'FROZEN', deletedAt: at }, expectedBalance: swept });
     }
-    if (activeKey?.status === 'ACTIVE') changes.push({ type: 'revokeApiKey', apiKey: activeKey, revokedAt: at });
+    if (activeKey && canTransition(API_KEY_STATES, activeKey.status, 'revoke')) changes.push({ type: 'revokeApiKey', apiKey: activeKey, revokedAt: at });
     changes.push(
-      auditChange({ ...scope, actor: ctx.actor, action: 'wallet.close', resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { sweptAmount: formatBalance(swept), currency: 'USD', recipientWalletId: mainWalletId }, createdAt: at }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.wallet.close, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { sweptAmount: formatBalance(swept), currency: 'USD', recipientWalletId: mainWalletId }, createdAt: at }, ids),
       eventChange({ ...scope, type: 'agent.deleted', data: { id: agent.id, sweptAmount: formatBalance(swept) }, createdAt: at }, ids),
     );
     await store.commit(changes);

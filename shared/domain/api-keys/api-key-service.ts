@@ -1,7 +1,11 @@
 import { requireOrganizationKey } from '../access.js';
+import { AUDIT } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, validationError } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
+import type { ApiKeyStore } from './ports.js';
+import { API_KEY_STATES } from './api-key-states.js';
+import { canTransition, targetOf } from '../state-table.js';
 import type { Environment, OrganizationPermission, RequestContext } from '../tenancy.js';
 import type { ApiKey, Page, PageRequest } from '../types.js';
 
@@ -18,7 +22,7 @@ export interface CreatedApiKey {
 }
 
 /** General (organization-level) API keys: decisions.md section 1. */
-export function createApiKeyService(deps: ServiceDeps) {
+export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
   const { store, clock, ids } = deps;
 
   async function create(ctx: RequestContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
@@ -54,7 +58,7 @@ export function createApiKeyService(deps: ServiceDeps) {
           organizationId: scope.organizationId,
           environment,
           actor: ctx.actor,
-          action: 'api-key.create',
+          action: AUDIT.apiKey.create,
           resource: 'api-key',
           resourceId: apiKey.id,
           metadata: { name: apiKey.name, permissions: apiKey.permissions, environment },
@@ -77,7 +81,7 @@ export function createApiKeyService(deps: ServiceDeps) {
     const apiKey = await store.getApiKeyById(keyId);
     if (!apiKey || apiKey.organizationId !== scope.organizationId) throw new ApiError('API_KEY_NOT_FOUND');
     if (apiKey.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', 'Revoke this key with a key of its own environment.');
-    if (apiKey.status === 'REVOKED') return apiKey;
+    if (!canTransition(API_KEY_STATES, apiKey.status, 'revoke')) return apiKey;
     const revokedAt = clock.now().toISOString();
     await store.commit([
       { type: 'revokeApiKey', apiKey, revokedAt },
@@ -86,7 +90,7 @@ export function createApiKeyService(deps: ServiceDeps) {
           organizationId: scope.organizationId,
           environment: apiKey.environment ?? scope.environment,
           actor: ctx.actor,
-          action: 'api-key.revoke',
+          action: AUDIT.apiKey.revoke,
           resource: 'api-key',
           resourceId: apiKey.id,
           metadata: { name: apiKey.name },
@@ -96,7 +100,7 @@ export function createApiKeyService(deps: ServiceDeps) {
         ids,
       ),
     ]);
-    return { ...apiKey, status: 'REVOKED', revokedAt };
+    return { ...apiKey, status: targetOf(API_KEY_STATES, 'revoke'), revokedAt };
   }
 
   return { create, list, revoke };

@@ -1,18 +1,23 @@
+import { presentApproval } from './approval-view.js';
 import Big from 'big.js';
+import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { requireOrganizationKey, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { Change } from '../changes.js';
-import { ApiError } from '../errors.js';
+import { ApiError, QUEUED_POSTING_FAILURES, type ErrorCode } from '../errors.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
-import type { ApprovalFilter, ServiceDeps } from '../ports.js';
+import type { ServiceDeps } from '../ports.js';
+import type { ApprovalFilter, ApprovalStore } from './ports.js';
+import { APPROVAL_STATES, type ApprovalTrigger } from './approval-states.js';
+import { targetOf } from '../state-table.js';
 import type { Actor, RequestContext } from '../tenancy.js';
-import type { Approval, ApprovalStatus, Page, PageRequest, Transaction } from '../types.js';
+import type { Approval, Page, PageRequest, Transaction } from '../types.js';
 import { paymentPostingChanges } from '../payments/payment-posting.js';
 
 export const EXPIRY_BATCH_SIZE = 25;
 
 /** Human approval of queued payments (decisions.md section 3). */
-export function createApprovalService(deps: ServiceDeps) {
+export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
   const { store, clock, ids } = deps;
 
   async function get(ctx: RequestContext, approvalId: string): Promise<Approval> {
@@ -32,7 +37,7 @@ export function createApprovalService(deps: ServiceDeps) {
   }
 
   /** The audit entry of a decision: the approval is the resource, the payment in the metadata. */
-  function decisionAudit(approval: Approval, actor: Actor, action: 'approval.approved' | 'approval.rejected' | 'approval.expired', at: string, extra: Record<string, unknown>): Change {
+  function decisionAudit(approval: Approval, actor: Actor, action: AuditAction, at: string, extra: Record<string, unknown>): Change {
     return auditChange(
       {
         organizationId: approval.organizationId,
@@ -67,9 +72,9 @@ export function createApprovalService(deps: ServiceDeps) {
     return approval;
   }
 
-  function decisionChanges(approval: Approval, status: ApprovalStatus, actor: Actor, fields: Partial<Approval>, at: string): { decided: Approval; changes: Change[] } {
-    const decided: Approval = { ...approval, ...fields, status, decidedAt: at, decidedBy: actor.actorId };
-    return { decided, changes: [{ type: 'decideApproval', approval: decided }] };
+  function decisionChanges(approval: Approval, trigger: ApprovalTrigger, actor: Actor, fields: Partial<Approval>, at: string): { decided: Approval; changes: Change[] } {
+    const decided: Approval = { ...approval, ...fields, status: targetOf(APPROVAL_STATES, trigger), decidedAt: at, decidedBy: actor.actorId };
+    return { decided, changes: [{ type: 'decideApproval', approval: decided, trigger }] };
   }
 
   /**
@@ -85,31 +90,30 @@ export function createApprovalService(deps: ServiceDeps) {
     if (!queued) throw new Error(`approval ${approval.id} has no transaction ${approval.transactionId}`);
     const posted: Transaction = { ...queued, status: 'POSTED', postedAt: at };
     const snapshot = await store.getWalletSnapshot(approval.walletId);
-    const { decided, changes } = decisionChanges(approval, 'APPROVED', ctx.actor, note ? { note } : {}, at);
+    const { decided, changes } = decisionChanges(approval, 'approve', ctx.actor, note ? { note } : {}, at);
     try {
       const aliases = approval.payment.merchant ? [`merchant:${approval.payment.merchant}`] : [];
       const { periodLimits } = evaluatePolicies(snapshot?.policies ?? [], snapshot?.counters ?? [], { walletId: approval.walletId, to: queued.to, toAliases: aliases, amount: new Big(queued.amount), at: now });
       await store.commit([
         ...changes,
-        ...paymentPostingChanges({ transaction: posted, periodLimits, record: 'fromQueued', actor: ctx.actor, ids, auditAction: 'approval.approved', auditResource: { resource: 'approval', resourceId: approval.id } }),
-        eventChange({ ...scopeOf(ctx.principal), type: 'approval.approved', data: { ...decided }, createdAt: at }, ids),
+        ...paymentPostingChanges({ transaction: posted, periodLimits, record: 'fromQueued', actor: ctx.actor, ids, auditAction: AUDIT.approval.approve, auditResource: { resource: 'approval', resourceId: approval.id } }),
+        eventChange({ ...scopeOf(ctx.principal), type: 'approval.approved', data: presentApproval(decided), createdAt: at }, ids),
       ]);
       return decided;
     } catch (error) {
-      const postingFailure = error instanceof ApiError && ['INSUFFICIENT_FUNDS', 'WALLET_FROZEN', 'POLICY_DENIED', 'WALLET_NOT_FOUND'].includes(error.code);
-      if (!postingFailure) throw error;
+      if (!(error instanceof ApiError) || !QUEUED_POSTING_FAILURES.has(error.code)) throw error;
       return fail(ctx.actor, approval, error.code, at, note);
     }
   }
 
   /** The approval could not post: it ends FAILED with the reason, and the payment FAILED. */
-  async function fail(actor: Actor, approval: Approval, failureCode: string, at: string, note: string | undefined): Promise<Approval> {
-    const { decided, changes } = decisionChanges(approval, 'FAILED', actor, { failureCode, ...(note ? { note } : {}) }, at);
+  async function fail(actor: Actor, approval: Approval, failureCode: ErrorCode, at: string, note: string | undefined): Promise<Approval> {
+    const { decided, changes } = decisionChanges(approval, 'fail', actor, { failureCode, ...(note ? { note } : {}) }, at);
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
     await store.commit([
       ...changes,
-      { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'FAILED', fields: { failureCode }, onMismatch: 'INVALID_STATE' },
-      decisionAudit(approval, actor, 'approval.approved', at, { status: 'FAILED', failureCode }),
+      { type: 'setTransactionStatus', transactionId: approval.transactionId, trigger: 'fail', fields: { failureCode }, onMismatch: 'INVALID_STATE' },
+      decisionAudit(approval, actor, AUDIT.approval.approve, at, { status: 'FAILED', failureCode }),
       eventChange({ ...scope, type: 'payment.failed', data: { transactionId: approval.transactionId, approvalId: approval.id, failureCode }, createdAt: at }, ids),
     ]);
     return decided;
@@ -118,13 +122,13 @@ export function createApprovalService(deps: ServiceDeps) {
   async function reject(ctx: RequestContext, approvalId: string, reason: string | undefined): Promise<Approval> {
     const approval = await loadForDecision(ctx, approvalId);
     const at = clock.now().toISOString();
-    const { decided, changes } = decisionChanges(approval, 'REJECTED', ctx.actor, reason ? { rejectionReason: reason } : {}, at);
+    const { decided, changes } = decisionChanges(approval, 'reject', ctx.actor, reason ? { rejectionReason: reason } : {}, at);
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
     await store.commit([
       ...changes,
-      { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'REJECTED', onMismatch: 'INVALID_STATE' },
-      decisionAudit(approval, ctx.actor, 'approval.rejected', at, reason ? { reason } : {}),
-      eventChange({ ...scope, type: 'approval.rejected', data: { ...decided }, createdAt: at }, ids),
+      { type: 'setTransactionStatus', transactionId: approval.transactionId, trigger: 'reject', onMismatch: 'INVALID_STATE' },
+      decisionAudit(approval, ctx.actor, AUDIT.approval.reject, at, reason ? { reason } : {}),
+      eventChange({ ...scope, type: 'approval.rejected', data: presentApproval(decided), createdAt: at }, ids),
     ]);
     return decided;
   }
@@ -133,14 +137,14 @@ export function createApprovalService(deps: ServiceDeps) {
   async function expireOne(approval: Approval, now: Date): Promise<boolean> {
     const at = now.toISOString();
     const actor: Actor = { actorType: 'SYSTEM', actorId: 'approval-expiry', ipAddress: '127.0.0.1' };
-    const { decided, changes } = decisionChanges(approval, 'EXPIRED', actor, { failureCode: 'APPROVAL_EXPIRED' }, at);
+    const { decided, changes } = decisionChanges(approval, 'expire', actor, { failureCode: 'APPROVAL_EXPIRED' }, at);
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
     try {
       await store.commit([
         ...changes,
-        { type: 'setTransactionStatus', transactionId: approval.transactionId, from: 'QUEUED', to: 'FAILED', fields: { failureCode: 'APPROVAL_EXPIRED' }, onMismatch: 'INVALID_STATE' },
-        decisionAudit(approval, actor, 'approval.expired', at, {}),
-        eventChange({ ...scope, type: 'approval.expired', data: { ...decided }, createdAt: at }, ids),
+        { type: 'setTransactionStatus', transactionId: approval.transactionId, trigger: 'fail', fields: { failureCode: 'APPROVAL_EXPIRED' }, onMismatch: 'INVALID_STATE' },
+        decisionAudit(approval, actor, AUDIT.approval.expire, at, {}),
+        eventChange({ ...scope, type: 'approval.expired', data: presentApproval(decided), createdAt: at }, ids),
       ]);
       return true;
     } catch (error) {

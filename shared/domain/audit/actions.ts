@@ -1,14 +1,25 @@
-/** Audit action names (interface-spec 2.11): `<resource>.<verb>`, one list. */
-export const AUDIT_ACTIONS = [
-  'organization.create', 'organization.kyb.submit', 'organization.kyb.decide',
-  'organization.tos.accept', 'organization.billing-method.add', 'organization.production.activate',
-  'api-key.create', 'api-key.update', 'api-key.revoke',
-  'wallet.create', 'wallet.fund', 'wallet.freeze', 'wallet.unfreeze', 'wallet.close', 'wallet.budget.adjust',
-  'api-key.rotate',
-  'payment.created', 'payment.reversed', 'payment.failed',
-  'policy.create', 'policy.update', 'policy.delete',
-  'approval.approved', 'approval.rejected', 'approval.expired',
-  'merchant.upsert', 'merchant.suspend',
-] as const;
+/**
+ * Audit action names (interface-spec 2.11): `<resource>.<verb>`, declared once here. Services
+ * write them and catalog operations name the one they write, both by reference to this table.
+ */
+export const AUDIT = {
+  organization: {
+    create: 'organization.create',
+    submitKyb: 'organization.kyb.submit',
+    decideKyb: 'organization.kyb.decide',
+    acceptTos: 'organization.tos.accept',
+    addBillingMethod: 'organization.billing-method.add',
+    activateProduction: 'organization.production.activate',
+  },
+  apiKey: { create: 'api-key.create', update: 'api-key.update', revoke: 'api-key.revoke', rotate: 'api-key.rotate' },
+  wallet: { create: 'wallet.create', fund: 'wallet.fund', freeze: 'wallet.freeze', unfreeze: 'wallet.unfreeze', close: 'wallet.close', adjustBudget: 'wallet.budget.adjust' },
+  payment: { create: 'payment.created', reverse: 'payment.reversed', fail: 'payment.failed' },
+  policy: { create: 'policy.create', update: 'policy.update', delete: 'policy.delete' },
+  approval: { approve: 'approval.approved', reject: 'approval.rejected', expire: 'approval.expired' },
+  merchant: { upsert: 'merchant.upsert', suspend: 'merchant.suspend' },
+} as const;
 
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+type Actions = typeof AUDIT;
+export type AuditAction = { [R in keyof Actions]: Actions[R][keyof Actions[R]] }[keyof Actions];
+
+export const AUDIT_ACTIONS: readonly AuditAction[] = Object.values(AUDIT).flatMap((verbs) => Object.values(verbs) as AuditAction[]);

@@ -1,6 +1,7 @@
 import { scopeOf } from '../access.js';
 import { validationError } from '../errors.js';
-import type { AuditQuery, ServiceDeps } from '../ports.js';
+import type { ServiceDeps } from '../ports.js';
+import type { AuditQuery, AuditStore } from './ports.js';
 import type { RequestContext } from '../tenancy.js';
 import type { AuditEntry, Page, PageRequest } from '../types.js';
 
@@ -37,7 +38,7 @@ function instant(value: string | undefined, field: string, endOfDay = false): st
 }
 
 /** The audit log (interface-spec 4.10): newest first; wallet-scoped keys see only their wallet's entries. */
-export function createAuditService(deps: ServiceDeps) {
+export function createAuditService(deps: ServiceDeps<AuditStore>) {
   async function list(ctx: RequestContext, filters: AuditFilters, page: PageRequest): Promise<Page<AuditEntry>> {
     const scope = scopeOf(ctx.principal);
     const from = instant(filters.from, 'from');

@@ -1,7 +1,7 @@
 import type { IdGenerator } from '../ids.js';
 import type { Actor, Environment } from '../tenancy.js';
 import type { Change } from '../changes.js';
-import type { EventName } from '../event-names.js';
+import type { EmittedEvent, EventData } from '../event-payloads.js';
 import type { AuditAction } from './actions.js';
 
 export interface AuditInput {
@@ -37,16 +37,17 @@ export function auditChange(input: AuditInput, ids: IdGenerator): Change {
   };
 }
 
-export interface EventInput {
+export interface EventInput<N extends EmittedEvent> {
   organizationId: string;
   environment: Environment;
-  type: EventName;
-  data: Record<string, unknown>;
+  type: N;
+  /** The public payload of the event (shared/domain/event-payloads.ts). */
+  data: EventData<N>;
   createdAt: string;
 }
 
 /** The outbox event of an action, written in the action's own transaction. */
-export function eventChange(input: EventInput, ids: IdGenerator): Change {
+export function eventChange<N extends EmittedEvent>(input: EventInput<N>, ids: IdGenerator): Change {
   return {
     type: 'event',
     event: {
@@ -55,7 +56,7 @@ export function eventChange(input: EventInput, ids: IdGenerator): Change {
       organizationId: input.organizationId,
       environment: input.environment,
       createdAt: input.createdAt,
-      data: input.data,
+      data: input.data as Record<string, unknown>,
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '../ports.js';
+import type { ComplianceStore } from './ports.js';
 import { evaluateControls, WEBHOOK_SECRET_SAMPLE_SIZE, type ComplianceResult } from './compliance-rules.js';
 
 /** Settings the controls read; the composition root passes the same objects the service runs with. */
@@ -11,7 +12,7 @@ export interface ComplianceSettings {
 }
 
 /** GET /v1/internal/compliance (interface-spec 4.11). */
-export function createComplianceService(deps: ServiceDeps, settings: ComplianceSettings) {
+export function createComplianceService(deps: ServiceDeps<ComplianceStore>, settings: ComplianceSettings) {
   async function check(): Promise<ComplianceResult> {
     const now = deps.clock.now();
     const [hygiene, sampled] = await Promise.all([deps.store.keyHygiene(now), deps.store.sampleWebhookSecrets(WEBHOOK_SECRET_SAMPLE_SIZE)]);

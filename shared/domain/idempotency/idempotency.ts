@@ -1,8 +1,8 @@
 import { ApiError, toEnvelope, validationError, type ErrorCode } from '../errors.js';
 import type { Change } from '../changes.js';
-import type { Store } from '../ports.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { IdempotencyRecord } from '../types.js';
+import type { IdempotencyStore } from './ports.js';
 
 /** Idempotency records are kept 24 hours (decisions.md section 3). */
 export const IDEMPOTENCY_RETENTION_S = 24 * 3600;
@@ -39,7 +39,7 @@ export interface IdempotentResponse<T = unknown> {
 }
 
 /** The stored first response for this key, or IDEMPOTENCY_KEY_REUSE if the parameters differ. */
-export function replayOf(record: IdempotencyRecord, fingerprint: string): IdempotentResponse {
+function replayOf(record: IdempotencyRecord, fingerprint: string): IdempotentResponse {
   if (record.fingerprint !== fingerprint) {
     throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', { idempotencyKey: record.key });
   }
@@ -81,13 +81,13 @@ export function idempotencyChange(scope: OrganizationScope, key: string, fingerp
 }
 
 /** The record under a key, unless it is past its 24 hours (TTL deletion lags behind). */
-async function liveRecord(store: Store, scope: OrganizationScope, key: string, now: Date): Promise<IdempotencyRecord | undefined> {
+async function liveRecord(store: IdempotencyStore, scope: OrganizationScope, key: string, now: Date): Promise<IdempotencyRecord | undefined> {
   const record = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
   return record && record.expiresAtEpochS * 1000 > now.getTime() ? record : undefined;
 }
 
 /** The stored response for this key and parameters, if any (IDEMPOTENCY_KEY_REUSE if they differ). */
-export async function storedReplay(store: Store, scope: OrganizationScope, key: string, fingerprint: string, now: Date): Promise<IdempotentResponse | undefined> {
+export async function storedReplay(store: IdempotencyStore, scope: OrganizationScope, key: string, fingerprint: string, now: Date): Promise<IdempotentResponse | undefined> {
   const record = await liveRecord(store, scope, key, now);
   return record ? replayOf(record, fingerprint) : undefined;
 }
@@ -99,7 +99,7 @@ export async function storedReplay(store: Store, scope: OrganizationScope, key: 
  * STORED_FAILURES is kept under the key like a success.
  */
 export async function runIdempotent(
-  store: Store,
+  store: IdempotencyStore,
   scope: OrganizationScope,
   key: string | undefined,
   fingerprint: string,
@@ -122,7 +122,7 @@ export async function runIdempotent(
   }
 }
 
-async function replayWinner(store: Store, scope: OrganizationScope, key: string, fingerprint: string, error: ApiError): Promise<IdempotentResponse> {
+async function replayWinner(store: IdempotencyStore, scope: OrganizationScope, key: string, fingerprint: string, error: ApiError): Promise<IdempotentResponse> {
   const winner = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
   if (!winner) throw error;
   return replayOf(winner, fingerprint);
@@ -150,7 +150,7 @@ export const STORED_FAILURES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  * Stores a response decided outside a movement's transaction (a refusal, a batch's answer); if
  * another request with the key stored first, that response is the answer.
  */
-export async function storeResponse(store: Store, scope: OrganizationScope, key: string, fingerprint: string, response: IdempotentResponse, now: Date): Promise<IdempotentResponse> {
+export async function storeResponse(store: IdempotencyStore, scope: OrganizationScope, key: string, fingerprint: string, response: IdempotentResponse, now: Date): Promise<IdempotentResponse> {
   try {
     await store.commit([idempotencyChange(scope, key, fingerprint, response.status, response.body, now)]);
     return response;

@@ -9,14 +9,8 @@ import type { PeriodLimitCheck } from '../policies/policy-types.js';
  * the sum of its entries, so no single hot item is updated by every movement.
  */
 export const SYSTEM_ACCOUNTS = {
-  suspense: 'acc_SUSPENSE',
-  fees: 'acc_FEES',
   sandboxFunding: 'acc_SANDBOX_FUNDING',
-  cardSettlement: 'acc_CARD_SETTLEMENT',
-  customerFunds: 'acc_CUSTOMER_FUNDS',
 } as const;
-
-export const clearingAccount = (rail: string) => `acc_CLEARING_${rail}`;
 
 export type LedgerAccount = { kind: 'WALLET'; walletId: string } | { kind: 'SYSTEM'; accountId: string };
 
@@ -50,9 +44,12 @@ export interface Posting {
   periodLimits?: PeriodLimitCheck[];
 }
 
-export function isBalanced(legs: Leg[]): boolean {
+function isBalanced(legs: Leg[]): boolean {
   return legs.reduce((sum, leg) => sum.plus(leg.amount), new Big(0)).eq(0);
 }
+
+/** A posting as a change of a service: its legs, transaction record and period counters in one transaction. */
+export type PostingChange = { type: 'posting'; posting: Posting };
 
 export function assertBalanced(posting: Posting): void {
   if (posting.legs.length < 2 || !isBalanced(posting.legs)) {

@@ -1,12 +1,16 @@
 import { loadAccessibleWallet, requireOrganizationKey } from '../access.js';
+import { AUDIT } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
+import type { MerchantStore } from './ports.js';
+import { MERCHANT_STATES } from './merchant-states.js';
+import { targetOf } from '../state-table.js';
 import { ENVIRONMENTS, type RequestContext } from '../tenancy.js';
 import type { MerchantProfile } from '../types.js';
 
 /** Merchant profiles: `to: "merchant:<domain>"` pays the profile's wallet (decisions.md section 3). */
-export function createMerchantService(deps: ServiceDeps) {
+export function createMerchantService(deps: ServiceDeps<MerchantStore>) {
   const { store, clock, ids } = deps;
 
   async function upsert(ctx: RequestContext, input: { domain: string; displayName: string; walletId: string; closedLoop: boolean }): Promise<MerchantProfile> {
@@ -30,7 +34,7 @@ export function createMerchantService(deps: ServiceDeps) {
     };
     await store.commit([
       { type: 'putMerchant', merchant, isNew: !existing, ...(existing ? { expectedStatus: existing.status } : {}) },
-      auditChange({ ...scope, actor: ctx.actor, action: 'merchant.upsert', resource: 'merchant', resourceId: domain, walletId: wallet.id, metadata: { closedLoop: input.closedLoop }, createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.merchant.upsert, resource: 'merchant', resourceId: domain, walletId: wallet.id, metadata: { closedLoop: input.closedLoop }, createdAt: now }, ids),
     ]);
     return merchant;
   }
@@ -43,8 +47,8 @@ export function createMerchantService(deps: ServiceDeps) {
     if (profiles.length === 0) throw new ApiError('MERCHANT_NOT_FOUND');
     await store.commit(
       profiles.flatMap((merchant) => [
-        { type: 'putMerchant' as const, merchant: { ...merchant, status: 'SUSPENDED' as const, updatedAt: now }, isNew: false },
-        auditChange({ organizationId: merchant.organizationId, environment: merchant.environment, actor: ctx.actor, action: 'merchant.suspend', resource: 'merchant', resourceId: domain, metadata: {}, createdAt: now }, ids),
+        { type: 'putMerchant' as const, merchant: { ...merchant, status: targetOf(MERCHANT_STATES, 'suspend'), updatedAt: now }, isNew: false },
+        auditChange({ organizationId: merchant.organizationId, environment: merchant.environment, actor: ctx.actor, action: AUDIT.merchant.suspend, resource: 'merchant', resourceId: domain, metadata: {}, createdAt: now }, ids),
       ]),
     );
     return { domain, status: 'SUSPENDED' };

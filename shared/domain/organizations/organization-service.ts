@@ -1,7 +1,9 @@
 import { ApiError } from '../errors.js';
+import { AUDIT } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { Change } from '../changes.js';
 import type { ServiceDeps } from '../ports.js';
+import type { OrganizationStore } from './ports.js';
 import { ORGANIZATION_PERMISSIONS, type RequestContext } from '../tenancy.js';
 import type { ApiKey, KybStatus, Organization } from '../types.js';
 import { newMainWallet } from '../wallets/wallet-rules.js';
@@ -14,7 +16,7 @@ export interface CreatedOrganization {
 }
 
 /** Operator actions on organizations (decisions.md section 1). */
-export function createOrganizationService(deps: ServiceDeps) {
+export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) {
   const { store, clock, ids } = deps;
 
   async function create(ctx: RequestContext, input: { name: string }): Promise<CreatedOrganization> {
@@ -45,7 +47,7 @@ export function createOrganizationService(deps: ServiceDeps) {
         {
           ...scope,
           actor: ctx.actor,
-          action: 'organization.create',
+          action: AUDIT.organization.create,
           resource: 'organization',
           resourceId: organization.id,
           metadata: { name: organization.name, mainWalletId: wallet.id, sandboxKeyId: apiKey.id },
@@ -71,7 +73,7 @@ export function createOrganizationService(deps: ServiceDeps) {
           organizationId,
           environment: 'SANDBOX',
           actor: ctx.actor,
-          action: 'organization.kyb.decide',
+          action: AUDIT.organization.decideKyb,
           resource: 'organization',
           resourceId: organizationId,
           metadata: { status },

@@ -1,4 +1,6 @@
+import { presentPayment } from './payment-view.js';
 import Big from 'big.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { Change } from '../changes.js';
 import type { IdGenerator } from '../ids.js';
@@ -14,7 +16,7 @@ export function paymentPostingChanges(args: {
   record: Posting['record'];
   actor: Actor;
   ids: IdGenerator;
-  auditAction: 'payment.created' | 'approval.approved' | 'payment.reversed';
+  auditAction: AuditAction;
   auditResource?: { resource: string; resourceId: string };
 }): Change[] {
   const { transaction: t } = args;
@@ -47,6 +49,6 @@ export function paymentPostingChanges(args: {
       },
       args.ids,
     ),
-    eventChange({ ...scope, type: t.type === 'REVERSAL' ? 'payment.reversed' : 'payment.posted', data: { ...t }, createdAt: at }, args.ids),
+    eventChange({ ...scope, type: t.type === 'REVERSAL' ? 'payment.reversed' : 'payment.posted', data: presentPayment(t), createdAt: at }, args.ids),
   ];
 }

@@ -1,10 +1,16 @@
+import { presentApproval } from '../approvals/approval-view.js';
 import { assertAccessible, assertPayable, loadAccessibleWallet, scopeOf } from '../access.js';
+import { AUDIT } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError, toEnvelope } from '../errors.js';
 import { fingerprintOf, idempotencyChange, resolveIdempotencyKey, runIdempotent, storedReplay, storeResponse, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
-import type { ServiceDeps, TransactionFilter, WalletSnapshot } from '../ports.js';
+import type { ServiceDeps } from '../ports.js';
+import type { WalletSnapshot } from '../wallets/ports.js';
+import type { PaymentStore, TransactionFilter } from './ports.js';
+import { TRANSACTION_STATES } from './transaction-states.js';
+import { canTransition } from '../state-table.js';
 import type { OrganizationScope, RequestContext } from '../tenancy.js';
 import type { Approval, Page, PageRequest, Transaction, Wallet } from '../types.js';
 import { approvalExpiryMs } from '../approvals/approval-rules.js';
@@ -30,7 +36,7 @@ export interface BatchItemResult {
 }
 
 /** Payments between wallets (interface-spec 4.2, decisions.md section 3). */
-export function createPaymentService(deps: ServiceDeps) {
+export function createPaymentService(deps: ServiceDeps<PaymentStore>) {
   const { store, clock, ids } = deps;
 
   async function resolvePayee(scope: OrganizationScope, to: string): Promise<{ wallet: Wallet; merchant?: string }> {
@@ -137,8 +143,8 @@ export function createPaymentService(deps: ServiceDeps) {
           { type: 'createTransaction', transaction: queued },
           { type: 'createApproval', approval },
           ...keyChange(202, body),
-          auditChange({ ...scope, actor: ctx.actor, action: 'payment.created', resource: 'payment', resourceId: queued.id, walletId: payer.id, metadata: { transactionId: queued.id, amount: amountText, currency: 'USD', recipientWalletId: payee.wallet.id, status: 'QUEUED', approvalId: approval.id }, createdAt }, ids),
-          eventChange({ ...scope, type: 'approval.requested', data: { ...approval }, createdAt }, ids),
+          auditChange({ ...scope, actor: ctx.actor, action: AUDIT.payment.create, resource: 'payment', resourceId: queued.id, walletId: payer.id, metadata: { transactionId: queued.id, amount: amountText, currency: 'USD', recipientWalletId: payee.wallet.id, status: 'QUEUED', approvalId: approval.id }, createdAt }, ids),
+          eventChange({ ...scope, type: 'approval.requested', data: presentApproval(approval), createdAt }, ids),
         ]);
         return { status: 202, body, replayed: false };
       }
@@ -146,7 +152,7 @@ export function createPaymentService(deps: ServiceDeps) {
       const posted: Transaction = { ...transaction, postedAt: createdAt };
       const body = presentPayment(posted);
       await store.commit([
-        ...paymentPostingChanges({ transaction: posted, periodLimits: decision.periodLimits, record: 'create', actor: ctx.actor, ids, auditAction: 'payment.created' }),
+        ...paymentPostingChanges({ transaction: posted, periodLimits: decision.periodLimits, record: 'create', actor: ctx.actor, ids, auditAction: AUDIT.payment.create }),
         ...keyChange(200, body),
       ]);
       return { status: 200, body, replayed: false };
@@ -190,7 +196,7 @@ export function createPaymentService(deps: ServiceDeps) {
       if ((!receiving && !payingOwnsBoth) || !scopedToPayee) {
         throw new ApiError('REVERSAL_NOT_ALLOWED', 'Only the receiving organization can reverse this payment.');
       }
-      if (original.type !== 'PAYMENT' || original.status !== 'POSTED') {
+      if (original.type !== 'PAYMENT' || !canTransition(TRANSACTION_STATES, original.status, 'reverse')) {
         throw new ApiError('REVERSAL_NOT_ALLOWED', `A ${original.status} ${original.type.toLowerCase()} cannot be reversed.`, { status: original.status });
       }
       const now = clock.now();
@@ -215,8 +221,8 @@ export function createPaymentService(deps: ServiceDeps) {
       };
       const body = presentPayment(reversal);
       await store.commit([
-        { type: 'setTransactionStatus', transactionId: original.id, from: 'POSTED', to: 'REVERSED', fields: { reversedBy: reversal.id }, onMismatch: 'REVERSAL_NOT_ALLOWED' },
-        ...paymentPostingChanges({ transaction: reversal, periodLimits: [], record: 'create', actor: ctx.actor, ids, auditAction: 'payment.reversed', auditResource: { resource: 'payment', resourceId: original.id } }),
+        { type: 'setTransactionStatus', transactionId: original.id, trigger: 'reverse', fields: { reversedBy: reversal.id }, onMismatch: 'REVERSAL_NOT_ALLOWED' },
+        ...paymentPostingChanges({ transaction: reversal, periodLimits: [], record: 'create', actor: ctx.actor, ids, auditAction: AUDIT.payment.reverse, auditResource: { resource: 'payment', resourceId: original.id } }),
         ...(idempotencyKey ? [idempotencyChange(scope, idempotencyKey, fingerprint, 200, body, now)] : []),
       ]);
       return { status: 200, body, replayed: false };

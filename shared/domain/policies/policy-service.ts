@@ -1,9 +1,13 @@
 import Big from 'big.js';
+import { AUDIT } from '../audit/actions.js';
 import { loadAccessibleWallet, requireOrganizationKey, scopeOf } from '../access.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
 import { formatAmount, parseAmount } from '../money.js';
 import type { ServiceDeps } from '../ports.js';
+import type { PolicyStore } from './ports.js';
+import { POLICY_STATES } from './policy-states.js';
+import { targetOf } from '../state-table.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import type { AllowedHours, Policy } from './policy-types.js';
@@ -53,7 +57,7 @@ export function buildPolicy(base: Omit<Policy, 'name' | 'maxTransactionAmount' |
 }
 
 /** Spend policies (decisions.md section 3). Reads: wallets:read; writes: organization-level wallets:write. */
-export function createPolicyService(deps: ServiceDeps) {
+export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
   const { store, clock, ids } = deps;
 
   async function create(ctx: RequestContext, input: PolicyInput): Promise<Policy> {
@@ -63,7 +67,7 @@ export function createPolicyService(deps: ServiceDeps) {
     const policy = buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now }, input);
     await store.commit([
       { type: 'putPolicy', policy, isNew: true },
-      auditChange({ ...scope, actor: ctx.actor, action: 'policy.create', resource: 'policy', resourceId: policy.id, walletId: wallet.id, metadata: summary(policy), createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.policy.create, resource: 'policy', resourceId: policy.id, walletId: wallet.id, metadata: summary(policy), createdAt: now }, ids),
     ]);
     return policy;
   }
@@ -91,7 +95,7 @@ export function createPolicyService(deps: ServiceDeps) {
     const policy = buildPolicy({ ...current, updatedAt: now }, patch);
     await store.commit([
       { type: 'putPolicy', policy, isNew: false },
-      auditChange({ ...scope, actor: ctx.actor, action: 'policy.update', resource: 'policy', resourceId: policy.id, walletId: policy.walletId, metadata: { changed: Object.keys(patch) }, createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.policy.update, resource: 'policy', resourceId: policy.id, walletId: policy.walletId, metadata: { changed: Object.keys(patch) }, createdAt: now }, ids),
     ]);
     return policy;
   }
@@ -102,8 +106,8 @@ export function createPolicyService(deps: ServiceDeps) {
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
     await store.commit([
-      { type: 'putPolicy', policy: { ...current, status: 'DELETED', updatedAt: now }, isNew: false },
-      auditChange({ ...scope, actor: ctx.actor, action: 'policy.delete', resource: 'policy', resourceId: policyId, walletId: current.walletId, metadata: { name: current.name }, createdAt: now }, ids),
+      { type: 'putPolicy', policy: { ...current, status: targetOf(POLICY_STATES, 'delete'), updatedAt: now }, isNew: false },
+      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.policy.delete, resource: 'policy', resourceId: policyId, walletId: current.walletId, metadata: { name: current.name }, createdAt: now }, ids),
     ]);
     return { id: policyId, deleted: true };
   }

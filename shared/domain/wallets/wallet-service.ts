@@ -1,10 +1,12 @@
 import Big from 'big.js';
+import { AUDIT } from '../audit/actions.js';
 import { loadAccessibleWallet, requireOrganizationKey, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
 import { SYSTEM_ACCOUNTS, systemAccount, transferLegs, walletAccount } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
-import type { ServiceDeps, StatementPage } from '../ports.js';
+import type { ServiceDeps } from '../ports.js';
+import type { StatementPage, WalletStore } from './ports.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Page, PageRequest, Wallet } from '../types.js';
 import { newWallet } from './wallet-rules.js';
@@ -17,7 +19,7 @@ export interface FundResult {
   currency: 'USD';
 }
 
-export function createWalletService(deps: ServiceDeps) {
+export function createWalletService(deps: ServiceDeps<WalletStore>) {
   const { store, clock, ids, limits } = deps;
   const sandboxFundingMax = new Big(limits.sandboxFundingMax);
 
@@ -29,7 +31,7 @@ export function createWalletService(deps: ServiceDeps) {
       { type: 'reserveWalletSlot', ...scope, limit: limits.walletsPerEnvironment },
       { type: 'createWallet', wallet },
       auditChange(
-        { ...scope, actor: ctx.actor, action: 'wallet.create', resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { name: wallet.name, walletType: wallet.walletType }, createdAt: now },
+        { ...scope, actor: ctx.actor, action: AUDIT.wallet.create, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { name: wallet.name, walletType: wallet.walletType }, createdAt: now },
         ids,
       ),
       eventChange({ ...scope, type: 'wallet.created', data: { id: wallet.id, name: wallet.name, walletType: wallet.walletType }, createdAt: now }, ids),
@@ -79,7 +81,7 @@ export function createWalletService(deps: ServiceDeps) {
         },
       },
       auditChange(
-        { ...scope, actor: ctx.actor, action: 'wallet.fund', resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { amount: amountText, currency: 'USD', transactionId }, createdAt: now },
+        { ...scope, actor: ctx.actor, action: AUDIT.wallet.fund, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { amount: amountText, currency: 'USD', transactionId }, createdAt: now },
         ids,
       ),
       eventChange({ ...scope, type: 'wallet.funded', data: { walletId: wallet.id, transactionId, amount: amountText, currency: 'USD' }, createdAt: now }, ids),

@@ -1,0 +1,5 @@
+import type { ChangeCommitter } from '../changes.js';
+import type { OrganizationReader } from '../organizations/ports.js';
+
+/** Activation reads the organization and writes its steps (organization updates, the production environment). */
+export interface ActivationStore extends OrganizationReader, ChangeCommitter {}

@@ -1,0 +1,27 @@
+import type { ChangeCommitter } from '../changes.js';
+import type { OrganizationReader } from '../organizations/ports.js';
+import type { Environment } from '../tenancy.js';
+import type { ApiKey, Page, PageRequest } from '../types.js';
+
+export type ApiKeyChange =
+  /** The key item (found by hash) and its pointer (found by id). */
+  | { type: 'createApiKey'; apiKey: ApiKey }
+  /** Revokes an ACTIVE key (API_KEY_STATES); a revoked one fails with INVALID_STATE. */
+  | { type: 'revokeApiKey'; apiKey: ApiKey; revokedAt: string };
+
+export interface ApiKeyReader {
+  getApiKeyById(keyId: string): Promise<ApiKey | undefined>;
+}
+
+/** The reads of authentication, on every request path. */
+export interface ApiKeyAuthReader {
+  /** One consistent read by the key's SHA-256 hash. */
+  getApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
+  /** Records lastUsedAt unless it was recorded less than `minIntervalMs` ago (at most one write a minute). */
+  touchApiKey(hash: string, now: Date, minIntervalMs: number): Promise<void>;
+}
+
+export interface ApiKeyStore extends OrganizationReader, ApiKeyReader, ChangeCommitter {
+  /** Keys of one organization and environment (agent keys included), newest first. */
+  listApiKeys(organizationId: string, environment: Environment, page: PageRequest): Promise<Page<ApiKey>>;
+}

@@ -1,0 +1,57 @@
+import * as z from 'zod/mini';
+import { approvalView } from './approvals/approval-view.js';
+import type { EventName } from './event-names.js';
+import { paymentView } from './payments/payment-view.js';
+import { balance, enumOf, id, money, text, usd, view } from './views.js';
+import { ERROR_CODES } from './errors.js';
+
+/**
+ * The payload (`data`) of every event the service emits today, built from the public views only:
+ * an event never carries an internal record (hashes, requesting key ids, index attributes).
+ * `eventChange` accepts nothing else, so a service can not put internal fields on the bus.
+ */
+export const EVENT_PAYLOADS = {
+  'organization.created': view({ id: id('organization', 'The new organization.'), name: text('Its name.') }, 'An organization was created.', { id: 'org_ipK5yfL5D6aVwx00', name: 'Acme' }),
+  'wallet.created': view(
+    { id: id('wallet', 'The new wallet.'), name: text('Its name.'), walletType: enumOf(['ORG', 'AGENT'], 'ORG for organization wallets, AGENT for agent wallets.') },
+    'A wallet was created.',
+    { id: 'wal_3kTnYpLqW8rXbZ2m', name: 'Operations', walletType: 'ORG' },
+  ),
+  'wallet.funded': view(
+    { walletId: id('wallet', 'The funded wallet.'), transactionId: id('transaction', 'The funding transaction.'), amount: money('Amount added.'), currency: usd() },
+    'Test money was added to a sandbox wallet.',
+    { walletId: 'wal_3kTnYpLqW8rXbZ2m', transactionId: 'txn_9fQw2LmZr4Tb8Ks1', amount: '100.00', currency: 'USD' },
+  ),
+  'agent.created': view(
+    {
+      id: id('wallet', 'The agent\'s wallet.'),
+      name: text('The agent\'s name.'),
+      apiKeyId: id('apiKey', 'The agent\'s key (never the raw value).'),
+      permissions: z.array(z.string()).check(z.describe('Permissions of the agent\'s key.')),
+      templateId: z.optional(text('The template it was created from, if any.')),
+    },
+    'An agent was created.',
+    { id: 'wal_3kTnYpLqW8rXbZ2m', name: 'Research bot', apiKeyId: 'key_Tq8Lm2Zp4Rw9Xb1K', permissions: ['wallets:read', 'payments:write'] },
+  ),
+  'agent.paused': view({ id: id('wallet', 'The agent\'s wallet.'), status: enumOf(['FROZEN'], 'Now FROZEN.') }, 'An agent was paused.', { id: 'wal_3kTnYpLqW8rXbZ2m', status: 'FROZEN' }),
+  'agent.resumed': view({ id: id('wallet', 'The agent\'s wallet.'), status: enumOf(['ACTIVE'], 'Now ACTIVE.') }, 'An agent was resumed.', { id: 'wal_3kTnYpLqW8rXbZ2m', status: 'ACTIVE' }),
+  'agent.deleted': view(
+    { id: id('wallet', 'The agent\'s wallet, now closed.'), sweptAmount: balance('Balance moved back to the main wallet.') },
+    'An agent was deleted.',
+    { id: 'wal_3kTnYpLqW8rXbZ2m', sweptAmount: '12.50000000' },
+  ),
+  'payment.posted': paymentView,
+  'payment.reversed': paymentView,
+  'payment.failed': view(
+    { transactionId: id('transaction', 'The queued payment that failed.'), approvalId: id('approval', 'Its approval.'), failureCode: enumOf(ERROR_CODES, 'Why it could not post.') },
+    'A queued payment was approved but could not post.',
+    { transactionId: 'txn_9fQw2LmZr4Tb8Ks1', approvalId: 'apr_Lm4Zq8Tr2Wb9Xk1P', failureCode: 'INSUFFICIENT_FUNDS' },
+  ),
+  'approval.requested': approvalView,
+  'approval.approved': approvalView,
+  'approval.rejected': approvalView,
+  'approval.expired': approvalView,
+} as const satisfies Partial<Record<EventName, z.ZodMiniType>>;
+
+export type EmittedEvent = keyof typeof EVENT_PAYLOADS;
+export type EventData<N extends EmittedEvent> = z.output<(typeof EVENT_PAYLOADS)[N]>;

@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+import { AUDIT } from '../domain/audit/actions.js';
+import type { ComplianceService } from '../domain/compliance/compliance-service.js';
+import { complianceReportView } from '../domain/compliance/compliance-view.js';
+import type { MerchantService } from '../domain/merchants/merchant-service.js';
+import { merchantSuspendedView } from '../domain/merchants/merchant-view.js';
+import type { createOrganizationService } from '../domain/organizations/organization-service.js';
+import { createdOrganizationView, kybDecisionView, presentCreatedOrganization } from '../domain/organizations/organization-view.js';
+import { defineGroup, operation } from './define.js';
+import { describe, name } from './fields.js';
+
+export interface InternalServices {
+  organizations: ReturnType<typeof createOrganizationService>;
+  compliance: ComplianceService;
+  merchants: MerchantService;
+}
+
+const op = operation<InternalServices>();
+
+/** Operator operations (`svc_admin_` keys), not offered as MCP tools. */
+export const INTERNAL = defineGroup<InternalServices>('internal', [
+  op({
+    name: 'createOrganization',
+    summary: 'Create an organization',
+    description: 'Creates an organization with its sandbox environment, main wallet and a sandbox admin key (shown once).',
+    access: 'operator',
+    permission: 'service:admin',
+    audit: AUDIT.organization.create,
+    events: ['organization.created'],
+    http: { method: 'POST', path: '/v1/internal/organizations', status: 201 },
+    body: z.strictObject({ name: name('Name of the organization (1-200 characters).') }),
+    output: createdOrganizationView,
+    errors: [],
+    run: ({ services, auth, body }) => services.organizations.create(auth, body),
+    present: presentCreatedOrganization,
+  }),
+  op({
+    name: 'decideKyb',
+    summary: 'Decide an organization\'s KYB',
+    description: 'Records the operator\'s verification decision on the submitted business details.',
+    access: 'operator',
+    permission: 'service:admin',
+    audit: AUDIT.organization.decideKyb,
+    http: { method: 'POST', path: '/v1/internal/organizations/{id}/kyb', status: 200 },
+    params: { id: 'The organization id (`org_...`).' },
+    body: z.strictObject({ status: describe(z.enum(['VERIFIED', 'REJECTED']), 'The decision.') }),
+    output: kybDecisionView,
+    errors: ['ORGANIZATION_NOT_FOUND'],
+    run: ({ services, auth, params, body }) => services.organizations.decideKyb(auth, params.id!, body.status),
+  }),
+  op({
+    name: 'getCompliance',
+    summary: 'Run the compliance report',
+    description: 'Checks the service\'s security controls against real data (key hygiene, encryption of stored secrets, headers, MCP auth).',
+    access: 'operator',
+    permission: 'service:admin',
+    http: { method: 'GET', path: '/v1/internal/compliance', status: 200 },
+    output: complianceReportView,
+    errors: [],
+    run: ({ services }) => services.compliance.check(),
+  }),
+  op({
+    name: 'suspendMerchant',
+    summary: 'Suspend a merchant',
+    description: 'Suspends a merchant domain: payments to it answer MERCHANT_SUSPENDED.',
+    access: 'operator',
+    permission: 'service:admin',
+    audit: AUDIT.merchant.suspend,
+    http: { method: 'POST', path: '/v1/internal/merchants/{domain}/suspend', status: 200 },
+    params: { domain: 'The merchant domain, e.g. shop.example.com.' },
+    output: merchantSuspendedView,
+    errors: ['MERCHANT_NOT_FOUND'],
+    run: ({ services, auth, params }) => services.merchants.suspend(auth, params.domain!),
+  }),
+]);

@@ -1,0 +1,8 @@
+import type { ActivationStore } from '../domain/activation/ports.js';
+import { createCommitter } from './change-writer.js';
+import { createOrganizationReader } from './organization-store.js';
+import type { TableContext } from './table-context.js';
+
+export function createActivationStore(table: TableContext): ActivationStore {
+  return { ...createOrganizationReader(table), ...createCommitter(table) };
+}

@@ -1,0 +1,27 @@
+import type { AuditStore } from '../domain/audit/ports.js';
+import { auditEntryCodec, auditEntryKeys } from './entities/audit-entry.js';
+import { createQueries, equalityFilter } from './queries.js';
+import { GSI } from './table-schema.js';
+import type { TableContext } from './table-context.js';
+
+export function createAuditStore(table: TableContext): AuditStore {
+  const { queryIndex } = createQueries(table.client, table.tableName);
+  return {
+    listAuditEntries(organizationId, environment, query, page) {
+      // The most selective filter picks the index; the others narrow it as filter expressions.
+      const choice = query.resourceId
+        ? { index: GSI.GSI2, partition: auditEntryKeys.byResource(organizationId, environment, query.resourceId), used: 'resourceId' }
+        : query.actorId
+          ? { index: GSI.GSI3, partition: auditEntryKeys.byActor(organizationId, environment, query.actorId), used: 'actorId' }
+          : query.walletId
+            ? { index: GSI.GSI4, partition: auditEntryKeys.byWallet(organizationId, environment, query.walletId), used: 'walletId' }
+            : query.action
+              ? { index: GSI.GSI1, partition: auditEntryKeys.byAction(organizationId, environment, query.action), used: 'action' }
+              : { index: null, partition: auditEntryKeys.partition(organizationId, environment), used: '' };
+      const remaining = { action: query.action, resourceId: query.resourceId, actorId: query.actorId, walletId: query.walletId };
+      delete remaining[choice.used as keyof typeof remaining];
+      const range = { from: query.from === undefined ? undefined : auditEntryKeys.sortFrom(query.from), to: query.to === undefined ? undefined : auditEntryKeys.sortTo(query.to) };
+      return queryIndex(choice.index, choice.partition, page, auditEntryCodec.fromItem, equalityFilter(remaining), undefined, range);
+    },
+  };
+}

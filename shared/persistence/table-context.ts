@@ -1,0 +1,17 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Item, ItemKey } from './item.js';
+import type { TransactOptions } from './transact.js';
+
+/** The table every store works on: one document client per process and the table's name. */
+export interface TableContext {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  /** Injected for tests (fault injection) and the benchmark (call counting). */
+  transact?: TransactOptions;
+}
+
+/** One consistent read of an item by its key. */
+export async function getItem(table: TableContext, key: ItemKey): Promise<Item | undefined> {
+  const output = await table.client.send(new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }));
+  return output.Item;
+}

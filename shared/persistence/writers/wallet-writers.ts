@@ -1,0 +1,51 @@
+import { ApiError } from '../../domain/errors.js';
+import { fromStatesOf, nonTerminalStatesOf } from '../../domain/state-table.js';
+import type { WalletChange } from '../../domain/wallets/ports.js';
+import { WALLET_STATES } from '../../domain/wallets/wallet-states.js';
+import { readBig, toNumberAttribute } from '../client.js';
+import { organizationEnvironmentKeys } from '../entities/organization-environment.js';
+import { walletCodec, walletKeys } from '../entities/wallet.js';
+import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
+
+export const walletWriters: ChangeWriters<WalletChange> = {
+  reserveWalletSlot: (tableName, change) => [
+    {
+      item: {
+        Update: {
+          TableName: tableName,
+          Key: organizationEnvironmentKeys.primary(change.organizationId, change.environment),
+          UpdateExpression: 'ADD walletCount :one',
+          ConditionExpression: 'attribute_exists(PK) AND walletCount < :limit',
+          ExpressionAttributeValues: { ':one': 1, ':limit': change.limit },
+        },
+      },
+      onConditionFailed: () => new ApiError('WALLET_LIMIT_EXCEEDED', `At most ${change.limit} wallets per environment.`, { limit: change.limit }),
+    },
+  ],
+  createWallet: (tableName, change) => [put(tableName, walletCodec.toItem(change.wallet))],
+  updateWallet: (tableName, change) => {
+    const { sets, names, values } = setFields(change.set, 'w_');
+    // A closed wallet is marked by deletedAt (CLOSED is terminal, so never among the states below).
+    const states = change.trigger ? fromStatesOf(WALLET_STATES, change.trigger) : nonTerminalStatesOf(WALLET_STATES);
+    const status = inStates('#w_state', states, ':from');
+    const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deletedAt)', status.condition];
+    const conditionValues: Record<string, unknown> = { ...status.values };
+    if (change.expectedActiveKeyId) {
+      conditions.push('activeKeyId = :expectedKey');
+      conditionValues[':expectedKey'] = change.expectedActiveKeyId;
+    }
+    if (change.expectedBalance) {
+      conditions.push('balance = :expectedBalance');
+      conditionValues[':expectedBalance'] = toNumberAttribute(change.expectedBalance);
+    }
+    return [
+      update(tableName, walletKeys.primary(change.walletId), `SET ${sets.join(', ')}`, conditions.join(' AND '), { ...values, ...conditionValues }, { ...names, '#w_state': 'status' }, (old) => {
+        if (!old) return new ApiError('WALLET_NOT_FOUND');
+        if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
+        if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId) return new ApiError('INVALID_STATE', 'The key was rotated concurrently; retry.');
+        if (change.expectedBalance && !readBig(old.balance).eq(change.expectedBalance)) return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.');
+        return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
+      }),
+    ];
+  },
+};

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { issueKey } from '../auth/api-key-format.js';
+import { loadConfig, SANDBOX_FUNDING_MAX, type Config } from '../config/config.js';
+import type { ApiKeyAuthReader } from '../domain/api-keys/ports.js';
+import { systemClock, type Clock } from '../domain/clock.js';
+import { newId, type IdGenerator } from '../domain/ids.js';
+import type { CoreDeps } from '../domain/ports.js';
+import { createCursorCodec, type CursorCodec } from '../http/pagination.js';
+import { createRateLimiter, type RateLimiter } from '../http/rate-limit.js';
+import { createApiKeyAuthReader } from '../persistence/api-key-auth-store.js';
+import { createDocumentClient } from '../persistence/client.js';
+import { createConfigStore } from '../persistence/config-store.js';
+import type { TableContext } from '../persistence/table-context.js';
+
+export type { TableContext };
+
+/**
+ * What every function needs whatever its area: config parsed once, the clock, ids, the table
+ * (one SDK client per process), the deps every service shares, authentication's key reads,
+ * cursors and rate limiters. It builds no service and no area store: a function builds its own
+ * area's service from it (shared/runtime/services.ts), so it bundles only that area.
+ */
+export interface Core {
+  config: Config;
+  clock: Clock;
+  ids: IdGenerator;
+  table: TableContext;
+  deps: CoreDeps;
+  authKeys: ApiKeyAuthReader;
+  /** The cursor codec, its secret from config or else from the table (created on first use). */
+  cursors(): Promise<CursorCodec>;
+  rateLimiter: RateLimiter;
+  publicRateLimiter: RateLimiter;
+}
+
+const CURSOR_SECRET_NAME = 'cursor-signing-secret';
+const CURSOR_SECRET_BYTES = 32;
+const MS_PER_MINUTE_BUCKET = 60;
+
+export function createCore(config: Config = loadConfig(), overrides: { clock?: Clock; table?: TableContext } = {}): Core {
+  const clock = overrides.clock ?? systemClock;
+  const table = overrides.table ?? { client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }), tableName: config.tableName };
+  const deps: CoreDeps = {
+    clock,
+    ids: newId,
+    issueKey,
+    limits: { walletsPerEnvironment: config.walletLimitPerEnvironment, sandboxFundingMax: SANDBOX_FUNDING_MAX },
+    timeScale: config.timeScale,
+  };
+  const now = () => clock.now().getTime();
+  let cursorCodec: Promise<CursorCodec> | undefined;
+  return {
+    config,
+    clock,
+    ids: deps.ids,
+    table,
+    deps,
+    authKeys: createApiKeyAuthReader(table),
+    cursors() {
+      cursorCodec ??= (config.cursorSecret
+        ? Promise.resolve(config.cursorSecret)
+        : createConfigStore(table).getOrCreateSecret(CURSOR_SECRET_NAME, () => randomBytes(CURSOR_SECRET_BYTES).toString('hex'))
+      ).then(createCursorCodec);
+      return cursorCodec;
+    },
+    rateLimiter: createRateLimiter({ perSecond: config.rateLimit.perSecond, perMinute: config.rateLimit.perMinute }, now),
+    publicRateLimiter: createRateLimiter({ perSecond: config.rateLimit.publicPerSecond, perMinute: config.rateLimit.publicPerSecond * MS_PER_MINUTE_BUCKET }, now),
+  };
+}
+
+let shared: Core | undefined;
+
+/** The process-wide core (one per Lambda instance), created on first use. */
+export function core(): Core {
+  shared ??= createCore();
+  return shared;
+}

@@ -1,0 +1,86 @@
+/**
+ * One builder per service, each `(core) => service` over its own area's store (a test may pass
+ * another store). Separate named exports and no module-level code, so a function that imports
+ * one builder bundles only that area (esbuild drops the others).
+ */
+import { decrypts } from '../auth/secret-box.js';
+import { createActivationService, type ActivationService } from '../domain/activation/activation-service.js';
+import type { ActivationStore } from '../domain/activation/ports.js';
+import { createAgentService, type AgentService } from '../domain/agents/agent-service.js';
+import type { AgentStore } from '../domain/agents/ports.js';
+import { createApiKeyService, type ApiKeyService } from '../domain/api-keys/api-key-service.js';
+import type { ApiKeyStore } from '../domain/api-keys/ports.js';
+import { createApprovalService, type ApprovalService } from '../domain/approvals/approval-service.js';
+import type { ApprovalStore } from '../domain/approvals/ports.js';
+import { createAuditService, type AuditService } from '../domain/audit/audit-service.js';
+import type { AuditStore } from '../domain/audit/ports.js';
+import { createComplianceService, type ComplianceService } from '../domain/compliance/compliance-service.js';
+import type { ComplianceStore } from '../domain/compliance/ports.js';
+import { createMerchantService, type MerchantService } from '../domain/merchants/merchant-service.js';
+import type { MerchantStore } from '../domain/merchants/ports.js';
+import { createOrganizationService, type OrganizationService } from '../domain/organizations/organization-service.js';
+import type { OrganizationStore } from '../domain/organizations/ports.js';
+import { createPaymentService, type PaymentService } from '../domain/payments/payment-service.js';
+import type { PaymentStore } from '../domain/payments/ports.js';
+import { createPolicyService, type PolicyService } from '../domain/policies/policy-service.js';
+import type { PolicyStore } from '../domain/policies/ports.js';
+import type { WalletStore } from '../domain/wallets/ports.js';
+import { createWalletService, type WalletService } from '../domain/wallets/wallet-service.js';
+import { SECURITY_HEADERS } from '../http/security-headers.js';
+import { createActivationStore } from '../persistence/activation-store.js';
+import { createAgentStore } from '../persistence/agent-store.js';
+import { createApiKeyStore } from '../persistence/api-key-store.js';
+import { createApprovalStore } from '../persistence/approval-store.js';
+import { createAuditStore } from '../persistence/audit-store.js';
+import { createComplianceStore } from '../persistence/compliance-store.js';
+import { createMerchantStore } from '../persistence/merchant-store.js';
+import { createOrganizationStore } from '../persistence/organization-store.js';
+import { createPaymentStore } from '../persistence/payment-store.js';
+import { createPolicyStore } from '../persistence/policy-store.js';
+import { createWalletStore } from '../persistence/wallet-store.js';
+import type { Core } from './core.js';
+
+export function organizationService(core: Core, store: OrganizationStore = createOrganizationStore(core.table)): OrganizationService {
+  return createOrganizationService({ ...core.deps, store });
+}
+
+export function apiKeyService(core: Core, store: ApiKeyStore = createApiKeyStore(core.table)): ApiKeyService {
+  return createApiKeyService({ ...core.deps, store });
+}
+
+export function walletService(core: Core, store: WalletStore = createWalletStore(core.table)): WalletService {
+  return createWalletService({ ...core.deps, store });
+}
+
+export function activationService(core: Core, store: ActivationStore = createActivationStore(core.table)): ActivationService {
+  return createActivationService({ ...core.deps, store }, { kybAutoApprove: core.config.kybAutoApprove });
+}
+
+export function paymentService(core: Core, store: PaymentStore = createPaymentStore(core.table)): PaymentService {
+  return createPaymentService({ ...core.deps, store });
+}
+
+export function policyService(core: Core, store: PolicyStore = createPolicyStore(core.table)): PolicyService {
+  return createPolicyService({ ...core.deps, store });
+}
+
+export function approvalService(core: Core, store: ApprovalStore = createApprovalStore(core.table)): ApprovalService {
+  return createApprovalService({ ...core.deps, store });
+}
+
+export function merchantService(core: Core, store: MerchantStore = createMerchantStore(core.table)): MerchantService {
+  return createMerchantService({ ...core.deps, store });
+}
+
+export function agentService(core: Core, store: AgentStore = createAgentStore(core.table)): AgentService {
+  return createAgentService({ ...core.deps, store });
+}
+
+export function auditService(core: Core, store: AuditStore = createAuditStore(core.table)): AuditService {
+  return createAuditService({ ...core.deps, store });
+}
+
+export function complianceService(core: Core, store: ComplianceStore = createComplianceStore(core.table)): ComplianceService {
+  const { config } = core;
+  return createComplianceService({ ...core.deps, store }, { webhookEncryptionKey: config.webhookEncryptionKey, mcpAuthToken: config.mcpAuthToken, securityHeaders: SECURITY_HEADERS, decrypts });
+}

@@ -1,0 +1,178 @@
+/**
+ * The workers table: every non-HTTP function, declared once as plain data. CDK
+ * (`lib/stacks/events-stack.ts`) creates one function per entry with its trigger, DLQ and grants;
+ * the local run (`bin/local/workers.ts`) invokes the same handler module on the same trigger; the
+ * infra tests (`test/infra/events-stack.test.ts`) check every entry. Adding a worker means adding
+ * `functions/<name>/handler.ts` and one entry here: nothing else to edit while its trigger kind
+ * and grants are already wired.
+ *
+ * Declarations only: no AWS SDK, no CDK, no service imports (lib/ may import this module).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Triggers: a discriminated union on `kind`. Only `schedule` is wired today (CDK and local run);
+// the other variants reserve their place so the workers to come (table stream projector, webhook
+// delivery, expiry queue, workflow steps) slot in. Their fields are provisional until wired.
+// ---------------------------------------------------------------------------------------------
+
+/** A fixed-rate schedule (EventBridge rule in AWS; a timer in the local run). */
+export interface ScheduleTrigger {
+  readonly kind: 'schedule';
+  /** Whole minutes between runs (EventBridge `rate(n minutes)`, at least 1). */
+  readonly rateMinutes: number;
+  /**
+   * EventBridge's retries of a failed delivery to the function (0 to 185). Failures inside the
+   * function are retried by Lambda's asynchronous invocation instead (default: twice).
+   */
+  readonly retryAttempts: number;
+}
+
+/** Provisional: the ledger table's stream (DynamoDB stream event source mapping). */
+export interface StreamTrigger {
+  readonly kind: 'stream';
+  readonly source: 'ledger-table';
+  /** Records per invocation (1 to 10,000). */
+  readonly batchSize: number;
+  readonly startingPosition: 'TRIM_HORIZON' | 'LATEST';
+  /** Retries of a failing batch before it goes to the DLQ (the stream keeps order meanwhile). */
+  readonly retryAttempts: number;
+}
+
+/** Provisional: an SQS queue of the events stack (SQS event source mapping). */
+export interface QueueTrigger {
+  readonly kind: 'queue';
+  /** The queue's name within the stage (e.g. `webhook-delivery`). */
+  readonly queue: string;
+  /** Messages per invocation (1 to 10 for a FIFO queue, up to 10,000 for a standard queue). */
+  readonly batchSize: number;
+}
+
+/** Provisional: a task state of a Step Functions workflow of `lib/workflows/`. */
+export interface WorkflowTaskTrigger {
+  readonly kind: 'workflow-task';
+  readonly workflow: string;
+}
+
+export type WorkerTrigger = ScheduleTrigger | StreamTrigger | QueueTrigger | WorkflowTaskTrigger;
+export type WorkerTriggerKind = WorkerTrigger['kind'];
+/** The trigger kinds CDK and the local run know how to wire today. */
+export const WIRED_TRIGGER_KINDS: readonly WorkerTriggerKind[] = ['schedule'];
+
+// ---------------------------------------------------------------------------------------------
+// Grants: a closed list. Each grant is one `bind*` method of lib/constructs/service-function.ts
+// (environment variable and IAM statements together) and one expectation in the infra tests, so
+// widening what a worker may do is always a visible change. To come with their resources:
+// 'bus:put', 'queue:send', 'scheduler:create', 'kms:decrypt', 'table:writeAudit', ...
+// ---------------------------------------------------------------------------------------------
+
+export const WORKER_GRANTS = [
+  /** The ledger table: item reads and writes, index queries; no Scan, no DeleteItem, no AUDIT# updates. */
+  'table:readWrite',
+] as const;
+export type WorkerGrant = (typeof WORKER_GRANTS)[number];
+
+/**
+ * Where the events a worker failed to process go. `enabled: true` creates an SQS dead-letter
+ * queue (SSE, TLS only, 14 days): a schedule trigger sends to it the deliveries EventBridge gave up
+ * on and the invocations that still failed after Lambda's asynchronous retries; a queue trigger
+ * uses it as its queue's redrive target after `maxReceiveCount` receives.
+ */
+export type WorkerDlq =
+  | { readonly enabled: false }
+  | {
+      readonly enabled: true;
+      /** Queue triggers only (required there): receives of a message before SQS moves it to the DLQ. */
+      readonly maxReceiveCount?: number;
+    };
+
+export interface WorkerDefinition {
+  /** Lower-case, `-` separated; also the folder under `functions/` and part of resource ids. */
+  readonly name: string;
+  readonly description: string;
+  /** The handler module, relative to the repository root: always `functions/<name>/handler.ts`. */
+  readonly entry: string;
+  readonly trigger: WorkerTrigger;
+  /** Lambda timeout (1 to 900). */
+  readonly timeoutSeconds: number;
+  /** Lambda memory (128 to 10,240). */
+  readonly memoryMb: number;
+  readonly dlq: WorkerDlq;
+  readonly grants: readonly WorkerGrant[];
+}
+
+/** Memory of every function unless its entry says otherwise (as the HTTP groups). */
+export const DEFAULT_WORKER_MEMORY_MB = 512;
+
+export const WORKERS: readonly WorkerDefinition[] = [
+  {
+    name: 'expiry',
+    description: 'Expires pending approvals past their expiry (conditional state change: idempotent)',
+    entry: 'functions/expiry/handler.ts',
+    // A missed run is caught up by the next one: every run expires everything that is due.
+    trigger: { kind: 'schedule', rateMinutes: 1, retryAttempts: 2 },
+    timeoutSeconds: 10,
+    memoryMb: DEFAULT_WORKER_MEMORY_MB,
+    dlq: { enabled: true },
+    grants: ['table:readWrite'],
+  },
+];
+
+export const entryOf = (name: string) => `functions/${name}/handler.ts`;
+
+const NAME_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+const inRange = (value: number, min: number, max: number) => Number.isInteger(value) && value >= min && value <= max;
+
+/**
+ * Problems of a workers table (none when it is valid). CDK refuses to synthesize an invalid
+ * table, and the infra tests check the real one, so a slip fails before a deploy.
+ */
+export function workerTableProblems(workers: readonly WorkerDefinition[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const worker of workers) {
+    const at = `worker ${worker.name}`;
+    if (!NAME_PATTERN.test(worker.name)) problems.push(`${at}: name must match ${NAME_PATTERN.source}`);
+    if (seen.has(worker.name)) problems.push(`${at}: declared twice`);
+    seen.add(worker.name);
+    if (worker.entry !== entryOf(worker.name)) problems.push(`${at}: entry must be ${entryOf(worker.name)}`);
+    if (!inRange(worker.timeoutSeconds, 1, 900)) problems.push(`${at}: timeoutSeconds must be 1 to 900`);
+    if (!inRange(worker.memoryMb, 128, 10_240)) problems.push(`${at}: memoryMb must be 128 to 10240`);
+    if (new Set(worker.grants).size !== worker.grants.length) problems.push(`${at}: a grant is listed twice`);
+    for (const grant of worker.grants) {
+      if (!(WORKER_GRANTS as readonly string[]).includes(grant)) problems.push(`${at}: unknown grant ${grant}`);
+    }
+
+    const { trigger, dlq } = worker;
+    if (!WIRED_TRIGGER_KINDS.includes(trigger.kind)) problems.push(`${at}: trigger kind ${trigger.kind} is not wired in CDK and the local run yet`);
+    switch (trigger.kind) {
+      case 'schedule':
+        if (!inRange(trigger.rateMinutes, 1, 60 * 24 * 365)) problems.push(`${at}: rateMinutes must be a whole number of minutes, at least 1`);
+        if (!inRange(trigger.retryAttempts, 0, 185)) problems.push(`${at}: retryAttempts must be 0 to 185`);
+        break;
+      case 'stream':
+        if (!inRange(trigger.batchSize, 1, 10_000)) problems.push(`${at}: batchSize must be 1 to 10000`);
+        if (!inRange(trigger.retryAttempts, 0, 10_000)) problems.push(`${at}: retryAttempts must be 0 to 10000`);
+        break;
+      case 'queue':
+        if (!inRange(trigger.batchSize, 1, 10_000)) problems.push(`${at}: batchSize must be 1 to 10000`);
+        if (!dlq.enabled || dlq.maxReceiveCount === undefined) problems.push(`${at}: a queue trigger needs a DLQ with maxReceiveCount`);
+        break;
+      case 'workflow-task':
+        // Failures go back to the workflow (Retry/Catch): no DLQ of its own.
+        if (dlq.enabled) problems.push(`${at}: a workflow task reports failures to its workflow, not to a DLQ`);
+        break;
+      default:
+        return assertNever(trigger);
+    }
+    if (dlq.enabled && dlq.maxReceiveCount !== undefined) {
+      if (trigger.kind !== 'queue') problems.push(`${at}: maxReceiveCount applies to queue triggers only`);
+      else if (!inRange(dlq.maxReceiveCount, 1, 1000)) problems.push(`${at}: maxReceiveCount must be 1 to 1000`);
+    }
+  }
+  return problems;
+}
+
+/** Exhaustiveness guard for switches over `trigger.kind`: a new kind fails to compile until handled. */
+export function assertNever(value: never): never {
+  throw new Error(`unhandled worker trigger ${JSON.stringify(value)}`);
+}

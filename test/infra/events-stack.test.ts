@@ -1,0 +1,270 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { ENV } from '../../shared/config/env-names.js';
+import { assertNever, WORKERS, workerTableProblems, type WorkerDefinition, type WorkerGrant } from '../../shared/workers.js';
+import {
+  ALLOWED_INDEX_ACTIONS,
+  ALLOWED_TABLE_ACTIONS,
+  asArray,
+  expectAuditDeny,
+  expectNoOtherPolicyKinds,
+  resourcesOfType,
+  sameJson,
+  statementsOfRole,
+  tableReferences,
+  XRAY_ACTIONS,
+  type CfnResource,
+  type Statement,
+} from './iam.js';
+import { logicalIdOf, synthStage } from './synth-stage.js';
+
+/**
+ * Every entry of shared/workers.ts, checked against the synthesized events stack: its function
+ * (bundled for real, so a worker that cannot be bundled fails here), trigger, DLQ and grants. The
+ * checks loop over the table, so a new worker is covered without touching this file; a new trigger
+ * kind or grant fails to compile here until its expectation is written.
+ */
+const dev = synthStage('dev', { bundle: ['Events'] });
+const template: Template = dev.eventsTemplate;
+const resources = (template.toJSON() as { Resources: Record<string, CfnResource> }).Resources;
+const tables = tableReferences(dev);
+const SQS_RETENTION_14_DAYS = 14 * 24 * 3600;
+
+const deployed = (worker: WorkerDefinition) => {
+  const found = dev.events.workers.get(worker.name);
+  if (!found) throw new Error(`worker ${worker.name} was not deployed`);
+  return found;
+};
+const getAttArn = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+const functionIdOf = (worker: WorkerDefinition) => logicalIdOf(deployed(worker).function.function);
+const dlqIdOf = (worker: WorkerDefinition) => {
+  const { dlq } = deployed(worker);
+  return dlq ? logicalIdOf(dlq) : undefined;
+};
+const rateExpression = (minutes: number) => `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`;
+
+/**
+ * What each grant may add to a worker's role, written out here rather than imported from the
+ * construct. Returns whether `action` on `resource` is covered by the grant.
+ */
+const GRANT_ALLOWS: { readonly [G in WorkerGrant]: (action: string, resource: unknown) => boolean } = {
+  'table:readWrite': (action, resource) => {
+    const kind = tables.classify(resource);
+    return (kind === 'table' && ALLOWED_TABLE_ACTIONS.has(action)) || (kind === 'index' && ALLOWED_INDEX_ACTIONS.has(action));
+  },
+};
+/** Grants that give the function an environment variable (bind* sets it with the grant). */
+const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<string, unknown>) => void } = {
+  'table:readWrite': (variables) => expect(tables.resolve(variables[ENV.tableName])).toEqual(tables.tableName),
+};
+const usesTable = (worker: WorkerDefinition) => worker.grants.some((grant) => grant.startsWith('table:'));
+
+const cases = WORKERS.map((worker) => [worker.name, worker] as const);
+
+describe('workers table', () => {
+  it('is valid: unique names, entries under functions/, limits, only wired trigger kinds', () => {
+    expect(workerTableProblems(WORKERS)).toEqual([]);
+  });
+
+  it('still holds the approval expiry job as it ran before the table: every minute, 2 delivery retries', () => {
+    const expiry = WORKERS.find((worker) => worker.name === 'expiry');
+    expect(expiry).toMatchObject({
+      entry: 'functions/expiry/handler.ts',
+      trigger: { kind: 'schedule', rateMinutes: 1, retryAttempts: 2 },
+      timeoutSeconds: 10,
+      memoryMb: 512,
+      grants: ['table:readWrite'],
+    });
+  });
+
+  it('refuses entries that CDK or the local run could not honour', () => {
+    const base: WorkerDefinition = WORKERS[0]!;
+    const problems = workerTableProblems([
+      { ...base, name: 'Bad_Name' },
+      { ...base, entry: 'functions/other/handler.ts' },
+      { ...base, timeoutSeconds: 901 },
+      { ...base, trigger: { kind: 'schedule', rateMinutes: 0.5, retryAttempts: 2 } },
+      { ...base, trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 }, dlq: { enabled: true } },
+      { ...base, dlq: { enabled: true, maxReceiveCount: 3 } },
+    ]);
+    for (const expected of [/name must match/, /entry must be/, /timeoutSeconds/, /rateMinutes/, /not wired/, /needs a DLQ with maxReceiveCount/, /maxReceiveCount applies to queue triggers only/]) {
+      expect(problems.some((problem) => expected.test(problem)), String(expected)).toBe(true);
+    }
+    expect(workerTableProblems([base, base]).some((problem) => /declared twice/.test(problem))).toBe(true);
+  });
+});
+
+describe('events stack: one function per worker', () => {
+  it('holds exactly the workers of the table, each with its log group', () => {
+    template.resourceCountIs('AWS::Lambda::Function', WORKERS.length);
+    template.resourceCountIs('AWS::Logs::LogGroup', WORKERS.length);
+    expect([...dev.events.workers.keys()].sort()).toEqual(WORKERS.map((worker) => worker.name).sort());
+    for (const [, logGroup] of resourcesOfType(template, 'AWS::Logs::LogGroup')) {
+      expect(logGroup.Properties.RetentionInDays).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(cases)('runs %s on Node.js 24 arm64 with the declared timeout and memory', (_name, worker) => {
+    expect(resources[functionIdOf(worker)]?.Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: worker.memoryMb,
+      Timeout: worker.timeoutSeconds,
+    });
+  });
+
+  it.each(cases)('tells %s its stage and what its grants bind', (_name, worker) => {
+    const variables = (resources[functionIdOf(worker)]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables[ENV.stage]).toBe('dev');
+    for (const grant of worker.grants) GRANT_ENVIRONMENT[grant](variables);
+    if (!usesTable(worker)) expect(variables[ENV.tableName]).toBeUndefined();
+  });
+});
+
+describe('events stack: triggers', () => {
+  const rules = resourcesOfType(template, 'AWS::Events::Rule');
+
+  it('has one rule per schedule worker and nothing else triggering', () => {
+    expect(rules).toHaveLength(WORKERS.filter((worker) => worker.trigger.kind === 'schedule').length);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+  });
+
+  it.each(cases)('triggers %s as declared', (_name, worker) => {
+    const { trigger } = worker;
+    const functionArn = getAttArn(functionIdOf(worker));
+    switch (trigger.kind) {
+      case 'schedule': {
+        const targeting = rules.filter(([, rule]) => (rule.Properties.Targets as { Arn: unknown }[]).some((target) => sameJson(target.Arn, functionArn)));
+        expect(targeting).toHaveLength(1);
+        const [ruleId, rule] = targeting[0]!;
+        expect(rule.Properties).toMatchObject({ ScheduleExpression: rateExpression(trigger.rateMinutes), State: 'ENABLED' });
+        const targets = rule.Properties.Targets as Record<string, unknown>[];
+        expect(targets).toHaveLength(1);
+        expect(targets[0]!.RetryPolicy).toEqual({ MaximumRetryAttempts: trigger.retryAttempts });
+        // EventBridge may invoke the function, from this rule only.
+        template.hasResourceProperties('AWS::Lambda::Permission', {
+          Action: 'lambda:InvokeFunction',
+          Principal: 'events.amazonaws.com',
+          FunctionName: functionArn,
+          SourceArn: getAttArn(ruleId),
+        });
+        break;
+      }
+      case 'stream':
+      case 'queue':
+      case 'workflow-task':
+        throw new Error(`write the infra expectations of ${trigger.kind} triggers (worker ${worker.name})`);
+      default:
+        assertNever(trigger);
+    }
+  });
+});
+
+describe('events stack: dead-letter queues', () => {
+  it('has one queue per worker asking for a DLQ', () => {
+    template.resourceCountIs('AWS::SQS::Queue', WORKERS.filter((worker) => worker.dlq.enabled).length);
+  });
+
+  it.each(cases)('gives %s the declared DLQ, if any: encrypted, TLS only, 14 days, fed by the rule and by failed invocations', (_name, worker) => {
+    const functionRef = { Ref: functionIdOf(worker) };
+    const invokeConfigs = resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig').filter(([, config]) => sameJson(config.Properties.FunctionName, functionRef));
+    const rule = deployed(worker).rule;
+    const ruleTarget = rule ? (resources[logicalIdOf(rule)]!.Properties.Targets as Record<string, unknown>[])[0] : undefined;
+    const dlqId = dlqIdOf(worker);
+
+    if (!worker.dlq.enabled) {
+      expect(dlqId).toBeUndefined();
+      expect(invokeConfigs).toHaveLength(0);
+      expect(ruleTarget?.DeadLetterConfig).toBeUndefined();
+      return;
+    }
+    expect(dlqId).toBeDefined();
+    const queueArn = getAttArn(dlqId!);
+    expect(resources[dlqId!]?.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: SQS_RETENTION_14_DAYS });
+
+    const queueStatements = resourcesOfType(template, 'AWS::SQS::QueuePolicy')
+      .filter(([, policy]) => asArray(policy.Properties.Queues as unknown[]).some((queue) => sameJson(queue, { Ref: dlqId })))
+      .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: (Statement & { Principal?: unknown })[] }).Statement);
+    expect(queueStatements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+
+    switch (worker.trigger.kind) {
+      case 'schedule': {
+        // Deliveries EventBridge gave up on...
+        expect(ruleTarget?.DeadLetterConfig).toEqual({ Arn: queueArn });
+        const allows = queueStatements.filter((statement) => statement.Effect === 'Allow');
+        expect(allows).toEqual([
+          expect.objectContaining({
+            Action: 'sqs:SendMessage',
+            Principal: { Service: 'events.amazonaws.com' },
+            Resource: queueArn,
+            Condition: { ArnEquals: { 'aws:SourceArn': getAttArn(logicalIdOf(rule!)) } },
+          }),
+        ]);
+        // ...and invocations that still failed after Lambda's asynchronous retries.
+        expect(invokeConfigs).toHaveLength(1);
+        expect(invokeConfigs[0]![1].Properties.DestinationConfig).toEqual({ OnFailure: { Destination: queueArn } });
+        break;
+      }
+      case 'stream':
+      case 'queue':
+      case 'workflow-task':
+        throw new Error(`write the infra expectations of ${worker.trigger.kind} DLQs (worker ${worker.name})`);
+      default:
+        assertNever(worker.trigger);
+    }
+  });
+});
+
+describe('events stack: least-privilege IAM', () => {
+  const statementsOf = (worker: WorkerDefinition) => {
+    const role = deployed(worker).function.function.role;
+    if (!role) throw new Error(`${worker.name} has no role`);
+    return statementsOfRole(template, role);
+  };
+
+  it('defines no other kind of policy, and no policy outside the worker roles', () => {
+    expectNoOtherPolicyKinds(template);
+    const roles = WORKERS.map((worker) => ({ Ref: logicalIdOf(deployed(worker).function.function.role!) }));
+    for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
+      for (const role of asArray(policy.Properties.Roles as unknown[])) {
+        expect(roles.some((candidate) => sameJson(candidate, role)), id).toBe(true);
+      }
+    }
+  });
+
+  it.each(cases.filter(([, worker]) => usesTable(worker)))('denies %s any update or delete of an audit entry', (_name, worker) => {
+    expectAuditDeny(statementsOf(worker), tables.classify, worker.name);
+  });
+
+  it.each(cases)('lets %s do only what its grants and its DLQ need', (name, worker) => {
+    const dlqId = dlqIdOf(worker);
+    const grantedPerGrant = new Map<string, number>(worker.grants.map((grant) => [grant, 0]));
+    let sendsToDlq = false;
+    for (const statement of statementsOf(worker)) {
+      if (statement.Effect === 'Deny') continue;
+      expect(statement.Effect, name).toBe('Allow');
+      expect(statement.NotAction, name).toBeUndefined();
+      expect(statement.NotResource, name).toBeUndefined();
+      const actions = asArray(statement.Action as string | string[]);
+      if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
+      for (const resource of asArray(statement.Resource)) {
+        for (const action of actions) {
+          // Sending to its own DLQ (the on-failure destination), nothing else on SQS.
+          if (dlqId && action === 'sqs:SendMessage' && sameJson(resource, getAttArn(dlqId))) {
+            sendsToDlq = true;
+            continue;
+          }
+          const grant = worker.grants.find((candidate) => GRANT_ALLOWS[candidate](action, resource));
+          expect(grant, `${name}: ${action} on ${JSON.stringify(resource)} is not covered by its grants`).toBeDefined();
+          grantedPerGrant.set(grant!, grantedPerGrant.get(grant!)! + 1);
+        }
+      }
+    }
+    // Every declared grant is there (a worker missing one would fail at its first call).
+    for (const [grant, count] of grantedPerGrant) expect(count, `${name}: ${grant}`).toBeGreaterThan(0);
+    expect(sendsToDlq, `${name}: sqs:SendMessage on its DLQ`).toBe(worker.dlq.enabled);
+  });
+});

@@ -1,0 +1,89 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { expect } from 'vitest';
+import { logicalIdOf, resolveCrossStack, type SynthesizedStage } from './synth-stage.js';
+
+/**
+ * Least-privilege expectations shared by the stacks that hold functions. Written out here rather
+ * than imported from the construct: widening a grant (DeleteItem, Scan, a wildcard) must fail the
+ * tests, not silently pass along with it.
+ */
+export const ALLOWED_TABLE_ACTIONS: ReadonlySet<string> = new Set([
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:Query',
+]);
+export const ALLOWED_INDEX_ACTIONS: ReadonlySet<string> = new Set(['dynamodb:Query']);
+/** Only present if a stage turns tracing on; X-Ray requires `Resource: *`. */
+export const XRAY_ACTIONS: ReadonlySet<string> = new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']);
+export const BASIC_EXECUTION_ROLE = ':iam::aws:policy/service-role/AWSLambdaBasicExecutionRole';
+
+export interface CfnResource {
+  Type: string;
+  Properties: Record<string, unknown>;
+}
+export interface Statement {
+  Effect?: string;
+  Action?: string | string[];
+  NotAction?: unknown;
+  Resource?: unknown;
+  NotResource?: unknown;
+  Condition?: unknown;
+}
+
+export const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+export const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function resourcesOfType(template: Template, type: string): [string, CfnResource][] {
+  const { Resources } = template.toJSON() as { Resources: Record<string, CfnResource> };
+  return Object.entries(Resources).filter(([, resource]) => resource.Type === type);
+}
+
+/** The statements of every inline policy attached to `role` in `template`. */
+export function statementsOfRole(template: Template, role: IRole): Statement[] {
+  const roleRef = { Ref: logicalIdOf(role) };
+  return resourcesOfType(template, 'AWS::IAM::Policy')
+    .filter(([, policy]) => asArray(policy.Properties.Roles as unknown[]).some((r) => sameJson(r, roleRef)))
+    .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+/** How a consumer stack's IAM resources and environment values point at the data stack's table. */
+export function tableReferences(stage: SynthesizedStage) {
+  const tableLogicalId = logicalIdOf(stage.data.table);
+  const tableArn = { 'Fn::GetAtt': [tableLogicalId, 'Arn'] };
+  const resolve = (value: unknown) => resolveCrossStack(value, stage.dataTemplate);
+  /** What an IAM Resource entry points at, after following the cross-stack reference. */
+  const classify = (resource: unknown): 'table' | 'index' | 'other' => {
+    if (sameJson(resolve(resource), tableArn)) return 'table';
+    const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    if (join && join[0] === '' && join[1].length === 2 && join[1][1] === '/index/*') {
+      return classify(join[1][0]) === 'table' ? 'index' : 'other';
+    }
+    return 'other';
+  };
+  return { tableName: { Ref: tableLogicalId }, tableArn, resolve, classify };
+}
+
+/** Exactly one Deny: UpdateItem and DeleteItem of items whose leading key starts AUDIT#, on the table. */
+export function expectAuditDeny(statements: Statement[], classify: (resource: unknown) => string, who: string) {
+  const denies = statements.filter((statement) => statement.Effect === 'Deny');
+  expect(denies, who).toHaveLength(1);
+  const [deny] = denies;
+  expect(asArray(deny!.Action as string[]).sort(), who).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
+  expect(classify(deny!.Resource), who).toBe('table');
+  expect(deny!.Condition, who).toEqual({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['AUDIT#*'] } });
+}
+
+/** Roles carry only inline policies (no managed policy but the basic execution role). */
+export function expectNoOtherPolicyKinds(template: Template) {
+  template.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
+  for (const [id, role] of resourcesOfType(template, 'AWS::IAM::Role')) {
+    expect(role.Properties.Policies, id).toBeUndefined();
+    for (const arn of asArray(role.Properties.ManagedPolicyArns ?? [])) {
+      expect(JSON.stringify(arn), id).toContain(BASIC_EXECUTION_ROLE);
+    }
+  }
+}

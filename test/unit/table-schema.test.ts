@@ -1,0 +1,36 @@
+import Big from 'big.js';
+import { describe, expect, it } from 'vitest';
+import type { Policy } from '../../shared/domain/policies/policy-types.js';
+import type { Approval, AuditEntry, Wallet } from '../../shared/domain/types.js';
+import * as entities from '../../shared/persistence/entities/index.js';
+import type { Item } from '../../shared/persistence/item.js';
+import { GSI, INDEX_USAGE } from '../../shared/persistence/table-schema.js';
+
+const AT = '2026-11-21T10:00:00.000Z';
+const scope = { organizationId: 'org_1', environment: 'SANDBOX' as const };
+
+/** One item of each indexed entity, with every optional index attribute present. */
+const samples: Record<keyof typeof INDEX_USAGE, Item> = {
+  WALLET: entities.walletCodec.toItem({ id: 'wal_1', ...scope, name: 'W', walletType: 'ORG', isMain: true, status: 'ACTIVE', balance: new Big(0), pendingBalance: new Big(0), heldBalance: new Big(0), currency: 'USD', createdAt: AT } satisfies Wallet),
+  API_KEY: entities.apiKeyCodec.toItem({ id: 'key_1', hash: 'h', name: 'K', prefix: 'svc_test_', last4: 'abcd', ...scope, permissions: [], walletId: null, status: 'ACTIVE', createdAt: AT }),
+  TRANSACTION: entities.transactionCodec.toItem({ id: 'txn_1', type: 'PAYMENT', ...scope, createdAt: AT, from: 'wal_1', to: 'wal_2' }),
+  POLICY: entities.policyCodec.toItem({ id: 'pol_1', walletId: 'wal_1', ...scope, name: 'P', maxTransactionAmount: new Big(1), requireHumanApproval: false, status: 'ACTIVE', createdAt: AT, updatedAt: AT } satisfies Policy),
+  APPROVAL: entities.approvalCodec.toItem({ id: 'apr_1', ...scope, walletId: 'wal_1', status: 'PENDING', payment: { from: 'wal_1', to: 'wal_2', amount: '1.00' }, transactionId: 'txn_1', reason: 'r', requestedByKeyId: 'key_1', createdAt: AT, expiresAt: AT } satisfies Approval),
+  AUDIT_ENTRY: entities.auditEntryCodec.toItem({ id: 'log_1', ...scope, actorType: 'API_KEY', actorId: 'key_1', action: 'wallet.create', resource: 'wallet', resourceId: 'wal_1', metadata: {}, ipAddress: '127.0.0.1', createdAt: AT, walletId: 'wal_1' } satisfies AuditEntry),
+  WEBHOOK: { ...entities.webhookKeys.primary('wh_1'), ...entities.webhookKeys.all(), ...entities.webhookKeys.allSort('wh_1'), entityType: entities.WEBHOOK_ENTITY },
+};
+
+describe('table schema', () => {
+  it('names in INDEX_USAGE only entity types that an entity module declares', () => {
+    const declared = Object.entries(entities).filter(([name]) => name.endsWith('_ENTITY')).map(([, value]) => value);
+    for (const entityType of Object.keys(INDEX_USAGE)) expect(declared).toContain(entityType);
+  });
+
+  it.each(Object.keys(INDEX_USAGE) as (keyof typeof INDEX_USAGE)[])('writes %s items with exactly the indexes INDEX_USAGE declares', (entityType) => {
+    const item = samples[entityType];
+    expect(item.entityType).toBe(entityType);
+    const used = Object.values(GSI).filter((index) => item[index.partition] !== undefined).map((index) => index.name);
+    expect(used.sort()).toEqual(Object.keys(INDEX_USAGE[entityType]).sort());
+    for (const name of used) expect(typeof item[GSI[name].sort]).toBe('string');
+  });
+});
