@@ -1,5 +1,8 @@
 import type { ScheduledEvent } from 'aws-lambda';
-import { container } from '../../shared/runtime/container.js';
+import { core } from '../../shared/runtime/core.js';
+import { approvalService } from '../../shared/runtime/services.js';
+
+let approvals: ReturnType<typeof approvalService> | undefined;
 
 /**
  * Scheduled worker, declared in shared/workers.ts (EventBridge rule every minute in AWS; every 5 s
@@ -10,7 +13,8 @@ import { container } from '../../shared/runtime/container.js';
 export async function handler(_event?: ScheduledEvent): Promise<{ expired: number }> {
   let expired = 0;
   for (;;) {
-    const batch = await container().services.approvals.expireDue();
+    approvals ??= approvalService(core());
+    const batch = await approvals.expireDue();
     expired += batch;
     if (batch === 0) return { expired };
   }

@@ -11,13 +11,6 @@ export function scopeOf(principal: Principal): OrganizationScope {
   return { organizationId: principal.organizationId, environment: principal.environment };
 }
 
-/** Operations that only an organization-level (unscoped) key may perform (decisions.md section 1). */
-export function requireOrganizationKey(principal: Principal): OrganizationScope {
-  if (principal.kind !== 'ORGANIZATION') {
-    throw new ApiError('PERMISSION_DENIED', 'This operation needs an organization-level API key.');
-  }
-  return scopeOf(principal);
-}
 
 /**
  * Loads a wallet the caller may see. Other organizations' wallets and, for a wallet-scoped key,

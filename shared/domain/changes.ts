@@ -30,7 +30,13 @@ export type Change =
   | MerchantChange
   | AuditChange;
 
-/** The one write path of every store: all the changes in one transaction, or none. */
-export interface ChangeCommitter {
-  commit(changes: Change[]): Promise<void>;
+/**
+ * The one write path of every store: all the changes in one transaction, or none. `C` is the
+ * change types the area writes, so its store registers exactly their writers (and bundles no
+ * other area's).
+ */
+export interface ChangeCommitter<C extends Change = Change> {
+  // A property, not a method: parameters are then checked strictly, so a store whose writers miss
+  // one of its port's change types does not compile.
+  commit: (changes: C[]) => Promise<void>;
 }

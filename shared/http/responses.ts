@@ -7,22 +7,6 @@ export interface HttpResponse {
   body: string;
 }
 
-/** What an operation returns; the middleware turns it into the API Gateway response. */
-export interface HttpResult {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-export const ok = (body: unknown): HttpResult => ({ status: 200, body });
-export const created = (body: unknown): HttpResult => ({ status: 201, body });
-export const accepted = (body: unknown): HttpResult => ({ status: 202, body });
-
-/** The answer of an idempotent operation; a replay is the first response again, marked as such. */
-export function idempotentResult(response: { status: number; body: unknown; replayed: boolean }): HttpResult {
-  return { status: response.status, body: response.body, ...(response.replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
-}
-
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
   return {
     statusCode: status,

@@ -1,4 +1,11 @@
 import type { AgentStore } from '../domain/agents/ports.js';
+import { createCommitter } from './change-writer.js';
+import { walletWriters } from './writers/wallet-writers.js';
+import { apiKeyWriters } from './writers/api-key-writers.js';
+import { policyWriters } from './writers/policy-writers.js';
+import { postingWriters } from './writers/posting-writers.js';
+import { idempotencyWriters } from './writers/idempotency-writers.js';
+import { auditWriters } from './writers/audit-writers.js';
 import { createApiKeyReader } from './api-key-store.js';
 import { walletCodec, walletKeys } from './entities/wallet.js';
 import { createIdempotencyCompleter, createIdempotencyStore } from './idempotency-store.js';
@@ -16,6 +23,7 @@ export function createAgentStore(table: TableContext): AgentStore {
     ...createApiKeyReader(table),
     ...createMainWalletReader(table),
     ...createIdempotencyStore(table),
+    ...createCommitter(table, { ...walletWriters, ...apiKeyWriters, ...policyWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
     ...createIdempotencyCompleter(table),
     listAgents(organizationId, environment, includeDeleted, page) {
       const filter = includeDeleted

@@ -1,5 +1,7 @@
 import type { ApiKeyReader, ApiKeyStore } from '../domain/api-keys/ports.js';
 import { createCommitter } from './change-writer.js';
+import { apiKeyWriters } from './writers/api-key-writers.js';
+import { auditWriters } from './writers/audit-writers.js';
 import { apiKeyCodec, apiKeyKeys, apiKeyPointerCodec } from './entities/api-key.js';
 import { createOrganizationReader } from './organization-store.js';
 import { createQueries, equalityFilter } from './queries.js';
@@ -22,7 +24,7 @@ export function createApiKeyStore(table: TableContext): ApiKeyStore {
   return {
     ...createOrganizationReader(table),
     ...createApiKeyReader(table),
-    ...createCommitter(table),
+    ...createCommitter(table, { ...apiKeyWriters, ...auditWriters }),
     listApiKeys(organizationId, environment, page) {
       return queryIndex(GSI.GSI1, apiKeyKeys.ofOrganization(organizationId).GSI1PK, page, apiKeyCodec.fromItem, equalityFilter({ environment }));
     },

@@ -1,6 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApprovalStore } from '../domain/approvals/ports.js';
 import { createCommitter } from './change-writer.js';
+import { approvalWriters } from './writers/approval-writers.js';
+import { paymentWriters } from './writers/payment-writers.js';
+import { postingWriters } from './writers/posting-writers.js';
+import { auditWriters } from './writers/audit-writers.js';
 import { APPROVAL_ENTITY, approvalCodec, approvalKeys, PENDING_APPROVALS_INDEX } from './entities/approval.js';
 import { createTransactionReader } from './payment-store.js';
 import { createQueries, equalityFilter } from './queries.js';
@@ -13,7 +17,7 @@ export function createApprovalStore(table: TableContext): ApprovalStore {
   return {
     ...createTransactionReader(table),
     ...createWalletSnapshotReader(table),
-    ...createCommitter(table),
+    ...createCommitter(table, { ...approvalWriters, ...paymentWriters, ...postingWriters, ...auditWriters }),
     async getApproval(approvalId) {
       const item = await getItem(table, approvalKeys.primary(approvalId));
       return item ? approvalCodec.fromItem(item) : undefined;

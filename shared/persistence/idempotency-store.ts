@@ -1,12 +1,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IdempotencyCompleter, IdempotencyStore } from '../domain/idempotency/ports.js';
 import { createCommitter } from './change-writer.js';
+import { idempotencyWriters } from './writers/idempotency-writers.js';
 import { idempotencyCodec, idempotencyKeys } from './entities/idempotency.js';
 import { getItem, type TableContext } from './table-context.js';
 
 export function createIdempotencyStore(table: TableContext): IdempotencyStore {
   return {
-    ...createCommitter(table),
+    ...createCommitter(table, { ...idempotencyWriters }),
     async getIdempotencyRecord(organizationId, environment, key) {
       const item = await getItem(table, idempotencyKeys.primary(organizationId, environment, key));
       return item ? idempotencyCodec.fromItem(item) : undefined;

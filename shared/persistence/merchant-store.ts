@@ -1,5 +1,7 @@
 import type { MerchantReader, MerchantStore } from '../domain/merchants/ports.js';
 import { createCommitter } from './change-writer.js';
+import { merchantWriters } from './writers/merchant-writers.js';
+import { auditWriters } from './writers/audit-writers.js';
 import { merchantCodec, merchantKeys } from './entities/merchant.js';
 import { getItem, type TableContext } from './table-context.js';
 import { createWalletReader } from './wallet-store.js';
@@ -14,5 +16,5 @@ export function createMerchantReader(table: TableContext): MerchantReader {
 }
 
 export function createMerchantStore(table: TableContext): MerchantStore {
-  return { ...createMerchantReader(table), ...createWalletReader(table), ...createCommitter(table) };
+  return { ...createMerchantReader(table), ...createWalletReader(table), ...createCommitter(table, { ...merchantWriters, ...auditWriters }) };
 }

@@ -1,5 +1,9 @@
 import type { MainWalletReader, OrganizationReader, OrganizationStore } from '../domain/organizations/ports.js';
 import { createCommitter } from './change-writer.js';
+import { organizationWriters } from './writers/organization-writers.js';
+import { walletWriters } from './writers/wallet-writers.js';
+import { apiKeyWriters } from './writers/api-key-writers.js';
+import { auditWriters } from './writers/audit-writers.js';
 import { organizationCodec, organizationKeys } from './entities/organization.js';
 import { organizationEnvironmentCodec, organizationEnvironmentKeys } from './entities/organization-environment.js';
 import { getItem, type TableContext } from './table-context.js';
@@ -23,5 +27,5 @@ export function createMainWalletReader(table: TableContext): MainWalletReader {
 }
 
 export function createOrganizationStore(table: TableContext): OrganizationStore {
-  return { ...createOrganizationReader(table), ...createCommitter(table) };
+  return { ...createOrganizationReader(table), ...createCommitter(table, { ...organizationWriters, ...walletWriters, ...apiKeyWriters, ...auditWriters }) };
 }

@@ -1,4 +1,10 @@
 import type { PaymentStore, TransactionReader } from '../domain/payments/ports.js';
+import { createCommitter } from './change-writer.js';
+import { paymentWriters } from './writers/payment-writers.js';
+import { postingWriters } from './writers/posting-writers.js';
+import { approvalWriters } from './writers/approval-writers.js';
+import { idempotencyWriters } from './writers/idempotency-writers.js';
+import { auditWriters } from './writers/audit-writers.js';
 import { transactionCodec, transactionKeys } from './entities/transaction.js';
 import { createIdempotencyStore } from './idempotency-store.js';
 import { createMerchantReader } from './merchant-store.js';
@@ -24,6 +30,7 @@ export function createPaymentStore(table: TableContext): PaymentStore {
     ...createMerchantReader(table),
     ...createTransactionReader(table),
     ...createIdempotencyStore(table),
+    ...createCommitter(table, { ...paymentWriters, ...postingWriters, ...approvalWriters, ...idempotencyWriters, ...auditWriters }),
     listTransactions(organizationId, environment, filter, page) {
       // Payments sent and received: the payer-side and payee-side indexes, merged.
       if (filter.walletId) {

@@ -1,5 +1,7 @@
 import type { PolicyStore } from '../domain/policies/ports.js';
 import { createCommitter } from './change-writer.js';
+import { policyWriters } from './writers/policy-writers.js';
+import { auditWriters } from './writers/audit-writers.js';
 import { policyCodec, policyKeys, policyPointerCodec } from './entities/policy.js';
 import { walletKeys } from './entities/wallet.js';
 import { createQueries, equalityFilter } from './queries.js';
@@ -11,7 +13,7 @@ export function createPolicyStore(table: TableContext): PolicyStore {
   const { queryIndex } = createQueries(table.client, table.tableName);
   return {
     ...createWalletReader(table),
-    ...createCommitter(table),
+    ...createCommitter(table, { ...policyWriters, ...auditWriters }),
     async getPolicy(policyId) {
       const walletId = policyPointerCodec.walletIdOf(await getItem(table, policyKeys.pointer(policyId)));
       if (walletId === undefined) return undefined;

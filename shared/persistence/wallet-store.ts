@@ -3,6 +3,9 @@ import Big from 'big.js';
 import type { StatementEntry } from '../domain/types.js';
 import type { WalletReader, WalletSnapshotReader, WalletStore } from '../domain/wallets/ports.js';
 import { createCommitter } from './change-writer.js';
+import { walletWriters } from './writers/wallet-writers.js';
+import { postingWriters } from './writers/posting-writers.js';
+import { auditWriters } from './writers/audit-writers.js';
 import { ledgerEntryCodec, ledgerEntryKeys } from './entities/ledger-entry.js';
 import { POLICY_ENTITY, policyCodec, policyKeys } from './entities/policy.js';
 import { SPEND_COUNTER_ENTITY, spendCounterCodec } from './entities/spend-counter.js';
@@ -57,7 +60,7 @@ export function createWalletStore(table: TableContext): WalletStore {
 
   return {
     ...createWalletReader(table),
-    ...createCommitter(table),
+    ...createCommitter(table, { ...walletWriters, ...postingWriters, ...auditWriters }),
     listWallets(organizationId, environment, page) {
       return queryIndex(GSI.GSI1, walletKeys.ofOrganization(organizationId, environment).GSI1PK, page, walletCodec.fromItem);
     },

@@ -35,7 +35,7 @@ export interface Core {
 
 const CURSOR_SECRET_NAME = 'cursor-signing-secret';
 const CURSOR_SECRET_BYTES = 32;
-const MS_PER_MINUTE_BUCKET = 60;
+const SECONDS_PER_MINUTE = 60;
 
 export function createCore(config: Config = loadConfig(), overrides: { clock?: Clock; table?: TableContext } = {}): Core {
   const clock = overrides.clock ?? systemClock;
@@ -64,7 +64,7 @@ export function createCore(config: Config = loadConfig(), overrides: { clock?: C
       return cursorCodec;
     },
     rateLimiter: createRateLimiter({ perSecond: config.rateLimit.perSecond, perMinute: config.rateLimit.perMinute }, now),
-    publicRateLimiter: createRateLimiter({ perSecond: config.rateLimit.publicPerSecond, perMinute: config.rateLimit.publicPerSecond * MS_PER_MINUTE_BUCKET }, now),
+    publicRateLimiter: createRateLimiter({ perSecond: config.rateLimit.publicPerSecond, perMinute: config.rateLimit.publicPerSecond * SECONDS_PER_MINUTE }, now),
   };
 }
 

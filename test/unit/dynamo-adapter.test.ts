@@ -9,6 +9,7 @@ import { transferLegs, walletAccount } from '../../shared/domain/ledger/posting.
 import type { Approval, Transaction } from '../../shared/domain/types.js';
 import { createApiKeyAuthReader } from '../../shared/persistence/api-key-auth-store.js';
 import { createCommitter } from '../../shared/persistence/change-writer.js';
+import { WRITERS } from '../../shared/persistence/writers/index.js';
 import { createDocumentClient } from '../../shared/persistence/client.js';
 import type { TableContext } from '../../shared/persistence/table-context.js';
 import { CONFLICT_RETRY_LIMIT } from '../../shared/persistence/transact.js';
@@ -66,7 +67,7 @@ describe('DynamoDB adapter (mocked SDK)', () => {
       // Prepare
       ddb.on(TransactWriteCommand).resolves({});
       // Act
-      await createCommitter(table).commit([payment()]);
+      await createCommitter(table, WRITERS).commit([payment()]);
       // Assess
       const [payer, payerEntry, payee, payeeEntry, record] = sentItems();
       expect(payer?.Update).toMatchObject({ TableName: TABLE, Key: { PK: 'WALLET#wal_payer', SK: 'WALLET' }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
@@ -81,7 +82,7 @@ describe('DynamoDB adapter (mocked SDK)', () => {
     it('conditions a decision on the from states of its trigger and takes the approval out of the pending index', async () => {
       ddb.on(TransactWriteCommand).resolves({});
       const approval = { id: 'apr_1', status: 'REJECTED', decidedAt: AT } as Approval;
-      await createCommitter(table).commit([{ type: 'decideApproval', approval, trigger: 'reject' }]);
+      await createCommitter(table, WRITERS).commit([{ type: 'decideApproval', approval, trigger: 'reject' }]);
       const [decide] = sentItems();
       expect(decide?.Update).toMatchObject({ Key: { PK: 'APPROVAL#apr_1', SK: 'APPROVAL' }, ConditionExpression: '#a_status = :from0' });
       expect(decide?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'PENDING', ':a_status': 'REJECTED' });
@@ -90,7 +91,7 @@ describe('DynamoDB adapter (mocked SDK)', () => {
 
     it('moves a transaction by trigger: the condition and the new status come from the state table', async () => {
       ddb.on(TransactWriteCommand).resolves({});
-      await createCommitter(table).commit([{ type: 'setTransactionStatus', transactionId: 'txn_1', trigger: 'reverse', fields: { reversedBy: 'txn_2' }, onMismatch: 'REVERSAL_NOT_ALLOWED' }]);
+      await createCommitter(table, WRITERS).commit([{ type: 'setTransactionStatus', transactionId: 'txn_1', trigger: 'reverse', fields: { reversedBy: 'txn_2' }, onMismatch: 'REVERSAL_NOT_ALLOWED' }]);
       const [move] = sentItems();
       expect(move?.Update?.ConditionExpression).toBe('#f_status = :from0');
       expect(move?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'POSTED', ':f_status': 'REVERSED', ':f_reversedBy': 'txn_2' });
@@ -98,7 +99,7 @@ describe('DynamoDB adapter (mocked SDK)', () => {
 
     it('closes a wallet only from an open state, and updates a field in any state but closed', async () => {
       ddb.on(TransactWriteCommand).resolves({});
-      await createCommitter(table).commit([
+      await createCommitter(table, WRITERS).commit([
         { type: 'updateWallet', walletId: 'wal_1', trigger: 'close', set: { status: 'FROZEN', deletedAt: AT }, expectedBalance: new Big(0) },
         { type: 'updateWallet', walletId: 'wal_2', trigger: 'freeze', set: { status: 'FROZEN' } },
       ]);
@@ -121,7 +122,7 @@ describe('DynamoDB adapter (mocked SDK)', () => {
       // Prepare: item 0 is the payer's balance update.
       ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'ConditionalCheckFailed', Item: { balance: { N: '5.5' }, status: { S: 'ACTIVE' }, environment: { S: 'SANDBOX' } } }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }]));
       // Act
-      const outcome = createCommitter(table).commit([payment()]);
+      const outcome = createCommitter(table, WRITERS).commit([payment()]);
       // Assess
       await expect(outcome).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS', details: { walletId: 'wal_payer', balance: '5.50000000', requested: '10.00' } });
     });
@@ -129,25 +130,25 @@ describe('DynamoDB adapter (mocked SDK)', () => {
     it('maps a condition failure by the position of the failed item: the payee is frozen', async () => {
       // Prepare: item 2 is the payee's balance update.
       ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: { balance: { N: '0' }, status: { S: 'FROZEN' }, environment: { S: 'SANDBOX' } } }, { Code: 'None' }, { Code: 'None' }]));
-      await expect(createCommitter(table).commit([payment()])).rejects.toMatchObject({ code: 'WALLET_FROZEN', details: { walletId: 'wal_payee' } });
+      await expect(createCommitter(table, WRITERS).commit([payment()])).rejects.toMatchObject({ code: 'WALLET_FROZEN', details: { walletId: 'wal_payee' } });
     });
 
     it('maps a failed state condition to INVALID_STATE with the stored status', async () => {
       ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'ConditionalCheckFailed', Item: { status: { S: 'APPROVED' } } }]));
       const approval = { id: 'apr_1', status: 'REJECTED' } as Approval;
-      await expect(createCommitter(table).commit([{ type: 'decideApproval', approval, trigger: 'reject' }])).rejects.toMatchObject({ code: 'INVALID_STATE', details: { status: 'APPROVED' } });
+      await expect(createCommitter(table, WRITERS).commit([{ type: 'decideApproval', approval, trigger: 'reject' }])).rejects.toMatchObject({ code: 'INVALID_STATE', details: { status: 'APPROVED' } });
     });
 
     it('retries a TransactionConflict and succeeds when it clears', async () => {
       ddb.on(TransactWriteCommand).rejectsOnce(canceled([{ Code: 'TransactionConflict' }])).resolves({});
-      await createCommitter(table).commit([{ type: 'createTransaction', transaction: { id: 'txn_1', type: 'PAYMENT', createdAt: AT } as Transaction }]);
+      await createCommitter(table, WRITERS).commit([{ type: 'createTransaction', transaction: { id: 'txn_1', type: 'PAYMENT', createdAt: AT } as Transaction }]);
       expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
       expect(sleep).toHaveBeenCalledTimes(1);
     });
 
     it('answers CONCURRENT_UPDATE (409, retryable) once the conflict outlasts the retries', async () => {
       ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'TransactionConflict' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }]));
-      const outcome = createCommitter(table).commit([payment()]);
+      const outcome = createCommitter(table, WRITERS).commit([payment()]);
       await expect(outcome).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE', status: 409, details: { retryAfter: 1 } });
       expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(CONFLICT_RETRY_LIMIT);
     });

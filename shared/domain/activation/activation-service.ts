@@ -1,4 +1,4 @@
-import { requireOrganizationKey } from '../access.js';
+import { scopeOf } from '../access.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, validationError } from '../errors.js';
@@ -63,14 +63,14 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
   const { store, clock, ids } = deps;
 
   async function load(ctx: RequestContext) {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const organization = await store.getOrganization(scope.organizationId);
     if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
     return { scope, organization };
   }
 
   async function update(ctx: RequestContext, organization: Organization, set: OrganizationUpdate, action: Parameters<typeof auditChange>[0]['action'], metadata: Record<string, unknown>, unless?: Extract<Change, { type: 'updateOrganization' }>['unless']) {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     await store.commit([
       { type: 'updateOrganization', organizationId: organization.id, set, ...(unless ? { unless } : {}) },
       auditChange({ ...scope, actor: ctx.actor, action, resource: 'organization', resourceId: organization.id, metadata, createdAt: clock.now().toISOString() }, ids),

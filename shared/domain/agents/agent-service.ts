@@ -1,8 +1,8 @@
 import Big from 'big.js';
 import { AUDIT } from '../audit/actions.js';
-import { assertAccessible, requireOrganizationKey, scopeOf } from '../access.js';
+import { assertAccessible, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import type { Change } from '../changes.js';
+type AgentChange = Parameters<AgentStore['commit']>[0][number];
 import { ApiError, validationError } from '../errors.js';
 import { fingerprintOf, inFlightIdempotencyChange, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { transferLegs, walletAccount, type Leg } from '../ledger/posting.js';
@@ -55,7 +55,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
 
   /** One transaction: wallet slot, wallet, scoped key, policies, audit entry and event. */
   async function create(ctx: RequestContext, input: CreateAgentInput, templateId?: string) {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const permissions = checkPermissions(input.permissions);
     if ((input.policies?.length ?? 0) > MAX_POLICIES_PER_AGENT) throw validationError('policies', `at most ${MAX_POLICIES_PER_AGENT} policies`);
     const now = clock.now().toISOString();
@@ -87,7 +87,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
       { type: 'reserveWalletSlot', ...scope, limit: deps.limits.walletsPerEnvironment },
       { type: 'createWallet', wallet },
       { type: 'createApiKey', apiKey },
-      ...policies.map((policy): Change => ({ type: 'putPolicy', policy, isNew: true })),
+      ...policies.map((policy): AgentChange => ({ type: 'putPolicy', policy, isNew: true })),
       auditChange({ ...scope, actor: ctx.actor, action: AUDIT.wallet.create, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { walletType: 'AGENT', name: input.name, apiKeyId: apiKey.id, permissions, policyIds: policies.map((p) => p.id), ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
       eventChange({ ...scope, type: 'agent.created', data: { id: wallet.id, name: input.name, apiKeyId: apiKey.id, permissions, ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
     ]);
@@ -133,7 +133,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
 
   /** One double-entry transaction between the main wallet and the agent wallet, either way. */
   async function adjustBudget(ctx: RequestContext, agentId: string, rawAmount: unknown, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const amount = parseAmount(rawAmount, { allowNegative: true });
     const amountText = formatAmount(amount);
     const fingerprint = fingerprintOf('agent.adjust-budget', { agentId, amount: amountText });
@@ -156,7 +156,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
       const transactionId = ids('transaction');
       const magnitude = amount.abs();
       const partial: AdjustmentPartial = { id: agent.id, adjustment: Number(amountText), currency: 'USD', transactionId };
-      const changes: Change[] = [
+      const changes: AgentChange[] = [
         {
           type: 'posting',
           posting: {
@@ -180,7 +180,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
   }
 
   async function setStatus(ctx: RequestContext, agentId: string, target: 'FROZEN' | 'ACTIVE') {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const agent = await loadAgent(ctx, agentId);
     if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is deleted.');
     if (agent.status === target) return { id: agent.id, status: target };
@@ -195,7 +195,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
 
   /** Old key revoked and new key issued in one transaction: there is always exactly one valid key. */
   async function rotateKey(ctx: RequestContext, agentId: string) {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const agent = await loadAgent(ctx, agentId);
     if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is deleted.');
     const old = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
@@ -217,7 +217,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
 
   /** Freezes for good, sweeps the balance to the main wallet and revokes the agent's key; the record stays. */
   async function remove(ctx: RequestContext, agentId: string) {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const agent = await loadAgent(ctx, agentId);
     if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is already deleted.');
     const mainWalletId = await mainWalletOf(scope);
@@ -225,7 +225,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     const at = clock.now().toISOString();
     const closing = { status: 'FROZEN', deletedAt: at };
     const swept = agent.balance;
-    const changes: Change[] = [];
+    const changes: AgentChange[] = [];
     if (swept.gt(0)) {
       const legs: Leg[] = [
         { account: walletAccount(agent.id), amount: swept.times(-1), close: { expectedBalance: swept, set: closing } },

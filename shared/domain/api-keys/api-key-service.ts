@@ -1,4 +1,4 @@
-import { requireOrganizationKey } from '../access.js';
+import { scopeOf } from '../access.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, validationError } from '../errors.js';
@@ -26,7 +26,7 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
   const { store, clock, ids } = deps;
 
   async function create(ctx: RequestContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const now = clock.now();
     if (input.expiresAt !== undefined && new Date(input.expiresAt).getTime() <= now.getTime()) {
       throw validationError('expiresAt', 'must be in the future');
@@ -71,13 +71,13 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
   }
 
   async function list(ctx: RequestContext, page: PageRequest): Promise<Page<ApiKey>> {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     return store.listApiKeys(scope.organizationId, scope.environment, page);
   }
 
   /** Revocation takes effect at once: authentication reads the key item with a consistent read. */
   async function revoke(ctx: RequestContext, keyId: string): Promise<ApiKey> {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const apiKey = await store.getApiKeyById(keyId);
     if (!apiKey || apiKey.organizationId !== scope.organizationId) throw new ApiError('API_KEY_NOT_FOUND');
     if (apiKey.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', 'Revoke this key with a key of its own environment.');

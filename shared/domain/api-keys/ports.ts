@@ -1,3 +1,4 @@
+import type { AuditChange } from '../audit/ports.js';
 import type { ChangeCommitter } from '../changes.js';
 import type { OrganizationReader } from '../organizations/ports.js';
 import type { Environment } from '../tenancy.js';
@@ -21,7 +22,7 @@ export interface ApiKeyAuthReader {
   touchApiKey(hash: string, now: Date, minIntervalMs: number): Promise<void>;
 }
 
-export interface ApiKeyStore extends OrganizationReader, ApiKeyReader, ChangeCommitter {
+export interface ApiKeyStore extends OrganizationReader, ApiKeyReader, ChangeCommitter<ApiKeyChange | AuditChange> {
   /** Keys of one organization and environment (agent keys included), newest first. */
   listApiKeys(organizationId: string, environment: Environment, page: PageRequest): Promise<Page<ApiKey>>;
 }

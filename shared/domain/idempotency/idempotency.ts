@@ -1,5 +1,5 @@
 import { ApiError, toEnvelope, validationError, type ErrorCode } from '../errors.js';
-import type { Change } from '../changes.js';
+import type { IdempotencyChange } from './ports.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { IdempotencyRecord } from '../types.js';
 import type { IdempotencyStore } from './ports.js';
@@ -58,14 +58,14 @@ export const IN_FLIGHT_STATUS = 0;
 export const IN_FLIGHT_STALE_MS = 10_000;
 
 /** `partial`: what is known before the commit, from which a stale record's answer is rebuilt. */
-export function inFlightIdempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, now: Date, partial: unknown): Change {
+export function inFlightIdempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, now: Date, partial: unknown): IdempotencyChange {
   return idempotencyChange(scope, key, fingerprint, IN_FLIGHT_STATUS, partial, now);
 }
 
 /** Rebuilds and saves the answer of a stale in-flight record (the movement itself committed). */
 export type InFlightRecovery = (partial: unknown) => Promise<IdempotentResponse>;
 
-export function idempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, status: number, body: unknown, now: Date): Change {
+export function idempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, status: number, body: unknown, now: Date): IdempotencyChange {
   return {
     type: 'idempotency',
     record: {

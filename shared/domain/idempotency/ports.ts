@@ -7,7 +7,7 @@ export type IdempotencyChange =
   { type: 'idempotency'; record: IdempotencyRecord };
 
 /** What the idempotency helpers need: the record under a key, and the commit that claims one. */
-export interface IdempotencyStore extends ChangeCommitter {
+export interface IdempotencyStore extends ChangeCommitter<IdempotencyChange> {
   getIdempotencyRecord(organizationId: string, environment: Environment, key: string): Promise<IdempotencyRecord | undefined>;
 }
 

@@ -1,4 +1,4 @@
-import { loadAccessibleWallet, requireOrganizationKey } from '../access.js';
+import { loadAccessibleWallet, scopeOf } from '../access.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
@@ -14,7 +14,7 @@ export function createMerchantService(deps: ServiceDeps<MerchantStore>) {
   const { store, clock, ids } = deps;
 
   async function upsert(ctx: RequestContext, input: { domain: string; displayName: string; walletId: string; closedLoop: boolean }): Promise<MerchantProfile> {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const wallet = await loadAccessibleWallet(store, ctx.principal, input.walletId);
     const domain = input.domain.toLowerCase();
     const existing = await store.getMerchant(scope.environment, domain);
@@ -57,9 +57,5 @@ export function createMerchantService(deps: ServiceDeps<MerchantStore>) {
   return { upsert, suspend };
 }
 
-export function presentMerchant(merchant: MerchantProfile) {
-  const { organizationId: _org, ...rest } = merchant;
-  return { object: 'merchant_profile', ...rest };
-}
 
 export type MerchantService = ReturnType<typeof createMerchantService>;

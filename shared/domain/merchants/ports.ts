@@ -1,3 +1,4 @@
+import type { AuditChange } from '../audit/ports.js';
 import type { ChangeCommitter } from '../changes.js';
 import type { Environment } from '../tenancy.js';
 import type { MerchantProfile } from '../types.js';
@@ -11,4 +12,4 @@ export interface MerchantReader {
   getMerchant(environment: Environment, domain: string): Promise<MerchantProfile | undefined>;
 }
 
-export interface MerchantStore extends MerchantReader, WalletReader, ChangeCommitter {}
+export interface MerchantStore extends MerchantReader, WalletReader, ChangeCommitter<MerchantChange | AuditChange> {}

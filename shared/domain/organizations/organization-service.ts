@@ -1,7 +1,6 @@
 import { ApiError } from '../errors.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import type { Change } from '../changes.js';
 import type { ServiceDeps } from '../ports.js';
 import type { OrganizationStore } from './ports.js';
 import { ORGANIZATION_PERMISSIONS, type RequestContext } from '../tenancy.js';
@@ -38,7 +37,7 @@ export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) 
       createdAt: now,
     };
     const scope = { organizationId: organization.id, environment: 'SANDBOX' as const };
-    const changes: Change[] = [
+    const changes: Parameters<OrganizationStore['commit']>[0] = [
       { type: 'createOrganization', organization },
       { type: 'createEnvironment', organizationId: organization.id, environment: 'SANDBOX', mainWalletId: wallet.id },
       { type: 'createWallet', wallet },

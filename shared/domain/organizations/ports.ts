@@ -1,4 +1,7 @@
+import type { ApiKeyChange } from '../api-keys/ports.js';
+import type { AuditChange } from '../audit/ports.js';
 import type { ChangeCommitter } from '../changes.js';
+import type { WalletChange } from '../wallets/ports.js';
 import type { Environment } from '../tenancy.js';
 import type { Organization } from '../types.js';
 
@@ -22,4 +25,4 @@ export interface MainWalletReader {
   getMainWalletId(organizationId: string, environment: Environment): Promise<string | undefined>;
 }
 
-export interface OrganizationStore extends OrganizationReader, ChangeCommitter {}
+export interface OrganizationStore extends OrganizationReader, ChangeCommitter<OrganizationChange | WalletChange | ApiKeyChange | AuditChange> {}

@@ -2,9 +2,9 @@ import { presentPayment } from './payment-view.js';
 import Big from 'big.js';
 import type { AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import type { Change } from '../changes.js';
+import type { AuditChange } from '../audit/ports.js';
 import type { IdGenerator } from '../ids.js';
-import { transferLegs, walletAccount, type Posting } from '../ledger/posting.js';
+import { transferLegs, walletAccount, type Posting, type PostingChange } from '../ledger/posting.js';
 import type { PeriodLimitCheck } from '../policies/policy-types.js';
 import type { Actor } from '../tenancy.js';
 import type { Transaction } from '../types.js';
@@ -18,7 +18,7 @@ export function paymentPostingChanges(args: {
   ids: IdGenerator;
   auditAction: AuditAction;
   auditResource?: { resource: string; resourceId: string };
-}): Change[] {
+}): (PostingChange | AuditChange)[] {
   const { transaction: t } = args;
   const scope = { organizationId: t.organizationId, environment: t.environment };
   const at = t.postedAt ?? t.createdAt;

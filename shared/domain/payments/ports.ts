@@ -1,4 +1,7 @@
-import type { IdempotencyStore } from '../idempotency/ports.js';
+import type { ApprovalChange } from '../approvals/ports.js';
+import type { AuditChange } from '../audit/ports.js';
+import type { IdempotencyChange, IdempotencyStore } from '../idempotency/ports.js';
+import type { PostingChange } from '../ledger/posting.js';
 import type { MerchantReader } from '../merchants/ports.js';
 import type { Environment } from '../tenancy.js';
 import type { Page, PageRequest, PaymentStatus, Transaction } from '../types.js';
@@ -21,6 +24,7 @@ export interface TransactionReader {
 }
 
 export interface PaymentStore extends WalletReader, WalletSnapshotReader, MerchantReader, TransactionReader, IdempotencyStore {
+  commit: (changes: (PaymentChange | PostingChange | ApprovalChange | IdempotencyChange | AuditChange)[]) => Promise<void>;
   /** Payments sent and received by the organization (or one wallet), newest first. */
   listTransactions(organizationId: string, environment: Environment, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>>;
 }

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { AUDIT } from '../audit/actions.js';
-import { loadAccessibleWallet, requireOrganizationKey, scopeOf } from '../access.js';
+import { loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
 import { formatAmount, parseAmount } from '../money.js';
@@ -61,7 +61,7 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
   const { store, clock, ids } = deps;
 
   async function create(ctx: RequestContext, input: PolicyInput): Promise<Policy> {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const wallet = await loadAccessibleWallet(store, ctx.principal, input.walletId);
     const now = clock.now().toISOString();
     const policy = buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now }, input);
@@ -89,7 +89,7 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
   }
 
   async function update(ctx: RequestContext, policyId: string, patch: PolicyPatch): Promise<Policy> {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
     const policy = buildPolicy({ ...current, updatedAt: now }, patch);
@@ -102,7 +102,7 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
 
   /** Deleted policies stop applying at once and stay stored for the audit trail. */
   async function remove(ctx: RequestContext, policyId: string): Promise<{ id: string; deleted: true }> {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
     await store.commit([
@@ -119,25 +119,5 @@ function summary(policy: Policy): Record<string, unknown> {
   return { name: policy.name, maxTransactionAmount: formatAmount(policy.maxTransactionAmount), requireHumanApproval: policy.requireHumanApproval };
 }
 
-export function presentPolicy(policy: Policy) {
-  const money = (value: Big | undefined) => (value === undefined ? null : formatAmount(value));
-  return {
-    id: policy.id,
-    object: 'policy',
-    walletId: policy.walletId,
-    name: policy.name,
-    maxTransactionAmount: formatAmount(policy.maxTransactionAmount),
-    requireHumanApproval: policy.requireHumanApproval,
-    dailyLimit: money(policy.dailyLimit),
-    weeklyLimit: money(policy.weeklyLimit),
-    monthlyLimit: money(policy.monthlyLimit),
-    approvalThreshold: money(policy.approvalThreshold),
-    allowedRecipients: policy.allowedRecipients ?? null,
-    blockedRecipients: policy.blockedRecipients ?? null,
-    allowedHoursUtc: policy.allowedHoursUtc ?? null,
-    createdAt: policy.createdAt,
-    updatedAt: policy.updatedAt,
-  };
-}
 
 export type PolicyService = ReturnType<typeof createPolicyService>;

@@ -1,5 +1,7 @@
 import type Big from 'big.js';
+import type { AuditChange } from '../audit/ports.js';
 import type { ChangeCommitter } from '../changes.js';
+import type { PostingChange } from '../ledger/posting.js';
 import type { Policy, SpendCounter } from '../policies/policy-types.js';
 import type { Environment } from '../tenancy.js';
 import type { Page, PageRequest, StatementEntry, Wallet } from '../types.js';
@@ -37,7 +39,7 @@ export interface StatementPage {
   lastKey?: Record<string, unknown>;
 }
 
-export interface WalletStore extends WalletReader, ChangeCommitter {
+export interface WalletStore extends WalletReader, ChangeCommitter<WalletChange | PostingChange | AuditChange> {
   listWallets(organizationId: string, environment: Environment, page: PageRequest): Promise<Page<Wallet>>;
   getStatement(walletId: string, page: PageRequest): Promise<StatementPage>;
 }

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { AUDIT } from '../audit/actions.js';
-import { loadAccessibleWallet, requireOrganizationKey, scopeOf } from '../access.js';
+import { loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
 import { SYSTEM_ACCOUNTS, systemAccount, transferLegs, walletAccount } from '../ledger/posting.js';
@@ -24,7 +24,7 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
   const sandboxFundingMax = new Big(limits.sandboxFundingMax);
 
   async function create(ctx: RequestContext, input: { name: string; agentName?: string | undefined }): Promise<Wallet> {
-    const scope = requireOrganizationKey(ctx.principal);
+    const scope = scopeOf(ctx.principal);
     const now = clock.now().toISOString();
     const wallet = newWallet({ id: ids('wallet'), ...scope, name: input.name, agentName: input.agentName, walletType: 'ORG', isMain: false, createdAt: now });
     await store.commit([
