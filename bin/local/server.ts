@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lambdaContext } from './lambda-context.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { FALLBACK_ROUTE, matchRoute, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
@@ -45,7 +46,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (grou
   const group = match.kind === 'matched' ? match.route.group : FALLBACK_ROUTE.group;
   const event = toEvent(req, url, method, routeKey, match.kind === 'matched' ? match.pathParameters : undefined, body);
   const handler = await handlerOf(group);
-  const response = await handler(event, lambdaContext(event.requestContext.requestId, timeoutOf(group) * 1000));
+  const response = await handler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${group}`, timeoutMs: timeoutOf(group) * 1000, memoryMb: 512 }));
   res.writeHead(response.statusCode, response.headers);
   res.end(response.body);
 }
@@ -107,24 +108,5 @@ function toEvent(
     },
     ...(body === undefined ? {} : { body }),
     isBase64Encoded: false,
-  };
-}
-
-/** The Lambda context: the remaining time is the group's function timeout, as in AWS. */
-function lambdaContext(requestId: string, timeoutMs: number): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    awsRequestId: requestId,
-    functionName: 'allowance-local',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:allowance-local',
-    memoryLimitInMB: '512',
-    logGroupName: 'local',
-    logStreamName: 'local',
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
   };
 }

@@ -12,6 +12,7 @@
  * Other trigger kinds are wired here as they are wired in CDK.
  */
 import { randomUUID } from 'node:crypto';
+import { lambdaContext } from './lambda-context.js';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context, ScheduledEvent } from 'aws-lambda';
@@ -58,7 +59,7 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
           if (busy) return;
           busy = true;
           const run = load()
-            .then((handler) => handler(scheduledEvent(worker), lambdaContext(worker)))
+            .then((handler) => handler(scheduledEvent(worker), lambdaContext({ requestId: randomUUID(), functionName: `allowance-local-${worker.name}`, timeoutMs: worker.timeoutSeconds * 1000, memoryMb: worker.memoryMb })))
             .then(
               () => undefined,
               (error: unknown) => log.error(`worker ${worker.name} failed`, error),
@@ -138,22 +139,3 @@ function scheduledEvent(worker: WorkerDefinition): ScheduledEvent {
   };
 }
 
-/** The Lambda context: the remaining time is the worker's declared timeout, as in AWS. */
-function lambdaContext(worker: WorkerDefinition): Context {
-  const deadline = Date.now() + worker.timeoutSeconds * 1000;
-  const requestId = randomUUID();
-  return {
-    awsRequestId: requestId,
-    functionName: `allowance-local-${worker.name}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:allowance-local-${worker.name}`,
-    memoryLimitInMB: String(worker.memoryMb),
-    logGroupName: 'local',
-    logStreamName: 'local',
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
