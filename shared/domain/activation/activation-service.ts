@@ -85,7 +85,7 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
   async function acceptTos(ctx: RequestContext, input: { tosVersion: string }) {
     const { organization } = await load(ctx);
     const acceptance = { tosVersion: input.tosVersion, ipAddress: ctx.actor.ipAddress, acceptedAt: clock.now().toISOString() };
-    const result = await update(ctx, organization, { tosAcceptance: acceptance }, 'organization.tos.accept', { tosVersion: input.tosVersion });
+    const result = await update(ctx, organization, { tosAcceptance: acceptance }, AUDIT.organization.acceptTos, { tosVersion: input.tosVersion });
     return { ...result, tosAcceptance: acceptance };
   }
 
@@ -94,7 +94,7 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
     if (!canTransition(KYB_STATES, organization.kybStatus, 'submit')) throw new ApiError('INVALID_STATE', 'Business verification is already complete.');
     const kyb = { ...input, submittedAt: clock.now().toISOString() };
     const kybStatus = targetOf(KYB_STATES, options.kybAutoApprove ? 'autoVerify' : 'submit');
-    return update(ctx, organization, { kyb, kybStatus }, 'organization.kyb.submit', { legalName: input.legalName, kybStatus }, { field: 'kybStatus', equals: 'VERIFIED' });
+    return update(ctx, organization, { kyb, kybStatus }, AUDIT.organization.submitKyb, { legalName: input.legalName, kybStatus }, { field: 'kybStatus', equals: 'VERIFIED' });
   }
 
   async function addBillingMethod(ctx: RequestContext, input: { type: 'card'; number: string }) {
@@ -102,7 +102,7 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
     if (!luhnValid(input.number)) throw validationError('number', 'is not a valid card number');
     if (input.number === DECLINED_TEST_CARD) throw validationError('number', 'the card was declined');
     const billingMethod = { type: input.type, last4: input.number.slice(-4), addedAt: clock.now().toISOString() };
-    return update(ctx, organization, { billingMethod }, 'organization.billing-method.add', { type: input.type, last4: billingMethod.last4 });
+    return update(ctx, organization, { billingMethod }, AUDIT.organization.addBillingMethod, { type: input.type, last4: billingMethod.last4 });
   }
 
   /** Creates the production main wallet; calling it again after activation answers the same result. */

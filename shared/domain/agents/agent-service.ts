@@ -187,7 +187,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     const at = clock.now().toISOString();
     await store.commit([
       { type: 'updateWallet', walletId: agent.id, trigger: target === 'FROZEN' ? 'freeze' : 'unfreeze', set: { status: target } },
-      auditChange({ ...scope, actor: ctx.actor, action: target === 'FROZEN' ? 'wallet.freeze' : 'wallet.unfreeze', resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { status: target }, createdAt: at }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action: target === 'FROZEN' ? AUDIT.wallet.freeze : AUDIT.wallet.unfreeze, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { status: target }, createdAt: at }, ids),
       eventChange({ ...scope, type: target === 'FROZEN' ? 'agent.paused' : 'agent.resumed', data: { id: agent.id, status: target }, createdAt: at }, ids),
     ]);
     return { id: agent.id, status: target };
