@@ -1,4 +1,4 @@
-import { ApiError, toEnvelope, validationError, type ErrorCode } from '../errors.js';
+import { ApiError, STORED_FAILURES, toEnvelope, validationError } from '../errors.js';
 import type { IdempotencyChange } from './ports.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { IdempotencyRecord } from '../types.js';
@@ -96,7 +96,7 @@ export async function storedReplay(store: IdempotencyStore, scope: OrganizationS
  * Runs an idempotent operation: a stored response is replayed; otherwise `execute` commits the
  * movement together with the idempotency record (one transaction). If a concurrent request with
  * the same key won the race, its stored response is replayed instead. A refusal in
- * STORED_FAILURES is kept under the key like a success.
+ * STORED_FAILURES (the error table's `storedOnRefusal`) is kept under the key like a success.
  */
 export async function runIdempotent(
   store: IdempotencyStore,
@@ -128,23 +128,6 @@ async function replayWinner(store: IdempotencyStore, scope: OrganizationScope, k
   return replayOf(winner, fingerprint);
 }
 
-/**
- * Refusals decided by the operation itself (not by validation or by contention) are kept under
- * the idempotency key like a success, as Stripe does: the same request answers the same way.
- */
-export const STORED_FAILURES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'INSUFFICIENT_FUNDS',
-  'POLICY_DENIED',
-  'WALLET_FROZEN',
-  'SELF_PAYMENT',
-  'WALLET_NOT_FOUND',
-  'ENVIRONMENT_MISMATCH',
-  'MERCHANT_NOT_FOUND',
-  'MERCHANT_SUSPENDED',
-  'CLOSED_LOOP_UNAVAILABLE',
-  'REVERSAL_NOT_ALLOWED',
-  'TRANSACTION_NOT_FOUND',
-]);
 
 /**
  * Stores a response decided outside a movement's transaction (a refusal, a batch's answer); if
