@@ -17,6 +17,9 @@ import { handler as paymentsLambda } from '../functions/payments/handler.js';
 import { authenticate, LAST_USED_WRITE_INTERVAL_MS } from '../shared/auth/authenticate.js';
 import { ENV } from '../shared/config/env-names.js';
 import { OPERATOR_PERMISSION, type RequestContext } from '../shared/domain/tenancy.js';
+import { createJournalProjector } from '../shared/domain/ledger/journal-projector.js';
+import { createLedgerStore } from '../shared/persistence/ledger-store.js';
+import { createProjectionStore } from '../shared/persistence/projection-store.js';
 import { GSI } from '../shared/persistence/table-schema.js';
 import { CONFLICT_RETRY_LIMIT } from '../shared/persistence/transact.js';
 import { createWalletReader } from '../shared/persistence/wallet-store.js';
@@ -39,6 +42,8 @@ export interface PaymentsBenchOptions {
   /** Payments per variant in the cost section. */
   costSamples: number;
   log: (line: string) => void;
+  /** Sections to run (default all): `cost`, `cpu`, `load`. */
+  sections?: readonly ('cost' | 'cpu' | 'load')[];
 }
 
 /** The environment the handlers' container reads on first use (set before anything calls container()). */
@@ -58,6 +63,12 @@ export function paymentsBenchEnvironment(endpoint: string, tableName: string): R
 }
 
 const AMOUNT = '0.01';
+/**
+ * DynamoDB on-demand prices, us-east-1, since the November 2024 reduction: per million write
+ * request units (a transactional write of 1 KB is 2) and per million read request units (a
+ * strongly consistent read of 4 KB is 1). Stream reads by a Lambda trigger are free.
+ */
+export const ON_DEMAND_USD_PER_MILLION = { write: 0.625, read: 0.125 };
 /** Longest time a transaction holds its items in the conflict simulation (a typical DynamoDB TransactWriteItems latency). */
 const CONFLICT_WINDOW_MS = 25;
 
@@ -164,7 +175,16 @@ export interface PaymentCost {
   reported: { rcu: number; wcu: number; wcuTable: number; wcuGsi: Record<string, number> };
   modeled: { rcu: number; wcuTable: number; wcuGsi: number; wcuGsiDoubled: number };
   reads: { op: string; label: string; bytes: number; rcuModeled: number; rcuReported: number }[];
+  /** Read calls besides the API key lookup. */
+  readsBeyondKey: number;
   items: ItemCost[];
+  /** What the journal projector writes for this payment (from the table's stream): audit entry, listings. */
+  projections: ItemCost[];
+  projectionWcu: { modeled: number; reported: number };
+  /** Units of one payment in all, modeled: the transaction (table + index entries) and its projections. */
+  allInWcu: number;
+  /** At on-demand prices: all-in writes and the reads (key lookup included). */
+  usdPerMillion: number;
   latencyMs: number;
 }
 
@@ -189,10 +209,12 @@ function labelOf(key: { PK: string; SK: string }, roles: Record<string, string>)
   if (walletId && key.SK.startsWith('ENTRY#')) return `${role} ledger entry`;
   if (walletId && key.SK.startsWith('SPEND#')) return `spend counter ${key.SK.split('#')[1]}`;
   if (walletId && key.SK.startsWith('POLICY#')) return `policy`;
-  if (key.PK.startsWith('TXN#')) return 'transaction record';
+  if (key.PK.startsWith('TXN#')) return 'journal record (legs, key claim, audit facts)';
   if (key.PK.startsWith('AUDIT#')) return 'audit entry';
   if (key.PK.startsWith('OUTBOX#')) return 'outbox event';
   if (key.PK.startsWith('IDEMP#')) return 'idempotency record';
+  if (key.PK.startsWith('PAYMENTS#')) return 'payment listing (organization list)';
+  if (key.PK.startsWith('WALLETS#')) return 'wallet listing';
   if (key.PK.startsWith('KEYHASH#')) return 'API key';
   return `${key.PK.split('#')[0]} item`;
 }
@@ -203,6 +225,10 @@ function readLabel(call: CallRecord, roles: Record<string, string>): string {
     const pk = String((input.ExpressionAttributeValues as Record<string, unknown> | undefined)?.[':pk'] ?? '');
     return pk.startsWith('WALLET#') ? `${roles[pk.slice(7)] ?? 'wallet'} snapshot (wallet+policies+counters)` : 'query';
   }
+  if (call.op === 'BatchGetItem') {
+    const keys = Object.values((input.RequestItems as Record<string, { Keys: { PK: string; SK: string }[] }> | undefined) ?? {}).flatMap((request) => request.Keys);
+    return keys.map((key) => (key.PK.startsWith('TXN#') ? 'key slot' : labelOf(key, roles))).join(' + ');
+  }
   const key = input.Key as { PK: string; SK: string } | undefined;
   return key ? labelOf(key, roles) : call.op;
 }
@@ -212,7 +238,25 @@ async function storedItem(raw: DynamoDBClient, tableName: string, key: { PK: str
   return output.Item;
 }
 
-async function analyze(variant: string, result: LambdaResult, trace: Trace, latencyMs: number, raw: DynamoDBClient, tableName: string, roles: Record<string, string>): Promise<PaymentCost> {
+/** The projector's writes for a payment: each PutItem, modeled by its item and its index entries, and as reported. */
+function projectionCosts(trace: Trace | undefined, roles: Record<string, string>): { items: ItemCost[]; reported: number } {
+  const items: ItemCost[] = [];
+  let reported = 0;
+  for (const call of trace?.calls ?? []) {
+    if (call.op !== 'PutItem') continue;
+    reported += reportedUnits(call).total;
+    const item = (call.input?.Item ?? {}) as Record<string, unknown>;
+    const bytes = docItemSize(item);
+    const gsis = Object.values(GSI)
+      .filter((index) => item[index.partition] !== undefined && item[index.sort] !== undefined)
+      .map((index) => index.name);
+    const key = { PK: String(item.PK), SK: String(item.SK) };
+    items.push({ label: labelOf(key, roles), key, action: 'Put', bytes, storedBytes: bytes, tableWcu: writeUnits(bytes, false), gsis, gsiWcu: gsis.length * writeUnits(bytes, false) });
+  }
+  return { items, reported };
+}
+
+async function analyze(variant: string, result: LambdaResult, trace: Trace, latencyMs: number, raw: DynamoDBClient, tableName: string, roles: Record<string, string>, projection?: Trace): Promise<PaymentCost> {
   const callsByOp: Record<string, number> = {};
   const failedByOp: Record<string, number> = {};
   for (const call of trace.calls) {
@@ -235,7 +279,11 @@ async function analyze(variant: string, result: LambdaResult, trace: Trace, late
     } else {
       rcu += units.total;
       const bytes = (call.readItems ?? []).reduce((sum, item) => sum + docItemSize(item), 0);
-      const modeled = readUnits(bytes, { consistent: call.consistent === true });
+      // A batch read is billed item by item (a key not found costs nothing); a query rounds its total once.
+      const modeled =
+        call.op === 'BatchGetItem'
+          ? (call.readItems ?? []).reduce((sum, item) => sum + readUnits(docItemSize(item), { consistent: call.consistent === true }), 0)
+          : readUnits(bytes, { consistent: call.consistent === true });
       rcuModeled += modeled;
       reads.push({ op: call.op, label: readLabel(call, roles), bytes, rcuModeled: modeled, rcuReported: units.total });
     }
@@ -262,6 +310,11 @@ async function analyze(variant: string, result: LambdaResult, trace: Trace, late
     }
   }
   const gsiModeled = items.reduce((sum, item) => sum + item.gsiWcu, 0);
+  const tableModeled = items.reduce((sum, item) => sum + item.tableWcu, 0);
+  const projected = projectionCosts(projection, roles);
+  const projectionModeled = projected.items.reduce((sum, item) => sum + item.tableWcu + item.gsiWcu, 0);
+  const allInWcu = tableModeled + gsiModeled + projectionModeled;
+  const readsBeyondKey = trace.calls.filter((call) => !WRITE_OPS.has(call.op) && !String((call.input?.Key as { PK?: string } | undefined)?.PK ?? '').startsWith('KEYHASH#')).length;
   return {
     variant,
     status: result.statusCode,
@@ -271,9 +324,14 @@ async function analyze(variant: string, result: LambdaResult, trace: Trace, late
     transactions: callsByOp.TransactWriteItems ?? 0,
     transactionItems: items.length,
     reported: { rcu, wcu, wcuTable, wcuGsi },
-    modeled: { rcu: rcuModeled, wcuTable: items.reduce((sum, item) => sum + item.tableWcu, 0), wcuGsi: gsiModeled, wcuGsiDoubled: 2 * gsiModeled },
+    modeled: { rcu: rcuModeled, wcuTable: tableModeled, wcuGsi: gsiModeled, wcuGsiDoubled: 2 * gsiModeled },
     reads,
+    readsBeyondKey,
     items,
+    projections: projected.items,
+    projectionWcu: { modeled: projectionModeled, reported: projected.reported },
+    allInWcu,
+    usdPerMillion: allInWcu * ON_DEMAND_USD_PER_MILLION.write + rcuModeled * ON_DEMAND_USD_PER_MILLION.read,
     latencyMs,
   };
 }
@@ -293,10 +351,19 @@ async function measureCosts(fixture: Fixture, probe: DynamoProbe, options: Payme
   probe.requestCapacity = true;
   probe.captureOutputs = true;
   let seq = 0;
+  // The journal projector as the table's stream runs it, on the record each payment wrote.
+  const table = fixture.app.core.table;
+  const projector = createJournalProjector({ store: createProjectionStore(table), publisher: { publish: async () => undefined } });
+  const journal = createLedgerStore(table);
   const run = async (body: { from: string; to: string; amount: string; idempotencyKey?: string }) => {
     const started = performance.now();
     const traced = await probe.traced(() => handler(paymentEvent(fixture.key, body), lambdaContext()));
-    return { ...traced, ms: performance.now() - started };
+    const ms = performance.now() - started;
+    let projection: Trace | undefined;
+    const id = traced.result.statusCode === 200 && !traced.result.headers?.['Idempotent-Replayed'] ? (JSON.parse(traced.result.body ?? '{}') as { id?: string }).id : undefined;
+    const record = id ? await journal.getJournalRecord(id) : undefined;
+    if (record) projection = (await probe.traced(() => projector.project([{ change: 'INSERT', record }]))).trace;
+    return { ...traced, ms, projection };
   };
 
   // The key's first request of the minute also writes lastUsedAt (UpdateItem, not in the transaction).
@@ -321,8 +388,8 @@ async function measureCosts(fixture: Fixture, probe: DynamoProbe, options: Payme
   for (const variant of variants) {
     const samples: PaymentCost[] = [];
     for (let i = 0; i < options.costSamples; i++) {
-      const { result, trace, ms } = await run(variant.body());
-      samples.push(await analyze(variant.name, result, trace, ms, raw, options.tableName, roles));
+      const { result, trace, ms, projection } = await run(variant.body());
+      samples.push(await analyze(variant.name, result, trace, ms, raw, options.tableName, roles, projection));
     }
     // Steady state: the sample with the median latency (counts and units are identical across samples).
     samples.sort((a, b) => a.latencyMs - b.latencyMs);
@@ -334,13 +401,13 @@ async function measureCosts(fixture: Fixture, probe: DynamoProbe, options: Payme
 
   // A refusal with a key: the movement's transaction is cancelled, then the refusal is stored.
   const refused = await run({ from: fixture.emptyPayer, to: fixture.payee, amount: AMOUNT, idempotencyKey: `cost-refused-${seq++}` });
-  costs.push(await analyze('refused: insufficient funds, with a key', refused.result, refused.trace, refused.ms, raw, options.tableName, roles));
+  costs.push(await analyze('refused: insufficient funds, with a key', refused.result, refused.trace, refused.ms, raw, options.tableName, roles, refused.projection));
 
   // A replay: the same idempotency key and body again.
   const replayBody = { from: fixture.policyPayer, to: fixture.payee, amount: AMOUNT, idempotencyKey: 'cost-replay' };
   await run(replayBody);
   const replay = await run(replayBody);
-  costs.push(await analyze('replay of an idempotency key', replay.result, replay.trace, replay.ms, raw, options.tableName, roles));
+  costs.push(await analyze('replay of an idempotency key', replay.result, replay.trace, replay.ms, raw, options.tableName, roles, replay.projection));
 
   probe.captureOutputs = false;
   const detailed = costs.find((c) => c.variant.startsWith('idempotency key + daily'))!;
@@ -684,7 +751,7 @@ async function measureLoad(fixture: Fixture, probe: DynamoProbe, options: Paymen
 export interface PaymentsBenchResult {
   costs: PaymentCost[];
   touch: KeyTouch;
-  calibration: Calibration;
+  calibration: Calibration | undefined;
   cpu: CpuResult[];
   load: LoadResult[];
 }
@@ -697,14 +764,24 @@ export async function runPaymentsBench(options: PaymentsBenchOptions): Promise<P
   const fixture = await setup(maxClients);
   if (probe.adoptedClients === 0) throw new Error('the probe did not see the container DynamoDB client');
 
-  options.log('1/3 calls and capacity units per payment ...');
-  const { costs, touch, calibration } = await measureCosts(fixture, probe, options);
-
-  options.log(`2/3 handler CPU with DynamoDB stubbed (${options.cpuInvocations} invocations after ${options.cpuWarmup} warm-up, per variant and stub) ...`);
-  const cpu = await measureCpu(fixture, probe, options);
-
-  options.log(`3/3 load against DynamoDB Local (${options.durationS} s per run) ...`);
-  const load = await measureLoad(fixture, probe, options);
+  const runs = (section: 'cost' | 'cpu' | 'load') => options.sections === undefined || options.sections.includes(section);
+  let costs: PaymentCost[] = [];
+  let touch: KeyTouch = { calls: 0, wcuReported: 0, wcuModeled: 0, apiKeyBytes: 0 };
+  let calibration: Calibration | undefined;
+  if (runs('cost')) {
+    options.log('1/3 calls and capacity units per payment ...');
+    ({ costs, touch, calibration } = await measureCosts(fixture, probe, options));
+  }
+  let cpu: CpuResult[] = [];
+  if (runs('cpu')) {
+    options.log(`2/3 handler CPU with DynamoDB stubbed (${options.cpuInvocations} invocations after ${options.cpuWarmup} warm-up, per variant and stub) ...`);
+    cpu = await measureCpu(fixture, probe, options);
+  }
+  let load: LoadResult[] = [];
+  if (runs('load')) {
+    options.log(`3/3 load against DynamoDB Local (${options.durationS} s per run) ...`);
+    load = await measureLoad(fixture, probe, options);
+  }
   return { costs, touch, calibration, cpu, load };
 }
 
@@ -712,25 +789,42 @@ export async function runPaymentsBench(options: PaymentsBenchOptions): Promise<P
 // Report
 
 export function formatPaymentsReport(result: PaymentsBenchResult): string {
-  const out: string[] = [];
-  const { costs, touch, calibration, cpu, load } = result;
+  const sections = [
+    result.costs.length > 0 ? formatCostSection(result) : undefined,
+    result.cpu.length > 0 ? formatCpuSection(result.cpu) : undefined,
+    result.load.length > 0 ? formatLoadSection(result.load) : undefined,
+  ];
+  return sections.filter((section) => section !== undefined).join('\n\n');
+}
 
+function formatCostSection(result: PaymentsBenchResult): string {
+  const out: string[] = [];
+  const { costs, touch, calibration } = result;
   out.push('== 1. DynamoDB calls and capacity units per POST /v1/payments (DynamoDB Local, ReturnConsumedCapacity INDEXES) ==');
   out.push(
     table(
-      ['variant', 'status', 'calls', 'by command', 'tx items', 'RCU rep/model', 'WCU reported (table + GSIs)', 'WCU model: table 2x/KB', '+ GSIs 1x/KB'],
+      ['variant', 'status', 'calls', 'by command', 'reads beyond key', 'tx items', 'RCU rep/model', 'WCU reported (table + GSIs)', 'tx WCU model: table 2x/KB', '+ GSIs 1x/KB', '+ projections', 'all-in', `$ per 1M (on-demand)`],
       costs.map((c) => [
         c.variant,
         c.status,
         c.calls,
         Object.entries(c.callsByOp).map(([op, n]) => `${op} ${n}${c.failedByOp[op] ? ` (${c.failedByOp[op]} failed)` : ''}`).join(', '),
+        c.readsBeyondKey,
         c.transactionItems,
         `${fmt(c.reported.rcu, 1)} / ${fmt(c.modeled.rcu, 1)}`,
         `${fmt(c.reported.wcu, 0)} (${fmt(c.reported.wcuTable, 0)} + ${fmt(Object.values(c.reported.wcuGsi).reduce((a, b) => a + b, 0), 0)})`,
         fmt(c.modeled.wcuTable, 0),
-        `${fmt(c.modeled.wcuGsi, 0)} -> total ${fmt(c.modeled.wcuTable + c.modeled.wcuGsi, 0)}`,
+        `${fmt(c.modeled.wcuGsi, 0)} -> tx ${fmt(c.modeled.wcuTable + c.modeled.wcuGsi, 0)}`,
+        `${fmt(c.projectionWcu.modeled, 0)} (${c.projections.length} items, reported ${fmt(c.projectionWcu.reported, 0)})`,
+        fmt(c.allInWcu, 0),
+        `$${fmt(c.usdPerMillion, 2)}`,
       ]),
     ),
+  );
+  out.push(
+    `Targets (issue 9), plain and keyed + daily limit alike: tx WCU <= 8, all-in <= 14, reads beyond the key lookup <= 2, a replay writing nothing. ` +
+      `"projections": what the journal projector writes from the table's stream for the payment (audit entry with its index entries, organization payment listings), ` +
+      `PutItem at 1 WCU per KB per item and per index entry. "$ per 1M": all-in WCU x $${ON_DEMAND_USD_PER_MILLION.write} + RCU x $${ON_DEMAND_USD_PER_MILLION.read} per million (us-east-1 on-demand).`,
   );
   out.push('');
   out.push(
@@ -738,7 +832,7 @@ export function formatPaymentsReport(result: PaymentsBenchResult): string {
       `${touch.calls} UpdateItem, ${fmt(touch.wcuReported, 0)} WCU reported (model ${touch.wcuModeled}: 1 table + 1 GSI1 entry).`,
   );
   const detailed = costs.find((c) => c.variant.startsWith('idempotency key + daily'));
-  if (detailed) {
+  if (detailed && calibration) {
     out.push('');
     out.push(`Items of the transaction (${detailed.variant}); sizes by DynamoDB's rules, "stored" read back after the payment:`);
     out.push(
@@ -747,6 +841,15 @@ export function formatPaymentsReport(result: PaymentsBenchResult): string {
         detailed.items.map((item) => [item.label, item.action, item.action === 'Put' ? item.bytes : '-', item.storedBytes, item.tableWcu, item.gsis.join(' ') || '-', item.gsiWcu]),
       ),
     );
+    if (detailed.projections.length > 0) {
+      out.push('Projected from its journal record by the stream consumer (PutItem each, attribute_not_exists):');
+      out.push(
+        table(
+          ['item', 'bytes', 'table WCU (1x/KB)', 'GSIs written', 'GSI WCU (1x/KB)'],
+          detailed.projections.map((item) => [item.label, item.bytes, item.tableWcu, item.gsis.join(' ') || '-', item.gsiWcu]),
+        ),
+      );
+    }
     const gsiReported = Object.entries(detailed.reported.wcuGsi).map(([name, units]) => `${name} ${units}`).join(', ');
     out.push(
       `Reported by DynamoDB Local for this transaction: table ${detailed.reported.wcuTable}, indexes ${gsiReported} ` +
@@ -771,8 +874,11 @@ export function formatPaymentsReport(result: PaymentsBenchResult): string {
     out.push('Reads of the same payment:');
     out.push(table(['read', 'command', 'bytes', 'RCU model', 'RCU reported'], detailed.reads.map((r) => [r.label, r.op, r.bytes, fmt(r.rcuModeled, 1), fmt(r.rcuReported, 1)])));
   }
+  return out.join('\n');
+}
 
-  out.push('');
+function formatCpuSection(cpu: CpuResult[]): string {
+  const out: string[] = [];
   out.push('== 2. Handler CPU per invocation with DynamoDB stubbed (sequential invocations, process.cpuUsage) ==');
   out.push(
     table(
@@ -781,8 +887,11 @@ export function formatPaymentsReport(result: PaymentsBenchResult): string {
     ),
   );
   out.push('"HTTP transport": the SDK runs in full (marshalling, JSON, SigV4 signing, parsing) with canned responses; "document client": the SDK is skipped.');
+  return out.join('\n');
+}
 
-  out.push('');
+function formatLoadSection(load: LoadResult[]): string {
+  const out: string[] = [];
   out.push(`== 3. Load: N clients in one process, each sending payments of ${AMOUNT} (idempotency key + daily-limit policy) back to back ==`);
   out.push(
     table(

@@ -8,10 +8,12 @@
  *   npm run bench -- --clients=1,10,50  concurrency levels of the load runs
  *   npm run bench -- --json=out.json    also write the raw figures as JSON
  *   npm run bench -- --runs=30          timed cold imports per bundle in the bundles bench (default 15)
+ *   npm run bench -- payments --sections=cost,cpu   only these sections of the payments bench (cost, cpu, load)
  *   npm run bench -- bundles            only the named benches (also --only=bundles); npm run
  *                                       bench:bundles is the bundle bench alone
  *
- * Benches register in BENCHES: `payments` (bench/payments.ts, against DynamoDB Local) and `bundles`
+ * Benches register in BENCHES: `payments` (bench/payments.ts, against DynamoDB Local), `mcp`
+ * (bench/mcp.ts: MCP handler CPU per tool call beside REST, DynamoDB stubbed) and `bundles`
  * (bench/bundles.ts: bundle size and cold import time per function group). Benches that need no
  * DynamoDB Local run first, before it starts, so its JVM does not disturb their timings; it is not
  * started at all when no selected bench needs it.
@@ -31,6 +33,8 @@ interface Args {
   runs: number;
   /** Names of the benches to run (positional arguments or --only=a,b); empty: all. */
   only: string[];
+  /** Sections of the payments bench (--sections=cost,cpu,load); undefined: all. */
+  sections: ('cost' | 'cpu' | 'load')[] | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -45,7 +49,9 @@ function parseArgs(argv: string[]): Args {
   const only = [...argv.filter((arg) => !arg.startsWith('--')), ...(value('only')?.split(',') ?? [])].filter(Boolean);
   const unknown = only.filter((name) => !(name in BENCHES));
   if (unknown.length) throw new Error(`unknown bench ${unknown.join(', ')}; benches: ${Object.keys(BENCHES).join(', ')}`);
-  return { quick, durationS, clients, json: value('json'), runs, only };
+  const sections = value('sections')?.split(',') as Args['sections'];
+  if (sections?.some((section) => !['cost', 'cpu', 'load'].includes(section))) throw new Error('--sections takes cost, cpu and/or load');
+  return { quick, durationS, clients, json: value('json'), runs, only, sections };
 }
 
 interface Bench {
@@ -80,8 +86,18 @@ const BENCHES: Record<string, Bench> = {
         cpuWarmup: args.quick ? 100 : 500,
         costSamples: args.quick ? 2 : 5,
         log,
+        ...(args.sections ? { sections: args.sections } : {}),
       });
       return { result, report: formatPaymentsReport(result) };
+    },
+  },
+  mcp: {
+    dynamo: true,
+    run: async (endpoint, args, log) => {
+      // bench/mcp.ts: MCP handler CPU per tool call beside the REST handler (loaded on use, like payments).
+      const { formatMcpReport, runMcpBench } = await import('./mcp.js');
+      const result = await runMcpBench({ endpoint, invocations: args.quick ? 300 : 2000, warmup: args.quick ? 100 : 500, log });
+      return { result, report: formatMcpReport(result) };
     },
   },
 };

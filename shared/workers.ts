@@ -10,9 +10,9 @@
  */
 
 // ---------------------------------------------------------------------------------------------
-// Triggers: a discriminated union on `kind`. Only `schedule` is wired today (CDK and local run);
-// the other variants reserve their place so the workers to come (table stream projector, webhook
-// delivery, expiry queue, workflow steps) slot in. Their fields are provisional until wired.
+// Triggers: a discriminated union on `kind`. `schedule` and `stream` are wired (CDK and local run);
+// the other variants reserve their place so the workers to come (webhook delivery, expiry queue,
+// workflow steps) slot in. Their fields are provisional until wired.
 // ---------------------------------------------------------------------------------------------
 
 /** A fixed-rate schedule (EventBridge rule in AWS; a timer in the local run). */
@@ -27,7 +27,12 @@ export interface ScheduleTrigger {
   readonly retryAttempts: number;
 }
 
-/** Provisional: the ledger table's stream (DynamoDB stream event source mapping). */
+/**
+ * The ledger table's stream (NEW_IMAGE): a DynamoDB stream event source mapping in AWS, DynamoDB
+ * Local's stream polled by the local run. The handler answers Lambda's partial batch response
+ * (`batchItemFailures`); a batch still failing after `retryAttempts` goes to the worker's DLQ
+ * (as a pointer to the stream records, which the stream keeps 24 hours).
+ */
 export interface StreamTrigger {
   readonly kind: 'stream';
   readonly source: 'ledger-table';
@@ -36,6 +41,11 @@ export interface StreamTrigger {
   readonly startingPosition: 'TRIM_HORIZON' | 'LATEST';
   /** Retries of a failing batch before it goes to the DLQ (the stream keeps order meanwhile). */
   readonly retryAttempts: number;
+  /**
+   * Only records whose new image has one of these `entityType`s reach the function (Lambda event
+   * filtering: the others cost no invocation). Empty: every record.
+   */
+  readonly entityTypes: readonly string[];
 }
 
 /** Provisional: an SQS queue of the events stack (SQS event source mapping). */
@@ -56,7 +66,7 @@ export interface WorkflowTaskTrigger {
 export type WorkerTrigger = ScheduleTrigger | StreamTrigger | QueueTrigger | WorkflowTaskTrigger;
 export type WorkerTriggerKind = WorkerTrigger['kind'];
 /** The trigger kinds CDK and the local run know how to wire today. */
-export const WIRED_TRIGGER_KINDS: readonly WorkerTriggerKind[] = ['schedule'];
+export const WIRED_TRIGGER_KINDS: readonly WorkerTriggerKind[] = ['schedule', 'stream'];
 
 // ---------------------------------------------------------------------------------------------
 // Grants: a closed list. Each grant is one `bind*` method of lib/constructs/service-function.ts
@@ -68,6 +78,8 @@ export const WIRED_TRIGGER_KINDS: readonly WorkerTriggerKind[] = ['schedule'];
 export const WORKER_GRANTS = [
   /** The ledger table: item reads and writes, index queries; no Scan, no DeleteItem, no AUDIT# updates. */
   'table:readWrite',
+  /** The ledger table's stream: describe it and read its records (what a stream trigger polls). */
+  'table:readStream',
 ] as const;
 export type WorkerGrant = (typeof WORKER_GRANTS)[number];
 
@@ -115,6 +127,18 @@ export const WORKERS: readonly WorkerDefinition[] = [
     dlq: { enabled: true },
     grants: ['table:readWrite'],
   },
+  {
+    name: 'journal-projector',
+    description: 'Projects journal records from the table stream into audit entries, organization payment listings and events (derived ids, attribute_not_exists: idempotent)',
+    entry: 'functions/journal-projector/handler.ts',
+    // Visible within 2 s (decisions.md section 9): no batching window; a batch is retried while the
+    // stream keeps order, then goes to the DLQ (`npm run journal:replay` rebuilds what it missed).
+    trigger: { kind: 'stream', source: 'ledger-table', batchSize: 100, startingPosition: 'TRIM_HORIZON', retryAttempts: 10, entityTypes: ['TRANSACTION'] },
+    timeoutSeconds: 30,
+    memoryMb: DEFAULT_WORKER_MEMORY_MB,
+    dlq: { enabled: true },
+    grants: ['table:readWrite', 'table:readStream'],
+  },
 ];
 
 export const entryOf = (name: string) => `functions/${name}/handler.ts`;
@@ -152,6 +176,7 @@ export function workerTableProblems(workers: readonly WorkerDefinition[]): strin
       case 'stream':
         if (!inRange(trigger.batchSize, 1, 10_000)) problems.push(`${at}: batchSize must be 1 to 10000`);
         if (!inRange(trigger.retryAttempts, 0, 10_000)) problems.push(`${at}: retryAttempts must be 0 to 10000`);
+        if (!worker.grants.includes('table:readStream')) problems.push(`${at}: a stream trigger needs the grant table:readStream`);
         break;
       case 'queue':
         if (!inRange(trigger.batchSize, 1, 10_000)) problems.push(`${at}: batchSize must be 1 to 10000`);

@@ -158,6 +158,7 @@ export class DynamoProbe {
         const record: CallRecord = { op, ms: 0, consumed: [] };
         if (this.captureOutputs) record.input = args.input;
         if (op === 'GetItem' || op === 'Query') record.consistent = input.ConsistentRead === true;
+        if (op === 'BatchGetItem') record.consistent = Object.values((input.RequestItems as Record<string, { ConsistentRead?: boolean }> | undefined) ?? {}).every((request) => request.ConsistentRead === true);
         if (op === 'TransactWriteItems') record.transactItems = transactItemsOf(input);
         const started = performance.now();
         let release: (() => void) | undefined;
@@ -170,6 +171,7 @@ export class DynamoProbe {
           if (op === 'GetItem' && result.output.Item) record.readItems = [result.output.Item as Record<string, unknown>];
           if (op === 'Query') record.readItems = (result.output.Items as Record<string, unknown>[] | undefined) ?? [];
           if (op === 'GetItem' && !result.output.Item) record.readItems = [];
+          if (op === 'BatchGetItem') record.readItems = Object.values((result.output.Responses as Record<string, Record<string, unknown>[]> | undefined) ?? {}).flat();
           return result;
         } catch (error) {
           record.ms = performance.now() - started;

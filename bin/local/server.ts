@@ -2,24 +2,34 @@ import { randomUUID } from 'node:crypto';
 import { lambdaContext } from './lambda-context.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { MAX_BODY_BYTES, payloadTooLarge } from '../../shared/http/middleware.js';
+import { errorResponse, type HttpResponse } from '../../shared/http/responses.js';
 import { FALLBACK_ROUTE, matchRoute, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
-import type { HttpResponse } from '../../shared/http/responses.js';
+import { MCP_FUNCTION } from '../../shared/mcp/function.js';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
 
-/** The Lambda handler of a function group, loaded on first use like a cold start (same entry file as CDK's). */
-const loadGroupHandler = async (group: FunctionGroup): Promise<LambdaHandler> =>
+/** A function group, or the MCP function (functions/mcp, behind a function URL in AWS). */
+type LocalFunction = FunctionGroup | typeof MCP_FUNCTION.name;
+
+/** The Lambda handler of a function, loaded on first use like a cold start (same entry file as CDK's). */
+const loadGroupHandler = async (group: LocalFunction): Promise<LambdaHandler> =>
   ((await import(/* @vite-ignore */ new URL(`../../functions/${group}/handler.ts`, import.meta.url).href)) as { handler: LambdaHandler }).handler;
 
-export const MAX_BODY_BYTES = 1_000_000;
+/**
+ * A body over MAX_BODY_BYTES is read to its end without being kept (so the client, still sending,
+ * gets the 413 answer instead of a reset connection), up to this much; beyond it the connection is
+ * closed right after the answer.
+ */
+export const MAX_DRAINED_BYTES = 10 * MAX_BODY_BYTES;
 
 /**
  * Serves the route table through the same handlers API Gateway invokes: each request becomes an
  * API Gateway v2 (HTTP API, payload 2.0) event with the same route key.
  */
 export function createLocalServer(): Server {
-  const loaded = new Map<FunctionGroup, Promise<LambdaHandler>>();
-  const handlerOf = (group: FunctionGroup) => {
+  const loaded = new Map<LocalFunction, Promise<LambdaHandler>>();
+  const handlerOf = (group: LocalFunction) => {
     let handler = loaded.get(group);
     if (!handler) {
       handler = loadGroupHandler(group);
@@ -37,34 +47,68 @@ export function createLocalServer(): Server {
   });
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (group: FunctionGroup) => Promise<LambdaHandler>) {
+async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (group: LocalFunction) => Promise<LambdaHandler>) {
   const body = await readBody(req);
+  if (body === TOO_LARGE) {
+    // decisions.md section 9: 413 with the error envelope and the security headers, as every answer.
+    const requestId = randomUUID();
+    const response = errorResponse(payloadTooLarge(), requestId);
+    const draining = !req.complete;
+    res.writeHead(response.statusCode, { ...response.headers, 'X-Request-Id': requestId, ...(draining ? { Connection: 'close' } : {}) });
+    res.end(response.body, () => {
+      if (draining) req.destroy();
+    });
+    return;
+  }
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = (req.method ?? 'GET').toUpperCase();
+  if (url.pathname === MCP_FUNCTION.path) {
+    // The MCP endpoint: the MCP function's own handler, with the event its function URL would send.
+    const event = toEvent(req, url, method, FALLBACK_ROUTE.routeKey, undefined, body);
+    const mcpHandler = await handlerOf(MCP_FUNCTION.name);
+    send(res, await mcpHandler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${MCP_FUNCTION.name}`, timeoutMs: MCP_FUNCTION.timeoutS * 1000, memoryMb: 512 })));
+    return;
+  }
   const match = matchRoute(method, url.pathname);
   const routeKey = match.kind === 'matched' ? routeKeyOf(match.route) : FALLBACK_ROUTE.routeKey;
   const group = match.kind === 'matched' ? match.route.group : FALLBACK_ROUTE.group;
   const event = toEvent(req, url, method, routeKey, match.kind === 'matched' ? match.pathParameters : undefined, body);
   const handler = await handlerOf(group);
-  const response = await handler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${group}`, timeoutMs: timeoutOf(group) * 1000, memoryMb: 512 }));
+  send(res, await handler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${group}`, timeoutMs: timeoutOf(group) * 1000, memoryMb: 512 })));
+}
+
+function send(res: ServerResponse, response: HttpResponse) {
   res.writeHead(response.statusCode, response.headers);
   res.end(response.body);
 }
 
-function readBody(req: IncomingMessage): Promise<string | undefined> {
+const TOO_LARGE = Symbol('request body too large');
+
+/** The body as text; TOO_LARGE once it passes MAX_BODY_BYTES (nothing beyond that is kept). */
+function readBody(req: IncomingMessage): Promise<string | undefined | typeof TOO_LARGE> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = Number.isFinite(declared) && declared > MAX_DRAINED_BYTES;
+    if (tooLarge) {
+      // Declared far beyond the limit: answer now, do not read it.
+      resolve(TOO_LARGE);
+      return;
+    }
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('request body too large'));
-        req.destroy();
+      if (size > MAX_BODY_BYTES && !tooLarge) {
+        tooLarge = true;
+        chunks.length = 0;
+      }
+      if (tooLarge) {
+        if (size > MAX_DRAINED_BYTES) resolve(TOO_LARGE);
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined));
+    req.on('end', () => resolve(tooLarge ? TOO_LARGE : chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined));
     req.on('error', reject);
   });
 }

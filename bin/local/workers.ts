@@ -9,16 +9,24 @@
  * keeps what is due processed within seconds at any scale without polling DynamoDB Local in a
  * tight loop. Runs of one worker never overlap locally (a tick is skipped while the previous run
  * is still going); a failed run is logged and the next tick runs again, like the next rule firing.
+ *
+ * Streams: a `stream` worker reads DynamoDB Local's stream of the table (bin/local/table-stream.ts)
+ * as Lambda's event source mapping does: batches of the records its `entityTypes` name, delivered
+ * again from the record its handler reports as failed. Idle, the stream is polled every
+ * LOCAL_STREAM_IDLE_MS, so projections are visible well within their 2 seconds.
  * Other trigger kinds are wired here as they are wired in CDK.
  */
 import { randomUUID } from 'node:crypto';
 import { lambdaContext } from './lambda-context.js';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Context, ScheduledEvent } from 'aws-lambda';
+import type { Context, DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
+import { loadConfig } from '../../shared/config/config.js';
 import { assertNever, WORKERS, workerTableProblems, type WorkerDefinition } from '../../shared/workers.js';
+import { startStreamPoller, type StreamPoller } from './table-stream.js';
 
 export const LOCAL_SCHEDULE_PERIOD_MS = 5_000;
+export const LOCAL_STREAM_IDLE_MS = 100;
 /** How long `stop()` waits for runs in progress before letting the process exit anyway. */
 const STOP_GRACE_MS = 2_000;
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -30,11 +38,16 @@ export interface LocalWorkers {
   readonly running: readonly string[];
   /** Clears the timers and waits (briefly) for runs in progress. */
   stop(): Promise<void>;
+  /** Resolves once the stream workers have handled every record written before the call. */
+  streamsDrained(): Promise<void>;
 }
 
 export interface LocalWorkerOptions {
   readonly workers?: readonly WorkerDefinition[];
   readonly schedulePeriodMs?: number;
+  readonly streamIdleMs?: number;
+  /** The table whose stream `stream` workers read (default: the configuration's, as the handlers read it). */
+  readonly table?: { endpoint: string; tableName: string };
   readonly log?: Pick<Console, 'error'>;
 }
 
@@ -48,6 +61,7 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
   const timers: NodeJS.Timeout[] = [];
   const inFlight = new Set<Promise<void>>();
   const running: string[] = [];
+  const pollers: StreamPoller[] = [];
 
   for (const worker of workers) {
     const { trigger } = worker;
@@ -76,7 +90,28 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
         running.push(worker.name);
         break;
       }
-      case 'stream':
+      case 'stream': {
+        const load = lazyHandler(worker);
+        const table = options.table ?? tableOfConfig();
+        pollers.push(
+          startStreamPoller({
+            ...table,
+            batchSize: trigger.batchSize,
+            startingPosition: trigger.startingPosition,
+            entityTypes: trigger.entityTypes,
+            idleMs: options.streamIdleMs ?? LOCAL_STREAM_IDLE_MS,
+            log,
+            async deliver(records: DynamoDBRecord[]) {
+              const handler = await load();
+              const context = lambdaContext({ requestId: randomUUID(), functionName: `allowance-local-${worker.name}`, timeoutMs: worker.timeoutSeconds * 1000, memoryMb: worker.memoryMb });
+              const result = (await handler({ Records: records }, context)) as { batchItemFailures?: { itemIdentifier: string }[] } | undefined;
+              return (result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier);
+            },
+          }),
+        );
+        running.push(worker.name);
+        break;
+      }
       case 'queue':
       case 'workflow-task':
         // Refused by workerTableProblems until wired (here and in the events stack).
@@ -88,9 +123,13 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
 
   return {
     running,
+    async streamsDrained() {
+      await Promise.all(pollers.map((poller) => poller.drained()));
+    },
     async stop() {
       for (const timer of timers) clearInterval(timer);
       timers.length = 0;
+      await Promise.all(pollers.splice(0).map((poller) => poller.stop()));
       if (inFlight.size === 0) return;
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -103,6 +142,13 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
       clearTimeout(grace);
     },
   };
+}
+
+/** The table the handlers use (their configuration, read from the environment as in Lambda). */
+function tableOfConfig(): { endpoint: string; tableName: string } {
+  const config = loadConfig();
+  if (!config.dynamodbEndpoint) throw new Error('stream workers run locally against DynamoDB Local: set DYNAMODB_ENDPOINT');
+  return { endpoint: config.dynamodbEndpoint, tableName: config.tableName };
 }
 
 /** The worker's handler module, imported once (the entry of the table, as Lambda bundles it). */

@@ -2,6 +2,8 @@ import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { assertNever, WORKERS, workerTableProblems, type WorkerDefinition, type WorkerGrant } from '../../shared/workers.js';
@@ -23,6 +25,8 @@ export interface DeployedWorker {
   readonly function: ServiceFunction;
   /** Schedule triggers: the EventBridge rule. */
   readonly rule?: events.Rule;
+  /** Stream triggers: the event source mapping of the table's stream. */
+  readonly eventSource?: DynamoEventSource;
   /** Present when the entry asks for a DLQ. */
   readonly dlq?: sqs.Queue;
 }
@@ -38,12 +42,14 @@ interface GrantResources {
  */
 const GRANT_BINDINGS: { readonly [G in WorkerGrant]: (fn: ServiceFunction, resources: GrantResources) => void } = {
   'table:readWrite': (fn, { table }) => fn.bindTable(table),
+  // Describe the stream and read its records (the event source mapping polls with the function's role).
+  'table:readStream': (fn, { table }) => table.grantStreamRead(fn.function),
 };
 
 /**
  * Everything that runs without an HTTP request: one function per entry of `shared/workers.ts` with
- * its trigger, dead-letter queue and grants read from the entry. (The table stream projector, the
- * event bus, webhook queues and one-time schedules join this stack as they are built.)
+ * its trigger, dead-letter queue and grants read from the entry. (The event bus, webhook queues and
+ * one-time schedules join this stack as they are built.)
  */
 export class EventsStack extends Stack {
   readonly workers: ReadonlyMap<string, DeployedWorker>;
@@ -88,7 +94,20 @@ export class EventsStack extends Stack {
         if (dlq) fn.sendAsyncFailuresTo(dlq);
         return { definition, function: fn, rule, ...(dlq ? { dlq } : {}) };
       }
-      case 'stream':
+      case 'stream': {
+        // Batches retried while the stream keeps order, then a pointer to them goes to the DLQ;
+        // the handler reports partial failures (the batch resumes from the record it names).
+        const eventSource = new DynamoEventSource(resources.table, {
+          startingPosition: lambda.StartingPosition[trigger.startingPosition],
+          batchSize: trigger.batchSize,
+          retryAttempts: trigger.retryAttempts,
+          reportBatchItemFailures: true,
+          ...(dlq ? { onFailure: new SqsDlq(dlq) } : {}),
+          ...(trigger.entityTypes.length > 0 ? { filters: [lambda.FilterCriteria.filter({ dynamodb: { NewImage: { entityType: { S: lambda.FilterRule.or(...trigger.entityTypes) } } } })] } : {}),
+        });
+        fn.function.addEventSource(eventSource);
+        return { definition, function: fn, eventSource, ...(dlq ? { dlq } : {}) };
+      }
       case 'queue':
       case 'workflow-task':
         // workerTableProblems refuses these until they are wired here and in bin/local/workers.ts.

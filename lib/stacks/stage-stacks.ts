@@ -4,11 +4,13 @@ import { stackNameOf, type StageConfig } from '../config/stage-config.js';
 import { ApiStack } from './api-stack.js';
 import { DataStack } from './data-stack.js';
 import { EventsStack } from './events-stack.js';
+import { McpStack } from './mcp-stack.js';
 
 export interface StageStacks {
   readonly data: DataStack;
   readonly api: ApiStack;
   readonly events: EventsStack;
+  readonly mcp: McpStack;
 }
 
 /**
@@ -35,9 +37,10 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     description: `Allowance ${stage.name}: workers of shared/workers.ts, their triggers and dead-letter queues`,
     table: data.table,
   });
-  for (const stack of [data, api, events]) {
+  const mcp = new McpStack(scope, stackNameOf(stage, 'Mcp'), { ...common, stackName: stackNameOf(stage, 'Mcp'), description: `Allowance ${stage.name}: MCP tools behind a function URL`, table: data.table });
+  for (const stack of [data, api, events, mcp]) {
     Tags.of(stack).add('service', 'allowance');
     Tags.of(stack).add('stage', stage.name);
   }
-  return { data, api, events };
+  return { data, api, events, mcp };
 }

@@ -14,6 +14,8 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
 export const DEFAULT_PUBLIC_RATE_LIMIT_PER_SECOND = 20;
 export const DEFAULT_WALLET_LIMIT = 100;
 export const SANDBOX_FUNDING_MAX = '10000.00';
+/** MCP tool names are `<prefix><tool>` (decisions.md section 0); MCP allows letters, digits, `_`, `-` and `.` in a name. */
+export const DEFAULT_MCP_TOOL_PREFIX = 'allowance_';
 
 const schema = z.object({
   [ENV.tableName]: z.string().check(z.minLength(3)),
@@ -29,6 +31,7 @@ const schema = z.object({
   [ENV.kybAutoApprove]: flag,
   [ENV.webhookEncryptionKey]: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as hex'))),
   [ENV.mcpAuthToken]: z.optional(z.string().check(z.minLength(16))),
+  [ENV.mcpToolPrefix]: z._default(z.string().check(z.regex(/^[A-Za-z0-9_.-]{0,64}$/, 'must be at most 64 letters, digits, _, - or .')), DEFAULT_MCP_TOOL_PREFIX),
 });
 
 export interface Config {
@@ -43,6 +46,7 @@ export interface Config {
   kybAutoApprove: boolean;
   webhookEncryptionKey: string | undefined;
   mcpAuthToken: string | undefined;
+  mcpToolPrefix: string;
 }
 
 /** Parses the environment once at cold start; a bad setting stops the function before it serves. */
@@ -65,5 +69,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     kybAutoApprove: e[ENV.kybAutoApprove],
     webhookEncryptionKey: e[ENV.webhookEncryptionKey],
     mcpAuthToken: e[ENV.mcpAuthToken],
+    mcpToolPrefix: e[ENV.mcpToolPrefix],
   };
 }

@@ -13,4 +13,5 @@ export const ENV = {
   kybAutoApprove: 'KYB_AUTO_APPROVE',
   webhookEncryptionKey: 'WEBHOOK_ENCRYPTION_KEY',
   mcpAuthToken: 'MCP_AUTH_TOKEN',
+  mcpToolPrefix: 'MCP_TOOL_PREFIX',
 } as const;

@@ -63,6 +63,8 @@ export const ERRORS = {
   INVOICE_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
   // Ours (docs/api.md): contention on one wallet outlasted the retries; safe to retry with the same idempotency key.
   CONCURRENT_UPDATE: { status: 409, retryable: true, storedOnRefusal: false },
+  // decisions.md section 9: a request body over 1 MB (answered with the envelope and the security headers).
+  PAYLOAD_TOO_LARGE: { status: 413, retryable: false, storedOnRefusal: false },
 } as const satisfies Record<string, ErrorTraits>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -104,6 +106,7 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   API_KEY_NOT_FOUND: 'No such API key.',
   ORGANIZATION_NOT_FOUND: 'No such organization.',
   CONCURRENT_UPDATE: 'Too many concurrent changes to the same wallet; retry after the given number of seconds.',
+  PAYLOAD_TOO_LARGE: 'The request body is larger than 1 MB.',
 };
 
 export type ErrorDetails = Record<string, unknown>;

@@ -102,6 +102,38 @@ function parseBody(event: APIGatewayProxyEventV2): unknown {
   }
 }
 
+/** Largest request body accepted (decisions.md section 9): anything larger is 413 PAYLOAD_TOO_LARGE. */
+export const MAX_BODY_BYTES = 1_000_000;
+
+export function payloadTooLarge(): ApiError {
+  return new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes.`, { maxBytes: MAX_BODY_BYTES });
+}
+
+function bodyBytesOf(event: APIGatewayProxyEventV2): number {
+  if (event.body === undefined || event.body === null) return 0;
+  return Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+}
+
+// 2b. Body size, before anything reads the body (the local server refuses larger bodies while reading them).
+const payloadLimit: Middleware = {
+  before: (request) => {
+    if (bodyBytesOf(request.event) > MAX_BODY_BYTES) throw payloadTooLarge();
+  },
+};
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The body an operation's schema sees (decisions.md section 9): an absent body is `{}` (valid
+ * where every field is optional); a body that is not a JSON object (`null`, an array, a string,
+ * a number) is a VALIDATION_ERROR, so the operation never runs.
+ */
+function bodyForSchema(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (!isJsonObject(body)) throw validationError('body', 'must be a JSON object');
+  return body;
+}
+
 // 3. Authentication and permission (order of checks: decisions.md section 1).
 function authentication(getRuntime: () => HttpRuntime): Middleware {
   return {
@@ -151,7 +183,7 @@ function validation(): Middleware {
       if (params.some((value) => value === undefined || !PATH_PARAMETER.test(value))) throw new ApiError('NOT_FOUND', 'No such resource.');
       // Parsed only now: a bad body never hides an authentication or permission error.
       state.body = parseBody(request.event);
-      state.body = op.body ? parseWith(op.body, state.body ?? {}, '') : state.body;
+      state.body = op.body ? parseWith(op.body, bodyForSchema(state.body), '') : state.body;
       if (!op.body && state.body !== undefined && !isEmptyObject(state.body)) {
         throw validationError('body', 'this endpoint takes no request body');
       }
@@ -161,7 +193,7 @@ function validation(): Middleware {
 }
 
 function isEmptyObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+  return isJsonObject(value) && Object.keys(value).length === 0;
 }
 
 export function parseWith<T>(schema: z.ZodMiniType<T>, value: unknown, prefix: string): T {
@@ -194,8 +226,8 @@ export interface HttpHandlerOptions {
 }
 
 /**
- * The handler of one function group: middleware in fixed order (headers -> parse -> auth ->
- * rate limit -> validate -> operation -> error envelope), then the operation of the route key.
+ * The handler of one function group: middleware in fixed order (headers -> route -> body size ->
+ * auth -> rate limit -> validate -> operation -> error envelope), then the operation of the route key.
  * The group's services are built on first use, from the runtime, by `createServices`.
  */
 export function createHttpHandler<Services>(
@@ -211,6 +243,7 @@ export function createHttpHandler<Services>(
     .use(securityHeaders)
     .use(errorEnvelope)
     .use(routing(operations))
+    .use(payloadLimit)
     .use(authentication(getRuntime))
     .use(rateLimiting(getRuntime))
     .use(validation())

@@ -3,16 +3,17 @@ import type { ActivationService } from '../domain/activation/activation-service.
 import { activatedView, activationStatusView, billingMethodAddedView, kybSubmittedView, tosAcceptedView } from '../domain/activation/activation-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { defineGroup, operation } from './define.js';
-import { describe } from './fields.js';
+import { describe, text as boundedText } from './fields.js';
 
 export interface ActivationServices {
   activation: ActivationService;
 }
 
 const op = operation<ActivationServices>();
-const text = (max: number, description: string) => describe(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max)), description);
+const text = (max: number, description: string) => boundedText(max, description, { trim: true, min: 1 });
 /** Address lines are stored as written (not trimmed). */
-const line = (max: number, description: string) => describe(z.string().check(z.minLength(1), z.maxLength(max)), description);
+const line = (max: number, description: string) => boundedText(max, description, { min: 1 });
+const optionalLine = (max: number, description: string) => z.optional(boundedText(max, description));
 
 /** Production activation (decisions.md section 11): what the dashboard calls, organization admin keys only. */
 export const ACTIVATION = defineGroup<ActivationServices>('activation', [
@@ -54,11 +55,11 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
       address: describe(
         z.strictObject({
           line1: line(200, 'Street address.'),
-          line2: z.optional(describe(z.string().check(z.maxLength(200)), 'Apartment, suite or floor.')),
+          line2: optionalLine(200, 'Apartment, suite or floor.'),
           city: line(100, 'City.'),
-          state: z.optional(describe(z.string().check(z.maxLength(100)), 'State, province or region.')),
+          state: optionalLine(100, 'State, province or region.'),
           postalCode: line(20, 'Postal code.'),
-          country: describe(z.string().check(z.regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')), 'Country, ISO 3166-1 alpha-2 (e.g. US).'),
+          country: describe(z.string().check(z.maxLength(2, 'must be an ISO 3166-1 alpha-2 code'), z.regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')), 'Country, ISO 3166-1 alpha-2 (e.g. US).'),
         }),
         'Registered business address.',
       ),
@@ -77,7 +78,7 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
     http: { method: 'POST', path: '/v1/activation/billing-method', status: 200 },
     body: z.strictObject({
       type: describe(z.literal('card'), 'The kind of billing method; only "card".'),
-      number: describe(z.string().check(z.regex(/^\d{12,19}$/, 'must be 12 to 19 digits')), 'The card number, 12 to 19 digits.'),
+      number: describe(z.string().check(z.maxLength(19, 'must be 12 to 19 digits'), z.regex(/^\d{12,19}$/, 'must be 12 to 19 digits')), 'The card number, 12 to 19 digits.'),
     }),
     output: billingMethodAddedView,
     errors: ['ORGANIZATION_NOT_FOUND'],

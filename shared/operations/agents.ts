@@ -7,7 +7,7 @@ import {
 import { AUDIT } from '../domain/audit/actions.js';
 import { pageOf } from '../domain/views.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, describe, idempotencyKey, name } from './fields.js';
+import { amount, describe, idempotencyKey, name, permissionList, text } from './fields.js';
 import { listOperation } from './list.js';
 import { policyRulesBody } from './policy-fields.js';
 
@@ -34,9 +34,10 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     body: z.strictObject({
       name: agentName(),
       permissions: z.optional(
-        describe(
-          z.array(z.string().check(z.maxLength(64))).check(z.minLength(1, 'must name at least one permission'), z.maxLength(16)),
-          'Permissions of the agent\'s key (default wallets:read, wallets:write, payments:read, payments:write); never admin, and only permissions the calling key holds.',
+        permissionList(
+          text(64, 'A permission, e.g. payments:write.'),
+          16,
+          'Permissions of the agent\'s key, each at most once (default wallets:read, wallets:write, payments:read, payments:write); never admin, and only permissions the calling key holds (else 403 PERMISSION_DENIED with `details.missing`).',
         ),
       ),
       policies: z.optional(describe(z.array(policyRulesBody).check(z.maxLength(10, 'at most 10 policies')), 'Spend policies of the agent\'s wallet (at most 10).')),
@@ -160,7 +161,8 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     audit: AUDIT.apiKey.rotate,
     http: { method: 'POST', path: '/v1/agents/{id}/rotate-key', status: 200 },
     params: agentParam,
-    mcp: { tool: 'rotate_agent_key', hints: HINTS.destructive },
+    // Each call issues another key: not idempotent.
+    mcp: { tool: 'rotate_agent_key', hints: { ...HINTS.destructive, idempotentHint: false } },
     output: agentKeyRotatedView,
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.agents.rotateKey(auth, params.id!),

@@ -5,7 +5,7 @@ import { AUDIT } from '../domain/audit/actions.js';
 import { ENVIRONMENTS, ORGANIZATION_PERMISSIONS } from '../domain/tenancy.js';
 import { pageOf } from '../domain/views.js';
 import { defineGroup, operation } from './define.js';
-import { describe, name } from './fields.js';
+import { dateTime, describe, name, permissionList } from './fields.js';
 import { listOperation } from './list.js';
 
 export interface ApiKeysServices {
@@ -26,8 +26,12 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
     http: { method: 'POST', path: '/v1/api-keys', status: 201 },
     body: z.strictObject({
       name: name('Name of the key (1-200 characters).'),
-      permissions: describe(z.array(z.enum(ORGANIZATION_PERMISSIONS)).check(z.minLength(1, 'must name at least one permission'), z.maxLength(ORGANIZATION_PERMISSIONS.length)), 'Permissions the key grants.'),
-      expiresAt: z.optional(describe(z.iso.datetime({ offset: true }), 'When the key stops working (ISO 8601); never when absent.')),
+      permissions: permissionList(
+        z.enum(ORGANIZATION_PERMISSIONS),
+        2 * ORGANIZATION_PERMISSIONS.length,
+        'Permissions the key grants, each at most once (duplicates are dropped); only permissions the calling key holds (else 403 PERMISSION_DENIED with `details.missing`).',
+      ),
+      expiresAt: z.optional(dateTime('When the key stops working (ISO 8601); never when absent.')),
       environment: z.optional(describe(z.enum(ENVIRONMENTS), 'Environment of the key (default: the calling key\'s); PRODUCTION needs activation.')),
     }),
     output: createdApiKeyView,

@@ -58,7 +58,8 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
     events: ['approval.approved', 'payment.posted', 'payment.failed'],
     http: { method: 'POST', path: '/v1/approvals/{id}/approve', status: 200 },
     params: approvalParam,
-    mcp: { tool: 'approve_payment', hints: HINTS.money },
+    // Moves money once: a repeated decision answers INVALID_STATE and moves nothing.
+    mcp: { tool: 'approve_payment', hints: HINTS.destructive },
     body: z.strictObject({ note: note('A note kept with the decision (at most 1,024 characters).') }),
     output: approvalView,
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],

@@ -3,7 +3,7 @@ import type { AuditService } from '../domain/audit/audit-service.js';
 import { auditEntryView, presentAuditEntry } from '../domain/audit/audit-view.js';
 import { nextCursorPageOf } from '../domain/views.js';
 import { HINTS, defineGroup } from './define.js';
-import { describe } from './fields.js';
+import { text } from './fields.js';
 import { listOperation } from './list.js';
 
 export interface AuditLogsServices {
@@ -11,8 +11,8 @@ export interface AuditLogsServices {
 }
 
 const list = listOperation<AuditLogsServices>();
-const filter = (max: number, description: string) => z.optional(describe(z.string().check(z.minLength(1), z.maxLength(max)), description));
-const instant = (description: string) => z.optional(describe(z.string().check(z.maxLength(64)), `${description} ISO 8601 date or date-time (Z or an offset).`));
+const filter = (max: number, description: string) => z.optional(text(max, description, { min: 1 }));
+const instant = (description: string) => z.optional(text(64, `${description} ISO 8601 date or date-time (Z or an offset).`));
 
 export const AUDIT_LOGS = defineGroup<AuditLogsServices>('audit-logs', [
   list({

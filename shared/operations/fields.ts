@@ -1,36 +1,119 @@
 import * as z from 'zod/mini';
+import { normalizeRecipient } from '../domain/policies/recipients.js';
 import { describe } from '../domain/views.js';
 
 /**
- * Input field builders shared by the catalog modules. Every field carries a description written
- * for the people and models that call the API; every string is bounded (decisions.md section 9).
+ * Input field builders shared by the catalog modules (decisions.md section 9). Every field carries
+ * a description written for the people and models that call the API; every string and array is
+ * bounded (test/unit/input-bounds.test.ts walks the catalog and fails on one that is not), and
+ * every text field refuses C0 control characters and DEL: single-line fields all of them,
+ * multi-line ones (descriptions, notes) all but tab and newline.
  */
 export { describe };
 
-/** Amounts are checked by the money rules (INVALID_AMOUNT), so the schema only admits the JSON types. */
+/** No C0 control character (U+0000-U+001F) and no DEL (U+007F). */
+export const SINGLE_LINE_TEXT = /^[^\u0000-\u001f\u007f]*$/;
+/** Multi-line text: tab (U+0009) and newline (U+000A) allowed, every other C0 control and DEL refused. */
+export const MULTI_LINE_TEXT = /^[^\u0000-\u0008\u000b-\u001f\u007f]*$/;
+/** A UTF-16 surrogate without its pair: not text, and not storable as UTF-8. */
+const LONE_SURROGATE = /\p{Cs}/u;
+/** Ids and domain names: printable ASCII without spaces (each character is one byte when stored). */
+const TOKEN = /^[\u0021-\u007e]*$/;
+
+export interface TextOptions {
+  /** Fewest characters (after trimming, if trimmed). */
+  min?: number;
+  /** Surrounding white space removed before the checks (names); otherwise stored as written. */
+  trim?: boolean;
+  /** Tab and newline allowed (descriptions, notes). */
+  multiline?: boolean;
+  /** Message for the length bound (default: "must be at most N characters"). */
+  tooLong?: string;
+}
+
+function textChecks(max: number, options: TextOptions): z.core.$ZodCheck<string>[] {
+  return [
+    ...(options.trim ? [z.trim()] : []),
+    ...(options.min ? [z.minLength(options.min, 'must not be empty')] : []),
+    z.maxLength(max, options.tooLong ?? `must be at most ${max.toLocaleString('en-US')} characters`),
+    options.multiline
+      ? z.regex(MULTI_LINE_TEXT, 'must not contain control characters other than tab and newline')
+      : z.regex(SINGLE_LINE_TEXT, 'must not contain control characters'),
+    z.refine((value: string) => !LONE_SURROGATE.test(value), 'must be valid Unicode text'),
+  ];
+}
+
+/** A text field of at most `max` characters without control characters (see TextOptions). */
+export const text = (max: number, description: string, options: TextOptions = {}) => describe(z.string().check(...textChecks(max, options)), description);
+
+/** Longest amount text: far more than any valid amount (at most 1,000,000,000.00), so only garbage is refused here. */
+export const MAX_AMOUNT_TEXT_LENGTH = 64;
+
+/** Amounts are checked by the money rules (INVALID_AMOUNT), so the schema only admits the JSON types (strings bounded). */
 export const amount = (description: string) =>
-  describe(z.union([z.string(), z.number()], { error: 'must be a decimal string or a number' }), `${description} A decimal string such as "25.00" (preferred) or a JSON number; at most 2 decimal places.`);
+  describe(
+    z.union([z.string().check(z.maxLength(MAX_AMOUNT_TEXT_LENGTH, `must be at most ${MAX_AMOUNT_TEXT_LENGTH} characters`)), z.number()], { error: 'must be a decimal string or a number' }),
+    `${description} A decimal string such as "25.00" (preferred) or a JSON number; at most 2 decimal places.`,
+  );
 
 /** A wallet id in a body or query (bounded: it becomes part of a table key). */
-export const walletId = (description: string) => describe(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'is not a wallet id')), description);
+export const walletId = (description: string) => text(128, description, { min: 1, tooLong: 'is not a wallet id' });
 
-export const name = (description: string) =>
-  describe(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')), description);
+/** Longest payee name: `merchant:` and a domain name of at most 253 characters. */
+export const MAX_RECIPIENT_LENGTH = 262;
+
+/**
+ * A payee or recipient: a wallet id or `merchant:<domain>`, printable ASCII, with the merchant
+ * domain lower-cased here, where it enters (decisions.md section 3: one payee for every rule).
+ */
+export const recipient = (description: string) =>
+  describe(
+    z.string().check(
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(MAX_RECIPIENT_LENGTH, `must be at most ${MAX_RECIPIENT_LENGTH} characters`),
+      z.regex(TOKEN, 'must be a wallet id or merchant:<domain>'),
+      z.overwrite(normalizeRecipient),
+    ),
+    description,
+  );
+
+export const name = (description: string) => text(200, description, { trim: true, min: 1 });
+
+/** Free text shown with a payment (multi-line, at most 1,024 characters). */
+export const paymentDescription = (description: string) => text(1024, description, { multiline: true });
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 export const idempotencyKey = () =>
   z.optional(
-    describe(
-      z.string().check(z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH)),
+    text(
+      MAX_IDEMPOTENCY_KEY_LENGTH,
       'Idempotency key (1-255 printable characters). The same key with the same parameters within 24 hours returns the first answer instead of acting again; with other parameters it fails with IDEMPOTENCY_KEY_REUSE. May also be sent as the Idempotency-Key header. Without a key, a retry may act twice.',
     ),
   );
 
-export const note = (description: string) => z.optional(describe(z.string().check(z.maxLength(1024)), description));
+export const note = (description: string) => z.optional(text(1024, description, { multiline: true }));
+
+/** An ISO 8601 date-time with its offset (bounded like any other string). */
+export const dateTime = (description: string) => describe(z.iso.datetime({ offset: true }).check(z.maxLength(64)), description);
+
+/**
+ * A permission list: at most `max` entries as sent, duplicates removed (decisions.md section 9), so
+ * a key or agent holds each permission once whatever the request repeats.
+ */
+export const permissionList = <T extends z.ZodMiniType<string>>(item: T, max: number, description: string) =>
+  describe(
+    z.array(item).check(
+      z.minLength(1, 'must name at least one permission'),
+      z.maxLength(max, `must hold at most ${max} entries`),
+      z.overwrite((permissions) => [...new Set(permissions)]),
+    ),
+    description,
+  );
 
 /** Paging fields of every list (decisions.md section 9): `limit` 1..100 (default 20) and the signed `cursor`. */
 export const pageFields = {
-  limit: z.optional(describe(z.string().check(z.maxLength(20, 'must be an integer between 1 and 100')), 'Page size, an integer from 1 to 100 (default 20).')),
-  cursor: z.optional(describe(z.string().check(z.maxLength(4096)), 'The `cursor` of the previous page; pages are bound to the same list, filters and key.')),
+  limit: z.optional(text(20, 'Page size, an integer from 1 to 100 (default 20).', { tooLong: 'must be an integer between 1 and 100' })),
+  cursor: z.optional(text(4096, 'The `cursor` of the previous page; pages are bound to the same list, filters and key.')),
 };

@@ -3,11 +3,13 @@ import { AUDIT } from '../domain/audit/actions.js';
 import type { MerchantService } from '../domain/merchants/merchant-service.js';
 import { merchantView, presentMerchant } from '../domain/merchants/merchant-view.js';
 import { MAX_BATCH_SIZE, type PaymentService } from '../domain/payments/payment-service.js';
-import { batchPaymentsView, paymentView, presentPayment } from '../domain/payments/payment-view.js';
+import { batchPaymentsView, paymentView, presentPaymentTo } from '../domain/payments/payment-view.js';
+import type { RequestContext } from '../domain/tenancy.js';
+import type { Page, Transaction } from '../domain/types.js';
 import { PAYMENT_STATUSES } from '../domain/types.js';
 import { pageOf } from '../domain/views.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, describe, idempotencyKey, walletId } from './fields.js';
+import { amount, describe, idempotencyKey, name, paymentDescription, recipient, text, walletId } from './fields.js';
 import { listOperation } from './list.js';
 
 export interface PaymentsServices {
@@ -18,13 +20,19 @@ export interface PaymentsServices {
 const op = operation<PaymentsServices>();
 const list = listOperation<PaymentsServices>();
 
-const walletRef = (description: string) => describe(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(300)), description);
+/** A payment with the organization reading it: the presenter hides the payer's idempotency key from the payee. */
+interface ViewedPayment {
+  transaction: Transaction;
+  viewer: string | null;
+}
+const viewedBy = (auth: RequestContext) => (transaction: Transaction): ViewedPayment => ({ transaction, viewer: auth.principal.organizationId });
+const presentViewed = ({ transaction, viewer }: ViewedPayment) => presentPaymentTo(transaction, viewer);
 
 const paymentFields = {
-  from: walletRef('The paying wallet id (`wal_...`); an agent key may pay only from its own wallet.'),
-  to: walletRef('The receiving wallet id (`wal_...`), or `merchant:<domain>` for a registered closed-loop merchant.'),
+  from: text(128, 'The paying wallet id (`wal_...`); an agent key may pay only from its own wallet.', { trim: true, min: 1, tooLong: 'is not a wallet id' }),
+  to: recipient('The receiving wallet id (`wal_...`), or `merchant:<domain>` for a registered closed-loop merchant (domains are case-insensitive).'),
   amount: amount('Amount to pay, in USD.'),
-  description: z.optional(describe(z.string().check(z.maxLength(1024, 'must be at most 1,024 characters')), 'Free text shown on both statements (at most 1,024 characters).')),
+  description: z.optional(paymentDescription('Free text shown on both statements (at most 1,024 characters; tab and newline allowed).')),
   idempotencyKey: idempotencyKey(),
 };
 
@@ -65,8 +73,11 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     },
     output: pageOf(paymentView, 'A page of payments.'),
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
-    list: ({ services, auth, query }, page) => services.payments.list(auth, { walletId: query.walletId, status: query.status }, page),
-    present: presentPayment,
+    list: async ({ services, auth, query }, page): Promise<Page<ViewedPayment>> => {
+      const found = await services.payments.list(auth, { walletId: query.walletId, status: query.status }, page);
+      return { ...found, items: found.items.map(viewedBy(auth)) };
+    },
+    present: presentViewed,
   }),
   op({
     name: 'createBatch',
@@ -102,8 +113,8 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     mcp: { tool: 'get_payment', hints: HINTS.read },
     output: paymentView,
     errors: ['TRANSACTION_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.payments.get(auth, params.id!),
-    present: presentPayment,
+    run: async ({ services, auth, params }) => viewedBy(auth)(await services.payments.get(auth, params.id!)),
+    present: presentViewed,
   }),
   op({
     name: 'reversePayment',
@@ -133,10 +144,10 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     mcp: { tool: 'put_merchant_profile', hints: HINTS.update },
     body: z.strictObject({
       domain: describe(
-        z.string().check(z.trim(), z.toLowerCase(), z.regex(/^(?=.{3,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/, 'must be a domain name such as shop.example.com')),
+        z.string().check(z.trim(), z.toLowerCase(), z.maxLength(253, 'must be a domain name such as shop.example.com'), z.regex(/^(?=.{3,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/, 'must be a domain name such as shop.example.com')),
         'The merchant\'s domain name, such as shop.example.com (stored lower-case).',
       ),
-      displayName: describe(z.string().check(z.trim(), z.minLength(1), z.maxLength(200)), 'Name shown to payers (1-200 characters).'),
+      displayName: name('Name shown to payers (1-200 characters).'),
       walletId: walletId('The wallet that receives the merchant\'s payments.'),
       closedLoop: describe(z.boolean(), 'Whether the merchant accepts closed-loop (wallet to wallet) payments.'),
     }),

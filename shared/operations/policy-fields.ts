@@ -1,12 +1,23 @@
 import * as z from 'zod/mini';
-import { amount, describe, name, walletId } from './fields.js';
+import { amount, describe, MAX_RECIPIENT_LENGTH, name, recipient, walletId } from './fields.js';
 
 /** Spend policy request fields, shared by the policies and agents operations (decisions.md section 3). */
 const hour = (max: number, description: string) => describe(z.int().check(z.minimum(0), z.maximum(max)), description);
+/**
+ * At most 500 entries of at most 262 ASCII characters: both lists of the largest policy stay far
+ * below DynamoDB's 400 KB item limit (decisions.md section 9). Merchant domains are lower-cased.
+ */
+export const MAX_RECIPIENTS = 500;
 const recipients = (description: string) =>
   describe(
-    z.optional(z.nullable(z.array(z.string().check(z.minLength(1), z.maxLength(300))).check(z.maxLength(500)))),
-    `${description} Wallet ids or \`merchant:<domain>\`; at most 500. null removes the rule.`,
+    z.optional(
+      z.nullable(
+        z.array(recipient(`A wallet id or \`merchant:<domain>\` (at most ${MAX_RECIPIENT_LENGTH} characters; the domain is stored lower-case).`)).check(
+          z.maxLength(MAX_RECIPIENTS, `must hold at most ${MAX_RECIPIENTS} recipients`),
+        ),
+      ),
+    ),
+    `${description} Wallet ids or \`merchant:<domain>\`; at most ${MAX_RECIPIENTS}. null removes the rule.`,
   );
 const optionalAmount = (description: string) => describe(z.optional(z.nullable(amount(description))), `${description} null removes the rule.`);
 

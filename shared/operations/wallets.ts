@@ -4,7 +4,7 @@ import type { createWalletService } from '../domain/wallets/wallet-service.js';
 import { balanceView, walletFundingView, presentBalance, presentStatementEntry, presentWallet, statementEntryView, walletView } from '../domain/wallets/wallet-view.js';
 import { pageOf } from '../domain/views.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, name } from './fields.js';
+import { amount, idempotencyKey, name } from './fields.js';
 import { listOperation } from './list.js';
 
 export interface WalletsServices {
@@ -80,19 +80,20 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
   op({
     name: 'fundWallet',
     summary: 'Fund a wallet (sandbox)',
-    description: 'Adds test money to a sandbox wallet (at most 10,000.00 per call). Production wallets are funded with a deposit transfer.',
+    description: 'Adds test money to a sandbox wallet (at most 10,000.00 per call). Production wallets are funded with a deposit transfer. A money movement like a payment: send an idempotency key so a retry never funds twice.',
     access: 'key',
     permission: 'wallets:write',
     audit: AUDIT.wallet.fund,
     events: ['wallet.funded'],
+    idempotency: 'key',
     sandboxOnly: true,
     http: { method: 'POST', path: '/v1/wallets/{id}/fund', status: 200 },
     params: walletParam,
     mcp: { tool: 'fund_wallet', hints: HINTS.money },
-    body: z.strictObject({ amount: amount('Amount to add, in USD, from 0.01 to 10,000.00.') }),
+    body: z.strictObject({ amount: amount('Amount to add, in USD, from 0.01 to 10,000.00.'), idempotencyKey: idempotencyKey() }),
     output: walletFundingView,
-    errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, body }) => services.wallets.fund(auth, params.id!, body.amount),
+    errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE'],
+    run: ({ services, auth, params, body, idempotencyKey }) => services.wallets.fundWithKey(auth, params.id!, body.amount, idempotencyKey),
   }),
   list({
     name: 'getStatement',

@@ -8,15 +8,14 @@ import { idempotencyWriters } from './writers/idempotency-writers.js';
 import { auditWriters } from './writers/audit-writers.js';
 import { createApiKeyReader } from './api-key-store.js';
 import { walletCodec, walletKeys } from './entities/wallet.js';
+import { walletListingCodec, walletListingKeys } from './entities/wallet-listing.js';
 import { createIdempotencyCompleter, createIdempotencyStore } from './idempotency-store.js';
 import { createMainWalletReader } from './organization-store.js';
-import { createQueries, equalityFilter } from './queries.js';
-import { GSI } from './table-schema.js';
+import { listedPage } from './queries.js';
 import type { TableContext } from './table-context.js';
 import { createWalletReader, createWalletSnapshotReader } from './wallet-store.js';
 
 export function createAgentStore(table: TableContext): AgentStore {
-  const { queryIndex } = createQueries(table.client, table.tableName);
   return {
     ...createWalletReader(table),
     ...createWalletSnapshotReader(table),
@@ -26,10 +25,18 @@ export function createAgentStore(table: TableContext): AgentStore {
     ...createCommitter(table, { ...walletWriters, ...apiKeyWriters, ...policyWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
     ...createIdempotencyCompleter(table),
     listAgents(organizationId, environment, includeDeleted, page) {
-      const filter = includeDeleted
-        ? equalityFilter({ walletType: 'AGENT' })
-        : { expression: '#f_walletType = :f_walletType AND attribute_not_exists(deletedAt)', names: { '#f_walletType': 'walletType' }, values: { ':f_walletType': 'AGENT' } };
-      return queryIndex(GSI.GSI1, walletKeys.ofOrganization(organizationId, environment).GSI1PK, page, walletCodec.fromItem, filter);
+      // The organization's wallet listing, AGENT lines only; the wallets read by key (deleted ones when asked).
+      return listedPage(
+        table.client,
+        table.tableName,
+        walletListingKeys.partition(organizationId, environment),
+        page,
+        (listing) => (listing.walletType === 'AGENT' ? walletKeys.primary(walletListingCodec.walletIdOf(listing)) : undefined),
+        (item) => {
+          const wallet = walletCodec.fromItem(item);
+          return wallet.walletType === 'AGENT' && (includeDeleted || !wallet.deletedAt) ? wallet : undefined;
+        },
+      );
     },
   };
 }

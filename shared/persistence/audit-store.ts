@@ -18,8 +18,10 @@ export function createAuditStore(table: TableContext): AuditStore {
             : query.action
               ? { index: GSI.GSI1, partition: auditEntryKeys.byAction(organizationId, environment, query.action), used: 'action' }
               : { index: null, partition: auditEntryKeys.partition(organizationId, environment), used: '' };
-      const remaining = { action: query.action, resourceId: query.resourceId, actorId: query.actorId, walletId: query.walletId };
-      delete remaining[choice.used as keyof typeof remaining];
+      const remaining: Record<string, string | undefined> = { action: query.action, resourceId: query.resourceId, actorId: query.actorId, walletId: query.walletId };
+      delete remaining[choice.used];
+      // Index partitions are digests (audit-entry.ts): the organization and environment are checked too.
+      if (choice.index) Object.assign(remaining, { organizationId, environment });
       const range = { from: query.from === undefined ? undefined : auditEntryKeys.sortFrom(query.from), to: query.to === undefined ? undefined : auditEntryKeys.sortTo(query.to) };
       return queryIndex(choice.index, choice.partition, page, auditEntryCodec.fromItem, equalityFilter(remaining), undefined, range);
     },

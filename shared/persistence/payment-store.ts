@@ -1,24 +1,46 @@
-import type { PaymentStore, TransactionReader } from '../domain/payments/ports.js';
+import type { PaymentReadResult, PaymentStore, TransactionReader } from '../domain/payments/ports.js';
+import { TRANSACTION_TYPES } from '../domain/payments/payment-view.js';
 import { createCommitter } from './change-writer.js';
 import { paymentWriters } from './writers/payment-writers.js';
 import { postingWriters } from './writers/posting-writers.js';
 import { approvalWriters } from './writers/approval-writers.js';
 import { idempotencyWriters } from './writers/idempotency-writers.js';
 import { auditWriters } from './writers/audit-writers.js';
-import { transactionCodec, transactionKeys } from './entities/transaction.js';
-import { createIdempotencyStore } from './idempotency-store.js';
+import { merchantCodec, merchantKeys } from './entities/merchant.js';
+import { paymentListingCodec, paymentListingKeys } from './entities/payment-listing.js';
+import { journalCodec, transactionCodec, transactionKeys } from './entities/transaction.js';
+import { walletCodec, walletKeys } from './entities/wallet.js';
+import { idempotencyKeys } from './entities/idempotency.js';
+import { createIdempotencyStore, slotOf } from './idempotency-store.js';
+import type { Item, ItemKey } from './item.js';
 import { createMerchantReader } from './merchant-store.js';
-import { createQueries, equalityFilter } from './queries.js';
-import { GSI } from './table-schema.js';
+import { batchGetItems, createQueries, itemAt, listedPage, type Filter } from './queries.js';
 import { getItem, type TableContext } from './table-context.js';
-import { createWalletReader, createWalletSnapshotReader } from './wallet-store.js';
+import { createWalletReader, createWalletSnapshotReader, walletJournalSources } from './wallet-store.js';
+
+const PAYMENT_TYPES = ['PAYMENT', 'REVERSAL'] as const;
+
+const mapped = <T>(item: Item | undefined, decode: (item: Item) => T): T | null => (item ? decode(item) : null);
 
 export function createTransactionReader(table: TableContext): TransactionReader {
   return {
     async getTransaction(transactionId) {
       const item = await getItem(table, transactionKeys.primary(transactionId));
-      return item ? transactionCodec.fromItem(item) : undefined;
+      // A key's slot may hold a stored answer instead of a journal record, and the two-phase
+      // movements (holds, captures, voids) are no payments yet: no transaction there.
+      if (!journalCodec.isJournalRecord(item)) return undefined;
+      const transaction = transactionCodec.fromItem(item!);
+      return (TRANSACTION_TYPES as readonly string[]).includes(transaction.type) ? transaction : undefined;
     },
+  };
+}
+
+/** The payments of one wallet: its journal records of type PAYMENT or REVERSAL (in this environment, with this status). */
+function paymentsFilter(environment: string, status: string | undefined): Filter {
+  return {
+    expression: `#f_type IN (:f_t0, :f_t1) AND #f_environment = :f_environment${status ? ' AND #f_status = :f_status' : ''}`,
+    names: { '#f_type': 'type', '#f_environment': 'environment', ...(status ? { '#f_status': 'status' } : {}) },
+    values: { ':f_t0': PAYMENT_TYPES[0], ':f_t1': PAYMENT_TYPES[1], ':f_environment': environment, ...(status ? { ':f_status': status } : {}) },
   };
 }
 
@@ -31,20 +53,43 @@ export function createPaymentStore(table: TableContext): PaymentStore {
     ...createTransactionReader(table),
     ...createIdempotencyStore(table),
     ...createCommitter(table, { ...paymentWriters, ...postingWriters, ...approvalWriters, ...idempotencyWriters, ...auditWriters }),
-    listTransactions(organizationId, environment, filter, page) {
-      // Payments sent and received: the payer-side and payee-side indexes, merged.
-      if (filter.walletId) {
-        const sources = [
-          { index: GSI.GSI2, partition: transactionKeys.fromWallet(filter.walletId) },
-          { index: GSI.GSI3, partition: transactionKeys.toWallet(filter.walletId) },
-        ];
-        return mergedPages(sources, page, transactionCodec.fromItem, equalityFilter({ status: filter.status, environment }));
+    async readTogether(reads) {
+      const keys: { slot?: ItemKey; wallet?: ItemKey; merchant?: ItemKey } = {
+        ...(reads.slotId !== undefined ? { slot: idempotencyKeys.slot(reads.slotId) } : {}),
+        ...(reads.walletId !== undefined ? { wallet: walletKeys.primary(reads.walletId) } : {}),
+        ...(reads.merchant !== undefined ? { merchant: merchantKeys.primary(reads.merchant.environment, reads.merchant.domain) } : {}),
+      };
+      const named = Object.entries(keys) as [keyof typeof keys, ItemKey][];
+      const items = new Map<keyof typeof keys, Item | undefined>();
+      if (named.length === 1) {
+        items.set(named[0]![0], await getItem(table, named[0]![1]));
+      } else if (named.length > 1) {
+        const found = await batchGetItems(table.client, table.tableName, named.map(([, key]) => key));
+        for (const [name, key] of named) items.set(name, itemAt(found, key));
       }
-      const sources = [
-        { index: GSI.GSI1, partition: transactionKeys.fromOrganization(organizationId, environment) },
-        { index: GSI.GSI4, partition: transactionKeys.toOrganization(organizationId, environment) },
-      ];
-      return mergedPages(sources, page, transactionCodec.fromItem, equalityFilter({ status: filter.status }));
+      const result: PaymentReadResult = {};
+      if (keys.slot) result.slot = slotOf(items.get('slot')) ?? null;
+      if (keys.wallet) result.wallet = mapped(items.get('wallet'), walletCodec.fromItem);
+      if (keys.merchant) result.merchant = mapped(items.get('merchant'), merchantCodec.fromItem);
+      return result;
+    },
+    listTransactions(organizationId, environment, filter, page) {
+      if (filter.walletId) {
+        // Payments sent and received by the wallet: its debited and credited journal records, merged.
+        return mergedPages(walletJournalSources(filter.walletId), page, transactionCodec.fromItem, paymentsFilter(environment, filter.status));
+      }
+      // The organization's payments (sent and received): its payment listing, the records read by id.
+      return listedPage(
+        table.client,
+        table.tableName,
+        paymentListingKeys.partition(organizationId, environment),
+        page,
+        (listing) => transactionKeys.primary(paymentListingCodec.transactionIdOf(listing)),
+        (item) => {
+          const transaction = transactionCodec.fromItem(item);
+          return filter.status === undefined || transaction.status === filter.status ? transaction : undefined;
+        },
+      );
     },
   };
 }

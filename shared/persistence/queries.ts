@@ -1,6 +1,6 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Page, PageRequest } from '../domain/types.js';
-import type { Item } from './item.js';
+import type { Item, ItemKey } from './item.js';
 import { GSI } from './table-schema.js';
 
 export type Filter = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
@@ -124,4 +124,71 @@ export function createQueries(client: DynamoDBDocumentClient, tableName: string)
   }
 
   return { queryIndex, mergedPages };
+}
+
+/** Attempts of a batch read whose keys DynamoDB left unprocessed (throttling), before giving up. */
+const BATCH_GET_ATTEMPTS = 5;
+const BATCH_GET_SIZE = 100;
+const keyString = (key: ItemKey) => `${key.PK}\u0000${key.SK}`;
+
+/** Consistent reads of items by key, any number of them (batches of 100), by key. */
+export async function batchGetItems(client: DynamoDBDocumentClient, tableName: string, keys: ItemKey[]): Promise<Map<string, Item>> {
+  const found = new Map<string, Item>();
+  const unique = [...new Map(keys.map((key) => [keyString(key), key])).values()];
+  for (let start = 0; start < unique.length; start += BATCH_GET_SIZE) {
+    let pending: Record<string, unknown>[] = unique.slice(start, start + BATCH_GET_SIZE).map((key) => ({ PK: key.PK, SK: key.SK }));
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > BATCH_GET_ATTEMPTS) throw new Error(`batch read left ${pending.length} keys unprocessed`);
+      const output = await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of output.Responses?.[tableName] ?? []) found.set(keyString(item as ItemKey), item);
+      pending = (output.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt));
+    }
+  }
+  return found;
+}
+
+export const itemAt = (items: Map<string, Item>, key: ItemKey): Item | undefined => items.get(keyString(key));
+
+/**
+ * A page of items found through a listing partition (wallet-listing.ts, payment-listing.ts):
+ * the listing newest first, the items themselves read by key (the truth, never a copy), kept when
+ * `decode` returns a value. Exact pages: the cursor is set only when another kept item follows.
+ */
+export async function listedPage<T>(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  partition: string,
+  page: PageRequest,
+  target: (listing: Item) => ItemKey | undefined,
+  decode: (item: Item) => T | undefined,
+): Promise<Page<T>> {
+  const kept: { value: T; key: Record<string, unknown> }[] = [];
+  let startKey = page.startKey;
+  do {
+    const output = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        ConsistentRead: true,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+        Limit: page.limit + 1 - kept.length,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    const listings = output.Items ?? [];
+    const items = await batchGetItems(client, tableName, listings.flatMap((listing) => target(listing) ?? []));
+    for (const listing of listings) {
+      const key = target(listing);
+      const item = key ? itemAt(items, key) : undefined;
+      const value = item ? decode(item) : undefined;
+      if (value === undefined) continue;
+      kept.push({ value, key: { PK: listing.PK, SK: listing.SK } });
+      if (kept.length > page.limit) break;
+    }
+    startKey = output.LastEvaluatedKey;
+  } while (startKey && kept.length <= page.limit);
+  const items = kept.slice(0, page.limit);
+  return { items: items.map((entry) => entry.value), ...(kept.length > page.limit ? { lastKey: items.at(-1)!.key } : {}) };
 }

@@ -20,16 +20,15 @@ export type GsiName = keyof typeof GSI;
  * unless said otherwise. Entities not named here use the primary key only.
  */
 export const INDEX_USAGE = {
-  WALLET: { GSI1: 'wallets of an organization environment' },
   API_KEY: { GSI1: 'keys of an organization (both environments, agent keys included)' },
-  TRANSACTION: { GSI1: 'payments by payer organization environment', GSI2: 'payments by payer wallet', GSI3: 'payments by payee wallet', GSI4: 'payments by payee organization environment' },
+  TRANSACTION: { GSI2: 'journal records by paying (debited) wallet: statements and payments of a wallet', GSI3: 'journal records by receiving (credited) wallet: statements and payments of a wallet' },
   POLICY: { GSI1: 'policies of an organization environment' },
   APPROVAL: { GSI1: 'approvals of an organization environment', GSI2: 'pending approvals by expiry (sparse: a decision removes the attributes)' },
   AUDIT_ENTRY: { GSI1: 'entries by action', GSI2: 'entries by resource id', GSI3: 'entries by actor', GSI4: 'entries by wallet (wallet-scoped keys)' },
   WEBHOOK: { GSI2: 'every webhook of every organization, by id (compliance samples secrets)' },
 } as const satisfies Record<string, Partial<Record<GsiName, string>>>;
 
-/** Epoch seconds after which DynamoDB may delete the item (idempotency records, outbox events, spend counters). */
+/** Epoch seconds after which DynamoDB may delete the item (outbox events). */
 export const TTL_ATTRIBUTE = 'ttlEpochS';
 
 export const TABLE_ATTRIBUTES = [

@@ -28,6 +28,34 @@ export interface TransactOptions {
   /** Injected for tests (fault injection) and the benchmark (call counting). */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /**
+   * Fault injection (tests): answers true to have this attempt cancelled with a
+   * TransactionConflict instead of sent (DynamoDB Local never raises one), so the retry below runs.
+   */
+  injectConflict?: (attempt: number) => boolean;
+}
+
+/** What one attempt answers when DynamoDB cancelled it for a conflicting transaction: it is tried again. */
+export class Conflicted {
+  constructor(readonly cause: unknown) {}
+}
+
+/**
+ * The retry of conflicting transactions, shared by the DynamoDB adapter and the ledger's in-memory
+ * fake: an attempt cancelled by a TransactionConflict (or by the injected fault) runs again after a
+ * bounded, full-jitter exponential backoff; once CONFLICT_RETRY_LIMIT attempts conflicted, it is
+ * TransactionConflictError (409 CONCURRENT_UPDATE, retryable: nothing was written).
+ */
+export async function retryingConflicts<T>(attemptOnce: () => Promise<T | Conflicted>, options: TransactOptions = {}): Promise<{ result: T; attempts: number }> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = options.injectConflict?.(attempt) ? new Conflicted(new Error('TransactionConflict (injected)')) : await attemptOnce();
+    if (!(outcome instanceof Conflicted)) return { result: outcome, attempts: attempt };
+    if (attempt >= CONFLICT_RETRY_LIMIT) throw new TransactionConflictError(attempt, outcome.cause);
+    const ceiling = Math.min(CONFLICT_BACKOFF_CAP_MS, CONFLICT_BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    await sleep(Math.floor(random() * ceiling));
+  }
 }
 
 export interface TransactResult {
@@ -48,17 +76,11 @@ export async function transactWrite(
   if (writes.length === 0 || writes.length > MAX_TRANSACT_ITEMS) {
     throw new Error(`a transaction holds 1..${MAX_TRANSACT_ITEMS} items, got ${writes.length}`);
   }
-  const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
-  const random = options.random ?? Math.random;
   const items = writes.map(({ item }) => withOldValuesOnFailure(item));
-
-  for (let attempt = 1; ; attempt++) {
+  const { result: consumedWriteUnits, attempts } = await retryingConflicts(async () => {
     try {
-      const output = await client.send(
-        new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }),
-      );
-      const consumedWriteUnits = (output.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-      return { attempts: attempt, consumedWriteUnits };
+      const output = await client.send(new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
+      return (output.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
     } catch (error) {
       if (!(error instanceof TransactionCanceledException) && !isCanceled(error)) throw error;
       const reasons = (error as TransactionCanceledException).CancellationReasons ?? [];
@@ -72,11 +94,10 @@ export async function transactWrite(
       }
       const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
       if (!conflict) throw new Error(`transaction canceled: ${reasons.map((r) => r.Code).join(', ')}`, { cause: error });
-      if (attempt >= CONFLICT_RETRY_LIMIT) throw new TransactionConflictError(attempt, error);
-      const ceiling = Math.min(CONFLICT_BACKOFF_CAP_MS, CONFLICT_BACKOFF_BASE_MS * 2 ** (attempt - 1));
-      await sleep(Math.floor(random() * ceiling));
+      return new Conflicted(error);
     }
-  }
+  }, options);
+  return { attempts, consumedWriteUnits };
 }
 
 function isCanceled(error: unknown): boolean {

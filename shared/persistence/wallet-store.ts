@@ -1,16 +1,20 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import Big from 'big.js';
+import { deltaOf } from '../domain/ledger/journal.js';
 import type { StatementEntry } from '../domain/types.js';
 import type { WalletReader, WalletSnapshotReader, WalletStore } from '../domain/wallets/ports.js';
 import { createCommitter } from './change-writer.js';
 import { walletWriters } from './writers/wallet-writers.js';
 import { postingWriters } from './writers/posting-writers.js';
+import { idempotencyWriters } from './writers/idempotency-writers.js';
 import { auditWriters } from './writers/audit-writers.js';
-import { ledgerEntryCodec, ledgerEntryKeys } from './entities/ledger-entry.js';
 import { POLICY_ENTITY, policyCodec, policyKeys } from './entities/policy.js';
-import { SPEND_COUNTER_ENTITY, spendCounterCodec } from './entities/spend-counter.js';
-import { WALLET_ENTITY, walletCodec, walletKeys } from './entities/wallet.js';
-import { createQueries } from './queries.js';
+import { journalCodec, transactionKeys } from './entities/transaction.js';
+import { spendCountersOf, WALLET_ENTITY, walletCodec, walletKeys } from './entities/wallet.js';
+import { walletListingCodec, walletListingKeys } from './entities/wallet-listing.js';
+import { createIdempotencyCompleter, createIdempotencyStore } from './idempotency-store.js';
+import type { Item } from './item.js';
+import { createQueries, listedPage, type Filter } from './queries.js';
 import { GSI } from './table-schema.js';
 import { getItem, type TableContext } from './table-context.js';
 
@@ -29,29 +33,45 @@ export function createWalletReader(table: TableContext): WalletReader {
 export function createWalletSnapshotReader(table: TableContext): WalletSnapshotReader {
   return {
     async getWalletSnapshot(walletId) {
-      // One consistent query of the wallet's partition from "POLICY#": policies, spend counters, the wallet.
-      const output = await table.client.send(
-        new QueryCommand({
-          TableName: table.tableName,
-          ConsistentRead: true,
-          KeyConditionExpression: 'PK = :pk AND SK >= :from',
-          ExpressionAttributeValues: { ':pk': walletKeys.partition(walletId), ':from': policyKeys.sortPrefix },
-        }),
-      );
-      const items = output.Items ?? [];
+      // The wallet's partition from "POLICY#": its policies (deleted ones too), then the wallet
+      // item with its spend. Every page: large policies must never push the wallet off the read.
+      const items: Item[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const output = await table.client.send(
+          new QueryCommand({
+            TableName: table.tableName,
+            ConsistentRead: true,
+            KeyConditionExpression: 'PK = :pk AND SK >= :from',
+            ExpressionAttributeValues: { ':pk': walletKeys.partition(walletId), ':from': policyKeys.sortPrefix },
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+          }),
+        );
+        items.push(...(output.Items ?? []));
+        startKey = output.LastEvaluatedKey;
+      } while (startKey);
       const walletItem = items.find((item) => item.entityType === WALLET_ENTITY);
       if (!walletItem) return undefined;
       return {
         wallet: walletCodec.fromItem(walletItem),
         policies: items.filter((item) => item.entityType === POLICY_ENTITY).map(policyCodec.fromItem),
-        counters: items.filter((item) => item.entityType === SPEND_COUNTER_ENTITY).map(spendCounterCodec.fromItem),
+        counters: spendCountersOf(walletItem),
       };
     },
   };
 }
 
+/** The journal records that moved a wallet's money: debited (GSI2) and credited (GSI3). */
+export const walletJournalSources = (walletId: string) => [
+  { index: GSI.GSI2, partition: transactionKeys.fromWallet(walletId) },
+  { index: GSI.GSI3, partition: transactionKeys.toWallet(walletId) },
+];
+
+/** Records that moved money (queued, rejected and failed payments never did). */
+const MOVED_MONEY: Filter = { expression: 'attribute_exists(postedAt)', names: {}, values: {} };
+
 export function createWalletStore(table: TableContext): WalletStore {
-  const { queryIndex } = createQueries(table.client, table.tableName);
+  const { mergedPages } = createQueries(table.client, table.tableName);
 
   async function walletState(walletId: string): Promise<{ balance: Big; entryCount: number } | undefined> {
     const item = await getItem(table, walletKeys.primary(walletId));
@@ -60,24 +80,27 @@ export function createWalletStore(table: TableContext): WalletStore {
 
   return {
     ...createWalletReader(table),
-    ...createCommitter(table, { ...walletWriters, ...postingWriters, ...auditWriters }),
+    ...createIdempotencyStore(table),
+    ...createIdempotencyCompleter(table),
+    ...createCommitter(table, { ...walletWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
     listWallets(organizationId, environment, page) {
-      return queryIndex(GSI.GSI1, walletKeys.ofOrganization(organizationId, environment).GSI1PK, page, walletCodec.fromItem);
+      return listedPage(table.client, table.tableName, walletListingKeys.partition(organizationId, environment), page, (listing) => walletKeys.primary(walletListingCodec.walletIdOf(listing)), walletCodec.fromItem);
     },
     async getStatement(walletId, page) {
-      // The first page anchors on the wallet balance; the wallet's entry count read before and
+      // The first page anchors on the wallet balance; the wallet's posting count read before and
       // after the query proves no posting landed in between (else read again).
       const anchor = page.startKey?.balanceBefore;
-      const startKey = page.startKey ? { PK: page.startKey.PK, SK: page.startKey.SK } : undefined;
+      const startKey = page.startKey ? { positions: page.startKey.positions } : undefined;
       for (let attempt = 1; ; attempt++) {
         const before = anchor === undefined ? await walletState(walletId) : undefined;
-        const result = await queryIndex(null, walletKeys.partition(walletId), { limit: page.limit, ...(startKey ? { startKey } : {}) }, ledgerEntryCodec.fromItem, undefined, ledgerEntryKeys.sortPrefix);
+        const result = await mergedPages(walletJournalSources(walletId), { limit: page.limit, ...(startKey ? { startKey } : {}) }, journalCodec.fromItem, MOVED_MONEY);
         const after = anchor === undefined ? await walletState(walletId) : undefined;
         if (anchor === undefined && before?.entryCount !== after?.entryCount && attempt < STATEMENT_READ_ATTEMPTS) continue;
         let running = anchor === undefined ? (after?.balance ?? new Big(0)) : new Big(String(anchor));
-        const items: StatementEntry[] = result.items.map((entry) => {
-          const line: StatementEntry = { transactionId: entry.transactionId, type: entry.transactionType, amount: entry.amount, balanceAfter: running, createdAt: entry.createdAt, ...(entry.description !== undefined ? { description: entry.description } : {}) };
-          running = running.minus(entry.amount);
+        const items: StatementEntry[] = result.items.map((record) => {
+          const amount = deltaOf(record, walletId);
+          const line: StatementEntry = { transactionId: record.id, type: record.type, amount, balanceAfter: running, createdAt: record.postedAt ?? record.createdAt, ...(record.description !== undefined ? { description: record.description } : {}) };
+          running = running.minus(amount);
           return line;
         });
         return { items, ...(result.lastKey ? { lastKey: { ...result.lastKey, balanceBefore: running.toFixed() } } : {}) };

@@ -38,6 +38,9 @@ import { createOrganizationStore } from '../persistence/organization-store.js';
 import { createPaymentStore } from '../persistence/payment-store.js';
 import { createPolicyStore } from '../persistence/policy-store.js';
 import { createWalletStore } from '../persistence/wallet-store.js';
+import { createJournalProjector } from '../domain/ledger/journal-projector.js';
+import { createJournalStreamConsumer, UNPUBLISHED_EVENTS } from '../persistence/journal-stream.js';
+import { createProjectionStore } from '../persistence/projection-store.js';
 import type { Core } from './core.js';
 
 export function organizationService(core: Core, store: OrganizationStore = createOrganizationStore(core.table)): OrganizationService {
@@ -84,3 +87,9 @@ export function complianceService(core: Core, store: ComplianceStore = createCom
   const { config } = core;
   return createComplianceService({ ...core.deps, store }, { webhookEncryptionKey: config.webhookEncryptionKey, mcpAuthToken: config.mcpAuthToken, securityHeaders: SECURITY_HEADERS, decrypts });
 }
+
+/** The journal's projector as the table stream's consumer (functions/journal-projector). */
+export function journalProjector(core: Core) {
+  return createJournalStreamConsumer(createJournalProjector({ store: createProjectionStore(core.table), publisher: UNPUBLISHED_EVENTS }));
+}
+

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import { eventually } from '../fixtures/eventually.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 /** Payments above this amount wait for approval in these tests. */
@@ -101,8 +102,11 @@ describe('approvals: /v1/approvals', () => {
       expect(payment.body).toMatchObject({ status: 'POSTED', postedAt: expect.any(String) });
       expect(await ledger.balanceOf(org.key, payer)).toBe('60.00000000');
       expect(await ledger.balanceOf(org.key, payee)).toBe('40.00000000');
-      const entry = (await ledger.auditOf(org.organizationId)).find((e) => e.action === 'approval.approved' && e.resourceId === approvalId);
-      expect(entry).toMatchObject({ actorType: 'API_KEY', actorId: approver.id });
+      // The approved payment's audit entry is projected from its journal record, visible within 2 s.
+      await eventually(async () => {
+        const entry = (await ledger.auditOf(org.organizationId)).find((e) => e.action === 'approval.approved' && e.resourceId === approvalId);
+        expect(entry).toMatchObject({ actorType: 'API_KEY', actorId: approver.id });
+      });
       await ledger.expectLedgerBalanced();
     });
 

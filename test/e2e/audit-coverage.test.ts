@@ -183,10 +183,14 @@ describe('audit coverage: every mutating route writes exactly one audit entry', 
     if (!prepare) throw new Error(`no audit coverage case for ${route.operation}: add one to CASES`);
     const prepared = await prepare(make, service);
     const knownOrganization = typeof prepared.organizationId === 'string' ? prepared.organizationId : undefined;
+    // Movements' audit entries are projected from the journal (visible within 2 s): the
+    // preparation's are in before counting, and the call's are in before reading what it added.
+    await service.projected();
     const before = new Set(knownOrganization ? (await entriesOf(service, knownOrganization)).map((entry) => entry.id) : []);
 
     // Act
     const response = await service.call(route.method, pathOf(route, prepared.params), { key: prepared.key, ...(prepared.body !== undefined ? { body: prepared.body } : {}) });
+    await service.projected();
 
     // Assess
     expect(response.status, response.text).toBeGreaterThanOrEqual(200);

@@ -25,6 +25,8 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
     await ledger.paid(org.key, { from: secondPayer, to: payee, amount: '9.00' });
     await ledger.createPolicy(org.key, { walletId: secondPayer, requireHumanApproval: true });
     queuedId = (await ledger.queuedPayment(org.key, { from: secondPayer, to: payee, amount: '7.00' })).transactionId;
+    // The organization-wide list is projected from the journal (visible within 2 s); a wallet's is not.
+    await service.projected();
   });
   afterAll(() => service.close());
 

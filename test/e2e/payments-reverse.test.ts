@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import { eventually } from '../fixtures/eventually.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('payments: POST /v1/payments/:id/reverse', () => {
@@ -50,9 +51,11 @@ describe('payments: POST /v1/payments/:id/reverse', () => {
     // Act
     expectStatus(await reverse(payeeOrg.key, paymentId), 200);
 
-    // Assess
-    const entries = await ledger.auditOf(payeeOrg.organizationId);
-    expect(entries.find((e) => e.action === 'payment.reversed' && e.resourceId === paymentId)).toMatchObject({ actorType: 'API_KEY', actorId: payeeOrg.keyId });
+    // Assess: projected from the reversal's journal record, visible within 2 s
+    await eventually(async () => {
+      const entries = await ledger.auditOf(payeeOrg.organizationId);
+      expect(entries.find((e) => e.action === 'payment.reversed' && e.resourceId === paymentId)).toMatchObject({ actorType: 'API_KEY', actorId: payeeOrg.keyId });
+    });
   });
 
   it('lets the paying organization reverse when both wallets are its own', async () => {

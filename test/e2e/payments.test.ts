@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateProduction } from '../fixtures/organizations.js';
 import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import { eventually } from '../fixtures/eventually.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('payments: POST /v1/payments', () => {
@@ -62,9 +63,11 @@ describe('payments: POST /v1/payments', () => {
       // Act
       const payment = await ledger.paid(org.key, { from: payer, to: payee, amount: '3.00' });
 
-      // Assess
-      const entry = (await ledger.auditOf(org.organizationId)).find((e) => e.action === 'payment.created' && e.resourceId === payment.id);
-      expect(entry).toMatchObject({ actorType: 'API_KEY', actorId: org.keyId, metadata: { amount: '3.00', currency: 'USD', recipientWalletId: payee } });
+      // Assess: projected from the payment's journal record, visible within 2 s
+      await eventually(async () => {
+        const entry = (await ledger.auditOf(org.organizationId)).find((e) => e.action === 'payment.created' && e.resourceId === payment.id);
+        expect(entry).toMatchObject({ actorType: 'API_KEY', actorId: org.keyId, metadata: { amount: '3.00', currency: 'USD', recipientWalletId: payee } });
+      });
     });
   });
 

@@ -29,6 +29,7 @@ const template: Template = dev.eventsTemplate;
 const resources = (template.toJSON() as { Resources: Record<string, CfnResource> }).Resources;
 const tables = tableReferences(dev);
 const SQS_RETENTION_14_DAYS = 14 * 24 * 3600;
+const DLQ_LOOKUP_ACTIONS: ReadonlySet<string> = new Set(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl']);
 
 const deployed = (worker: WorkerDefinition) => {
   const found = dev.events.workers.get(worker.name);
@@ -47,15 +48,22 @@ const rateExpression = (minutes: number) => `rate(${minutes} ${minutes === 1 ? '
  * What each grant may add to a worker's role, written out here rather than imported from the
  * construct. Returns whether `action` on `resource` is covered by the grant.
  */
+const STREAM_READ_ACTIONS: ReadonlySet<string> = new Set(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']);
+/** The table's stream ARN as the events stack references it (an import of the data stack's output). */
+const isTableStream = (resource: unknown) => JSON.stringify(resource).includes('StreamArn');
 const GRANT_ALLOWS: { readonly [G in WorkerGrant]: (action: string, resource: unknown) => boolean } = {
   'table:readWrite': (action, resource) => {
     const kind = tables.classify(resource);
     return (kind === 'table' && ALLOWED_TABLE_ACTIONS.has(action)) || (kind === 'index' && ALLOWED_INDEX_ACTIONS.has(action));
   },
+  // The stream's records and shards, and ListStreams (which IAM only grants on "*").
+  'table:readStream': (action, resource) => (STREAM_READ_ACTIONS.has(action) && isTableStream(resource)) || (action === 'dynamodb:ListStreams' && resource === '*'),
 };
 /** Grants that give the function an environment variable (bind* sets it with the grant). */
 const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<string, unknown>) => void } = {
   'table:readWrite': (variables) => expect(tables.resolve(variables[ENV.tableName])).toEqual(tables.tableName),
+  // The stream reaches the function as events: no variable.
+  'table:readStream': () => undefined,
 };
 const usesTable = (worker: WorkerDefinition) => worker.grants.some((grant) => grant.startsWith('table:'));
 
@@ -125,9 +133,20 @@ describe('events stack: one function per worker', () => {
 describe('events stack: triggers', () => {
   const rules = resourcesOfType(template, 'AWS::Events::Rule');
 
-  it('has one rule per schedule worker and nothing else triggering', () => {
+  const mappings = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping');
+
+  it('has one rule per schedule worker, one stream mapping per stream worker, and nothing else triggering', () => {
     expect(rules).toHaveLength(WORKERS.filter((worker) => worker.trigger.kind === 'schedule').length);
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+    expect(mappings).toHaveLength(WORKERS.filter((worker) => worker.trigger.kind === 'stream').length);
+  });
+
+  it('projects the journal from the table stream: the projector is a stream worker on journal records', () => {
+    expect(WORKERS.find((worker) => worker.name === 'journal-projector')).toMatchObject({
+      entry: 'functions/journal-projector/handler.ts',
+      trigger: { kind: 'stream', source: 'ledger-table', startingPosition: 'TRIM_HORIZON', entityTypes: ['TRANSACTION'] },
+      dlq: { enabled: true },
+      grants: ['table:readWrite', 'table:readStream'],
+    });
   });
 
   it.each(cases)('triggers %s as declared', (_name, worker) => {
@@ -151,7 +170,23 @@ describe('events stack: triggers', () => {
         });
         break;
       }
-      case 'stream':
+      case 'stream': {
+        const mapping = mappings.filter(([, candidate]) => sameJson(candidate.Properties.FunctionName, { Ref: functionIdOf(worker) }));
+        expect(mapping).toHaveLength(1);
+        const properties = mapping[0]![1].Properties;
+        expect(isTableStream(properties.EventSourceArn)).toBe(true);
+        expect(properties).toMatchObject({
+          StartingPosition: trigger.startingPosition,
+          BatchSize: trigger.batchSize,
+          MaximumRetryAttempts: trigger.retryAttempts,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+        });
+        if (trigger.entityTypes.length > 0) {
+          const patterns = (properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((filter) => JSON.parse(filter.Pattern) as unknown);
+          expect(patterns).toEqual([{ dynamodb: { NewImage: { entityType: { S: [...trigger.entityTypes] } } } }]);
+        }
+        break;
+      }
       case 'queue':
       case 'workflow-task':
         throw new Error(`write the infra expectations of ${trigger.kind} triggers (worker ${worker.name})`);
@@ -208,7 +243,14 @@ describe('events stack: dead-letter queues', () => {
         expect(invokeConfigs[0]![1].Properties.DestinationConfig).toEqual({ OnFailure: { Destination: queueArn } });
         break;
       }
-      case 'stream':
+      case 'stream': {
+        // Batches the mapping gave up on: a pointer to their stream records (the mapping sends it with the function's role).
+        const mapping = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping').find(([, candidate]) => sameJson(candidate.Properties.FunctionName, functionRef));
+        expect(mapping?.[1].Properties.DestinationConfig).toEqual({ OnFailure: { Destination: queueArn } });
+        expect(queueStatements.filter((statement) => statement.Effect === 'Allow')).toEqual([]);
+        expect(invokeConfigs).toHaveLength(0);
+        break;
+      }
       case 'queue':
       case 'workflow-task':
         throw new Error(`write the infra expectations of ${worker.trigger.kind} DLQs (worker ${worker.name})`);
@@ -252,9 +294,10 @@ describe('events stack: least-privilege IAM', () => {
       if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
       for (const resource of asArray(statement.Resource)) {
         for (const action of actions) {
-          // Sending to its own DLQ (the on-failure destination), nothing else on SQS.
-          if (dlqId && action === 'sqs:SendMessage' && sameJson(resource, getAttArn(dlqId))) {
-            sendsToDlq = true;
+          // Sending to its own DLQ (the on-failure destination), nothing else on SQS; a stream
+          // mapping's destination also needs to look the queue up.
+          if (dlqId && sameJson(resource, getAttArn(dlqId)) && (action === 'sqs:SendMessage' || (worker.trigger.kind === 'stream' && DLQ_LOOKUP_ACTIONS.has(action)))) {
+            sendsToDlq ||= action === 'sqs:SendMessage';
             continue;
           }
           const grant = worker.grants.find((candidate) => GRANT_ALLOWS[candidate](action, resource));

@@ -14,8 +14,12 @@ describe('audit trail of mutating calls', () => {
 
   /** Runs `act` and returns its response with the audit entries it added to the sandbox partition. */
   async function audited(org: Organization, act: () => Promise<ApiResponse>): Promise<{ response: ApiResponse; added: RawItem[] }> {
+    // A movement's audit entry is projected from its journal record (visible within 2 s): wait for
+    // the projector before counting, so earlier movements are not counted and this one is.
+    await service.projected();
     const before = new Set((await auditEntries(service.table, org.organizationId)).map((entry) => entry.id));
     const response = await act();
+    await service.projected();
     const added = (await auditEntries(service.table, org.organizationId)).filter((entry) => !before.has(entry.id));
     return { response, added };
   }

@@ -20,12 +20,12 @@ describe('budget adjustment idempotency after a crash between commit and answer'
     let failOnce = true;
     const crashingStore: AgentStore = {
       ...table.store,
-      async completeIdempotencyRecord(...args) {
+      async completeIdempotentMovement(...args) {
         if (failOnce) {
           failOnce = false;
           throw new Error('function died');
         }
-        return table.store.completeIdempotencyRecord(...args);
+        return table.store.completeIdempotentMovement(...args);
       },
     };
     const crashing = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), { stores: { agents: crashingStore }, clock });

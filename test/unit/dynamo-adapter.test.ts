@@ -45,7 +45,7 @@ function sentItems() {
   return calls[0]!.args[0].input.TransactItems ?? [];
 }
 
-/** A payment of 10.00 from wal_payer to wal_payee: payer update, entry, payee update, entry, record. */
+/** A payment of 10.00 from wal_payer to wal_payee: its journal record, then the payer and payee updates. */
 function payment(): Change {
   const posting: Posting = {
     transactionId: 'txn_1',
@@ -63,19 +63,20 @@ function payment(): Change {
 
 describe('DynamoDB adapter (mocked SDK)', () => {
   describe('request shapes', () => {
-    it('writes a posting in one TransactWriteItems: conditional balance updates, entries and the record', async () => {
+    it('writes a posting in one TransactWriteItems: the journal record first, then conditional balance updates', async () => {
       // Prepare
       ddb.on(TransactWriteCommand).resolves({});
       // Act
       await createCommitter(table, WRITERS).commit([payment()]);
       // Assess
-      const [payer, payerEntry, payee, payeeEntry, record] = sentItems();
+      const items = sentItems();
+      expect(items).toHaveLength(3);
+      const [record, payer, payee] = items;
+      expect(record?.Put).toMatchObject({ Item: { PK: 'TXN#txn_1', SK: 'TXN', entityType: 'TRANSACTION', GSI2PK: 'WALLET#wal_payer#TXNS', GSI3PK: 'WALLET#wal_payee#TXNS_IN' }, ConditionExpression: 'attribute_not_exists(PK)' });
+      expect(record?.Put?.Item).not.toHaveProperty('legs');
       expect(payer?.Update).toMatchObject({ TableName: TABLE, Key: { PK: 'WALLET#wal_payer', SK: 'WALLET' }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
-      expect(payer?.Update?.ConditionExpression).toContain('balance >= :requested');
-      expect(payee?.Update?.ConditionExpression).toBe('attribute_exists(PK) AND #status = :active AND environment = :environment');
-      expect(payerEntry?.Put?.Item).toMatchObject({ PK: 'WALLET#wal_payer', SK: `ENTRY#${AT}#txn_1#0`, entityType: 'LEDGER_ENTRY' });
-      expect(payeeEntry?.Put?.Item).toMatchObject({ PK: 'WALLET#wal_payee', SK: `ENTRY#${AT}#txn_1#1` });
-      expect(record?.Put).toMatchObject({ Item: { PK: 'TXN#txn_1', SK: 'TXN', entityType: 'TRANSACTION' }, ConditionExpression: 'attribute_not_exists(PK)' });
+      expect(payer?.Update?.ConditionExpression).toContain('balance >= :t_available');
+      expect(payee?.Update?.ConditionExpression).toBe('attribute_exists(PK) AND environment = :environment AND #status = :active');
       expect(sentItems().every((item) => (item.Put ?? item.Update)?.ConditionExpression)).toBe(true);
     });
 
@@ -119,8 +120,8 @@ describe('DynamoDB adapter (mocked SDK)', () => {
 
   describe('failures mapped to ApiError', () => {
     it('maps a condition failure by the position of the failed item: the payer is short of funds', async () => {
-      // Prepare: item 0 is the payer's balance update.
-      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'ConditionalCheckFailed', Item: { balance: { N: '5.5' }, status: { S: 'ACTIVE' }, environment: { S: 'SANDBOX' } } }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }]));
+      // Prepare: item 1 is the payer's balance update (item 0 the journal record).
+      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: { balance: { N: '5.5' }, status: { S: 'ACTIVE' }, environment: { S: 'SANDBOX' } } }, { Code: 'None' }]));
       // Act
       const outcome = createCommitter(table, WRITERS).commit([payment()]);
       // Assess
@@ -129,7 +130,7 @@ describe('DynamoDB adapter (mocked SDK)', () => {
 
     it('maps a condition failure by the position of the failed item: the payee is frozen', async () => {
       // Prepare: item 2 is the payee's balance update.
-      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: { balance: { N: '0' }, status: { S: 'FROZEN' }, environment: { S: 'SANDBOX' } } }, { Code: 'None' }, { Code: 'None' }]));
+      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: { balance: { N: '0' }, status: { S: 'FROZEN' }, environment: { S: 'SANDBOX' } } }]));
       await expect(createCommitter(table, WRITERS).commit([payment()])).rejects.toMatchObject({ code: 'WALLET_FROZEN', details: { walletId: 'wal_payee' } });
     });
 
@@ -147,7 +148,7 @@ describe('DynamoDB adapter (mocked SDK)', () => {
     });
 
     it('answers CONCURRENT_UPDATE (409, retryable) once the conflict outlasts the retries', async () => {
-      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'TransactionConflict' }, { Code: 'None' }, { Code: 'None' }, { Code: 'None' }]));
+      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'TransactionConflict' }, { Code: 'None' }]));
       const outcome = createCommitter(table, WRITERS).commit([payment()]);
       await expect(outcome).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE', status: 409, details: { retryAfter: 1 } });
       expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(CONFLICT_RETRY_LIMIT);

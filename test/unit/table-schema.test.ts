@@ -11,7 +11,6 @@ const scope = { organizationId: 'org_1', environment: 'SANDBOX' as const };
 
 /** One item of each indexed entity, with every optional index attribute present. */
 const samples: Record<keyof typeof INDEX_USAGE, Item> = {
-  WALLET: entities.walletCodec.toItem({ id: 'wal_1', ...scope, name: 'W', walletType: 'ORG', isMain: true, status: 'ACTIVE', balance: new Big(0), pendingBalance: new Big(0), heldBalance: new Big(0), currency: 'USD', createdAt: AT } satisfies Wallet),
   API_KEY: entities.apiKeyCodec.toItem({ id: 'key_1', hash: 'h', name: 'K', prefix: 'svc_test_', last4: 'abcd', ...scope, permissions: [], walletId: null, status: 'ACTIVE', createdAt: AT }),
   TRANSACTION: entities.transactionCodec.toItem({ id: 'txn_1', type: 'PAYMENT', ...scope, createdAt: AT, from: 'wal_1', to: 'wal_2' }),
   POLICY: entities.policyCodec.toItem({ id: 'pol_1', walletId: 'wal_1', ...scope, name: 'P', maxTransactionAmount: new Big(1), requireHumanApproval: false, status: 'ACTIVE', createdAt: AT, updatedAt: AT } satisfies Policy),
@@ -24,6 +23,12 @@ describe('table schema', () => {
   it('names in INDEX_USAGE only entity types that an entity module declares', () => {
     const declared = Object.entries(entities).filter(([name]) => name.endsWith('_ENTITY')).map(([, value]) => value);
     for (const entityType of Object.keys(INDEX_USAGE)) expect(declared).toContain(entityType);
+  });
+
+  it('writes wallet items with no index attribute: a balance change writes no index entry', () => {
+    const wallet = entities.walletCodec.toItem({ id: 'wal_1', ...scope, name: 'W', walletType: 'ORG', isMain: true, status: 'ACTIVE', balance: new Big(0), pendingBalance: new Big(0), heldBalance: new Big(0), currency: 'USD', createdAt: AT } satisfies Wallet);
+    expect(Object.values(GSI).filter((index) => wallet[index.partition] !== undefined)).toEqual([]);
+    expect(INDEX_USAGE).not.toHaveProperty('WALLET');
   });
 
   it.each(Object.keys(INDEX_USAGE) as (keyof typeof INDEX_USAGE)[])('writes %s items with exactly the indexes INDEX_USAGE declares', (entityType) => {

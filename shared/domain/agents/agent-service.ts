@@ -4,7 +4,7 @@ import { assertAccessible, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 type AgentChange = Parameters<AgentStore['commit']>[0][number];
 import { ApiError, validationError } from '../errors.js';
-import { fingerprintOf, inFlightIdempotencyChange, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { claimOf, fingerprintOf, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { transferLegs, walletAccount, type Leg } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
 import { buildPolicy, type PolicyPatch } from '../policies/policy-service.js';
@@ -13,20 +13,13 @@ import type { ServiceDeps } from '../ports.js';
 import type { AgentStore } from './ports.js';
 import { API_KEY_STATES } from '../api-keys/api-key-states.js';
 import { canTransition } from '../state-table.js';
+import { requireHeld } from '../api-keys/grants.js';
 import { AGENT_PERMISSIONS, DEFAULT_AGENT_PERMISSIONS, type OrganizationPermission, type OrganizationScope, type RequestContext } from '../tenancy.js';
 import type { ApiKey, Page, PageRequest, Wallet } from '../types.js';
 import { newWallet } from '../wallets/wallet-rules.js';
 import { findTemplate } from './agent-templates.js';
 
 export const MAX_POLICIES_PER_AGENT = 10;
-
-/** An adjustment's answer without the balance after it. */
-interface AdjustmentPartial {
-  id: string;
-  adjustment: number;
-  currency: 'USD';
-  transactionId: string;
-}
 
 export interface CreateAgentInput {
   name: string;
@@ -44,6 +37,7 @@ export interface AgentDetails {
 export function createAgentService(deps: ServiceDeps<AgentStore>) {
   const { store, clock, ids } = deps;
 
+  /** The agent key's permissions: the requested ones (or the defaults), each an agent permission (else 400). */
   function checkPermissions(requested: string[] | undefined): OrganizationPermission[] {
     if (requested === undefined) return [...DEFAULT_AGENT_PERMISSIONS];
     const allowed = new Set<string>(AGENT_PERMISSIONS);
@@ -83,6 +77,8 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
         throw validationError(`policies.${index}`, 'needs name, maxTransactionAmount and requireHumanApproval');
       }
     }
+    // A key grants only what it holds (decisions.md section 1), the defaults and a template's included.
+    requireHeld(ctx.principal, permissions);
     await store.commit([
       { type: 'reserveWalletSlot', ...scope, limit: deps.limits.walletsPerEnvironment },
       { type: 'createWallet', wallet },
@@ -137,46 +133,49 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     const amount = parseAmount(rawAmount, { allowNegative: true });
     const amountText = formatAmount(amount);
     const fingerprint = fingerprintOf('agent.adjust-budget', { agentId, amount: amountText });
-    // The answer carries the balance read after the commit, so the key goes in flight with the
-    // movement and is completed right after; a request that died in between is answered from here.
-    const complete = async (partial: AdjustmentPartial): Promise<IdempotentResponse> => {
-      const after = await store.getWallet(partial.id);
-      const body = { id: partial.id, adjustment: partial.adjustment, newBalance: formatBalance(after?.balance ?? new Big(0)), currency: partial.currency, transactionId: partial.transactionId };
-      if (idempotencyKey) await store.completeIdempotencyRecord(scope.organizationId, scope.environment, idempotencyKey, 200, JSON.stringify(body));
+    const claim = idempotencyKey === undefined ? undefined : await claimOf(scope, idempotencyKey, fingerprint);
+    // The answer carries the balance read after the commit, so the key's journal record is
+    // written in flight and completed right after; a request that died in between is answered
+    // from the record (recover) once it is stale.
+    const complete = async (transactionId: string, walletId: string): Promise<IdempotentResponse> => {
+      const after = await store.getWallet(walletId);
+      const body = { id: walletId, adjustment: Number(amountText), newBalance: formatBalance(after?.balance ?? new Big(0)), currency: 'USD', transactionId };
+      if (claim) await store.completeIdempotentMovement(transactionId, JSON.stringify(body));
       return { status: 200, body, replayed: false };
     };
-    return runIdempotent(store, scope, idempotencyKey, fingerprint, clock.now(), async () => {
-      const agent = await loadAgent(ctx, agentId);
-      if (agent.deletedAt) throw new ApiError('WALLET_FROZEN', 'The agent is deleted.', { walletId: agent.id });
-      const mainWalletId = await mainWalletOf(scope);
-      const now = clock.now();
-      const at = now.toISOString();
-      const credit = amount.gt(0);
-      const [from, to] = credit ? [mainWalletId, agent.id] : [agent.id, mainWalletId];
-      const transactionId = ids('transaction');
-      const magnitude = amount.abs();
-      const partial: AdjustmentPartial = { id: agent.id, adjustment: Number(amountText), currency: 'USD', transactionId };
-      const changes: AgentChange[] = [
-        {
-          type: 'posting',
-          posting: {
-            transactionId,
-            type: 'BUDGET_ADJUSTMENT',
-            ...scope,
-            currency: 'USD',
-            legs: transferLegs(walletAccount(from), walletAccount(to), magnitude),
-            createdAt: at,
-            description: credit ? 'Budget increase' : 'Budget decrease',
-            attributes: { from, to, amount: formatAmount(magnitude), fee: '0.00', status: 'POSTED', postedAt: at, payeeOrganizationId: scope.organizationId, requestedByKeyId: ctx.principal.keyId },
-            record: 'create',
+    return runIdempotent(store, claim, clock.now(), () => ids('transaction'), {
+      recover: (record) => complete(record.id, record.audit?.resourceId ?? agentId),
+      execute: async (transactionId, keyClaim) => {
+        const agent = await loadAgent(ctx, agentId);
+        if (agent.deletedAt) throw new ApiError('WALLET_FROZEN', 'The agent is deleted.', { walletId: agent.id });
+        const mainWalletId = await mainWalletOf(scope);
+        const at = clock.now().toISOString();
+        const credit = amount.gt(0);
+        const [from, to] = credit ? [mainWalletId, agent.id] : [agent.id, mainWalletId];
+        const magnitude = amount.abs();
+        const changes: AgentChange[] = [
+          {
+            type: 'posting',
+            posting: {
+              transactionId,
+              type: 'BUDGET_ADJUSTMENT',
+              ...scope,
+              currency: 'USD',
+              legs: transferLegs(walletAccount(from), walletAccount(to), magnitude),
+              createdAt: at,
+              description: credit ? 'Budget increase' : 'Budget decrease',
+              attributes: { from, to, amount: formatAmount(magnitude), fee: '0.00', status: 'POSTED', postedAt: at, payeeOrganizationId: scope.organizationId, requestedByKeyId: ctx.principal.keyId, ...(idempotencyKey ? { idempotencyKey } : {}) },
+              record: 'create',
+              ...(keyClaim ? { idempotency: { key: keyClaim.key, fingerprint: keyClaim.fingerprint, awaitsReply: true } } : {}),
+              // The audit entry (wallet.budget.adjust, naming the agent) is projected from the journal record.
+              audit: { action: AUDIT.wallet.adjustBudget, actor: ctx.actor, resourceId: agent.id },
+            },
           },
-        },
-        ...(idempotencyKey ? [inFlightIdempotencyChange(scope, idempotencyKey, fingerprint, now, partial)] : []),
-        auditChange({ ...scope, actor: ctx.actor, action: AUDIT.wallet.adjustBudget, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { transactionId, amount: amountText, currency: 'USD', recipientWalletId: to }, createdAt: at }, ids),
-      ];
-      await store.commit(changes);
-      return complete(partial);
-    }, (stored) => complete(stored as AdjustmentPartial));
+        ];
+        await store.commit(changes);
+        return complete(transactionId, agent.id);
+      },
+    });
   }
 
   async function setStatus(ctx: RequestContext, agentId: string, target: 'FROZEN' | 'ACTIVE') {
@@ -215,13 +214,25 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     return { id: agent.id, apiKey: issued.raw, apiKeyId: apiKey.id, revokedKeyId: old.id };
   }
 
-  /** Freezes for good, sweeps the balance to the main wallet and revokes the agent's key; the record stays. */
+  /**
+   * Freezes for good, sweeps the balance to the main wallet and revokes the agent's key; the record
+   * stays. A concurrent key rotation must never leave its new key ACTIVE on the deleted agent, so
+   * the close is conditioned on the active key read (an empty agent: the wallet write itself; a
+   * funded one: the revocation of that key, conditioned on its being ACTIVE, and a second read of
+   * the wallet when the key read is no longer ACTIVE). The loser answers 409 CONCURRENT_UPDATE.
+   */
   async function remove(ctx: RequestContext, agentId: string) {
     const scope = scopeOf(ctx.principal);
     const agent = await loadAgent(ctx, agentId);
     if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is already deleted.');
     const mainWalletId = await mainWalletOf(scope);
     const activeKey = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
+    const keyRevocable = activeKey !== undefined && canTransition(API_KEY_STATES, activeKey.status, 'revoke');
+    if (!keyRevocable && agent.balance.gt(0)) {
+      // A rotation that committed between the two reads revoked the key read here: see its new key.
+      const again = await store.getWallet(agent.id);
+      if (again?.activeKeyId !== agent.activeKeyId) throw keyRotatedConcurrently();
+    }
     const at = clock.now().toISOString();
     const closing = { status: 'FROZEN', deletedAt: at };
     const swept = agent.balance;
@@ -238,18 +249,32 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
       });
     } else {
       // Conditioned on the empty balance: money landing meanwhile makes this a retryable 409, never stranded.
-      changes.push({ type: 'updateWallet', walletId: agent.id, trigger: 'close', set: { status: 'FROZEN', deletedAt: at }, expectedBalance: swept });
+      // And on the active key read: a rotation meanwhile makes this a retryable 409, never a new key left ACTIVE.
+      changes.push({ type: 'updateWallet', walletId: agent.id, trigger: 'close', set: { status: 'FROZEN', deletedAt: at }, expectedBalance: swept, ...(agent.activeKeyId ? { expectedActiveKeyId: agent.activeKeyId } : {}) });
     }
-    if (activeKey && canTransition(API_KEY_STATES, activeKey.status, 'revoke')) changes.push({ type: 'revokeApiKey', apiKey: activeKey, revokedAt: at });
+    if (keyRevocable) changes.push({ type: 'revokeApiKey', apiKey: activeKey, revokedAt: at });
     changes.push(
       auditChange({ ...scope, actor: ctx.actor, action: AUDIT.wallet.close, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { sweptAmount: formatBalance(swept), currency: 'USD', recipientWalletId: mainWalletId }, createdAt: at }, ids),
       eventChange({ ...scope, type: 'agent.deleted', data: { id: agent.id, sweptAmount: formatBalance(swept) }, createdAt: at }, ids),
     );
-    await store.commit(changes);
+    try {
+      await store.commit(changes);
+    } catch (error) {
+      // The key read ACTIVE was revoked meanwhile by a rotation (not by a concurrent deletion): the same retryable answer.
+      if (keyRevocable && error instanceof ApiError && error.code === 'INVALID_STATE') {
+        const [wallet, key] = await Promise.all([store.getWallet(agent.id), store.getApiKeyById(activeKey.id)]);
+        if (!wallet?.deletedAt && key?.status !== 'ACTIVE') throw keyRotatedConcurrently();
+      }
+      throw error;
+    }
     return { id: agent.id, deleted: true, sweptAmount: formatBalance(swept) };
   }
 
   return { create, createFromTemplate, get, list, adjustBudget, pause: (ctx: RequestContext, id: string) => setStatus(ctx, id, 'FROZEN'), resume: (ctx: RequestContext, id: string) => setStatus(ctx, id, 'ACTIVE'), rotateKey, remove };
+}
+
+function keyRotatedConcurrently(): ApiError {
+  return new ApiError('CONCURRENT_UPDATE', 'The agent\'s key was rotated meanwhile; retry.', { retryAfter: 1 });
 }
 
 export type AgentService = ReturnType<typeof createAgentService>;

@@ -5,6 +5,7 @@ import { ApiError, validationError } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
 import type { ApiKeyStore } from './ports.js';
 import { API_KEY_STATES } from './api-key-states.js';
+import { requireHeld } from './grants.js';
 import { canTransition, targetOf } from '../state-table.js';
 import type { Environment, OrganizationPermission, RequestContext } from '../tenancy.js';
 import type { ApiKey, Page, PageRequest } from '../types.js';
@@ -31,6 +32,7 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
     if (input.expiresAt !== undefined && new Date(input.expiresAt).getTime() <= now.getTime()) {
       throw validationError('expiresAt', 'must be in the future');
     }
+    requireHeld(ctx.principal, input.permissions);
     const environment = input.environment ?? scope.environment;
     if (environment === 'PRODUCTION') {
       const organization = await store.getOrganization(scope.organizationId);

@@ -2,7 +2,7 @@ import { presentApproval } from './approval-view.js';
 import type { AuditChange } from '../audit/ports.js';
 import Big from 'big.js';
 import { AUDIT, type AuditAction } from '../audit/actions.js';
-import { scopeOf } from '../access.js';
+import { assertAccessible, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError, QUEUED_POSTING_FAILURES, type ErrorCode } from '../errors.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
@@ -12,7 +12,7 @@ import { APPROVAL_STATES, type ApprovalTrigger } from './approval-states.js';
 import { targetOf } from '../state-table.js';
 import type { Actor, RequestContext } from '../tenancy.js';
 import type { Approval, Page, PageRequest, Transaction } from '../types.js';
-import { paymentPostingChanges } from '../payments/payment-posting.js';
+import { paymentPosting, spendOf } from '../payments/payment-posting.js';
 
 export const EXPIRY_BATCH_SIZE = 25;
 
@@ -29,10 +29,12 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     return approval;
   }
 
-  function list(ctx: RequestContext, filter: ApprovalFilter, page: PageRequest): Promise<Page<Approval>> {
+  async function list(ctx: RequestContext, filter: ApprovalFilter, page: PageRequest): Promise<Page<Approval>> {
     const scope = scopeOf(ctx.principal);
     const own = ctx.principal.walletId;
     if (own !== null && filter.walletId !== undefined && filter.walletId !== own) throw new ApiError('WALLET_NOT_FOUND');
+    // A wallet filter names a wallet the key may see: another organization's answers 404, as everywhere.
+    if (own === null && filter.walletId !== undefined) assertAccessible(ctx.principal, (await store.getWalletSnapshot(filter.walletId))?.wallet);
     return store.listApprovals(scope.organizationId, scope.environment, { ...filter, walletId: own ?? filter.walletId }, page);
   }
 
@@ -91,10 +93,13 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     const { decided, changes } = decisionChanges(approval, 'approve', ctx.actor, note ? { note } : {}, at);
     try {
       const aliases = approval.payment.merchant ? [`merchant:${approval.payment.merchant}`] : [];
-      const { periodLimits } = evaluatePolicies(snapshot?.policies ?? [], snapshot?.counters ?? [], { walletId: approval.walletId, to: queued.to, toAliases: aliases, amount: new Big(queued.amount), at: now });
+      const amount = new Big(queued.amount);
+      const counters = snapshot?.counters ?? [];
+      const { periodLimits } = evaluatePolicies(snapshot?.policies ?? [], counters, { walletId: approval.walletId, to: queued.to, toAliases: aliases, amount, at: now });
+      // The payment's audit entry (approval.approved, naming the approval) and payment.posted are projected from its journal record.
       await store.commit([
         ...changes,
-        ...paymentPostingChanges({ transaction: posted, periodLimits, record: 'fromQueued', actor: ctx.actor, ids, auditAction: AUDIT.approval.approve, auditResource: { resource: 'approval', resourceId: approval.id } }),
+        paymentPosting({ transaction: posted, record: 'fromQueued', actor: ctx.actor, auditAction: AUDIT.approval.approve, spend: spendOf(approval.walletId, amount, now, periodLimits, counters) }),
         eventChange({ ...scopeOf(ctx.principal), type: 'approval.approved', data: presentApproval(decided), createdAt: at }, ids),
       ]);
       return decided;

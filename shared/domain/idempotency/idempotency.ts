@@ -1,12 +1,17 @@
 import { ApiError, STORED_FAILURES, toEnvelope, validationError } from '../errors.js';
-import type { IdempotencyChange } from './ports.js';
+import { derivedId, digestOf } from '../ledger/derived-ids.js';
+import type { JournalRecord } from '../ledger/journal.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { IdempotencyRecord } from '../types.js';
-import type { IdempotencyStore } from './ports.js';
+import type { IdempotencyChange, IdempotencySlot, IdempotencyStore } from './ports.js';
 
-/** Idempotency records are kept 24 hours (decisions.md section 3). */
+/** Idempotency keys are kept 24 hours (decisions.md section 3); after that a key may start anew. */
 export const IDEMPOTENCY_RETENTION_S = 24 * 3600;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** A movement committed in flight whose answer is still missing after this was left by a request that died. */
+export const IN_FLIGHT_STALE_MS = 10_000;
+/** Safety bound on the slots tried in one request (each try follows a slot claimed meanwhile). */
+const MAX_SLOT_ATTEMPTS = 8;
 
 /** The key from the body field or the Idempotency-Key header; both present and different is an error. */
 export function resolveIdempotencyKey(bodyKey: string | undefined, headerKey: string | undefined): string | undefined {
@@ -38,107 +43,206 @@ export interface IdempotentResponse<T = unknown> {
   replayed: boolean;
 }
 
-/** The stored first response for this key, or IDEMPOTENCY_KEY_REUSE if the parameters differ. */
-function replayOf(record: IdempotencyRecord, fingerprint: string): IdempotentResponse {
-  if (record.fingerprint !== fingerprint) {
-    throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', { idempotencyKey: record.key });
-  }
-  if (record.status === IN_FLIGHT_STATUS) {
-    throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still being processed; retry shortly.', { idempotencyKey: record.key });
-  }
-  return { status: record.status, body: JSON.parse(record.body) as unknown, replayed: true };
-}
-
 /**
- * For responses known only after the commit (a balance read back): the record goes into the
- * movement's transaction as in flight, and the response is saved right after.
+ * A request's claim on its key: the key, a digest of its normalized parameters, and its slots.
+ * Generation 0 is the key's first slot; once a slot's claim is older than 24 hours the key may be
+ * used anew, in the next generation's slot (a slot is never rewritten: a journal record is forever).
  */
-export const IN_FLIGHT_STATUS = 0;
-/** An in-flight record older than this was left by a request that died after its commit. */
-export const IN_FLIGHT_STALE_MS = 10_000;
-
-/** `partial`: what is known before the commit, from which a stale record's answer is rebuilt. */
-export function inFlightIdempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, now: Date, partial: unknown): IdempotencyChange {
-  return idempotencyChange(scope, key, fingerprint, IN_FLIGHT_STATUS, partial, now);
+export interface KeyClaim {
+  scope: OrganizationScope;
+  key: string;
+  fingerprint: string;
+  slotId(generation: number): Promise<string>;
 }
 
-/** Rebuilds and saves the answer of a stale in-flight record (the movement itself committed). */
-export type InFlightRecovery = (partial: unknown) => Promise<IdempotentResponse>;
-
-export function idempotencyChange(scope: OrganizationScope, key: string, fingerprint: string, status: number, body: unknown, now: Date): IdempotencyChange {
+export async function claimOf(scope: OrganizationScope, key: string, fingerprintText: string): Promise<KeyClaim> {
+  const slots = new Map<number, Promise<string>>();
   return {
-    type: 'idempotency',
-    record: {
-      ...scope,
-      key,
-      fingerprint,
-      status,
-      body: JSON.stringify(body),
-      createdAt: now.toISOString(),
-      expiresAtEpochS: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_RETENTION_S,
+    scope,
+    key,
+    fingerprint: await digestOf(fingerprintText),
+    slotId(generation) {
+      let id = slots.get(generation);
+      if (!id) {
+        // The organization's id makes the slot (a transaction id) unpredictable to anyone outside it.
+        id = derivedId('transaction', `idempotency|${scope.organizationId}|${scope.environment}|${generation}|${key}`);
+        slots.set(generation, id);
+      }
+      return id;
     },
   };
 }
 
-/** The record under a key, unless it is past its 24 hours (TTL deletion lags behind). */
-async function liveRecord(store: IdempotencyStore, scope: OrganizationScope, key: string, now: Date): Promise<IdempotencyRecord | undefined> {
-  const record = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
-  return record && record.expiresAtEpochS * 1000 > now.getTime() ? record : undefined;
+/** How one idempotent operation commits, and how its first answer is told again. */
+export interface IdempotentRun {
+  /**
+   * Commits the movement with its journal record at `transactionId`: the key's slot when `claim`
+   * is given (the write fails with IDEMPOTENCY_KEY_IN_USE if the slot was taken meanwhile).
+   */
+  execute(transactionId: string, claim: KeyClaim | undefined): Promise<IdempotentResponse>;
+  /** The first answer, rebuilt from the movement's journal record (a payment as it posted). */
+  replay?(record: JournalRecord): IdempotentResponse | Promise<IdempotentResponse>;
+  /**
+   * Movements whose answer is known only after the commit (a balance read back) save it onto the
+   * record right after; a record still without one after IN_FLIGHT_STALE_MS is answered and
+   * completed here (its movement did commit).
+   */
+  recover?(record: JournalRecord): Promise<IdempotentResponse>;
 }
 
-/** The stored response for this key and parameters, if any (IDEMPOTENCY_KEY_REUSE if they differ). */
-export async function storedReplay(store: IdempotencyStore, scope: OrganizationScope, key: string, fingerprint: string, now: Date): Promise<IdempotentResponse | undefined> {
-  const record = await liveRecord(store, scope, key, now);
-  return record ? replayOf(record, fingerprint) : undefined;
+const isLive = (slot: IdempotencySlot, now: Date): boolean =>
+  slot.kind === 'answer' ? slot.record.expiresAtEpochS * 1000 > now.getTime() : Date.parse(slot.record.createdAt) + IDEMPOTENCY_RETENTION_S * 1000 > now.getTime();
+
+/** The live claim of a key, if any, and the first generation whose slot is free. */
+interface SlotSearch {
+  live?: IdempotencySlot;
+  free: number;
 }
 
 /**
- * Runs an idempotent operation: a stored response is replayed; otherwise `execute` commits the
- * movement together with the idempotency record (one transaction). If a concurrent request with
- * the same key won the race, its stored response is replayed instead. A refusal in
- * STORED_FAILURES (the error table's `storedOnRefusal`) is kept under the key like a success.
+ * Slots 0..k-1 of a key are taken and k.. free, and only the last taken one can still be live
+ * (the next is claimed only once it expired). Slot 0 answers almost every request; a key reused
+ * day after day is found by galloping, then bisecting: O(log k) reads.
+ */
+async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, first?: IdempotencySlot | null): Promise<SlotSearch> {
+  const read = async (generation: number) => store.getIdempotencySlot(await claim.slotId(generation));
+  const slot0 = first === undefined ? await read(0) : (first ?? undefined);
+  if (!slot0) return { free: 0 };
+  if (isLive(slot0, now)) return { live: slot0, free: 1 };
+  let taken = 0;
+  let takenSlot = slot0;
+  let step = 1;
+  let free: number;
+  for (;;) {
+    const slot = await read(taken + step);
+    if (!slot) {
+      free = taken + step;
+      break;
+    }
+    taken += step;
+    takenSlot = slot;
+    step *= 2;
+  }
+  while (free - taken > 1) {
+    const middle = Math.floor((taken + free) / 2);
+    const slot = await read(middle);
+    if (slot) {
+      taken = middle;
+      takenSlot = slot;
+    } else {
+      free = middle;
+    }
+  }
+  return { ...(isLive(takenSlot, now) ? { live: takenSlot } : {}), free };
+}
+
+/** The first answer of a live claim; IDEMPOTENCY_KEY_REUSE when the parameters differ. */
+async function answerOf(slot: IdempotencySlot, claim: KeyClaim, run: IdempotentRun | undefined, now: Date): Promise<IdempotentResponse> {
+  const fingerprint = slot.kind === 'answer' ? slot.record.fingerprint : slot.record.idempotencyFingerprint;
+  if (fingerprint !== claim.fingerprint) {
+    throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', { idempotencyKey: claim.key });
+  }
+  if (slot.kind === 'answer') return { status: slot.record.status, body: JSON.parse(slot.record.body) as unknown, replayed: true };
+  const { record } = slot;
+  if (record.reply !== undefined) return { status: 200, body: JSON.parse(record.reply) as unknown, replayed: true };
+  if (run?.recover) {
+    if (now.getTime() - Date.parse(record.createdAt) <= IN_FLIGHT_STALE_MS) {
+      throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still being processed; retry shortly.', { idempotencyKey: claim.key });
+    }
+    return { ...(await run.recover(record)), replayed: true };
+  }
+  if (!run?.replay) throw new Error(`slot ${record.id} holds a movement this operation can not replay`);
+  return { ...(await run.replay(record)), replayed: true };
+}
+
+/**
+ * Runs an idempotent operation (decisions.md section 3). A live claim of the key is answered
+ * again (nothing executes, nothing is written); otherwise `execute` commits the movement with its
+ * journal record in the key's free slot, one transaction. If a concurrent request claimed the slot
+ * first, its answer is given. A refusal whose code is stored on refusal (errors.ts) is kept in the
+ * slot like a success. `first`: slot 0 as read together with another read (null: absent).
  */
 export async function runIdempotent(
   store: IdempotencyStore,
-  scope: OrganizationScope,
-  key: string | undefined,
-  fingerprint: string,
+  claim: KeyClaim | undefined,
   now: Date,
-  execute: () => Promise<IdempotentResponse>,
-  recover?: InFlightRecovery,
+  newTransactionId: () => string,
+  run: IdempotentRun,
+  first?: IdempotencySlot | null,
 ): Promise<IdempotentResponse> {
-  if (key === undefined) return execute();
-  const existing = await liveRecord(store, scope, key, now);
-  const stale = existing?.status === IN_FLIGHT_STATUS && now.getTime() - Date.parse(existing.createdAt) > IN_FLIGHT_STALE_MS;
-  if (existing && stale && recover && existing.fingerprint === fingerprint) return recover(JSON.parse(existing.body) as unknown);
-  if (existing) return replayOf(existing, fingerprint);
-  try {
-    return await execute();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    if (error.code === 'IDEMPOTENCY_KEY_IN_USE') return replayWinner(store, scope, key, fingerprint, error);
-    if (!STORED_FAILURES.has(error.code)) throw error;
-    return storeResponse(store, scope, key, fingerprint, { status: error.status, body: toEnvelope(error), replayed: false }, now);
+  if (claim === undefined) return run.execute(newTransactionId(), undefined);
+  let search = await searchSlots(store, claim, now, first);
+  for (let attempt = 1; ; attempt++) {
+    if (search.live) return answerOf(search.live, claim, run, now);
+    try {
+      return await run.execute(await claim.slotId(search.free), claim);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code === 'IDEMPOTENCY_KEY_IN_USE' && attempt < MAX_SLOT_ATTEMPTS) {
+        // Claimed meanwhile, by a concurrent request with the key (answered) or an old claim.
+        search = await searchSlots(store, claim, now);
+        continue;
+      }
+      if (!STORED_FAILURES.has(error.code)) throw error;
+      return storeAnswer(store, claim, search.free, { status: error.status, body: toEnvelope(error), replayed: false }, now, run);
+    }
   }
 }
 
-async function replayWinner(store: IdempotencyStore, scope: OrganizationScope, key: string, fingerprint: string, error: ApiError): Promise<IdempotentResponse> {
-  const winner = await store.getIdempotencyRecord(scope.organizationId, scope.environment, key);
-  if (!winner) throw error;
-  return replayOf(winner, fingerprint);
+export function answerChange(slotId: string, claim: KeyClaim, status: number, body: unknown, now: Date): IdempotencyChange {
+  const record: IdempotencyRecord = {
+    ...claim.scope,
+    key: claim.key,
+    fingerprint: claim.fingerprint,
+    status,
+    body: JSON.stringify(body),
+    createdAt: now.toISOString(),
+    expiresAtEpochS: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_RETENTION_S,
+  };
+  return { type: 'idempotency', slotId, record };
 }
 
-
 /**
- * Stores a response decided outside a movement's transaction (a refusal, a batch's answer); if
- * another request with the key stored first, that response is the answer.
+ * Stores an answer decided without a movement (a refusal) in the key's free slot; if another
+ * request with the key claimed it first, that request's answer is the answer.
  */
-export async function storeResponse(store: IdempotencyStore, scope: OrganizationScope, key: string, fingerprint: string, response: IdempotentResponse, now: Date): Promise<IdempotentResponse> {
+async function storeAnswer(store: IdempotencyStore, claim: KeyClaim, generation: number, response: IdempotentResponse, now: Date, run?: IdempotentRun): Promise<IdempotentResponse> {
   try {
-    await store.commit([idempotencyChange(scope, key, fingerprint, response.status, response.body, now)]);
+    await store.commit([answerChange(await claim.slotId(generation), claim, response.status, response.body, now)]);
     return response;
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error;
-    return replayWinner(store, scope, key, fingerprint, error);
+    const search = await searchSlots(store, claim, now);
+    if (!search.live) throw error;
+    return answerOf(search.live, claim, run, now);
   }
+}
+
+/** A batch's claim answers nothing itself: its items answer, each under its own key. */
+const BATCH_CLAIM_STATUS = 0;
+
+/**
+ * Claims a batch's key for these items (decisions.md section 3, "Batch idempotency"): the same
+ * key with other items is IDEMPOTENCY_KEY_REUSE; with the same items the batch runs again, each
+ * item under its derived key, so posted and refused items answer as before and retryable ones run
+ * again. Only the digest of the items is stored, whatever the items' size.
+ */
+export async function claimBatchKey(store: IdempotencyStore, claim: KeyClaim, now: Date): Promise<void> {
+  for (let attempt = 1; attempt <= MAX_SLOT_ATTEMPTS; attempt++) {
+    const search = await searchSlots(store, claim, now);
+    if (search.live) {
+      const fingerprint = search.live.kind === 'answer' ? search.live.record.fingerprint : search.live.record.idempotencyFingerprint;
+      if (fingerprint !== claim.fingerprint || search.live.kind !== 'answer' || search.live.record.status !== BATCH_CLAIM_STATUS) {
+        throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', { idempotencyKey: claim.key });
+      }
+      return;
+    }
+    try {
+      await store.commit([answerChange(await claim.slotId(search.free), claim, BATCH_CLAIM_STATUS, null, now)]);
+      return;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error;
+    }
+  }
+  throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still being processed; retry shortly.', { idempotencyKey: claim.key });
 }

@@ -1,54 +1,89 @@
-import { presentPayment } from './payment-view.js';
 import Big from 'big.js';
+import { presentPayment } from './payment-view.js';
 import type { AuditAction } from '../audit/actions.js';
-import { auditChange, eventChange } from '../audit/audit.js';
-import type { AuditChange } from '../audit/ports.js';
-import type { IdGenerator } from '../ids.js';
-import { transferLegs, walletAccount, type Posting, type PostingChange } from '../ledger/posting.js';
-import type { PeriodLimitCheck } from '../policies/policy-types.js';
+import type { IdempotentResponse, KeyClaim } from '../idempotency/idempotency.js';
+import type { JournalRecord } from '../ledger/journal.js';
+import { transferLegs, walletAccount, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
+import { periodKeyOf } from '../policies/policy-rules.js';
+import type { Period, PeriodLimitCheck, SpendCounter } from '../policies/policy-types.js';
 import type { Actor } from '../tenancy.js';
 import type { Transaction } from '../types.js';
 
-/** The changes that post a payment: balanced legs, the period counters, its audit entry and event. */
-export function paymentPostingChanges(args: {
+const PERIODS: readonly Period[] = ['DAY', 'WEEK', 'MONTH'];
+
+/**
+ * What a payment adds to its paying wallet's spend: every calendar period, whether or not a
+ * policy limits it (a limit added later counts what was spent before it, decisions.md section 3),
+ * each within its tightest limit; counters of periods that are over are dropped.
+ */
+export function spendOf(walletId: string, amount: Big, at: Date, limits: PeriodLimitCheck[], stored: SpendCounter[]): SpendCount {
+  const periods = PERIODS.map((period) => {
+    const limit = limits.find((check) => check.period === period)?.limit;
+    return { period, periodKey: periodKeyOf(period, at), ...(limit ? { limit } : {}) };
+  });
+  const stale = stored.filter((counter) => !periods.some((p) => p.period === counter.period && p.periodKey === counter.periodKey)).map(({ period, periodKey }) => ({ period, periodKey }));
+  return { walletId, amount, periods, stale };
+}
+
+/**
+ * The posting of a payment (or of its reversal): balanced legs, its journal record carrying the
+ * key's claim and what its audit entry says, and the payer's spend. The audit entry and the
+ * `payment.posted` / `payment.reversed` event are projected from the record (journal-projection.ts).
+ */
+export function paymentPosting(args: {
   transaction: Transaction;
-  periodLimits: PeriodLimitCheck[];
   record: Posting['record'];
   actor: Actor;
-  ids: IdGenerator;
   auditAction: AuditAction;
-  auditResource?: { resource: string; resourceId: string };
-}): (PostingChange | AuditChange)[] {
+  spend?: SpendCount;
+  claim?: KeyClaim;
+  /** For an approved payment: the approval, which its audit entry names. */
+  auditResourceId?: string;
+}): PostingChange {
   const { transaction: t } = args;
-  const scope = { organizationId: t.organizationId, environment: t.environment };
-  const at = t.postedAt ?? t.createdAt;
   const posting: Posting = {
     transactionId: t.id,
     type: t.type,
-    ...scope,
+    organizationId: t.organizationId,
+    environment: t.environment,
     currency: 'USD',
     legs: transferLegs(walletAccount(t.from), walletAccount(t.to), new Big(t.amount)),
-    createdAt: at,
+    createdAt: t.createdAt,
     ...(t.description ? { description: t.description } : {}),
     attributes: { ...t },
     record: args.record,
-    periodLimits: args.periodLimits,
+    ...(args.spend ? { spend: args.spend } : {}),
+    ...(args.claim ? { idempotency: { key: args.claim.key, fingerprint: args.claim.fingerprint } } : {}),
+    audit: { action: args.auditAction, actor: args.actor, ...(args.auditResourceId ? { resourceId: args.auditResourceId } : {}) },
   };
-  return [
-    { type: 'posting', posting },
-    auditChange(
-      {
-        ...scope,
-        actor: args.actor,
-        action: args.auditAction,
-        resource: args.auditResource?.resource ?? 'payment',
-        resourceId: args.auditResource?.resourceId ?? t.id,
-        walletId: t.from,
-        metadata: { transactionId: t.id, amount: t.amount, currency: t.currency, recipientWalletId: t.to, status: t.status },
-        createdAt: at,
-      },
-      args.ids,
-    ),
-    eventChange({ ...scope, type: t.type === 'REVERSAL' ? 'payment.reversed' : 'payment.posted', data: presentPayment(t), createdAt: at }, args.ids),
-  ];
+  return { type: 'posting', posting };
+}
+
+/** The payment a journal record holds, as the payments API shows it. */
+export function transactionOf(record: JournalRecord): Transaction {
+  const { legs: _legs, audit: _audit, idempotencyFingerprint: _f, reply: _r, approvalExpiresAt: _e, capturedAmount: _c, settledBy: _s, holdId: _h, ...transaction } = record;
+  return transaction as Transaction;
+}
+
+/** The 202 answer of a payment queued for approval (also what its key replays). */
+export function queuedAnswer(transactionId: string, approvalId: string, expiresAt: string): IdempotentResponse {
+  const body = {
+    error: {
+      code: 'APPROVAL_REQUIRED',
+      message: 'A spend policy requires human approval; the payment is queued and posts once approved.',
+      details: { approvalId, transactionId, expiresAt },
+    },
+  };
+  return { status: 202, body, replayed: false };
+}
+
+/**
+ * A payment's (or reversal's) first answer again, from its journal record: the 202 of a payment
+ * that was queued, else the payment as it posted (whatever happened to it since: a replay is the
+ * first response, decisions.md section 3).
+ */
+export function replayOfPayment(record: JournalRecord): IdempotentResponse {
+  if (record.approvalId !== undefined && record.approvalExpiresAt !== undefined) return queuedAnswer(record.id, record.approvalId, record.approvalExpiresAt);
+  const { reversedBy: _reversedBy, failureCode: _failureCode, ...asPosted } = transactionOf(record);
+  return { status: 200, body: presentPayment({ ...asPosted, status: 'POSTED', postedAt: record.postedAt ?? record.createdAt }), replayed: false };
 }

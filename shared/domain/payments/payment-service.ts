@@ -1,23 +1,23 @@
 import { presentApproval } from '../approvals/approval-view.js';
-import { assertAccessible, assertPayable, loadAccessibleWallet, scopeOf } from '../access.js';
+import { assertAccessible, loadAccessibleWallet, scopeOf } from '../access.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import { ApiError, toEnvelope } from '../errors.js';
-import { fingerprintOf, idempotencyChange, resolveIdempotencyKey, runIdempotent, storedReplay, storeResponse, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { ApiError, ERRORS, toEnvelope, validationError } from '../errors.js';
+import { claimBatchKey, claimOf, fingerprintOf, resolveIdempotencyKey, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps } from '../ports.js';
-import type { WalletSnapshot } from '../wallets/ports.js';
 import type { PaymentStore, TransactionFilter } from './ports.js';
 import { TRANSACTION_STATES } from './transaction-states.js';
 import { canTransition } from '../state-table.js';
-import type { OrganizationScope, RequestContext } from '../tenancy.js';
-import type { Approval, Page, PageRequest, Transaction, Wallet } from '../types.js';
+import type { RequestContext } from '../tenancy.js';
+import type { Approval, Page, PageRequest, Transaction } from '../types.js';
 import { approvalExpiryMs } from '../approvals/approval-rules.js';
-import { paymentPostingChanges } from './payment-posting.js';
+import { createPaymentLookups, type PaymentLookups } from './payment-lookups.js';
+import { paymentPosting, queuedAnswer, replayOfPayment, spendOf } from './payment-posting.js';
 import { presentPayment, type PaymentView } from './payment-view.js';
 
-export const MERCHANT_PREFIX = 'merchant:';
+export { MERCHANT_PREFIX } from './payment-lookups.js';
 export const MAX_BATCH_SIZE = 100;
 
 export interface CreatePaymentInput {
@@ -38,125 +38,80 @@ export interface BatchItemResult {
 /** Payments between wallets (interface-spec 4.2, decisions.md section 3). */
 export function createPaymentService(deps: ServiceDeps<PaymentStore>) {
   const { store, clock, ids } = deps;
+  const { freshLookups, batchLookups } = createPaymentLookups(store);
 
-  async function resolvePayee(scope: OrganizationScope, to: string): Promise<{ wallet: Wallet; merchant?: string }> {
-    if (!to.startsWith(MERCHANT_PREFIX)) return { wallet: assertPayable(scope, await store.getWallet(to)) };
-    const domain = to.slice(MERCHANT_PREFIX.length).toLowerCase();
-    const merchant = await store.getMerchant(scope.environment, domain);
-    if (!merchant) throw new ApiError('MERCHANT_NOT_FOUND', `No merchant ${domain}.`, { merchant: domain });
-    if (merchant.status === 'SUSPENDED') throw new ApiError('MERCHANT_SUSPENDED', `The merchant ${domain} is suspended.`, { merchant: domain });
-    if (!merchant.closedLoop) throw new ApiError('CLOSED_LOOP_UNAVAILABLE', `The merchant ${domain} does not accept closed-loop payments.`, { merchant: domain });
-    return { wallet: assertPayable(scope, await store.getWallet(merchant.walletId)), merchant: domain };
-  }
-
-  /** Reads a payment needs before its transaction; a batch shares them across its items. */
-  interface Lookups {
-    snapshot(walletId: string): Promise<WalletSnapshot | undefined>;
-    payee(scope: OrganizationScope, to: string): Promise<{ wallet: Wallet; merchant?: string }>;
-  }
-
-  const freshLookups: Lookups = { snapshot: (walletId) => store.getWalletSnapshot(walletId), payee: resolvePayee };
-
-  /**
-   * Within one batch the payer's policies and the payee are read once. That is safe because the
-   * posting transaction re-checks everything that can change meanwhile (status, environment,
-   * funds, period counters) as conditions.
-   */
-  function batchLookups(): Lookups {
-    const snapshots = new Map<string, Promise<WalletSnapshot | undefined>>();
-    const payees = new Map<string, Promise<{ wallet: Wallet; merchant?: string }>>();
-    const memo = <T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>) => {
-      let value = cache.get(key);
-      if (!value) {
-        value = load();
-        cache.set(key, value);
-        value.catch(() => cache.delete(key));
-      }
-      return value;
-    };
-    return {
-      snapshot: (walletId) => memo(snapshots, walletId, () => store.getWalletSnapshot(walletId)),
-      payee: (scope, to) => memo(payees, to, () => resolvePayee(scope, to)),
-    };
-  }
-
-  async function create(ctx: RequestContext, input: CreatePaymentInput, lookups: Lookups = freshLookups): Promise<IdempotentResponse> {
+  async function create(ctx: RequestContext, input: CreatePaymentInput, lookups: PaymentLookups = freshLookups): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseAmount(input.amount);
     const amountText = formatAmount(amount);
     // The caller's wallet scope is part of the parameters: one agent's key never replays another's payment.
     const fingerprint = fingerprintOf('payment.create', { from: input.from, to: input.to, amount: amountText, description: input.description, scope: ctx.principal.walletId ?? 'organization' });
-    return runIdempotent(store, scope, input.idempotencyKey, fingerprint, clock.now(), async () => {
-      if (input.from === input.to) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
-      const snapshot = await lookups.snapshot(input.from);
-      const payer = assertAccessible(ctx.principal, snapshot?.wallet);
-      const payee = await lookups.payee(scope, input.to);
-      if (payee.wallet.id === payer.id) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
-      // Evaluation order (decisions.md section 3): frozen -> deny rules -> approval -> funds.
-      if (payer.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId: payer.id });
-      if (payee.wallet.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId: payee.wallet.id });
-      const now = clock.now();
-      const decision = evaluatePolicies(snapshot!.policies, snapshot!.counters, { walletId: payer.id, to: payee.wallet.id, toAliases: [input.to], amount, at: now });
-      const createdAt = now.toISOString();
-      const transaction: Transaction = {
-        id: ids('transaction'),
-        type: 'PAYMENT',
-        ...scope,
-        from: payer.id,
-        to: payee.wallet.id,
-        payeeOrganizationId: payee.wallet.organizationId,
-        amount: amountText,
-        fee: '0.00',
-        currency: 'USD',
-        status: 'POSTED',
-        createdAt,
-        requestedByKeyId: ctx.principal.keyId,
-        ...(input.description ? { description: input.description } : {}),
-        ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
-        ...(payee.merchant ? { merchant: payee.merchant } : {}),
-      };
-      const keyChange = (status: number, body: unknown) =>
-        input.idempotencyKey ? [idempotencyChange(scope, input.idempotencyKey, fingerprint, status, body, now)] : [];
+    const claim = input.idempotencyKey === undefined ? undefined : await claimOf(scope, input.idempotencyKey, fingerprint);
+    // Two reads, side by side: the payee with the key's slot (a replay answers from it), the payer's snapshot.
+    const [read, snapshot] = await Promise.all([lookups.payee(scope, input.to, await claim?.slotId(0)), lookups.snapshot(input.from)]);
 
-      if (decision.kind === 'APPROVAL') {
-        const approval: Approval = {
-          id: ids('approval'),
+    return runIdempotent(store, claim, clock.now(), () => ids('transaction'), {
+      replay: replayOfPayment,
+      execute: async (transactionId, keyClaim) => {
+        if (input.from === input.to) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
+        const payer = assertAccessible(ctx.principal, snapshot?.wallet);
+        const payee = await read.payee;
+        if (payee.wallet.id === payer.id) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
+        // Evaluation order (decisions.md section 3): frozen -> deny rules -> approval -> funds.
+        if (payer.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId: payer.id });
+        if (payee.wallet.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId: payee.wallet.id });
+        const now = clock.now();
+        const decision = evaluatePolicies(snapshot!.policies, snapshot!.counters, { walletId: payer.id, to: payee.wallet.id, toAliases: [input.to], amount, at: now });
+        const createdAt = now.toISOString();
+        const transaction: Transaction = {
+          id: transactionId,
+          type: 'PAYMENT',
           ...scope,
-          walletId: payer.id,
-          status: 'PENDING',
-          payment: { from: payer.id, to: payee.wallet.id, amount: amountText, ...(input.description ? { description: input.description } : {}), ...(payee.merchant ? { merchant: payee.merchant } : {}) },
-          transactionId: transaction.id,
-          reason: decision.reason,
-          requestedByKeyId: ctx.principal.keyId,
+          from: payer.id,
+          to: payee.wallet.id,
+          payeeOrganizationId: payee.wallet.organizationId,
+          amount: amountText,
+          fee: '0.00',
+          currency: 'USD',
+          status: 'POSTED',
           createdAt,
-          expiresAt: new Date(now.getTime() + approvalExpiryMs(scope.environment, deps.timeScale)).toISOString(),
+          requestedByKeyId: ctx.principal.keyId,
+          ...(input.description ? { description: input.description } : {}),
+          ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+          ...(payee.merchant ? { merchant: payee.merchant } : {}),
         };
-        const queued: Transaction = { ...transaction, status: 'QUEUED', approvalId: approval.id };
-        const body = {
-          error: {
-            code: 'APPROVAL_REQUIRED',
-            message: 'A spend policy requires human approval; the payment is queued and posts once approved.',
-            details: { approvalId: approval.id, transactionId: queued.id, expiresAt: approval.expiresAt },
-          },
-        };
-        await store.commit([
-          { type: 'createTransaction', transaction: queued },
-          { type: 'createApproval', approval },
-          ...keyChange(202, body),
-          auditChange({ ...scope, actor: ctx.actor, action: AUDIT.payment.create, resource: 'payment', resourceId: queued.id, walletId: payer.id, metadata: { transactionId: queued.id, amount: amountText, currency: 'USD', recipientWalletId: payee.wallet.id, status: 'QUEUED', approvalId: approval.id }, createdAt }, ids),
-          eventChange({ ...scope, type: 'approval.requested', data: presentApproval(approval), createdAt }, ids),
-        ]);
-        return { status: 202, body, replayed: false };
-      }
+        const idempotency = keyClaim ? { key: keyClaim.key, fingerprint: keyClaim.fingerprint } : undefined;
 
-      const posted: Transaction = { ...transaction, postedAt: createdAt };
-      const body = presentPayment(posted);
-      await store.commit([
-        ...paymentPostingChanges({ transaction: posted, periodLimits: decision.periodLimits, record: 'create', actor: ctx.actor, ids, auditAction: AUDIT.payment.create }),
-        ...keyChange(200, body),
-      ]);
-      return { status: 200, body, replayed: false };
-    });
+        if (decision.kind === 'APPROVAL') {
+          const approval: Approval = {
+            id: ids('approval'),
+            ...scope,
+            walletId: payer.id,
+            status: 'PENDING',
+            payment: { from: payer.id, to: payee.wallet.id, amount: amountText, ...(input.description ? { description: input.description } : {}), ...(payee.merchant ? { merchant: payee.merchant } : {}) },
+            transactionId: transaction.id,
+            reason: decision.reason,
+            requestedByKeyId: ctx.principal.keyId,
+            createdAt,
+            expiresAt: new Date(now.getTime() + approvalExpiryMs(scope.environment, deps.timeScale)).toISOString(),
+          };
+          const queued: Transaction = { ...transaction, status: 'QUEUED', approvalId: approval.id };
+          await store.commit([
+            { type: 'createTransaction', transaction: queued, ...(idempotency ? { idempotency, approvalExpiresAt: approval.expiresAt } : {}) },
+            { type: 'createApproval', approval },
+            auditChange({ ...scope, actor: ctx.actor, action: AUDIT.payment.create, resource: 'payment', resourceId: queued.id, walletId: payer.id, metadata: { transactionId: queued.id, amount: amountText, currency: 'USD', recipientWalletId: payee.wallet.id, status: 'QUEUED', approvalId: approval.id }, createdAt }, ids),
+            eventChange({ ...scope, type: 'approval.requested', data: presentApproval(approval), createdAt }, ids),
+          ]);
+          return queuedAnswer(queued.id, approval.id, approval.expiresAt);
+        }
+
+        const posted: Transaction = { ...transaction, postedAt: createdAt };
+        await store.commit([
+          paymentPosting({ transaction: posted, record: 'create', actor: ctx.actor, auditAction: AUDIT.payment.create, spend: spendOf(payer.id, amount, now, decision.periodLimits, snapshot!.counters), ...(keyClaim ? { claim: keyClaim } : {}) }),
+        ]);
+        return { status: 200, body: presentPayment(posted), replayed: false };
+      },
+    }, read.slot);
   }
 
   /** Visible to the paying organization and to the receiving one. */
@@ -187,81 +142,95 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>) {
   async function reverse(ctx: RequestContext, transactionId: string, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const fingerprint = fingerprintOf('payment.reverse', { transactionId, scope: ctx.principal.walletId ?? 'organization' });
-    return runIdempotent(store, scope, idempotencyKey, fingerprint, clock.now(), async () => {
-      const original = await get(ctx, transactionId);
-      const receiving = original.payeeOrganizationId === scope.organizationId;
-      const payingOwnsBoth = original.organizationId === scope.organizationId && original.payeeOrganizationId === scope.organizationId;
-      // A wallet-scoped key only ever gives back money its own wallet received.
-      const scopedToPayee = ctx.principal.walletId === null || ctx.principal.walletId === original.to;
-      if ((!receiving && !payingOwnsBoth) || !scopedToPayee) {
-        throw new ApiError('REVERSAL_NOT_ALLOWED', 'Only the receiving organization can reverse this payment.');
-      }
-      if (original.type !== 'PAYMENT' || !canTransition(TRANSACTION_STATES, original.status, 'reverse')) {
-        throw new ApiError('REVERSAL_NOT_ALLOWED', `A ${original.status} ${original.type.toLowerCase()} cannot be reversed.`, { status: original.status });
-      }
-      const now = clock.now();
-      const at = now.toISOString();
-      const reversal: Transaction = {
-        id: ids('transaction'),
-        type: 'REVERSAL',
-        organizationId: original.payeeOrganizationId ?? original.organizationId,
-        environment: original.environment,
-        from: original.to,
-        to: original.from,
-        payeeOrganizationId: original.organizationId,
-        amount: original.amount,
-        fee: '0.00',
-        currency: 'USD',
-        status: 'POSTED',
-        reversalOf: original.id,
-        createdAt: at,
-        postedAt: at,
-        requestedByKeyId: ctx.principal.keyId,
-        ...(idempotencyKey ? { idempotencyKey } : {}),
-      };
-      const body = presentPayment(reversal);
-      await store.commit([
-        { type: 'setTransactionStatus', transactionId: original.id, trigger: 'reverse', fields: { reversedBy: reversal.id }, onMismatch: 'REVERSAL_NOT_ALLOWED' },
-        ...paymentPostingChanges({ transaction: reversal, periodLimits: [], record: 'create', actor: ctx.actor, ids, auditAction: AUDIT.payment.reverse, auditResource: { resource: 'payment', resourceId: original.id } }),
-        ...(idempotencyKey ? [idempotencyChange(scope, idempotencyKey, fingerprint, 200, body, now)] : []),
-      ]);
-      return { status: 200, body, replayed: false };
+    const claim = idempotencyKey === undefined ? undefined : await claimOf(scope, idempotencyKey, fingerprint);
+    return runIdempotent(store, claim, clock.now(), () => ids('transaction'), {
+      replay: replayOfPayment,
+      execute: async (reversalId, keyClaim) => {
+        const original = await get(ctx, transactionId);
+        const receiving = original.payeeOrganizationId === scope.organizationId;
+        const payingOwnsBoth = original.organizationId === scope.organizationId && original.payeeOrganizationId === scope.organizationId;
+        // A wallet-scoped key only ever gives back money its own wallet received.
+        const scopedToPayee = ctx.principal.walletId === null || ctx.principal.walletId === original.to;
+        if ((!receiving && !payingOwnsBoth) || !scopedToPayee) {
+          throw new ApiError('REVERSAL_NOT_ALLOWED', 'Only the receiving organization can reverse this payment.');
+        }
+        if (original.type !== 'PAYMENT' || !canTransition(TRANSACTION_STATES, original.status, 'reverse')) {
+          throw new ApiError('REVERSAL_NOT_ALLOWED', `A ${original.status} ${original.type.toLowerCase()} cannot be reversed.`, { status: original.status });
+        }
+        const at = clock.now().toISOString();
+        const reversal: Transaction = {
+          id: reversalId,
+          type: 'REVERSAL',
+          organizationId: original.payeeOrganizationId ?? original.organizationId,
+          environment: original.environment,
+          from: original.to,
+          to: original.from,
+          payeeOrganizationId: original.organizationId,
+          amount: original.amount,
+          fee: '0.00',
+          currency: 'USD',
+          status: 'POSTED',
+          reversalOf: original.id,
+          createdAt: at,
+          postedAt: at,
+          requestedByKeyId: ctx.principal.keyId,
+          ...(idempotencyKey ? { idempotencyKey } : {}),
+        };
+        await store.commit([
+          { type: 'setTransactionStatus', transactionId: original.id, trigger: 'reverse', fields: { reversedBy: reversal.id }, onMismatch: 'REVERSAL_NOT_ALLOWED' },
+          paymentPosting({ transaction: reversal, record: 'create', actor: ctx.actor, auditAction: AUDIT.payment.reverse, ...(keyClaim ? { claim: keyClaim } : {}) }),
+        ]);
+        return { status: 200, body: presentPayment(reversal), replayed: false };
+      },
     });
   }
 
   /**
-   * Each item runs on its own, with its own idempotency key (its own, or `<batch key>#<index>`).
-   * With a batch key the whole answer is kept too: the same batch answers the same way again, and
-   * the key with other items is IDEMPOTENCY_KEY_REUSE.
+   * Each item runs on its own under its own key: its own, or `<batch key>#<index>` (decisions.md
+   * section 3). The batch key claims the items (another batch under it is IDEMPOTENCY_KEY_REUSE);
+   * a retry runs every item again, so posted and refused items answer as before (from their own
+   * slots) and items that failed for a retryable reason run again. Nothing of the answer is stored
+   * beyond the items' own records, so no batch can outgrow an item.
    */
   async function batch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
-    const now = clock.now();
-    const fingerprint = fingerprintOf('payment.batch', { items: items.map(normalizedItem), scope: ctx.principal.walletId ?? 'organization' });
-    const replay = batchKey ? await storedReplay(store, scope, batchKey, fingerprint, now) : undefined;
-    if (replay) return replay;
+    if (batchKey !== undefined) {
+      items.forEach((item, index) => {
+        if (item.idempotencyKey === batchKey) throw validationError(`payments.${index}.idempotencyKey`, 'must differ from the batch idempotency key');
+      });
+      const fingerprint = fingerprintOf('payment.batch', { items: items.map(normalizedItem), scope: ctx.principal.walletId ?? 'organization' });
+      await claimBatchKey(store, await claimOf(scope, batchKey, fingerprint), clock.now());
+    }
     const results = await runBatch(ctx, items, batchKey);
-    const response = batchResponse(results);
-    return batchKey ? storeResponse(store, scope, batchKey, fingerprint, response, now) : response;
+    const response = batchResponse(results.map((r) => r.result));
+    return { ...response, replayed: batchKey !== undefined && results.every((r) => r.replayed) };
   }
 
-  async function runBatch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<BatchItemResult[]> {
-    const results: BatchItemResult[] = [];
+  async function runBatch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<{ result: BatchItemResult; replayed: boolean }[]> {
+    const results: { result: BatchItemResult; replayed: boolean }[] = [];
     const lookups = batchLookups();
     for (const [index, item] of items.entries()) {
       try {
         const idempotencyKey = resolveIdempotencyKey(item.idempotencyKey, undefined) ?? (batchKey ? `${batchKey}#${index}` : undefined);
         const response = await create(ctx, { ...item, idempotencyKey }, lookups);
-        results.push({ index, status: response.status, ...(response.status === 200 ? { payment: response.body } : { error: (response.body as { error: BatchItemResult['error'] }).error }) });
+        const result: BatchItemResult = { index, status: response.status, ...(response.status === 200 ? { payment: response.body } : { error: (response.body as { error: BatchItemResult['error'] }).error }) };
+        results.push({ result, replayed: response.replayed });
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        results.push({ index, status: error.status, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
+        // An item that fails unexpectedly is reported as retryable: its own key makes the retry safe,
+        // and the items before it (posted) stay reported as posted.
+        const failure = error instanceof ApiError ? error : unexpected(error, ctx.requestId);
+        results.push({ result: { index, status: failure.status, error: toEnvelope(failure).error }, replayed: false });
       }
     }
     return results;
   }
 
   return { create, get, list, reverse, batch };
+}
+
+function unexpected(error: unknown, requestId: string): ApiError {
+  console.error(`request ${requestId}: a batch item failed unexpectedly`, error);
+  return new ApiError('INTERNAL_ERROR', undefined, { retryable: ERRORS.INTERNAL_ERROR.retryable });
 }
 
 function normalizedItem(item: CreatePaymentInput) {

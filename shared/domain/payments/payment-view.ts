@@ -17,7 +17,7 @@ export const paymentView = view(
     currency: usd(),
     status: enumOf(PAYMENT_STATUSES, 'POSTED (money moved), QUEUED (waiting for approval, see `approvalId`), REJECTED (approval rejected), FAILED (see `failureCode`) or REVERSED (posted, then reversed, see `reversedBy`).'),
     description: nullableText('Description given with the payment, or null.'),
-    idempotencyKey: nullableText('Idempotency key the payment was made with, or null.'),
+    idempotencyKey: nullableText('Idempotency key the payment was made with, or null. Shown only to the organization that made it: the receiving organization always sees null.'),
     merchant: nullableText('Merchant domain when paid to `merchant:<domain>`, or null.'),
     approvalId: nullableId('approval', 'The approval this payment waited for, or null if none was needed.'),
     reversalOf: nullableId('transaction', 'For a REVERSAL, the payment it reverses; null otherwise.'),
@@ -72,6 +72,16 @@ export function presentPayment(transaction: Transaction): PaymentView {
     createdAt: transaction.createdAt,
     postedAt: transaction.postedAt ?? null,
   };
+}
+
+/**
+ * A payment as one organization sees it (decisions.md section 3): the idempotency key belongs to
+ * the organization that made the payment (for a reversal, the one that reversed), so the other
+ * side sees null.
+ */
+export function presentPaymentTo(transaction: Transaction, viewerOrganizationId: string | null): PaymentView {
+  const view = presentPayment(transaction);
+  return transaction.organizationId === viewerOrganizationId ? view : { ...view, idempotencyKey: null };
 }
 
 export const paymentPageView = pageOf(paymentView, 'A page of payments and reversals the caller sent or received, newest first.');

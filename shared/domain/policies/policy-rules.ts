@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { ApiError } from '../errors.js';
 import { formatAmount } from '../money.js';
 import { PERIOD_RULE, type Period, type PeriodLimitCheck, type Policy, type SpendCounter } from './policy-types.js';
+import { normalizeRecipient } from './recipients.js';
 
 /** Counters are kept this long after their period ends, then DynamoDB's TTL removes them. */
 export const COUNTER_RETENTION_S = 35 * 24 * 3600;
@@ -62,6 +63,10 @@ function withinHours(hours: { start: number; end: number }, at: Date): boolean {
  */
 export function evaluatePolicies(policies: Policy[], counters: SpendCounter[], intent: PaymentIntent): PolicyDecision {
   const active = policies.filter((p) => p.status === 'ACTIVE');
+  // Merchant domains are case-insensitive (decisions.md section 3): the request's names enter
+  // lower-cased, and lists stored before that rule are compared the same way.
+  const names = [intent.to, ...(intent.toAliases ?? [])].map(normalizeRecipient);
+  const listed = (list: string[]) => list.some((name) => names.includes(normalizeRecipient(name)));
   for (const policy of active) {
     if (intent.amount.gt(policy.maxTransactionAmount)) {
       deny('maxTransactionAmount', `The amount exceeds the policy "${policy.name}" maximum per transaction.`, {
@@ -70,11 +75,10 @@ export function evaluatePolicies(policies: Policy[], counters: SpendCounter[], i
         remaining: formatAmount(policy.maxTransactionAmount),
       });
     }
-    const names = [intent.to, ...(intent.toAliases ?? [])];
-    if (policy.blockedRecipients?.some((name) => names.includes(name))) {
+    if (policy.blockedRecipients && listed(policy.blockedRecipients)) {
       deny('blockedRecipients', `The recipient is blocked by the policy "${policy.name}".`, { policyId: policy.id });
     }
-    if (policy.allowedRecipients && policy.allowedRecipients.length > 0 && !policy.allowedRecipients.some((name) => names.includes(name))) {
+    if (policy.allowedRecipients && policy.allowedRecipients.length > 0 && !listed(policy.allowedRecipients)) {
       deny('allowedRecipients', `The recipient is not on the allow list of the policy "${policy.name}".`, { policyId: policy.id });
     }
     if (policy.allowedHoursUtc && !withinHours(policy.allowedHoursUtc, intent.at)) {

@@ -5,7 +5,7 @@ import { auditChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
 import { formatAmount, parseAmount } from '../money.js';
 import type { ServiceDeps } from '../ports.js';
-import type { PolicyStore } from './ports.js';
+import type { PolicyChange, PolicyStore } from './ports.js';
 import { POLICY_STATES } from './policy-states.js';
 import { targetOf } from '../state-table.js';
 import type { RequestContext } from '../tenancy.js';
@@ -64,7 +64,7 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
     const scope = scopeOf(ctx.principal);
     const wallet = await loadAccessibleWallet(store, ctx.principal, input.walletId);
     const now = clock.now().toISOString();
-    const policy = buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now }, input);
+    const policy = buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now, version: 1 }, input);
     await store.commit([
       { type: 'putPolicy', policy, isNew: true },
       auditChange({ ...scope, actor: ctx.actor, action: AUDIT.policy.create, resource: 'policy', resourceId: policy.id, walletId: wallet.id, metadata: summary(policy), createdAt: now }, ids),
@@ -88,13 +88,20 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
     return store.listPolicies(scope.organizationId, scope.environment, filter, page);
   }
 
+  /** The write of a changed policy, conditioned on the version read: a concurrent write since makes it CONCURRENT_UPDATE. */
+  function changeOf(current: Policy, next: Policy): PolicyChange {
+    const expectedVersion = current.version ?? 0;
+    return { type: 'putPolicy', policy: { ...next, version: expectedVersion + 1 }, isNew: false, expectedVersion };
+  }
+
   async function update(ctx: RequestContext, policyId: string, patch: PolicyPatch): Promise<Policy> {
     const scope = scopeOf(ctx.principal);
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
-    const policy = buildPolicy({ ...current, updatedAt: now }, patch);
+    const change = changeOf(current, buildPolicy({ ...current, updatedAt: now }, patch));
+    const policy = change.policy;
     await store.commit([
-      { type: 'putPolicy', policy, isNew: false },
+      change,
       auditChange({ ...scope, actor: ctx.actor, action: AUDIT.policy.update, resource: 'policy', resourceId: policy.id, walletId: policy.walletId, metadata: { changed: Object.keys(patch) }, createdAt: now }, ids),
     ]);
     return policy;
@@ -106,7 +113,7 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
     await store.commit([
-      { type: 'putPolicy', policy: { ...current, status: targetOf(POLICY_STATES, 'delete'), updatedAt: now }, isNew: false },
+      changeOf(current, { ...current, status: targetOf(POLICY_STATES, 'delete'), updatedAt: now }),
       auditChange({ ...scope, actor: ctx.actor, action: AUDIT.policy.delete, resource: 'policy', resourceId: policyId, walletId: current.walletId, metadata: { name: current.name }, createdAt: now }, ids),
     ]);
     return { id: policyId, deleted: true };

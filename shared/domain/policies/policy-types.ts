@@ -26,6 +26,11 @@ export interface Policy {
   status: 'ACTIVE' | 'DELETED';
   createdAt: string;
   updatedAt: string;
+  /**
+   * Incremented by every write (a new policy is 1); each change is conditioned on the version it
+   * read (decisions.md section 3). Absent on policies written before versioning (read as 0).
+   */
+  version?: number;
 }
 
 export type Period = 'DAY' | 'WEEK' | 'MONTH';

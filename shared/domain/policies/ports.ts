@@ -5,7 +5,13 @@ import type { Page, PageRequest } from '../types.js';
 import type { WalletReader } from '../wallets/ports.js';
 import type { Policy } from './policy-types.js';
 
-export type PolicyChange = { type: 'putPolicy'; policy: Policy; isNew: boolean };
+/**
+ * A new policy (written as version 1), or a change of one: written as `expectedVersion + 1` only if
+ * the stored version is still `expectedVersion` (the version read; 0 for a policy written before
+ * versioning), else CONCURRENT_UPDATE. So a concurrent change is never lost and a deleted policy
+ * is never written back (decisions.md section 3).
+ */
+export type PolicyChange = { type: 'putPolicy'; policy: Policy; isNew: true } | { type: 'putPolicy'; policy: Policy; isNew: false; expectedVersion: number };
 
 export interface PolicyStore extends WalletReader, ChangeCommitter<PolicyChange | AuditChange> {
   getPolicy(policyId: string): Promise<Policy | undefined>;

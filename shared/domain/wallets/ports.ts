@@ -1,6 +1,7 @@
 import type Big from 'big.js';
 import type { AuditChange } from '../audit/ports.js';
 import type { ChangeCommitter } from '../changes.js';
+import type { IdempotencyChange, IdempotencyCompleter, IdempotencyStore } from '../idempotency/ports.js';
 import type { PostingChange } from '../ledger/posting.js';
 import type { Policy, SpendCounter } from '../policies/policy-types.js';
 import type { Environment } from '../tenancy.js';
@@ -22,7 +23,7 @@ export interface WalletReader {
   getWallet(walletId: string): Promise<Wallet | undefined>;
 }
 
-/** The paying side of a payment in one read: the wallet, its policies and its spend counters. */
+/** The paying side of a payment in one read: the wallet, its policies and its spend (kept on the wallet item). */
 export interface WalletSnapshot {
   wallet: Wallet;
   policies: Policy[];
@@ -39,7 +40,7 @@ export interface StatementPage {
   lastKey?: Record<string, unknown>;
 }
 
-export interface WalletStore extends WalletReader, ChangeCommitter<WalletChange | PostingChange | AuditChange> {
+export interface WalletStore extends WalletReader, Omit<IdempotencyStore, 'commit'>, IdempotencyCompleter, ChangeCommitter<WalletChange | PostingChange | IdempotencyChange | AuditChange> {
   listWallets(organizationId: string, environment: Environment, page: PageRequest): Promise<Page<Wallet>>;
   getStatement(walletId: string, page: PageRequest): Promise<StatementPage>;
 }

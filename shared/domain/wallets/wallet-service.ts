@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { AUDIT } from '../audit/actions.js';
 import { loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
+import { claimOf, fingerprintOf, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { ApiError } from '../errors.js';
 import { SYSTEM_ACCOUNTS, systemAccount, transferLegs, walletAccount } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
@@ -53,42 +54,62 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
     return loadAccessibleWallet(store, ctx.principal, walletId);
   }
 
-  /** Sandbox funding: a real double-entry posting from acc_SANDBOX_FUNDING (interface-spec 4.2 rule 1). */
-  async function fund(ctx: RequestContext, walletId: string, rawAmount: unknown): Promise<FundResult> {
+  /**
+   * Sandbox funding: a real double-entry posting from acc_SANDBOX_FUNDING (interface-spec 4.2 rule
+   * 1), a money movement like a payment, so it honours an idempotency key (decisions.md section 3).
+   * Its answer carries the balance read right after the commit: the key's journal record is
+   * written in flight and completed with the answer; a request that died in between is answered
+   * from the record once it is stale.
+   */
+  async function fundWithKey(ctx: RequestContext, walletId: string, rawAmount: unknown, idempotencyKey: string | undefined): Promise<IdempotentResponse<FundResult>> {
     const scope = scopeOf(ctx.principal);
     if (scope.environment !== 'SANDBOX') throw new ApiError('SANDBOX_ONLY', 'Funding exists only in the sandbox; deposit with a transfer in production.');
     const amount = parseAmount(rawAmount);
     if (amount.gt(sandboxFundingMax)) {
       throw new ApiError('INVALID_AMOUNT', `amount: at most ${formatAmount(sandboxFundingMax)} per funding call`, { field: 'amount', max: formatAmount(sandboxFundingMax) });
     }
-    const wallet = await loadAccessibleWallet(store, ctx.principal, walletId);
-    const now = clock.now().toISOString();
-    const transactionId = ids('transaction');
     const amountText = formatAmount(amount);
-    await store.commit([
-      {
-        type: 'posting',
-        posting: {
-          transactionId,
-          type: 'FUNDING',
-          ...scope,
-          currency: 'USD',
-          legs: transferLegs(systemAccount(SYSTEM_ACCOUNTS.sandboxFunding), walletAccount(wallet.id), amount),
-          createdAt: now,
-          description: 'Sandbox funding',
-          attributes: { from: SYSTEM_ACCOUNTS.sandboxFunding, to: wallet.id, amount: amountText, fee: '0.00', status: 'POSTED', postedAt: now },
-          record: 'create',
-        },
-      },
-      auditChange(
-        { ...scope, actor: ctx.actor, action: AUDIT.wallet.fund, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { amount: amountText, currency: 'USD', transactionId }, createdAt: now },
-        ids,
-      ),
-      eventChange({ ...scope, type: 'wallet.funded', data: { walletId: wallet.id, transactionId, amount: amountText, currency: 'USD' }, createdAt: now }, ids),
-    ]);
+    const fingerprint = fingerprintOf('wallet.fund', { walletId, amount: amountText, scope: ctx.principal.walletId ?? 'organization' });
+    const claim = idempotencyKey === undefined ? undefined : await claimOf(scope, idempotencyKey, fingerprint);
     // The balance right after this posting (it may already include concurrent movements).
-    const after = await store.getWallet(wallet.id);
-    return { walletId: wallet.id, transactionId, amount: amountText, newBalance: formatBalance(after?.balance ?? wallet.balance.plus(amount)), currency: 'USD' };
+    const answer = async (transactionId: string, fundedWalletId: string): Promise<IdempotentResponse<FundResult>> => {
+      const after = await store.getWallet(fundedWalletId);
+      const body: FundResult = { walletId: fundedWalletId, transactionId, amount: amountText, newBalance: formatBalance(after?.balance ?? new Big(0)), currency: 'USD' };
+      if (claim) await store.completeIdempotentMovement(transactionId, JSON.stringify(body));
+      return { status: 200, body, replayed: false };
+    };
+    const response = await runIdempotent(store, claim, clock.now(), () => ids('transaction'), {
+      recover: (record) => answer(record.id, record.to),
+      execute: async (transactionId, keyClaim) => {
+        const wallet = await loadAccessibleWallet(store, ctx.principal, walletId);
+        const now = clock.now().toISOString();
+        await store.commit([
+          {
+            type: 'posting',
+            posting: {
+              transactionId,
+              type: 'FUNDING',
+              ...scope,
+              currency: 'USD',
+              legs: transferLegs(systemAccount(SYSTEM_ACCOUNTS.sandboxFunding), walletAccount(wallet.id), amount),
+              createdAt: now,
+              description: 'Sandbox funding',
+              attributes: { from: SYSTEM_ACCOUNTS.sandboxFunding, to: wallet.id, amount: amountText, fee: '0.00', status: 'POSTED', postedAt: now, requestedByKeyId: ctx.principal.keyId, ...(idempotencyKey ? { idempotencyKey } : {}) },
+              record: 'create',
+              ...(keyClaim ? { idempotency: { key: keyClaim.key, fingerprint: keyClaim.fingerprint, awaitsReply: true } } : {}),
+              // Audit entry (wallet.fund) and event (wallet.funded) are projected from the journal record.
+              audit: { action: AUDIT.wallet.fund, actor: ctx.actor },
+            },
+          },
+        ]);
+        return answer(transactionId, wallet.id);
+      },
+    });
+    return response as IdempotentResponse<FundResult>;
+  }
+
+  async function fund(ctx: RequestContext, walletId: string, rawAmount: unknown): Promise<FundResult> {
+    return (await fundWithKey(ctx, walletId, rawAmount, undefined)).body;
   }
 
   /** The wallet statement: ledger entries newest first, each with the balance after it. */
@@ -97,7 +118,7 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
     return store.getStatement(wallet.id, page);
   }
 
-  return { create, list, get, fund, statement };
+  return { create, list, get, fund, fundWithKey, statement };
 }
 
 export type WalletService = ReturnType<typeof createWalletService>;

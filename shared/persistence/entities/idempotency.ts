@@ -1,24 +1,25 @@
-import type { Environment } from '../../domain/tenancy.js';
 import type { IdempotencyRecord } from '../../domain/types.js';
 import { readBig } from '../client.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
-import { TTL_ATTRIBUTE } from '../table-schema.js';
+import { transactionKeys } from './transaction.js';
 
 export const IDEMPOTENCY_ENTITY = 'IDEMPOTENCY';
 
-/** One record per organization, environment and key; TTL removes it after its retention. */
+/**
+ * An answer stored in an idempotency key's slot (a refusal, a batch's claim): the item of the
+ * transaction id derived from the key (shared/domain/idempotency), where a movement made with the
+ * key writes its journal record instead, so one conditional write claims the key either way. It
+ * is kept (no TTL): a key's later generations are found after it (idempotency.ts).
+ */
 export const idempotencyKeys = {
-  primary: (organizationId: string, environment: Environment, idempotencyKey: string): ItemKey => ({
-    PK: `IDEMP#${organizationId}#${environment}#${idempotencyKey}`,
-    SK: 'IDEMP',
-  }),
+  slot: (slotId: string): ItemKey => transactionKeys.primary(slotId),
 };
 
 export const idempotencyCodec = {
-  toItem(record: IdempotencyRecord): Item {
-    const { expiresAtEpochS, ...rest } = record;
-    return { ...idempotencyKeys.primary(record.organizationId, record.environment, record.key), entityType: IDEMPOTENCY_ENTITY, ...rest, expiresAtEpochS, [TTL_ATTRIBUTE]: expiresAtEpochS };
+  toItem(slotId: string, record: IdempotencyRecord): Item {
+    return { ...idempotencyKeys.slot(slotId), entityType: IDEMPOTENCY_ENTITY, ...record };
   },
+  isAnswer: (item: Item | undefined): boolean => item?.entityType === IDEMPOTENCY_ENTITY,
   fromItem(item: Item): IdempotencyRecord {
     const record = recordOf(item);
     return { ...(record as unknown as IdempotencyRecord), status: Number(readBig(item.status)), expiresAtEpochS: Number(readBig(item.expiresAtEpochS)) };

@@ -1,6 +1,6 @@
 import type { Environment } from '../../domain/tenancy.js';
 import type { Policy } from '../../domain/policies/policy-types.js';
-import { readBig, toNumberAttribute } from '../client.js';
+import { readBig, readInt, toNumberAttribute } from '../client.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
 import { walletKeys } from './wallet.js';
 
@@ -41,6 +41,8 @@ export const policyCodec = {
       if (item[field] === undefined || item[field] === null) delete policy[field];
       else (policy as Record<string, unknown>)[field] = readBig(item[field]);
     }
+    // Written before versioning: version 0 (decisions.md section 3, policy-writers.ts).
+    policy.version = readInt(item.version);
     if (typeof item.allowedHoursUtc === 'object' && item.allowedHoursUtc) {
       const hours = item.allowedHoursUtc as Record<string, unknown>;
       policy.allowedHoursUtc = { start: Number(readBig(hours.start)), end: Number(readBig(hours.end)) };

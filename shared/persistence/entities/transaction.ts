@@ -1,46 +1,78 @@
+import type { Bucket, JournalAudit, TransactionType } from '../../domain/ledger/posting.js';
+import type { JournalLeg, JournalRecord } from '../../domain/ledger/journal.js';
+import { transactionOf } from '../../domain/payments/payment-posting.js';
 import type { Environment } from '../../domain/tenancy.js';
 import type { Transaction } from '../../domain/types.js';
-import { recordOf, type Item, type ItemKey } from '../item.js';
+import { readBig, toNumberAttribute } from '../client.js';
+import { recordOf, str, type Item, type ItemKey } from '../item.js';
 
 export const TRANSACTION_ENTITY = 'TRANSACTION';
 
-/** The fields of a transaction record as a posting or a queued payment writes them. */
+/** The fields of a transaction record as a queued payment writes them. */
 export type TransactionRecord = Record<string, unknown> & { id: string; type: string; organizationId: string; environment: Environment; createdAt: string; from: string; to: string; payeeOrganizationId?: string };
 
-/** Transaction types listed by GET /v1/payments; fundings, budget moves and sweeps show in statements. */
-const LISTED_AS_PAYMENTS = new Set(['PAYMENT', 'REVERSAL']);
+const WALLET_PREFIX = 'wal_';
 
 /**
- * Payments (and reversals) are listed from four sides, each sorted by `${createdAt}#${id}`:
- * GSI1 payer organization, GSI2 payer wallet, GSI3 payee wallet, GSI4 payee organization.
+ * The journal record of a movement (shared/domain/ledger/journal.ts), one item per movement in its
+ * own partition: its id is the key's slot when the movement was made with an idempotency key.
+ * Two index entries, one per wallet it moves money of, each sorted by `${createdAt}#${id}`:
+ * GSI2 the paying (debited) wallet, GSI3 the receiving (credited) wallet. Statements and the
+ * payments of one wallet read both; the organization-wide payment lists are projections
+ * (payment-listing.ts). Wallet items are not indexed by balance-carrying attributes at all.
  */
 export const transactionKeys = {
   primary: (transactionId: string): ItemKey => ({ PK: `TXN#${transactionId}`, SK: 'TXN' }),
-  fromOrganization: (organizationId: string, environment: Environment) => `ORG#${organizationId}#${environment}#TXNS`,
   fromWallet: (walletId: string) => `WALLET#${walletId}#TXNS`,
   toWallet: (walletId: string) => `WALLET#${walletId}#TXNS_IN`,
-  toOrganization: (organizationId: string, environment: Environment) => `ORG#${organizationId}#${environment}#TXNS_IN`,
   listSort: (createdAt: string, transactionId: string) => `${createdAt}#${transactionId}`,
+};
+
+const isWallet = (account: string | undefined) => typeof account === 'string' && account.startsWith(WALLET_PREFIX);
+
+const encodeActor = (actor: JournalAudit['actor']) => `${actor.actorType}|${actor.actorId}|${actor.ipAddress}`;
+function decodeActor(text: string): JournalAudit['actor'] {
+  const [actorType, actorId, ...ip] = text.split('|');
+  return { actorType: actorType as JournalAudit['actor']['actorType'], actorId: actorId ?? '', ipAddress: ip.join('|') };
+}
+
+export const journalCodec = {
+  toItem(record: JournalRecord): Item {
+    // Listed at the time the money moved (an approved payment moves when it is approved).
+    const sort = transactionKeys.listSort(record.postedAt ?? record.createdAt, record.id);
+    const { legs, audit, idempotencyFingerprint, ...fields } = record;
+    return {
+      ...transactionKeys.primary(record.id),
+      ...(isWallet(record.from) ? { GSI2PK: transactionKeys.fromWallet(record.from), GSI2SK: sort } : {}),
+      ...(isWallet(record.to) && record.to !== record.from ? { GSI3PK: transactionKeys.toWallet(record.to), GSI3SK: sort } : {}),
+      entityType: TRANSACTION_ENTITY,
+      ...fields,
+      ...(legs ? { legs: legs.map((leg) => ({ a: leg.account, b: leg.bucket === 'held' ? 'H' : 'A', d: toNumberAttribute(leg.amount) })) } : {}),
+      ...(audit ? { auditAction: audit.action, actor: encodeActor(audit.actor), ...(audit.resourceId ? { auditResourceId: audit.resourceId } : {}) } : {}),
+      ...(idempotencyFingerprint ? { keyDigest: idempotencyFingerprint } : {}),
+    };
+  },
+  isJournalRecord: (item: Item | undefined): boolean => item?.entityType === TRANSACTION_ENTITY,
+  fromItem(item: Item): JournalRecord {
+    const { legs, auditAction, actor, auditResourceId, keyDigest, ...fields } = recordOf(item);
+    return {
+      ...(fields as unknown as JournalRecord),
+      type: str(item.type) as TransactionType,
+      ...(Array.isArray(legs) ? { legs: (legs as Item[]).map((leg): JournalLeg => ({ account: str(leg.a), bucket: (leg.b === 'H' ? 'held' : 'available') as Bucket, amount: readBig(leg.d) })) } : {}),
+      ...(typeof auditAction === 'string' && typeof actor === 'string'
+        ? { audit: { action: auditAction as JournalAudit['action'], actor: decodeActor(actor), ...(typeof auditResourceId === 'string' ? { resourceId: auditResourceId } : {}) } }
+        : {}),
+      ...(typeof keyDigest === 'string' ? { idempotencyFingerprint: keyDigest } : {}),
+    };
+  },
 };
 
 export const transactionCodec = {
   toItem(record: TransactionRecord): Item {
-    const sort = transactionKeys.listSort(record.createdAt, record.id);
-    const listed = LISTED_AS_PAYMENTS.has(record.type)
-      ? {
-          GSI1PK: transactionKeys.fromOrganization(record.organizationId, record.environment),
-          GSI1SK: sort,
-          GSI2PK: transactionKeys.fromWallet(record.from),
-          GSI2SK: sort,
-          GSI3PK: transactionKeys.toWallet(record.to),
-          GSI3SK: sort,
-          GSI4PK: transactionKeys.toOrganization(record.payeeOrganizationId ?? record.organizationId, record.environment),
-          GSI4SK: sort,
-        }
-      : {};
-    return { ...transactionKeys.primary(record.id), ...listed, entityType: TRANSACTION_ENTITY, ...record };
+    return journalCodec.toItem(record as unknown as JournalRecord);
   },
+  /** The payment a journal record holds; undefined for another entity in the slot (a stored answer). */
   fromItem(item: Item): Transaction {
-    return recordOf(item) as unknown as Transaction;
+    return transactionOf(journalCodec.fromItem(item));
   },
 };

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import type { Period, SpendCounter } from '../../domain/policies/policy-types.js';
 import type { Environment } from '../../domain/tenancy.js';
 import type { Wallet } from '../../domain/types.js';
 import { readBig, readInt, toNumberAttribute } from '../client.js';
@@ -7,24 +8,39 @@ import { str, type Item, type ItemKey } from '../item.js';
 export const WALLET_ENTITY = 'WALLET';
 
 /**
- * A wallet's partition holds, in sort-key order: its ledger entries (ENTRY#...), its policies
- * (POLICY#...), its spend counters (SPEND#...) and the wallet item itself (WALLET). One query
- * from "POLICY#" reads the wallet with its policies and counters.
+ * A wallet's partition holds, in sort-key order, its policies (POLICY#...) and the wallet item
+ * itself (WALLET): one query from "POLICY#" reads the wallet with its policies. The wallet item
+ * carries the balances and the spend of the current calendar periods (`spend#<PERIOD>#<key>`),
+ * and no index keys: lists find wallets through wallet-listing.ts, so balance changes write no
+ * index entry.
  */
 export const walletKeys = {
   partition: (walletId: string) => `WALLET#${walletId}`,
   primary: (walletId: string): ItemKey => ({ PK: walletKeys.partition(walletId), SK: 'WALLET' }),
-  /** GSI1: the wallets of an organization's environment, newest first. */
-  ofOrganization: (organizationId: string, environment: Environment) => ({ GSI1PK: `ORG#${organizationId}#${environment}#WALLETS` }),
-  listSort: (createdAt: string, walletId: string) => ({ GSI1SK: `${createdAt}#${walletId}` }),
 };
+
+const SPEND_PREFIX = 'spend#';
+const PERIODS: readonly Period[] = ['DAY', 'WEEK', 'MONTH'];
+
+/** The spend of one calendar period, an attribute of the wallet item (e.g. `spend#DAY#2026-11-21`). */
+export const spendAttribute = (period: Period, periodKey: string) => `${SPEND_PREFIX}${period}#${periodKey}`;
+
+/** The spend counters a wallet item carries. */
+export function spendCountersOf(item: Item): SpendCounter[] {
+  const counters: SpendCounter[] = [];
+  for (const [name, value] of Object.entries(item)) {
+    if (!name.startsWith(SPEND_PREFIX)) continue;
+    const [period, ...key] = name.slice(SPEND_PREFIX.length).split('#');
+    if (!PERIODS.includes(period as Period)) continue;
+    counters.push({ walletId: str(item.id), period: period as Period, periodKey: key.join('#'), spent: readBig(value) });
+  }
+  return counters;
+}
 
 export const walletCodec = {
   toItem(wallet: Wallet): Item {
     return {
       ...walletKeys.primary(wallet.id),
-      ...walletKeys.ofOrganization(wallet.organizationId, wallet.environment),
-      ...walletKeys.listSort(wallet.createdAt, wallet.id),
       entityType: WALLET_ENTITY,
       id: wallet.id,
       organizationId: wallet.organizationId,

@@ -1,12 +1,21 @@
 import { ApiError } from '../../domain/errors.js';
+import type { JournalRecord } from '../../domain/ledger/journal.js';
 import type { PaymentChange } from '../../domain/payments/ports.js';
 import { TRANSACTION_STATES } from '../../domain/payments/transaction-states.js';
 import { fromStatesOf, targetOf } from '../../domain/state-table.js';
-import { transactionCodec, transactionKeys, type TransactionRecord } from '../entities/transaction.js';
+import { journalCodec, transactionKeys } from '../entities/transaction.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
 
 export const paymentWriters: ChangeWriters<PaymentChange> = {
-  createTransaction: (tableName, change) => [put(tableName, transactionCodec.toItem(change.transaction as unknown as TransactionRecord))],
+  createTransaction: (tableName, change) => {
+    const record: JournalRecord = {
+      ...change.transaction,
+      ...(change.idempotency ? { idempotencyFingerprint: change.idempotency.fingerprint } : {}),
+      ...(change.approvalExpiresAt ? { approvalExpiresAt: change.approvalExpiresAt } : {}),
+    };
+    // With a key, the record is the key's claim: its slot taken meanwhile means another request won.
+    return [put(tableName, journalCodec.toItem(record), change.idempotency ? () => new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.') : undefined)];
+  },
   setTransactionStatus: (tableName, change) => {
     const { sets, names, values } = setFields({ ...(change.fields ?? {}), status: targetOf(TRANSACTION_STATES, change.trigger) }, 'f_');
     const from = inStates('#f_status', fromStatesOf(TRANSACTION_STATES, change.trigger), ':from');

@@ -1,100 +1,177 @@
 import Big from 'big.js';
 import { ApiError } from '../../domain/errors.js';
-import { assertBalanced, type Leg, type Posting, type PostingChange } from '../../domain/ledger/posting.js';
+import { HOLD_STATES } from '../../domain/ledger/hold-states.js';
+import { journalRecordOf } from '../../domain/ledger/journal.js';
+import { assertBalanced, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../domain/ledger/posting.js';
 import { formatAmount, formatBalance } from '../../domain/money.js';
 import { TRANSACTION_STATES } from '../../domain/payments/transaction-states.js';
-import { periodLimitDenied } from '../../domain/policies/policy-rules.js';
-import type { PeriodLimitCheck } from '../../domain/policies/policy-types.js';
-import { fromStatesOf } from '../../domain/state-table.js';
+import { PERIOD_RULE } from '../../domain/policies/policy-types.js';
+import { fromStatesOf, targetOf } from '../../domain/state-table.js';
 import { readBig, toNumberAttribute } from '../client.js';
-import { ledgerEntryCodec } from '../entities/ledger-entry.js';
-import { SPEND_COUNTER_ENTITY, spendCounterKeys } from '../entities/spend-counter.js';
-import { transactionCodec, transactionKeys, type TransactionRecord } from '../entities/transaction.js';
-import { walletKeys } from '../entities/wallet.js';
-import { TTL_ATTRIBUTE } from '../table-schema.js';
+import { journalCodec, transactionKeys } from '../entities/transaction.js';
+import { spendAttribute, walletKeys } from '../entities/wallet.js';
+import type { Item } from '../item.js';
 import type { TransactWrite } from '../transact.js';
-import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
+import { inStates, setFields, update, type ChangeWriters } from '../write-builders.js';
 
 export const postingWriters: ChangeWriters<PostingChange> = {
   posting: (tableName, change) => postingWrites(tableName, change.posting),
 };
 
 /**
- * A posting: for each wallet leg a conditional balance update (active, same environment, enough
- * available funds for a debit) and a ledger entry; for each system leg an entry only; plus the
- * transaction record and the period spend counters.
+ * A posting is one journal write and one conditional update per wallet it moves (at most two):
+ *
+ * 1. the journal record, first, so a key's slot already taken is the failure reported (the
+ *    request then answers the first one); or, for an approved payment, its QUEUED record posted;
+ * 2. each wallet's balances (available and held), its posting count, and for the paying wallet
+ *    of a payment its spend of the current periods, under the conditions of every leg: the wallet
+ *    exists in the posting's environment, is ACTIVE (unless its legs settle a hold), holds what
+ *    its legs take from a bucket, and stays within each period limit;
+ * 3. a capture, void or reversal: the state change of the record it settles, at most once.
+ *
+ * System legs are recorded by the journal record only. Nothing else is written: the audit entry,
+ * the event and the organization payment lists are projected from the journal record.
  */
 function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
   assertBalanced(posting);
-  const writes: TransactWrite[] = [];
-  posting.legs.forEach((leg, index) => {
-    if (leg.account.kind === 'WALLET') writes.push(leg.close ? walletCloseUpdate(tableName, posting, leg.account.walletId, leg, leg.close) : walletBalanceUpdate(tableName, posting, leg.account.walletId, leg));
-    writes.push(
-      put(
-        tableName,
-        ledgerEntryCodec.toItem({
-          account: leg.account,
-          environment: posting.environment,
-          organizationId: posting.organizationId,
-          transactionId: posting.transactionId,
-          transactionType: posting.type,
-          leg: index,
-          amount: leg.amount,
-          createdAt: posting.createdAt,
-          description: posting.description,
-        }),
-      ),
-    );
-  });
-  const record = { id: posting.transactionId, type: posting.type, organizationId: posting.organizationId, environment: posting.environment, currency: posting.currency, createdAt: posting.createdAt, description: posting.description, ...posting.attributes } as unknown as TransactionRecord;
-  if (posting.record === 'create') {
-    writes.push(put(tableName, transactionCodec.toItem(record)));
-  } else {
-    // An approved payment: its QUEUED record becomes the posted one (TRANSACTION_STATES 'post').
-    const { id: _id, createdAt: _createdAt, ...fields } = record;
-    const { sets, names, values } = setFields(fields, 't_');
-    const from = inStates('#t_status_old', fromStatesOf(TRANSACTION_STATES, 'post'), ':t_from');
-    writes.push(
-      update(tableName, transactionKeys.primary(posting.transactionId), `SET ${sets.join(', ')}`, from.condition, { ...values, ...from.values }, { ...names, '#t_status_old': 'status' }, (old) =>
-        new ApiError('INVALID_STATE', `The payment is ${String(old?.status ?? 'unknown')}.`, { status: old?.status }),
-      ),
-    );
+  const writes: TransactWrite[] = [journalWrite(tableName, posting)];
+  const byWallet = new Map<string, Leg[]>();
+  for (const leg of posting.legs) {
+    if (leg.account.kind !== 'WALLET') continue;
+    byWallet.set(leg.account.walletId, [...(byWallet.get(leg.account.walletId) ?? []), leg]);
   }
-  for (const check of posting.periodLimits ?? []) writes.push(spendCounterUpdate(tableName, check));
+  for (const [walletId, legs] of byWallet) {
+    const spend = posting.spend?.walletId === walletId ? posting.spend : undefined;
+    const close = legs.find((leg) => leg.close)?.close;
+    writes.push(close ? walletCloseUpdate(tableName, posting, walletId, legs, close) : walletUpdate(tableName, posting, walletId, legs, spend));
+  }
+  if (posting.settles) writes.push(holdSettlement(tableName, posting, posting.settles));
+  if (posting.reverses) writes.push(reversedOriginal(tableName, posting, posting.reverses));
   return writes;
 }
 
-/** The period counter grows by the amount only while it stays within the limit. */
-function spendCounterUpdate(tableName: string, check: PeriodLimitCheck): TransactWrite {
-  return update(
-    tableName,
-    spendCounterKeys.primary(check.walletId, check.period, check.periodKey),
-    'ADD spent :amount SET entityType = :type, walletId = :wallet, period = :period, periodKey = :key, #ttl = :ttl',
-    '(attribute_not_exists(spent) AND :amount <= :limit) OR spent <= :ceiling',
-    {
-      ':amount': toNumberAttribute(check.amount),
-      ':ceiling': toNumberAttribute(check.limit.minus(check.amount)),
-      ':limit': toNumberAttribute(check.limit),
-      ':type': SPEND_COUNTER_ENTITY,
-      ':wallet': check.walletId,
-      ':period': check.period,
-      ':key': check.periodKey,
-      ':ttl': check.expiresAtEpochS,
-    },
-    { '#ttl': TTL_ATTRIBUTE },
-    (old) => periodLimitDenied(check, old?.spent === undefined ? new Big(0) : readBig(old.spent)),
+function journalWrite(tableName: string, posting: Posting): TransactWrite {
+  const record = journalRecordOf(posting);
+  if (posting.record === 'create') {
+    return {
+      item: { Put: { TableName: tableName, Item: journalCodec.toItem(record), ConditionExpression: 'attribute_not_exists(PK)' } },
+      // A movement's id is its key's slot (or a movement id a retry reuses): taken means done before.
+      onConditionFailed: () =>
+        posting.idempotency
+          ? new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.')
+          : new ApiError('IDEMPOTENCY_KEY_IN_USE', `The movement ${posting.transactionId} exists already.`),
+    };
+  }
+  // An approved payment: its QUEUED record becomes the posted one (TRANSACTION_STATES 'post'), and
+  // carries from now on what its audit entry says (projected once it posts).
+  const item = journalCodec.toItem(record);
+  const { sets, names, values } = setFields({ status: record.status, postedAt: record.postedAt, auditAction: item.auditAction, actor: item.actor, auditResourceId: item.auditResourceId, GSI2SK: item.GSI2SK, GSI3SK: item.GSI3SK }, 't_');
+  const from = inStates('#t_status_old', fromStatesOf(TRANSACTION_STATES, 'post'), ':t_from');
+  return update(tableName, transactionKeys.primary(posting.transactionId), `SET ${sets.join(', ')}`, from.condition, { ...values, ...from.values }, { ...names, '#t_status_old': 'status' }, (old) =>
+    new ApiError('INVALID_STATE', `The payment is ${String(old?.status ?? 'unknown')}.`, { status: old?.status }),
   );
 }
 
+const BALANCE_ATTRIBUTE: Record<Bucket, string> = { available: 'balance', held: 'heldBalance' };
+
+/** One wallet's balances under the conditions of its legs (and, for a paying wallet, its spend). */
+function walletUpdate(tableName: string, posting: Posting, walletId: string, legs: Leg[], spend: SpendCount | undefined): TransactWrite {
+  const delta: Record<Bucket, Big> = { available: new Big(0), held: new Big(0) };
+  const taken: Record<Bucket, Big> = { available: new Big(0), held: new Big(0) };
+  for (const leg of legs) {
+    const bucket = leg.bucket ?? 'available';
+    delta[bucket] = delta[bucket].plus(leg.amount);
+    if (leg.amount.lt(0)) taken[bucket] = taken[bucket].plus(leg.amount.abs());
+  }
+  const settlesHold = legs.every((leg) => leg.settlesHold);
+  const adds = ['entryCount :one'];
+  const removes: string[] = [];
+  const conditions = ['attribute_exists(PK)', 'environment = :environment'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':one': 1, ':environment': posting.environment };
+  if (!settlesHold) {
+    conditions.push('#status = :active');
+    names['#status'] = 'status';
+    values[':active'] = 'ACTIVE';
+  }
+  for (const bucket of ['available', 'held'] as const) {
+    const attribute = BALANCE_ATTRIBUTE[bucket];
+    if (!delta[bucket].eq(0)) {
+      adds.push(`${attribute} :d_${bucket}`);
+      values[`:d_${bucket}`] = toNumberAttribute(delta[bucket]);
+    }
+    // Each bucket a leg takes from must hold what all legs take: never negative after the write.
+    if (taken[bucket].gt(0)) {
+      conditions.push(`${attribute} >= :t_${bucket}`);
+      values[`:t_${bucket}`] = toNumberAttribute(taken[bucket]);
+    }
+  }
+  spend?.periods.forEach((period, index) => {
+    const name = `#s${index}`;
+    names[name] = spendAttribute(period.period, period.periodKey);
+    adds.push(`${name} :spent`);
+    if (period.limit) {
+      // Counted only while it stays within the limit: the counter may not exist yet this period.
+      conditions.push(`((attribute_not_exists(${name}) AND :spent <= :l${index}) OR ${name} <= :c${index})`);
+      values[`:l${index}`] = toNumberAttribute(period.limit);
+      values[`:c${index}`] = toNumberAttribute(period.limit.minus(spend.amount));
+    }
+  });
+  if (spend) values[':spent'] = toNumberAttribute(spend.amount);
+  spend?.stale.forEach((period, index) => {
+    const name = `#x${index}`;
+    names[name] = spendAttribute(period.period, period.periodKey);
+    removes.push(name);
+  });
+  const expression = `ADD ${adds.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`;
+  return update(tableName, walletKeys.primary(walletId), expression, conditions.join(' AND '), values, Object.keys(names).length > 0 ? names : undefined, (old) => {
+    if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
+    if (old.environment !== posting.environment) return new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
+    if (!settlesHold && old.status !== 'ACTIVE') return new ApiError('WALLET_FROZEN', undefined, { walletId });
+    // Evaluation order (decisions.md section 3): deny rules (period limits) before funds.
+    const limited = spend ? periodLimitExceeded(spend, old) : undefined;
+    if (limited) return limited;
+    const short = (['available', 'held'] as const).find((bucket) => taken[bucket].gt(0) && balanceOf(old, bucket).lt(taken[bucket]));
+    if (short === 'held') return new ApiError('INVALID_STATE', 'The hold is no longer held.', { walletId });
+    return new ApiError('INSUFFICIENT_FUNDS', undefined, {
+      walletId,
+      balance: formatBalance(balanceOf(old, 'available')),
+      requested: formatAmount(taken.available),
+    });
+  });
+}
+
+const balanceOf = (item: Item, bucket: Bucket): Big => (item[BALANCE_ATTRIBUTE[bucket]] === undefined ? new Big(0) : readBig(item[BALANCE_ATTRIBUTE[bucket]]));
+
+/** The period limit the wallet item as it was would have exceeded, as POLICY_DENIED with its headroom. */
+function periodLimitExceeded(spend: SpendCount, old: Item): ApiError | undefined {
+  for (const period of spend.periods) {
+    if (!period.limit) continue;
+    const stored = old[spendAttribute(period.period, period.periodKey)];
+    const spent = stored === undefined ? new Big(0) : readBig(stored);
+    if (spent.plus(spend.amount).lte(period.limit)) continue;
+    const remaining = period.limit.minus(spent);
+    const rule = PERIOD_RULE[period.period];
+    return new ApiError('POLICY_DENIED', `The payment would exceed the ${rule} of ${formatAmount(period.limit)}.`, {
+      rule,
+      limit: formatAmount(period.limit),
+      spent: formatAmount(spent),
+      remaining: formatAmount(remaining.lt(0) ? new Big(0) : remaining),
+    });
+  }
+  return undefined;
+}
+
 /** The sweep of a closing wallet: exactly its balance leaves, whatever its status, and it is marked closed. */
-function walletCloseUpdate(tableName: string, posting: Posting, walletId: string, leg: Leg, close: NonNullable<Leg['close']>): TransactWrite {
+function walletCloseUpdate(tableName: string, posting: Posting, walletId: string, legs: Leg[], close: NonNullable<Leg['close']>): TransactWrite {
+  const delta = legs.reduce((sum, leg) => sum.plus(leg.amount), new Big(0));
   const { sets, names, values } = setFields(close.set, 'c_');
   return update(
     tableName,
     walletKeys.primary(walletId),
     `SET ${sets.join(', ')} ADD balance :delta, entryCount :one`,
     'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND balance = :expected AND environment = :environment',
-    { ...values, ':delta': toNumberAttribute(leg.amount), ':one': 1, ':expected': toNumberAttribute(close.expectedBalance), ':environment': posting.environment },
+    { ...values, ':delta': toNumberAttribute(delta), ':one': 1, ':expected': toNumberAttribute(close.expectedBalance), ':environment': posting.environment },
     names,
     (old) => {
       if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
@@ -104,29 +181,30 @@ function walletCloseUpdate(tableName: string, posting: Posting, walletId: string
   );
 }
 
-/** Money moves only on an ACTIVE wallet of the posting's environment; a debit needs the funds. */
-function walletBalanceUpdate(tableName: string, posting: Posting, walletId: string, leg: Leg): TransactWrite {
-  const debit = leg.amount.lt(0);
-  const requested = leg.amount.abs();
-  const conditions = ['attribute_exists(PK)', '#status = :active', 'environment = :environment'];
-  const values: Record<string, unknown> = {
-    ':delta': toNumberAttribute(leg.amount),
-    ':one': 1,
-    ':active': 'ACTIVE',
-    ':environment': posting.environment,
-  };
-  if (debit) {
-    conditions.push('balance >= :requested');
-    values[':requested'] = toNumberAttribute(requested);
-  }
-  return update(tableName, walletKeys.primary(walletId), 'ADD balance :delta, entryCount :one', conditions.join(' AND '), values, { '#status': 'status' }, (old) => {
-    if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
-    if (old.environment !== posting.environment) return new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
-    if (old.status !== 'ACTIVE') return new ApiError('WALLET_FROZEN', undefined, { walletId });
-    return new ApiError('INSUFFICIENT_FUNDS', undefined, {
-      walletId,
-      balance: formatBalance(readBig(old.balance)),
-      requested: formatAmount(requested),
-    });
-  });
+/** HELD -> CAPTURED | VOIDED, once: a second capture or void of the hold fails here. */
+function holdSettlement(tableName: string, posting: Posting, settles: NonNullable<Posting['settles']>): TransactWrite {
+  const from = inStates('#h_status', fromStatesOf(HOLD_STATES, settles.trigger), ':h_from');
+  return update(
+    tableName,
+    transactionKeys.primary(settles.holdId),
+    'SET #h_status = :h_to, settledBy = :h_by, capturedAmount = :h_captured',
+    `attribute_exists(PK) AND ${from.condition}`,
+    { ...from.values, ':h_to': targetOf(HOLD_STATES, settles.trigger), ':h_by': posting.transactionId, ':h_captured': formatAmount(settles.capturedAmount) },
+    { '#h_status': 'status' },
+    (old) => new ApiError('INVALID_STATE', `The hold is ${String(old?.status ?? 'unknown')}.`, { status: old?.status }),
+  );
+}
+
+/** POSTED -> REVERSED, once: a second reversal of the record fails here. */
+function reversedOriginal(tableName: string, posting: Posting, originalId: string): TransactWrite {
+  const from = inStates('#r_status', fromStatesOf(TRANSACTION_STATES, 'reverse'), ':r_from');
+  return update(
+    tableName,
+    transactionKeys.primary(originalId),
+    'SET #r_status = :r_to, reversedBy = :r_by',
+    `attribute_exists(PK) AND ${from.condition}`,
+    { ...from.values, ':r_to': targetOf(TRANSACTION_STATES, 'reverse'), ':r_by': posting.transactionId },
+    { '#r_status': 'status' },
+    (old) => new ApiError('REVERSAL_NOT_ALLOWED', `The transaction is ${String(old?.status ?? 'unknown')} and cannot be reversed.`, { status: old?.status }),
+  );
 }

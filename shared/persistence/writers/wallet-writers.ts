@@ -5,6 +5,8 @@ import { WALLET_STATES } from '../../domain/wallets/wallet-states.js';
 import { readBig, toNumberAttribute } from '../client.js';
 import { organizationEnvironmentKeys } from '../entities/organization-environment.js';
 import { walletCodec, walletKeys } from '../entities/wallet.js';
+import { walletListingCodec } from '../entities/wallet-listing.js';
+import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
 
 export const walletWriters: ChangeWriters<WalletChange> = {
@@ -22,7 +24,8 @@ export const walletWriters: ChangeWriters<WalletChange> = {
       onConditionFailed: () => new ApiError('WALLET_LIMIT_EXCEEDED', `At most ${change.limit} wallets per environment.`, { limit: change.limit }),
     },
   ],
-  createWallet: (tableName, change) => [put(tableName, walletCodec.toItem(change.wallet))],
+  // The wallet and its line in the organization's wallet list (lists read wallets by it; see wallet-listing.ts).
+  createWallet: (tableName, change) => [put(tableName, walletCodec.toItem(change.wallet)), put(tableName, walletListingCodec.toItem(change.wallet))],
   updateWallet: (tableName, change) => {
     const { sets, names, values } = setFields(change.set, 'w_');
     // A closed wallet is marked by deletedAt (CLOSED is terminal, so never among the states below).
@@ -42,7 +45,8 @@ export const walletWriters: ChangeWriters<WalletChange> = {
       update(tableName, walletKeys.primary(change.walletId), `SET ${sets.join(', ')}`, conditions.join(' AND '), { ...values, ...conditionValues }, { ...names, '#w_state': 'status' }, (old) => {
         if (!old) return new ApiError('WALLET_NOT_FOUND');
         if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
-        if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId) return new ApiError('INVALID_STATE', 'The key was rotated concurrently; retry.');
+        // A rotation (or a deletion that read the key) raced this write: retryable, nothing was written.
+        if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId) return new ApiError('CONCURRENT_UPDATE', 'The agent\'s key was rotated meanwhile; retry.', { retryAfter: CONFLICT_RETRY_AFTER_S });
         if (change.expectedBalance && !readBig(old.balance).eq(change.expectedBalance)) return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.');
         return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
       }),

@@ -1,0 +1,16 @@
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { core } from '../../shared/runtime/core.js';
+import { journalProjector } from '../../shared/runtime/services.js';
+
+let projector: ReturnType<typeof journalProjector> | undefined;
+
+/**
+ * Stream worker, declared in shared/workers.ts (the table's stream in AWS; DynamoDB Local's stream,
+ * polled by bin/local/workers.ts, in the local run): projects journal records into audit entries,
+ * organization payment listings and events, each once (ids derived from the record).
+ */
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  projector ??= journalProjector(core());
+  const { batchItemFailures } = await projector.handle(event.Records);
+  return { batchItemFailures };
+}

@@ -1,0 +1,84 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { authenticate, bearerToken, LAST_USED_WRITE_INTERVAL_MS } from '../auth/authenticate.js';
+import { ApiError } from '../domain/errors.js';
+import type { Principal } from '../domain/tenancy.js';
+import { MAX_BODY_BYTES } from '../http/middleware.js';
+import { errorResponse, internalErrorResponse, type HttpResponse } from '../http/responses.js';
+import { SECURITY_HEADERS } from '../http/security-headers.js';
+import { API_KEY_HEADER, MCP_FUNCTION } from './function.js';
+import { createMcpServer, type McpRuntime } from './server.js';
+
+const MCP_PATH = MCP_FUNCTION.path;
+
+/** Facts about the HTTP request that the edge records (audit actor, logs). */
+export interface RequestFacts {
+  requestId: string;
+  sourceIp: string;
+}
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/** Constant-time, also in the length: both sides are hashed to 32 bytes first. */
+export function tokenMatches(presented: string | undefined, expected: string | undefined): boolean {
+  if (presented === undefined || expected === undefined) return false;
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+function toResponse(answer: HttpResponse, requestId: string, extra: Record<string, string> = {}): Response {
+  return new Response(answer.body, { status: answer.statusCode, headers: { ...answer.headers, ...extra, 'X-Request-Id': requestId } });
+}
+
+function withHeaders(response: Response, requestId: string): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers.set(name, value);
+  headers.set('X-Request-Id', requestId);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+async function authenticateCaller(request: Request, runtime: McpRuntime): Promise<Principal> {
+  if (!runtime.authToken) throw new ApiError('UNAUTHORIZED', 'The MCP endpoint is not configured (MCP_AUTH_TOKEN is unset).');
+  if (!tokenMatches(bearerToken(request.headers.get('authorization') ?? undefined), runtime.authToken)) {
+    throw new ApiError('UNAUTHORIZED', 'Send the MCP token as "Authorization: Bearer <MCP_AUTH_TOKEN>".');
+  }
+  const apiKey = request.headers.get(API_KEY_HEADER);
+  if (!apiKey) throw new ApiError('UNAUTHORIZED', 'Send the API key the tools act with as "X-Api-Key: <key>".');
+  const now = runtime.clock.now();
+  const { principal, apiKey: stored } = await authenticate(runtime.authKeys, `Bearer ${apiKey}`, now);
+  const lastUsed = stored.lastUsedAt ? new Date(stored.lastUsedAt).getTime() : 0;
+  if (now.getTime() - lastUsed >= LAST_USED_WRITE_INTERVAL_MS) await runtime.authKeys.touchApiKey(stored.hash, now, LAST_USED_WRITE_INTERVAL_MS);
+  return principal;
+}
+
+/**
+ * One MCP request (stateless Streamable HTTP, JSON responses): the MCP token (401), the API key
+ * the tools act with (401), then a new server and transport for this request only. GET (a
+ * server-to-client event stream) and DELETE (end of a session) make no sense without sessions:
+ * 405. Every answer carries the security headers and the request id.
+ */
+export async function handleMcpRequest(request: Request, runtime: McpRuntime, facts: RequestFacts): Promise<Response> {
+  const { requestId } = facts;
+  try {
+    const { pathname } = new URL(request.url);
+    if (pathname !== MCP_PATH) throw new ApiError('NOT_FOUND', `No route ${request.method} ${pathname}; the MCP endpoint is ${MCP_PATH}.`);
+    if (request.method !== 'POST') {
+      const refusal = new ApiError('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: POST JSON-RPC messages to it.', { allowed: ['POST'] });
+      return toResponse(errorResponse(refusal, requestId), requestId, { Allow: 'POST' });
+    }
+    const principal = await authenticateCaller(request, runtime);
+    const server = createMcpServer(runtime, { principal, requestId, sourceIp: facts.sourceIp });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    try {
+      await server.connect(transport);
+      return withHeaders(await transport.handleRequest(request), requestId);
+    } finally {
+      await server.close();
+    }
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return toResponse(errorResponse(error, requestId), requestId, error.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="allowance-mcp"' } : {});
+    }
+    console.error(JSON.stringify({ level: 'error', requestId, message: (error as Error)?.message, stack: (error as Error)?.stack }));
+    return toResponse(internalErrorResponse(requestId), requestId);
+  }
+}

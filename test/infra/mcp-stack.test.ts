@@ -1,0 +1,85 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { ENV } from '../../shared/config/env-names.js';
+import { MCP_FUNCTION } from '../../shared/mcp/function.js';
+import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, resourcesOfType, sameJson, statementsOfRole, tableReferences, XRAY_ACTIONS } from './iam.js';
+import { logicalIdOf, synthStage } from './synth-stage.js';
+
+/** One synthesis with real esbuild bundling of the MCP function, so a handler that can not be bundled fails here. */
+const dev = synthStage('dev', { bundle: ['Mcp'] });
+const template = Template.fromStack(dev.mcp);
+const { tableName: TABLE_NAME, resolve, classify } = tableReferences(dev);
+const fn = dev.mcp.function.function;
+const fnId = logicalIdOf(fn);
+const fnProperties = () => (template.toJSON() as { Resources: Record<string, { Properties: Record<string, any> }> }).Resources[fnId]!.Properties;
+
+describe('mcp stack: the function URL', () => {
+  it('serves the MCP function through a function URL with auth NONE (the service checks its own token)', () => {
+    template.resourceCountIs('AWS::Lambda::Url', 1);
+    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', InvokeMode: 'BUFFERED', TargetFunctionArn: { 'Fn::GetAtt': [fnId, 'Arn'] } });
+    // A NONE URL needs a public invoke permission scoped to function URLs.
+    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunctionUrl', Principal: '*', FunctionUrlAuthType: 'NONE' });
+  });
+
+  it('outputs the endpoint (<function URL>mcp) and the token secret', () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(JSON.stringify(outputs.McpUrl!.Value)).toContain(`"${MCP_FUNCTION.path.slice(1)}"`);
+    expect(outputs.McpAuthTokenSecret).toBeDefined();
+  });
+});
+
+describe('mcp stack: the function', () => {
+  it('is one Node.js 24 arm64 function with the MCP timeout', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 1);
+    expect(fnProperties()).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: MCP_FUNCTION.timeoutS });
+  });
+
+  it('knows its stage, the table and the MCP token, resolved from the secret at deploy time (never a literal)', () => {
+    const variables = fnProperties().Environment.Variables as Record<string, unknown>;
+    expect(variables[ENV.stage]).toBe('dev');
+    expect(resolve(variables[ENV.tableName])).toEqual(TABLE_NAME);
+    const token = JSON.stringify(variables[ENV.mcpAuthToken]);
+    expect(token).toContain('{{resolve:secretsmanager:');
+    expect(token).toContain(logicalIdOf(dev.mcp.token));
+  });
+
+  it('generates the token: 48 letters and digits', () => {
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: { PasswordLength: 48, ExcludePunctuation: true, IncludeSpace: false } });
+  });
+});
+
+describe('mcp stack: least-privilege IAM', () => {
+  const statements = statementsOfRole(template, fn.role!);
+
+  it('defines no other kind of policy, and no policy outside the function role', () => {
+    expectNoOtherPolicyKinds(template);
+    for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
+      for (const role of asArray(policy.Properties.Roles as unknown[])) expect(sameJson(role, { Ref: logicalIdOf(fn.role!) }), id).toBe(true);
+    }
+  });
+
+  it('denies any update or delete of an audit entry', () => {
+    expectAuditDeny(statements, classify, 'mcp');
+  });
+
+  it('reaches only the table and its indexes: no Scan, no DeleteItem, no secret, nothing else', () => {
+    const granted = { table: new Set<string>(), index: new Set<string>() };
+    for (const statement of statements.filter((s) => s.Effect !== 'Deny')) {
+      expect(statement.Effect).toBe('Allow');
+      expect(statement.NotAction).toBeUndefined();
+      expect(statement.NotResource).toBeUndefined();
+      const actions = asArray(statement.Action as string | string[]);
+      if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
+      for (const resource of asArray(statement.Resource)) {
+        const kind = classify(resource);
+        expect(kind, JSON.stringify(resource)).not.toBe('other');
+        for (const action of actions) {
+          expect((kind === 'table' ? ALLOWED_TABLE_ACTIONS : ALLOWED_INDEX_ACTIONS).has(action), `${action} on the ${kind}`).toBe(true);
+          granted[kind === 'table' ? 'table' : 'index'].add(action);
+        }
+      }
+    }
+    expect([...granted.table].sort()).toEqual([...ALLOWED_TABLE_ACTIONS].sort());
+    expect([...granted.index]).toEqual(['dynamodb:Query']);
+  });
+});
