@@ -103,7 +103,13 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
   });
 
   it('an agent whose key was revoked through /v1/api-keys: a rotation committing before the DELETE writes makes the DELETE fail', async () => {
-    const agentId = await newAgent();
+    for (const balance of [undefined, '25.00']) {
+      await revokedKeyThenRotationDuringDelete(balance);
+    }
+  });
+
+  async function revokedKeyThenRotationDuringDelete(balance: string | undefined) {
+    const agentId = await newAgent(balance);
     const wallet = await testApp.app.store.getWallet(agentId);
     await testApp.app.services.apiKeys.revoke(org.ctx, wallet!.activeKeyId!);
     const slow = slowDelete('commit');
@@ -115,7 +121,7 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
 
     await expect(deleting).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect(await expectConsistent(agentId)).toEqual({ deleted: false, active: [rotated.apiKeyId] });
-  });
+  }
 
   it('a rotation committing while the DELETE writes (key read ACTIVE): the DELETE fails with 409 CONCURRENT_UPDATE and the agent keeps one ACTIVE key', async () => {
     for (const balance of [undefined, '12.00']) {

@@ -217,9 +217,9 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
   /**
    * Freezes for good, sweeps the balance to the main wallet and revokes the agent's key; the record
    * stays. A concurrent key rotation must never leave its new key ACTIVE on the deleted agent, so
-   * the close is conditioned on the active key read (an empty agent: the wallet write itself; a
-   * funded one: the revocation of that key, conditioned on its being ACTIVE, and a second read of
-   * the wallet when the key read is no longer ACTIVE). The loser answers 409 CONCURRENT_UPDATE.
+   * the wallet's close is conditioned on the active key id read (the wallet update of an empty
+   * agent, or the sweep's close leg of a funded one), and that key's revocation on its being
+   * ACTIVE. The loser answers 409 CONCURRENT_UPDATE.
    */
   async function remove(ctx: RequestContext, agentId: string) {
     const scope = scopeOf(ctx.principal);
@@ -228,18 +228,13 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     const mainWalletId = await mainWalletOf(scope);
     const activeKey = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
     const keyRevocable = activeKey !== undefined && canTransition(API_KEY_STATES, activeKey.status, 'revoke');
-    if (!keyRevocable && agent.balance.gt(0)) {
-      // A rotation that committed between the two reads revoked the key read here: see its new key.
-      const again = await store.getWallet(agent.id);
-      if (again?.activeKeyId !== agent.activeKeyId) throw keyRotatedConcurrently();
-    }
     const at = clock.now().toISOString();
     const closing = { status: 'FROZEN', deletedAt: at };
     const swept = agent.balance;
     const changes: AgentChange[] = [];
     if (swept.gt(0)) {
       const legs: Leg[] = [
-        { account: walletAccount(agent.id), amount: swept.times(-1), close: { expectedBalance: swept, set: closing } },
+        { account: walletAccount(agent.id), amount: swept.times(-1), close: { expectedBalance: swept, set: closing, ...(agent.activeKeyId ? { expectedActiveKeyId: agent.activeKeyId } : {}) } },
         { account: walletAccount(mainWalletId), amount: swept },
       ];
       const transactionId = ids('transaction');

@@ -37,8 +37,11 @@ export interface Leg {
    * the money was already reserved while it was active.
    */
   settlesHold?: true;
-  /** A sweep of a closing wallet: debits even a FROZEN wallet, exactly its whole balance, and sets fields. */
-  close?: { expectedBalance: Big; set: Record<string, unknown> };
+  /**
+   * A sweep of a closing wallet: debits even a FROZEN wallet, exactly its whole balance, and sets
+   * fields; with `expectedActiveKeyId`, only while that key is still the wallet's active key.
+   */
+  close?: { expectedBalance: Big; set: Record<string, unknown>; expectedActiveKeyId?: string };
 }
 
 /** Movement types: the payment-like ones (listed by GET /v1/payments or statements) and the two-phase ones. */

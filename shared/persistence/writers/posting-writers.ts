@@ -170,12 +170,20 @@ function walletCloseUpdate(tableName: string, posting: Posting, walletId: string
     tableName,
     walletKeys.primary(walletId),
     `SET ${sets.join(', ')} ADD balance :delta, entryCount :one`,
-    'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND balance = :expected AND environment = :environment',
-    { ...values, ':delta': toNumberAttribute(delta), ':one': 1, ':expected': toNumberAttribute(close.expectedBalance), ':environment': posting.environment },
+    `attribute_exists(PK) AND attribute_not_exists(deletedAt) AND balance = :expected AND environment = :environment${close.expectedActiveKeyId ? ' AND activeKeyId = :expectedKey' : ''}`,
+    {
+      ...values,
+      ':delta': toNumberAttribute(delta),
+      ':one': 1,
+      ':expected': toNumberAttribute(close.expectedBalance),
+      ':environment': posting.environment,
+      ...(close.expectedActiveKeyId ? { ':expectedKey': close.expectedActiveKeyId } : {}),
+    },
     names,
     (old) => {
       if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
       if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is already deleted.');
+      if (close.expectedActiveKeyId && old.activeKeyId !== close.expectedActiveKeyId) return new ApiError('CONCURRENT_UPDATE', 'The agent\'s key was rotated meanwhile; retry.', { retryAfter: 1 });
       return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.', { walletId });
     },
   );
