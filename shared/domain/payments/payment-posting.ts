@@ -4,7 +4,7 @@ import type { AuditAction } from '../audit/actions.js';
 import type { IdempotentResponse, KeyClaim } from '../idempotency/idempotency.js';
 import type { JournalRecord } from '../ledger/journal.js';
 import { transferLegs, walletAccount, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
-import { periodKeyOf } from '../policies/policy-rules.js';
+import { periodKeyOf, previousPeriodKeyOf } from '../policies/policy-rules.js';
 import type { Period, PeriodLimitCheck, SpendCounter } from '../policies/policy-types.js';
 import type { Actor } from '../tenancy.js';
 import type { Transaction } from '../types.js';
@@ -14,14 +14,17 @@ const PERIODS: readonly Period[] = ['DAY', 'WEEK', 'MONTH'];
 /**
  * What a payment adds to its paying wallet's spend: every calendar period, whether or not a
  * policy limits it (a limit added later counts what was spent before it, decisions.md section 3),
- * each within its tightest limit; counters of periods that are over are dropped.
+ * each within its tightest limit. Counters of periods that ended are dropped, except the one just
+ * before the current period: a payment of that period still in flight when the period turned must
+ * find its counter (a missing counter counts as zero spent), or it could exceed the limit.
  */
 export function spendOf(walletId: string, amount: Big, at: Date, limits: PeriodLimitCheck[], stored: SpendCounter[]): SpendCount {
   const periods = PERIODS.map((period) => {
     const limit = limits.find((check) => check.period === period)?.limit;
     return { period, periodKey: periodKeyOf(period, at), ...(limit ? { limit } : {}) };
   });
-  const stale = stored.filter((counter) => !periods.some((p) => p.period === counter.period && p.periodKey === counter.periodKey)).map(({ period, periodKey }) => ({ period, periodKey }));
+  const kept = (counter: SpendCounter) => counter.periodKey === periodKeyOf(counter.period, at) || counter.periodKey === previousPeriodKeyOf(counter.period, at);
+  const stale = stored.filter((counter) => !kept(counter)).map(({ period, periodKey }) => ({ period, periodKey }));
   return { walletId, amount, periods, stale };
 }
 

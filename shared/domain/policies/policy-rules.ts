@@ -25,6 +25,15 @@ export function periodKeyOf(period: Period, at: Date): string {
   return `${year}-W${pad(week)}`;
 }
 
+/** The key of the period just before the one `at` falls in (its start minus a millisecond). */
+export function previousPeriodKeyOf(period: Period, at: Date): string {
+  const y = at.getUTCFullYear();
+  const m = at.getUTCMonth();
+  const d = at.getUTCDate();
+  const start = period === 'DAY' ? Date.UTC(y, m, d) : period === 'MONTH' ? Date.UTC(y, m, 1) : Date.UTC(y, m, d - ((at.getUTCDay() || 7) - 1));
+  return periodKeyOf(period, new Date(start - 1));
+}
+
 function periodEndEpochS(period: Period, at: Date): number {
   const y = at.getUTCFullYear();
   const m = at.getUTCMonth();
