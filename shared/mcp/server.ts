@@ -2,7 +2,8 @@
 // list with a protocol error, refuses bad arguments in its own words and converts every schema on
 // each tools/list; this edge needs per-key tool lists, the REST error codes and schemas built once.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode as RpcErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode as RpcErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { Clock } from '../domain/clock.js';
@@ -76,6 +77,14 @@ async function callTool(tool: McpTool, args: unknown, runtime: McpRuntime, calle
 }
 
 /**
+ * tools/call parsed leniently first: with the SDK's own schema a non-object `arguments` (null, an
+ * array) fails before any handler and answers -32603 internal error; this way the SDK's tools/call
+ * wrapper refuses it as -32602 invalid params (the JSON-RPC answer for malformed params), and
+ * nothing runs.
+ */
+const CallToolWithAnyArguments = CallToolRequestSchema.extend({ params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }) });
+
+/**
  * One MCP server for one request (stateless Streamable HTTP) and one caller: tools/list shows the
  * tools the caller's key may use; tools/call runs the catalog operation through `invoke`, as the
  * HTTP edge does. A call to a tool of the catalog that the key may not use is a tool result with
@@ -87,7 +96,7 @@ export function createMcpServer(runtime: McpRuntime, caller: McpCaller): Server 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: catalog.tools.filter((tool) => mayCall(tool.operation, caller.principal)).map((tool) => tool.definition),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolWithAnyArguments, async (request) => {
     const tool = catalog.byName.get(request.params.name);
     if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. tools/list shows the tools this key may use.`);
     return callTool(tool, request.params.arguments, runtime, caller);

@@ -97,4 +97,17 @@ describe('MCP function URL handler', () => {
     expect(result.statusCode).toBe(200);
     expect(json(result.body).error).toMatchObject({ code: -32602 });
   });
+
+  it('answers a tool call whose arguments are null or an array with invalid params (-32602), not an internal error, and runs nothing', async () => {
+    for (const [id, args] of [[4, null], [5, [1, 2]]] as const) {
+      // Act
+      const result = await handler(functionUrlEvent({ headers, message: rpc(id, 'tools/call', { name: 'allowance_get_balance', arguments: args }) }));
+
+      // Assess
+      expect(result.statusCode).toBe(200);
+      const body = json(result.body);
+      expect(body.result).toBeUndefined();
+      expect(body.error).toMatchObject({ code: -32602 });
+    }
+  });
 });
