@@ -13,7 +13,8 @@
  *                                       bench:bundles is the bundle bench alone
  *
  * Benches register in BENCHES: `payments` (bench/payments.ts, against DynamoDB Local), `mcp`
- * (bench/mcp.ts: MCP handler CPU per tool call beside REST, DynamoDB stubbed) and `bundles`
+ * (bench/mcp.ts: MCP handler CPU per tool call beside REST, DynamoDB stubbed), `webhooks`
+ * (bench/webhooks.ts: the projector's cost per event, commit-to-delivery latency) and `bundles`
  * (bench/bundles.ts: bundle size and cold import time per function group). Benches that need no
  * DynamoDB Local run first, before it starts, so its JVM does not disturb their timings; it is not
  * started at all when no selected bench needs it.
@@ -89,6 +90,18 @@ const BENCHES: Record<string, Bench> = {
         ...(args.sections ? { sections: args.sections } : {}),
       });
       return { result, report: formatPaymentsReport(result) };
+    },
+  },
+  webhooks: {
+    dynamo: true,
+    run: async (endpoint, args, log) => {
+      // bench/webhooks.ts: the projector's cost per event and commit-to-delivery latency (loaded on use).
+      const { formatWebhooksReport, runWebhooksBench, webhooksBenchEnvironment } = await import('./webhooks.js');
+      const tableName = 'bench-webhooks';
+      await ensureTable(endpoint, tableName);
+      Object.assign(process.env, webhooksBenchEnvironment(endpoint, tableName));
+      const result = await runWebhooksBench({ endpoint, tableName, costEvents: args.quick ? 100 : 500, latencyEvents: args.quick ? 200 : 1000, concurrency: args.clients[0] ?? 1, log });
+      return { result, report: formatWebhooksReport(result) };
     },
   },
   mcp: {

@@ -30,6 +30,9 @@ async function main() {
   process.env[ENV.tableName] ??= DEFAULT_TABLE;
   process.env[ENV.stage] ??= 'local';
   process.env[ENV.mcpAuthToken] ??= randomBytes(24).toString('hex');
+  // Webhook secrets at rest need a key: one per run unless given (a persisted DATA_DIR keeps webhooks
+  // whose secrets only that run's key decrypts: set WEBHOOK_ENCRYPTION_KEY to keep them working).
+  process.env[ENV.webhookEncryptionKey] ??= randomBytes(32).toString('hex');
 
   let server: ReturnType<typeof createLocalServer> | undefined;
   let workers: LocalWorkers | undefined;

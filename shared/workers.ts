@@ -10,9 +10,8 @@
  */
 
 // ---------------------------------------------------------------------------------------------
-// Triggers: a discriminated union on `kind`. `schedule` and `stream` are wired (CDK and local run);
-// the other variants reserve their place so the workers to come (webhook delivery, expiry queue,
-// workflow steps) slot in. Their fields are provisional until wired.
+// Triggers: a discriminated union on `kind`. `schedule`, `stream` and `queue` are wired (CDK and
+// local run); `workflow-task` reserves its place for the workflow steps to come.
 // ---------------------------------------------------------------------------------------------
 
 /** A fixed-rate schedule (EventBridge rule in AWS; a timer in the local run). */
@@ -48,16 +47,21 @@ export interface StreamTrigger {
   readonly entityTypes: readonly string[];
 }
 
-/** Provisional: an SQS queue of the events stack (SQS event source mapping). */
+/**
+ * An SQS queue of the events stack (SQS event source mapping with partial batch responses); locally
+ * an in-process queue (bin/local/workers.ts) calling the same handler with an SQS-shaped event.
+ */
 export interface QueueTrigger {
   readonly kind: 'queue';
   /** The queue's name within the stage (e.g. `webhook-delivery`). */
   readonly queue: string;
   /** Messages per invocation (1 to 10 for a FIFO queue, up to 10,000 for a standard queue). */
   readonly batchSize: number;
+  /** Whether a rule of the service's event bus sends every event to this queue. */
+  readonly fromBus: boolean;
 }
 
-/** Provisional: a task state of a Step Functions workflow of `lib/workflows/`. */
+/** Provisional (not wired yet): a task state of a Step Functions workflow of `lib/workflows/`. */
 export interface WorkflowTaskTrigger {
   readonly kind: 'workflow-task';
   readonly workflow: string;
@@ -66,13 +70,13 @@ export interface WorkflowTaskTrigger {
 export type WorkerTrigger = ScheduleTrigger | StreamTrigger | QueueTrigger | WorkflowTaskTrigger;
 export type WorkerTriggerKind = WorkerTrigger['kind'];
 /** The trigger kinds CDK and the local run know how to wire today. */
-export const WIRED_TRIGGER_KINDS: readonly WorkerTriggerKind[] = ['schedule', 'stream'];
+export const WIRED_TRIGGER_KINDS: readonly WorkerTriggerKind[] = ['schedule', 'stream', 'queue'];
 
 // ---------------------------------------------------------------------------------------------
 // Grants: a closed list. Each grant is one `bind*` method of lib/constructs/service-function.ts
 // (environment variable and IAM statements together) and one expectation in the infra tests, so
 // widening what a worker may do is always a visible change. To come with their resources:
-// 'bus:put', 'queue:send', 'scheduler:create', 'kms:decrypt', 'table:writeAudit', ...
+// 'scheduler:create', 'kms:decrypt', 'table:writeAudit', ...
 // ---------------------------------------------------------------------------------------------
 
 export const WORKER_GRANTS = [
@@ -80,6 +84,10 @@ export const WORKER_GRANTS = [
   'table:readWrite',
   /** The ledger table's stream: describe it and read its records (what a stream trigger polls). */
   'table:readStream',
+  /** PutEvents on the service's event bus (EVENT_BUS_NAME). */
+  'bus:put',
+  /** SendMessage to the worker's own queue and its DLQ (WEBHOOK_QUEUE_URL, WEBHOOK_DLQ_URL): retries later. */
+  'queue:send',
 ] as const;
 export type WorkerGrant = (typeof WORKER_GRANTS)[number];
 
@@ -115,6 +123,9 @@ export interface WorkerDefinition {
 /** Memory of every function unless its entry says otherwise (as the HTTP groups). */
 export const DEFAULT_WORKER_MEMORY_MB = 512;
 
+/** The webhook-delivery queue (and worker) name. */
+export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
+
 export const WORKERS: readonly WorkerDefinition[] = [
   {
     name: 'expiry',
@@ -133,11 +144,24 @@ export const WORKERS: readonly WorkerDefinition[] = [
     entry: 'functions/journal-projector/handler.ts',
     // Visible within 2 s (decisions.md section 9): no batching window; a batch is retried while the
     // stream keeps order, then goes to the DLQ (`npm run journal:replay` rebuilds what it missed).
-    trigger: { kind: 'stream', source: 'ledger-table', batchSize: 100, startingPosition: 'TRIM_HORIZON', retryAttempts: 10, entityTypes: ['TRANSACTION'] },
+    // Outbox items (events of changes that are not movements) are published by the same consumer.
+    trigger: { kind: 'stream', source: 'ledger-table', batchSize: 100, startingPosition: 'TRIM_HORIZON', retryAttempts: 10, entityTypes: ['TRANSACTION', 'OUTBOX_EVENT'] },
     timeoutSeconds: 30,
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
     dlq: { enabled: true },
-    grants: ['table:readWrite', 'table:readStream'],
+    grants: ['table:readWrite', 'table:readStream', 'bus:put'],
+  },
+  {
+    name: WEBHOOK_DELIVERY_QUEUE,
+    description: 'Delivers events to webhooks (Standard Webhooks signature, retries with backoff for 3 days, delivery log; deliveries de-duplicated by derived id)',
+    entry: 'functions/webhook-delivery/handler.ts',
+    // Every event of the bus (a rule), plus the attempts this worker schedules itself.
+    trigger: { kind: 'queue', queue: WEBHOOK_DELIVERY_QUEUE, batchSize: 10, fromBus: true },
+    // Attempts of a batch run side by side, each at most 10 s.
+    timeoutSeconds: 30,
+    memoryMb: DEFAULT_WORKER_MEMORY_MB,
+    dlq: { enabled: true, maxReceiveCount: 5 },
+    grants: ['table:readWrite', 'queue:send'],
   },
 ];
 

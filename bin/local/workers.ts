@@ -14,19 +14,26 @@
  * as Lambda's event source mapping does: batches of the records its `entityTypes` name, delivered
  * again from the record its handler reports as failed. Idle, the stream is polled every
  * LOCAL_STREAM_IDLE_MS, so projections are visible well within their 2 seconds.
+ * Queues: a `queue` worker gets an in-process queue (shared/events/local-transport.ts) that the
+ * handlers' queue adapter and the in-process event bus send to; each message is delivered after its
+ * delay in an SQS-shaped event; a failed one is received again after LOCAL_QUEUE_VISIBILITY_MS, up
+ * to the DLQ's maxReceiveCount, then kept in the queue's dead-letter list.
  * Other trigger kinds are wired here as they are wired in CDK.
  */
 import { randomUUID } from 'node:crypto';
 import { lambdaContext } from './lambda-context.js';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Context, DynamoDBRecord, ScheduledEvent } from 'aws-lambda';
+import type { Context, DynamoDBRecord, ScheduledEvent, SQSEvent } from 'aws-lambda';
+import { localTransport } from '../../shared/events/local-transport.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { assertNever, WORKERS, workerTableProblems, type WorkerDefinition } from '../../shared/workers.js';
 import { startStreamPoller, type StreamPoller } from './table-stream.js';
 
 export const LOCAL_SCHEDULE_PERIOD_MS = 5_000;
 export const LOCAL_STREAM_IDLE_MS = 100;
+/** A queue message whose handling failed is received again after this (SQS: the visibility timeout). */
+export const LOCAL_QUEUE_VISIBILITY_MS = 1_000;
 /** How long `stop()` waits for runs in progress before letting the process exit anyway. */
 const STOP_GRACE_MS = 2_000;
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -40,6 +47,8 @@ export interface LocalWorkers {
   stop(): Promise<void>;
   /** Resolves once the stream workers have handled every record written before the call. */
   streamsDrained(): Promise<void>;
+  /** The message bodies a queue worker dead-lettered (its retries over, or sent there by the handler). */
+  deadLetters(queue: string): string[];
 }
 
 export interface LocalWorkerOptions {
@@ -59,6 +68,9 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
   if (problems.length > 0) throw new Error(`invalid workers table:\n${problems.join('\n')}`);
 
   const timers: NodeJS.Timeout[] = [];
+  const unregister: (() => void)[] = [];
+  const queues = new Map<string, string[]>();
+  let stopped = false;
   const inFlight = new Set<Promise<void>>();
   const running: string[] = [];
   const pollers: StreamPoller[] = [];
@@ -112,7 +124,47 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
         running.push(worker.name);
         break;
       }
-      case 'queue':
+      case 'queue': {
+        const load = lazyHandler(worker);
+        const maxReceives = worker.dlq.enabled ? (worker.dlq.maxReceiveCount ?? 1) : 1;
+        const deadLetters: string[] = [];
+        const deliver = (body: string, receiveCount: number) => {
+          const run = load()
+            .then((handler) => {
+              const messageId = randomUUID();
+              const context = lambdaContext({ requestId: randomUUID(), functionName: `allowance-local-${worker.name}`, timeoutMs: worker.timeoutSeconds * 1000, memoryMb: worker.memoryMb });
+              return handler(sqsEvent(trigger.queue, messageId, body, receiveCount), context).then((result) => (result as { batchItemFailures?: { itemIdentifier: string }[] } | undefined)?.batchItemFailures?.some((f) => f.itemIdentifier === messageId) ?? false);
+            })
+            .then(
+              (failed) => failed,
+              (error: unknown) => {
+                log.error(`worker ${worker.name} failed`, error);
+                return true;
+              },
+            )
+            .then((failed) => {
+              // As SQS: received again after the visibility timeout, then the DLQ.
+              if (!failed) return;
+              if (receiveCount >= maxReceives) deadLetters.push(body);
+              else schedule(body, LOCAL_QUEUE_VISIBILITY_MS, receiveCount + 1);
+            })
+            .finally(() => inFlight.delete(run));
+          inFlight.add(run);
+        };
+        const schedule = (body: string, delayMs: number, receiveCount: number) => {
+          if (stopped) return;
+          const timer = setTimeout(() => {
+            timers.splice(timers.indexOf(timer), 1);
+            deliver(body, receiveCount);
+          }, delayMs);
+          timer.unref();
+          timers.push(timer);
+        };
+        unregister.push(localTransport.registerQueue(trigger.queue, { send: (body, delayMs) => schedule(body, delayMs, 1), deadLetter: (body) => deadLetters.push(body) }, { busTarget: trigger.fromBus }));
+        queues.set(trigger.queue, deadLetters);
+        running.push(worker.name);
+        break;
+      }
       case 'workflow-task':
         // Refused by workerTableProblems until wired (here and in the events stack).
         throw new Error(`worker ${worker.name}: trigger kind ${trigger.kind} is not wired locally yet`);
@@ -123,10 +175,13 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
 
   return {
     running,
+    deadLetters: (queue: string) => [...(queues.get(queue) ?? [])],
     async streamsDrained() {
       await Promise.all(pollers.map((poller) => poller.drained()));
     },
     async stop() {
+      stopped = true;
+      for (const off of unregister.splice(0)) off();
       for (const timer of timers) clearInterval(timer);
       timers.length = 0;
       await Promise.all(pollers.splice(0).map((poller) => poller.stop()));
@@ -185,3 +240,22 @@ function scheduledEvent(worker: WorkerDefinition): ScheduledEvent {
   };
 }
 
+
+/** What an SQS event source mapping hands the function: one record here. */
+function sqsEvent(queue: string, messageId: string, body: string, receiveCount: number): SQSEvent {
+  return {
+    Records: [
+      {
+        messageId,
+        receiptHandle: messageId,
+        body,
+        attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:local:000000000000:${queue}`,
+        awsRegion: process.env.AWS_REGION ?? 'local',
+      },
+    ],
+  };
+}

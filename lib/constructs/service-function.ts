@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -145,6 +146,22 @@ export class ServiceFunction extends Construct {
         resources: [`${table.tableArn}/index/*`],
       }),
     );
+  }
+
+  /** Gives the function the service's event bus: its name in EVENT_BUS_NAME and PutEvents on it only. */
+  bindBus(bus: events.IEventBus): void {
+    this.function.addEnvironment(ENV.eventBusName, bus.eventBusName);
+    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'EventBusPut', actions: ['events:PutEvents'], resources: [bus.eventBusArn] }));
+  }
+
+  /**
+   * Gives the function the webhook-delivery queue and its DLQ (WEBHOOK_QUEUE_URL, WEBHOOK_DLQ_URL):
+   * SendMessage on those two queues only (attempts scheduled later, deliveries dead-lettered).
+   */
+  bindDeliveryQueue(queue: sqs.IQueue, deadLetter: sqs.IQueue): void {
+    this.function.addEnvironment(ENV.webhookQueueUrl, queue.queueUrl);
+    this.function.addEnvironment(ENV.webhookDeadLetterUrl, deadLetter.queueUrl);
+    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'DeliveryQueueSend', actions: ['sqs:SendMessage'], resources: [queue.queueArn, deadLetter.queueArn] }));
   }
 
   /**

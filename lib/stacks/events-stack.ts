@@ -1,11 +1,13 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { EVENT_SOURCE_NAME } from '../../shared/domain/event-names.js';
 import { assertNever, WORKERS, workerTableProblems, type WorkerDefinition, type WorkerGrant } from '../../shared/workers.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { DeadLetterQueue } from '../constructs/dead-letter-queue.js';
@@ -27,13 +29,26 @@ export interface DeployedWorker {
   readonly rule?: events.Rule;
   /** Stream triggers: the event source mapping of the table's stream. */
   readonly eventSource?: DynamoEventSource;
+  /** Queue triggers: the queue the function consumes (its DLQ is `dlq`). */
+  readonly queue?: sqs.Queue;
+  /** Queue triggers fed by the bus: the rule sending every event to the queue. */
+  readonly busRule?: events.Rule;
   /** Present when the entry asks for a DLQ. */
   readonly dlq?: sqs.Queue;
+  /** Alarms: DLQ depth (every worker with a DLQ), iterator age (stream workers). */
+  readonly alarms: readonly cloudwatch.Alarm[];
 }
+
+/** A stream worker's records are older than this: the projector is falling behind (events late). */
+export const ITERATOR_AGE_ALARM_MS = 60_000;
 
 /** The resources a grant can point at. */
 interface GrantResources {
   readonly table: dynamodb.ITable;
+  readonly bus: events.IEventBus;
+  /** The worker's own queue and DLQ (queue triggers). */
+  readonly queue?: sqs.IQueue;
+  readonly dlq?: sqs.IQueue;
 }
 
 /**
@@ -44,6 +59,11 @@ const GRANT_BINDINGS: { readonly [G in WorkerGrant]: (fn: ServiceFunction, resou
   'table:readWrite': (fn, { table }) => fn.bindTable(table),
   // Describe the stream and read its records (the event source mapping polls with the function's role).
   'table:readStream': (fn, { table }) => table.grantStreamRead(fn.function),
+  'bus:put': (fn, { bus }) => fn.bindBus(bus),
+  'queue:send': (fn, { queue, dlq }) => {
+    if (!queue || !dlq) throw new Error('queue:send needs a queue trigger with a DLQ');
+    fn.bindDeliveryQueue(queue, dlq);
+  },
 };
 
 /**
@@ -53,6 +73,8 @@ const GRANT_BINDINGS: { readonly [G in WorkerGrant]: (fn: ServiceFunction, resou
  */
 export class EventsStack extends Stack {
   readonly workers: ReadonlyMap<string, DeployedWorker>;
+  /** The service's event bus: the projector puts every event on it. */
+  readonly bus: events.EventBus;
 
   constructor(scope: Construct, id: string, props: EventsStackProps) {
     super(scope, id, props);
@@ -61,14 +83,15 @@ export class EventsStack extends Stack {
     const problems = workerTableProblems(definitions);
     if (problems.length > 0) throw new Error(`invalid workers table:\n${problems.join('\n')}`);
 
+    this.bus = new events.EventBus(this, 'Bus', { description: 'Allowance events: one per committed change (decisions.md section 8)' });
     const workers = new Map<string, DeployedWorker>();
     for (const definition of definitions) {
-      workers.set(definition.name, this.addWorker(definition, stage, { table }));
+      workers.set(definition.name, this.addWorker(definition, stage, { table, bus: this.bus }));
     }
     this.workers = workers;
   }
 
-  private addWorker(definition: WorkerDefinition, stage: StageConfig, resources: GrantResources): DeployedWorker {
+  private addWorker(definition: WorkerDefinition, stage: StageConfig, shared: GrantResources): DeployedWorker {
     const { name, trigger } = definition;
     const fn = new ServiceFunction(this, `Fn-${name}`, {
       group: name,
@@ -77,9 +100,33 @@ export class EventsStack extends Stack {
       timeoutSeconds: definition.timeoutSeconds,
       memoryMb: definition.memoryMb,
     });
-    for (const grant of definition.grants) GRANT_BINDINGS[grant](fn, resources);
-
     const dlq = definition.dlq.enabled ? new DeadLetterQueue(this, `Dlq-${name}`, { stage }).queue : undefined;
+    const alarms: cloudwatch.Alarm[] = [];
+    if (dlq) {
+      // Anything in a DLQ is a failure someone must look at (a dead-lettered webhook delivery included).
+      alarms.push(
+        new cloudwatch.Alarm(this, `DlqDepth-${name}`, {
+          alarmDescription: `Messages in the ${name} worker's dead-letter queue`,
+          metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+      );
+    }
+    const queue =
+      trigger.kind === 'queue'
+        ? new sqs.Queue(this, `Queue-${name}`, {
+            encryption: sqs.QueueEncryption.SQS_MANAGED,
+            enforceSSL: true,
+            // Lambda's guidance: at least six times the function's timeout.
+            visibilityTimeout: Duration.seconds(definition.timeoutSeconds * 6),
+            ...(dlq && definition.dlq.enabled && definition.dlq.maxReceiveCount ? { deadLetterQueue: { queue: dlq, maxReceiveCount: definition.dlq.maxReceiveCount } } : {}),
+          })
+        : undefined;
+    const resources: GrantResources = { ...shared, ...(queue ? { queue } : {}), ...(dlq ? { dlq } : {}) };
+    for (const grant of definition.grants) GRANT_BINDINGS[grant](fn, resources);
 
     switch (trigger.kind) {
       case 'schedule': {
@@ -92,7 +139,7 @@ export class EventsStack extends Stack {
           targets: [new targets.LambdaFunction(fn.function, { retryAttempts: trigger.retryAttempts, ...(dlq ? { deadLetterQueue: dlq } : {}) })],
         });
         if (dlq) fn.sendAsyncFailuresTo(dlq);
-        return { definition, function: fn, rule, ...(dlq ? { dlq } : {}) };
+        return { definition, function: fn, rule, alarms, ...(dlq ? { dlq } : {}) };
       }
       case 'stream': {
         // Batches retried while the stream keeps order, then a pointer to them goes to the DLQ;
@@ -102,13 +149,37 @@ export class EventsStack extends Stack {
           batchSize: trigger.batchSize,
           retryAttempts: trigger.retryAttempts,
           reportBatchItemFailures: true,
+          // A failing batch is split to isolate the record that fails.
+          bisectBatchOnError: true,
           ...(dlq ? { onFailure: new SqsDlq(dlq) } : {}),
           ...(trigger.entityTypes.length > 0 ? { filters: [lambda.FilterCriteria.filter({ dynamodb: { NewImage: { entityType: { S: lambda.FilterRule.or(...trigger.entityTypes) } } } })] } : {}),
         });
         fn.function.addEventSource(eventSource);
-        return { definition, function: fn, eventSource, ...(dlq ? { dlq } : {}) };
+        alarms.push(
+          new cloudwatch.Alarm(this, `IteratorAge-${name}`, {
+            alarmDescription: `The ${name} worker is more than ${ITERATOR_AGE_ALARM_MS / 1000} s behind the table's stream`,
+            metric: fn.function.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
+            threshold: ITERATOR_AGE_ALARM_MS,
+            evaluationPeriods: 3,
+            comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+          }),
+        );
+        return { definition, function: fn, eventSource, alarms, ...(dlq ? { dlq } : {}) };
       }
-      case 'queue':
+      case 'queue': {
+        if (!queue) throw new Error(`worker ${name}: no queue`);
+        fn.function.addEventSource(new SqsEventSource(queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }));
+        const busRule = trigger.fromBus
+          ? new events.Rule(this, `BusRule-${name}`, {
+              eventBus: shared.bus,
+              description: `Every event of the service to the ${name} queue`,
+              eventPattern: { source: [EVENT_SOURCE_NAME] },
+              targets: [new targets.SqsQueue(queue)],
+            })
+          : undefined;
+        return { definition, function: fn, queue, alarms, ...(busRule ? { busRule } : {}), ...(dlq ? { dlq } : {}) };
+      }
       case 'workflow-task':
         // workerTableProblems refuses these until they are wired here and in bin/local/workers.ts.
         throw new Error(`worker ${name}: trigger kind ${trigger.kind} is not wired yet`);

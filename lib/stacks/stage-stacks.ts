@@ -4,6 +4,7 @@ import { stackNameOf, type StageConfig } from '../config/stage-config.js';
 import { ApiStack } from './api-stack.js';
 import { DataStack } from './data-stack.js';
 import { EventsStack } from './events-stack.js';
+import { WEBHOOK_DELIVERY_QUEUE } from '../../shared/workers.js';
 import { McpStack } from './mcp-stack.js';
 
 export interface StageStacks {
@@ -37,6 +38,10 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     description: `Allowance ${stage.name}: workers of shared/workers.ts, their triggers and dead-letter queues`,
     table: data.table,
   });
+  // Test events and manual retries (POST /v1/webhooks/{id}/test, .../retry) queue an attempt.
+  const delivery = events.workers.get(WEBHOOK_DELIVERY_QUEUE);
+  const webhooksFunction = api.functions.get('webhooks');
+  if (delivery?.queue && delivery.dlq && webhooksFunction) webhooksFunction.bindDeliveryQueue(delivery.queue, delivery.dlq);
   const mcp = new McpStack(scope, stackNameOf(stage, 'Mcp'), { ...common, stackName: stackNameOf(stage, 'Mcp'), description: `Allowance ${stage.name}: MCP tools behind a function URL`, table: data.table });
   for (const stack of [data, api, events, mcp]) {
     Tags.of(stack).add('service', 'allowance');

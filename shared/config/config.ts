@@ -31,6 +31,9 @@ const schema = z.object({
   [ENV.kybAutoApprove]: flag,
   [ENV.webhookEncryptionKey]: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as hex'))),
   [ENV.mcpAuthToken]: z.optional(z.string().check(z.minLength(16))),
+  [ENV.eventBusName]: z.optional(z.string().check(z.minLength(1))),
+  [ENV.webhookQueueUrl]: z.optional(z.url()),
+  [ENV.webhookDeadLetterUrl]: z.optional(z.url()),
   [ENV.mcpToolPrefix]: z._default(z.string().check(z.regex(/^[A-Za-z0-9_.-]{0,64}$/, 'must be at most 64 letters, digits, _, - or .')), DEFAULT_MCP_TOOL_PREFIX),
 });
 
@@ -47,6 +50,11 @@ export interface Config {
   webhookEncryptionKey: string | undefined;
   mcpAuthToken: string | undefined;
   mcpToolPrefix: string;
+  /** The service's EventBridge bus (AWS); absent locally: the in-process bus. */
+  eventBusName: string | undefined;
+  /** The webhook-delivery queue and its DLQ (AWS); absent locally: the in-process queue. */
+  webhookQueueUrl: string | undefined;
+  webhookDeadLetterUrl: string | undefined;
 }
 
 /** Parses the environment once at cold start; a bad setting stops the function before it serves. */
@@ -70,5 +78,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookEncryptionKey: e[ENV.webhookEncryptionKey],
     mcpAuthToken: e[ENV.mcpAuthToken],
     mcpToolPrefix: e[ENV.mcpToolPrefix],
+    eventBusName: e[ENV.eventBusName],
+    webhookQueueUrl: e[ENV.webhookQueueUrl],
+    webhookDeadLetterUrl: e[ENV.webhookDeadLetterUrl],
   };
 }

@@ -14,4 +14,7 @@ export const ENV = {
   webhookEncryptionKey: 'WEBHOOK_ENCRYPTION_KEY',
   mcpAuthToken: 'MCP_AUTH_TOKEN',
   mcpToolPrefix: 'MCP_TOOL_PREFIX',
+  eventBusName: 'EVENT_BUS_NAME',
+  webhookQueueUrl: 'WEBHOOK_QUEUE_URL',
+  webhookDeadLetterUrl: 'WEBHOOK_DLQ_URL',
 } as const;

@@ -8,6 +8,7 @@ import type { OrganizationChange } from './organizations/ports.js';
 import type { PaymentChange } from './payments/ports.js';
 import type { PolicyChange } from './policies/ports.js';
 import type { WalletChange } from './wallets/ports.js';
+import type { WebhookChange } from './webhooks/ports.js';
 
 export type { OrganizationUpdate } from './organizations/ports.js';
 
@@ -28,6 +29,7 @@ export type Change =
   | PolicyChange
   | ApprovalChange
   | MerchantChange
+  | WebhookChange
   | AuditChange;
 
 /**

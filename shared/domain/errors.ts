@@ -57,6 +57,8 @@ export const ERRORS = {
   APPROVAL_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
   ORGANIZATION_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
   DISPUTE_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  EVENT_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  DELIVERY_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
   CUSTOMER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
   CUSTOMER_EMAIL_TAKEN: { status: 409, retryable: false, storedOnRefusal: false },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },

@@ -25,6 +25,11 @@ export const EVENT_NAMES = [
   // wallet lifecycle and funding (decided in docs/api.md)
   'wallet.created', 'wallet.funded',
   'organization.created',
+  // decisions.md section 8: POST /v1/webhooks/:id/test
+  'webhook.test',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The `source` of every event on the service's EventBridge bus (the rule to the webhook queue matches it). */
+export const EVENT_SOURCE_NAME = 'allowance';

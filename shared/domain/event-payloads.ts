@@ -51,6 +51,7 @@ export const EVENT_PAYLOADS = {
   'approval.approved': approvalView,
   'approval.rejected': approvalView,
   'approval.expired': approvalView,
+  'webhook.test': view({ webhookId: id('webhook', 'The webhook tested.') }, 'A test event, sent by POST /v1/webhooks/{id}/test to that webhook only.', { webhookId: 'whk_Tq8Lm2Zp4Rw9Xb1KLm2Zp4Rw' }),
 } as const satisfies Partial<Record<EventName, z.ZodMiniType>>;
 
 export type EmittedEvent = keyof typeof EVENT_PAYLOADS;

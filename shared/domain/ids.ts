@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   paymentMethod: 'pm_',
   webhook: 'whk_',
   event: 'evt_',
+  delivery: 'dlv_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

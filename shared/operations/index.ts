@@ -5,17 +5,19 @@ import { API_KEYS } from './api-keys.js';
 import { APPROVALS } from './approvals.js';
 import { AUDIT_LOGS } from './audit-logs.js';
 import { DOCS } from './docs.js';
+import { EVENTS } from './events.js';
 import { INTERNAL } from './internal.js';
 import { PAYMENTS } from './payments.js';
 import { POLICIES } from './policies.js';
 import { WALLETS } from './wallets.js';
+import { WEBHOOKS } from './webhooks.js';
 import type { FunctionGroup } from './groups.js';
 
 /**
  * The operation catalog: one line per group. HTTP routes (CDK and the local server), MCP tools
  * and the OpenAPI document are generated from it.
  */
-export const CATALOG: readonly OperationGroup<never>[] = [INTERNAL, API_KEYS, WALLETS, ACTIVATION, PAYMENTS, POLICIES, APPROVALS, AGENTS, AUDIT_LOGS, DOCS] as readonly OperationGroup<never>[];
+export const CATALOG: readonly OperationGroup<never>[] = [INTERNAL, API_KEYS, WALLETS, ACTIVATION, PAYMENTS, POLICIES, APPROVALS, AGENTS, AUDIT_LOGS, EVENTS, WEBHOOKS, DOCS] as readonly OperationGroup<never>[];
 
 export interface CatalogEntry {
   group: FunctionGroup;

@@ -1,6 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { EventPublisher, JournalChange, JournalProjector } from '../domain/ledger/journal-projector.js';
+import type { OutboxEvent } from '../domain/types.js';
+import { OUTBOX_EVENT_ENTITY, outboxEventCodec } from './entities/outbox-event.js';
 import { journalCodec } from './entities/transaction.js';
 
 /** A record of the table's stream as Lambda delivers it (and the local run builds it). */
@@ -18,6 +20,15 @@ export function journalChangeOf(record: TableStreamRecord): JournalChange | unde
   return journalCodec.isJournalRecord(item) ? { change: record.eventName, record: journalCodec.fromItem(item) } : undefined;
 }
 
+/** The event an outbox item carries, when the record is its insertion (changes that are not movements). */
+export function outboxEventOf(record: TableStreamRecord): OutboxEvent | undefined {
+  if (record.eventName !== 'INSERT') return undefined;
+  const image = record.dynamodb?.NewImage;
+  if (!image) return undefined;
+  const item = unmarshall(image as Record<string, AttributeValue>);
+  return item.entityType === OUTBOX_EVENT_ENTITY ? outboxEventCodec.fromItem(item) : undefined;
+}
+
 export interface StreamBatchResult {
   /** Lambda's partial batch response: the record to resume from, if the batch failed. */
   batchItemFailures: { itemIdentifier: string }[];
@@ -29,14 +40,18 @@ export interface StreamBatchResult {
  * retried batch writes nothing twice). A failure reports the batch's first record, from which
  * Lambda (or the local poller) delivers the batch again.
  */
-export function createJournalStreamConsumer(projector: JournalProjector) {
+export function createJournalStreamConsumer(projector: JournalProjector, outboxPublisher?: EventPublisher) {
   return {
     async handle(records: TableStreamRecord[]): Promise<StreamBatchResult> {
       const changes = records.map(journalChangeOf).filter((change): change is JournalChange => change !== undefined);
-      if (changes.length === 0) return { batchItemFailures: [], projected: 0 };
+      // Outbox items (events of changes that are not movements) are published as they are: their
+      // ids were drawn in the change's transaction, so a redelivered record publishes the same id.
+      const outbox = outboxPublisher ? records.map(outboxEventOf).filter((event): event is OutboxEvent => event !== undefined) : [];
+      if (changes.length === 0 && outbox.length === 0) return { batchItemFailures: [], projected: 0 };
       try {
-        const report = await projector.project(changes);
-        return { batchItemFailures: [], projected: report.records };
+        const report = changes.length > 0 ? await projector.project(changes) : { records: 0 };
+        if (outbox.length > 0) await outboxPublisher!.publish(outbox);
+        return { batchItemFailures: [], projected: report.records + outbox.length };
       } catch (error) {
         const first = records[0]?.dynamodb?.SequenceNumber;
         console.error('journal projection failed; the batch is delivered again', error);

@@ -25,10 +25,11 @@ export const INDEX_USAGE = {
   POLICY: { GSI1: 'policies of an organization environment' },
   APPROVAL: { GSI1: 'approvals of an organization environment', GSI2: 'pending approvals by expiry (sparse: a decision removes the attributes)' },
   AUDIT_ENTRY: { GSI1: 'entries by action', GSI2: 'entries by resource id', GSI3: 'entries by actor', GSI4: 'entries by wallet (wallet-scoped keys)' },
-  WEBHOOK: { GSI2: 'every webhook of every organization, by id (compliance samples secrets)' },
+  WEBHOOK: { GSI1: 'webhooks of an organization environment (removed on delete)', GSI2: 'every webhook of every organization, by id (compliance samples secrets; removed on delete)' },
+  EVENT: { GSI1: 'events of an organization environment (events API)', GSI2: 'events by the first wallet they concern (wallet-scoped keys)', GSI3: 'events by the second wallet they concern' },
 } as const satisfies Record<string, Partial<Record<GsiName, string>>>;
 
-/** Epoch seconds after which DynamoDB may delete the item (outbox events). */
+/** Epoch seconds after which DynamoDB may delete the item (outbox events, stored events, deliveries). */
 export const TTL_ATTRIBUTE = 'ttlEpochS';
 
 export const TABLE_ATTRIBUTES = [

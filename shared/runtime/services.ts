@@ -39,7 +39,24 @@ import { createPaymentStore } from '../persistence/payment-store.js';
 import { createPolicyStore } from '../persistence/policy-store.js';
 import { createWalletStore } from '../persistence/wallet-store.js';
 import { createJournalProjector } from '../domain/ledger/journal-projector.js';
-import { createJournalStreamConsumer, UNPUBLISHED_EVENTS } from '../persistence/journal-stream.js';
+import { createJournalStreamConsumer } from '../persistence/journal-stream.js';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { createEventService, type EventService } from '../domain/events/event-service.js';
+import type { EventStore } from '../domain/events/ports.js';
+import type { EventPublisher } from '../domain/ledger/journal-projector.js';
+import { createDeliveryService, type DeliveryService } from '../domain/webhooks/delivery-service.js';
+import type { DeliveryQueue, DeliveryStore, SecretCipher, WebhookSender, WebhookStore } from '../domain/webhooks/ports.js';
+import { createWebhookService, type WebhookService } from '../domain/webhooks/webhook-service.js';
+import { localDeliveryQueue, sqsDeliveryQueue } from '../events/delivery-queue.js';
+import { archivingPublisher, eventBridgePublisher, inProcessPublisher } from '../events/publishers.js';
+import { createEventStore } from '../persistence/event-store.js';
+import { createWebhookStore } from '../persistence/webhook-store.js';
+import { httpSender, resolveAll } from '../webhooks/http-sender.js';
+import { secretCipher } from '../webhooks/secret-cipher.js';
+import { newWebhookSecret, webhookHeaders } from '../webhooks/signature.js';
+import { checkWebhookUrl } from '../webhooks/url-guard.js';
+import { WEBHOOK_DELIVERY_QUEUE } from '../workers.js';
 import { createProjectionStore } from '../persistence/projection-store.js';
 import type { Core } from './core.js';
 
@@ -88,8 +105,67 @@ export function complianceService(core: Core, store: ComplianceStore = createCom
   return createComplianceService({ ...core.deps, store }, { webhookEncryptionKey: config.webhookEncryptionKey, mcpAuthToken: config.mcpAuthToken, securityHeaders: SECURITY_HEADERS, decrypts });
 }
 
-/** The journal's projector as the table stream's consumer (functions/journal-projector). */
-export function journalProjector(core: Core) {
-  return createJournalStreamConsumer(createJournalProjector({ store: createProjectionStore(core.table), publisher: UNPUBLISHED_EVENTS }));
+/** The service's event bus: EventBridge in AWS (EVENT_BUS_NAME), the in-process bus locally. */
+export function eventBus(core: Core): EventPublisher {
+  const { config } = core;
+  return config.eventBusName ? eventBridgePublisher(new EventBridgeClient({ region: config.region }), config.eventBusName) : inProcessPublisher;
+}
+
+/**
+ * The journal's projector as the table stream's consumer (functions/journal-projector): journal
+ * records and outbox items become events, kept for the events API and put on the bus.
+ */
+export function journalProjector(core: Core, bus: EventPublisher = eventBus(core)) {
+  const publisher = archivingPublisher(createEventStore(core.table), bus);
+  return createJournalStreamConsumer(createJournalProjector({ store: createProjectionStore(core.table), publisher }), publisher);
+}
+
+/** The queue of webhook attempts: SQS in AWS (WEBHOOK_QUEUE_URL), the in-process queue locally. */
+export function deliveryQueue(core: Core): DeliveryQueue {
+  const { config } = core;
+  if (config.webhookQueueUrl) {
+    if (!config.webhookDeadLetterUrl) throw new Error('WEBHOOK_QUEUE_URL needs WEBHOOK_DLQ_URL');
+    return sqsDeliveryQueue(new SQSClient({ region: config.region }), config.webhookQueueUrl, config.webhookDeadLetterUrl);
+  }
+  return localDeliveryQueue(WEBHOOK_DELIVERY_QUEUE);
+}
+
+export function eventService(core: Core, store: EventStore = createEventStore(core.table)): EventService {
+  return createEventService({ store });
+}
+
+function cipherOf(core: Core): SecretCipher | undefined {
+  return core.config.webhookEncryptionKey ? secretCipher(core.config.webhookEncryptionKey) : undefined;
+}
+
+/** The webhook-delivery worker's service (functions/webhook-delivery). */
+export function deliveryService(core: Core, overrides: { store?: DeliveryStore; queue?: DeliveryQueue; sender?: WebhookSender } = {}): DeliveryService {
+  const secrets = cipherOf(core);
+  return createDeliveryService({
+    store: overrides.store ?? createWebhookStore(core.table),
+    queue: overrides.queue ?? deliveryQueue(core),
+    sender: overrides.sender ?? httpSender(),
+    secrets: secrets ?? { encrypt: () => { throw new Error('WEBHOOK_ENCRYPTION_KEY is not configured'); }, decrypt: () => { throw new Error('WEBHOOK_ENCRYPTION_KEY is not configured'); } },
+    sign: webhookHeaders,
+    clock: core.clock,
+    timeScale: core.config.timeScale,
+  });
+}
+
+export function webhookService(core: Core, store: WebhookStore & DeliveryStore = createWebhookStore(core.table)): WebhookService {
+  const queue = deliveryQueue(core);
+  return createWebhookService({
+    store,
+    clock: core.clock,
+    ids: core.ids,
+    secrets: cipherOf(core),
+    checkUrl: async (url, environment) => {
+      const checked = await checkWebhookUrl(url, environment, resolveAll);
+      return checked.ok ? { ok: true, url: checked.url.toString() } : checked;
+    },
+    newSecret: newWebhookSecret,
+    queue,
+    deliveries: deliveryService(core, { store, queue }),
+  });
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from '../../shared/domain/audit/actions.js';
 import { ROUTES, routeKeyOf, type RouteDefinition } from '../../shared/http/routes.js';
@@ -139,7 +140,33 @@ const CASES: Record<string, Case> = {
     await make.readyForActivation(org);
     return { key: org.key, organizationId: org.organizationId };
   },
+  createWebhook: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: { url: HOOK_URL, events: ['*'] }, organizationId: org.organizationId };
+  },
+  deleteWebhook: async (make, service) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await webhookOf(service, org.key) }, organizationId: org.organizationId };
+  },
+  testWebhook: async (make, service) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await webhookOf(service, org.key) }, organizationId: org.organizationId };
+  },
+  retryWebhookDelivery: async (make, service) => {
+    const org = await make.organization();
+    const id = await webhookOf(service, org.key);
+    const tested = await service.call('POST', `/v1/webhooks/${id}/test`, { key: org.key });
+    return { key: org.key, params: { id, deliveryId: tested.body.deliveryId as string }, organizationId: org.organizationId };
+  },
 };
+
+/** Nothing listens there: deliveries fail and are retried in the background, which this file ignores. */
+const HOOK_URL = 'http://127.0.0.1:9/hook';
+async function webhookOf(service: TestService, key: string): Promise<string> {
+  const response = await service.call('POST', '/v1/webhooks', { key, body: { url: HOOK_URL, events: ['*'] } });
+  if (response.status !== 201) throw new Error(`webhook creation failed: ${response.text}`);
+  return response.body.id as string;
+}
 
 const MUTATING = ROUTES.filter((route) => route.mutating);
 
@@ -161,7 +188,7 @@ describe('audit coverage: every mutating route writes exactly one audit entry', 
   let service: TestService;
   let make: AuditFactories;
   beforeAll(async () => {
-    service = await startTestService();
+    service = await startTestService({ WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
     make = auditFactories(service);
   });
   afterAll(() => service.close());

@@ -29,6 +29,7 @@ const template: Template = dev.eventsTemplate;
 const resources = (template.toJSON() as { Resources: Record<string, CfnResource> }).Resources;
 const tables = tableReferences(dev);
 const SQS_RETENTION_14_DAYS = 14 * 24 * 3600;
+const QUEUE_CONSUME_ACTIONS: ReadonlySet<string> = new Set(['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
 const DLQ_LOOKUP_ACTIONS: ReadonlySet<string> = new Set(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl']);
 
 const deployed = (worker: WorkerDefinition) => {
@@ -58,12 +59,21 @@ const GRANT_ALLOWS: { readonly [G in WorkerGrant]: (action: string, resource: un
   },
   // The stream's records and shards, and ListStreams (which IAM only grants on "*").
   'table:readStream': (action, resource) => (STREAM_READ_ACTIONS.has(action) && isTableStream(resource)) || (action === 'dynamodb:ListStreams' && resource === '*'),
+  // PutEvents on the service's bus only.
+  'bus:put': (action, resource) => action === 'events:PutEvents' && JSON.stringify(resource).includes(logicalIdOf(dev.events.bus)),
+  // SendMessage on the worker's own queue and DLQ only.
+  'queue:send': (action, resource) => action === 'sqs:SendMessage' && /Queue/.test(JSON.stringify(resource)),
 };
 /** Grants that give the function an environment variable (bind* sets it with the grant). */
 const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<string, unknown>) => void } = {
   'table:readWrite': (variables) => expect(tables.resolve(variables[ENV.tableName])).toEqual(tables.tableName),
   // The stream reaches the function as events: no variable.
   'table:readStream': () => undefined,
+  'bus:put': (variables) => expect(JSON.stringify(variables[ENV.eventBusName])).toContain(logicalIdOf(dev.events.bus)),
+  'queue:send': (variables) => {
+    expect(variables[ENV.webhookQueueUrl]).toBeDefined();
+    expect(variables[ENV.webhookDeadLetterUrl]).toBeDefined();
+  },
 };
 const usesTable = (worker: WorkerDefinition) => worker.grants.some((grant) => grant.startsWith('table:'));
 
@@ -92,7 +102,8 @@ describe('workers table', () => {
       { ...base, entry: 'functions/other/handler.ts' },
       { ...base, timeoutSeconds: 901 },
       { ...base, trigger: { kind: 'schedule', rateMinutes: 0.5, retryAttempts: 2 } },
-      { ...base, trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 }, dlq: { enabled: true } },
+      { ...base, trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10, fromBus: false }, dlq: { enabled: true } },
+      { ...base, trigger: { kind: 'workflow-task', workflow: 'transfer' }, dlq: { enabled: false } },
       { ...base, dlq: { enabled: true, maxReceiveCount: 3 } },
     ]);
     for (const expected of [/name must match/, /entry must be/, /timeoutSeconds/, /rateMinutes/, /not wired/, /needs a DLQ with maxReceiveCount/, /maxReceiveCount applies to queue triggers only/]) {
@@ -135,18 +146,39 @@ describe('events stack: triggers', () => {
 
   const mappings = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping');
 
-  it('has one rule per schedule worker, one stream mapping per stream worker, and nothing else triggering', () => {
-    expect(rules).toHaveLength(WORKERS.filter((worker) => worker.trigger.kind === 'schedule').length);
-    expect(mappings).toHaveLength(WORKERS.filter((worker) => worker.trigger.kind === 'stream').length);
+  it('has one rule per schedule worker and per bus-fed queue, one mapping per stream or queue worker, and nothing else triggering', () => {
+    expect(rules).toHaveLength(WORKERS.filter((worker) => worker.trigger.kind === 'schedule' || (worker.trigger.kind === 'queue' && worker.trigger.fromBus)).length);
+    expect(mappings).toHaveLength(WORKERS.filter((worker) => worker.trigger.kind === 'stream' || worker.trigger.kind === 'queue').length);
   });
 
-  it('projects the journal from the table stream: the projector is a stream worker on journal records', () => {
+  it('projects the journal and the outbox from the table stream onto the bus: the projector is a stream worker on journal records and outbox items', () => {
     expect(WORKERS.find((worker) => worker.name === 'journal-projector')).toMatchObject({
       entry: 'functions/journal-projector/handler.ts',
-      trigger: { kind: 'stream', source: 'ledger-table', startingPosition: 'TRIM_HORIZON', entityTypes: ['TRANSACTION'] },
+      trigger: { kind: 'stream', source: 'ledger-table', startingPosition: 'TRIM_HORIZON', entityTypes: ['TRANSACTION', 'OUTBOX_EVENT'] },
       dlq: { enabled: true },
-      grants: ['table:readWrite', 'table:readStream'],
+      grants: ['table:readWrite', 'table:readStream', 'bus:put'],
     });
+  });
+
+  it('has one event bus; the projector may put events on it and nothing else may', () => {
+    template.resourceCountIs('AWS::Events::EventBus', 1);
+    const busId = logicalIdOf(dev.events.bus);
+    const putters = WORKERS.filter((worker) => worker.grants.includes('bus:put')).map((worker) => worker.name);
+    expect(putters).toEqual(['journal-projector']);
+    expect(JSON.stringify(resources[functionIdOf(WORKERS.find((w) => w.name === 'journal-projector')!)]!.Properties.Environment)).toContain(busId);
+  });
+
+  it('alarms on every DLQ\'s depth and on every stream worker\'s iterator age', () => {
+    const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+    for (const worker of WORKERS) {
+      const dlqId = dlqIdOf(worker);
+      if (dlqId) {
+        expect(alarms.some((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(alarm.Dimensions).includes(dlqId) && alarm.Threshold === 1), worker.name).toBe(true);
+      }
+      if (worker.trigger.kind === 'stream') {
+        expect(alarms.some((alarm) => alarm.MetricName === 'IteratorAge' && JSON.stringify(alarm.Dimensions).includes(functionIdOf(worker))), worker.name).toBe(true);
+      }
+    }
   });
 
   it.each(cases)('triggers %s as declared', (_name, worker) => {
@@ -180,6 +212,7 @@ describe('events stack: triggers', () => {
           BatchSize: trigger.batchSize,
           MaximumRetryAttempts: trigger.retryAttempts,
           FunctionResponseTypes: ['ReportBatchItemFailures'],
+          BisectBatchOnFunctionError: true,
         });
         if (trigger.entityTypes.length > 0) {
           const patterns = (properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((filter) => JSON.parse(filter.Pattern) as unknown);
@@ -187,7 +220,21 @@ describe('events stack: triggers', () => {
         }
         break;
       }
-      case 'queue':
+      case 'queue': {
+        const queue = deployed(worker).queue!;
+        const queueArn = getAttArn(logicalIdOf(queue));
+        const mapping = mappings.filter(([, candidate]) => sameJson(candidate.Properties.FunctionName, { Ref: functionIdOf(worker) }));
+        expect(mapping).toHaveLength(1);
+        expect(mapping[0]![1].Properties).toMatchObject({ EventSourceArn: queueArn, BatchSize: trigger.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+        // SSE, and a visibility timeout of at least six times the function's.
+        expect(resources[logicalIdOf(queue)]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, VisibilityTimeout: worker.timeoutSeconds * 6 });
+        if (trigger.fromBus) {
+          const busRules = rules.filter(([, rule]) => (rule.Properties.Targets as { Arn: unknown }[]).some((target) => sameJson(target.Arn, queueArn)));
+          expect(busRules).toHaveLength(1);
+          expect(busRules[0]![1].Properties).toMatchObject({ EventBusName: { Ref: logicalIdOf(dev.events.bus) }, EventPattern: { source: ['allowance'] } });
+        }
+        break;
+      }
       case 'workflow-task':
         throw new Error(`write the infra expectations of ${trigger.kind} triggers (worker ${worker.name})`);
       default:
@@ -197,8 +244,8 @@ describe('events stack: triggers', () => {
 });
 
 describe('events stack: dead-letter queues', () => {
-  it('has one queue per worker asking for a DLQ', () => {
-    template.resourceCountIs('AWS::SQS::Queue', WORKERS.filter((worker) => worker.dlq.enabled).length);
+  it('has one queue per worker asking for a DLQ, and one per queue worker', () => {
+    template.resourceCountIs('AWS::SQS::Queue', WORKERS.filter((worker) => worker.dlq.enabled).length + WORKERS.filter((worker) => worker.trigger.kind === 'queue').length);
   });
 
   it.each(cases)('gives %s the declared DLQ, if any: encrypted, TLS only, 14 days, fed by the rule and by failed invocations', (_name, worker) => {
@@ -251,7 +298,15 @@ describe('events stack: dead-letter queues', () => {
         expect(invokeConfigs).toHaveLength(0);
         break;
       }
-      case 'queue':
+      case 'queue': {
+        // Messages received maxReceiveCount times move to the DLQ (redrive); the worker also sends
+        // the deliveries whose retries are over there itself (its queue:send grant).
+        const queueId = logicalIdOf(deployed(worker).queue!);
+        expect(resources[queueId]!.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: queueArn, maxReceiveCount: worker.dlq.maxReceiveCount });
+        expect(queueStatements.filter((statement) => statement.Effect === 'Allow')).toEqual([]);
+        expect(invokeConfigs).toHaveLength(0);
+        break;
+      }
       case 'workflow-task':
         throw new Error(`write the infra expectations of ${worker.trigger.kind} DLQs (worker ${worker.name})`);
       default:
@@ -300,6 +355,9 @@ describe('events stack: least-privilege IAM', () => {
             sendsToDlq ||= action === 'sqs:SendMessage';
             continue;
           }
+          // A queue worker consumes its own queue (the event source mapping polls with its role).
+          const ownQueue = deployed(worker).queue;
+          if (ownQueue && sameJson(resource, getAttArn(logicalIdOf(ownQueue))) && QUEUE_CONSUME_ACTIONS.has(action)) continue;
           const grant = worker.grants.find((candidate) => GRANT_ALLOWS[candidate](action, resource));
           expect(grant, `${name}: ${action} on ${JSON.stringify(resource)} is not covered by its grants`).toBeDefined();
           grantedPerGrant.set(grant!, grantedPerGrant.get(grant!)! + 1);

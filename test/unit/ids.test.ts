@@ -22,6 +22,7 @@ const EXPECTED_PREFIX: Record<IdKind, string> = {
   paymentMethod: 'pm_',
   webhook: 'whk_',
   event: 'evt_',
+  delivery: 'dlv_',
 };
 
 const KINDS = Object.keys(EXPECTED_PREFIX) as IdKind[];

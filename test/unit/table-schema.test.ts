@@ -16,7 +16,8 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
   POLICY: entities.policyCodec.toItem({ id: 'pol_1', walletId: 'wal_1', ...scope, name: 'P', maxTransactionAmount: new Big(1), requireHumanApproval: false, status: 'ACTIVE', createdAt: AT, updatedAt: AT } satisfies Policy),
   APPROVAL: entities.approvalCodec.toItem({ id: 'apr_1', ...scope, walletId: 'wal_1', status: 'PENDING', payment: { from: 'wal_1', to: 'wal_2', amount: '1.00' }, transactionId: 'txn_1', reason: 'r', requestedByKeyId: 'key_1', createdAt: AT, expiresAt: AT } satisfies Approval),
   AUDIT_ENTRY: entities.auditEntryCodec.toItem({ id: 'log_1', ...scope, actorType: 'API_KEY', actorId: 'key_1', action: 'wallet.create', resource: 'wallet', resourceId: 'wal_1', metadata: {}, ipAddress: '127.0.0.1', createdAt: AT, walletId: 'wal_1' } satisfies AuditEntry),
-  WEBHOOK: { ...entities.webhookKeys.primary('wh_1'), ...entities.webhookKeys.all(), ...entities.webhookKeys.allSort('wh_1'), entityType: entities.WEBHOOK_ENTITY },
+  WEBHOOK: entities.webhookCodec.toItem({ id: 'whk_1', ...scope, url: 'https://example.com/hook', events: ['*'], description: null, status: 'ENABLED', secret: 'a:b:c', createdAt: AT }),
+  EVENT: entities.storedEventCodec.toItem({ id: 'evt_1', type: 'payment.posted', ...scope, createdAt: AT, data: { from: 'wal_1', to: 'wal_2' } }),
 };
 
 describe('table schema', () => {

@@ -17,6 +17,7 @@ export const AUDIT = {
   policy: { create: 'policy.create', update: 'policy.update', delete: 'policy.delete' },
   approval: { approve: 'approval.approved', reject: 'approval.rejected', expire: 'approval.expired' },
   merchant: { upsert: 'merchant.upsert', suspend: 'merchant.suspend' },
+  webhook: { create: 'webhook.create', delete: 'webhook.delete', test: 'webhook.test', retryDelivery: 'webhook.delivery.retry' },
 } as const;
 
 type Actions = typeof AUDIT;

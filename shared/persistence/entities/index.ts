@@ -14,3 +14,5 @@ export * from './outbox-event.js';
 export * from './idempotency.js';
 export * from './config.js';
 export * from './webhook.js';
+export * from './webhook-delivery.js';
+export * from './stored-event.js';

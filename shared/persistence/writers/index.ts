@@ -10,6 +10,7 @@ import { paymentWriters } from './payment-writers.js';
 import { policyWriters } from './policy-writers.js';
 import { postingWriters } from './posting-writers.js';
 import { walletWriters } from './wallet-writers.js';
+import { webhookWriters } from './webhook-writers.js';
 
 /**
  * Every change type's writer, registered by its area. The annotation makes a change type without
@@ -25,10 +26,11 @@ export const WRITERS: ChangeWriters<Change> = {
   ...policyWriters,
   ...approvalWriters,
   ...merchantWriters,
+  ...webhookWriters,
   ...auditWriters,
 };
 
-type AreaWriters = [typeof organizationWriters, typeof walletWriters, typeof apiKeyWriters, typeof postingWriters, typeof paymentWriters, typeof idempotencyWriters, typeof policyWriters, typeof approvalWriters, typeof merchantWriters, typeof auditWriters];
+type AreaWriters = [typeof organizationWriters, typeof walletWriters, typeof apiKeyWriters, typeof postingWriters, typeof paymentWriters, typeof idempotencyWriters, typeof policyWriters, typeof approvalWriters, typeof merchantWriters, typeof webhookWriters, typeof auditWriters];
 type KeysOfAny<M> = M extends unknown ? keyof M : never;
 type Overlap<Maps extends unknown[]> = Maps extends [infer Head, ...infer Tail] ? (keyof Head & KeysOfAny<Tail[number]>) | Overlap<Tail> : never;
 type Assert<Condition extends true> = Condition;

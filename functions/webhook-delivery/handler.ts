@@ -1,0 +1,28 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { deliveryMessageOf } from '../../shared/events/delivery-queue.js';
+import { core } from '../../shared/runtime/core.js';
+import { deliveryService } from '../../shared/runtime/services.js';
+
+let service: ReturnType<typeof deliveryService> | undefined;
+
+/**
+ * Queue worker, declared in shared/workers.ts (SQS in AWS; the in-process queue of
+ * bin/local/workers.ts locally): fans events out to webhooks and makes delivery attempts. A message
+ * that fails is reported in the partial batch response and received again, up to the DLQ.
+ */
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  service ??= deliveryService(core());
+  const failures = await Promise.all(
+    event.Records.map(async (record) => {
+      try {
+        const message = deliveryMessageOf(record.body);
+        if (message) await service!.handle(message);
+        return undefined;
+      } catch (error) {
+        console.error('webhook delivery message failed; it is received again', error);
+        return { itemIdentifier: record.messageId };
+      }
+    }),
+  );
+  return { batchItemFailures: failures.filter((failure) => failure !== undefined) };
+}

@@ -1,0 +1,47 @@
+import * as z from 'zod/mini';
+import { EVENT_NAMES } from '../event-names.js';
+import type { Environment } from '../tenancy.js';
+import type { OutboxEvent } from '../types.js';
+import { enumOf, environment, id, objectTag, record, timestamp, view } from '../views.js';
+
+/** An event as the events API and webhooks show it (decisions.md section 8). */
+export const eventView = view(
+  {
+    id: id('event', 'The event id: the same on every webhook attempt and in the events API (use it to de-duplicate).'),
+    object: objectTag('event'),
+    type: enumOf(EVENT_NAMES, 'The event name, e.g. payment.posted.'),
+    createdAt: timestamp('When the change it reports was committed.'),
+    environment: environment('Environment of the change.'),
+    organizationId: id('organization', 'The organization the change belongs to.'),
+    data: record('The object as the API presents it (see the payload of each event type in docs/api.md).'),
+  },
+  'An event: one committed change, kept 30 days.',
+  {
+    id: 'evt_8Lm2Zq4Tr9Wb1XkPq3Ns5Vd7',
+    object: 'event',
+    type: 'approval.approved',
+    createdAt: '2026-11-22T10:00:00.000Z',
+    environment: 'SANDBOX',
+    organizationId: 'org_ipK5yfL5D6aVwx00',
+    data: { id: 'apr_Lm4Zq8Tr2Wb9Xk1P', status: 'APPROVED' },
+  },
+);
+
+export type EventView = z.output<typeof eventView>;
+
+export function presentEvent(event: OutboxEvent): EventView {
+  return {
+    id: event.id,
+    object: 'event',
+    type: event.type as EventView['type'],
+    createdAt: event.createdAt,
+    environment: event.environment,
+    organizationId: event.organizationId,
+    data: event.data,
+  };
+}
+
+/** The body of a webhook delivery: `{id, type, createdAt, environment, organizationId, data}`. */
+export function webhookBodyOf(event: OutboxEvent): { id: string; type: string; createdAt: string; environment: Environment; organizationId: string; data: Record<string, unknown> } {
+  return { id: event.id, type: event.type, createdAt: event.createdAt, environment: event.environment, organizationId: event.organizationId, data: event.data };
+}

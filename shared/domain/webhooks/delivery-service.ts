@@ -1,0 +1,132 @@
+import type { Clock } from '../clock.js';
+import { webhookBodyOf } from '../events/event-view.js';
+import { derivedId } from '../ledger/derived-ids.js';
+import type { OutboxEvent } from '../types.js';
+import { DELIVERY_TIMEOUT_MS, nextAttemptAt } from './backoff.js';
+import type { DeliveryMessage, DeliveryQueue, DeliveryStore, SecretCipher, WebhookSender } from './ports.js';
+import { matchesFilter, type Webhook, type WebhookDelivery } from './types.js';
+
+export interface DeliveryDeps {
+  store: Pick<DeliveryStore, 'getWebhook' | 'getDelivery' | 'createDelivery' | 'saveDelivery' | 'recordAttempt'> & Partial<Pick<DeliveryStore, 'enabledWebhooks'>>;
+  queue: DeliveryQueue;
+  sender: WebhookSender;
+  secrets: SecretCipher;
+  /** The Standard Webhooks headers of one attempt (shared/webhooks/signature.ts). */
+  sign: (secret: string, eventId: string, timestampS: number, body: string) => Record<string, string>;
+  clock: Clock;
+  /** TIME_SCALE: divides retry durations in sandbox. */
+  timeScale: number;
+  random?: () => number;
+}
+
+/** The delivery of an event to a webhook has an id derived from both: an event seen twice is delivered once. */
+export const deliveryIdOf = (webhookId: string, eventId: string) => derivedId('delivery', `delivery|${webhookId}|${eventId}`);
+
+/**
+ * Webhook delivery (decisions.md section 8), the consumer of the webhook-delivery queue: fans an
+ * event out to the matching webhooks, then attempts each delivery with Standard Webhooks
+ * headers; a non-2xx answer or a timeout schedules the next attempt (backoff with jitter) until
+ * the 3-day window closes, then the delivery is dead-lettered. Every attempt is logged. At least
+ * once: the same event id (`webhook-id`) on every attempt.
+ */
+export function createDeliveryService(deps: DeliveryDeps) {
+  const random = deps.random ?? Math.random;
+  const now = () => deps.clock.now().getTime();
+
+  async function newDelivery(webhook: Webhook, event: OutboxEvent): Promise<WebhookDelivery | undefined> {
+    const delivery: WebhookDelivery = {
+      id: await deliveryIdOf(webhook.id, event.id),
+      webhookId: webhook.id,
+      organizationId: webhook.organizationId,
+      environment: webhook.environment,
+      event,
+      status: 'PENDING',
+      attempts: 0,
+      firstAttemptAt: null,
+      nextAttemptAt: null,
+      createdAt: new Date(now()).toISOString(),
+    };
+    return (await deps.store.createDelivery(delivery)) ? delivery : undefined;
+  }
+
+  async function fanOut(event: OutboxEvent): Promise<number> {
+    if (!deps.store.enabledWebhooks) throw new Error('fan-out needs enabledWebhooks');
+    const webhooks = (await deps.store.enabledWebhooks(event.organizationId, event.environment)).filter((webhook) => matchesFilter(webhook, event.type));
+    let attempted = 0;
+    for (const webhook of webhooks) {
+      const delivery = await newDelivery(webhook, event);
+      if (!delivery) continue; // delivered before (the event came twice)
+      // One message per delivery: a slow receiver holds up neither the others nor the fan-out.
+      await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id }, 0);
+      attempted += 1;
+    }
+    return attempted;
+  }
+
+  async function attempt(delivery: WebhookDelivery, webhook: Webhook | undefined, manual: boolean): Promise<void> {
+    const startedAt = now();
+    const number = delivery.attempts + 1;
+    const firstAttemptAt = delivery.firstAttemptAt ? Date.parse(delivery.firstAttemptAt) : startedAt;
+    let result: { statusCode: number | null; error: string | null };
+    if (!webhook || webhook.status !== 'ENABLED') {
+      result = { statusCode: null, error: 'The webhook was deleted.' };
+    } else {
+      const body = JSON.stringify(webhookBodyOf(delivery.event));
+      const headers = { 'content-type': 'application/json', 'user-agent': 'Allowance-Webhooks/1', ...deps.sign(deps.secrets.decrypt(webhook.secret), delivery.event.id, Math.floor(startedAt / 1000), body) };
+      result = await deps.sender.post({ url: webhook.url, environment: webhook.environment, headers, body, timeoutMs: DELIVERY_TIMEOUT_MS });
+    }
+    const durationMs = Math.max(0, now() - startedAt);
+    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const scale = delivery.environment === 'SANDBOX' ? deps.timeScale : 1;
+    const gone = !webhook || webhook.status !== 'ENABLED';
+    const next = delivered || manual || gone ? null : nextAttemptAt({ attempt: number, firstAttemptAt, now: now(), scale, random: random() });
+    // A deleted webhook's attempts end FAILED, not in the DLQ: nobody needs to look at them.
+    const outcome = delivered ? 'SUCCEEDED' : manual || gone ? 'FAILED' : next === null ? 'DEAD_LETTERED' : 'RETRYING';
+    const error = delivered ? null : (result.error ?? `HTTP ${result.statusCode}`);
+    await deps.store.recordAttempt({
+      deliveryId: delivery.id,
+      webhookId: delivery.webhookId,
+      eventId: delivery.event.id,
+      eventType: delivery.event.type,
+      attempt: number,
+      statusCode: result.statusCode,
+      durationMs,
+      error,
+      attemptedAt: new Date(startedAt).toISOString(),
+      nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+      outcome,
+    });
+    const status = outcome === 'RETRYING' ? 'PENDING' : outcome;
+    await deps.store.saveDelivery({ ...delivery, attempts: number, firstAttemptAt: new Date(firstAttemptAt).toISOString(), nextAttemptAt: next === null ? null : new Date(next).toISOString(), status });
+    if (next !== null) await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id, notBefore: next }, next - now());
+    else if (outcome === 'DEAD_LETTERED') await deps.queue.deadLetter({ kind: 'attempt', deliveryId: delivery.id });
+  }
+
+  async function attemptById(deliveryId: string, manual: boolean): Promise<void> {
+    const delivery = await deps.store.getDelivery(deliveryId);
+    if (!delivery) return;
+    if (!manual && delivery.status !== 'PENDING') return; // delivered or over: a duplicate message
+    await attempt(delivery, await deps.store.getWebhook(delivery.webhookId), manual);
+  }
+
+  return {
+    fanOut,
+    /** One queue message. A message due later (the queue's delay is capped) goes back until due. */
+    async handle(message: DeliveryMessage): Promise<void> {
+      if (message.kind === 'event') {
+        await fanOut(message.event);
+        return;
+      }
+      const wait = (message.notBefore ?? 0) - now();
+      if (wait > 0) {
+        await deps.queue.send(message, wait);
+        return;
+      }
+      await attemptById(message.deliveryId, message.manual === true);
+    },
+    /** A delivery created now for one webhook (the test event), attempted from the queue. */
+    newDelivery,
+  };
+}
+
+export type DeliveryService = ReturnType<typeof createDeliveryService>;

@@ -1,0 +1,44 @@
+import { walletsOfEvent } from '../../domain/events/event-scope.js';
+import type { Environment } from '../../domain/tenancy.js';
+import type { OutboxEvent } from '../../domain/types.js';
+import { plainJson, str, type Item, type ItemKey } from '../item.js';
+import { TTL_ATTRIBUTE } from '../table-schema.js';
+
+export const STORED_EVENT_ENTITY = 'EVENT';
+
+/** Events are kept for the events API 30 days (decisions.md section 8), then DynamoDB's TTL removes them. */
+export const EVENT_RETENTION_S = 30 * 24 * 3600;
+
+export const storedEventKeys = {
+  primary: (eventId: string): ItemKey => ({ PK: `EVENT#${eventId}`, SK: 'EVENT' }),
+  /** GSI1: an organization environment's events, newest first. */
+  ofOrganization: (organizationId: string, environment: Environment) => `EVENTS#${organizationId}#${environment}`,
+  /** GSI2 and GSI3: the events of each wallet it concerns (wallet-scoped keys). */
+  ofWallet: (walletId: string) => `EVENTS#WALLET#${walletId}`,
+  sort: (event: Pick<OutboxEvent, 'createdAt' | 'id'>) => `${event.createdAt}#${event.id}`,
+};
+
+export const storedEventCodec = {
+  toItem(event: OutboxEvent): Item {
+    const sort = storedEventKeys.sort(event);
+    const [first, second] = walletsOfEvent(event);
+    return {
+      ...storedEventKeys.primary(event.id),
+      entityType: STORED_EVENT_ENTITY,
+      GSI1PK: storedEventKeys.ofOrganization(event.organizationId, event.environment),
+      GSI1SK: sort,
+      ...(first ? { GSI2PK: storedEventKeys.ofWallet(first), GSI2SK: sort } : {}),
+      ...(second ? { GSI3PK: storedEventKeys.ofWallet(second), GSI3SK: sort } : {}),
+      id: event.id,
+      type: event.type,
+      organizationId: event.organizationId,
+      environment: event.environment,
+      createdAt: event.createdAt,
+      data: event.data,
+      [TTL_ATTRIBUTE]: Math.floor(Date.parse(event.createdAt) / 1000) + EVENT_RETENTION_S,
+    };
+  },
+  fromItem(item: Item): OutboxEvent {
+    return { id: str(item.id), type: str(item.type), organizationId: str(item.organizationId), environment: item.environment as Environment, createdAt: str(item.createdAt), data: plainJson(item.data ?? {}) as Record<string, unknown> };
+  },
+};

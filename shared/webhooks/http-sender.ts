@@ -1,0 +1,65 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { SendResult, WebhookSender } from '../domain/webhooks/ports.js';
+import { isBlockedAddress } from './url-guard.js';
+
+/** Every address of a host name (A and AAAA). */
+export const resolveAll = (host: string): Promise<string[]> =>
+  new Promise((resolve, reject) => dnsLookup(host, { all: true }, (error, addresses: LookupAddress[]) => (error ? reject(error) : resolve(addresses.map((a) => a.address)))));
+
+/**
+ * Posts a webhook body. In production the connection's own DNS lookup refuses blocked addresses:
+ * the address checked is the address connected to, so a name re-bound to 10.0.0.1 after the
+ * registration check is refused at delivery (decisions.md section 8). Answers are not followed
+ * (no redirects) and their bodies are discarded.
+ */
+export function httpSender(resolve: (host: string) => Promise<string[]> = resolveAll): WebhookSender {
+  return {
+    post({ url, environment, headers, body, timeoutMs }): Promise<SendResult> {
+      return new Promise((done) => {
+        let target: URL;
+        try {
+          target = new URL(url);
+        } catch {
+          done({ statusCode: null, error: 'invalid URL' });
+          return;
+        }
+        if (environment === 'PRODUCTION' && target.protocol !== 'https:') {
+          done({ statusCode: null, error: 'production webhooks must use https' });
+          return;
+        }
+        const guardedLookup: LookupFunction = (hostname, options, callback) => {
+          resolve(hostname).then(
+            (addresses) => {
+              const allowed = environment === 'PRODUCTION' ? addresses.filter((a) => !isBlockedAddress(a)) : addresses;
+              if (allowed.length === 0 || (environment === 'PRODUCTION' && allowed.length !== addresses.length)) {
+                callback(Object.assign(new Error('refused: the host resolves to a private, loopback or link-local address'), { code: 'EBLOCKED' }), '', 4);
+                return;
+              }
+              const address = allowed[0]!;
+              if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+              else callback(null, address, address.includes(':') ? 6 : 4);
+            },
+            (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
+          );
+        };
+        const host = target.hostname.replace(/^\[|\]$/g, '');
+        if (environment === 'PRODUCTION' && isBlockedAddress(host) && /^[\d.:a-f]+$/i.test(host)) {
+          done({ statusCode: null, error: 'refused: a private, loopback or link-local address' });
+          return;
+        }
+        const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+        const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() }, lookup: guardedLookup, timeout: timeoutMs }, (res) => {
+          res.resume();
+          res.on('end', () => done({ statusCode: res.statusCode ?? null, error: null }));
+          res.on('error', () => done({ statusCode: res.statusCode ?? null, error: null }));
+        });
+        req.on('timeout', () => req.destroy(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+        req.on('error', (error) => done({ statusCode: null, error: error.message.slice(0, 300) }));
+        req.end(body);
+      });
+    },
+  };
+}
