@@ -59,6 +59,12 @@ export interface QueueTrigger {
   readonly batchSize: number;
   /** Whether a rule of the service's event bus sends every event to this queue. */
   readonly fromBus: boolean;
+  /**
+   * Whether EventBridge Scheduler's one-time schedules target this queue: the events stack adds a
+   * schedule group and a role Scheduler assumes that may only send to this queue (at most one
+   * such queue). The functions that schedule get ServiceFunction.bindExpiryScheduler.
+   */
+  readonly fromScheduler?: boolean;
 }
 
 /** Provisional (not wired yet): a task state of a Step Functions workflow of `lib/workflows/`. */
@@ -126,14 +132,32 @@ export const DEFAULT_WORKER_MEMORY_MB = 512;
 /** The webhook-delivery queue (and worker) name. */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 
+/** The expiry queue (and worker): one-time schedules of EventBridge Scheduler deliver into it. */
+export const EXPIRY_QUEUE = 'expiry';
+
+/** The sweep's period: only a safety net now that each approval has its one-time schedule. */
+export const EXPIRY_SWEEP_RATE_MINUTES = 15;
+
 export const WORKERS: readonly WorkerDefinition[] = [
   {
-    name: 'expiry',
-    description: 'Expires pending approvals past their expiry (conditional state change: idempotent)',
+    name: EXPIRY_QUEUE,
+    description: 'Expires what a one-time schedule names when it fires (approvals today; conditional state change: idempotent, a decided approval is left alone)',
     entry: 'functions/expiry/handler.ts',
-    // A missed run is caught up by the next one: every run expires everything that is due.
-    trigger: { kind: 'schedule', rateMinutes: 1, retryAttempts: 2 },
+    // A message that arrives before its expiry (clock skew) is reported failed and received again.
+    trigger: { kind: 'queue', queue: EXPIRY_QUEUE, batchSize: 10, fromBus: false, fromScheduler: true },
     timeoutSeconds: 10,
+    memoryMb: DEFAULT_WORKER_MEMORY_MB,
+    dlq: { enabled: true, maxReceiveCount: 5 },
+    grants: ['table:readWrite'],
+  },
+  {
+    name: 'expiry-sweep',
+    description: 'Safety net of the one-time expiry schedules: expires pending approvals past their expiry whose schedule could not be created (conditional state change: idempotent)',
+    entry: 'functions/expiry-sweep/handler.ts',
+    // Kept because scheduling happens after the payment's commit and may fail (logged, the payment
+    // stands); a missed run is caught up by the next one: every run expires everything that is due.
+    trigger: { kind: 'schedule', rateMinutes: EXPIRY_SWEEP_RATE_MINUTES, retryAttempts: 2 },
+    timeoutSeconds: 30,
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
     dlq: { enabled: true },
     grants: ['table:readWrite'],
@@ -177,6 +201,7 @@ const inRange = (value: number, min: number, max: number) => Number.isInteger(va
 export function workerTableProblems(workers: readonly WorkerDefinition[]): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
+  let schedulerTargets = 0;
   for (const worker of workers) {
     const at = `worker ${worker.name}`;
     if (!NAME_PATTERN.test(worker.name)) problems.push(`${at}: name must match ${NAME_PATTERN.source}`);
@@ -205,6 +230,7 @@ export function workerTableProblems(workers: readonly WorkerDefinition[]): strin
       case 'queue':
         if (!inRange(trigger.batchSize, 1, 10_000)) problems.push(`${at}: batchSize must be 1 to 10000`);
         if (!dlq.enabled || dlq.maxReceiveCount === undefined) problems.push(`${at}: a queue trigger needs a DLQ with maxReceiveCount`);
+        if (trigger.fromScheduler) schedulerTargets += 1;
         break;
       case 'workflow-task':
         // Failures go back to the workflow (Retry/Catch): no DLQ of its own.
@@ -218,6 +244,7 @@ export function workerTableProblems(workers: readonly WorkerDefinition[]): strin
       else if (!inRange(dlq.maxReceiveCount, 1, 1000)) problems.push(`${at}: maxReceiveCount must be 1 to 1000`);
     }
   }
+  if (schedulerTargets > 1) problems.push('at most one queue may be the target of one-time schedules (fromScheduler)');
   return problems;
 }
 

@@ -1,21 +1,35 @@
-import type { ScheduledEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { expiryMessageOf } from '../../shared/domain/expiries/ports.js';
 import { core } from '../../shared/runtime/core.js';
 import { approvalService } from '../../shared/runtime/services.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
 
 /**
- * Scheduled worker, declared in shared/workers.ts (EventBridge rule every minute in AWS; every 5 s
- * in the local run, bin/local/workers.ts): expires pending approvals past their expiry, each with a
- * conditional state change, so running twice (or two runs at once) is harmless. The event carries
- * nothing it needs: every run expires everything due.
+ * Queue worker, declared in shared/workers.ts (SQS fed by EventBridge Scheduler's one-time schedules
+ * in AWS; the in-process queue and scheduler locally): each message names what expires. The expiry
+ * is a conditional state change: a message received twice, or naming an approval decided meanwhile,
+ * changes nothing. A message that arrives before its expiry is reported failed and received again
+ * after the visibility timeout.
  */
-export async function handler(_event?: ScheduledEvent): Promise<{ expired: number }> {
-  let expired = 0;
-  for (;;) {
-    approvals ??= approvalService(core());
-    const batch = await approvals.expireDue();
-    expired += batch;
-    if (batch === 0) return { expired };
-  }
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  approvals ??= approvalService(core());
+  const failures = await Promise.all(
+    event.Records.map(async (record) => {
+      try {
+        const message = expiryMessageOf(record.body);
+        if (!message) {
+          console.error('expiry message ignored: not an expiry', record.messageId);
+          return undefined;
+        }
+        const outcome = await approvals!.expire(message.id);
+        if (outcome === 'not-due') return { itemIdentifier: record.messageId };
+        return undefined;
+      } catch (error) {
+        console.error('expiry message failed; it is received again', error);
+        return { itemIdentifier: record.messageId };
+      }
+    }),
+  );
+  return { batchItemFailures: failures.filter((failure) => failure !== undefined) };
 }

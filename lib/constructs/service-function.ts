@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV } from '../../shared/config/env-names.js';
@@ -162,6 +163,23 @@ export class ServiceFunction extends Construct {
     this.function.addEnvironment(ENV.webhookQueueUrl, queue.queueUrl);
     this.function.addEnvironment(ENV.webhookDeadLetterUrl, deadLetter.queueUrl);
     this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'DeliveryQueueSend', actions: ['sqs:SendMessage'], resources: [queue.queueArn, deadLetter.queueArn] }));
+  }
+
+  /**
+   * Lets the function schedule one-time expiries (EXPIRY_SCHEDULE_GROUP, EXPIRY_SCHEDULER_ROLE_ARN,
+   * EXPIRY_QUEUE_ARN): `scheduler:CreateSchedule` on the schedules of `group` only, and
+   * `iam:PassRole` on Scheduler's `role` only, passed to Scheduler only. No read, update or delete:
+   * Scheduler deletes each schedule after it fired (ActionAfterCompletion DELETE).
+   */
+  bindExpiryScheduler(group: scheduler.IScheduleGroup, role: iam.IRole, queue: sqs.IQueue): void {
+    this.function.addEnvironment(ENV.expiryScheduleGroup, group.scheduleGroupName);
+    this.function.addEnvironment(ENV.expirySchedulerRoleArn, role.roleArn);
+    this.function.addEnvironment(ENV.expiryQueueArn, queue.queueArn);
+    const schedules = Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${group.scheduleGroupName}/*` });
+    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'ExpiryScheduleCreate', actions: ['scheduler:CreateSchedule'], resources: [schedules] }));
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({ sid: 'ExpirySchedulerRolePass', actions: ['iam:PassRole'], resources: [role.roleArn], conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
+    );
   }
 
   /**

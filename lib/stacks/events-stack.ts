@@ -5,6 +5,8 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { EVENT_SOURCE_NAME } from '../../shared/domain/event-names.js';
@@ -39,6 +41,17 @@ export interface DeployedWorker {
   readonly alarms: readonly cloudwatch.Alarm[];
 }
 
+/**
+ * EventBridge Scheduler's side of one-time expiries: the schedules live in `group`, target `queue`
+ * (the queue worker whose trigger says `fromScheduler`) and are sent with `role`, which may only
+ * `sqs:SendMessage` to that queue. Functions that schedule get ServiceFunction.bindExpiryScheduler.
+ */
+export interface ExpiryScheduling {
+  readonly group: scheduler.ScheduleGroup;
+  readonly role: iam.Role;
+  readonly queue: sqs.IQueue;
+}
+
 /** A stream worker's records are older than this: the projector is falling behind (events late). */
 export const ITERATOR_AGE_ALARM_MS = 60_000;
 
@@ -68,13 +81,15 @@ const GRANT_BINDINGS: { readonly [G in WorkerGrant]: (fn: ServiceFunction, resou
 
 /**
  * Everything that runs without an HTTP request: one function per entry of `shared/workers.ts` with
- * its trigger, dead-letter queue and grants read from the entry. (The event bus, webhook queues and
- * one-time schedules join this stack as they are built.)
+ * its trigger, dead-letter queue and grants read from the entry, plus what they share: the event
+ * bus, the webhook queues and the schedule group (with its role) of the one-time expiry schedules.
  */
 export class EventsStack extends Stack {
   readonly workers: ReadonlyMap<string, DeployedWorker>;
   /** The service's event bus: the projector puts every event on it. */
   readonly bus: events.EventBus;
+  /** Present when a queue worker is the target of one-time schedules (the `expiry` worker). */
+  readonly expiryScheduling?: ExpiryScheduling;
 
   constructor(scope: Construct, id: string, props: EventsStackProps) {
     super(scope, id, props);
@@ -89,6 +104,19 @@ export class EventsStack extends Stack {
       workers.set(definition.name, this.addWorker(definition, stage, { table, bus: this.bus }));
     }
     this.workers = workers;
+
+    const target = [...workers.values()].find((worker) => worker.definition.trigger.kind === 'queue' && worker.definition.trigger.fromScheduler);
+    if (target?.queue) {
+      const group = new scheduler.ScheduleGroup(this, 'ExpirySchedules', { removalPolicy: stage.removalPolicy });
+      const role = new iam.Role(this, 'ExpirySchedulerRole', {
+        description: 'Assumed by EventBridge Scheduler to deliver one-time expiry schedules to the expiry queue (and nothing else)',
+        // Only Scheduler, and only for schedules of this account (confused deputy).
+        assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+      });
+      // Only SendMessage, only to the expiry queue (not queue.grantSendMessages: no GetQueueAttributes/GetQueueUrl).
+      role.addToPolicy(new iam.PolicyStatement({ sid: 'ExpiryQueueSend', actions: ['sqs:SendMessage'], resources: [target.queue.queueArn] }));
+      this.expiryScheduling = { group, role, queue: target.queue };
+    }
   }
 
   private addWorker(definition: WorkerDefinition, stage: StageConfig, shared: GrantResources): DeployedWorker {

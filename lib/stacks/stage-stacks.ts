@@ -7,6 +7,9 @@ import { EventsStack } from './events-stack.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../shared/workers.js';
 import { McpStack } from './mcp-stack.js';
 
+/** The HTTP function groups whose requests create approvals (payment-service queues a payment). */
+export const EXPIRY_SCHEDULING_GROUPS = ['payments'] as const;
+
 export interface StageStacks {
   readonly data: DataStack;
   readonly api: ApiStack;
@@ -43,6 +46,11 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
   const webhooksFunction = api.functions.get('webhooks');
   if (delivery?.queue && delivery.dlq && webhooksFunction) webhooksFunction.bindDeliveryQueue(delivery.queue, delivery.dlq);
   const mcp = new McpStack(scope, stackNameOf(stage, 'Mcp'), { ...common, stackName: stackNameOf(stage, 'Mcp'), description: `Allowance ${stage.name}: MCP tools behind a function URL`, table: data.table });
+  // The functions that create approvals (POST /v1/payments, its batch, the MCP payment tool) schedule their expiry.
+  if (events.expiryScheduling) {
+    const { group, role, queue } = events.expiryScheduling;
+    for (const fn of [...EXPIRY_SCHEDULING_GROUPS.map((name) => api.functions.get(name)), mcp.function]) fn?.bindExpiryScheduler(group, role, queue);
+  }
   for (const stack of [data, api, events, mcp]) {
     Tags.of(stack).add('service', 'allowance');
     Tags.of(stack).add('stage', stage.name);

@@ -34,6 +34,9 @@ const schema = z.object({
   [ENV.eventBusName]: z.optional(z.string().check(z.minLength(1))),
   [ENV.webhookQueueUrl]: z.optional(z.url()),
   [ENV.webhookDeadLetterUrl]: z.optional(z.url()),
+  [ENV.expiryScheduleGroup]: z.optional(z.string().check(z.minLength(1))),
+  [ENV.expirySchedulerRoleArn]: z.optional(z.string().check(z.minLength(1))),
+  [ENV.expiryQueueArn]: z.optional(z.string().check(z.minLength(1))),
   [ENV.mcpToolPrefix]: z._default(z.string().check(z.regex(/^[A-Za-z0-9_.-]{0,64}$/, 'must be at most 64 letters, digits, _, - or .')), DEFAULT_MCP_TOOL_PREFIX),
 });
 
@@ -55,6 +58,8 @@ export interface Config {
   /** The webhook-delivery queue and its DLQ (AWS); absent locally: the in-process queue. */
   webhookQueueUrl: string | undefined;
   webhookDeadLetterUrl: string | undefined;
+  /** EventBridge Scheduler's group, role and target queue of one-time expiries (AWS); absent locally: the in-process scheduler. */
+  expiryScheduling: { groupName: string; roleArn: string; queueArn: string } | undefined;
 }
 
 /** Parses the environment once at cold start; a bad setting stops the function before it serves. */
@@ -81,5 +86,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventBusName: e[ENV.eventBusName],
     webhookQueueUrl: e[ENV.webhookQueueUrl],
     webhookDeadLetterUrl: e[ENV.webhookDeadLetterUrl],
+    expiryScheduling: expirySchedulingOf(e[ENV.expiryScheduleGroup], e[ENV.expirySchedulerRoleArn], e[ENV.expiryQueueArn]),
   };
+}
+
+/** All three or none: a partial setting is a deployment mistake, refused at cold start. */
+function expirySchedulingOf(groupName: string | undefined, roleArn: string | undefined, queueArn: string | undefined): Config['expiryScheduling'] {
+  if (groupName === undefined && roleArn === undefined && queueArn === undefined) return undefined;
+  if (groupName === undefined || roleArn === undefined || queueArn === undefined) {
+    throw new Error(`invalid configuration: ${ENV.expiryScheduleGroup}, ${ENV.expirySchedulerRoleArn} and ${ENV.expiryQueueArn} go together`);
+  }
+  return { groupName, roleArn, queueArn };
 }

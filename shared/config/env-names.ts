@@ -17,4 +17,7 @@ export const ENV = {
   eventBusName: 'EVENT_BUS_NAME',
   webhookQueueUrl: 'WEBHOOK_QUEUE_URL',
   webhookDeadLetterUrl: 'WEBHOOK_DLQ_URL',
+  expiryScheduleGroup: 'EXPIRY_SCHEDULE_GROUP',
+  expirySchedulerRoleArn: 'EXPIRY_SCHEDULER_ROLE_ARN',
+  expiryQueueArn: 'EXPIRY_QUEUE_ARN',
 } as const;

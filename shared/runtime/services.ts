@@ -56,7 +56,10 @@ import { httpSender, resolveAll } from '../webhooks/http-sender.js';
 import { secretCipher } from '../webhooks/secret-cipher.js';
 import { newWebhookSecret, webhookHeaders } from '../webhooks/signature.js';
 import { checkWebhookUrl } from '../webhooks/url-guard.js';
-import { WEBHOOK_DELIVERY_QUEUE } from '../workers.js';
+import { EXPIRY_QUEUE, WEBHOOK_DELIVERY_QUEUE } from '../workers.js';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { ExpiryScheduler } from '../domain/expiries/ports.js';
+import { eventBridgeExpiryScheduler, localExpiryScheduler } from '../events/expiry-scheduler.js';
 import { createProjectionStore } from '../persistence/projection-store.js';
 import type { Core } from './core.js';
 
@@ -77,7 +80,13 @@ export function activationService(core: Core, store: ActivationStore = createAct
 }
 
 export function paymentService(core: Core, store: PaymentStore = createPaymentStore(core.table)): PaymentService {
-  return createPaymentService({ ...core.deps, store });
+  return createPaymentService({ ...core.deps, store }, { expiries: expiryScheduler(core) });
+}
+
+/** One-time expiries: EventBridge Scheduler in AWS (EXPIRY_SCHEDULE_GROUP, ...), the in-process scheduler locally. */
+export function expiryScheduler(core: Core): ExpiryScheduler {
+  const { config } = core;
+  return config.expiryScheduling ? eventBridgeExpiryScheduler(new SchedulerClient({ region: config.region }), config.expiryScheduling) : localExpiryScheduler(EXPIRY_QUEUE, () => core.clock.now().getTime());
 }
 
 export function policyService(core: Core, store: PolicyStore = createPolicyStore(core.table)): PolicyService {

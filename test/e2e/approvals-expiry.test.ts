@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { eventually } from '../fixtures/eventually.js';
 
 /** 72 hours divided by this scale is one second: sandbox approvals expire after 1 s in this file. */
 const TIME_SCALE = '259200';
@@ -28,18 +29,17 @@ describe('approvals: expiry of pending approvals (TIME_SCALE)', () => {
     return { payer, payee, ...(await ledger.queuedPayment(org.key, { from: payer, to: payee, amount: '25.00' })) };
   }
 
-  it('expires a pending approval after its (scaled) 72 hours: EXPIRED, payment FAILED, audited as SYSTEM', async () => {
+  it('expires a pending approval after its (scaled) 72 hours through its one-time schedule (no sweep): EXPIRED, payment FAILED, audited as SYSTEM', async () => {
     // Prepare
     const { payer, payee, approvalId, transactionId } = await pending();
     const created = await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key });
     expect(Date.parse(created.body.expiresAt) - Date.parse(created.body.createdAt)).toBe(1_000);
+
+    // Act: the local scheduler delivers the expiry message to the expiry queue worker at expiresAt.
     await sleep(PAST_EXPIRY_MS);
 
-    // Act
-    const expired = await service.app.services.approvals.expireDue();
-
     // Assess
-    expect(expired).toBeGreaterThanOrEqual(1);
+    await eventually(async () => expect((await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key })).body.status).toBe('EXPIRED'));
     const approval = await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key });
     expect(approval.body).toMatchObject({ status: 'EXPIRED', decidedAt: expect.any(String) });
     const payment = await ledger.getPayment(org.key, transactionId);
@@ -64,6 +64,22 @@ describe('approvals: expiry of pending approvals (TIME_SCALE)', () => {
     expectApiError(approved, 409, 'INVALID_STATE');
     expectApiError(rejected, 409, 'INVALID_STATE');
     expect(await ledger.balanceOf(org.key, payer)).toBe('100.00000000');
+  });
+
+  it('keeps the sweep as a safety net: it expires nothing the schedules already expired', async () => {
+    // Prepare
+    const { approvalId } = await pending();
+    await sleep(PAST_EXPIRY_MS);
+    await eventually(async () => expect((await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key })).body.status).toBe('EXPIRED'));
+
+    // Act
+    await service.app.services.approvals.expireDue();
+    await service.app.services.approvals.expireDue();
+
+    // Assess: one expiry, one audit entry, whoever came first.
+    await eventually(async () => expect((await ledger.auditOf(org.organizationId)).filter((e) => e.action === 'approval.expired' && e.resourceId === approvalId)).toHaveLength(1));
+    await sleep(200);
+    expect((await ledger.auditOf(org.organizationId)).filter((e) => e.action === 'approval.expired' && e.resourceId === approvalId)).toHaveLength(1);
   });
 
   it('leaves approvals decided in time alone and expires nothing twice', async () => {

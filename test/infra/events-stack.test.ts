@@ -1,8 +1,9 @@
-import type { Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
 import { assertNever, WORKERS, workerTableProblems, type WorkerDefinition, type WorkerGrant } from '../../shared/workers.js';
 import {
+  isExpirySchedulingStatement,
   ALLOWED_INDEX_ACTIONS,
   ALLOWED_TABLE_ACTIONS,
   asArray,
@@ -84,15 +85,20 @@ describe('workers table', () => {
     expect(workerTableProblems(WORKERS)).toEqual([]);
   });
 
-  it('still holds the approval expiry job as it ran before the table: every minute, 2 delivery retries', () => {
-    const expiry = WORKERS.find((worker) => worker.name === 'expiry');
-    expect(expiry).toMatchObject({
+  it('expires approvals from one-time schedules through the expiry queue, with the sweep kept as a safety net', () => {
+    expect(WORKERS.find((worker) => worker.name === 'expiry')).toMatchObject({
       entry: 'functions/expiry/handler.ts',
-      trigger: { kind: 'schedule', rateMinutes: 1, retryAttempts: 2 },
-      timeoutSeconds: 10,
-      memoryMb: 512,
+      trigger: { kind: 'queue', queue: 'expiry', fromBus: false, fromScheduler: true },
+      dlq: { enabled: true, maxReceiveCount: 5 },
       grants: ['table:readWrite'],
     });
+    expect(WORKERS.find((worker) => worker.name === 'expiry-sweep')).toMatchObject({
+      entry: 'functions/expiry-sweep/handler.ts',
+      trigger: { kind: 'schedule', rateMinutes: 15, retryAttempts: 2 },
+      grants: ['table:readWrite'],
+    });
+    const base: WorkerDefinition = WORKERS.find((worker) => worker.name === 'expiry')!;
+    expect(workerTableProblems([base, { ...base, name: 'other', entry: 'functions/other/handler.ts' }])).toContainEqual(expect.stringMatching(/at most one queue/));
   });
 
   it('refuses entries that CDK or the local run could not honour', () => {
@@ -322,9 +328,9 @@ describe('events stack: least-privilege IAM', () => {
     return statementsOfRole(template, role);
   };
 
-  it('defines no other kind of policy, and no policy outside the worker roles', () => {
+  it('defines no other kind of policy, and no policy outside the worker roles and the scheduler role', () => {
     expectNoOtherPolicyKinds(template);
-    const roles = WORKERS.map((worker) => ({ Ref: logicalIdOf(deployed(worker).function.function.role!) }));
+    const roles = [...WORKERS.map((worker) => ({ Ref: logicalIdOf(deployed(worker).function.function.role!) })), { Ref: logicalIdOf(dev.events.expiryScheduling!.role) }];
     for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
       for (const role of asArray(policy.Properties.Roles as unknown[])) {
         expect(roles.some((candidate) => sameJson(candidate, role)), id).toBe(true);
@@ -366,6 +372,56 @@ describe('events stack: least-privilege IAM', () => {
     }
     // Every declared grant is there (a worker missing one would fail at its first call).
     for (const [grant, count] of grantedPerGrant) expect(count, `${name}: ${grant}`).toBeGreaterThan(0);
-    expect(sendsToDlq, `${name}: sqs:SendMessage on its DLQ`).toBe(worker.dlq.enabled);
+    // A queue worker's DLQ is its queue's redrive target: it sends there itself only with queue:send.
+    expect(sendsToDlq, `${name}: sqs:SendMessage on its DLQ`).toBe(worker.dlq.enabled && (worker.trigger.kind !== 'queue' || worker.grants.includes('queue:send')));
+  });
+});
+
+describe('events stack: one-time expiry schedules (EventBridge Scheduler)', () => {
+  const scheduling = dev.events.expiryScheduling!;
+  const roleId = logicalIdOf(scheduling.role);
+  const queueArn = getAttArn(logicalIdOf(scheduling.queue));
+
+  it('has one schedule group, targeting the expiry worker\'s queue', () => {
+    template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    expect(sameJson(queueArn, getAttArn(logicalIdOf(dev.events.workers.get('expiry')!.queue!)))).toBe(true);
+  });
+
+  it('gives Scheduler a role that only Scheduler of this account may assume', () => {
+    const trust = resources[roleId]!.Properties.AssumeRolePolicyDocument as { Statement: Statement[] };
+    expect(trust.Statement).toHaveLength(1);
+    expect(trust.Statement[0]).toMatchObject({ Effect: 'Allow', Action: 'sts:AssumeRole', Principal: { Service: 'scheduler.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } } });
+    expect(resources[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('lets the scheduler role do one thing: sqs:SendMessage to the expiry queue', () => {
+    const statements = statementsOfRole(template, scheduling.role);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: queueArn });
+    expect(statements[0]!.Condition).toBeUndefined();
+  });
+
+  it('grants CreateSchedule (on the group\'s schedules) and PassRole (on the scheduler role) to the functions that create approvals, and to no other', () => {
+    const schedulingRoles = [...dev.api.functions].map(([group, fn]) => [group, statementsOfRole(dev.apiTemplate, fn.function.role!)] as const);
+    for (const [group, statements] of schedulingRoles) {
+      const scheduling = statements.filter((statement) => asArray(statement.Action as string | string[]).some((action) => action.startsWith('scheduler:') || action.startsWith('iam:')));
+      if (group === 'payments') {
+        expect(scheduling, group).toHaveLength(2);
+        for (const statement of scheduling) expect(isExpirySchedulingStatement(statement), JSON.stringify(statement)).toBe(true);
+        const variables = resourcesOfType(dev.apiTemplate, 'AWS::Lambda::Function').find(([id]) => id === logicalIdOf(dev.api.functions.get('payments')!.function))![1].Properties.Environment as { Variables: Record<string, unknown> };
+        for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn]) expect(variables.Variables[name], name).toBeDefined();
+      } else {
+        expect(scheduling, group).toEqual([]);
+      }
+    }
+    const mcp = statementsOfRole(Template.fromStack(dev.mcp), dev.mcp.function.function.role!).filter((statement) => isExpirySchedulingStatement(statement));
+    expect(mcp).toHaveLength(2);
+  });
+
+  it('gives no worker any scheduler or PassRole permission', () => {
+    for (const worker of WORKERS) {
+      const actions = statementsOfRole(template, deployed(worker).function.function.role!).flatMap((statement) => asArray(statement.Action as string | string[]));
+      expect(actions.filter((action) => action.startsWith('scheduler:') || action.startsWith('iam:')), worker.name).toEqual([]);
+    }
   });
 });

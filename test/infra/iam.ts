@@ -87,3 +87,18 @@ export function expectNoOtherPolicyKinds(template: Template) {
     }
   }
 }
+
+/**
+ * The two statements ServiceFunction.bindExpiryScheduler adds (and nothing wider): CreateSchedule
+ * on the schedules of the events stack's expiry group, PassRole on Scheduler's role only, passed
+ * to Scheduler only. Resources are cross-stack references named after the events stack's ids.
+ */
+export function isExpirySchedulingStatement(statement: Statement): boolean {
+  const actions = asArray(statement.Action as string | string[]);
+  const resources = asArray(statement.Resource);
+  if (actions.length !== 1 || resources.length !== 1) return false;
+  const resource = JSON.stringify(resources[0]);
+  if (actions[0] === 'scheduler:CreateSchedule') return /:schedule\/[^"]*ExpirySchedules[^"/]*\/\*"/.test(resource);
+  if (actions[0] === 'iam:PassRole') return resource.includes('ExpirySchedulerRole') && sameJson(statement.Condition, { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
+  return false;
+}

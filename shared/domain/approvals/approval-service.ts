@@ -156,7 +156,7 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     }
   }
 
-  /** The scheduled job: expires pending approvals past their expiry. Idempotent. */
+  /** The sweep (safety net of the one-time schedules): expires pending approvals past their expiry. Idempotent. */
   async function expireDue(): Promise<number> {
     const now = clock.now();
     const due = await store.listExpiredApprovals(now, EXPIRY_BATCH_SIZE);
@@ -165,7 +165,21 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     return expired;
   }
 
-  return { get, list, approve, reject, expireDue };
+  /**
+   * The expiry queue's message for one approval (its one-time schedule fired): expires it if it is
+   * still pending and due. Idempotent: a decided (or already expired) approval is left alone.
+   * `not-due` (a schedule fired early, a clock skew) lets the caller have it delivered again.
+   */
+  async function expire(approvalId: string): Promise<'expired' | 'decided' | 'not-found' | 'not-due'> {
+    const approval = await store.getApproval(approvalId);
+    if (!approval) return 'not-found';
+    if (approval.status !== 'PENDING') return 'decided';
+    const now = clock.now();
+    if (approval.expiresAt > now.toISOString()) return 'not-due';
+    return (await expireOne(approval, now)) ? 'expired' : 'decided';
+  }
+
+  return { get, list, approve, reject, expire, expireDue };
 }
 
 export type ApprovalService = ReturnType<typeof createApprovalService>;

@@ -7,6 +7,7 @@ import { claimBatchKey, claimOf, fingerprintOf, resolveIdempotencyKey, runIdempo
 import { formatAmount, parseAmount } from '../money.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps } from '../ports.js';
+import type { ExpiryScheduler } from '../expiries/ports.js';
 import type { PaymentStore, TransactionFilter } from './ports.js';
 import { TRANSACTION_STATES } from './transaction-states.js';
 import { canTransition } from '../state-table.js';
@@ -36,8 +37,28 @@ export interface BatchItemResult {
 }
 
 /** Payments between wallets (interface-spec 4.2, decisions.md section 3). */
-export function createPaymentService(deps: ServiceDeps<PaymentStore>) {
+export interface PaymentServiceOptions {
+  /** Schedules the expiry of each approval created (after its commit). Absent: the sweep alone expires it. */
+  expiries?: ExpiryScheduler | undefined;
+  log?: Pick<Console, 'error'>;
+}
+
+export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: PaymentServiceOptions = {}) {
   const { store, clock, ids } = deps;
+  const log = options.log ?? console;
+
+  /**
+   * After the commit: the payment is queued whatever happens here. A schedule that could not be
+   * created is logged; the expiry sweep (the `expiry-sweep` worker) expires the approval instead.
+   */
+  async function scheduleExpiry(approval: Approval): Promise<void> {
+    if (!options.expiries) return;
+    try {
+      await options.expiries.schedule({ kind: 'approval', id: approval.id }, approval.expiresAt);
+    } catch (error) {
+      log.error(`could not schedule the expiry of ${approval.id}; the expiry sweep will expire it`, error);
+    }
+  }
   const { freshLookups, batchLookups } = createPaymentLookups(store);
 
   async function create(ctx: RequestContext, input: CreatePaymentInput, lookups: PaymentLookups = freshLookups): Promise<IdempotentResponse> {
@@ -102,6 +123,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>) {
             auditChange({ ...scope, actor: ctx.actor, action: AUDIT.payment.create, resource: 'payment', resourceId: queued.id, walletId: payer.id, metadata: { transactionId: queued.id, amount: amountText, currency: 'USD', recipientWalletId: payee.wallet.id, status: 'QUEUED', approvalId: approval.id }, createdAt }, ids),
             eventChange({ ...scope, type: 'approval.requested', data: presentApproval(approval), createdAt }, ids),
           ]);
+          await scheduleExpiry(approval);
           return queuedAnswer(queued.id, approval.id, approval.expiresAt);
         }
 
