@@ -43,9 +43,9 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
   });
   // Test events and manual retries (POST /v1/webhooks/{id}/test, .../retry) queue an attempt.
   const delivery = events.workers.get(WEBHOOK_DELIVERY_QUEUE);
-  const webhooksFunction = api.functions.get('webhooks');
-  if (delivery?.queue && delivery.dlq && webhooksFunction) webhooksFunction.bindDeliveryQueue(delivery.queue, delivery.dlq);
   const mcp = new McpStack(scope, stackNameOf(stage, 'Mcp'), { ...common, stackName: stackNameOf(stage, 'Mcp'), description: `Allowance ${stage.name}: MCP tools behind a function URL`, table: data.table });
+  // The webhooks group and the MCP function (its webhook tools) queue those attempts.
+  for (const fn of [api.functions.get('webhooks'), mcp.function]) if (delivery?.queue && delivery.dlq && fn) fn.bindDeliveryQueue(delivery.queue, delivery.dlq);
   // The functions that create approvals (POST /v1/payments, its batch, the MCP payment tool) schedule their expiry.
   if (events.expiryScheduling) {
     const { group, role, queue } = events.expiryScheduling;

@@ -26,6 +26,7 @@ export interface CfnResource {
   Properties: Record<string, unknown>;
 }
 export interface Statement {
+  Sid?: string;
   Effect?: string;
   Action?: string | string[];
   NotAction?: unknown;

@@ -72,6 +72,11 @@ describe('mcp stack: least-privilege IAM', () => {
       if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
       // MCP's payment tool creates approvals: it schedules their expiry (bindExpiryScheduler).
       if (isExpirySchedulingStatement(statement)) continue;
+      // Its webhook tools (test event, manual retry) queue one delivery attempt (bindDeliveryQueue).
+      if (statement.Sid === 'DeliveryQueueSend') {
+        expect(actions).toEqual(['sqs:SendMessage']);
+        continue;
+      }
       for (const resource of asArray(statement.Resource)) {
         const kind = classify(resource);
         expect(kind, JSON.stringify(resource)).not.toBe('other');
@@ -83,5 +88,15 @@ describe('mcp stack: least-privilege IAM', () => {
     }
     expect([...granted.table].sort()).toEqual([...ALLOWED_TABLE_ACTIONS].sort());
     expect([...granted.index]).toEqual(['dynamodb:Query']);
+  });
+
+  it('may send to the webhook delivery queue (and its DLQ) only, and knows both URLs', () => {
+    const send = statements.filter((statement) => statement.Sid === 'DeliveryQueueSend');
+    expect(send).toHaveLength(1);
+    expect(asArray(send[0]!.Action as string | string[])).toEqual(['sqs:SendMessage']);
+    expect(asArray(send[0]!.Resource)).toHaveLength(2);
+    const variables = fnProperties().Environment.Variables as Record<string, unknown>;
+    expect(variables[ENV.webhookQueueUrl]).toBeDefined();
+    expect(variables[ENV.webhookDeadLetterUrl]).toBeDefined();
   });
 });
