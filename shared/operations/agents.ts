@@ -1,11 +1,8 @@
 import * as z from 'zod/mini';
 import type { AgentService } from '../domain/agents/agent-service.js';
 import { AGENT_TEMPLATES, TEMPLATE_IDS } from '../domain/agents/agent-templates.js';
-import {
-  agentDeletedView, agentKeyRotatedView, budgetAdjustedView, agentStatusView, agentSummaryView, agentTemplatesView, agentView, createdAgentView, presentAgent, presentAgentSummary, presentCreatedAgent,
-} from '../domain/agents/agent-view.js';
+import { agentDeletedView, agentKeyRotatedView, agentPageView, agentStatusView, agentTemplatesView, agentView, budgetAdjustedView, createdAgentView, presentAgent, presentAgentSummary, presentAgentTemplates, presentCreatedAgent } from '../domain/agents/agent-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
-import { pageOf } from '../domain/views.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, describe, idempotencyKey, name, permissionList, text } from './fields.js';
 import { listOperation } from './list.js';
@@ -76,7 +73,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     mcp: { tool: 'list_agent_templates', hints: HINTS.read },
     output: agentTemplatesView,
     errors: [],
-    run: async () => ({ data: AGENT_TEMPLATES }),
+    run: async () => presentAgentTemplates(AGENT_TEMPLATES),
   }),
   list({
     name: 'listAgents',
@@ -87,7 +84,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     http: { method: 'GET', path: '/v1/agents', status: 200 },
     mcp: { tool: 'list_agents', hints: HINTS.read },
     filters: { includeDeleted: z.optional(describe(z.enum(['true', 'false']), 'Whether deleted agents are listed too (default false).')) },
-    output: pageOf(agentSummaryView, 'A page of agents.'),
+    output: agentPageView,
     errors: [],
     list: ({ services, auth, query }, page) => services.agents.list(auth, query.includeDeleted === 'true', page),
     present: presentAgentSummary,

@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import type { ApiKeyService } from '../domain/api-keys/api-key-service.js';
-import { apiKeyView, createdApiKeyView, presentApiKey, presentCreatedApiKey } from '../domain/api-keys/api-key-view.js';
+import { apiKeyPageView, apiKeyView, createdApiKeyView, presentApiKey, presentCreatedApiKey } from '../domain/api-keys/api-key-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { ENVIRONMENTS, ORGANIZATION_PERMISSIONS } from '../domain/tenancy.js';
-import { pageOf } from '../domain/views.js';
 import { defineGroup, operation } from './define.js';
 import { dateTime, describe, name, permissionList } from './fields.js';
 import { listOperation } from './list.js';
@@ -47,7 +46,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
     permission: 'admin',
     http: { method: 'GET', path: '/v1/api-keys', status: 200 },
     filters: {},
-    output: pageOf(apiKeyView, 'A page of API keys.'),
+    output: apiKeyPageView,
     errors: [],
     list: ({ services, auth }, page) => services.apiKeys.list(auth, page),
     present: presentApiKey,

@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import type { ApprovalService } from '../domain/approvals/approval-service.js';
-import { approvalView, presentApproval } from '../domain/approvals/approval-view.js';
+import { approvalPageView, approvalView, presentApproval } from '../domain/approvals/approval-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { APPROVAL_STATUSES } from '../domain/types.js';
-import { pageOf } from '../domain/views.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { describe, note, walletId } from './fields.js';
 import { listOperation } from './list.js';
@@ -29,7 +28,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
       status: z.optional(describe(z.enum(APPROVAL_STATUSES), 'Only approvals in this status.')),
       walletId: z.optional(walletId('Only approvals of payments from this wallet.')),
     },
-    output: pageOf(approvalView, 'A page of approvals.'),
+    output: approvalPageView,
     errors: ['WALLET_NOT_FOUND'],
     list: ({ services, auth, query }, page) => services.approvals.list(auth, { status: query.status, walletId: query.walletId }, page),
     present: presentApproval,

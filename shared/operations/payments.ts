@@ -3,11 +3,10 @@ import { AUDIT } from '../domain/audit/actions.js';
 import type { MerchantService } from '../domain/merchants/merchant-service.js';
 import { merchantView, presentMerchant } from '../domain/merchants/merchant-view.js';
 import { MAX_BATCH_SIZE, type PaymentService } from '../domain/payments/payment-service.js';
-import { batchPaymentsView, paymentView, presentPaymentTo } from '../domain/payments/payment-view.js';
+import { batchPaymentsView, paymentPageView, paymentView, presentPaymentTo } from '../domain/payments/payment-view.js';
 import type { RequestContext } from '../domain/tenancy.js';
 import type { Page, Transaction } from '../domain/types.js';
 import { PAYMENT_STATUSES } from '../domain/types.js';
-import { pageOf } from '../domain/views.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, describe, idempotencyKey, name, paymentDescription, recipient, text, walletId } from './fields.js';
 import { listOperation } from './list.js';
@@ -71,7 +70,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
       walletId: z.optional(walletId('Only payments sent or received by this wallet.')),
       status: z.optional(describe(z.enum(PAYMENT_STATUSES), 'Only payments in this status.')),
     },
-    output: pageOf(paymentView, 'A page of payments.'),
+    output: paymentPageView,
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: async ({ services, auth, query }, page): Promise<Page<ViewedPayment>> => {
       const found = await services.payments.list(auth, { walletId: query.walletId, status: query.status }, page);

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { createPolicyService } from '../domain/policies/policy-service.js';
-import { policyDeletedView, policyView, presentPolicy } from '../domain/policies/policy-view.js';
-import { pageOf } from '../domain/views.js';
+import { policyDeletedView, policyPageView, policyView, presentPolicy } from '../domain/policies/policy-view.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { walletId } from './fields.js';
 import { listOperation } from './list.js';
@@ -41,7 +40,7 @@ export const POLICIES = defineGroup<PoliciesServices>('policies', [
     http: { method: 'GET', path: '/v1/policies', status: 200 },
     mcp: { tool: 'list_policies', hints: HINTS.read },
     filters: { walletId: z.optional(walletId('Only the policies of this wallet.')) },
-    output: pageOf(policyView, 'A page of spend policies.'),
+    output: policyPageView,
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: ({ services, auth, query }, page) => services.policies.list(auth, query.walletId, page),
     present: presentPolicy,

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { createWalletService } from '../domain/wallets/wallet-service.js';
-import { balanceView, walletFundingView, presentBalance, presentStatementEntry, presentWallet, statementEntryView, walletView } from '../domain/wallets/wallet-view.js';
-import { pageOf } from '../domain/views.js';
+import { balanceView, presentBalance, presentStatementEntry, presentWallet, statementPageView, walletFundingView, walletPageView, walletView } from '../domain/wallets/wallet-view.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, idempotencyKey, name } from './fields.js';
 import { listOperation } from './list.js';
@@ -44,7 +43,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
     http: { method: 'GET', path: '/v1/wallets', status: 200 },
     mcp: { tool: 'list_wallets', hints: HINTS.read },
     filters: {},
-    output: pageOf(walletView, 'A page of wallets.'),
+    output: walletPageView,
     errors: [],
     list: ({ services, auth }, page) => services.wallets.list(auth, page),
     present: presentWallet,
@@ -105,7 +104,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
     params: walletParam,
     mcp: { tool: 'list_transactions', hints: HINTS.read },
     filters: {},
-    output: pageOf(statementEntryView, 'A page of ledger entries.'),
+    output: statementPageView,
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: ({ services, auth, params }, page) => services.wallets.statement(auth, params.id!, page),
     present: presentStatementEntry,

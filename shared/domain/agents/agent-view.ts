@@ -60,7 +60,6 @@ export function presentAgentSummary(wallet: Wallet): AgentSummaryView {
 }
 
 export const agentPageView = pageOf(agentSummaryView, 'A page of agents, newest first (deleted ones only with `includeDeleted=true`; an agent key sees only itself).');
-export type AgentPageView = z.infer<typeof agentPageView>;
 
 export const agentView = view(
   {

@@ -66,7 +66,6 @@ export function presentApiKey(apiKey: ApiKey): ApiKeyView {
 }
 
 export const apiKeyPageView = pageOf(apiKeyView, "A page of the organization's API keys of the caller's environment (agent keys included).");
-export type ApiKeyPageView = z.infer<typeof apiKeyPageView>;
 
 export const createdApiKeyView = view(
   { ...apiKeyFields, key: text('The secret API key, shown this once only (only its SHA-256 hash is stored): store it now. Send it as `Authorization: Bearer <key>`.') },

@@ -72,7 +72,6 @@ export function presentApproval(approval: Approval): ApprovalView {
 }
 
 export const approvalPageView = pageOf(approvalView, 'A page of approvals the key can see, newest first.');
-export type ApprovalPageView = z.infer<typeof approvalPageView>;
 
 /** Type-only: `payment` is passed through as stored, so its fields must all be declared in the view. */
 export type ApprovalAnswersConform = [Conforms<Approval['payment'], ApprovalView['payment']>];

@@ -51,4 +51,3 @@ export function presentAuditEntry(entry: AuditEntry): AuditEntryView {
 }
 
 export const auditLogPageView = nextCursorPageOf(auditEntryView, 'A page of the audit log, newest first (interface-spec 4.10): `nextCursor` is absent on the last page.');
-export type AuditLogPageView = z.infer<typeof auditLogPageView>;

@@ -85,7 +85,6 @@ export function presentPaymentTo(transaction: Transaction, viewerOrganizationId:
 }
 
 export const paymentPageView = pageOf(paymentView, 'A page of payments and reversals the caller sent or received, newest first.');
-export type PaymentPageView = z.infer<typeof paymentPageView>;
 
 const queuedExample = {
   code: 'APPROVAL_REQUIRED' as const,

@@ -76,7 +76,6 @@ export function presentPolicy(policy: Policy): PolicyView {
 }
 
 export const policyPageView = pageOf(policyView, "A page of the active policies the key can see (an agent key sees only its own wallet's policies).");
-export type PolicyPageView = z.infer<typeof policyPageView>;
 
 export const policyDeletedView = view(
   {

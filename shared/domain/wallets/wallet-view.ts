@@ -63,7 +63,6 @@ export function presentWallet(wallet: Wallet): WalletView {
 }
 
 export const walletPageView = pageOf(walletView, 'A page of the wallets the key can see (an agent key sees only its own wallet).');
-export type WalletPageView = z.infer<typeof walletPageView>;
 
 export const balanceView = view(
   {
@@ -121,7 +120,6 @@ export function presentStatementEntry(entry: StatementEntry): StatementEntryView
 }
 
 export const statementPageView = pageOf(statementEntryView, 'A page of a wallet statement, newest entry first; `balanceAfter` stays right across pages.');
-export type StatementPageView = z.infer<typeof statementPageView>;
 
 export const walletFundingView = view(
   {
