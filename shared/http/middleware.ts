@@ -1,4 +1,5 @@
 import middy, { type MiddlewareObj } from '@middy/core';
+import { isJsonObject } from '../domain/json.js';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { authenticate, LAST_USED_WRITE_INTERVAL_MS } from '../auth/authenticate.js';
@@ -121,7 +122,6 @@ const payloadLimit: Middleware = {
   },
 };
 
-const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The body an operation's schema sees (decisions.md section 9): an absent body is `{}` (valid

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject } from '../domain/json.js';
 import * as z from 'zod/mini';
 import { ApiError, ERRORS, ERROR_CODES, toEnvelope, type ErrorCode } from '../domain/errors.js';
 import { describe, id, text, timestamp } from '../domain/views.js';
@@ -24,7 +25,6 @@ export const queuedPaymentResult = z.strictObject({
 });
 export type QueuedPaymentResult = z.infer<typeof queuedPaymentResult>;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const textBlock = (value: string) => ({ type: 'text' as const, text: value });
 
@@ -50,7 +50,7 @@ export function summaryOf(title: string, body: Record<string, unknown>): string 
 }
 
 export function successResult(title: string, body: unknown): CallToolResult {
-  const structured = isObject(body) ? body : { result: body };
+  const structured = isJsonObject(body) ? body : { result: body };
   return { content: [textBlock(summaryOf(title, structured)), textBlock(JSON.stringify(structured))], structuredContent: structured };
 }
 
@@ -134,9 +134,9 @@ export function apiErrorResult(error: ApiError, requestId: string, prefix: strin
  * anything else is the operation's output.
  */
 export function operationResult(title: string, result: OperationResult, requestId: string, prefix: string): CallToolResult {
-  const error = isObject(result.body) && isObject(result.body.error) ? result.body.error : undefined;
+  const error = isJsonObject(result.body) && isJsonObject(result.body.error) ? result.body.error : undefined;
   if (error && isErrorCode(error.code)) {
-    if (error.code === 'APPROVAL_REQUIRED' && isObject(error.details)) return queuedResult(error.details, `${prefix}get_approval`);
+    if (error.code === 'APPROVAL_REQUIRED' && isJsonObject(error.details)) return queuedResult(error.details, `${prefix}get_approval`);
     return errorResult({ ...error, code: error.code, message: String(error.message ?? error.code) }, requestId, prefix);
   }
   return successResult(title, result.body);

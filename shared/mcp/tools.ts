@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject } from '../domain/json.js';
 import * as z from 'zod/mini';
 import { ApiError } from '../domain/errors.js';
 import { describe } from '../domain/views.js';
@@ -182,7 +183,6 @@ export interface ResolvedCall {
   params: Record<string, string>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Query values are strings on the wire; a model may well send `limit: 10`. */
 const asQueryValue = (value: unknown) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
@@ -193,7 +193,7 @@ const asQueryValue = (value: unknown) => (typeof value === 'number' || typeof va
  * refused, like unknown body fields over HTTP.
  */
 export function resolveCall(tool: McpTool, args: unknown): ResolvedCall {
-  if (args !== undefined && !isObject(args)) throw new ApiError('VALIDATION_ERROR', 'arguments: must be an object', { field: 'arguments' });
+  if (args !== undefined && !isJsonObject(args)) throw new ApiError('VALIDATION_ERROR', 'arguments: must be an object', { field: 'arguments' });
   const values = args ?? {};
   const variant = tool.variant && values[tool.variant.field] !== undefined ? tool.variant : undefined;
   const op = variant?.operation ?? tool.operation;
