@@ -13,7 +13,8 @@
  *                                       bench:bundles is the bundle bench alone
  *
  * Benches register in BENCHES: `payments` (bench/payments.ts, against DynamoDB Local), `mcp`
- * (bench/mcp.ts: MCP handler CPU per tool call beside REST, DynamoDB stubbed), `webhooks`
+ * (bench/mcp.ts: MCP handler CPU per tool call beside REST, DynamoDB stubbed), `cards` (bench/cards.ts:
+ * the card authorization decision path against DynamoDB Local), `webhooks`
  * (bench/webhooks.ts: the projector's cost per event, commit-to-delivery latency) and `bundles`
  * (bench/bundles.ts: bundle size and cold import time per function group). Benches that need no
  * DynamoDB Local run first, before it starts, so its JVM does not disturb their timings; it is not
@@ -102,6 +103,17 @@ const BENCHES: Record<string, Bench> = {
       Object.assign(process.env, webhooksBenchEnvironment(endpoint, tableName));
       const result = await runWebhooksBench({ endpoint, tableName, costEvents: args.quick ? 100 : 500, latencyEvents: args.quick ? 200 : 1000, concurrency: args.clients[0] ?? 1, log });
       return { result, report: formatWebhooksReport(result) };
+    },
+  },
+  cards: {
+    dynamo: true,
+    run: async (endpoint, args, log) => {
+      // bench/cards.ts: the card authorization decision path (loaded on use).
+      const { formatCardsReport, runCardsBench } = await import('./cards.js');
+      const tableName = 'bench-cards';
+      await ensureTable(endpoint, tableName);
+      const result = await runCardsBench({ endpoint, tableName, samples: args.quick ? 50 : 300, cpuInvocations: args.quick ? 200 : 1000, concurrency: args.clients[1] ?? args.clients[0] ?? 10, log });
+      return { result, report: formatCardsReport(result) };
     },
   },
   mcp: {

@@ -10,6 +10,7 @@ import { ENV } from '../shared/config/env-names.js';
 import { loadConfig } from '../shared/config/config.js';
 import { createContainer } from '../shared/runtime/container.js';
 import { ensureDemoOrganization, ensureOperatorKey } from './local/bootstrap.js';
+import { localDataKey } from './local/data-key.js';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from './local/dynamodb-local.js';
 import { createLocalServer } from './local/server.js';
 import { LOCAL_SCHEDULE_PERIOD_MS, startLocalWorkers, type LocalWorkers } from './local/workers.js';
@@ -33,6 +34,9 @@ async function main() {
   // Webhook secrets at rest need a key: one per run unless given (a persisted DATA_DIR keeps webhooks
   // whose secrets only that run's key decrypts: set WEBHOOK_ENCRYPTION_KEY to keep them working).
   process.env[ENV.webhookEncryptionKey] ??= randomBytes(32).toString('hex');
+  // Sensitive values at rest (bank account numbers) are sealed under DATA_ENCRYPTION_KEY where no KMS key
+  // is configured: generated per run, or kept in DATA_DIR so a persisted table stays readable.
+  process.env[ENV.dataEncryptionKey] ??= localDataKey(dataDir);
 
   let server: ReturnType<typeof createLocalServer> | undefined;
   let workers: LocalWorkers | undefined;

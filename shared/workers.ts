@@ -1,17 +1,18 @@
 /**
  * The workers table: every non-HTTP function, declared once as plain data. CDK
- * (`lib/stacks/events-stack.ts`) creates one function per entry with its trigger, DLQ and grants;
- * the local run (`bin/local/workers.ts`) invokes the same handler module on the same trigger; the
- * infra tests (`test/infra/events-stack.test.ts`) check every entry. Adding a worker means adding
- * `functions/<name>/handler.ts` and one entry here: nothing else to edit while its trigger kind
- * and grants are already wired.
+ * (`lib/stacks/events-stack.ts`; `lib/stacks/workflows-stack.ts` for workflow tasks) creates one
+ * function per entry with its trigger, DLQ and grants; the local run (`bin/local/workers.ts`)
+ * invokes the same handler module on the same trigger; the infra tests
+ * (`test/infra/events-stack.test.ts`, `test/infra/workflows-stack.test.ts`) check every entry.
+ * Adding a worker means adding `functions/<name>/handler.ts` and one entry here: nothing else to
+ * edit while its trigger kind and grants are already wired.
  *
  * Declarations only: no AWS SDK, no CDK, no service imports (lib/ may import this module).
  */
 
 // ---------------------------------------------------------------------------------------------
-// Triggers: a discriminated union on `kind`. `schedule`, `stream` and `queue` are wired (CDK and
-// local run); `workflow-task` reserves its place for the workflow steps to come.
+// Triggers: a discriminated union on `kind`, each wired in CDK and in the local run: `schedule`,
+// `stream` and `queue` by the events stack, `workflow-task` by the workflows stack.
 // ---------------------------------------------------------------------------------------------
 
 /** A fixed-rate schedule (EventBridge rule in AWS; a timer in the local run). */
@@ -67,22 +68,32 @@ export interface QueueTrigger {
   readonly fromScheduler?: boolean;
 }
 
-/** Provisional (not wired yet): a task state of a Step Functions workflow of `lib/workflows/`. */
+/** The Step Functions workflows of `lib/workflows/` (each deployed by the workflows stack). */
+export const WORKFLOW_NAMES = ['transfer'] as const;
+export type WorkflowName = (typeof WORKFLOW_NAMES)[number];
+
+/**
+ * The Task states of a Step Functions workflow of `lib/workflows/` (the workflow's declaration names
+ * the worker of each of its task placeholders): the function is created with its workflow in the
+ * workflows stack, which alone may invoke it (synchronously; the workflow's Retry handles failures,
+ * so no DLQ). Locally, bin/local/workflows.ts runs the workflow with aws-local-stepfunctions and
+ * these Task states call the same handler module.
+ */
 export interface WorkflowTaskTrigger {
   readonly kind: 'workflow-task';
-  readonly workflow: string;
+  readonly workflow: WorkflowName;
 }
 
 export type WorkerTrigger = ScheduleTrigger | StreamTrigger | QueueTrigger | WorkflowTaskTrigger;
 export type WorkerTriggerKind = WorkerTrigger['kind'];
 /** The trigger kinds CDK and the local run know how to wire today. */
-export const WIRED_TRIGGER_KINDS: readonly WorkerTriggerKind[] = ['schedule', 'stream', 'queue'];
+export const WIRED_TRIGGER_KINDS: readonly WorkerTriggerKind[] = ['schedule', 'stream', 'queue', 'workflow-task'];
 
 // ---------------------------------------------------------------------------------------------
 // Grants: a closed list. Each grant is one `bind*` method of lib/constructs/service-function.ts
 // (environment variable and IAM statements together) and one expectation in the infra tests, so
 // widening what a worker may do is always a visible change. To come with their resources:
-// 'scheduler:create', 'kms:decrypt', 'table:writeAudit', ...
+// 'table:writeAudit', ...
 // ---------------------------------------------------------------------------------------------
 
 export const WORKER_GRANTS = [
@@ -94,6 +105,13 @@ export const WORKER_GRANTS = [
   'bus:put',
   /** SendMessage to the worker's own queue and its DLQ (WEBHOOK_QUEUE_URL, WEBHOOK_DLQ_URL): retries later. */
   'queue:send',
+  /** The stage's KMS data key (DATA_KEY_ID): GenerateDataKey and Decrypt, to seal and open sensitive values (account numbers). */
+  'dataKey:seal',
+  /**
+   * One-time expiry schedules (EXPIRY_SCHEDULE_GROUP, EXPIRY_SCHEDULER_ROLE_ARN, EXPIRY_QUEUE_ARN):
+   * CreateSchedule in the events stack's group, PassRole on Scheduler's role only.
+   */
+  'scheduler:create',
 ] as const;
 export type WorkerGrant = (typeof WORKER_GRANTS)[number];
 
@@ -138,10 +156,14 @@ export const EXPIRY_QUEUE = 'expiry';
 /** The sweep's period: only a safety net now that each approval has its one-time schedule. */
 export const EXPIRY_SWEEP_RATE_MINUTES = 15;
 
+/** The transfer workflow (lib/workflows/transfer-workflow.ts) and the worker running its steps. */
+export const TRANSFER_WORKFLOW_NAME: WorkflowName = 'transfer';
+export const TRANSFER_STEPS_WORKER = 'transfer-steps';
+
 export const WORKERS: readonly WorkerDefinition[] = [
   {
     name: EXPIRY_QUEUE,
-    description: 'Expires what a one-time schedule names when it fires (approvals today; conditional state change: idempotent, a decided approval is left alone)',
+    description: 'Expires what a one-time schedule names when it fires (pending approvals, the clearing of ACH deposits; conditional state changes: idempotent, a decided approval or a released clearing is left alone)',
     entry: 'functions/expiry/handler.ts',
     // A message that arrives before its expiry (clock skew) is reported failed and received again.
     trigger: { kind: 'queue', queue: EXPIRY_QUEUE, batchSize: 10, fromBus: false, fromScheduler: true },
@@ -187,9 +209,25 @@ export const WORKERS: readonly WorkerDefinition[] = [
     dlq: { enabled: true, maxReceiveCount: 5 },
     grants: ['table:readWrite', 'queue:send'],
   },
+  {
+    name: TRANSFER_STEPS_WORKER,
+    description: 'Runs the steps of the transfer workflow: submit to the rail, settle (conditional state changes: a step that finds its work done answers the current status)',
+    entry: 'functions/transfer-steps/handler.ts',
+    trigger: { kind: 'workflow-task', workflow: TRANSFER_WORKFLOW_NAME },
+    // One transfer per call: a few reads, one transaction and the rail's answer.
+    timeoutSeconds: 30,
+    memoryMb: DEFAULT_WORKER_MEMORY_MB,
+    dlq: { enabled: false },
+    // The rail is told the account number, opened from its seal; a settled ACH deposit schedules
+    // the end of its clearing.
+    grants: ['table:readWrite', 'dataKey:seal', 'scheduler:create'],
+  },
 ];
 
 export const entryOf = (name: string) => `functions/${name}/handler.ts`;
+
+/** Workflow-task workers live with their workflow (workflows stack); the events stack holds the others. */
+export const isWorkflowTask = (worker: WorkerDefinition): worker is WorkerDefinition & { trigger: WorkflowTaskTrigger } => worker.trigger.kind === 'workflow-task';
 
 const NAME_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 const inRange = (value: number, min: number, max: number) => Number.isInteger(value) && value >= min && value <= max;
@@ -233,6 +271,7 @@ export function workerTableProblems(workers: readonly WorkerDefinition[]): strin
         if (trigger.fromScheduler) schedulerTargets += 1;
         break;
       case 'workflow-task':
+        if (!(WORKFLOW_NAMES as readonly string[]).includes(trigger.workflow)) problems.push(`${at}: unknown workflow ${trigger.workflow}`);
         // Failures go back to the workflow (Retry/Catch): no DLQ of its own.
         if (dlq.enabled) problems.push(`${at}: a workflow task reports failures to its workflow, not to a DLQ`);
         break;

@@ -18,7 +18,8 @@
  * handlers' queue adapter and the in-process event bus send to; each message is delivered after its
  * delay in an SQS-shaped event; a failed one is received again after LOCAL_QUEUE_VISIBILITY_MS, up
  * to the DLQ's maxReceiveCount, then kept in the queue's dead-letter list.
- * Other trigger kinds are wired here as they are wired in CDK.
+ * Workflow tasks: the workflows of lib/workflows/ run in-process (bin/local/workflows.ts) and their
+ * Task states call these workers' handlers; executions start when a handler starts one.
  */
 import { randomUUID } from 'node:crypto';
 import { lambdaContext } from './lambda-context.js';
@@ -29,6 +30,7 @@ import { localTransport } from '../../shared/events/local-transport.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { assertNever, WORKERS, workerTableProblems, type WorkerDefinition } from '../../shared/workers.js';
 import { startStreamPoller, type StreamPoller } from './table-stream.js';
+import { startLocalWorkflows, type LocalWorkflowRuns } from './workflows.js';
 
 export const LOCAL_SCHEDULE_PERIOD_MS = 5_000;
 export const LOCAL_STREAM_IDLE_MS = 100;
@@ -49,6 +51,8 @@ export interface LocalWorkers {
   streamsDrained(): Promise<void>;
   /** The message bodies a queue worker dead-lettered (its retries over, or sent there by the handler). */
   deadLetters(queue: string): string[];
+  /** The workflows' executions (present when workflow-task workers run). */
+  readonly workflows: LocalWorkflowRuns | undefined;
 }
 
 export interface LocalWorkerOptions {
@@ -74,6 +78,7 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
   const inFlight = new Set<Promise<void>>();
   const running: string[] = [];
   const pollers: StreamPoller[] = [];
+  const workflowTasks: WorkerDefinition[] = [];
 
   for (const worker of workers) {
     const { trigger } = worker;
@@ -166,15 +171,20 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
         break;
       }
       case 'workflow-task':
-        // Refused by workerTableProblems until wired (here and in the events stack).
-        throw new Error(`worker ${worker.name}: trigger kind ${trigger.kind} is not wired locally yet`);
+        // Run by their workflow, started below once every task worker is known.
+        workflowTasks.push(worker);
+        running.push(worker.name);
+        break;
       default:
         assertNever(trigger);
     }
   }
 
+  const workflows = workflowTasks.length > 0 ? startLocalWorkflows({ workers: workflowTasks, handlerOf: lazyHandler, log }) : undefined;
+
   return {
     running,
+    workflows,
     deadLetters: (queue: string) => [...(queues.get(queue) ?? [])],
     async streamsDrained() {
       await Promise.all(pollers.map((poller) => poller.drained()));
@@ -185,6 +195,7 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
       for (const timer of timers) clearInterval(timer);
       timers.length = 0;
       await Promise.all(pollers.splice(0).map((poller) => poller.stop()));
+      await workflows?.stop();
       if (inFlight.size === 0) return;
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([

@@ -1,19 +1,29 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { expiryMessageOf } from '../../shared/domain/expiries/ports.js';
 import { core } from '../../shared/runtime/core.js';
-import { approvalService } from '../../shared/runtime/services.js';
+import { approvalService, transferService } from '../../shared/runtime/services.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
+let transfers: ReturnType<typeof transferService> | undefined;
+
+/** Each kind's conditional state change: `not-due` puts the message back for later. */
+async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>): Promise<string> {
+  if (message.kind === 'clearing') {
+    transfers ??= transferService(core());
+    return transfers.releaseClearing(message.id);
+  }
+  approvals ??= approvalService(core());
+  return approvals.expire(message.id);
+}
 
 /**
  * Queue worker, declared in shared/workers.ts (SQS fed by EventBridge Scheduler's one-time schedules
- * in AWS; the in-process queue and scheduler locally): each message names what expires. The expiry
- * is a conditional state change: a message received twice, or naming an approval decided meanwhile,
- * changes nothing. A message that arrives before its expiry is reported failed and received again
+ * in AWS; the in-process queue and scheduler locally): each message names what expires (a pending approval, the clearing of
+ * an ACH deposit). The expiry is a conditional state change: a message received twice, or naming an
+ * approval decided meanwhile, changes nothing. A message that arrives before its expiry is reported failed and received again
  * after the visibility timeout.
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  approvals ??= approvalService(core());
   const failures = await Promise.all(
     event.Records.map(async (record) => {
       try {
@@ -22,7 +32,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
           console.error('expiry message ignored: not an expiry', record.messageId);
           return undefined;
         }
-        const outcome = await approvals!.expire(message.id);
+        const outcome = await expire(message);
         if (outcome === 'not-due') return { itemIdentifier: record.messageId };
         return undefined;
       } catch (error) {

@@ -3,12 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { Duration, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ENV } from '../../shared/config/env-names.js';
 import { timeoutOf } from '../../shared/http/routes.js';
@@ -45,6 +47,9 @@ export const TABLE_ACTIONS = [
 /** Denied on audit items (leading key AUDIT#...), whatever else a role is granted. */
 export const AUDIT_DENIED_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
 export const AUDIT_LEADING_KEY_PATTERN = 'AUDIT#*';
+
+/** Envelope encryption: a data key per sealed value, unwrapped to open it (shared/sealing/kms-sealer.ts). */
+export const DATA_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
 
 /** Indexes are only ever queried. */
 export const INDEX_ACTIONS = ['dynamodb:Query'] as const;
@@ -180,6 +185,26 @@ export class ServiceFunction extends Construct {
     this.function.addToRolePolicy(
       new iam.PolicyStatement({ sid: 'ExpirySchedulerRolePass', actions: ['iam:PassRole'], resources: [role.roleArn], conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
     );
+  }
+
+  /**
+   * Gives the function the stage's data key (DATA_KEY_ID) for envelope encryption of sensitive
+   * values (shared/sealing/kms-sealer.ts): kms:GenerateDataKey and kms:Decrypt on that key only
+   * (no Encrypt, no ReEncrypt, no key management).
+   */
+  bindDataKey(key: kms.IKey): void {
+    this.function.addEnvironment(ENV.dataKeyId, key.keyArn);
+    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'DataKeyEnvelope', actions: [...DATA_KEY_ACTIONS], resources: [key.keyArn] }));
+  }
+
+  /**
+   * Lets the function start transfer workflows (TRANSFER_STATE_MACHINE_ARN): states:StartExecution
+   * on that state machine only (no describe, stop or redrive: a second start of a transfer is
+   * answered ExecutionAlreadyExists, which the adapter takes as started).
+   */
+  bindTransferWorkflow(stateMachine: sfn.IStateMachine): void {
+    this.function.addEnvironment(ENV.transferStateMachineArn, stateMachine.stateMachineArn);
+    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'TransferWorkflowStart', actions: ['states:StartExecution'], resources: [stateMachine.stateMachineArn] }));
   }
 
   /**

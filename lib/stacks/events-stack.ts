@@ -10,16 +10,17 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { EVENT_SOURCE_NAME } from '../../shared/domain/event-names.js';
-import { assertNever, WORKERS, workerTableProblems, type WorkerDefinition, type WorkerGrant } from '../../shared/workers.js';
+import { assertNever, isWorkflowTask, WORKERS, workerTableProblems, type WorkerDefinition } from '../../shared/workers.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { DeadLetterQueue } from '../constructs/dead-letter-queue.js';
 import { ServiceFunction } from '../constructs/service-function.js';
+import { bindWorkerGrants, type GrantResources } from '../constructs/worker-grants.js';
 
 export interface EventsStackProps extends StackProps {
   readonly stage: StageConfig;
   /** The ledger table of the data stack (CDK turns the reference into a stack export). */
   readonly table: dynamodb.ITable;
-  /** The workers table; only tests pass another one. */
+  /** The workers table (its workflow tasks go to the workflows stack); only tests pass another one. */
   readonly workers?: readonly WorkerDefinition[];
 }
 
@@ -55,33 +56,10 @@ export interface ExpiryScheduling {
 /** A stream worker's records are older than this: the projector is falling behind (events late). */
 export const ITERATOR_AGE_ALARM_MS = 60_000;
 
-/** The resources a grant can point at. */
-interface GrantResources {
-  readonly table: dynamodb.ITable;
-  readonly bus: events.IEventBus;
-  /** The worker's own queue and DLQ (queue triggers). */
-  readonly queue?: sqs.IQueue;
-  readonly dlq?: sqs.IQueue;
-}
-
 /**
- * Each grant of the workers table is one `bind*` method of ServiceFunction (environment variable and
- * IAM statements together). The mapped type makes a new grant fail to compile until it is bound.
- */
-const GRANT_BINDINGS: { readonly [G in WorkerGrant]: (fn: ServiceFunction, resources: GrantResources) => void } = {
-  'table:readWrite': (fn, { table }) => fn.bindTable(table),
-  // Describe the stream and read its records (the event source mapping polls with the function's role).
-  'table:readStream': (fn, { table }) => table.grantStreamRead(fn.function),
-  'bus:put': (fn, { bus }) => fn.bindBus(bus),
-  'queue:send': (fn, { queue, dlq }) => {
-    if (!queue || !dlq) throw new Error('queue:send needs a queue trigger with a DLQ');
-    fn.bindDeliveryQueue(queue, dlq);
-  },
-};
-
-/**
- * Everything that runs without an HTTP request: one function per entry of `shared/workers.ts` with
- * its trigger, dead-letter queue and grants read from the entry, plus what they share: the event
+ * Everything that runs without an HTTP request: one function per entry of `shared/workers.ts` (but
+ * workflow tasks, which the workflows stack creates with their workflow) with its trigger,
+ * dead-letter queue and grants read from the entry, plus what they share: the event
  * bus, the webhook queues and the schedule group (with its role) of the one-time expiry schedules.
  */
 export class EventsStack extends Stack {
@@ -100,7 +78,7 @@ export class EventsStack extends Stack {
 
     this.bus = new events.EventBus(this, 'Bus', { description: 'Allowance events: one per committed change (decisions.md section 8)' });
     const workers = new Map<string, DeployedWorker>();
-    for (const definition of definitions) {
+    for (const definition of definitions.filter((worker) => !isWorkflowTask(worker))) {
       workers.set(definition.name, this.addWorker(definition, stage, { table, bus: this.bus }));
     }
     this.workers = workers;
@@ -119,7 +97,7 @@ export class EventsStack extends Stack {
     }
   }
 
-  private addWorker(definition: WorkerDefinition, stage: StageConfig, shared: GrantResources): DeployedWorker {
+  private addWorker(definition: WorkerDefinition, stage: StageConfig, shared: GrantResources & { readonly bus: events.IEventBus }): DeployedWorker {
     const { name, trigger } = definition;
     const fn = new ServiceFunction(this, `Fn-${name}`, {
       group: name,
@@ -154,7 +132,7 @@ export class EventsStack extends Stack {
           })
         : undefined;
     const resources: GrantResources = { ...shared, ...(queue ? { queue } : {}), ...(dlq ? { dlq } : {}) };
-    for (const grant of definition.grants) GRANT_BINDINGS[grant](fn, resources);
+    bindWorkerGrants(fn, definition.grants, resources);
 
     switch (trigger.kind) {
       case 'schedule': {
@@ -209,8 +187,8 @@ export class EventsStack extends Stack {
         return { definition, function: fn, queue, alarms, ...(busRule ? { busRule } : {}), ...(dlq ? { dlq } : {}) };
       }
       case 'workflow-task':
-        // workerTableProblems refuses these until they are wired here and in bin/local/workers.ts.
-        throw new Error(`worker ${name}: trigger kind ${trigger.kind} is not wired yet`);
+        // Filtered out above: created with their workflow (lib/stacks/workflows-stack.ts).
+        throw new Error(`worker ${name}: workflow tasks belong to the workflows stack`);
       default:
         return assertNever(trigger);
     }

@@ -6,15 +6,27 @@ import { DataStack } from './data-stack.js';
 import { EventsStack } from './events-stack.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../shared/workers.js';
 import { McpStack } from './mcp-stack.js';
+import type { FunctionGroup } from '../../shared/http/routes.js';
+import { WorkflowsStack } from './workflows-stack.js';
+
+/** The HTTP function groups that seal or open sensitive values (bank account numbers): they get the data key. */
+export const DATA_KEY_GROUPS: readonly string[] = ['bank-accounts', 'transfers', 'cards'];
 
 /** The HTTP function groups whose requests create approvals (payment-service queues a payment). */
-export const EXPIRY_SCHEDULING_GROUPS = ['payments'] as const;
+export const EXPIRY_SCHEDULING_GROUPS = ['payments', 'transfers'] as const;
+
+/**
+ * The HTTP function groups whose requests start transfer workflows (creating a transfer). Plain
+ * strings: a group missing from the route table (not added yet) simply binds nothing.
+ */
+export const TRANSFER_WORKFLOW_GROUPS: readonly string[] = ['transfers'];
 
 export interface StageStacks {
   readonly data: DataStack;
   readonly api: ApiStack;
   readonly events: EventsStack;
   readonly mcp: McpStack;
+  readonly workflows: WorkflowsStack;
 }
 
 /**
@@ -44,6 +56,18 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
   // Test events and manual retries (POST /v1/webhooks/{id}/test, .../retry) queue an attempt.
   const delivery = events.workers.get(WEBHOOK_DELIVERY_QUEUE);
   const mcp = new McpStack(scope, stackNameOf(stage, 'Mcp'), { ...common, stackName: stackNameOf(stage, 'Mcp'), description: `Allowance ${stage.name}: MCP tools behind a function URL`, table: data.table });
+  const workflows = new WorkflowsStack(scope, stackNameOf(stage, 'Workflows'), {
+    ...common,
+    stackName: stackNameOf(stage, 'Workflows'),
+    description: `Allowance ${stage.name}: Step Functions workflows of lib/workflows and their task functions`,
+    table: data.table,
+    dataKey: data.dataKey,
+    // A settled ACH deposit schedules the end of its clearing (the transfer-steps worker).
+    ...(events.expiryScheduling ? { expiryScheduling: events.expiryScheduling } : {}),
+  });
+  // The functions that create transfers (the transfers group, the MCP transfer tools) start their workflow.
+  const transferStarters = [...api.functions].filter(([group]) => TRANSFER_WORKFLOW_GROUPS.includes(group)).map(([, fn]) => fn);
+  for (const fn of [...transferStarters, mcp.function]) fn.bindTransferWorkflow(workflows.transfer.stateMachine);
   // The webhooks group and the MCP function (its webhook tools) queue those attempts.
   for (const fn of [api.functions.get('webhooks'), mcp.function]) if (delivery?.queue && delivery.dlq && fn) fn.bindDeliveryQueue(delivery.queue, delivery.dlq);
   // The functions that create approvals (POST /v1/payments, its batch, the MCP payment tool) schedule their expiry.
@@ -51,9 +75,11 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     const { group, role, queue } = events.expiryScheduling;
     for (const fn of [...EXPIRY_SCHEDULING_GROUPS.map((name) => api.functions.get(name)), mcp.function]) fn?.bindExpiryScheduler(group, role, queue);
   }
-  for (const stack of [data, api, events, mcp]) {
+  // The functions that seal or open bank account numbers (the bank-accounts group, the MCP bank account tools).
+  for (const fn of [...DATA_KEY_GROUPS.map((name) => api.functions.get(name as FunctionGroup)), mcp.function]) fn?.bindDataKey(data.dataKey);
+  for (const stack of [data, api, events, mcp, workflows]) {
     Tags.of(stack).add('service', 'allowance');
     Tags.of(stack).add('stage', stage.name);
   }
-  return { data, api, events, mcp };
+  return { data, api, events, mcp, workflows };
 }

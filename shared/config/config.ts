@@ -30,6 +30,8 @@ const schema = z.object({
   [ENV.timeScale]: z._default(z.coerce.number().check(z.positive()), 60),
   [ENV.kybAutoApprove]: flag,
   [ENV.webhookEncryptionKey]: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as hex'))),
+  [ENV.dataEncryptionKey]: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as hex'))),
+  [ENV.dataKeyId]: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   [ENV.mcpAuthToken]: z.optional(z.string().check(z.minLength(16))),
   [ENV.eventBusName]: z.optional(z.string().check(z.minLength(1))),
   [ENV.webhookQueueUrl]: z.optional(z.url()),
@@ -37,6 +39,7 @@ const schema = z.object({
   [ENV.expiryScheduleGroup]: z.optional(z.string().check(z.minLength(1))),
   [ENV.expirySchedulerRoleArn]: z.optional(z.string().check(z.minLength(1))),
   [ENV.expiryQueueArn]: z.optional(z.string().check(z.minLength(1))),
+  [ENV.transferStateMachineArn]: z.optional(z.string().check(z.regex(/^arn:[^:]+:states:/, 'must be a state machine ARN'))),
   [ENV.mcpToolPrefix]: z._default(z.string().check(z.regex(/^[A-Za-z0-9_.-]{0,64}$/, 'must be at most 64 letters, digits, _, - or .')), DEFAULT_MCP_TOOL_PREFIX),
 });
 
@@ -51,6 +54,10 @@ export interface Config {
   timeScale: number;
   kybAutoApprove: boolean;
   webhookEncryptionKey: string | undefined;
+  /** Seals sensitive values at rest (bank account numbers, card data) where no KMS key is given: the local run. */
+  dataEncryptionKey: string | undefined;
+  /** The stage's KMS key (id or ARN) for envelope encryption of sensitive values; wins over dataEncryptionKey. */
+  dataKeyId: string | undefined;
   mcpAuthToken: string | undefined;
   mcpToolPrefix: string;
   /** The service's EventBridge bus (AWS); absent locally: the in-process bus. */
@@ -60,6 +67,8 @@ export interface Config {
   webhookDeadLetterUrl: string | undefined;
   /** EventBridge Scheduler's group, role and target queue of one-time expiries (AWS); absent locally: the in-process scheduler. */
   expiryScheduling: { groupName: string; roleArn: string; queueArn: string } | undefined;
+  /** The transfer workflow's state machine (AWS); absent locally: the local run executes the same definition in-process. */
+  transferStateMachineArn: string | undefined;
 }
 
 /** Parses the environment once at cold start; a bad setting stops the function before it serves. */
@@ -81,12 +90,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeScale: e[ENV.timeScale],
     kybAutoApprove: e[ENV.kybAutoApprove],
     webhookEncryptionKey: e[ENV.webhookEncryptionKey],
+    dataEncryptionKey: e[ENV.dataEncryptionKey],
+    dataKeyId: e[ENV.dataKeyId],
     mcpAuthToken: e[ENV.mcpAuthToken],
     mcpToolPrefix: e[ENV.mcpToolPrefix],
     eventBusName: e[ENV.eventBusName],
     webhookQueueUrl: e[ENV.webhookQueueUrl],
     webhookDeadLetterUrl: e[ENV.webhookDeadLetterUrl],
     expiryScheduling: expirySchedulingOf(e[ENV.expiryScheduleGroup], e[ENV.expirySchedulerRoleArn], e[ENV.expiryQueueArn]),
+    transferStateMachineArn: e[ENV.transferStateMachineArn],
   };
 }
 

@@ -12,6 +12,8 @@ export const ENV = {
   timeScale: 'TIME_SCALE',
   kybAutoApprove: 'KYB_AUTO_APPROVE',
   webhookEncryptionKey: 'WEBHOOK_ENCRYPTION_KEY',
+  dataEncryptionKey: 'DATA_ENCRYPTION_KEY',
+  dataKeyId: 'DATA_KEY_ID',
   mcpAuthToken: 'MCP_AUTH_TOKEN',
   mcpToolPrefix: 'MCP_TOOL_PREFIX',
   eventBusName: 'EVENT_BUS_NAME',
@@ -20,4 +22,5 @@ export const ENV = {
   expiryScheduleGroup: 'EXPIRY_SCHEDULE_GROUP',
   expirySchedulerRoleArn: 'EXPIRY_SCHEDULER_ROLE_ARN',
   expiryQueueArn: 'EXPIRY_QUEUE_ARN',
+  transferStateMachineArn: 'TRANSFER_STATE_MACHINE_ARN',
 } as const;

@@ -1,12 +1,15 @@
 import type { ApiKeyChange } from './api-keys/ports.js';
 import type { ApprovalChange } from './approvals/ports.js';
 import type { AuditChange } from './audit/ports.js';
+import type { BankAccountChange } from './bank-accounts/ports.js';
+import type { CardChange } from './cards/ports.js';
 import type { IdempotencyChange } from './idempotency/ports.js';
 import type { PostingChange } from './ledger/posting.js';
 import type { MerchantChange } from './merchants/ports.js';
 import type { OrganizationChange } from './organizations/ports.js';
 import type { PaymentChange } from './payments/ports.js';
 import type { PolicyChange } from './policies/ports.js';
+import type { TransferChange } from './transfers/ports.js';
 import type { WalletChange } from './wallets/ports.js';
 import type { WebhookChange } from './webhooks/ports.js';
 
@@ -30,7 +33,10 @@ export type Change =
   | ApprovalChange
   | MerchantChange
   | WebhookChange
-  | AuditChange;
+  | BankAccountChange
+  | AuditChange
+  | TransferChange
+  | CardChange;
 
 /**
  * The one write path of every store: all the changes in one transaction, or none. `C` is the

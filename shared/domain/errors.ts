@@ -63,6 +63,11 @@ export const ERRORS = {
   CUSTOMER_EMAIL_TAKEN: { status: 409, retryable: false, storedOnRefusal: false },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
   INVOICE_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  // Ours (docs/api.md, Cards): an unknown or invisible cardholder or card authorization.
+  CARDHOLDER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  AUTHORIZATION_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false },
+  // Ours (docs/api.md, Bank accounts): wrong micro-deposit amounts; details.attemptsRemaining (0: the account is VERIFICATION_FAILED).
+  BANK_ACCOUNT_VERIFICATION_FAILED: { status: 400, retryable: false, storedOnRefusal: false },
   // Ours (docs/api.md): contention on one wallet outlasted the retries; safe to retry with the same idempotency key.
   CONCURRENT_UPDATE: { status: 409, retryable: true, storedOnRefusal: false },
   // decisions.md section 9: a request body over 1 MB (answered with the envelope and the security headers).
@@ -107,6 +112,11 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   INTERNAL_ERROR: 'Something went wrong on our side.',
   API_KEY_NOT_FOUND: 'No such API key.',
   ORGANIZATION_NOT_FOUND: 'No such organization.',
+  BANK_ACCOUNT_NOT_FOUND: 'No such bank account.',
+  CARD_NOT_FOUND: 'No such card.',
+  CARDHOLDER_NOT_FOUND: 'No such cardholder.',
+  AUTHORIZATION_NOT_FOUND: 'No such card authorization.',
+  BANK_ACCOUNT_VERIFICATION_FAILED: 'The micro-deposit amounts are wrong.',
   CONCURRENT_UPDATE: 'Too many concurrent changes to the same wallet; retry after the given number of seconds.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than 1 MB.',
 };

@@ -25,6 +25,8 @@ export const EVENT_NAMES = [
   // wallet lifecycle and funding (decided in docs/api.md)
   'wallet.created', 'wallet.funded',
   'organization.created',
+  // a transfer cancelled while pending (decided in docs/api.md)
+  'deposit.cancelled', 'withdrawal.cancelled',
   // decisions.md section 8: POST /v1/webhooks/:id/test
   'webhook.test',
 ] as const;

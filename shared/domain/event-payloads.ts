@@ -1,8 +1,10 @@
 import * as z from 'zod/mini';
 import { approvalView } from './approvals/approval-view.js';
+import { authorizationView, cardRefundView, cardView } from './cards/card-view.js';
 import type { EventName } from './event-names.js';
 import { paymentView } from './payments/payment-view.js';
-import { balance, enumOf, id, money, text, usd, view } from './views.js';
+import { transferView } from './transfers/transfer-view.js';
+import { balance, enumOf, id, money, text, timestamp, usd, view } from './views.js';
 import { ERROR_CODES } from './errors.js';
 
 /**
@@ -51,6 +53,32 @@ export const EVENT_PAYLOADS = {
   'approval.approved': approvalView,
   'approval.rejected': approvalView,
   'approval.expired': approvalView,
+  'deposit.initiated': transferView,
+  'deposit.completed': transferView,
+  'deposit.failed': transferView,
+  'deposit.cancelled': transferView,
+  'withdrawal.initiated': transferView,
+  'withdrawal.completed': transferView,
+  'withdrawal.failed': transferView,
+  'withdrawal.cancelled': transferView,
+  'wallet.funds_pending': view(
+    { walletId: id('wallet', 'The wallet the deposit credited.'), transferId: id('transfer', 'The ACH deposit.'), amount: money('Amount now in `pendingBalance`.'), availableAt: timestamp('When it becomes available.') },
+    'A completed ACH deposit is clearing: its net amount is in `pendingBalance` until `availableAt`.',
+    { walletId: 'wal_3kTnYpLqW8rXbZ2m', transferId: 'tr_5Kq8ZtLm2Rw9Xb1KcV4nYs7D', amount: '248.75', availableAt: '2026-03-16T10:05:11.412Z' },
+  ),
+  'wallet.funds_available': view(
+    { walletId: id('wallet', 'The wallet the deposit credited.'), transferId: id('transfer', 'The ACH deposit.'), amount: money('Amount moved from `pendingBalance` to `balance`.') },
+    'The clearing of an ACH deposit ended: its funds are available.',
+    { walletId: 'wal_3kTnYpLqW8rXbZ2m', transferId: 'tr_5Kq8ZtLm2Rw9Xb1KcV4nYs7D', amount: '248.75' },
+  ),
+  'card.created': cardView,
+  'card.updated': cardView,
+  'card.cancelled': cardView,
+  'card.authorization.approved': authorizationView,
+  'card.authorization.declined': authorizationView,
+  'card.authorization.captured': authorizationView,
+  'card.authorization.reversed': authorizationView,
+  'card.refund.created': cardRefundView,
   'webhook.test': view({ webhookId: id('webhook', 'The webhook tested.') }, 'A test event, sent by POST /v1/webhooks/{id}/test to that webhook only.', { webhookId: 'whk_Tq8Lm2Zp4Rw9Xb1KLm2Zp4Rw' }),
 } as const satisfies Partial<Record<EventName, z.ZodMiniType>>;
 

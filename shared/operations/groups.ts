@@ -2,7 +2,7 @@
  * The function groups: one Lambda each, serving the operations of one catalog module. `docs`
  * serves the OpenAPI document and the catch-all route (unknown paths answer our envelope).
  */
-export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation', 'payments', 'policies', 'approvals', 'agents', 'audit-logs', 'events', 'webhooks', 'docs'] as const;
+export const FUNCTION_GROUPS = ['internal', 'api-keys', 'wallets', 'activation', 'payments', 'policies', 'approvals', 'agents', 'audit-logs', 'events', 'webhooks', 'bank-accounts', 'transfers', 'cards', 'docs'] as const;
 export type FunctionGroup = (typeof FUNCTION_GROUPS)[number];
 
 /**

@@ -4,11 +4,14 @@ import { AGENTS } from './agents.js';
 import { API_KEYS } from './api-keys.js';
 import { APPROVALS } from './approvals.js';
 import { AUDIT_LOGS } from './audit-logs.js';
+import { BANK_ACCOUNTS } from './bank-accounts.js';
 import { DOCS } from './docs.js';
 import { EVENTS } from './events.js';
 import { INTERNAL } from './internal.js';
 import { PAYMENTS } from './payments.js';
 import { POLICIES } from './policies.js';
+import { TRANSFERS } from './transfers.js';
+import { CARDS } from './cards.js';
 import { WALLETS } from './wallets.js';
 import { WEBHOOKS } from './webhooks.js';
 import type { FunctionGroup } from './groups.js';
@@ -17,7 +20,7 @@ import type { FunctionGroup } from './groups.js';
  * The operation catalog: one line per group. HTTP routes (CDK and the local server), MCP tools
  * and the OpenAPI document are generated from it.
  */
-export const CATALOG: readonly OperationGroup<never>[] = [INTERNAL, API_KEYS, WALLETS, ACTIVATION, PAYMENTS, POLICIES, APPROVALS, AGENTS, AUDIT_LOGS, EVENTS, WEBHOOKS, DOCS] as readonly OperationGroup<never>[];
+export const CATALOG: readonly OperationGroup<never>[] = [INTERNAL, API_KEYS, WALLETS, ACTIVATION, PAYMENTS, POLICIES, APPROVALS, AGENTS, AUDIT_LOGS, EVENTS, WEBHOOKS, BANK_ACCOUNTS, TRANSFERS, CARDS, DOCS] as readonly OperationGroup<never>[];
 
 export interface CatalogEntry {
   group: FunctionGroup;

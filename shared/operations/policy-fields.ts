@@ -12,7 +12,7 @@ const recipients = (description: string) =>
   describe(
     z.optional(
       z.nullable(
-        z.array(recipient(`A wallet id or \`merchant:<domain>\` (at most ${MAX_RECIPIENT_LENGTH} characters; the domain is stored lower-case).`)).check(
+        z.array(recipient(`A wallet id, \`merchant:<domain>\`, or for withdrawals a linked bank account (\`ba_...\`) or \`usdc:<address>\` (at most ${MAX_RECIPIENT_LENGTH} characters; domains and USDC addresses are compared case-insensitively).`)).check(
           z.maxLength(MAX_RECIPIENTS, `must hold at most ${MAX_RECIPIENTS} recipients`),
         ),
       ),
@@ -25,8 +25,8 @@ const optionalRules = {
   dailyLimit: optionalAmount('Most the wallet may spend per calendar day (UTC).'),
   weeklyLimit: optionalAmount('Most the wallet may spend per calendar week (Monday to Sunday, UTC).'),
   monthlyLimit: optionalAmount('Most the wallet may spend per calendar month (UTC).'),
-  allowedRecipients: recipients('If set, payments may go only to these recipients.'),
-  blockedRecipients: recipients('Payments to these recipients are denied.'),
+  allowedRecipients: recipients('If set, payments (and withdrawals and internal transfers) may go only to these recipients.'),
+  blockedRecipients: recipients('Payments (and withdrawals and internal transfers) to these recipients are denied.'),
   allowedHoursUtc: describe(
     z.optional(
       z.nullable(

@@ -4,6 +4,7 @@ import type { AgentStore } from '../domain/agents/ports.js';
 import type { ApiKeyStore } from '../domain/api-keys/ports.js';
 import type { ApprovalStore } from '../domain/approvals/ports.js';
 import type { AuditStore } from '../domain/audit/ports.js';
+import type { BankAccountStore } from '../domain/bank-accounts/ports.js';
 import type { Clock } from '../domain/clock.js';
 import type { ComplianceStore } from '../domain/compliance/ports.js';
 import type { MerchantStore } from '../domain/merchants/ports.js';
@@ -18,13 +19,18 @@ import {
   apiKeyService,
   approvalService,
   auditService,
+  bankAccountService,
   complianceService,
   merchantService,
   organizationService,
   paymentService,
   policyService,
+  transferService,
   walletService,
+  cardService,
 } from './services.js';
+import type { TransferStore } from '../domain/transfers/ports.js';
+import type { CardStore } from '../domain/cards/ports.js';
 
 /** Every service, for tests, the local run and edges that serve every area (MCP). */
 export interface Services {
@@ -39,6 +45,9 @@ export interface Services {
   agents: ReturnType<typeof agentService>;
   audit: ReturnType<typeof auditService>;
   compliance: ReturnType<typeof complianceService>;
+  bankAccounts: ReturnType<typeof bankAccountService>;
+  transfers: ReturnType<typeof transferService>;
+  cards: ReturnType<typeof cardService>;
 }
 
 /** Stores to use instead of the table's (tests: fault injection). */
@@ -54,6 +63,9 @@ export interface StoreOverrides {
   agents?: AgentStore;
   audit?: AuditStore;
   compliance?: ComplianceStore;
+  bankAccounts?: BankAccountStore;
+  transfers?: TransferStore;
+  cards?: CardStore;
 }
 
 /**
@@ -89,6 +101,9 @@ function containerOf(core: Core, stores: StoreOverrides = {}): Container {
     agents: lazy('agents', () => agentService(core, stores.agents)),
     audit: lazy('audit', () => auditService(core, stores.audit)),
     compliance: lazy('compliance', () => complianceService(core, stores.compliance)),
+    bankAccounts: lazy('bankAccounts', () => bankAccountService(core, stores.bankAccounts)),
+    transfers: lazy('transfers', () => transferService(core, stores.transfers ? { store: stores.transfers } : {})),
+    cards: lazy('cards', () => cardService(core, stores.cards ? { store: stores.cards } : {})),
   });
   return { config: core.config, clock: core.clock, core, services };
 }

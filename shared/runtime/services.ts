@@ -61,7 +61,25 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { ExpiryScheduler } from '../domain/expiries/ports.js';
 import { eventBridgeExpiryScheduler, localExpiryScheduler } from '../events/expiry-scheduler.js';
 import { createProjectionStore } from '../persistence/projection-store.js';
+import { KMSClient } from '@aws-sdk/client-kms';
+import type { Sealer } from '../domain/sealing.js';
+import { kmsSealer } from '../sealing/kms-sealer.js';
+import { localSealer, missingKeySealer } from '../sealing/local-sealer.js';
+import { createBankAccountService, type BankAccountService } from '../domain/bank-accounts/bank-account-service.js';
+import type { BankAccountStore } from '../domain/bank-accounts/ports.js';
+import { createBankAccountStore } from '../persistence/bank-account-store.js';
+import { randomInt } from 'node:crypto';
+import type { Environment } from '../domain/tenancy.js';
+import type { TransferRail, TransferStore, TransferWorkflows } from '../domain/transfers/ports.js';
+import { sandboxRail, unconfiguredRail } from '../domain/transfers/sandbox-rail.js';
+import { createTransferService, type TransferService } from '../domain/transfers/transfer-service.js';
+import { createTransferStore } from '../persistence/transfer-store.js';
+import { transferWorkflows } from './workflows.js';
 import type { Core } from './core.js';
+import type { CardIssuer, CardStore } from '../domain/cards/ports.js';
+import { createCardService, type CardService } from '../domain/cards/card-service.js';
+import { sandboxIssuer, unconfiguredIssuer } from '../domain/cards/sandbox-issuer.js';
+import { createCardStore } from '../persistence/card-store.js';
 
 export function organizationService(core: Core, store: OrganizationStore = createOrganizationStore(core.table)): OrganizationService {
   return createOrganizationService({ ...core.deps, store });
@@ -178,3 +196,43 @@ export function webhookService(core: Core, store: WebhookStore & DeliveryStore =
   });
 }
 
+/**
+ * Sensitive values at rest (bank account numbers, card data): KMS envelopes under DATA_KEY_ID when
+ * set (AWS), else AES-256-GCM under DATA_ENCRYPTION_KEY (the local run); with neither, sealing fails.
+ */
+export function dataSealer(core: Core): Sealer {
+  const { config } = core;
+  if (config.dataKeyId) return kmsSealer(new KMSClient({ region: config.region }), config.dataKeyId);
+  return config.dataEncryptionKey ? localSealer(config.dataEncryptionKey) : missingKeySealer;
+}
+
+/** Production micro-deposits: 1 to 99 cents each, drawn from the CSPRNG. */
+const MICRO_DEPOSIT_CENTS = { min: 1, maxExclusive: 100 };
+
+export function bankAccountService(core: Core, store: BankAccountStore = createBankAccountStore(core.table)): BankAccountService {
+  return createBankAccountService({ store, clock: core.clock, ids: core.ids, sealer: dataSealer(core), randomCents: () => randomInt(MICRO_DEPOSIT_CENTS.min, MICRO_DEPOSIT_CENTS.maxExclusive) });
+}
+
+/** Transfers: the sandbox rail in SANDBOX; in PRODUCTION no rail provider is configured yet, so live transfers fail at submission. */
+export function transferService(core: Core, overrides: { store?: TransferStore; workflows?: TransferWorkflows; rails?: Record<Environment, TransferRail> } = {}): TransferService {
+  return createTransferService(
+    { ...core.deps, store: overrides.store ?? createTransferStore(core.table) },
+    {
+      rails: overrides.rails ?? { SANDBOX: sandboxRail(core.clock, core.config.timeScale), PRODUCTION: unconfiguredRail },
+      sealer: dataSealer(core),
+      workflows: overrides.workflows ?? transferWorkflows(core),
+      expiries: expiryScheduler(core),
+    },
+  );
+}
+
+/** A uniformly random decimal digit from the CSPRNG (card numbers and CVCs). */
+const randomDigit = () => randomInt(0, 10);
+
+/** Cards: the sandbox issuer (numbers and CVCs sealed by the data sealer) in SANDBOX; in PRODUCTION no issuing processor is configured yet, so live cards are refused. */
+export function cardService(core: Core, overrides: { store?: CardStore; issuers?: Record<Environment, CardIssuer> } = {}): CardService {
+  return createCardService(
+    { ...core.deps, store: overrides.store ?? createCardStore(core.table) },
+    { issuers: overrides.issuers ?? { SANDBOX: sandboxIssuer(dataSealer(core), randomDigit), PRODUCTION: unconfiguredIssuer } },
+  );
+}

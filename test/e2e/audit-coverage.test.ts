@@ -158,7 +158,121 @@ const CASES: Record<string, Case> = {
     const tested = await service.call('POST', `/v1/webhooks/${id}/test`, { key: org.key });
     return { key: org.key, params: { id, deliveryId: tested.body.deliveryId as string }, organizationId: org.organizationId };
   },
+  createBankAccount: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: BANK_ACCOUNT, organizationId: org.organizationId };
+  },
+  verifyBankAccount: async (make, service) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await bankAccountOf(service, org.key) }, body: { amounts: ['0.32', '0.45'] }, organizationId: org.organizationId };
+  },
+  deleteBankAccount: async (make, service) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await bankAccountOf(service, org.key) }, organizationId: org.organizationId };
+  },
+  createDeposit: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: { walletId: org.mainWalletId, amount: '100.00', currency: 'USD', source: ACH_SOURCE }, organizationId: org.organizationId };
+  },
+  createWithdrawal: async (make, service) => {
+    const org = await make.organization();
+    await fundMain(service, org);
+    return { key: org.key, body: { walletId: org.mainWalletId, amount: '10.00', currency: 'USD', destination: ACH_SOURCE }, organizationId: org.organizationId };
+  },
+  createInternalTransfer: async (make) => {
+    const org = await make.organization();
+    const { payer, payee } = await make.walletPair(org);
+    return { key: org.key, body: { fromWalletId: payer, toWalletId: payee, amount: '5.00' }, organizationId: org.organizationId };
+  },
+  cancelTransfer: async (make, service) => {
+    const org = await make.organization();
+    await fundMain(service, org);
+    const id = await transferOf(service, org, 'withdraw');
+    // The workflow submits it at once (PENDING); the test helper does if the workflow has not yet.
+    const advanced = await service.call('POST', `/v1/test-helpers/transfers/${id}/advance`, { key: org.key, body: { to: 'PENDING' } });
+    const now = await service.call('GET', `/v1/transfers/${id}`, { key: org.key });
+    if (now.body.status !== 'PENDING') throw new Error(`transfer not pending: ${advanced.text} ${now.text}`);
+    return { key: org.key, params: { id }, organizationId: org.organizationId };
+  },
+  advanceTransfer: async (make, service) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await transferOf(service, org, 'deposit') }, body: { to: 'COMPLETED' }, organizationId: org.organizationId };
+  },
+  ...CARD_CASES(),
 };
+
+/** ACH settles after 3 s at the default TIME_SCALE: long enough for a cancel from PENDING. */
+const ACH_SOURCE = { type: 'ACH', routingNumber: '021000021', accountNumber: '000123456789' };
+async function fundMain(service: TestService, org: { key: string; mainWalletId: string }): Promise<void> {
+  const funded = await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, { key: org.key, body: { amount: '100.00' } });
+  if (funded.status !== 200) throw new Error(`funding failed: ${funded.text}`);
+}
+async function transferOf(service: TestService, org: { key: string; mainWalletId: string }, kind: 'deposit' | 'withdraw'): Promise<string> {
+  const body = { walletId: org.mainWalletId, amount: '50.00', currency: 'USD', [kind === 'deposit' ? 'source' : 'destination']: ACH_SOURCE };
+  const response = await service.call('POST', `/v1/transfers/${kind}`, { key: org.key, body });
+  if (response.status !== 202 && response.status !== 201) throw new Error(`transfer failed: ${response.text}`);
+  return response.body.id as string;
+}
+
+/** Cards (docs/api.md "Cards"): a card on the funded main wallet, authorizations by the sandbox test helper. */
+function CARD_CASES(): Record<string, Case> {
+  const cardOf = async (service: TestService, org: { key: string; mainWalletId: string }) => {
+    await fundMain(service, org);
+    const response = await service.call('POST', '/v1/cards', { key: org.key, body: { walletId: org.mainWalletId, type: 'PERSISTENT' } });
+    if (response.status !== 201) throw new Error(`card creation failed: ${response.text}`);
+    return response.body.id as string;
+  };
+  const authorizationOf = async (service: TestService, org: { key: string; mainWalletId: string }, captured = false) => {
+    const cardId = await cardOf(service, org);
+    const response = await service.call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, { key: org.key, body: { amount: '10.00', merchant: { name: 'Shop', category: '5734' } } });
+    if (response.body?.status !== 'APPROVED') throw new Error(`authorization failed: ${response.text}`);
+    if (captured) await service.call('POST', `/v1/test-helpers/authorizations/${response.body.id}/capture`, { key: org.key, body: {} });
+    return response.body.id as string;
+  };
+  const onCard = (body?: unknown): Case => async (make, service) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await cardOf(service, org) }, ...(body ? { body } : {}), organizationId: org.organizationId };
+  };
+  return {
+    createCardholder: async (make) => {
+      const org = await make.organization();
+      return { key: org.key, body: { name: 'Audited holder', billingAddress: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } }, organizationId: org.organizationId };
+    },
+    createCard: async (make) => {
+      const org = await make.organization();
+      return { key: org.key, body: { walletId: org.mainWalletId, type: 'PERSISTENT' }, organizationId: org.organizationId };
+    },
+    updateCard: onCard({ spendingLimits: [{ amount: '10.00', interval: 'daily' }] }),
+    freezeCard: onCard(),
+    unfreezeCard: async (make, service) => {
+      const org = await make.organization();
+      const id = await cardOf(service, org);
+      await service.call('POST', `/v1/cards/${id}/freeze`, { key: org.key });
+      return { key: org.key, params: { id }, organizationId: org.organizationId };
+    },
+    cancelCard: onCard(),
+    createTestAuthorization: onCard({ amount: '5.00', merchant: { name: 'Shop', category: '5734' } }),
+    captureTestAuthorization: async (make, service) => {
+      const org = await make.organization();
+      return { key: org.key, params: { id: await authorizationOf(service, org) }, body: { amount: '5.00' }, organizationId: org.organizationId };
+    },
+    reverseTestAuthorization: async (make, service) => {
+      const org = await make.organization();
+      return { key: org.key, params: { id: await authorizationOf(service, org) }, organizationId: org.organizationId };
+    },
+    refundTestAuthorization: async (make, service) => {
+      const org = await make.organization();
+      return { key: org.key, params: { id: await authorizationOf(service, org, true) }, body: { amount: '5.00' }, organizationId: org.organizationId };
+    },
+  };
+}
+
+const BANK_ACCOUNT = { routingNumber: '011000015', accountNumber: '000123456789', accountName: 'Audited account', accountType: 'CHECKING' };
+async function bankAccountOf(service: TestService, key: string): Promise<string> {
+  const response = await service.call('POST', '/v1/bank-accounts', { key, body: BANK_ACCOUNT });
+  if (response.status !== 201) throw new Error(`bank account creation failed: ${response.text}`);
+  return response.body.id as string;
+}
 
 /** Nothing listens there: deliveries fail and are retried in the background, which this file ignores. */
 const HOOK_URL = 'http://127.0.0.1:9/hook';
@@ -188,7 +302,7 @@ describe('audit coverage: every mutating route writes exactly one audit entry', 
   let service: TestService;
   let make: AuditFactories;
   beforeAll(async () => {
-    service = await startTestService({ WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+    service = await startTestService({ WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
     make = auditFactories(service);
   });
   afterAll(() => service.close());

@@ -16,6 +16,10 @@ import {
 import { isExpirySchedulingStatement } from './iam.js';
 import { logicalIdOf, synthStage } from './synth-stage.js';
 import { EXPIRY_SCHEDULING_GROUPS } from '../../lib/stacks/stage-stacks.js';
+import { DATA_KEY_GROUPS } from '../../lib/stacks/stage-stacks.js';
+import { isDataKeyStatement } from './data-key.js';
+import { TRANSFER_WORKFLOW_GROUPS } from '../../lib/stacks/stage-stacks.js';
+import { isTransferWorkflowStartStatement } from './workflows.js';
 
 /**
  * One synthesis for the whole file, with real esbuild bundling of every function of the API stack,
@@ -143,6 +147,10 @@ describe('api stack: least-privilege IAM', () => {
       if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
       // The groups that create approvals schedule their expiry (tested in events-stack.test.ts too).
       if ((EXPIRY_SCHEDULING_GROUPS as readonly string[]).includes(group) && isExpirySchedulingStatement(statement)) continue;
+      // The groups that seal bank account numbers use the data key (tested in bank-accounts-stack.test.ts).
+      if (DATA_KEY_GROUPS.includes(group) && isDataKeyStatement(dev, statement)) continue;
+      // The groups that create transfers start their workflow (tested in workflows-stack.test.ts).
+      if (TRANSFER_WORKFLOW_GROUPS.includes(group) && isTransferWorkflowStartStatement(dev, statement)) continue;
       // The webhooks group queues test events and manual retries: SendMessage on the delivery queue and its DLQ only.
       if (group === 'webhooks' && actions.length === 1 && actions[0] === 'sqs:SendMessage') {
         expect(resources.every((resource) => /Queuewebhookdelivery|Dlqwebhookdelivery/.test(JSON.stringify(resource))), JSON.stringify(resources)).toBe(true);

@@ -1,7 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
-import { assertNever, WORKERS, workerTableProblems, type WorkerDefinition, type WorkerGrant } from '../../shared/workers.js';
+import { assertNever, isWorkflowTask, WORKERS, workerTableProblems, type WorkerDefinition, type WorkerGrant } from '../../shared/workers.js';
 import {
   isExpirySchedulingStatement,
   ALLOWED_INDEX_ACTIONS,
@@ -17,7 +17,8 @@ import {
   type CfnResource,
   type Statement,
 } from './iam.js';
-import { logicalIdOf, synthStage } from './synth-stage.js';
+import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
+import { EXPIRY_SCHEDULING_GROUPS } from '../../lib/stacks/stage-stacks.js';
 
 /**
  * Every entry of shared/workers.ts, checked against the synthesized events stack: its function
@@ -32,6 +33,9 @@ const tables = tableReferences(dev);
 const SQS_RETENTION_14_DAYS = 14 * 24 * 3600;
 const QUEUE_CONSUME_ACTIONS: ReadonlySet<string> = new Set(['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
 const DLQ_LOOKUP_ACTIONS: ReadonlySet<string> = new Set(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl']);
+
+/** The workers this stack holds: all but workflow tasks (test/infra/workflows-stack.test.ts checks those). */
+const EVENT_WORKERS = WORKERS.filter((worker) => !isWorkflowTask(worker));
 
 const deployed = (worker: WorkerDefinition) => {
   const found = dev.events.workers.get(worker.name);
@@ -64,6 +68,10 @@ const GRANT_ALLOWS: { readonly [G in WorkerGrant]: (action: string, resource: un
   'bus:put': (action, resource) => action === 'events:PutEvents' && JSON.stringify(resource).includes(logicalIdOf(dev.events.bus)),
   // SendMessage on the worker's own queue and DLQ only.
   'queue:send': (action, resource) => action === 'sqs:SendMessage' && /Queue/.test(JSON.stringify(resource)),
+  // GenerateDataKey and Decrypt on the data stack's key only.
+  'dataKey:seal': (action, resource) => ['kms:GenerateDataKey', 'kms:Decrypt'].includes(action) && sameJson(resolveCrossStack(resource, dev.dataTemplate), getAttArn(logicalIdOf(dev.data.dataKey))),
+  // CreateSchedule in the expiry schedule group, PassRole on Scheduler's role (isExpirySchedulingStatement checks the whole statements).
+  'scheduler:create': (action, resource) => isExpirySchedulingStatement({ Effect: 'Allow', Action: action, Resource: resource, ...(action === 'iam:PassRole' ? { Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } } : {}) }),
 };
 /** Grants that give the function an environment variable (bind* sets it with the grant). */
 const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<string, unknown>) => void } = {
@@ -75,10 +83,14 @@ const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<strin
     expect(variables[ENV.webhookQueueUrl]).toBeDefined();
     expect(variables[ENV.webhookDeadLetterUrl]).toBeDefined();
   },
+  'dataKey:seal': (variables) => expect(resolveCrossStack(variables[ENV.dataKeyId], dev.dataTemplate)).toEqual(getAttArn(logicalIdOf(dev.data.dataKey))),
+  'scheduler:create': (variables) => {
+    for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn]) expect(variables[name], name).toBeDefined();
+  },
 };
 const usesTable = (worker: WorkerDefinition) => worker.grants.some((grant) => grant.startsWith('table:'));
 
-const cases = WORKERS.map((worker) => [worker.name, worker] as const);
+const cases = EVENT_WORKERS.map((worker) => [worker.name, worker] as const);
 
 describe('workers table', () => {
   it('is valid: unique names, entries under functions/, limits, only wired trigger kinds', () => {
@@ -109,10 +121,10 @@ describe('workers table', () => {
       { ...base, timeoutSeconds: 901 },
       { ...base, trigger: { kind: 'schedule', rateMinutes: 0.5, retryAttempts: 2 } },
       { ...base, trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10, fromBus: false }, dlq: { enabled: true } },
-      { ...base, trigger: { kind: 'workflow-task', workflow: 'transfer' }, dlq: { enabled: false } },
+      { ...base, trigger: { kind: 'workflow-task', workflow: 'dispute' as never }, dlq: { enabled: true } },
       { ...base, dlq: { enabled: true, maxReceiveCount: 3 } },
     ]);
-    for (const expected of [/name must match/, /entry must be/, /timeoutSeconds/, /rateMinutes/, /not wired/, /needs a DLQ with maxReceiveCount/, /maxReceiveCount applies to queue triggers only/]) {
+    for (const expected of [/name must match/, /entry must be/, /timeoutSeconds/, /rateMinutes/, /unknown workflow/, /reports failures to its workflow/, /needs a DLQ with maxReceiveCount/, /maxReceiveCount applies to queue triggers only/]) {
       expect(problems.some((problem) => expected.test(problem)), String(expected)).toBe(true);
     }
     expect(workerTableProblems([base, base]).some((problem) => /declared twice/.test(problem))).toBe(true);
@@ -120,10 +132,10 @@ describe('workers table', () => {
 });
 
 describe('events stack: one function per worker', () => {
-  it('holds exactly the workers of the table, each with its log group', () => {
-    template.resourceCountIs('AWS::Lambda::Function', WORKERS.length);
-    template.resourceCountIs('AWS::Logs::LogGroup', WORKERS.length);
-    expect([...dev.events.workers.keys()].sort()).toEqual(WORKERS.map((worker) => worker.name).sort());
+  it('holds exactly the workers of the table but workflow tasks, each with its log group', () => {
+    template.resourceCountIs('AWS::Lambda::Function', EVENT_WORKERS.length);
+    template.resourceCountIs('AWS::Logs::LogGroup', EVENT_WORKERS.length);
+    expect([...dev.events.workers.keys()].sort()).toEqual(EVENT_WORKERS.map((worker) => worker.name).sort());
     for (const [, logGroup] of resourcesOfType(template, 'AWS::Logs::LogGroup')) {
       expect(logGroup.Properties.RetentionInDays).toBeGreaterThan(0);
     }
@@ -153,8 +165,8 @@ describe('events stack: triggers', () => {
   const mappings = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping');
 
   it('has one rule per schedule worker and per bus-fed queue, one mapping per stream or queue worker, and nothing else triggering', () => {
-    expect(rules).toHaveLength(WORKERS.filter((worker) => worker.trigger.kind === 'schedule' || (worker.trigger.kind === 'queue' && worker.trigger.fromBus)).length);
-    expect(mappings).toHaveLength(WORKERS.filter((worker) => worker.trigger.kind === 'stream' || worker.trigger.kind === 'queue').length);
+    expect(rules).toHaveLength(EVENT_WORKERS.filter((worker) => worker.trigger.kind === 'schedule' || (worker.trigger.kind === 'queue' && worker.trigger.fromBus)).length);
+    expect(mappings).toHaveLength(EVENT_WORKERS.filter((worker) => worker.trigger.kind === 'stream' || worker.trigger.kind === 'queue').length);
   });
 
   it('projects the journal and the outbox from the table stream onto the bus: the projector is a stream worker on journal records and outbox items', () => {
@@ -176,7 +188,7 @@ describe('events stack: triggers', () => {
 
   it('alarms on every DLQ\'s depth and on every stream worker\'s iterator age', () => {
     const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
-    for (const worker of WORKERS) {
+    for (const worker of EVENT_WORKERS) {
       const dlqId = dlqIdOf(worker);
       if (dlqId) {
         expect(alarms.some((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(alarm.Dimensions).includes(dlqId) && alarm.Threshold === 1), worker.name).toBe(true);
@@ -242,7 +254,7 @@ describe('events stack: triggers', () => {
         break;
       }
       case 'workflow-task':
-        throw new Error(`write the infra expectations of ${trigger.kind} triggers (worker ${worker.name})`);
+        throw new Error(`worker ${worker.name}: workflow tasks are checked by workflows-stack.test.ts`);
       default:
         assertNever(trigger);
     }
@@ -251,7 +263,7 @@ describe('events stack: triggers', () => {
 
 describe('events stack: dead-letter queues', () => {
   it('has one queue per worker asking for a DLQ, and one per queue worker', () => {
-    template.resourceCountIs('AWS::SQS::Queue', WORKERS.filter((worker) => worker.dlq.enabled).length + WORKERS.filter((worker) => worker.trigger.kind === 'queue').length);
+    template.resourceCountIs('AWS::SQS::Queue', EVENT_WORKERS.filter((worker) => worker.dlq.enabled).length + EVENT_WORKERS.filter((worker) => worker.trigger.kind === 'queue').length);
   });
 
   it.each(cases)('gives %s the declared DLQ, if any: encrypted, TLS only, 14 days, fed by the rule and by failed invocations', (_name, worker) => {
@@ -330,7 +342,7 @@ describe('events stack: least-privilege IAM', () => {
 
   it('defines no other kind of policy, and no policy outside the worker roles and the scheduler role', () => {
     expectNoOtherPolicyKinds(template);
-    const roles = [...WORKERS.map((worker) => ({ Ref: logicalIdOf(deployed(worker).function.function.role!) })), { Ref: logicalIdOf(dev.events.expiryScheduling!.role) }];
+    const roles = [...EVENT_WORKERS.map((worker) => ({ Ref: logicalIdOf(deployed(worker).function.function.role!) })), { Ref: logicalIdOf(dev.events.expiryScheduling!.role) }];
     for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
       for (const role of asArray(policy.Properties.Roles as unknown[])) {
         expect(roles.some((candidate) => sameJson(candidate, role)), id).toBe(true);
@@ -405,10 +417,10 @@ describe('events stack: one-time expiry schedules (EventBridge Scheduler)', () =
     const schedulingRoles = [...dev.api.functions].map(([group, fn]) => [group, statementsOfRole(dev.apiTemplate, fn.function.role!)] as const);
     for (const [group, statements] of schedulingRoles) {
       const scheduling = statements.filter((statement) => asArray(statement.Action as string | string[]).some((action) => action.startsWith('scheduler:') || action.startsWith('iam:')));
-      if (group === 'payments') {
+      if ((EXPIRY_SCHEDULING_GROUPS as readonly string[]).includes(group)) {
         expect(scheduling, group).toHaveLength(2);
         for (const statement of scheduling) expect(isExpirySchedulingStatement(statement), JSON.stringify(statement)).toBe(true);
-        const variables = resourcesOfType(dev.apiTemplate, 'AWS::Lambda::Function').find(([id]) => id === logicalIdOf(dev.api.functions.get('payments')!.function))![1].Properties.Environment as { Variables: Record<string, unknown> };
+        const variables = resourcesOfType(dev.apiTemplate, 'AWS::Lambda::Function').find(([id]) => id === logicalIdOf(dev.api.functions.get(group)!.function))![1].Properties.Environment as { Variables: Record<string, unknown> };
         for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn]) expect(variables.Variables[name], name).toBeDefined();
       } else {
         expect(scheduling, group).toEqual([]);
@@ -419,7 +431,7 @@ describe('events stack: one-time expiry schedules (EventBridge Scheduler)', () =
   });
 
   it('gives no worker any scheduler or PassRole permission', () => {
-    for (const worker of WORKERS) {
+    for (const worker of EVENT_WORKERS) {
       const actions = statementsOfRole(template, deployed(worker).function.function.role!).flatMap((statement) => asArray(statement.Action as string | string[]));
       expect(actions.filter((action) => action.startsWith('scheduler:') || action.startsWith('iam:')), worker.name).toEqual([]);
     }

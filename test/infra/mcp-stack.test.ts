@@ -4,6 +4,8 @@ import { ENV } from '../../shared/config/env-names.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
 import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, resourcesOfType, sameJson, statementsOfRole, tableReferences, XRAY_ACTIONS, isExpirySchedulingStatement } from './iam.js';
 import { logicalIdOf, synthStage } from './synth-stage.js';
+import { isDataKeyStatement } from './data-key.js';
+import { isTransferWorkflowStartStatement } from './workflows.js';
 
 /** One synthesis with real esbuild bundling of the MCP function, so a handler that can not be bundled fails here. */
 const dev = synthStage('dev', { bundle: ['Mcp'] });
@@ -72,6 +74,10 @@ describe('mcp stack: least-privilege IAM', () => {
       if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
       // MCP's payment tool creates approvals: it schedules their expiry (bindExpiryScheduler).
       if (isExpirySchedulingStatement(statement)) continue;
+      // Its bank account tools seal and open account numbers (bindDataKey; bank-accounts-stack.test.ts).
+      if (isDataKeyStatement(dev, statement)) continue;
+      // Its transfer tools start the transfer workflow (bindTransferWorkflow; workflows-stack.test.ts).
+      if (isTransferWorkflowStartStatement(dev, statement)) continue;
       // Its webhook tools (test event, manual retry) queue one delivery attempt (bindDeliveryQueue).
       if (statement.Sid === 'DeliveryQueueSend') {
         expect(actions).toEqual(['sqs:SendMessage']);

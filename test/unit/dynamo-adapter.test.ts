@@ -105,7 +105,10 @@ describe('DynamoDB adapter (mocked SDK)', () => {
         { type: 'updateWallet', walletId: 'wal_2', trigger: 'freeze', set: { status: 'FROZEN' } },
       ]);
       const [close, freeze] = sentItems();
-      expect(close?.Update?.ConditionExpression).toBe('attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state IN (:from0, :from1) AND balance = :expectedBalance');
+      // A close also needs nothing held or clearing: that money would be stranded on a closed wallet.
+      expect(close?.Update?.ConditionExpression).toBe(
+        'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state IN (:from0, :from1) AND balance = :expectedBalance AND (attribute_not_exists(heldBalance) OR heldBalance = :zero) AND (attribute_not_exists(pendingBalance) OR pendingBalance = :zero)',
+      );
       expect(close?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'ACTIVE', ':from1': 'FROZEN' });
       expect(freeze?.Update?.ConditionExpression).toBe('attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state = :from0');
       expect(freeze?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'ACTIVE' });

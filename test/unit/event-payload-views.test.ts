@@ -2,10 +2,12 @@ import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { createdAgentView, agentDeletedView, agentStatusView, agentTemplateView } from '../../shared/domain/agents/agent-view.js';
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
+import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
 import { EVENT_PAYLOADS, type EmittedEvent } from '../../shared/domain/event-payloads.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
 import { walletFundingView, walletView } from '../../shared/domain/wallets/wallet-view.js';
+import { clearingView, transferView } from '../../shared/domain/transfers/transfer-view.js';
 import { webhookView } from '../../shared/domain/webhooks/webhook-view.js';
 import { EMITTED_EVENTS } from '../../shared/events/catalog.js';
 
@@ -36,6 +38,24 @@ const PUBLIC_VIEW_OF: { readonly [N in EmittedEvent]: { view: z.ZodMiniType; wit
   'approval.rejected': { view: approvalView },
   'approval.expired': { view: approvalView },
   'webhook.test': { view: webhookView, renamed: { webhookId: 'id' } },
+  'card.created': { view: cardView },
+  'card.updated': { view: cardView },
+  'card.cancelled': { view: cardView },
+  'card.authorization.approved': { view: authorizationView },
+  'card.authorization.declined': { view: authorizationView },
+  'card.authorization.captured': { view: authorizationView },
+  'card.authorization.reversed': { view: authorizationView },
+  'card.refund.created': { view: cardRefundView },
+  'deposit.initiated': { view: transferView },
+  'deposit.completed': { view: transferView },
+  'deposit.failed': { view: transferView },
+  'deposit.cancelled': { view: transferView },
+  'withdrawal.initiated': { view: transferView },
+  'withdrawal.completed': { view: transferView },
+  'withdrawal.failed': { view: transferView },
+  'withdrawal.cancelled': { view: transferView },
+  'wallet.funds_pending': { view: transferView, renamed: { transferId: 'id', amount: 'netAmount' }, alsoFrom: { availableAt: clearingView } },
+  'wallet.funds_available': { view: transferView, renamed: { transferId: 'id', amount: 'netAmount' } },
 };
 
 /** Fields of `payload` (nested objects and arrays included) that `view` does not have. */

@@ -16,7 +16,12 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
   POLICY: entities.policyCodec.toItem({ id: 'pol_1', walletId: 'wal_1', ...scope, name: 'P', maxTransactionAmount: new Big(1), requireHumanApproval: false, status: 'ACTIVE', createdAt: AT, updatedAt: AT } satisfies Policy),
   APPROVAL: entities.approvalCodec.toItem({ id: 'apr_1', ...scope, walletId: 'wal_1', status: 'PENDING', payment: { from: 'wal_1', to: 'wal_2', amount: '1.00' }, transactionId: 'txn_1', reason: 'r', requestedByKeyId: 'key_1', createdAt: AT, expiresAt: AT } satisfies Approval),
   AUDIT_ENTRY: entities.auditEntryCodec.toItem({ id: 'log_1', ...scope, actorType: 'API_KEY', actorId: 'key_1', action: 'wallet.create', resource: 'wallet', resourceId: 'wal_1', metadata: {}, ipAddress: '127.0.0.1', createdAt: AT, walletId: 'wal_1' } satisfies AuditEntry),
+  BANK_ACCOUNT: entities.bankAccountCodec.toItem({ id: 'ba_1', ...scope, accountName: 'A', accountType: 'CHECKING', routingNumber: '011000015', last4: '6789', accountNumberSealed: 'lk1.a.b.c', microDepositsSealed: 'lk1.a.b.c', status: 'PENDING_VERIFICATION', failedVerificationAttempts: 0, createdAt: AT, verifiedAt: null, deletedAt: null }),
   WEBHOOK: entities.webhookCodec.toItem({ id: 'whk_1', ...scope, url: 'https://example.com/hook', events: ['*'], description: null, status: 'ENABLED', secret: 'a:b:c', createdAt: AT }),
+  TRANSFER: entities.transferCodec.toItem({ id: 'tr_1', ...scope, walletId: 'wal_1', toWalletId: 'wal_2', direction: 'INTERNAL', rail: 'INTERNAL', currency: 'USD', amount: '1', fee: '0.00', status: 'COMPLETED', createdAt: AT }),
+  CARD: entities.cardCodec.toItem({ id: 'card_1', ...scope, walletId: 'wal_1', type: 'PERSISTENT', status: 'ACTIVE', brand: 'visa', last4: '4242', expMonth: 11, expYear: 2029, spendingLimits: [], version: 1, createdAt: AT, updatedAt: AT }),
+  CARDHOLDER: entities.cardholderCodec.toItem({ id: 'crh_1', ...scope, name: 'A', billingAddress: { line1: 'l', city: 'c', state: 's', postalCode: 'p', country: 'US' }, createdAt: AT }),
+  CARD_AUTHORIZATION: entities.cardAuthorizationCodec.toItem({ id: 'auth_1', ...scope, cardId: 'card_1', walletId: 'wal_1', amount: '1.00', capturedAmount: '0.00', refundedAmount: '0.00', status: 'DECLINED', reason: 'card_inactive', merchant: { name: 'M', category: '5734' }, createdAt: AT }),
   EVENT: entities.storedEventCodec.toItem({ id: 'evt_1', type: 'payment.posted', ...scope, createdAt: AT, data: { from: 'wal_1', to: 'wal_2' } }),
 };
 

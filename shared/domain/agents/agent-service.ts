@@ -225,6 +225,11 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     const scope = scopeOf(ctx.principal);
     const agent = await loadAgent(ctx, agentId);
     if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is already deleted.');
+    // Money still held (a pending withdrawal) or clearing (an ACH deposit) would be stranded on a
+    // closed wallet: the transfers finish (or are cancelled) first. The close is conditioned on it too.
+    if (agent.heldBalance.gt(0) || agent.pendingBalance.gt(0)) {
+      throw new ApiError('INVALID_STATE', 'The agent has money held or clearing (a pending withdrawal or deposit); delete it once its transfers have finished.', { heldBalance: formatBalance(agent.heldBalance), pendingBalance: formatBalance(agent.pendingBalance) });
+    }
     const mainWalletId = await mainWalletOf(scope);
     const activeKey = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
     const keyRevocable = activeKey !== undefined && canTransition(API_KEY_STATES, activeKey.status, 'revoke');

@@ -17,7 +17,22 @@ export const AUDIT = {
   policy: { create: 'policy.create', update: 'policy.update', delete: 'policy.delete' },
   approval: { approve: 'approval.approved', reject: 'approval.rejected', expire: 'approval.expired' },
   merchant: { upsert: 'merchant.upsert', suspend: 'merchant.suspend' },
+  transfer: { deposit: 'transfer.deposit', withdraw: 'transfer.withdraw', internal: 'transfer.internal', cancel: 'transfer.cancel', advance: 'transfer.advance' },
   webhook: { create: 'webhook.create', delete: 'webhook.delete', test: 'webhook.test', retryDelivery: 'webhook.delivery.retry' },
+  card: {
+    create: 'card.create',
+    update: 'card.update',
+    freeze: 'card.freeze',
+    unfreeze: 'card.unfreeze',
+    cancel: 'card.cancel',
+    viewDetails: 'card.details.viewed',
+    authorize: 'card.authorization.create',
+    capture: 'card.authorization.capture',
+    reverse: 'card.authorization.reverse',
+    refund: 'card.refund.create',
+  },
+  cardholder: { create: 'cardholder.create' },
+  bankAccount: { create: 'bank-account.create', verify: 'bank-account.verify', verificationFailed: 'bank-account.verification-failed', delete: 'bank-account.delete' },
 } as const;
 
 type Actions = typeof AUDIT;

@@ -14,8 +14,13 @@ export function walletsOfEvent(event: Pick<OutboxEvent, 'type' | 'data'>): strin
         return [data.from, data.to, data.walletId];
       case 'approval':
         return [data.walletId];
+      case 'deposit':
+      case 'withdrawal':
+        return [data.walletId];
       case 'agent':
         return [data.id];
+      case 'card':
+        return [data.walletId];
       case 'wallet':
         return [data.walletId ?? data.id];
       default:

@@ -1,10 +1,12 @@
 /**
  * One-time expiries (ARCHITECTURE.md "Events, webhooks, expiries"): a change that starts a clock
- * (a pending approval today; payment links, dispute deadlines and clearing holds later) schedules
+ * (a pending approval, the clearing of an ACH deposit; payment links and dispute deadlines later) schedules
  * one message at its expiry; the `expiry` queue worker (shared/workers.ts) handles it with a
  * conditional state change, so a message received twice, late, or after a decision is harmless.
  */
-export type ExpiryMessage = { readonly kind: 'approval'; readonly id: string };
+export const EXPIRY_KINDS = ['approval', 'clearing'] as const;
+/** `approval`: a pending approval's expiry; `clearing`: the end of an ACH deposit's clearing (a transfer id). */
+export type ExpiryMessage = { readonly kind: (typeof EXPIRY_KINDS)[number]; readonly id: string };
 
 export interface ExpiryScheduler {
   /**
@@ -17,8 +19,7 @@ export interface ExpiryScheduler {
 /** Parses an expiry queue message body (undefined: not an expiry message, nothing to do). */
 export function expiryMessageOf(body: string): ExpiryMessage | undefined {
   const parsed = JSON.parse(body) as unknown;
-  if (parsed && typeof parsed === 'object' && (parsed as { kind?: unknown }).kind === 'approval' && typeof (parsed as { id?: unknown }).id === 'string') {
-    return { kind: 'approval', id: (parsed as { id: string }).id };
-  }
+  const { kind, id } = (parsed && typeof parsed === 'object' ? parsed : {}) as { kind?: unknown; id?: unknown };
+  if ((EXPIRY_KINDS as readonly unknown[]).includes(kind) && typeof id === 'string') return { kind: kind as ExpiryMessage['kind'], id };
   return undefined;
 }

@@ -15,8 +15,8 @@ const add = (map: Map<string, Big>, key: string, amount: Big) => map.set(key, (m
 /**
  * The ledger's invariants over its wallets and its journal: every record's legs sum to zero; per
  * environment the wallets' balances (available, held and pending) and the system accounts (the
- * sums of their legs) sum to zero; each wallet's available and held balances equal the sums of
- * its legs, and neither is negative; a hold is settled (captured or voided) at most once, and
+ * sums of their legs) sum to zero; each wallet's available, held and pending balances equal the
+ * sums of its legs, and none is negative; a hold is settled (captured or voided) at most once, and
  * exactly when it is no longer HELD; a movement is reversed at most once.
  */
 export function ledgerInvariants(wallets: Wallet[], records: JournalRecord[]): LedgerReport {
@@ -29,6 +29,7 @@ export function ledgerInvariants(wallets: Wallet[], records: JournalRecord[]): L
   };
   const available = new Map<string, Big>();
   const held = new Map<string, Big>();
+  const pending = new Map<string, Big>();
   const settlements = new Map<string, string[]>();
   const reversals = new Map<string, string[]>();
   const byId = new Map(records.map((record) => [record.id, record]));
@@ -44,7 +45,7 @@ export function ledgerInvariants(wallets: Wallet[], records: JournalRecord[]): L
     totals.entries += legs.length;
     for (const leg of legs) {
       if (leg.account.startsWith(SYSTEM_ACCOUNT_PREFIX)) totals.sum = totals.sum.plus(leg.amount);
-      else add(leg.bucket === 'held' ? held : available, leg.account, leg.amount);
+      else add(leg.bucket === 'held' ? held : leg.bucket === 'pending' ? pending : available, leg.account, leg.amount);
     }
   }
 
@@ -55,7 +56,10 @@ export function ledgerInvariants(wallets: Wallet[], records: JournalRecord[]): L
     const expected = available.get(wallet.id) ?? zero();
     const expectedHeld = held.get(wallet.id) ?? zero();
     if (!wallet.balance.eq(expected)) problems.push(`wallet ${wallet.id}: balance ${wallet.balance.toFixed()} but its legs sum to ${expected.toFixed()}`);
+    const expectedPending = pending.get(wallet.id) ?? zero();
     if (!wallet.heldBalance.eq(expectedHeld)) problems.push(`wallet ${wallet.id}: held ${wallet.heldBalance.toFixed()} but its held legs sum to ${expectedHeld.toFixed()}`);
+    if (!wallet.pendingBalance.eq(expectedPending)) problems.push(`wallet ${wallet.id}: pending ${wallet.pendingBalance.toFixed()} but its pending legs sum to ${expectedPending.toFixed()}`);
+    if (wallet.pendingBalance.lt(0)) problems.push(`wallet ${wallet.id}: negative pending balance ${wallet.pendingBalance.toFixed()}`);
     if (wallet.balance.lt(0)) problems.push(`wallet ${wallet.id}: negative balance ${wallet.balance.toFixed()}`);
     if (wallet.heldBalance.lt(0)) problems.push(`wallet ${wallet.id}: negative held balance ${wallet.heldBalance.toFixed()}`);
   }

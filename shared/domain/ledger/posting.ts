@@ -13,18 +13,24 @@ import type { HoldTrigger } from './hold-states.js';
  */
 export const SYSTEM_ACCOUNTS = {
   sandboxFunding: 'acc_SANDBOX_FUNDING',
+  fees: 'acc_FEES',
+  cardSettlement: 'acc_CARD_SETTLEMENT',
 } as const;
+
+/** Money in transit on a rail (decisions.md section 2: `acc_CLEARING_<RAIL>`): a deposit comes from it, a withdrawal goes to it. */
+export const clearingAccountOf = (rail: string): string => `acc_CLEARING_${rail}`;
 
 export const SYSTEM_ACCOUNT_PREFIX = 'acc_';
 
 export type LedgerAccount = { kind: 'WALLET'; walletId: string } | { kind: 'SYSTEM'; accountId: string };
 
 /**
- * Where a wallet leg moves money: `available` (what the wallet can spend; `balance` on the wire)
- * or `held` (reserved by a hold until it is captured or voided). `pendingBalance` (deposits
- * clearing) has no movement yet.
+ * Where a wallet leg moves money: `available` (what the wallet can spend; `balance` on the wire),
+ * `held` (reserved by a hold until it is captured or voided) or `pending` (`pendingBalance`: an
+ * ACH deposit clearing, released to available when the clearing period ends).
  */
-export type Bucket = 'available' | 'held';
+export type Bucket = 'available' | 'held' | 'pending';
+export const BUCKETS: readonly Bucket[] = ['available', 'held', 'pending'];
 
 export interface Leg {
   account: LedgerAccount;
@@ -33,8 +39,9 @@ export interface Leg {
   /** Wallet legs only; default `available`. */
   bucket?: Bucket;
   /**
-   * The leg settles a hold of its wallet (capture or void): it may run on a FROZEN wallet, since
-   * the money was already reserved while it was active.
+   * The leg settles money already in the wallet (a hold captured or voided, a clearing deposit
+   * released): it may run on a FROZEN wallet, since the money was reserved or received while it
+   * was active.
    */
   settlesHold?: true;
   /**
@@ -45,7 +52,7 @@ export interface Leg {
 }
 
 /** Movement types: the payment-like ones (listed by GET /v1/payments or statements) and the two-phase ones. */
-export type TransactionType = 'FUNDING' | 'PAYMENT' | 'REVERSAL' | 'BUDGET_ADJUSTMENT' | 'SWEEP' | 'HOLD' | 'CAPTURE' | 'VOID';
+export type TransactionType = 'FUNDING' | 'PAYMENT' | 'REVERSAL' | 'BUDGET_ADJUSTMENT' | 'SWEEP' | 'HOLD' | 'CAPTURE' | 'VOID' | 'DEPOSIT' | 'INTERNAL_TRANSFER' | 'CLEARING_RELEASE' | 'CARD_REFUND';
 
 /** The idempotency claim folded into the journal record: the record's id is derived from the key. */
 export interface PostingIdempotency {

@@ -28,6 +28,10 @@ export const transactionKeys = {
   listSort: (createdAt: string, transactionId: string) => `${createdAt}#${transactionId}`,
 };
 
+/** How a leg's bucket is stored (one letter). */
+const BUCKET_CODE: Record<Bucket, string> = { available: 'A', held: 'H', pending: 'P' };
+const bucketOfCode = (code: unknown): Bucket => (code === 'H' ? 'held' : code === 'P' ? 'pending' : 'available');
+
 const isWallet = (account: string | undefined) => typeof account === 'string' && account.startsWith(WALLET_PREFIX);
 
 const encodeActor = (actor: JournalAudit['actor']) => `${actor.actorType}|${actor.actorId}|${actor.ipAddress}`;
@@ -47,7 +51,7 @@ export const journalCodec = {
       ...(isWallet(record.to) && record.to !== record.from ? { GSI3PK: transactionKeys.toWallet(record.to), GSI3SK: sort } : {}),
       entityType: TRANSACTION_ENTITY,
       ...fields,
-      ...(legs ? { legs: legs.map((leg) => ({ a: leg.account, b: leg.bucket === 'held' ? 'H' : 'A', d: toNumberAttribute(leg.amount) })) } : {}),
+      ...(legs ? { legs: legs.map((leg) => ({ a: leg.account, b: BUCKET_CODE[leg.bucket], d: toNumberAttribute(leg.amount) })) } : {}),
       ...(audit ? { auditAction: audit.action, actor: encodeActor(audit.actor), ...(audit.resourceId ? { auditResourceId: audit.resourceId } : {}) } : {}),
       ...(idempotencyFingerprint ? { keyDigest: idempotencyFingerprint } : {}),
     };
@@ -58,7 +62,7 @@ export const journalCodec = {
     return {
       ...(fields as unknown as JournalRecord),
       type: str(item.type) as TransactionType,
-      ...(Array.isArray(legs) ? { legs: (legs as Item[]).map((leg): JournalLeg => ({ account: str(leg.a), bucket: (leg.b === 'H' ? 'held' : 'available') as Bucket, amount: readBig(leg.d) })) } : {}),
+      ...(Array.isArray(legs) ? { legs: (legs as Item[]).map((leg): JournalLeg => ({ account: str(leg.a), bucket: bucketOfCode(leg.b), amount: readBig(leg.d) })) } : {}),
       ...(typeof auditAction === 'string' && typeof actor === 'string'
         ? { audit: { action: auditAction as JournalAudit['action'], actor: decodeActor(actor), ...(typeof auditResourceId === 'string' ? { resourceId: auditResourceId } : {}) } }
         : {}),

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { ApiError } from '../../domain/errors.js';
 import { HOLD_STATES } from '../../domain/ledger/hold-states.js';
 import { journalRecordOf } from '../../domain/ledger/journal.js';
-import { assertBalanced, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../domain/ledger/posting.js';
+import { assertBalanced, BUCKETS, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../domain/ledger/posting.js';
 import { formatAmount, formatBalance } from '../../domain/money.js';
 import { TRANSACTION_STATES } from '../../domain/payments/transaction-states.js';
 import { PERIOD_RULE } from '../../domain/policies/policy-types.js';
@@ -13,6 +13,7 @@ import { spendAttribute, walletKeys } from '../entities/wallet.js';
 import type { Item } from '../item.js';
 import type { TransactWrite } from '../transact.js';
 import { inStates, setFields, update, type ChangeWriters } from '../write-builders.js';
+import { heldOrClearing, NOTHING_HELD_OR_CLEARING } from './wallet-writers.js';
 
 export const postingWriters: ChangeWriters<PostingChange> = {
   posting: (tableName, change) => postingWrites(tableName, change.posting),
@@ -72,12 +73,12 @@ function journalWrite(tableName: string, posting: Posting): TransactWrite {
   );
 }
 
-const BALANCE_ATTRIBUTE: Record<Bucket, string> = { available: 'balance', held: 'heldBalance' };
+const BALANCE_ATTRIBUTE: Record<Bucket, string> = { available: 'balance', held: 'heldBalance', pending: 'pendingBalance' };
 
 /** One wallet's balances under the conditions of its legs (and, for a paying wallet, its spend). */
 function walletUpdate(tableName: string, posting: Posting, walletId: string, legs: Leg[], spend: SpendCount | undefined): TransactWrite {
-  const delta: Record<Bucket, Big> = { available: new Big(0), held: new Big(0) };
-  const taken: Record<Bucket, Big> = { available: new Big(0), held: new Big(0) };
+  const delta: Record<Bucket, Big> = { available: new Big(0), held: new Big(0), pending: new Big(0) };
+  const taken: Record<Bucket, Big> = { available: new Big(0), held: new Big(0), pending: new Big(0) };
   for (const leg of legs) {
     const bucket = leg.bucket ?? 'available';
     delta[bucket] = delta[bucket].plus(leg.amount);
@@ -94,7 +95,7 @@ function walletUpdate(tableName: string, posting: Posting, walletId: string, leg
     names['#status'] = 'status';
     values[':active'] = 'ACTIVE';
   }
-  for (const bucket of ['available', 'held'] as const) {
+  for (const bucket of BUCKETS) {
     const attribute = BALANCE_ATTRIBUTE[bucket];
     if (!delta[bucket].eq(0)) {
       adds.push(`${attribute} :d_${bucket}`);
@@ -131,8 +132,9 @@ function walletUpdate(tableName: string, posting: Posting, walletId: string, leg
     // Evaluation order (decisions.md section 3): deny rules (period limits) before funds.
     const limited = spend ? periodLimitExceeded(spend, old) : undefined;
     if (limited) return limited;
-    const short = (['available', 'held'] as const).find((bucket) => taken[bucket].gt(0) && balanceOf(old, bucket).lt(taken[bucket]));
+    const short = BUCKETS.find((bucket) => taken[bucket].gt(0) && balanceOf(old, bucket).lt(taken[bucket]));
     if (short === 'held') return new ApiError('INVALID_STATE', 'The hold is no longer held.', { walletId });
+    if (short === 'pending') return new ApiError('INVALID_STATE', 'The clearing funds were released already.', { walletId });
     return new ApiError('INSUFFICIENT_FUNDS', undefined, {
       walletId,
       balance: formatBalance(balanceOf(old, 'available')),
@@ -170,9 +172,10 @@ function walletCloseUpdate(tableName: string, posting: Posting, walletId: string
     tableName,
     walletKeys.primary(walletId),
     `SET ${sets.join(', ')} ADD balance :delta, entryCount :one`,
-    `attribute_exists(PK) AND attribute_not_exists(deletedAt) AND balance = :expected AND environment = :environment${close.expectedActiveKeyId ? ' AND activeKeyId = :expectedKey' : ''}`,
+    `attribute_exists(PK) AND attribute_not_exists(deletedAt) AND balance = :expected AND ${NOTHING_HELD_OR_CLEARING} AND environment = :environment${close.expectedActiveKeyId ? ' AND activeKeyId = :expectedKey' : ''}`,
     {
       ...values,
+      ':zero': 0,
       ':delta': toNumberAttribute(delta),
       ':one': 1,
       ':expected': toNumberAttribute(close.expectedBalance),
@@ -184,12 +187,13 @@ function walletCloseUpdate(tableName: string, posting: Posting, walletId: string
       if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
       if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is already deleted.');
       if (close.expectedActiveKeyId && old.activeKeyId !== close.expectedActiveKeyId) return new ApiError('CONCURRENT_UPDATE', 'The agent\'s key was rotated meanwhile; retry.', { retryAfter: 1 });
-      return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.', { walletId });
+      if (!readBig(old.balance).eq(close.expectedBalance)) return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.', { walletId });
+      return heldOrClearing(old);
     },
   );
 }
 
-/** HELD -> CAPTURED | VOIDED, once: a second capture or void of the hold fails here. */
+/** HELD -> CAPTURED | VOIDED, once: a second capture or void of the hold fails here. The captured amount keeps up to 6 decimals (USDC withdrawals). */
 function holdSettlement(tableName: string, posting: Posting, settles: NonNullable<Posting['settles']>): TransactWrite {
   const from = inStates('#h_status', fromStatesOf(HOLD_STATES, settles.trigger), ':h_from');
   return update(
@@ -197,7 +201,7 @@ function holdSettlement(tableName: string, posting: Posting, settles: NonNullabl
     transactionKeys.primary(settles.holdId),
     'SET #h_status = :h_to, settledBy = :h_by, capturedAmount = :h_captured',
     `attribute_exists(PK) AND ${from.condition}`,
-    { ...from.values, ':h_to': targetOf(HOLD_STATES, settles.trigger), ':h_by': posting.transactionId, ':h_captured': formatAmount(settles.capturedAmount) },
+    { ...from.values, ':h_to': targetOf(HOLD_STATES, settles.trigger), ':h_by': posting.transactionId, ':h_captured': formatAmount(settles.capturedAmount, 'USDC') },
     { '#h_status': 'status' },
     (old) => new ApiError('INVALID_STATE', `The hold is ${String(old?.status ?? 'unknown')}.`, { status: old?.status }),
   );

@@ -9,6 +9,15 @@ import { walletListingCodec } from '../entities/wallet-listing.js';
 import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
 
+/** A wallet with nothing in `heldBalance` or `pendingBalance` (absent counts as zero). */
+export const NOTHING_HELD_OR_CLEARING = '(attribute_not_exists(heldBalance) OR heldBalance = :zero) AND (attribute_not_exists(pendingBalance) OR pendingBalance = :zero)';
+
+export const heldOrClearing = (old: Record<string, unknown>) =>
+  new ApiError('INVALID_STATE', 'The agent has money held or clearing (a pending withdrawal or deposit); delete it once its transfers have finished.', {
+    heldBalance: old.heldBalance === undefined ? '0' : readBig(old.heldBalance).toFixed(),
+    pendingBalance: old.pendingBalance === undefined ? '0' : readBig(old.pendingBalance).toFixed(),
+  });
+
 export const walletWriters: ChangeWriters<WalletChange> = {
   reserveWalletSlot: (tableName, change) => [
     {
@@ -38,8 +47,10 @@ export const walletWriters: ChangeWriters<WalletChange> = {
       conditionValues[':expectedKey'] = change.expectedActiveKeyId;
     }
     if (change.expectedBalance) {
-      conditions.push('balance = :expectedBalance');
+      // A close: exactly the balance read, and nothing held or clearing (it would be stranded).
+      conditions.push('balance = :expectedBalance', NOTHING_HELD_OR_CLEARING);
       conditionValues[':expectedBalance'] = toNumberAttribute(change.expectedBalance);
+      conditionValues[':zero'] = 0;
     }
     return [
       update(tableName, walletKeys.primary(change.walletId), `SET ${sets.join(', ')}`, conditions.join(' AND '), { ...values, ...conditionValues }, { ...names, '#w_state': 'status' }, (old) => {
@@ -48,6 +59,7 @@ export const walletWriters: ChangeWriters<WalletChange> = {
         // A rotation (or a deletion that read the key) raced this write: retryable, nothing was written.
         if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId) return new ApiError('CONCURRENT_UPDATE', 'The agent\'s key was rotated meanwhile; retry.', { retryAfter: CONFLICT_RETRY_AFTER_S });
         if (change.expectedBalance && !readBig(old.balance).eq(change.expectedBalance)) return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.');
+        if (change.expectedBalance) return heldOrClearing(old);
         return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
       }),
     ];

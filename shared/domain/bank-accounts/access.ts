@@ -1,0 +1,15 @@
+import { ApiError } from '../errors.js';
+import type { OrganizationScope } from '../tenancy.js';
+import type { BankAccount } from './types.js';
+
+/**
+ * A bank account the scope may use (decisions.md section 1): absent, deleted or another
+ * organization's answers BANK_ACCOUNT_NOT_FOUND; the organization's own account in the other
+ * environment answers ENVIRONMENT_MISMATCH. `field` names the request field that carried the id.
+ */
+export function accessibleBankAccount(scope: OrganizationScope, account: BankAccount | undefined, field?: string): BankAccount {
+  const details = field ? { field } : undefined;
+  if (!account || account.status === 'DELETED' || account.organizationId !== scope.organizationId) throw new ApiError('BANK_ACCOUNT_NOT_FOUND', 'No such bank account.', details);
+  if (account.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', 'The bank account belongs to the other environment.', details);
+  return account;
+}

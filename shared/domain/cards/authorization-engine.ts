@@ -1,0 +1,249 @@
+import Big from 'big.js';
+import { scopeOf } from '../access.js';
+import { AUDIT, type AuditAction } from '../audit/actions.js';
+import { auditChange, eventChange } from '../audit/audit.js';
+import type { Change } from '../changes.js';
+import { ApiError } from '../errors.js';
+import { answerChange, claimOf, fingerprintOf, runIdempotent, type IdempotentResponse, type KeyClaim } from '../idempotency/idempotency.js';
+import { formatAmount, parseAmount } from '../money.js';
+import type { ServiceDeps } from '../ports.js';
+import { canTransition } from '../state-table.js';
+import type { Actor, OrganizationScope, RequestContext } from '../tenancy.js';
+import { accessibleAuthorization, accessibleCard } from './access.js';
+import { decideAuthorization, declineOfCommitFailure } from './authorization-decision.js';
+import { authorizationCapture, authorizationHold, authorizationVoid, cardRefund } from './authorization-postings.js';
+import { isLiveKey } from './card-rules.js';
+import { AUTHORIZATION_STATES } from './card-states.js';
+import { presentAuthorization, presentCard, type AuthorizationView, type CardRefundView } from './card-view.js';
+import type { CardChange, CardStore } from './ports.js';
+import type { Authorization, Card, DeclineReason, Merchant } from './types.js';
+
+export interface AuthorizationRequest {
+  amount: string;
+  merchant: Merchant;
+}
+
+/** What the card network is told: approve or decline, and the record that keeps the decision. */
+export interface NetworkDecision {
+  approved: boolean;
+  authorizationId?: string;
+  reason?: DeclineReason;
+}
+
+type Slot = { slotId: string; claim: KeyClaim } | undefined;
+
+/** The card network acts as the system, not as a key (decisions.md section 9: scheduled and automatic actions are SYSTEM). */
+export const CARD_NETWORK_ACTOR: Actor = { actorType: 'SYSTEM', actorId: 'card-network', ipAddress: '0.0.0.0' };
+
+const AUTHORIZATION_RESOURCE = 'card_authorization';
+/** Decisions made again when the card changed between the read and the commit (a freeze, new limits). */
+const MAX_DECISION_ATTEMPTS = 3;
+
+/**
+ * The authorization engine: the real-time decision (authorization-decision.ts) committed as one
+ * transaction with its hold, and the capture, reversal and refund that follow. The card network's
+ * function (functions/card-network) and the sandbox test helpers call the same code.
+ */
+export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
+  const { store, clock, ids } = deps;
+
+  async function idempotent(scope: OrganizationScope, scopeKey: string, operation: string, params: Record<string, unknown>, key: string | undefined, execute: (slot: Slot) => Promise<IdempotentResponse>): Promise<IdempotentResponse> {
+    const claim = key === undefined ? undefined : await claimOf(scope, key, fingerprintOf(operation, { ...params, scope: scopeKey }));
+    return runIdempotent(store, claim, clock.now(), () => ids('transaction'), { execute: (slotId, keyClaim) => execute(keyClaim ? { slotId, claim: keyClaim } : undefined) });
+  }
+
+  const answerOf = (slot: Slot, status: number, body: unknown, now: Date) => (slot ? [answerChange(slot.slotId, slot.claim, status, body, now)] : []);
+
+  const auditOf = (actor: Actor, auth: Authorization, action: AuditAction, at: string, metadata: Record<string, unknown> = {}) =>
+    auditChange(
+      { organizationId: auth.organizationId, environment: auth.environment, actor, action, resource: AUTHORIZATION_RESOURCE, resourceId: auth.id, walletId: auth.walletId, metadata: { cardId: auth.cardId, amount: auth.amount, status: auth.status, merchant: auth.merchant.name, category: auth.merchant.category, ...(auth.reason ? { reason: auth.reason } : {}), ...metadata }, createdAt: at },
+      ids,
+    );
+
+  const eventOf = (auth: Authorization, type: 'card.authorization.approved' | 'card.authorization.declined' | 'card.authorization.captured' | 'card.authorization.reversed', at: string) =>
+    eventChange({ organizationId: auth.organizationId, environment: auth.environment, type, data: presentAuthorization(auth), createdAt: at }, ids);
+
+  type Commit = Parameters<CardStore['commit']>[0];
+
+  // ---- The decision -----------------------------------------------------------------------------
+
+  /** Stores a decline: the record, its event and audit entry (no money moves). */
+  async function declined(base: Authorization, reason: DeclineReason, actor: Actor, slot: Slot, now: Date): Promise<IdempotentResponse> {
+    const auth: Authorization = { ...base, status: 'DECLINED', reason };
+    const at = now.toISOString();
+    const body = presentAuthorization(auth);
+    await store.commit([{ type: 'putAuthorization', authorization: auth }, eventOf(auth, 'card.authorization.declined', at), auditOf(actor, auth, AUDIT.card.authorize, at), ...answerOf(slot, 201, body, now)]);
+    return { status: 201, body, replayed: false };
+  }
+
+  /**
+   * Decides and commits: approved, the hold, the card's spend, the record, its event and audit entry
+   * in one transaction; declined (by the rules, or by a condition that failed at commit because a
+   * concurrent change got there first), the declined record.
+   */
+  async function decide(card: Card, amount: Big, merchant: Merchant, actor: Actor, slot: Slot, idempotencyKey: string | undefined, attempt = 1): Promise<IdempotentResponse> {
+    const now = clock.now();
+    const at = now.toISOString();
+    const snapshot = await store.getWalletSnapshot(card.walletId);
+    const base: Authorization = {
+      id: ids('authorization'),
+      organizationId: card.organizationId,
+      environment: card.environment,
+      cardId: card.id,
+      walletId: card.walletId,
+      amount: formatAmount(amount),
+      capturedAmount: '0.00',
+      refundedAmount: '0.00',
+      status: 'APPROVED',
+      merchant: { name: merchant.name, category: merchant.category.toLowerCase(), ...(merchant.country ? { country: merchant.country.toUpperCase() } : {}) },
+      createdAt: at,
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    };
+    const decision = decideAuthorization({ card, snapshot: snapshot?.wallet.environment === card.environment ? snapshot : undefined, amount, merchant: base.merchant, at: now });
+    if (!decision.approved) return declined(base, decision.reason, actor, slot, now);
+    const holdId = ids('transaction');
+    const auth: Authorization = { ...base, holdId, spendKeys: decision.cardSpend.intervals.map(({ interval, key }) => ({ interval, key })) };
+    const body = presentAuthorization(auth);
+    try {
+      await store.commit([
+        authorizationHold(auth, holdId, amount, at, decision.walletSpend),
+        { type: 'countCardSpend', spend: decision.cardSpend },
+        { type: 'putAuthorization', authorization: auth },
+        eventOf(auth, 'card.authorization.approved', at),
+        auditOf(actor, auth, AUDIT.card.authorize, at),
+        ...answerOf(slot, 201, body, now),
+      ]);
+    } catch (error) {
+      const reason = declineOfCommitFailure(error);
+      if (reason) return declined(base, reason, actor, slot, now);
+      // The card's status or limits changed between the read and the commit: decide again on the card as it is now.
+      const fresh = error instanceof ApiError && error.code === 'CONCURRENT_UPDATE' && attempt < MAX_DECISION_ATTEMPTS ? await store.getCard(card.id) : undefined;
+      if (!fresh) throw error;
+      return decide(fresh, amount, merchant, actor, slot, idempotencyKey, attempt + 1);
+    }
+    return { status: 201, body, replayed: false };
+  }
+
+  /** Sandbox test helper: the network's request for a card of the caller's organization. */
+  async function authorize(ctx: RequestContext, cardId: string, input: AuthorizationRequest, idempotencyKey?: string): Promise<IdempotentResponse> {
+    const card = accessibleCard(ctx, await store.getCard(cardId));
+    const amount = parseAmount(input.amount, { allowNumber: false });
+    const params = { cardId, amount: amount.toFixed(), merchant: input.merchant };
+    return idempotent(card, ctx.principal.walletId ?? 'organization', 'card.authorize', params, idempotencyKey, (slot) => decide(card, amount, input.merchant, ctx.actor, slot, idempotencyKey));
+  }
+
+  /**
+   * The card network's real-time request (functions/card-network). `networkId` is the processor's
+   * id of the request: a retry of the same request answers the first decision. An unknown card is
+   * declined without a record (there is no wallet to record it against).
+   */
+  async function authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }): Promise<NetworkDecision> {
+    const card = await store.getCard(request.cardId);
+    if (!card) return { approved: false, reason: 'card_cancelled' };
+    const amount = parseAmount(request.amount, { allowNumber: false });
+    const key = `network:${request.networkId}`;
+    const params = { cardId: card.id, amount: amount.toFixed(), merchant: request.merchant };
+    const response = await idempotent(card, 'network', 'card.authorize', params, key, (slot) => decide(card, amount, request.merchant, CARD_NETWORK_ACTOR, slot, key));
+    const view = response.body as AuthorizationView;
+    return { approved: view.status === 'APPROVED', authorizationId: view.id, ...(view.reason ? { reason: view.reason } : {}) };
+  }
+
+  // ---- After the decision -----------------------------------------------------------------------
+
+  async function loadApproved(ctx: RequestContext, authorizationId: string, trigger: 'capture' | 'reverse'): Promise<Authorization & { holdId: string }> {
+    const auth = accessibleAuthorization(ctx, await store.getAuthorization(authorizationId));
+    if (auth.status === 'DECLINED' || !canTransition(AUTHORIZATION_STATES, auth.status, trigger) || !auth.holdId) {
+      throw new ApiError('INVALID_STATE', `A ${auth.status} authorization can not be ${trigger === 'capture' ? 'captured' : 'reversed'}.`, { status: auth.status });
+    }
+    return auth as Authorization & { holdId: string };
+  }
+
+  /** The card write of a capture or reversal: spend given back (only to counters still kept), a single-use card closed. */
+  function settleCard(auth: Authorization, card: Card | undefined, released: Big, now: Date): { change?: CardChange; closed?: Card } {
+    const keys = (auth.spendKeys ?? []).filter((key) => isLiveKey(key, now));
+    const release = released.gt(0) && keys.length > 0 ? { amount: released.toFixed(), keys } : undefined;
+    const closes = card?.type === 'SINGLE_USE' && card.status !== 'CANCELLED';
+    if (!release && !closes) return {};
+    const at = now.toISOString();
+    return {
+      change: { type: 'settleCard', cardId: auth.cardId, ...(release ? { release } : {}), ...(closes ? { closeAt: at } : {}) },
+      ...(closes ? { closed: { ...card, status: 'CANCELLED', cancelledAt: at, updatedAt: at } } : {}),
+    };
+  }
+
+  /** Captures an APPROVED authorization: `amount` (default all of it) paid, the rest released; a single-use card is cancelled. */
+  async function capture(ctx: RequestContext, authorizationId: string, amountInput: string | undefined, idempotencyKey?: string): Promise<IdempotentResponse> {
+    const scope = scopeOf(ctx.principal);
+    const requested = amountInput === undefined ? undefined : parseAmount(amountInput, { allowNumber: false });
+    return idempotent(scope, 'organization', 'card.capture', { authorizationId, amount: requested?.toFixed() }, idempotencyKey, async (slot) => {
+      const auth = await loadApproved(ctx, authorizationId, 'capture');
+      const captured = requested ?? new Big(auth.amount);
+      if (captured.gt(auth.amount)) throw new ApiError('INVALID_AMOUNT', `amount: a capture takes at most ${auth.amount}`, { field: 'amount', max: auth.amount });
+      const now = clock.now();
+      const at = now.toISOString();
+      const transactionId = ids('transaction');
+      const after: Authorization = { ...auth, status: 'CAPTURED', capturedAmount: formatAmount(captured), captureTransactionId: transactionId, capturedAt: at };
+      const settled = settleCard(auth, await store.getCard(auth.cardId), new Big(auth.amount).minus(captured), now);
+      const body = presentAuthorization(after);
+      const changes: Change[] = [
+        authorizationCapture(auth, transactionId, captured, at),
+        { type: 'transitionAuthorization', authorizationId: auth.id, trigger: 'capture', set: { capturedAmount: after.capturedAmount, captureTransactionId: transactionId, capturedAt: at } },
+        ...(settled.change ? [settled.change] : []),
+        ...(settled.closed ? [eventChange({ organizationId: auth.organizationId, environment: auth.environment, type: 'card.cancelled', data: presentCard(settled.closed), createdAt: at }, ids)] : []),
+        eventOf(after, 'card.authorization.captured', at),
+        auditOf(ctx.actor, after, AUDIT.card.capture, at),
+        ...answerOf(slot, 200, body, now),
+      ];
+      await store.commit(changes as Commit);
+      return { status: 200, body, replayed: false };
+    });
+  }
+
+  /** Reverses an APPROVED authorization: the whole hold released, its card spend given back. */
+  async function reverse(ctx: RequestContext, authorizationId: string): Promise<Authorization> {
+    const auth = await loadApproved(ctx, authorizationId, 'reverse');
+    const now = clock.now();
+    const at = now.toISOString();
+    const after: Authorization = { ...auth, status: 'REVERSED', reversedAt: at };
+    const release = settleCard(auth, undefined, new Big(auth.amount), now).change;
+    await store.commit([
+      authorizationVoid(auth, ids('transaction'), at),
+      { type: 'transitionAuthorization', authorizationId: auth.id, trigger: 'reverse', set: { reversedAt: at } },
+      ...(release ? [release] : []),
+      eventOf(after, 'card.authorization.reversed', at),
+      auditOf(ctx.actor, after, AUDIT.card.reverse, at),
+    ]);
+    return after;
+  }
+
+  /** Refunds part or all of a CAPTURED authorization into its wallet: never more in all than was captured. */
+  async function refund(ctx: RequestContext, authorizationId: string, amountInput: string, idempotencyKey?: string): Promise<IdempotentResponse> {
+    const scope = scopeOf(ctx.principal);
+    const amount = parseAmount(amountInput, { allowNumber: false });
+    return idempotent(scope, 'organization', 'card.refund', { authorizationId, amount: amount.toFixed() }, idempotencyKey, async (slot) => {
+      const auth = accessibleAuthorization(ctx, await store.getAuthorization(authorizationId));
+      if (auth.status !== 'CAPTURED') throw new ApiError('INVALID_STATE', `A ${auth.status} authorization can not be refunded; only a CAPTURED one.`, { status: auth.status });
+      const refundable = new Big(auth.capturedAmount).minus(auth.refundedAmount);
+      if (amount.gt(refundable)) throw new ApiError('INVALID_AMOUNT', `amount: at most ${formatAmount(refundable)} is left to refund`, { field: 'amount', max: formatAmount(refundable) });
+      const now = clock.now();
+      const at = now.toISOString();
+      const transactionId = ids('transaction');
+      const body: CardRefundView = { id: transactionId, object: 'card_refund', authorizationId: auth.id, cardId: auth.cardId, walletId: auth.walletId, amount: formatAmount(amount), createdAt: at };
+      const after: Authorization = { ...auth, refundedAmount: formatAmount(new Big(auth.refundedAmount).plus(amount)) };
+      await store.commit([
+        cardRefund(auth, transactionId, amount, at),
+        { type: 'refundAuthorization', authorizationId: auth.id, amount: amount.toFixed(), capturedAmount: auth.capturedAmount },
+        eventChange({ organizationId: auth.organizationId, environment: auth.environment, type: 'card.refund.created', data: body, createdAt: at }, ids),
+        auditOf(ctx.actor, after, AUDIT.card.refund, at, { refundAmount: body.amount, transactionId }),
+        ...answerOf(slot, 201, body, now),
+      ]);
+      return { status: 201, body, replayed: false };
+    });
+  }
+
+  async function getAuthorization(ctx: RequestContext, authorizationId: string): Promise<Authorization> {
+    return accessibleAuthorization(ctx, await store.getAuthorization(authorizationId));
+  }
+
+  return { authorize, authorizeForNetwork, capture, reverse, refund, getAuthorization };
+}

@@ -1,0 +1,64 @@
+import Big from 'big.js';
+import { captureLegs, holdLegs, voidLegs } from '../ledger/movements.js';
+import { SYSTEM_ACCOUNTS, systemAccount, walletAccount, type Leg, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
+import { formatAmount } from '../money.js';
+import type { Authorization } from './types.js';
+
+/**
+ * The ledger movements of card authorizations (shared/ARCHITECTURE.md: authorizations are holds):
+ *
+ * - approval: a hold of the amount on the card's wallet (available -> held), counting the wallet's
+ *   period spend under its policy limits;
+ * - capture: the hold captured, `captured` of it paid to `acc_CARD_SETTLEMENT` (what the issuer
+ *   owes the network), the rest released to available;
+ * - reversal: the hold voided, all of it back to available;
+ * - refund: `acc_CARD_SETTLEMENT` pays the amount back into the wallet's available balance (also on
+ *   a frozen wallet: the money left it while it was active).
+ */
+type Head = Pick<Authorization, 'id' | 'organizationId' | 'environment' | 'walletId' | 'cardId'>;
+
+function posting(auth: Head, transactionId: string, type: Posting['type'], legs: Leg[], at: string, attributes: Record<string, unknown>, extra: Partial<Posting> = {}): PostingChange {
+  return {
+    type: 'posting',
+    posting: {
+      transactionId,
+      type,
+      organizationId: auth.organizationId,
+      environment: auth.environment,
+      currency: 'USD',
+      legs,
+      createdAt: at,
+      attributes: { fee: '0.00', status: 'POSTED', postedAt: at, authorizationId: auth.id, cardId: auth.cardId, ...attributes },
+      record: 'create',
+      ...extra,
+    },
+  };
+}
+
+export const CARD_SETTLEMENT = SYSTEM_ACCOUNTS.cardSettlement;
+
+export function authorizationHold(auth: Head, holdId: string, amount: Big, at: string, spend: SpendCount): PostingChange {
+  return posting(auth, holdId, 'HOLD', holdLegs(auth.walletId, amount), at, { from: auth.walletId, to: auth.walletId, amount: formatAmount(amount), status: 'HELD' }, { spend });
+}
+
+export function authorizationCapture(auth: Head & { holdId: string; amount: string }, transactionId: string, captured: Big, at: string): PostingChange {
+  const held = new Big(auth.amount);
+  return posting(auth, transactionId, 'CAPTURE', captureLegs({ walletId: auth.walletId, amount: held }, captured, systemAccount(CARD_SETTLEMENT)), at, { from: auth.walletId, to: CARD_SETTLEMENT, amount: formatAmount(captured), holdId: auth.holdId }, {
+    settles: { holdId: auth.holdId, trigger: 'capture', capturedAmount: captured },
+  });
+}
+
+export function authorizationVoid(auth: Head & { holdId: string; amount: string }, transactionId: string, at: string): PostingChange {
+  const held = new Big(auth.amount);
+  return posting(auth, transactionId, 'VOID', voidLegs({ walletId: auth.walletId, amount: held }), at, { from: auth.walletId, to: auth.walletId, amount: formatAmount(held), holdId: auth.holdId }, {
+    settles: { holdId: auth.holdId, trigger: 'void', capturedAmount: new Big(0) },
+  });
+}
+
+export function cardRefund(auth: Head, transactionId: string, amount: Big, at: string): PostingChange {
+  const legs: Leg[] = [
+    { account: systemAccount(CARD_SETTLEMENT), amount: amount.times(-1) },
+    { account: walletAccount(auth.walletId), amount, settlesHold: true },
+  ];
+  return posting(auth, transactionId, 'CARD_REFUND', legs, at, { from: CARD_SETTLEMENT, to: auth.walletId, amount: formatAmount(amount) });
+}

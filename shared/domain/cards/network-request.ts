@@ -1,0 +1,37 @@
+import * as z from 'zod/mini';
+import type { AuthorizationRequest, NetworkDecision } from './authorization-engine.js';
+
+/**
+ * The card network's real-time authorization request, as `functions/card-network` receives it
+ * (docs/api.md "Cards: the card network function"): the issuing processor's adapter invokes the
+ * function with this event and answers the network with the decision. Anything malformed is
+ * declined (`invalid_request`); an unexpected failure is declined too (`processing_error`), never
+ * approved: a card network treats no answer as a decline anyway.
+ */
+export const networkRequest = z.strictObject({
+  /** The processor's id of this request: a retry of it gets the first decision. */
+  networkId: z.string().check(z.minLength(1), z.maxLength(128), z.regex(/^[\x21-\x7e]+$/)),
+  cardId: z.string().check(z.maxLength(128), z.regex(/^card_[A-Za-z0-9]+$/)),
+  amount: z.string().check(z.maxLength(32), z.regex(/^\d+(\.\d{1,2})?$/)),
+  currency: z.literal('USD'),
+  merchant: z.strictObject({
+    name: z.string().check(z.minLength(1), z.maxLength(200)),
+    category: z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
+    country: z.optional(z.string().check(z.regex(/^[A-Za-z]{2}$/))),
+  }),
+});
+export type NetworkRequest = z.infer<typeof networkRequest>;
+
+export type NetworkAnswer = NetworkDecision | { approved: false; reason: 'invalid_request' | 'processing_error' };
+
+export async function answerNetworkRequest(engine: { authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }): Promise<NetworkDecision> }, event: unknown, log: Pick<Console, 'error'>): Promise<NetworkAnswer> {
+  const parsed = networkRequest.safeParse(event);
+  if (!parsed.success) return { approved: false, reason: 'invalid_request' };
+  try {
+    return await engine.authorizeForNetwork(parsed.data);
+  } catch (error) {
+    // Never the request itself in the log: only what failed.
+    log.error('card network authorization failed', error instanceof Error ? error.message : 'unknown error');
+    return { approved: false, reason: 'processing_error' };
+  }
+}

@@ -1,0 +1,50 @@
+import Big from 'big.js';
+import { ApiError, validationError } from '../errors.js';
+import { formatAmount, roundToCents } from '../money.js';
+import type { Environment } from '../tenancy.js';
+import type { ExternalRail, TransferDirection } from './types.js';
+
+/** interface-spec 8 and decisions.md section 2: deposits and withdrawals pay 0.5 %, at least 0.25; internal transfers are free. */
+export const TRANSFER_FEE_RATE = new Big('0.005');
+export const MINIMUM_TRANSFER_FEE = new Big('0.25');
+export const MINIMUM_DEPOSIT = new Big('25.00');
+
+/** The fee of a transfer, exact and rounded half-up to the cent. */
+export function transferFeeOf(direction: TransferDirection, amount: Big): Big {
+  if (direction === 'INTERNAL') return new Big(0);
+  const fee = roundToCents(amount.times(TRANSFER_FEE_RATE));
+  return fee.lt(MINIMUM_TRANSFER_FEE) ? MINIMUM_TRANSFER_FEE : fee;
+}
+
+/** A deposit of at least 25.00 (and so always more than its fee). */
+export function assertDepositAmount(amount: Big): void {
+  if (amount.lt(MINIMUM_DEPOSIT)) {
+    throw new ApiError('INVALID_AMOUNT', `amount: the minimum deposit is ${formatAmount(MINIMUM_DEPOSIT)}`, { field: 'amount', minimum: formatAmount(MINIMUM_DEPOSIT) });
+  }
+}
+
+/** How long each rail takes to settle (decisions.md section 4, sandbox); production rails report their own times. */
+export const RAIL_SETTLEMENT_MS: Record<ExternalRail, number> = {
+  ACH: 3 * 60_000,
+  WIRE: 60_000,
+  FEDNOW: 2_000,
+  USDC: 30_000,
+};
+
+/**
+ * How long a completed ACH deposit stays in `pendingBalance` before it becomes available: two days
+ * in production (ACH returns), two minutes in the sandbox (both divided by TIME_SCALE in the sandbox).
+ */
+export const ACH_CLEARING_MS: Record<Environment, number> = { PRODUCTION: 2 * 24 * 3600_000, SANDBOX: 2 * 60_000 };
+
+/** Sandbox durations are divided by TIME_SCALE (decisions.md section 0); production ones are real. */
+export function scaledMs(environment: Environment, ms: number, timeScale: number): number {
+  return environment === 'SANDBOX' ? Math.max(1, Math.floor(ms / timeScale)) : ms;
+}
+
+/** Rails by currency: USD moves on ACH, WIRE and FEDNOW; USDC on its chain. */
+export function assertRailCurrency(rail: ExternalRail, currency: 'USD' | 'USDC', field: string): void {
+  if ((rail === 'USDC') !== (currency === 'USDC')) {
+    throw validationError(`${field}.type`, `${rail} moves ${rail === 'USDC' ? 'USDC' : 'USD'}, not ${currency}`);
+  }
+}

@@ -1,0 +1,37 @@
+import type { Environment } from '../../domain/tenancy.js';
+import type { Transfer } from '../../domain/transfers/types.js';
+import { recordOf, type Item, type ItemKey } from '../item.js';
+
+export const TRANSFER_ENTITY = 'TRANSFER';
+
+/**
+ * A transfer, in its own partition (`TRANSFER#id`). Index entries, each sorted newest first by
+ * `${createdAt}#${id}`: GSI1 the transfers of an organization environment, GSI2 the wallet it
+ * credits or debits, GSI3 the receiving wallet of an internal transfer. A transfer holds no
+ * balance: its money is in the journal and the wallet items.
+ */
+export const transferKeys = {
+  primary: (transferId: string): ItemKey => ({ PK: `TRANSFER#${transferId}`, SK: 'TRANSFER' }),
+  ofOrganization: (organizationId: string, environment: Environment) => `TRANSFERS#${organizationId}#${environment}`,
+  ofWallet: (walletId: string) => `WALLET#${walletId}#TRANSFERS`,
+  sort: (transfer: Pick<Transfer, 'createdAt' | 'id'>) => `${transfer.createdAt}#${transfer.id}`,
+};
+
+export const transferCodec = {
+  toItem(transfer: Transfer): Item {
+    const sort = transferKeys.sort(transfer);
+    return {
+      ...transferKeys.primary(transfer.id),
+      entityType: TRANSFER_ENTITY,
+      GSI1PK: transferKeys.ofOrganization(transfer.organizationId, transfer.environment),
+      GSI1SK: sort,
+      GSI2PK: transferKeys.ofWallet(transfer.walletId),
+      GSI2SK: sort,
+      ...(transfer.toWalletId ? { GSI3PK: transferKeys.ofWallet(transfer.toWalletId), GSI3SK: sort } : {}),
+      ...transfer,
+    };
+  },
+  fromItem(item: Item): Transfer {
+    return recordOf(item) as unknown as Transfer;
+  },
+};

@@ -1,0 +1,37 @@
+import type { TransferFilter, TransferStore } from '../domain/transfers/ports.js';
+import { createCommitter } from './change-writer.js';
+import { transferCodec, transferKeys } from './entities/transfer.js';
+import { createIdempotencyStore } from './idempotency-store.js';
+import { createQueries, equalityFilter } from './queries.js';
+import { GSI } from './table-schema.js';
+import { getItem, type TableContext } from './table-context.js';
+import { createWalletReader, createWalletSnapshotReader } from './wallet-store.js';
+import { auditWriters } from './writers/audit-writers.js';
+import { idempotencyWriters } from './writers/idempotency-writers.js';
+import { postingWriters } from './writers/posting-writers.js';
+import { transferWriters } from './writers/transfer-writers.js';
+import { createBankAccountReader } from './bank-account-store.js';
+
+const filterOf = (filter: TransferFilter) => equalityFilter({ direction: filter.direction, status: filter.status });
+
+export function createTransferStore(table: TableContext): TransferStore {
+  const { queryIndex, mergedPages } = createQueries(table.client, table.tableName);
+  return {
+    ...createWalletReader(table),
+    ...createWalletSnapshotReader(table),
+    ...createIdempotencyStore(table),
+    ...createCommitter(table, { ...transferWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
+    async getTransfer(transferId) {
+      const item = await getItem(table, transferKeys.primary(transferId));
+      return item ? transferCodec.fromItem(item) : undefined;
+    },
+    listTransfers(scope, filter, page) {
+      return queryIndex(GSI.GSI1, transferKeys.ofOrganization(scope.organizationId, scope.environment), page, transferCodec.fromItem, filterOf(filter));
+    },
+    listWalletTransfers(walletId, filter, page) {
+      const partition = transferKeys.ofWallet(walletId);
+      return mergedPages([{ index: GSI.GSI2, partition }, { index: GSI.GSI3, partition }], page, transferCodec.fromItem, filterOf(filter));
+    },
+    ...createBankAccountReader(table),
+  };
+}

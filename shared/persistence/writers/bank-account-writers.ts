@@ -1,0 +1,72 @@
+import { BANK_ACCOUNT_STATES } from '../../domain/bank-accounts/bank-account-states.js';
+import type { BankAccountChange } from '../../domain/bank-accounts/ports.js';
+import { ApiError } from '../../domain/errors.js';
+import { fromStatesOf, targetOf } from '../../domain/state-table.js';
+import { bankAccountCodec, bankAccountKeys } from '../entities/bank-account.js';
+import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
+import { inStates, put, update, type ChangeWriters } from '../write-builders.js';
+
+const STATUS = { '#status': 'status' };
+
+/** A failed condition: the account is gone (deleted or never there), or left the states the trigger fires from. */
+const refusal = (old: Record<string, unknown> | undefined) =>
+  !old || old.status === targetOf(BANK_ACCOUNT_STATES, 'delete')
+    ? new ApiError('BANK_ACCOUNT_NOT_FOUND', 'No such bank account.')
+    : new ApiError('INVALID_STATE', `The bank account is ${String(old.status)}.`, { status: old.status });
+
+export const bankAccountWriters: ChangeWriters<BankAccountChange> = {
+  putBankAccount: (tableName, change) => [put(tableName, bankAccountCodec.toItem(change.bankAccount))],
+
+  verifyBankAccount: (tableName, change) => {
+    const from = inStates('#status', fromStatesOf(BANK_ACCOUNT_STATES, 'verify'), ':from');
+    return [
+      update(
+        tableName,
+        bankAccountKeys.primary(change.bankAccountId),
+        'SET #status = :to, verifiedAt = :at REMOVE microDepositsSealed',
+        from.condition,
+        { ...from.values, ':to': targetOf(BANK_ACCOUNT_STATES, 'verify'), ':at': change.verifiedAt },
+        STATUS,
+        refusal,
+      ),
+    ];
+  },
+
+  /** Counted over the count read, only while `verify` could still fire: concurrent answers are counted one at a time. */
+  countFailedBankAccountVerification: (tableName, change) => {
+    const from = inStates('#status', fromStatesOf(BANK_ACCOUNT_STATES, 'verify'), ':from');
+    const failing = change.fail
+      ? { expression: ', #status = :failed, failedAt = :at REMOVE microDepositsSealed', values: { ':failed': targetOf(BANK_ACCOUNT_STATES, 'failVerification'), ':at': change.at } }
+      : { expression: '', values: {} };
+    return [
+      update(
+        tableName,
+        bankAccountKeys.primary(change.bankAccountId),
+        `SET failedVerificationAttempts = :next${failing.expression}`,
+        `${from.condition} AND failedVerificationAttempts = :read`,
+        { ...from.values, ':read': change.failedAttempts, ':next': change.failedAttempts + 1, ...failing.values },
+        STATUS,
+        (old) =>
+          old && fromStatesOf(BANK_ACCOUNT_STATES, 'verify').includes(old.status as never)
+            ? new ApiError('CONCURRENT_UPDATE', 'Another verification attempt was counted meanwhile; retry.', { retryAfter: CONFLICT_RETRY_AFTER_S })
+            : refusal(old),
+      ),
+    ];
+  },
+
+  /** The sealed values and the list entry go; the item stays (audit trail), answering as absent. */
+  deleteBankAccount: (tableName, change) => {
+    const from = inStates('#status', fromStatesOf(BANK_ACCOUNT_STATES, 'delete'), ':from');
+    return [
+      update(
+        tableName,
+        bankAccountKeys.primary(change.bankAccountId),
+        'SET #status = :to, deletedAt = :at REMOVE accountNumberSealed, microDepositsSealed, GSI1PK, GSI1SK',
+        from.condition,
+        { ...from.values, ':to': targetOf(BANK_ACCOUNT_STATES, 'delete'), ':at': change.deletedAt },
+        STATUS,
+        () => new ApiError('BANK_ACCOUNT_NOT_FOUND', 'No such bank account.'),
+      ),
+    ];
+  },
+};

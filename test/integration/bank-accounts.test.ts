@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createBankAccountService, type BankAccountService } from '../../shared/domain/bank-accounts/bank-account-service.js';
+import { MAX_VERIFICATION_ATTEMPTS } from '../../shared/domain/bank-accounts/bank-account-rules.js';
+import { sealingContexts } from '../../shared/domain/bank-accounts/types.js';
+import { systemClock } from '../../shared/domain/clock.js';
+import { ApiError } from '../../shared/domain/errors.js';
+import { newId } from '../../shared/domain/ids.js';
+import { ORGANIZATION_PERMISSIONS, type Environment, type RequestContext } from '../../shared/domain/tenancy.js';
+import { createBankAccountStore, readBankAccount } from '../../shared/persistence/bank-account-store.js';
+import { bankAccountKeys } from '../../shared/persistence/entities/bank-account.js';
+import { getItem, type TableContext } from '../../shared/persistence/table-context.js';
+import type { Sealer } from '../../shared/domain/sealing.js';
+import { localSealer } from '../../shared/sealing/local-sealer.js';
+import { createTestTable } from '../fixtures/table.js';
+
+const ACCOUNT_NUMBER = '987650004321';
+const input = { routingNumber: '021000021', accountNumber: ACCOUNT_NUMBER, accountName: 'Acme Operating', accountType: 'CHECKING' as const };
+const WRONG = ['0.11', '0.22'];
+
+const ctxOf = (organizationId: string, environment: Environment = 'SANDBOX'): RequestContext => ({
+  principal: { kind: 'ORGANIZATION', keyId: 'key_admin', organizationId, environment, permissions: [...ORGANIZATION_PERMISSIONS], walletId: null },
+  actor: { actorType: 'API_KEY', actorId: 'key_admin', ipAddress: '198.51.100.7' },
+  requestId: 'req_1',
+});
+
+/** Every item of the (fresh) table, as stored. */
+async function scanAll(table: TableContext) {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.client.send(new ScanCommand({ TableName: table.tableName, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+const outcome = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'VERIFIED',
+    (error: unknown) => (error instanceof ApiError ? error.code : Promise.reject(error)),
+  );
+
+describe('bank accounts (DynamoDB Local)', () => {
+  let table: TableContext;
+  let sealer: Sealer;
+  let service: BankAccountService;
+  const ctx = ctxOf('org_bank');
+
+  beforeAll(async () => {
+    table = await createTestTable();
+    sealer = localSealer(randomBytes(32).toString('hex'));
+    service = createBankAccountService({ store: createBankAccountStore(table), clock: systemClock, ids: newId, sealer, randomCents: () => 50 });
+  });
+
+  it('stores the account number only sealed: no item of the table holds it in clear', async () => {
+    const account = await service.create(ctx, input);
+    const item = (await getItem(table, bankAccountKeys.primary(account.id)))!;
+    expect(item).toMatchObject({ entityType: 'BANK_ACCOUNT', status: 'PENDING_VERIFICATION', last4: '4321', routingNumber: '021000021' });
+    expect(JSON.stringify(item)).not.toContain(ACCOUNT_NUMBER);
+    expect(await sealer.open(String(item.accountNumberSealed), sealingContexts.accountNumber(account.id))).toBe(ACCOUNT_NUMBER);
+    // The account item and its audit entry (with their index entries): nothing anywhere holds the number.
+    const everything = JSON.stringify(await scanAll(table));
+    expect(everything).toContain(account.id);
+    expect(everything).not.toContain(ACCOUNT_NUMBER);
+  });
+
+  it('reads through readBankAccount for its organization only, never a deleted one', async () => {
+    const account = await service.create(ctx, input);
+    expect(await readBankAccount(table, { organizationId: 'org_bank', environment: 'SANDBOX' }, account.id)).toMatchObject({ id: account.id, status: 'PENDING_VERIFICATION', accountNumberSealed: expect.stringMatching(/^lk1\./) });
+    // The other environment of the same organization is returned (the caller answers ENVIRONMENT_MISMATCH).
+    expect(await readBankAccount(table, { organizationId: 'org_bank', environment: 'PRODUCTION' }, account.id)).toMatchObject({ environment: 'SANDBOX' });
+    expect(await readBankAccount(table, { organizationId: 'org_other', environment: 'SANDBOX' }, account.id)).toBeUndefined();
+    await service.remove(ctx, account.id);
+    expect(await readBankAccount(table, { organizationId: 'org_bank', environment: 'SANDBOX' }, account.id)).toBeUndefined();
+    const item = (await getItem(table, bankAccountKeys.primary(account.id)))!;
+    expect(item).toMatchObject({ status: 'DELETED' });
+    expect(item.accountNumberSealed).toBeUndefined();
+    expect(item.microDepositsSealed).toBeUndefined();
+    expect(item.GSI1PK).toBeUndefined();
+  });
+
+  it('fails the account on the third wrong answer and refuses the right one after it', async () => {
+    const { id } = await service.create(ctx, input);
+    const codes = [];
+    for (let i = 0; i < MAX_VERIFICATION_ATTEMPTS; i += 1) codes.push(await outcome(service.verify(ctx, id, WRONG)));
+    expect(codes).toEqual(Array(3).fill('BANK_ACCOUNT_VERIFICATION_FAILED'));
+    expect(await outcome(service.verify(ctx, id, ['0.32', '0.45']))).toBe('INVALID_STATE');
+    expect(await getItem(table, bankAccountKeys.primary(id))).toMatchObject({ status: 'VERIFICATION_FAILED' });
+  });
+
+  it('10 concurrent wrong answers: exactly 3 are counted and the account is VERIFICATION_FAILED', async () => {
+    const { id } = await service.create(ctx, input);
+    const codes = await Promise.all(Array.from({ length: 10 }, () => outcome(service.verify(ctx, id, WRONG))));
+    expect(codes.filter((code) => code === 'BANK_ACCOUNT_VERIFICATION_FAILED')).toHaveLength(3);
+    expect(codes.filter((code) => code === 'INVALID_STATE' || code === 'CONCURRENT_UPDATE')).toHaveLength(7);
+    const item = (await getItem(table, bankAccountKeys.primary(id)))!;
+    expect(item.status).toBe('VERIFICATION_FAILED');
+    expect(Number(String(item.failedVerificationAttempts))).toBe(3);
+  });
+
+  it('a right answer racing wrong ones: either it verifies first, or three wrong ones fail the account first', async () => {
+    const { id } = await service.create(ctx, input);
+    const codes = await Promise.all([...Array.from({ length: 6 }, () => outcome(service.verify(ctx, id, WRONG))), outcome(service.verify(ctx, id, ['0.45', '0.32']))]);
+    const item = (await getItem(table, bankAccountKeys.primary(id)))!;
+    const counted = Number(String(item.failedVerificationAttempts ?? 0));
+    expect(counted).toBeLessThanOrEqual(3);
+    if (item.status === 'VERIFIED') expect(codes.at(-1)).toBe('VERIFIED');
+    else expect([item.status, counted, codes.at(-1)]).toEqual(['VERIFICATION_FAILED', 3, 'INVALID_STATE']);
+  });
+
+  it('lists the live accounts of the organization environment, newest first', async () => {
+    const scoped = ctxOf('org_list');
+    const first = await service.create(scoped, input);
+    const second = await service.create(scoped, { ...input, accountType: 'SAVINGS' });
+    const third = await service.create(scoped, input);
+    await service.remove(scoped, third.id);
+    await service.create(ctxOf('org_list', 'PRODUCTION'), input);
+    const page = await service.list(scoped, { limit: 10 });
+    expect(page.items.map((account) => account.id)).toEqual([second.id, first.id]);
+  });
+});

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { authenticate } from '../../shared/auth/authenticate.js';
+import { loadConfig } from '../../shared/config/config.js';
+import type { AuthorizationView } from '../../shared/domain/cards/card-view.js';
+import type { CardStore } from '../../shared/domain/cards/ports.js';
+import { fixedClock } from '../../shared/domain/clock.js';
+import { ApiError } from '../../shared/domain/errors.js';
+import { OPERATOR_PERMISSION, type RequestContext } from '../../shared/domain/tenancy.js';
+import { createCardStore } from '../../shared/persistence/card-store.js';
+import { checkLedger } from '../../shared/persistence/ledger-check.js';
+import type { TransactOptions } from '../../shared/persistence/transact.js';
+import { createContainer, type StoreOverrides } from '../../shared/runtime/container.js';
+import { createTestTable } from '../fixtures/table.js';
+
+/**
+ * The authorization engine against DynamoDB Local: real conditional transactions decide what
+ * concurrent authorizations may take, and the ledger invariants hold after random runs of
+ * authorize, capture, reverse and refund with injected TransactionConflicts.
+ */
+const MERCHANT = { name: 'OpenAI', category: '5734', country: 'US' };
+const NUM_RUNS = Number(process.env.CARD_PROPERTY_RUNS ?? 25);
+const MAX_STEPS = Number(process.env.CARD_PROPERTY_STEPS ?? 30);
+
+async function startCards(options: { transact?: TransactOptions; stores?: (table: Awaited<ReturnType<typeof createTestTable>>) => StoreOverrides } = {}) {
+  const table = await createTestTable(options.transact ? { transact: options.transact } : {});
+  const clock = fixedClock(new Date('2026-11-25T10:00:00.000Z'));
+  const config = loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+  const app = createContainer(config, { table, clock, ...(options.stores ? { stores: options.stores(table) } : {}) });
+  const operator: RequestContext = {
+    principal: { kind: 'OPERATOR', keyId: 'key_operator_test', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
+    actor: { actorType: 'API_KEY', actorId: 'key_operator_test', ipAddress: '203.0.113.1' },
+    requestId: 'test-operator',
+  };
+  const created = await app.services.organizations.create(operator, { name: 'Cards Org' });
+  const { principal } = await authenticate(app.core.authKeys, `Bearer ${created.sandboxKey}`, clock.now());
+  const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '203.0.113.7' }, requestId: 'test' };
+  const walletId = created.mainWalletId;
+  const balances = async () => {
+    const wallet = await app.services.wallets.get(ctx, walletId);
+    return { balance: wallet.balance.toFixed(2), held: wallet.heldBalance.toFixed(2) };
+  };
+  const problems = async () => (await checkLedger(table.client, table.tableName)).problems;
+  return { app, table, clock, ctx, walletId, balances, problems, cards: app.services.cards };
+}
+
+const statusOf = (response: { body: unknown }) => (response.body as AuthorizationView).status;
+const reasonOf = (response: { body: unknown }) => (response.body as AuthorizationView).reason;
+
+describe('card authorizations against DynamoDB Local', () => {
+  it('50 concurrent authorizations against a daily limit admit exactly as many as fit', async () => {
+    const t = await startCards();
+    await t.app.services.wallets.fund(t.ctx, t.walletId, '1000.00');
+    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT', spendingLimits: [{ amount: '200.00', interval: 'daily' }] });
+    const results = await Promise.all(Array.from({ length: 50 }, () => t.cards.authorize(t.ctx, card.id, { amount: '10.00', merchant: MERCHANT })));
+    const approved = results.filter((r) => statusOf(r) === 'APPROVED');
+    const declined = results.filter((r) => statusOf(r) === 'DECLINED');
+    expect(approved).toHaveLength(20);
+    expect(declined).toHaveLength(30);
+    expect(new Set(declined.map(reasonOf))).toEqual(new Set(['spending_limit_exceeded']));
+    expect(await t.balances()).toEqual({ balance: '800.00', held: '200.00' });
+    const stored = await t.cards.get(t.ctx, card.id);
+    expect(stored.counters?.find((c) => c.interval === 'daily')?.spent).toBe('200');
+    // Every decision is stored, declines included.
+    expect((await t.cards.listAuthorizations(t.ctx, card.id, { limit: 100 })).items).toHaveLength(50);
+    expect(await t.problems()).toEqual([]);
+  });
+
+  it('50 concurrent authorizations against the balance admit exactly as many as it holds', async () => {
+    const t = await startCards();
+    await t.app.services.wallets.fund(t.ctx, t.walletId, '95.00');
+    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT' });
+    const results = await Promise.all(Array.from({ length: 50 }, () => t.cards.authorize(t.ctx, card.id, { amount: '10.00', merchant: MERCHANT })));
+    expect(results.filter((r) => statusOf(r) === 'APPROVED')).toHaveLength(9);
+    expect(new Set(results.filter((r) => statusOf(r) === 'DECLINED').map(reasonOf))).toEqual(new Set(['insufficient_funds']));
+    expect(await t.balances()).toEqual({ balance: '5.00', held: '90.00' });
+    expect(await t.problems()).toEqual([]);
+  });
+
+  it('records a decline when a condition fails at commit (the card frozen, the funds spent after the read)', async () => {
+    const stale: { card?: unknown; snapshot?: unknown } = {};
+    const t = await startCards({
+      stores: (table) => {
+        const real = createCardStore(table);
+        const store: CardStore = {
+          ...real,
+          getCard: async (id) => (stale.card as Awaited<ReturnType<CardStore['getCard']>>) ?? real.getCard(id),
+          getWalletSnapshot: async (id) => (stale.snapshot as Awaited<ReturnType<CardStore['getWalletSnapshot']>>) ?? real.getWalletSnapshot(id),
+        };
+        return { cards: store };
+      },
+    });
+    await t.app.services.wallets.fund(t.ctx, t.walletId, '50.00');
+    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT' });
+    stale.card = card;
+    await t.cards.freeze(t.ctx, card.id);
+    const frozen = await t.cards.authorize(t.ctx, card.id, { amount: '10.00', merchant: MERCHANT });
+    expect(frozen).toMatchObject({ status: 201, body: { status: 'DECLINED', reason: 'card_inactive' } });
+    stale.card = undefined;
+    await t.cards.unfreeze(t.ctx, card.id);
+    stale.snapshot = await createCardStore(t.table).getWalletSnapshot(t.walletId);
+    await t.app.services.wallets.fund(t.ctx, t.walletId, '1.00');
+    const payment = await t.cards.authorize(t.ctx, card.id, { amount: '45.00', merchant: MERCHANT });
+    expect(statusOf(payment)).toBe('APPROVED');
+    const late = await t.cards.authorize(t.ctx, card.id, { amount: '45.00', merchant: MERCHANT });
+    expect(late.body).toMatchObject({ status: 'DECLINED', reason: 'insufficient_funds' });
+    expect(await t.balances()).toEqual({ balance: '6.00', held: '45.00' });
+    expect(await t.problems()).toEqual([]);
+  });
+
+  it('keeps the number and CVC only sealed, and a single-use card ends with its capture', async () => {
+    const t = await startCards();
+    await t.app.services.wallets.fund(t.ctx, t.walletId, '100.00');
+    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: [{ amount: '30.00', interval: 'per_authorization' }] });
+    const details = await t.cards.details(t.ctx, card.id);
+    expect(details.number).toMatch(/^400000\d{10}$/);
+    expect(details.number.endsWith(card.last4)).toBe(true);
+    const items = (await t.table.client.send(new ScanCommand({ TableName: t.table.tableName }))).Items ?? [];
+    const everything = JSON.stringify(items);
+    expect(everything).not.toContain(details.number);
+    expect(everything).not.toMatch(new RegExp(`"cvc"\\s*:\\s*"${details.cvc}"`));
+    const auth = (await t.cards.authorize(t.ctx, card.id, { amount: '25.00', merchant: MERCHANT })).body as AuthorizationView;
+    const captured = await t.cards.capture(t.ctx, auth.id, '20.00');
+    expect(captured.body).toMatchObject({ status: 'CAPTURED', capturedAmount: '20.00' });
+    expect((await t.cards.get(t.ctx, card.id)).status).toBe('CANCELLED');
+    expect(await t.balances()).toEqual({ balance: '80.00', held: '0.00' });
+    const again = await t.cards.authorize(t.ctx, card.id, { amount: '1.00', merchant: MERCHANT });
+    expect(again.body).toMatchObject({ status: 'DECLINED', reason: 'card_cancelled' });
+    expect(await t.problems()).toEqual([]);
+  });
+
+  it('keeps the ledger invariant over random authorize / capture / reverse / refund runs with injected conflicts', async () => {
+    let conflicts = 0;
+    let inject = false;
+    const t = await startCards({
+      transact: {
+        sleep: async () => {},
+        injectConflict: (attempt) => {
+          if (!inject || attempt > 2 || Math.random() >= 0.4) return false;
+          conflicts++;
+          return true;
+        },
+      },
+    });
+    await t.app.services.wallets.fund(t.ctx, t.walletId, '10000.00');
+    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT', spendingLimits: [{ amount: '60.00', interval: 'per_authorization' }] });
+    const counts: Record<string, number> = {};
+    const count = (name: string) => void (counts[name] = (counts[name] ?? 0) + 1);
+    type Step = { kind: 'authorize'; cents: number } | { kind: 'capture'; pick: number; percent: number } | { kind: 'reverse'; pick: number } | { kind: 'refund'; pick: number; cents: number };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.record({ kind: fc.constant('authorize' as const), cents: fc.integer({ min: 1, max: 8000 }) }),
+      fc.record({ kind: fc.constant('capture' as const), pick: fc.nat(), percent: fc.integer({ min: 1, max: 100 }) }),
+      fc.record({ kind: fc.constant('reverse' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), cents: fc.integer({ min: 1, max: 3000 }) }),
+    );
+    const cents = (amount: string) => Math.round(Number(amount) * 100);
+    const amountOf = (value: number) => (value / 100).toFixed(2);
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: MAX_STEPS / 2, maxLength: MAX_STEPS }), async (steps) => {
+        inject = true;
+        const before = await t.balances();
+        let expected = { available: cents(before.balance), held: cents(before.held) };
+        const approved: AuthorizationView[] = [];
+        const capturedOnes: AuthorizationView[] = [];
+        for (const s of steps) {
+          {
+            if (s.kind === 'authorize') {
+              const view = (await t.cards.authorize(t.ctx, card.id, { amount: amountOf(s.cents), merchant: MERCHANT })).body as AuthorizationView;
+              count(`authorize:${view.status}${view.reason ? `:${view.reason}` : ''}`);
+              if (view.status === 'APPROVED') {
+                approved.push(view);
+                expected = { available: expected.available - s.cents, held: expected.held + s.cents };
+              } else expect(s.cents > 6000 || s.cents > expected.available).toBe(true);
+            } else if (s.kind === 'capture' || s.kind === 'reverse') {
+              const target = approved.splice(s.pick % Math.max(approved.length, 1), 1)[0];
+              if (!target) continue;
+              const held = cents(target.amount);
+              if (s.kind === 'capture') {
+                const take = Math.max(1, Math.floor((held * s.percent) / 100));
+                const view = (await t.cards.capture(t.ctx, target.id, amountOf(take))).body as AuthorizationView;
+                capturedOnes.push(view);
+                expected = { available: expected.available + held - take, held: expected.held - held };
+              } else {
+                await t.cards.reverse(t.ctx, target.id);
+                expected = { available: expected.available + held, held: expected.held - held };
+              }
+              count(s.kind);
+            } else {
+              const target = capturedOnes[s.pick % Math.max(capturedOnes.length, 1)];
+              if (!target) continue;
+              const current = await t.cards.getAuthorization(t.ctx, target.id);
+              const left = cents(current.capturedAmount) - cents(current.refundedAmount);
+              try {
+                await t.cards.refund(t.ctx, target.id, amountOf(s.cents));
+                expect(s.cents).toBeLessThanOrEqual(left);
+                expected = { ...expected, available: expected.available + s.cents };
+                count('refund');
+              } catch (error) {
+                expect((error as ApiError).code).toBe('INVALID_AMOUNT');
+                expect(s.cents).toBeGreaterThan(left);
+                count('refund:over');
+              }
+            }
+          }
+          const now = await t.balances();
+          expect({ available: cents(now.balance), held: cents(now.held) }).toEqual(expected);
+          expect(cents(now.balance)).toBeGreaterThanOrEqual(0);
+        }
+        // Release what is still held, so each run starts clean.
+        for (const view of approved) await t.cards.reverse(t.ctx, view.id);
+        inject = false;
+        expect(await t.problems()).toEqual([]);
+      }),
+      { numRuns: NUM_RUNS, endOnFailure: true },
+    );
+    console.log(`card property: ${NUM_RUNS} runs, up to ${MAX_STEPS} steps, ${conflicts} injected conflicts, outcomes ${JSON.stringify(counts)}`);
+    expect(conflicts).toBeGreaterThan(0);
+  }, 240_000);
+});
