@@ -174,7 +174,7 @@ export const WORKERS: readonly WorkerDefinition[] = [
   },
   {
     name: 'expiry-sweep',
-    description: 'Safety net of the one-time expiry schedules: expires pending approvals past their expiry whose schedule could not be created (conditional state change: idempotent)',
+    description: 'Safety net of the one-time expiry schedules and the transfer workflow: expires pending approvals past their expiry, and does the overdue work of transfers (submit, settle, end of clearing) by the same idempotent steps',
     entry: 'functions/expiry-sweep/handler.ts',
     // Kept because scheduling happens after the payment's commit and may fail (logged, the payment
     // stands); a missed run is caught up by the next one: every run expires everything that is due.
@@ -182,7 +182,7 @@ export const WORKERS: readonly WorkerDefinition[] = [
     timeoutSeconds: 30,
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
     dlq: { enabled: true },
-    grants: ['table:readWrite'],
+    grants: ['table:readWrite', 'dataKey:seal'],
   },
   {
     name: 'journal-projector',

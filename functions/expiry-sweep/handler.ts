@@ -1,8 +1,13 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { core } from '../../shared/runtime/core.js';
-import { approvalService } from '../../shared/runtime/services.js';
+import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-service.js';
+import { approvalService, transferService } from '../../shared/runtime/services.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
+let transfers: ReturnType<typeof transferService> | undefined;
+
+/** Rounds of transfer reconciliation per run (each handles up to RECONCILE_BATCH_SIZE; the rest waits for the next run). */
+const MAX_RECONCILE_ROUNDS = 20;
 
 /**
  * Scheduled worker, declared in shared/workers.ts (EventBridge rule every EXPIRY_SWEEP_RATE_MINUTES
@@ -10,14 +15,25 @@ let approvals: ReturnType<typeof approvalService> | undefined;
  * schedules (functions/expiry). Each approval's expiry is scheduled after its payment's commit; if
  * that failed (logged), this sweep expires the approval. Each expiry is a conditional state change,
  * so a sweep racing the schedule's message (or another sweep) is harmless. The event carries
- * nothing it needs: every run expires everything due.
+ * nothing it needs: every run expires everything due. It also reconciles transfers whose work is
+ * overdue (a workflow that never started or died, a lost clearing schedule): the same idempotent
+ * steps, so racing the workflow is harmless too.
  */
-export async function handler(_event?: ScheduledEvent): Promise<{ expired: number }> {
+export async function handler(_event?: ScheduledEvent): Promise<{ expired: number; reconciled: number }> {
   let expired = 0;
   for (;;) {
     approvals ??= approvalService(core());
     const batch = await approvals.expireDue();
     expired += batch;
-    if (batch === 0) return { expired };
+    if (batch === 0) break;
   }
+  // Transfers whose work is overdue: the same steps as the workflow and the clearing expiry.
+  transfers ??= transferService(core(), { expiries: null });
+  let reconciled = 0;
+  for (let round = 0; round < MAX_RECONCILE_ROUNDS; round++) {
+    const batch = await transfers.reconcileDue();
+    reconciled += batch;
+    if (batch < RECONCILE_BATCH_SIZE) break;
+  }
+  return { expired, reconciled };
 }

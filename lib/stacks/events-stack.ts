@@ -1,6 +1,7 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -20,6 +21,8 @@ export interface EventsStackProps extends StackProps {
   readonly stage: StageConfig;
   /** The ledger table of the data stack (CDK turns the reference into a stack export). */
   readonly table: dynamodb.ITable;
+  /** The stage's data key (data stack), for workers granted `dataKey:seal` (the reconciler opens account numbers for the rail). */
+  readonly dataKey?: kms.IKey;
   /** The workers table (its workflow tasks go to the workflows stack); only tests pass another one. */
   readonly workers?: readonly WorkerDefinition[];
 }
@@ -79,7 +82,7 @@ export class EventsStack extends Stack {
     this.bus = new events.EventBus(this, 'Bus', { description: 'Allowance events: one per committed change (decisions.md section 8)' });
     const workers = new Map<string, DeployedWorker>();
     for (const definition of definitions.filter((worker) => !isWorkflowTask(worker))) {
-      workers.set(definition.name, this.addWorker(definition, stage, { table, bus: this.bus }));
+      workers.set(definition.name, this.addWorker(definition, stage, { table, bus: this.bus, ...(props.dataKey ? { dataKey: props.dataKey } : {}) }));
     }
     this.workers = workers;
 

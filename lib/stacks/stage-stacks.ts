@@ -52,6 +52,7 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     stackName: stackNameOf(stage, 'Events'),
     description: `Allowance ${stage.name}: workers of shared/workers.ts, their triggers and dead-letter queues`,
     table: data.table,
+    dataKey: data.dataKey,
   });
   // Test events and manual retries (POST /v1/webhooks/{id}/test, .../retry) queue an attempt.
   const delivery = events.workers.get(WEBHOOK_DELIVERY_QUEUE);

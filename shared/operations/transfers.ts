@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { TransferService } from '../domain/transfers/transfer-service.js';
-import { presentTransfer, transferPageView, transferView } from '../domain/transfers/transfer-view.js';
+import { presentTransfer, presentViewedTransfer, transferPageView, transferView, type ViewedTransfer } from '../domain/transfers/transfer-view.js';
+import type { RequestContext } from '../domain/tenancy.js';
+import type { Transfer } from '../domain/transfers/types.js';
 import { EXTERNAL_RAILS, TRANSFER_CURRENCIES, TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../domain/transfers/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { describe, idempotencyKey, paymentDescription, text, walletId } from './fields.js';
@@ -45,6 +47,7 @@ const externalFields = (role: 'source' | 'destination', walletText: string) => (
 
 const EXTERNAL_ERRORS = ['INVALID_AMOUNT', 'WALLET_NOT_FOUND', 'WALLET_FROZEN', 'BANK_ACCOUNT_NOT_FOUND', 'BANK_ACCOUNT_NOT_VERIFIED', 'ENVIRONMENT_MISMATCH', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'] as const;
 const transferParam = { id: 'The transfer id (`tr_...`).' };
+const viewedBy = (auth: RequestContext) => (transfer: Transfer): ViewedTransfer => ({ transfer, viewerWalletId: auth.principal.walletId });
 
 export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
   op({
@@ -115,8 +118,11 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     },
     output: transferPageView,
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
-    list: ({ services, auth, query }, page) => services.transfers.list(auth, query, page),
-    present: presentTransfer,
+    list: async ({ services, auth, query }, page) => {
+      const found = await services.transfers.list(auth, query, page);
+      return { ...found, items: found.items.map(viewedBy(auth)) };
+    },
+    present: presentViewedTransfer,
   }),
   op({
     name: 'getTransfer',
@@ -129,8 +135,8 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     mcp: { tool: 'get_transfer', hints: HINTS.read },
     output: transferView,
     errors: ['TRANSFER_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.transfers.get(auth, params.id!),
-    present: presentTransfer,
+    run: async ({ services, auth, params }) => viewedBy(auth)(await services.transfers.get(auth, params.id!)),
+    present: presentViewedTransfer,
   }),
   op({
     name: 'cancelTransfer',

@@ -27,7 +27,7 @@ export const INDEX_USAGE = {
   AUDIT_ENTRY: { GSI1: 'entries by action', GSI2: 'entries by resource id', GSI3: 'entries by actor', GSI4: 'entries by wallet (wallet-scoped keys)' },
   BANK_ACCOUNT: { GSI1: 'bank accounts of an organization environment (removed on delete)' },
   WEBHOOK: { GSI1: 'webhooks of an organization environment (removed on delete)', GSI2: 'every webhook of every organization, by id (compliance samples secrets; removed on delete)' },
-  TRANSFER: { GSI1: 'transfers of an organization environment', GSI2: 'transfers of the wallet credited or debited', GSI3: 'internal transfers by receiving wallet' },
+  TRANSFER: { GSI1: 'transfers of an organization environment', GSI2: 'transfers of the wallet credited or debited', GSI3: 'internal transfers by receiving wallet', GSI4: 'transfers with work ahead, by reconcileAt (sparse: removed once nothing is left to do)' },
   CARD: { GSI1: 'cards of an organization environment', GSI2: 'cards of a wallet' },
   CARDHOLDER: { GSI1: 'cardholders of an organization environment' },
   CARD_AUTHORIZATION: { GSI1: 'authorizations of a card' },

@@ -1,6 +1,7 @@
 import type { TransferFilter, TransferStore } from '../domain/transfers/ports.js';
 import { createCommitter } from './change-writer.js';
-import { transferCodec, transferKeys } from './entities/transfer.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { TRANSFER_ENTITY, transferCodec, transferKeys } from './entities/transfer.js';
 import { createIdempotencyStore } from './idempotency-store.js';
 import { createQueries, equalityFilter } from './queries.js';
 import { GSI } from './table-schema.js';
@@ -24,6 +25,19 @@ export function createTransferStore(table: TableContext): TransferStore {
     async getTransfer(transferId) {
       const item = await getItem(table, transferKeys.primary(transferId));
       return item ? transferCodec.fromItem(item) : undefined;
+    },
+    async listDueTransfers(now, limit) {
+      const output = await table.client.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          IndexName: GSI.GSI4.name,
+          KeyConditionExpression: '#pk = :pk AND #sk < :due',
+          ExpressionAttributeNames: { '#pk': GSI.GSI4.partition, '#sk': GSI.GSI4.sort },
+          ExpressionAttributeValues: { ':pk': transferKeys.open().GSI4PK, ':due': transferKeys.dueBefore(now) },
+          Limit: limit,
+        }),
+      );
+      return (output.Items ?? []).filter((item) => item.entityType === TRANSFER_ENTITY).map(transferCodec.fromItem);
     },
     listTransfers(scope, filter, page) {
       return queryIndex(GSI.GSI1, transferKeys.ofOrganization(scope.organizationId, scope.environment), page, transferCodec.fromItem, filterOf(filter));

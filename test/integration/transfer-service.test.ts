@@ -297,4 +297,57 @@ describe('transfers against DynamoDB Local', () => {
     expect([hold.Item?.amount, hold.Item?.capturedAmount, hold.Item?.status]).toEqual(['10.373456', '10.373456', 'CAPTURED']);
     expect(await t.ledgerProblems()).toEqual([]);
   });
+  it('the reconciler does the overdue work of a transfer whose workflow never ran: submit, settle, end of clearing; then it is off its list', async () => {
+    const t = await startTransfers();
+    const org = await t.organization();
+    const store = createTransferStore(t.table);
+    const body = (await t.transfers.deposit(org.ctx, { walletId: org.mainWalletId, amount: '100.00', currency: 'USD', counterparty: bank('000123456789') })).body as TransferView;
+    // Not overdue yet (grace: 5 minutes / TIME_SCALE 60 = 5 s).
+    expect(await t.transfers.reconcileDue()).toBe(0);
+    t.clock.advance(5001);
+    expect(await t.transfers.reconcileDue()).toBe(1);
+    expect((await t.transfers.get(org.ctx, body.id)).status).toBe('PENDING');
+    // Settles at +3 s, overdue 5 s later.
+    t.clock.advance(3000);
+    expect(await t.transfers.reconcileDue()).toBe(0);
+    t.clock.advance(5001);
+    expect(await t.transfers.reconcileDue()).toBe(1);
+    expect(await t.transfers.get(org.ctx, body.id)).toMatchObject({ status: 'COMPLETED', clearing: 'PENDING' });
+    t.clock.advance(7001);
+    expect(await t.transfers.reconcileDue()).toBe(1);
+    expect(await t.transfers.get(org.ctx, body.id)).toMatchObject({ clearing: 'AVAILABLE' });
+    expect((await t.transfers.get(org.ctx, body.id)).reconcileAt).toBeUndefined();
+    t.clock.advance(24 * 3600_000);
+    expect(await store.listDueTransfers(t.clock.now(), 10)).toEqual([]);
+    expect(await t.wallet(org.ctx, org.mainWalletId)).toEqual({ balance: '99.50', held: '0.00', pending: '0.00' });
+    expect(await t.ledgerProblems()).toEqual([]);
+  });
+
+  it('the reconciler defers a transfer it could not move (the rail failing) instead of retrying it on every run', async () => {
+    const t = await startTransfers();
+    const org = await t.organization();
+    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    const down: TransferRail = { submit: async () => { throw new Error('rail unreachable'); }, settlement: async () => ({ outcome: 'SETTLED' }), cancel: async () => ({ cancelled: true }) };
+    const transfers = transferService(t.app.core, { rails: { SANDBOX: down, PRODUCTION: unconfiguredRail } });
+    const body = (await transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '10.00', currency: 'USD', counterparty: bank('000444445555', 'WIRE') })).body as TransferView;
+    t.clock.advance(5001);
+    const errors: unknown[] = [];
+    const quiet = transferService(t.app.core, { rails: { SANDBOX: down, PRODUCTION: unconfiguredRail } });
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      expect(await quiet.reconcileDue()).toBe(1);
+      expect(await quiet.reconcileDue()).toBe(0);
+    } finally {
+      console.error = original;
+    }
+    expect(errors).toHaveLength(1);
+    const after = await transfers.get(org.ctx, body.id);
+    expect(after.status).toBe('INITIATED');
+    expect(Date.parse(after.reconcileAt!)).toBeGreaterThan(t.clock.now().getTime());
+    // The rail is back: the next overdue run submits it.
+    t.clock.advance(5001);
+    expect(await t.transfers.reconcileDue()).toBe(1);
+    expect((await t.transfers.get(org.ctx, body.id)).status).toBe('PENDING');
+  });
 });

@@ -78,8 +78,10 @@ export type TransferChange =
   | { type: 'putTransfer'; transfer: Transfer }
   /** A state change by the state table: conditioned on the trigger's `from` states (INVALID_STATE otherwise). */
   | { type: 'transitionTransfer'; transferId: string; trigger: TransferTrigger; set: Partial<Transfer> }
-  /** The clearing of a completed ACH deposit ends: PENDING -> AVAILABLE, once. */
-  | { type: 'releaseClearing'; transferId: string };
+  /** The clearing of a completed ACH deposit ends: PENDING -> AVAILABLE, once (nothing is left to reconcile). */
+  | { type: 'releaseClearing'; transferId: string }
+  /** The reconciler looked at a transfer that is still where it was: it looks again at `reconcileAt`. */
+  | { type: 'deferReconcile'; transferId: string; status: TransferStatus; reconcileAt: string };
 
 export interface TransferFilter {
   direction?: TransferDirection | undefined;
@@ -88,6 +90,8 @@ export interface TransferFilter {
 
 export interface TransferStore extends BankAccountReader, WalletReader, WalletSnapshotReader, Omit<IdempotencyStore, 'commit'>, ChangeCommitter<TransferChange | PostingChange | IdempotencyChange | AuditChange> {
   getTransfer(transferId: string): Promise<Transfer | undefined>;
+  /** Transfers whose `reconcileAt` is before `now`, oldest first. */
+  listDueTransfers(now: Date, limit: number): Promise<Transfer[]>;
   listTransfers(scope: OrganizationScope, filter: TransferFilter, page: PageRequest): Promise<Page<Transfer>>;
   /** The transfers a wallet pays or receives (internal transfers from both sides). */
   listWalletTransfers(walletId: string, filter: TransferFilter, page: PageRequest): Promise<Page<Transfer>>;

@@ -89,6 +89,10 @@ const ADVANCE_MOVES: Record<'PENDING' | 'COMPLETED' | 'FAILED', Partial<Record<'
   FAILED: { INITIATED: 'reject', PENDING: 'fail' },
 };
 const MAX_ADVANCE_ROUNDS = 4;
+/** How long past its due time a transfer's work may be late before the reconciler does it (real time: 5 minutes). */
+const RECONCILE_GRACE_MS = 5 * 60_000;
+/** Transfers one reconciler call handles (the sweep calls again while there are more). */
+export const RECONCILE_BATCH_SIZE = 25;
 
 /** What a transition writes besides the transfer's own state change. */
 interface TransitionWrites {
@@ -294,6 +298,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
         fee: formatAmount(transferFeeOf('DEPOSIT', amount)),
         status: 'INITIATED',
         source: stored,
+        reconcileAt: reconcileAfter(scope.environment, now),
         createdAt: at,
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
@@ -332,6 +337,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
         status: 'INITIATED',
         destination: stored,
         holdId,
+        reconcileAt: reconcileAfter(scope.environment, now),
         createdAt: at,
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
@@ -421,14 +427,14 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
   async function submitted(transfer: Transfer, forced: boolean, audit?: TransitionWrites['audit']): Promise<Transfer | undefined> {
     if (forced) {
       const settleAt = new Date(clock.now().getTime() + scaledMs(transfer.environment, RAIL_SETTLEMENT_MS[transfer.rail as ExternalRail], deps.timeScale)).toISOString();
-      return transition(transfer, 'submit', { submittedAt: clock.now().toISOString(), settleAt, railReference: `forced_${transfer.id}` }, { events: [], ...(audit ? { audit } : {}) });
+      return transition(transfer, 'submit', { submittedAt: clock.now().toISOString(), settleAt, railReference: `forced_${transfer.id}`, reconcileAt: reconcileAfter(transfer.environment, new Date(settleAt)) }, { events: [], ...(audit ? { audit } : {}) });
     }
     const told = await railTransferOf(transfer);
     // A linked bank account deleted before submission: nothing to send the money to or take it from.
     if (told.counterparty.kind === 'bank' && !told.counterparty.accountNumber && !told.counterparty.counterpartyId) return failed(transfer, 'reject', 'BANK_ACCOUNT_DELETED', audit);
     const result = await options.rails[transfer.environment].submit(told);
     if (!result.accepted) return failed(transfer, 'reject', result.reason, audit);
-    return transition(transfer, 'submit', { submittedAt: clock.now().toISOString(), settleAt: result.settleAt, railReference: result.reference }, { events: [], ...(audit ? { audit } : {}) });
+    return transition(transfer, 'submit', { submittedAt: clock.now().toISOString(), settleAt: result.settleAt, railReference: result.reference, reconcileAt: reconcileAfter(transfer.environment, new Date(result.settleAt)) }, { events: [], ...(audit ? { audit } : {}) });
   }
 
   async function failed(transfer: Transfer, trigger: 'reject' | 'fail' | 'cancel', reason: string | undefined, audit?: TransitionWrites['audit']): Promise<Transfer | undefined> {
@@ -452,7 +458,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       ? [eventChange({ organizationId: transfer.organizationId, environment: transfer.environment, type: 'wallet.funds_pending', data: { walletId: transfer.walletId, transferId: transfer.id, amount: formatAmount(net), availableAt: availableAt! }, createdAt: at }, ids)]
       : [];
     try {
-      const after = await transition(transfer, 'complete', { completedAt: at, transactionId, ...(clears ? { clearing: 'PENDING' as const, availableAt } : {}) }, { movement: depositCredit(transfer, transactionId, at, clears), events: fundsPending, ...(audit ? { audit } : {}) });
+      const after = await transition(transfer, 'complete', { completedAt: at, transactionId, ...(clears ? { clearing: 'PENDING' as const, availableAt, reconcileAt: reconcileAfter(transfer.environment, new Date(availableAt!)) } : {}) }, { movement: depositCredit(transfer, transactionId, at, clears), events: fundsPending, ...(audit ? { audit } : {}) });
       if (after?.clearing === 'PENDING') await scheduleClearing(after);
       return after;
     } catch (error) {
@@ -460,6 +466,44 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       if (error instanceof ApiError && (error.code === 'WALLET_FROZEN' || error.code === 'WALLET_NOT_FOUND')) return failed(transfer, 'fail', error.code, audit);
       throw error;
     }
+  }
+
+  /**
+   * When the reconciler looks at a transfer whose next step is due at `due` (now for a submission,
+   * the settlement time, the end of the clearing) if the workflow or the expiry has not done it:
+   * a grace period later, long enough for the workflow's own retries (sandbox: divided by TIME_SCALE).
+   */
+  function reconcileAfter(environment: Environment, due: Date): string {
+    return new Date(due.getTime() + scaledMs(environment, RECONCILE_GRACE_MS, deps.timeScale)).toISOString();
+  }
+
+  /**
+   * The reconciler (the `expiry-sweep` worker): transfers whose work is overdue (a workflow that
+   * never started or died, an expiry schedule that was lost, a local run restarted) get it done
+   * here, by the same idempotent steps: submit, settle, release the clearing. One still where it
+   * was afterwards (the rail not answering, not settled yet) is looked at again a grace period later.
+   */
+  async function reconcileDue(): Promise<number> {
+    const now = clock.now();
+    const due = await store.listDueTransfers(now, RECONCILE_BATCH_SIZE);
+    for (const transfer of due) {
+      try {
+        if (transfer.status === 'INITIATED') await runStep({ step: 'submit', transferId: transfer.id });
+        else if (transfer.status === 'PENDING') await runStep({ step: 'settle', transferId: transfer.id });
+        else if (transfer.clearing === 'PENDING') await releaseClearing(transfer.id);
+      } catch (error) {
+        log.error(`reconciling ${transfer.id} failed; it is looked at again later`, error);
+      }
+      const after = await store.getTransfer(transfer.id);
+      if (after?.reconcileAt && after.reconcileAt === transfer.reconcileAt) {
+        try {
+          await store.commit([{ type: 'deferReconcile', transferId: after.id, status: after.status, reconcileAt: reconcileAfter(after.environment, clock.now()) }]);
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === 'INVALID_STATE')) throw error;
+        }
+      }
+    }
+    return due.length;
   }
 
   /** Scheduled after the commit; a step that finds the deposit completed schedules it again (one schedule per transfer). */
@@ -557,7 +601,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
     }
   }
 
-  return { deposit, withdraw, internal, get, list, cancel, advance, runStep, releaseClearing };
+  return { deposit, withdraw, internal, get, list, cancel, advance, runStep, releaseClearing, reconcileDue };
 }
 
 export type TransferService = ReturnType<typeof createTransferService>;

@@ -103,6 +103,20 @@ export function netAmountOf(transfer: Pick<Transfer, 'direction' | 'amount' | 'f
   return transfer.direction === 'DEPOSIT' ? amount.minus(fee) : transfer.direction === 'WITHDRAWAL' ? amount.plus(fee) : amount;
 }
 
+/**
+ * A transfer as one caller sees it: the receiving wallet's own (agent) key does not see the
+ * paying side's idempotency key.
+ */
+export interface ViewedTransfer {
+  transfer: Transfer;
+  viewerWalletId: string | null;
+}
+
+export function presentViewedTransfer({ transfer, viewerWalletId }: ViewedTransfer): TransferView {
+  const view = presentTransfer(transfer);
+  return viewerWalletId !== null && viewerWalletId !== transfer.walletId ? { ...view, idempotencyKey: null } : view;
+}
+
 /** The wire shape of a transfer (never an account number, a sealed value or a hold id). */
 export function presentTransfer(transfer: Transfer): TransferView {
   return {

@@ -69,6 +69,12 @@ export interface Transfer {
   /** ACH deposits: when the clearing funds become available. */
   availableAt?: string;
   idempotencyKey?: string;
+  /**
+   * While the transfer still has work ahead (submission, settlement, the end of its clearing): when
+   * the reconciler (the `expiry-sweep` worker) does that work itself if the workflow or the expiry
+   * has not. Absent once nothing is left to do.
+   */
+  reconcileAt?: string;
   createdAt: string;
   submittedAt?: string;
   completedAt?: string;

@@ -7,7 +7,8 @@ export const TRANSFER_ENTITY = 'TRANSFER';
 /**
  * A transfer, in its own partition (`TRANSFER#id`). Index entries, each sorted newest first by
  * `${createdAt}#${id}`: GSI1 the transfers of an organization environment, GSI2 the wallet it
- * credits or debits, GSI3 the receiving wallet of an internal transfer. A transfer holds no
+ * credits or debits, GSI3 the receiving wallet of an internal transfer; GSI4 (sparse) the
+ * transfers with work ahead, by `reconcileAt`. A transfer holds no
  * balance: its money is in the journal and the wallet items.
  */
 export const transferKeys = {
@@ -15,6 +16,11 @@ export const transferKeys = {
   ofOrganization: (organizationId: string, environment: Environment) => `TRANSFERS#${organizationId}#${environment}`,
   ofWallet: (walletId: string) => `WALLET#${walletId}#TRANSFERS`,
   sort: (transfer: Pick<Transfer, 'createdAt' | 'id'>) => `${transfer.createdAt}#${transfer.id}`,
+  /** GSI4 (sparse): transfers with work ahead, by when the reconciler looks at them (`reconcileAt`). */
+  open: () => ({ GSI4PK: 'TRANSFERS#OPEN' }),
+  openSort: (reconcileAt: string, transferId: string) => ({ GSI4SK: `${reconcileAt}#${transferId}` }),
+  /** Everything due before `now` sorts below this. */
+  dueBefore: (now: Date) => `${now.toISOString()}#`,
 };
 
 export const transferCodec = {
@@ -28,6 +34,7 @@ export const transferCodec = {
       GSI2PK: transferKeys.ofWallet(transfer.walletId),
       GSI2SK: sort,
       ...(transfer.toWalletId ? { GSI3PK: transferKeys.ofWallet(transfer.toWalletId), GSI3SK: sort } : {}),
+      ...(transfer.reconcileAt ? { ...transferKeys.open(), ...transferKeys.openSort(transfer.reconcileAt, transfer.id) } : {}),
       ...transfer,
     };
   },

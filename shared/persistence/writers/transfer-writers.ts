@@ -14,13 +14,16 @@ export const transferWriters: ChangeWriters<TransferChange> = {
   putTransfer: (tableName, change) => [put(tableName, transferCodec.toItem(change.transfer))],
   transitionTransfer: (tableName, change) => {
     const { status: _ignored, ...fields } = change.set;
-    const { sets, names, values } = setFields(fields, 'f_');
+    // Work still ahead (a reconcileAt): listed for the reconciler; none: off its list.
+    const open = change.set.reconcileAt ? { ...transferKeys.open(), ...transferKeys.openSort(change.set.reconcileAt, change.transferId) } : {};
+    const { sets, names, values } = setFields({ ...fields, ...open }, 'f_');
+    const removes = change.set.reconcileAt ? '' : ' REMOVE reconcileAt, GSI4PK, GSI4SK';
     const from = inStates('#status', fromStatesOf(TRANSFER_STATES, change.trigger), ':from');
     return [
       update(
         tableName,
         transferKeys.primary(change.transferId),
-        `SET #status = :to${sets.length > 0 ? `, ${sets.join(', ')}` : ''}`,
+        `SET #status = :to${sets.length > 0 ? `, ${sets.join(', ')}` : ''}${removes}`,
         `attribute_exists(PK) AND ${from.condition}`,
         { ...values, ...from.values, ':to': targetOf(TRANSFER_STATES, change.trigger) },
         { ...names, '#status': 'status' },
@@ -34,7 +37,7 @@ export const transferWriters: ChangeWriters<TransferChange> = {
       update(
         tableName,
         transferKeys.primary(change.transferId),
-        'SET clearing = :to',
+        'SET clearing = :to REMOVE reconcileAt, GSI4PK, GSI4SK',
         `attribute_exists(PK) AND ${from.condition}`,
         { ...from.values, ':to': targetOf(CLEARING_STATES, 'release') },
         undefined,
@@ -42,4 +45,16 @@ export const transferWriters: ChangeWriters<TransferChange> = {
       ),
     ];
   },
+  deferReconcile: (tableName, change) => [
+    update(
+      tableName,
+      transferKeys.primary(change.transferId),
+      'SET reconcileAt = :at, GSI4SK = :sort',
+      'attribute_exists(GSI4PK) AND #status = :status',
+      { ':at': change.reconcileAt, ':sort': transferKeys.openSort(change.reconcileAt, change.transferId).GSI4SK, ':status': change.status },
+      { '#status': 'status' },
+      // It moved meanwhile (the workflow caught up): nothing to defer.
+      () => new ApiError('INVALID_STATE', 'The transfer moved meanwhile.'),
+    ),
+  ],
 };
