@@ -124,7 +124,7 @@ export default tseslint.config(
     files: ['lib/**/*.ts', 'bin/app.ts'],
     rules: restrict([
       noDeepImports(
-        ['**/shared/**/*.js', '!**/shared/http/routes.js', '!**/shared/persistence/table-schema.js', '!**/shared/config/env-names.js', '!**/shared/domain/event-names.js', '!**/shared/domain/tenancy.js', '!**/shared/events/catalog.js', '!**/shared/workflows/**', '!**/shared/workers.js', '!**/shared/mcp/function.js'],
+        ['**/shared/**/*.js', '!**/shared/http/routes.js', '!**/shared/persistence/table-schema.js', '!**/shared/config/env-names.js', '!**/shared/domain/event-names.js', '!**/shared/domain/tenancy.js', '!**/shared/events/catalog.js', '!**/shared/workflows/**', '!**/shared/workers.js', '!**/shared/mcp/function.js', '!**/shared/card-network/function.js'],
         'lib/ imports from shared/ only declarations (routes, table schema, env names, event names).',
       ),
       noDeepImports(['**/functions/**'], 'lib/ references function entry files by path, never by import.'),

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { CARD_NETWORK_ENV, CARD_NETWORK_FUNCTION } from '../shared/card-network/function.js';
 import { ENV } from '../shared/config/env-names.js';
 import { loadConfig } from '../shared/config/config.js';
 import { createContainer } from '../shared/runtime/container.js';
@@ -31,6 +32,8 @@ async function main() {
   process.env[ENV.tableName] ??= DEFAULT_TABLE;
   process.env[ENV.stage] ??= 'local';
   process.env[ENV.mcpAuthToken] ??= randomBytes(24).toString('hex');
+  // The card network endpoint's signing secret (in AWS a generated Secrets Manager secret): one per run unless given.
+  process.env[CARD_NETWORK_ENV.secret] ??= randomBytes(32).toString('hex');
   // Webhook secrets at rest need a key: one per run unless given (a persisted DATA_DIR keeps webhooks
   // whose secrets only that run's key decrypts: set WEBHOOK_ENCRYPTION_KEY to keep them working).
   process.env[ENV.webhookEncryptionKey] ??= randomBytes(32).toString('hex');
@@ -75,6 +78,8 @@ async function main() {
       sandboxKey: demo.sandboxKey,
       mcpUrl: `${baseUrl}/mcp`,
       mcpToken: process.env[ENV.mcpAuthToken],
+      cardNetworkUrl: `${baseUrl}${CARD_NETWORK_FUNCTION.path}`,
+      cardNetworkSecret: process.env[CARD_NETWORK_ENV.secret],
     };
     mkdirSync(resolve('.local'), { recursive: true });
     writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
@@ -86,6 +91,7 @@ async function main() {
         `  Demo organization:  ${demo.organizationId}`,
         `  Sandbox key:        ${demo.sandboxKey}`,
         `  MCP URL:            ${credentials.mcpUrl} (token in .local/credentials.json)`,
+        `  Card network URL:   POST ${credentials.cardNetworkUrl} (signing secret in .local/credentials.json)`,
         `  Workers:            ${workers.running.join(', ') || 'none'} (schedules every ${LOCAL_SCHEDULE_PERIOD_MS / 1000} s)`,
         `  Credentials file:   ${CREDENTIALS_FILE}`,
         'Press Ctrl-C to stop.',

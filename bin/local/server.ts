@@ -6,11 +6,19 @@ import { MAX_BODY_BYTES, payloadTooLarge } from '../../shared/http/middleware.js
 import { errorResponse, type HttpResponse } from '../../shared/http/responses.js';
 import { FALLBACK_ROUTE, matchRoute, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
+import { CARD_NETWORK_FUNCTION } from '../../shared/card-network/function.js';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
 
-/** A function group, or the MCP function (functions/mcp, behind a function URL in AWS). */
-type LocalFunction = FunctionGroup | typeof MCP_FUNCTION.name;
+/**
+ * The functions behind a Lambda function URL in AWS (functions/mcp, functions/card-network),
+ * served here at their path next to the API, with the event their function URL would send.
+ */
+const FUNCTION_URL_ENDPOINTS = [MCP_FUNCTION, CARD_NETWORK_FUNCTION] as const;
+const LOCAL_MEMORY_MB = 512;
+
+/** A function group, or a function behind a function URL. */
+type LocalFunction = FunctionGroup | (typeof FUNCTION_URL_ENDPOINTS)[number]['name'];
 
 /** The Lambda handler of a function, loaded on first use like a cold start (same entry file as CDK's). */
 const loadGroupHandler = async (group: LocalFunction): Promise<LambdaHandler> =>
@@ -62,11 +70,13 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (grou
   }
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = (req.method ?? 'GET').toUpperCase();
-  if (url.pathname === MCP_FUNCTION.path) {
-    // The MCP endpoint: the MCP function's own handler, with the event its function URL would send.
+  const endpoint = FUNCTION_URL_ENDPOINTS.find((candidate) => candidate.path === url.pathname);
+  if (endpoint) {
+    // The MCP endpoint, the card network endpoint: the function's own handler, with the event its function URL would send.
     const event = toEvent(req, url, method, FALLBACK_ROUTE.routeKey, undefined, body);
-    const mcpHandler = await handlerOf(MCP_FUNCTION.name);
-    send(res, await mcpHandler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${MCP_FUNCTION.name}`, timeoutMs: MCP_FUNCTION.timeoutS * 1000, memoryMb: 512 })));
+    const endpointHandler = await handlerOf(endpoint.name);
+    const memoryMb = 'memoryMb' in endpoint ? endpoint.memoryMb : LOCAL_MEMORY_MB;
+    send(res, await endpointHandler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${endpoint.name}`, timeoutMs: endpoint.timeoutS * 1000, memoryMb })));
     return;
   }
   const match = matchRoute(method, url.pathname);
@@ -74,7 +84,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (grou
   const group = match.kind === 'matched' ? match.route.group : FALLBACK_ROUTE.group;
   const event = toEvent(req, url, method, routeKey, match.kind === 'matched' ? match.pathParameters : undefined, body);
   const handler = await handlerOf(group);
-  send(res, await handler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${group}`, timeoutMs: timeoutOf(group) * 1000, memoryMb: 512 })));
+  send(res, await handler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${group}`, timeoutMs: timeoutOf(group) * 1000, memoryMb: LOCAL_MEMORY_MB })));
 }
 
 function send(res: ServerResponse, response: HttpResponse) {

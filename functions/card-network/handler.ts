@@ -1,6 +1,29 @@
-import { answerNetworkRequest } from '../../shared/domain/cards/network-request.js';
+import { handleCardNetworkRequest, type CardNetworkRuntime } from '../../shared/card-network/http.js';
+import { cardNetworkSecret } from '../../shared/card-network/secret.js';
+import { unconfiguredIssuer } from '../../shared/domain/cards/sandbox-issuer.js';
 import { core } from '../../shared/runtime/core.js';
 import { cardService } from '../../shared/runtime/services.js';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
-/** The issuing processor's real-time authorization request (event shape: shared/domain/cards/network-request.ts). */
-export const handler = (event: unknown) => answerNetworkRequest(cardService(core()), event, console);
+const secret = cardNetworkSecret();
+
+// Read the signing secret during the cold start (init), not in the ~2 s the network gives a
+// request; a failure here is retried by the first request, which then answers 500 if it fails again.
+await secret().catch(() => undefined);
+
+let runtime: CardNetworkRuntime | undefined;
+
+/**
+ * The issuing processor's real-time authorization request, behind a Lambda function URL (auth
+ * NONE: every request is HMAC-signed, shared/card-network/signature.ts) and POST
+ * /card-network/authorizations of the local server. The engine is the one the sandbox test helper
+ * calls. The function never issues a card nor opens card details: its card service has no issuer
+ * (and its role no KMS key); authorizing needs neither.
+ */
+export const handler = async (event: APIGatewayProxyEventV2) => {
+  runtime ??= (() => {
+    const base = core();
+    return { engine: cardService(base, { issuers: { SANDBOX: unconfiguredIssuer, PRODUCTION: unconfiguredIssuer } }), secret, clock: base.clock, log: console };
+  })();
+  return handleCardNetworkRequest(event, runtime);
+};

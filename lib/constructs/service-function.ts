@@ -9,6 +9,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -195,6 +196,17 @@ export class ServiceFunction extends Construct {
   bindDataKey(key: kms.IKey): void {
     this.function.addEnvironment(ENV.dataKeyId, key.keyArn);
     this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'DataKeyEnvelope', actions: [...DATA_KEY_ACTIONS], resources: [key.keyArn] }));
+  }
+
+  /**
+   * Gives the function one Secrets Manager secret to read at run time: its ARN in `variable` and
+   * secretsmanager:GetSecretValue on that secret only (no DescribeSecret, no listing, no write;
+   * the secret is encrypted with the AWS-managed key, so no KMS grant either).
+   */
+  bindSecret(variable: string, secret: secretsmanager.ISecret): void {
+    if (secret.encryptionKey) throw new Error('bindSecret: a secret under a customer managed key would need kms:Decrypt too');
+    this.function.addEnvironment(variable, secret.secretArn);
+    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'SecretRead', actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
   }
 
   /**

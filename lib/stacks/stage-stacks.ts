@@ -2,6 +2,7 @@ import { Tags, type Environment } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { stackNameOf, type StageConfig } from '../config/stage-config.js';
 import { ApiStack } from './api-stack.js';
+import { CardNetworkStack } from './card-network-stack.js';
 import { DataStack } from './data-stack.js';
 import { EventsStack } from './events-stack.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../shared/workers.js';
@@ -27,6 +28,7 @@ export interface StageStacks {
   readonly events: EventsStack;
   readonly mcp: McpStack;
   readonly workflows: WorkflowsStack;
+  readonly cardNetwork: CardNetworkStack;
 }
 
 /**
@@ -78,9 +80,16 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
   }
   // The functions that seal or open bank account numbers (the bank-accounts group, the MCP bank account tools).
   for (const fn of [...DATA_KEY_GROUPS.map((name) => api.functions.get(name as FunctionGroup)), mcp.function]) fn?.bindDataKey(data.dataKey);
-  for (const stack of [data, api, events, mcp, workflows]) {
+  // The issuing processor's real-time authorization requests (functions/card-network behind a function URL).
+  const cardNetwork = new CardNetworkStack(scope, stackNameOf(stage, 'CardNetwork'), {
+    ...common,
+    stackName: stackNameOf(stage, 'CardNetwork'),
+    description: `Allowance ${stage.name}: the card network endpoint (signed authorization requests of the issuing processor)`,
+    table: data.table,
+  });
+  for (const stack of [data, api, events, mcp, workflows, cardNetwork]) {
     Tags.of(stack).add('service', 'allowance');
     Tags.of(stack).add('stage', stage.name);
   }
-  return { data, api, events, mcp, workflows };
+  return { data, api, events, mcp, workflows, cardNetwork };
 }

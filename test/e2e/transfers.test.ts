@@ -55,24 +55,25 @@ describe('transfers over HTTP (the workflow settles them on its own)', () => {
 
   /**
    * Follows a transfer until `done(status)`, checking the wallet against `expected(status)` at every
-   * state seen: the wallet is read first, so a transfer still in that state afterwards proves the
-   * wallet was read in it. Answers the states seen, in order.
+   * state seen (a state read before and after the wallet). Answers the states seen, in order.
    */
   async function follow(transferId: string, walletId: string, expected: (status: string) => Balances | undefined, done: (transfer: Record<string, any>) => boolean): Promise<{ seen: string[]; transfer: Record<string, any> }> {
     const seen: string[] = [];
     const deadline = Date.now() + SETTLED_WITHIN_MS;
+    const stateOf = (transfer: Record<string, any>) => (transfer.status === 'COMPLETED' && transfer.clearing ? `COMPLETED/${transfer.clearing.status}` : (transfer.status as string));
     for (;;) {
+      // The transfer, the wallet, the transfer again: the same state both times proves the wallet was read in it.
+      const before = (await call('GET', `/v1/transfers/${transferId}`)).body;
       const wallet = await balancesOf(walletId);
       const transfer = (await call('GET', `/v1/transfers/${transferId}`)).body;
-      const state = transfer.status === 'COMPLETED' && transfer.clearing ? `COMPLETED/${transfer.clearing.status}` : transfer.status;
+      const state = stateOf(transfer);
       if (seen.at(-1) !== state) seen.push(state);
       const want = expected(state);
+      if (want && stateOf(before) === state) expect(wallet, `${transferId} ${state}`).toEqual(want);
       if (done(transfer)) {
-        // Read before the transfer: the wallet may still show the state before; read it again.
         if (want) expect(await balancesOf(walletId), `${transferId} ${state}`).toEqual(want);
         return { seen, transfer };
       }
-      if (want) expect(wallet, `${transferId} ${state}`).toEqual(want);
       if (Date.now() > deadline) throw new Error(`${transferId} still ${state} (seen ${seen.join(' -> ')})`);
       await new Promise((resolve) => setTimeout(resolve, 40));
     }

@@ -20,7 +20,7 @@ export interface SynthesizedStage extends StageStacks {
 }
 
 /** The stacks of a stage, as named by `stackNameOf`. */
-export type StackPart = 'Data' | 'Api' | 'Events' | 'Mcp' | 'Workflows';
+export type StackPart = 'Data' | 'Api' | 'Events' | 'Mcp' | 'Workflows' | 'CardNetwork';
 
 /**
  * Builds one stage the way `bin/app.ts` does (environment-agnostic, no credentials). `bundle: false`

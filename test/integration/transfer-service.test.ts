@@ -350,4 +350,22 @@ describe('transfers against DynamoDB Local', () => {
     expect(await t.transfers.reconcileDue()).toBe(1);
     expect((await t.transfers.get(org.ctx, body.id)).status).toBe('PENDING');
   });
+  it('a withdrawal that fails or is cancelled gives its amount + fee back to the wallet\'s daily spend', async () => {
+    const t = await startTransfers();
+    const org = await t.organization();
+    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '500.00');
+    await t.app.services.policies.create(org.ctx, { walletId: org.mainWalletId, name: 'Daily 50', maxTransactionAmount: '1000', requireHumanApproval: false, dailyLimit: '50' });
+    const withdraw = () => t.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '40.00', currency: 'USD', counterparty: bank('000444445555', 'WIRE') });
+    const first = (await withdraw()).body as TransferView;
+    await expect(withdraw()).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit' } });
+    await t.transfers.runStep({ step: 'submit', transferId: first.id });
+    await t.transfers.cancel(org.ctx, first.id);
+    const second = (await withdraw()).body as TransferView;
+    await t.transfers.advance(org.ctx, second.id, 'FAILED');
+    expect((await withdraw()).status).toBe(201);
+    // A payment sees the same counter: 40.25 of 50 spent.
+    const payee = await t.app.services.wallets.create(org.ctx, { name: 'Payee' });
+    await expect(t.app.services.payments.create(org.ctx, { from: org.mainWalletId, to: payee.id, amount: '10.00' })).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', spent: '40.25' } });
+    expect(await t.ledgerProblems()).toEqual([]);
+  });
 });

@@ -76,7 +76,8 @@ describe('DynamoDB adapter (mocked SDK)', () => {
       expect(record?.Put?.Item).not.toHaveProperty('legs');
       expect(payer?.Update).toMatchObject({ TableName: TABLE, Key: { PK: 'WALLET#wal_payer', SK: 'WALLET' }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
       expect(payer?.Update?.ConditionExpression).toContain('balance >= :t_available');
-      expect(payee?.Update?.ConditionExpression).toBe('attribute_exists(PK) AND environment = :environment AND #status = :active');
+      // A closed wallet (a deleted agent) takes nothing: money there would be stranded.
+      expect(payee?.Update?.ConditionExpression).toBe('attribute_exists(PK) AND attribute_not_exists(deletedAt) AND environment = :environment AND #status = :active');
       expect(sentItems().every((item) => (item.Put ?? item.Update)?.ConditionExpression)).toBe(true);
     });
 

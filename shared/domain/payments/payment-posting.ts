@@ -29,6 +29,19 @@ export function spendOf(walletId: string, amount: Big, at: Date, limits: PeriodL
 }
 
 /**
+ * The spend a released hold gives back to its wallet (a withdrawal that failed or was cancelled, a
+ * card authorization reversed or captured for less): `amount` off the counters of the periods it
+ * was counted in (`countedAt`), those still kept (the current and the previous one); a counter of
+ * a period already dropped has nothing to give back. No limit applies to a give-back.
+ */
+export function spendReturned(walletId: string, amount: Big, countedAt: Date, now: Date): SpendCount | undefined {
+  const periods = PERIODS.map((period) => ({ period, periodKey: periodKeyOf(period, countedAt) })).filter(
+    ({ period, periodKey }) => periodKey === periodKeyOf(period, now) || periodKey === previousPeriodKeyOf(period, now),
+  );
+  return periods.length === 0 ? undefined : { walletId, amount: amount.times(-1), periods, stale: [] };
+}
+
+/**
  * The posting of a payment (or of its reversal): balanced legs, its journal record carrying the
  * key's claim and what its audit entry says, and the payer's spend. The audit entry and the
  * `payment.posted` / `payment.reversed` event are projected from the record (journal-projection.ts).

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { formatAmount } from '../money.js';
 import { holdLegs, voidLegs } from '../ledger/movements.js';
 import { clearingAccountOf, SYSTEM_ACCOUNTS, systemAccount, transferLegs, walletAccount, type Leg, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
+import { spendReturned } from '../payments/payment-posting.js';
 import type { Transfer } from './types.js';
 
 /**
@@ -57,10 +58,13 @@ export function withdrawalCapture(transfer: Transfer, transactionId: string, at:
   });
 }
 
+/** The hold released (failed, rejected or cancelled): amount + fee back to available, and off the wallet's period spend. */
 export function withdrawalVoid(transfer: Transfer, transactionId: string, at: string): PostingChange {
   const total = totalOf(transfer);
+  const spend = spendReturned(transfer.walletId, total, new Date(transfer.createdAt), new Date(at));
   return posting(transfer, transactionId, 'VOID', voidLegs({ walletId: transfer.walletId, amount: total }), at, { from: transfer.walletId, to: transfer.walletId, amount: formatAmount(total, transfer.currency), holdId: transfer.holdId }, {
     settles: { holdId: transfer.holdId!, trigger: 'void', capturedAmount: new Big(0) },
+    ...(spend ? { spend } : {}),
   });
 }
 

@@ -87,7 +87,8 @@ function walletUpdate(tableName: string, posting: Posting, walletId: string, leg
   const settlesHold = legs.every((leg) => leg.settlesHold);
   const adds = ['entryCount :one'];
   const removes: string[] = [];
-  const conditions = ['attribute_exists(PK)', 'environment = :environment'];
+  // A closed (deleted agent) wallet takes nothing more: money there would be stranded.
+  const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deletedAt)', 'environment = :environment'];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':one': 1, ':environment': posting.environment };
   if (!settlesHold) {
@@ -128,7 +129,9 @@ function walletUpdate(tableName: string, posting: Posting, walletId: string, leg
   return update(tableName, walletKeys.primary(walletId), expression, conditions.join(' AND '), values, Object.keys(names).length > 0 ? names : undefined, (old) => {
     if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
     if (old.environment !== posting.environment) return new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
+    // A deleted agent's wallet is FROZEN for payments; settling money on it is refused as closed.
     if (!settlesHold && old.status !== 'ACTIVE') return new ApiError('WALLET_FROZEN', undefined, { walletId });
+    if (old.deletedAt) return new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
     // Evaluation order (decisions.md section 3): deny rules (period limits) before funds.
     const limited = spend ? periodLimitExceeded(spend, old) : undefined;
     if (limited) return limited;
