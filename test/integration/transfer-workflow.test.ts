@@ -231,4 +231,25 @@ describe('transfer workflow with the real transfer-steps handler (DynamoDB Local
     expect(outcome).toMatchObject({ status: 'SUCCEEDED', output: { step: { status: 'FAILED' } } });
     expect(transfer.status).toBe('FAILED');
   });
+
+  it('neither waits nor settles when the sandbox rail refuses the submission (account ending 0003): FAILED at once', async () => {
+    const { outcome, transfer } = await deposit('123450003');
+    expect(outcome).toMatchObject({ status: 'SUCCEEDED', output: { step: { status: 'FAILED' } } });
+    expect(transfer).toMatchObject({ status: 'FAILED', failureReason: 'SUBMISSION_REJECTED' });
+    expect(transfer.submittedAt).toBeUndefined();
+  });
+
+  it('a cancel committed while the execution waits for the rail wins: the settle step finds CANCELLED, the hold is released once', async () => {
+    const org = await t.createOrganization();
+    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    const created = await t.app.services.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '40.00', currency: 'USD', counterparty: { type: 'ACH', routingNumber: ROUTING_NUMBER, accountNumber: '123456789' } });
+    const transferId = (created.body as { id: string }).id;
+    // ACH settles after 3 minutes / TIME_SCALE 100 = 1.8 s: the execution is in its Wait state.
+    for (let i = 0; i < 100 && (await t.app.services.transfers.get(org.ctx, transferId)).status !== 'PENDING'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await t.app.services.transfers.cancel(org.ctx, transferId)).toMatchObject({ status: 'CANCELLED' });
+    const outcome = await workers.workflows!.outcome(TRANSFER_WORKFLOW_NAME, transferId);
+    expect(outcome).toMatchObject({ status: 'SUCCEEDED', output: { step: { status: 'CANCELLED' } } });
+    const wallet = await t.app.services.wallets.get(org.ctx, org.mainWalletId);
+    expect([wallet.balance.toFixed(2), wallet.heldBalance.toFixed(2)]).toEqual(['100.00', '0.00']);
+  });
 });
