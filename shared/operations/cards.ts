@@ -4,6 +4,7 @@ import type { CardService } from '../domain/cards/card-service.js';
 import { MAX_LIMIT_CATEGORIES, MAX_SPENDING_LIMITS } from '../domain/cards/card-rules.js';
 import { authorizationPageView, authorizationView, cardDetailsView, cardholderPageView, cardholderView, cardPageView, cardRefundView, cardView, presentAuthorization, presentCard, presentCardholder } from '../domain/cards/card-view.js';
 import { isCountryCode } from '../domain/cards/countries.js';
+import { MAX_MERCHANT_NAME, merchantNameSchema } from '../domain/cards/network-request.js';
 import { CARD_TYPES, SPENDING_INTERVALS } from '../domain/cards/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { describe, idempotencyKey, name, text, walletId } from './fields.js';
@@ -51,9 +52,10 @@ const changeErrors = [...cardErrors, 'INVALID_STATE', 'CONCURRENT_UPDATE'] as co
 /**
  * Cards (interface-spec 4.6, decisions.md section 5, docs/api.md "Cards"). Permissions as the spec
  * says: `payments:write` to create cards and cardholders and to change or cancel cards,
- * `payments:read` to read them, `cards:sensitive_read` for the details. An agent key may create and
- * manage cards of its own wallet only; cardholders (people's data) and the details (the full number)
- * need an organization key, and the details are never an MCP tool. Freezing has its own two
+ * `payments:read` to read them, `cards:sensitive_read` for the details. An agent key may create,
+ * freeze and cancel cards of its own wallet only; lifting a card's guardrails (PATCH: new limits or
+ * status, unfreeze), cardholders (people's data) and the details (the full number) need an
+ * organization key, and the details are never an MCP tool. Freezing has its own two
  * operations beside PATCH (the MCP tools freeze_card and unfreeze_card of spec 4.13).
  */
 export const CARDS = defineGroup<CardsServices>('cards', [
@@ -181,8 +183,9 @@ export const CARDS = defineGroup<CardsServices>('cards', [
   op({
     name: 'updateCard',
     summary: 'Update a card',
-    description: 'Changes either the status (INACTIVE freezes: every authorization is declined card_inactive; ACTIVE unfreezes) or the spending limits (replaced as a whole). A CANCELLED card answers INVALID_STATE.',
-    access: 'key',
+    description:
+      'Changes either the status (INACTIVE freezes: every authorization is declined card_inactive; ACTIVE unfreezes) or the spending limits (replaced as a whole). A CANCELLED card answers INVALID_STATE. Organization keys only: an agent key can not lift its card\'s guardrails (it may freeze or cancel the card).',
+    access: 'organization',
     permission: 'payments:write',
     audit: AUDIT.card.update,
     events: ['card.updated'],
@@ -217,8 +220,8 @@ export const CARDS = defineGroup<CardsServices>('cards', [
   op({
     name: 'unfreezeCard',
     summary: 'Unfreeze a card',
-    description: 'Sets a frozen card ACTIVE again (the same as PATCH with status ACTIVE). Unfreezing an active card changes nothing.',
-    access: 'key',
+    description: 'Sets a frozen card ACTIVE again (the same as PATCH with status ACTIVE). Unfreezing an active card changes nothing. Organization keys only: an agent key can not unfreeze a card someone froze.',
+    access: 'organization',
     permission: 'payments:write',
     audit: AUDIT.card.unfreeze,
     events: ['card.updated'],
@@ -278,7 +281,10 @@ export const CARDS = defineGroup<CardsServices>('cards', [
       amount: decimal('The amount the merchant asks for.'),
       merchant: describe(
         z.strictObject({
-          name: name('The merchant\'s name (wallet policies match it as merchant:<name>, lower-cased).'),
+          name: describe(
+            merchantNameSchema(),
+            `The merchant's name (1-${MAX_MERCHANT_NAME} characters, at least one letter or digit). Wallet policies match it as merchant:<name lower-cased, keeping only letters and digits>: merchant:openai blocks "OpenAI" and "OPEN AI".`,
+          ),
           category: category('The merchant category: an MCC such as "5734" or a name such as "computer_software_stores".'),
           country: z.optional(country('The merchant\'s country, ISO 3166-1 alpha-2.')),
         }),

@@ -119,7 +119,9 @@ describe('card network endpoint: signed authorization requests', () => {
     // Frozen card: the network is declined like the helper.
     expect((await service.call('POST', `/v1/cards/${networkCard}/freeze`, { key: agent.apiKey })).status).toBe(200);
     expect(await network(networkCard, '1.00')).toMatchObject({ approved: false, reason: 'card_inactive' });
-    expect((await service.call('POST', `/v1/cards/${networkCard}/unfreeze`, { key: agent.apiKey })).status).toBe(200);
+    // Unfreezing lifts a guardrail: an organization key's call (an agent key is refused).
+    expect((await service.call('POST', `/v1/cards/${networkCard}/unfreeze`, { key: agent.apiKey })).status).toBe(403);
+    expect((await service.call('POST', `/v1/cards/${networkCard}/unfreeze`, { key: org.key })).status).toBe(200);
     // An unknown card: declined, no record.
     expect(await network('card_doesnotexist', '1.00')).toEqual({ approved: false, reason: 'card_cancelled' });
   });

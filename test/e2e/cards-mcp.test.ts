@@ -8,6 +8,9 @@ import { callTool, connectMcp, expectToolError, TEST_MCP_TOKEN, toolNames } from
 import type { Organization } from '../fixtures/organizations.js';
 
 const CARD_TOOLS = ['create_card', 'list_cards', 'freeze_card', 'unfreeze_card'];
+/** An agent key can not lift its card's guardrails: no unfreeze, no new limits (organization keys only). */
+const AGENT_CARD_TOOLS = ['create_card', 'list_cards', 'freeze_card', 'cancel_card'];
+const ORGANIZATION_ONLY_CARD_TOOLS = ['unfreeze_card', 'update_card'];
 const LIMITS = [{ amount: '25.00', interval: 'per_authorization' }];
 
 /** Every key of a JSON value, at any depth. */
@@ -24,8 +27,8 @@ function keysOf(value: unknown, into: Set<string> = new Set()): Set<string> {
 
 /**
  * The card tools of the MCP edge (POST /mcp of the local server, the SDK's own client; issue 13,
- * docs/api.md "Cards"): create_card, list_cards, freeze_card and unfreeze_card as an agent uses
- * them, and the guarantee behind "details are never a tool": no tool shows the full number or the
+ * docs/api.md "Cards"): create_card, list_cards and freeze_card as an agent uses them,
+ * unfreeze_card as the organization uses it (an agent key may not lift a guardrail), and the guarantee behind "details are never a tool": no tool shows the full number or the
  * CVC, and no details tool exists for any key.
  */
 describe('cards over MCP: create, list, freeze, unfreeze; never the number or CVC', () => {
@@ -80,10 +83,12 @@ describe('cards over MCP: create, list, freeze, unfreeze; never the number or CV
   it('lists the card tools for an agent key and an organization key, and no details tool for either', async () => {
     for (const client of [agentClient, orgClient]) {
       const names = await toolNames(client);
-      expect(names).toEqual(expect.arrayContaining(CARD_TOOLS));
+      expect(names).toEqual(expect.arrayContaining(client === agentClient ? AGENT_CARD_TOOLS : [...CARD_TOOLS, ...ORGANIZATION_ONLY_CARD_TOOLS]));
       expect(names.filter((name) => /detail|number|cvc|sensitive|reveal/i.test(name))).toEqual([]);
     }
-    const { tools } = await agentClient.listTools();
+    const agentNames = await toolNames(agentClient);
+    for (const name of ORGANIZATION_ONLY_CARD_TOOLS) expect(agentNames, name).not.toContain(name);
+    const { tools } = await orgClient.listTools();
     for (const name of CARD_TOOLS) {
       const tool = tools.find((candidate) => candidate.name === `allowance_${name}`)!;
       // Neither the inputs nor the declared outputs have a place for the number or the CVC.
@@ -125,17 +130,20 @@ describe('cards over MCP: create, list, freeze, unfreeze; never the number or CV
     expectToolError(await call(agentClient, 'freeze_card', { id: otherCard.id }), 'CARD_NOT_FOUND');
   });
 
-  it('freezes the card (authorizations declined card_inactive, a second freeze changes nothing) and unfreezes it', async () => {
+  it('freezes the card as the agent (authorizations declined card_inactive, a second freeze changes nothing); only the organization unfreezes it', async () => {
     expect(await authorize(cardId, '10.00')).toMatchObject({ status: 'APPROVED' });
     const frozen = await ok(agentClient, 'freeze_card', { id: cardId });
     expect(frozen).toMatchObject({ id: cardId, status: 'INACTIVE' });
     expect(await ok(agentClient, 'freeze_card', { id: cardId })).toMatchObject({ status: 'INACTIVE' });
     expect(await authorize(cardId, '10.00')).toMatchObject({ status: 'DECLINED', reason: 'card_inactive' });
     expect((await ok(agentClient, 'list_cards', {})).data[0]).toMatchObject({ id: cardId, status: 'INACTIVE' });
-    const unfrozen = await ok(agentClient, 'unfreeze_card', { id: cardId });
+    expectToolError(await call(agentClient, 'unfreeze_card', { id: cardId }), 'PERMISSION_DENIED');
+    expectToolError(await call(agentClient, 'update_card', { id: cardId, spendingLimits: [{ amount: '1000.00', interval: 'per_authorization' }] }), 'PERMISSION_DENIED');
+    expect((await ok(agentClient, 'list_cards', {})).data[0]).toMatchObject({ id: cardId, status: 'INACTIVE', spendingLimits: LIMITS });
+    const unfrozen = await ok(orgClient, 'unfreeze_card', { id: cardId });
     expect(unfrozen).toMatchObject({ id: cardId, status: 'ACTIVE' });
     expect(await authorize(cardId, '10.00')).toMatchObject({ status: 'APPROVED' });
-    expectToolError(await call(agentClient, 'unfreeze_card', { id: 'card_doesnotexist' }), 'CARD_NOT_FOUND');
+    expectToolError(await call(orgClient, 'unfreeze_card', { id: 'card_doesnotexist' }), 'CARD_NOT_FOUND');
   });
 
   it('never returns the full number or the CVC from any tool call of this file', async () => {

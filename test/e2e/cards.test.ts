@@ -120,7 +120,12 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
   it('declines on a frozen card and on a paused agent\'s wallet, and over the balance', async () => {
     expect(ok(await call('POST', `/v1/cards/${cardId}/freeze`, { key: agent.apiKey })).status).toBe('INACTIVE');
     expect(await authorize(cardId, '5.00')).toMatchObject({ status: 'DECLINED', reason: 'card_inactive' });
-    expect(ok(await call('PATCH', `/v1/cards/${cardId}`, { key: agent.apiKey, body: { status: 'ACTIVE' } })).status).toBe('ACTIVE');
+    // The agent can not lift its card's guardrails: unfreezing and new limits need an organization key.
+    expectError(await call('POST', `/v1/cards/${cardId}/unfreeze`, { key: agent.apiKey }), 403, 'PERMISSION_DENIED');
+    expectError(await call('PATCH', `/v1/cards/${cardId}`, { key: agent.apiKey, body: { status: 'ACTIVE' } }), 403, 'PERMISSION_DENIED');
+    expectError(await call('PATCH', `/v1/cards/${cardId}`, { key: agent.apiKey, body: { spendingLimits: [{ amount: '1000.00', interval: 'per_authorization' }] } }), 403, 'PERMISSION_DENIED');
+    expect(ok(await call('GET', `/v1/cards/${cardId}`, { key: agent.apiKey }))).toMatchObject({ status: 'INACTIVE', spendingLimits: [{ amount: '50.00' }, { amount: '80.00' }] });
+    expect(ok(await call('PATCH', `/v1/cards/${cardId}`, { key: org.key, body: { status: 'ACTIVE' } })).status).toBe('ACTIVE');
 
     ok(await call('POST', `/v1/agents/${agent.id}/pause`, { key: org.key }));
     expect(await authorize(cardId, '5.00')).toMatchObject({ status: 'DECLINED', reason: 'wallet_frozen' });
@@ -149,9 +154,17 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
     expect(history.data.filter((a: { status: string }) => a.status === 'DECLINED').length).toBe(5);
   });
 
+  it('refuses a whitespace-only merchant name', async () => {
+    for (const name of ['', '   ', ' *** ']) {
+      expectError(await call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, { key: org.key, body: { amount: '1.00', merchant: { ...SOFTWARE, name } } }), 400, 'VALIDATION_ERROR');
+    }
+  });
+
   it('cancels a single-use card with its capture', async () => {
     const single = ok(await call('POST', '/v1/cards', { key: agent.apiKey, body: { walletId: agent.id, type: 'SINGLE_USE' } }), 201);
     const auth = await authorize(single.id, '5.00');
+    // One live authorization: a second one before the capture is declined.
+    expect(await authorize(single.id, '3.00')).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
     ok(await call('POST', `/v1/test-helpers/authorizations/${auth.id}/capture`, { key: org.key, body: {} }));
     expect(ok(await call('GET', `/v1/cards/${single.id}`, { key: agent.apiKey })).status).toBe('CANCELLED');
     expect(await authorize(single.id, '1.00')).toMatchObject({ status: 'DECLINED', reason: 'card_cancelled' });
@@ -182,6 +195,25 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
     expect(mine.data.every((card: { walletId: string }) => card.walletId === agent.id)).toBe(true);
     expect(ok(await call('GET', '/v1/cards?limit=100', { key: org.key })).data.length).toBe(mine.data.length + 1);
     expectError(await call('GET', `/v1/cards?walletId=${other.id}`, { key: agent.apiKey }), 404, 'WALLET_NOT_FOUND');
+  });
+
+  it('answers 409 INVALID_STATE to a refund into a deleted agent\'s wallet, and writes nothing', async () => {
+    const agents = agentsApi(service);
+    const gone = await agents.createAgent(org, { name: 'Leaver' });
+    await agents.fundAgent(org, gone.id, 20);
+    const card = ok(await call('POST', '/v1/cards', { key: gone.apiKey, body: { walletId: gone.id, type: 'PERSISTENT' } }), 201);
+    const auth = await authorize(card.id, '15.00');
+    expect(auth.status).toBe('APPROVED');
+    ok(await call('POST', `/v1/test-helpers/authorizations/${auth.id}/capture`, { key: org.key, body: {} }));
+    ok(await call('DELETE', `/v1/agents/${gone.id}`, { key: org.key }));
+    const main = await wallet(org.mainWalletId);
+    const refused = await call('POST', `/v1/test-helpers/authorizations/${auth.id}/refund`, { key: org.key, body: { amount: '5.00', idempotencyKey: 'refund-gone' } });
+    expectError(refused, 409, 'INVALID_STATE');
+    expect(refused.body.error.message).toMatch(/closed/);
+    expect(ok(await call('GET', `/v1/cards/${card.id}/authorizations`, { key: org.key })).data[0]).toMatchObject({ id: auth.id, status: 'CAPTURED', refundedAmount: '0.00' });
+    expect(await wallet(org.mainWalletId)).toEqual(main);
+    // The refusal is kept under its key: the retry answers the same.
+    expectError(await call('POST', `/v1/test-helpers/authorizations/${auth.id}/refund`, { key: org.key, body: { amount: '5.00', idempotencyKey: 'refund-gone' } }), 409, 'INVALID_STATE');
   });
 
   it('never shows the full number or the CVC in metadata, lists, events, audit entries or logs', async () => {

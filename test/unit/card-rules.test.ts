@@ -1,9 +1,9 @@
 import Big from 'big.js';
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decideAuthorization, declineOfCommitFailure, merchantRecipientOf } from '../../shared/domain/cards/authorization-decision.js';
+import { decideAuthorization, declineOfCommitFailure, merchantRecipientOf, normalizeMerchantName } from '../../shared/domain/cards/authorization-decision.js';
 import { expiryOf, isLuhnValid, luhnCheckDigit, randomCvc, sandboxCardNumber, SANDBOX_BIN } from '../../shared/domain/cards/card-numbers.js';
-import { cardSpendOf, categoryAllowed, exceededLimit, intervalKeyOf, isLiveKey, normalizeSpendingLimits, previousIntervalKeyOf } from '../../shared/domain/cards/card-rules.js';
+import { cardExpired, cardSpendOf, categoryAllowed, exceededLimit, intervalKeyOf, isLiveKey, normalizeSpendingLimits, previousIntervalKeyOf } from '../../shared/domain/cards/card-rules.js';
 import { isCountryCode } from '../../shared/domain/cards/countries.js';
 import { answerNetworkRequest } from '../../shared/domain/cards/network-request.js';
 import type { Card } from '../../shared/domain/cards/types.js';
@@ -174,6 +174,50 @@ describe('the authorization decision', () => {
     expect(merchantRecipientOf({ name: ' OpenAI ', category: 'x' })).toBe('merchant:openai');
   });
 
+  it('declines an expired card: valid through the last day of its expiry month (UTC)', () => {
+    expect(cardExpired({ expMonth: 11, expYear: 2026 }, new Date('2026-11-30T23:59:59.999Z'))).toBe(false);
+    expect(cardExpired({ expMonth: 11, expYear: 2026 }, new Date('2026-12-01T00:00:00.000Z'))).toBe(true);
+    expect(cardExpired({ expMonth: 12, expYear: 2026 }, new Date('2026-12-31T23:59:59.999Z'))).toBe(false);
+    expect(cardExpired({ expMonth: 12, expYear: 2026 }, new Date('2027-01-01T00:00:00.000Z'))).toBe(true);
+    expect(cardExpired({ expMonth: 1, expYear: 2027 }, new Date('2026-12-31T23:59:59.999Z'))).toBe(false);
+    // A freshly issued card is valid for three years.
+    expect(cardExpired(expiryOf(AT), AT)).toBe(false);
+    expect(reasonOf(decide(card({ expMonth: 10, expYear: 2026 }), snapshot()))).toBe('card_expired');
+    expect(reasonOf(decide(card({ expMonth: 11, expYear: 2026 }), snapshot()))).toBe('approved');
+    // After card_cancelled, before card_inactive.
+    expect(reasonOf(decide(card({ status: 'CANCELLED', expMonth: 1, expYear: 2020 }), snapshot()))).toBe('card_cancelled');
+    expect(reasonOf(decide(card({ status: 'INACTIVE', expMonth: 1, expYear: 2020 }), snapshot()))).toBe('card_expired');
+  });
+
+  it('declines a single-use card that has a live authorization (card_used); a persistent card is not marked', () => {
+    expect(reasonOf(decide(card({ type: 'SINGLE_USE', usedBy: 'auth_1' }), snapshot()))).toBe('card_used');
+    expect(reasonOf(decide(card({ type: 'SINGLE_USE' }), snapshot()))).toBe('approved');
+    expect(reasonOf(decide(card({ type: 'SINGLE_USE', usedBy: 'auth_1', status: 'INACTIVE' }), snapshot()))).toBe('card_inactive');
+    expect(declineOfCommitFailure(new ApiError('INVALID_STATE', 'x', { declineReason: 'card_used' }))).toBe('card_used');
+  });
+
+  it('compares card merchants with policy lists by normalized names (letters and digits, lower-cased)', () => {
+    expect(normalizeMerchantName('OpenAI, Inc.')).toBe('openaiinc');
+    expect(normalizeMerchantName('OPENAI *CHATGPT')).toBe('openaichatgpt');
+    expect(normalizeMerchantName('  Open   AI ')).toBe('openai');
+    expect(normalizeMerchantName('ＯｐｅｎＡＩ')).toBe('openai');
+    expect(merchantRecipientOf({ name: 'Lucky Casino', category: '7995' })).toBe('merchant:luckycasino');
+    const blocked = (entries: string[], name: string) => reasonOf(decide(card(), snapshot({}, [policy({ blockedRecipients: entries })]), '10.00', { ...merchant, name }));
+    expect(blocked(['merchant:openai'], 'OpenAI')).toBe('policy_denied');
+    expect(blocked(['merchant:openai'], 'OPENAI')).toBe('policy_denied');
+    expect(blocked(['merchant:openai'], 'Open-AI')).toBe('policy_denied');
+    expect(blocked(['MERCHANT:Lucky-Casino'], 'LUCKY CASINO')).toBe('policy_denied');
+    expect(blocked(['merchant:openai'], 'OpenAI Inc')).toBe('approved');
+    // A domain entry matches the card merchant of the same letters and digits only.
+    expect(blocked(['merchant:openai.com'], 'OpenAI.com')).toBe('policy_denied');
+    expect(blocked(['merchant:openai.com'], 'OpenAI')).toBe('approved');
+    // Wallet ids in a list are left as they are.
+    expect(blocked(['wal_OpenAI'], 'OpenAI')).toBe('approved');
+    const allowed = (entries: string[], name: string) => reasonOf(decide(card(), snapshot({}, [policy({ allowedRecipients: entries })]), '10.00', { ...merchant, name }));
+    expect(allowed(['merchant:openai'], 'OPEN AI')).toBe('approved');
+    expect(allowed(['merchant:openai'], 'Anthropic')).toBe('policy_denied');
+  });
+
   it('maps a condition that failed at commit to its decline, and lets other failures through', () => {
     expect(declineOfCommitFailure(new ApiError('INSUFFICIENT_FUNDS'))).toBe('insufficient_funds');
     expect(declineOfCommitFailure(new ApiError('WALLET_FROZEN'))).toBe('wallet_frozen');
@@ -195,11 +239,15 @@ describe('the card network request', () => {
     const engine = { authorizeForNetwork: async (input: unknown) => (seen.push(input), { approved: true, authorizationId: 'auth_1' }) };
     expect(await answerNetworkRequest(engine, request, silent)).toEqual({ approved: true, authorizationId: 'auth_1' });
     expect(seen).toEqual([request]);
+    // The merchant's name arrives trimmed.
+    await answerNetworkRequest(engine, { ...request, merchant: { ...request.merchant, name: '  OpenAI  ' } }, silent);
+    expect(seen[1]).toEqual(request);
   });
 
   it('declines a malformed request, and a failure, without approving or throwing', async () => {
     const engine = { authorizeForNetwork: async () => ({ approved: true }) };
-    for (const bad of [null, {}, { ...request, amount: '1.001' }, { ...request, currency: 'EUR' }, { ...request, cardId: 'wal_1' }, { ...request, extra: 1 }]) {
+    const named = (name: string) => ({ ...request, merchant: { ...request.merchant, name } });
+    for (const bad of [null, {}, { ...request, amount: '1.001' }, { ...request, currency: 'EUR' }, { ...request, cardId: 'wal_1' }, { ...request, extra: 1 }, named(''), named('   '), named(' *** '), named('x'.repeat(129)), named('Open\nAI')]) {
       expect(await answerNetworkRequest(engine, bad, silent)).toEqual({ approved: false, reason: 'invalid_request' });
     }
     const logged: unknown[][] = [];

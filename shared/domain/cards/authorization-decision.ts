@@ -3,10 +3,11 @@ import { ApiError } from '../errors.js';
 import { formatAmount } from '../money.js';
 import { spendOf } from '../payments/payment-posting.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
+import type { Policy } from '../policies/policy-types.js';
 import { MERCHANT_PREFIX } from '../policies/recipients.js';
 import type { SpendCount } from '../ledger/posting.js';
 import type { WalletSnapshot } from '../wallets/ports.js';
-import { cardSpendOf, categoryAllowed, exceededLimit, type CardSpendCount } from './card-rules.js';
+import { cardExpired, cardSpendOf, categoryAllowed, exceededLimit, type CardSpendCount } from './card-rules.js';
 import type { Card, DeclineReason, Merchant } from './types.js';
 
 /**
@@ -28,15 +29,42 @@ export type Decision =
   | { approved: true; cardSpend: CardSpendCount; walletSpend: SpendCount }
   | { approved: false; reason: DeclineReason; detail: Record<string, unknown> };
 
-/** How a wallet's spend policies name a card merchant: `merchant:<name>`, lower-cased (blockedRecipients, allowedRecipients). */
-export const merchantRecipientOf = (merchant: Merchant): string => `${MERCHANT_PREFIX}${merchant.name.trim().toLowerCase()}`;
+/**
+ * A merchant name as the card decision compares it with policy lists: Unicode-normalized (NFKC),
+ * lower-cased, every run of characters other than letters and digits removed ("OpenAI, Inc." and
+ * "OPENAI INC" -> "openaiinc"; "OpenAI" and "Open AI" -> "openai").
+ */
+export const normalizeMerchantName = (name: string): string => name.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** How a wallet's spend policies name a card merchant: `merchant:<normalized name>` (blockedRecipients, allowedRecipients). */
+export const merchantRecipientOf = (merchant: Merchant): string => `${MERCHANT_PREFIX}${normalizeMerchantName(merchant.name)}`;
+
+const MERCHANT_ENTRY = /^merchant:/i;
+
+/**
+ * A policy list entry as the card decision compares it: a `merchant:` entry normalized the same
+ * way as the card's merchant name, so `merchant:openai` matches "OpenAI" and "OPENAI". Only inside
+ * the card decision: payments keep comparing `merchant:<domain>` as it is (dots included).
+ */
+const cardFormOf = (entry: string): string => (MERCHANT_ENTRY.test(entry) ? `${MERCHANT_PREFIX}${normalizeMerchantName(entry.slice(MERCHANT_PREFIX.length))}` : entry);
+
+function cardFormsOf(policies: readonly Policy[]): Policy[] {
+  return policies.map((policy) => ({
+    ...policy,
+    ...(policy.blockedRecipients ? { blockedRecipients: policy.blockedRecipients.map(cardFormOf) } : {}),
+    ...(policy.allowedRecipients ? { allowedRecipients: policy.allowedRecipients.map(cardFormOf) } : {}),
+  }));
+}
 
 const decline = (reason: DeclineReason, detail: Record<string, unknown> = {}): Decision => ({ approved: false, reason, detail });
 
 export function decideAuthorization(input: DecisionInput): Decision {
   const { card, snapshot, amount, merchant, at } = input;
   if (card.status === 'CANCELLED') return decline('card_cancelled');
+  if (cardExpired(card, at)) return decline('card_expired');
   if (card.status !== 'ACTIVE') return decline('card_inactive');
+  // A single-use card admits one live authorization (the commit checks the same on the card item).
+  if (card.type === 'SINGLE_USE' && card.usedBy !== undefined) return decline('card_used');
   const wallet = snapshot?.wallet;
   if (!wallet || wallet.deletedAt) return decline('wallet_closed');
   if (wallet.status !== 'ACTIVE') return decline('wallet_frozen');
@@ -49,7 +77,7 @@ export function decideAuthorization(input: DecisionInput): Decision {
   // The wallet's own guardrails, as for a payment to `merchant:<name>`; a card can not wait for an approval.
   let walletSpend: SpendCount;
   try {
-    const policy = evaluatePolicies(snapshot.policies, snapshot.counters, { walletId: wallet.id, to: merchantRecipientOf(merchant), amount, at });
+    const policy = evaluatePolicies(cardFormsOf(snapshot.policies), snapshot.counters, { walletId: wallet.id, to: merchantRecipientOf(merchant), amount, at });
     if (policy.kind === 'APPROVAL') return decline('policy_denied', { rule: policy.reason });
     walletSpend = spendOf(wallet.id, amount, at, policy.periodLimits, snapshot.counters);
   } catch (error) {

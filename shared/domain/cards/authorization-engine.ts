@@ -102,12 +102,13 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
     const decision = decideAuthorization({ card, snapshot: snapshot?.wallet.environment === card.environment ? snapshot : undefined, amount, merchant: base.merchant, at: now });
     if (!decision.approved) return declined(base, decision.reason, actor, slot, now);
     const holdId = ids('transaction');
-    const auth: Authorization = { ...base, holdId, spendKeys: decision.cardSpend.intervals.map(({ interval, key }) => ({ interval, key })) };
+    const singleUse = card.type === 'SINGLE_USE';
+    const auth: Authorization = { ...base, holdId, spendKeys: decision.cardSpend.intervals.map(({ interval, key }) => ({ interval, key })), ...(singleUse ? { usesCard: true } : {}) };
     const body = presentAuthorization(auth);
     try {
       await store.commit([
         authorizationHold(auth, holdId, amount, at, decision.walletSpend),
-        { type: 'countCardSpend', spend: decision.cardSpend },
+        { type: 'countCardSpend', spend: decision.cardSpend, ...(singleUse ? { usedBy: auth.id } : {}) },
         { type: 'putAuthorization', authorization: auth },
         eventOf(auth, 'card.authorization.approved', at),
         auditOf(actor, auth, AUDIT.card.authorize, at),
@@ -158,15 +159,20 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
     return auth as Authorization & { holdId: string };
   }
 
-  /** The card write of a capture or reversal: spend given back (only to counters still kept), a single-use card closed. */
-  function settleCard(auth: Authorization, card: Card | undefined, released: Big, now: Date): { change?: CardChange; closed?: Card } {
+  /**
+   * The card write of a capture or reversal: spend given back (only to counters still kept), a
+   * single-use card closed by a capture, or freed by the reversal of its authorization (decisions:
+   * docs/api.md "Cards": a reversed single-use authorization paid nothing, so the card may be used again).
+   */
+  function settleCard(auth: Authorization, card: Card | undefined, released: Big, now: Date, frees = false): { change?: CardChange; closed?: Card } {
     const keys = (auth.spendKeys ?? []).filter((key) => isLiveKey(key, now));
     const release = released.gt(0) && keys.length > 0 ? { amount: released.toFixed(), keys } : undefined;
     const closes = card?.type === 'SINGLE_USE' && card.status !== 'CANCELLED';
-    if (!release && !closes) return {};
+    const free = frees && auth.usesCard ? auth.id : undefined;
+    if (!release && !closes && !free) return {};
     const at = now.toISOString();
     return {
-      change: { type: 'settleCard', cardId: auth.cardId, ...(release ? { release } : {}), ...(closes ? { closeAt: at } : {}) },
+      change: { type: 'settleCard', cardId: auth.cardId, ...(release ? { release } : {}), ...(closes ? { closeAt: at } : {}), ...(free ? { free } : {}) },
       ...(closes ? { closed: { ...card, status: 'CANCELLED', cancelledAt: at, updatedAt: at } } : {}),
     };
   }
@@ -205,7 +211,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
     const now = clock.now();
     const at = now.toISOString();
     const after: Authorization = { ...auth, status: 'REVERSED', reversedAt: at };
-    const release = settleCard(auth, undefined, new Big(auth.amount), now).change;
+    const release = settleCard(auth, undefined, new Big(auth.amount), now, true).change;
     await store.commit([
       authorizationVoid(auth, ids('transaction'), at),
       { type: 'transitionAuthorization', authorizationId: auth.id, trigger: 'reverse', set: { reversedAt: at } },

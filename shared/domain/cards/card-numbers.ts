@@ -43,7 +43,11 @@ function randomDigits(count: number, digit: RandomDigit): string {
   return out;
 }
 
-/** BIN 400000, nine random digits, the Luhn check digit. */
+/**
+ * BIN 400000, nine random digits, the Luhn check digit: 10^9 numbers, so sandbox numbers are not
+ * unique (two among n cards share one with probability about n^2 / 2e9). Nothing is looked up by
+ * number (cards are named by id everywhere), so no guard is kept (docs/api.md "The issuer port").
+ */
 export function sandboxCardNumber(digit: RandomDigit): string {
   const payload = SANDBOX_BIN + randomDigits(CARD_NUMBER_LENGTH - SANDBOX_BIN.length - 1, digit);
   return payload + luhnCheckDigit(payload);

@@ -41,6 +41,15 @@ export function previousIntervalKeyOf(interval: CountedInterval, at: Date): stri
   }
 }
 
+/**
+ * A card is valid through the last day of its expiry month (UTC), as the networks print it
+ * (`11/29` pays until 2029-11-30T23:59:59.999Z): expired from the first instant of the month after.
+ */
+export function cardExpired(card: { expMonth: number; expYear: number }, at: Date): boolean {
+  // Date.UTC's month is 0-based: expMonth itself is the month after the expiry month (12 rolls over to January).
+  return at.getTime() >= Date.UTC(card.expYear, card.expMonth, 1);
+}
+
 /** A counter still worth keeping at `at`: its interval's current one, or the one just before (an authorization in flight when it turned). */
 export function isLiveKey(counter: IntervalKey, at: Date): boolean {
   return counter.key === intervalKeyOf(counter.interval, at) || counter.key === previousIntervalKeyOf(counter.interval, at);

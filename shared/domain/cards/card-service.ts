@@ -152,9 +152,18 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
     if (card.status === 'CANCELLED') throw new ApiError('INVALID_STATE', 'The card is cancelled; a cancelled card never changes again.', { status: card.status });
   }
 
-  /** PATCH: either the status (ACTIVE / INACTIVE) or the spending limits. Asking for the status it has changes nothing. */
+  /**
+   * PATCH: either the status (ACTIVE / INACTIVE) or the spending limits. Asking for the status it
+   * has changes nothing. Lifting a guardrail (new limits, unfreezing) needs an organization key
+   * (decisions.md section 1: a scoped key never manages its own guardrails); an agent key may only
+   * freeze (and cancel). The catalog refuses agent keys for PATCH and unfreeze already; this is the
+   * same rule where the change is made.
+   */
   async function update(ctx: RequestContext, cardId: string, input: CardUpdate, action: AuditAction = AUDIT.card.update): Promise<Card> {
     if ((input.status === undefined) === (input.spendingLimits === undefined)) throw validationError('status', 'give either status or spendingLimits');
+    if (ctx.principal.walletId !== null && (input.spendingLimits !== undefined || input.status === 'ACTIVE')) {
+      throw new ApiError('PERMISSION_DENIED', 'Changing a card\'s spending limits or unfreezing it needs an organization API key.');
+    }
     const card = await loadCard(ctx, cardId);
     refuseCancelled(card);
     if (input.spendingLimits !== undefined) return change(ctx, card, action, undefined, { spendingLimits: normalizeSpendingLimits(input.spendingLimits) });

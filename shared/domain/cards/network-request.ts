@@ -1,6 +1,24 @@
 import * as z from 'zod/mini';
 import type { AuthorizationRequest, NetworkDecision } from './authorization-engine.js';
 
+/** The longest merchant name taken (networks print at most a few dozen characters; processors' longer forms fit). */
+export const MAX_MERCHANT_NAME = 128;
+
+/**
+ * A merchant name as an authorization request may give it: trimmed, 1-128 characters, one line,
+ * and at least one letter or digit (wallet policies match its normalized form, which keeps only
+ * letters and digits: authorization-decision.ts `normalizeMerchantName`).
+ */
+export const merchantNameSchema = () =>
+  z.string().check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(MAX_MERCHANT_NAME, `must be at most ${MAX_MERCHANT_NAME} characters`),
+    z.regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters'),
+    z.regex(/[\p{L}\p{N}]/u, 'must contain a letter or a digit'),
+    z.refine((value: string) => !/\p{Cs}/u.test(value), 'must be valid Unicode text'),
+  );
+
 /**
  * The card network's real-time authorization request, as `functions/card-network` receives it
  * (docs/api.md "Cards: the card network function"): the issuing processor's adapter invokes the
@@ -15,7 +33,7 @@ export const networkRequest = z.strictObject({
   amount: z.string().check(z.maxLength(32), z.regex(/^\d+(\.\d{1,2})?$/)),
   currency: z.literal('USD'),
   merchant: z.strictObject({
-    name: z.string().check(z.minLength(1), z.maxLength(200)),
+    name: merchantNameSchema(),
     category: z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
     country: z.optional(z.string().check(z.regex(/^[A-Za-z]{2}$/))),
   }),

@@ -39,14 +39,18 @@ export type CardChange =
    * increments the version.
    */
   | { type: 'updateCard'; cardId: string; expectedVersion: number; trigger?: CardTrigger; set: Partial<Pick<Card, 'spendingLimits' | 'cancelledAt' | 'updatedAt'>> }
-  /** An approved authorization's spend on the card: ACTIVE, same version, every limited interval within its limit. */
-  | { type: 'countCardSpend'; spend: CardSpendCount }
+  /**
+   * An approved authorization's spend on the card: ACTIVE, same version, every limited interval
+   * within its limit; for a single-use card, `usedBy` (the authorization) set only if unset.
+   */
+  | { type: 'countCardSpend'; spend: CardSpendCount; usedBy?: string }
   /**
    * What a capture or reversal changes on the card, in one write of its item: spend given back (a
    * reversal, the uncaptured rest of a capture) to the counters it was added to, and for a
-   * single-use card its end (CANCELLED whatever it was: repeating it changes nothing).
+   * single-use card its end (CANCELLED whatever it was: repeating it changes nothing), or, when its
+   * authorization is reversed, its `usedBy` removed (`free`: that authorization) so it may be used again.
    */
-  | { type: 'settleCard'; cardId: string; release?: { amount: string; keys: IntervalKey[] }; closeAt?: string }
+  | { type: 'settleCard'; cardId: string; release?: { amount: string; keys: IntervalKey[] }; closeAt?: string; free?: string }
   | { type: 'putAuthorization'; authorization: Authorization }
   /** APPROVED -> CAPTURED | REVERSED, once. */
   | { type: 'transitionAuthorization'; authorizationId: string; trigger: AuthorizationTrigger; set: Partial<Pick<Authorization, 'capturedAmount' | 'captureTransactionId' | 'capturedAt' | 'reversedAt'>> }

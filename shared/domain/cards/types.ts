@@ -50,6 +50,11 @@ export interface Card {
   idempotencyKey?: string;
   /** Read only (never written from here): the spend counters the card item carries. */
   counters?: CardSpendCounter[];
+  /**
+   * A single-use card's live authorization: set (only if absent) by the approval's own
+   * transaction, removed by that authorization's reversal; a capture cancels the card.
+   */
+  usedBy?: string;
 }
 
 /** The spend of one interval, counted on the card item in the authorization's transaction. */
@@ -113,7 +118,9 @@ export type AuthorizationStatus = (typeof AUTHORIZATION_STATUSES)[number];
  */
 export const DECLINE_REASONS = [
   'card_cancelled',
+  'card_expired',
   'card_inactive',
+  'card_used',
   'wallet_closed',
   'wallet_frozen',
   'category_blocked',
@@ -146,6 +153,8 @@ export interface Authorization {
   holdId?: string;
   /** Approved: the card counters it added to, given back when released (reversal, partial capture). */
   spendKeys?: IntervalKey[];
+  /** Approved on a single-use card: it marked the card used (`Card.usedBy`); its reversal frees the card. */
+  usesCard?: boolean;
   captureTransactionId?: string;
   createdAt: string;
   capturedAt?: string;

@@ -44,7 +44,7 @@ export const cardWriters: ChangeWriters<CardChange> = {
       ),
     ];
   },
-  countCardSpend: (tableName, change) => [countCardSpend(tableName, change.spend)],
+  countCardSpend: (tableName, change) => [countCardSpend(tableName, change.spend, change.usedBy)],
   settleCard: (tableName, change) => {
     const adds: string[] = [];
     const sets: string[] = [];
@@ -61,8 +61,18 @@ export const cardWriters: ChangeWriters<CardChange> = {
       Object.assign(names, { '#status': 'status' });
       Object.assign(values, { ':cancelled': targetOf(CARD_STATES, 'cancel'), ':at': change.closeAt, ':one': 1 });
     }
-    const expression = `${sets.length > 0 ? `SET ${sets.join(', ')} ` : ''}ADD ${adds.join(', ')}`;
-    return [update(tableName, cardKeys.primary(change.cardId), expression, 'attribute_exists(PK)', values, names, () => new ApiError('CARD_NOT_FOUND'))];
+    const conditions = ['attribute_exists(PK)'];
+    if (change.free) {
+      // Only the authorization that marked the single-use card frees it.
+      conditions.push('usedBy = :usedBy');
+      values[':usedBy'] = change.free;
+    }
+    const expression = [...(sets.length > 0 ? [`SET ${sets.join(', ')}`] : []), ...(adds.length > 0 ? [`ADD ${adds.join(', ')}`] : []), ...(change.free ? ['REMOVE usedBy'] : [])].join(' ');
+    return [
+      update(tableName, cardKeys.primary(change.cardId), expression, conditions.join(' AND '), values, Object.keys(names).length > 0 ? names : undefined, (old) =>
+        old ? new ApiError('INVALID_STATE', 'The card is not held by this authorization.') : new ApiError('CARD_NOT_FOUND'),
+      ),
+    ];
   },
   putAuthorization: (tableName, change) => [put(tableName, cardAuthorizationCodec.toItem(change.authorization))],
   transitionAuthorization: (tableName, change) => {
@@ -103,11 +113,16 @@ export const cardWriters: ChangeWriters<CardChange> = {
 };
 
 /** The card's spend: every interval counted, each limited one only while it stays within its limit; stale intervals dropped. */
-function countCardSpend(tableName: string, spend: Extract<CardChange, { type: 'countCardSpend' }>['spend']): TransactWrite {
+function countCardSpend(tableName: string, spend: Extract<CardChange, { type: 'countCardSpend' }>['spend'], usedBy: string | undefined): TransactWrite {
   const adds: string[] = [];
   const conditions = ['attribute_exists(PK)', '#status = :active', 'version = :version'];
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':active': 'ACTIVE', ':version': spend.version, ':spent': toNumberAttribute(spend.amount) };
+  if (usedBy !== undefined) {
+    // A single-use card admits one live authorization: the first approval to commit marks it.
+    conditions.push('attribute_not_exists(usedBy)');
+    values[':usedBy'] = usedBy;
+  }
   spend.intervals.forEach((interval, index) => {
     const name = `#s${index}`;
     names[name] = cardSpendAttribute(interval.interval, interval.key);
@@ -122,14 +137,15 @@ function countCardSpend(tableName: string, spend: Extract<CardChange, { type: 'c
     names[`#x${index}`] = cardSpendAttribute(key.interval, key.key);
     return `#x${index}`;
   });
-  const expression = `ADD ${adds.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`;
-  return update(tableName, cardKeys.primary(spend.cardId), expression, conditions.join(' AND '), values, names, (old) => cardDecline(old, spend.version));
+  const expression = `${usedBy !== undefined ? 'SET usedBy = :usedBy ' : ''}ADD ${adds.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`;
+  return update(tableName, cardKeys.primary(spend.cardId), expression, conditions.join(' AND '), values, names, (old) => cardDecline(old, spend.version, usedBy !== undefined));
 }
 
 /** Why the card refused the spend at commit: a decline reason the engine records (or a concurrent change it decides again). */
-function cardDecline(old: Item | undefined, version: number): ApiError {
+function cardDecline(old: Item | undefined, version: number, singleUse: boolean): ApiError {
   if (!old || old.status === 'CANCELLED') return new ApiError('INVALID_STATE', 'The card is cancelled.', { declineReason: 'card_cancelled' });
   if (old.status !== 'ACTIVE') return new ApiError('INVALID_STATE', 'The card is inactive.', { declineReason: 'card_inactive' });
+  if (singleUse && old.usedBy !== undefined) return new ApiError('INVALID_STATE', 'The single-use card has a live authorization.', { declineReason: 'card_used' });
   if (readInt(old.version) !== version) return concurrentCardChange();
   return new ApiError('POLICY_DENIED', 'A spending limit of the card would be exceeded.', { declineReason: 'spending_limit_exceeded' });
 }
