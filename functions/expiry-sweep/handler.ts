@@ -20,20 +20,32 @@ const MAX_RECONCILE_ROUNDS = 20;
  * steps, so racing the workflow is harmless too.
  */
 export async function handler(_event?: ScheduledEvent): Promise<{ expired: number; reconciled: number }> {
+  // Each duty on its own: a failure of one never skips the other; the run then fails (Lambda's
+  // retries and error metrics see it) after both ran.
+  const failures: unknown[] = [];
   let expired = 0;
-  for (;;) {
-    approvals ??= approvalService(core());
-    const batch = await approvals.expireDue();
-    expired += batch;
-    if (batch === 0) break;
+  try {
+    for (;;) {
+      approvals ??= approvalService(core());
+      const batch = await approvals.expireDue();
+      expired += batch;
+      if (batch === 0) break;
+    }
+  } catch (error) {
+    failures.push(error);
   }
   // Transfers whose work is overdue: the same steps as the workflow and the clearing expiry.
-  transfers ??= transferService(core(), { expiries: null });
   let reconciled = 0;
-  for (let round = 0; round < MAX_RECONCILE_ROUNDS; round++) {
-    const batch = await transfers.reconcileDue();
-    reconciled += batch;
-    if (batch < RECONCILE_BATCH_SIZE) break;
+  try {
+    transfers ??= transferService(core(), { expiries: null });
+    for (let round = 0; round < MAX_RECONCILE_ROUNDS; round++) {
+      const batch = await transfers.reconcileDue();
+      reconciled += batch;
+      if (batch < RECONCILE_BATCH_SIZE) break;
+    }
+  } catch (error) {
+    failures.push(error);
   }
+  if (failures.length > 0) throw new AggregateError(failures, `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled})`);
   return { expired, reconciled };
 }

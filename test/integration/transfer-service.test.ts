@@ -368,4 +368,22 @@ describe('transfers against DynamoDB Local', () => {
     await expect(t.app.services.payments.create(org.ctx, { from: org.mainWalletId, to: payee.id, amount: '10.00' })).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', spent: '40.25' } });
     expect(await t.ledgerProblems()).toEqual([]);
   });
+  it('an agent with a deposit or withdrawal in flight can not be deleted; a deposit settling on a paused agent\'s wallet is credited', async () => {
+    const t = await startTransfers();
+    const org = await t.organization();
+    const agent = (await t.app.services.agents.create(org.ctx, { name: 'Receiving agent' })).wallet;
+    const deposit = (await t.transfers.deposit(org.ctx, { walletId: agent.id, amount: '40.00', currency: 'USD', counterparty: bank('000444445555', 'WIRE') })).body as TransferView;
+    await expect(t.app.services.agents.remove(org.ctx, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { openTransfers: true } });
+    await t.transfers.runStep({ step: 'submit', transferId: deposit.id });
+    await expect(t.app.services.agents.remove(org.ctx, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { openTransfers: true } });
+    // Paused meanwhile: the money accepted while it was active still arrives.
+    await t.app.services.agents.pause(org.ctx, agent.id);
+    t.clock.advance(1000);
+    expect((await t.transfers.runStep({ step: 'settle', transferId: deposit.id })).status).toBe('COMPLETED');
+    expect((await t.wallet(org.ctx, agent.id)).balance).toBe('39.75');
+    // Settled: the agent can go, its balance swept to the main wallet.
+    await t.app.services.agents.remove(org.ctx, agent.id);
+    expect((await t.wallet(org.ctx, org.mainWalletId)).balance).toBe('39.75');
+    expect(await t.ledgerProblems()).toEqual([]);
+  });
 });

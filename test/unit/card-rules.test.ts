@@ -255,4 +255,18 @@ describe('the card network request', () => {
     expect(await answerNetworkRequest(failing, request, { error: (...args: unknown[]) => void logged.push(args) })).toEqual({ approved: false, reason: 'processing_error' });
     expect(JSON.stringify(logged)).not.toContain('card_1');
   });
+
+  it('answers the processor\'s own mistakes invalid_request without logging a failure: zero, out of range or padded amounts, a request id reused with other terms', async () => {
+    const logged: unknown[][] = [];
+    const log = { error: (...args: unknown[]) => void logged.push(args) };
+    const calls: unknown[] = [];
+    const engine = { authorizeForNetwork: async (input: unknown) => (calls.push(input), { approved: true }) };
+    for (const amount of ['0.00', '0', '01.00', '1000000001.00']) {
+      expect(await answerNetworkRequest(engine, { ...request, amount }, log)).toEqual({ approved: false, reason: 'invalid_request' });
+    }
+    expect(calls).toEqual([]);
+    const reused = { authorizeForNetwork: async () => Promise.reject(new ApiError('IDEMPOTENCY_KEY_REUSE')) };
+    expect(await answerNetworkRequest(reused, request, log)).toEqual({ approved: false, reason: 'invalid_request' });
+    expect(logged).toEqual([]);
+  });
 });

@@ -230,6 +230,10 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     if (agent.heldBalance.gt(0) || agent.pendingBalance.gt(0)) {
       throw new ApiError('INVALID_STATE', 'The agent has money held or clearing (a pending withdrawal or deposit); delete it once its transfers have finished.', { heldBalance: formatBalance(agent.heldBalance), pendingBalance: formatBalance(agent.pendingBalance) });
     }
+    // A deposit or withdrawal not yet settled would settle on the closed wallet: it finishes (or is cancelled) first.
+    if (await store.hasOpenTransfers(agent.id)) {
+      throw new ApiError('INVALID_STATE', 'The agent has transfers still in flight; delete it once they have finished (or cancel them).', { openTransfers: true });
+    }
     const mainWalletId = await mainWalletOf(scope);
     const activeKey = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
     const keyRevocable = activeKey !== undefined && canTransition(API_KEY_STATES, activeKey.status, 'revoke');

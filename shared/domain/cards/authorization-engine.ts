@@ -4,7 +4,7 @@ import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { Change } from '../changes.js';
 import { ApiError } from '../errors.js';
-import { answerChange, claimOf, fingerprintOf, runIdempotent, type IdempotentResponse, type KeyClaim } from '../idempotency/idempotency.js';
+import { answerChange, claimOf, fingerprintOf, runIdempotent, type IdempotentResponse, type KeyClaim, RESERVED_KEY_PREFIX } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import type { ServiceDeps } from '../ports.js';
 import { canTransition } from '../state-table.js';
@@ -142,7 +142,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
     const card = await store.getCard(request.cardId);
     if (!card) return { approved: false, reason: 'card_cancelled' };
     const amount = parseAmount(request.amount, { allowNumber: false });
-    const key = `network:${request.networkId}`;
+    const key = `${RESERVED_KEY_PREFIX}${request.networkId}`;
     const params = { cardId: card.id, amount: amount.toFixed(), merchant: request.merchant };
     const response = await idempotent(card, 'network', 'card.authorize', params, key, (slot) => decide(card, amount, request.merchant, CARD_NETWORK_ACTOR, slot, key));
     const view = response.body as AuthorizationView;

@@ -1,5 +1,9 @@
 import * as z from 'zod/mini';
+import { ApiError, type ErrorCode } from '../errors.js';
+import { parseAmount } from '../money.js';
 import type { AuthorizationRequest, NetworkDecision } from './authorization-engine.js';
+
+const CLIENT_CAUSED: ReadonlySet<ErrorCode> = new Set(['INVALID_AMOUNT', 'IDEMPOTENCY_KEY_REUSE']);
 
 /** The longest merchant name taken (networks print at most a few dozen characters; processors' longer forms fit). */
 export const MAX_MERCHANT_NAME = 128;
@@ -46,8 +50,17 @@ export async function answerNetworkRequest(engine: { authorizeForNetwork(request
   const parsed = networkRequest.safeParse(event);
   if (!parsed.success) return { approved: false, reason: 'invalid_request' };
   try {
+    // The money rules (more than zero, at most 1,000,000,000.00, plain decimals): a zero-amount
+    // verification or a malformed amount is the processor's request, not our failure.
+    parseAmount(parsed.data.amount, { allowNumber: false });
+  } catch {
+    return { approved: false, reason: 'invalid_request' };
+  }
+  try {
     return await engine.authorizeForNetwork(parsed.data);
   } catch (error) {
+    // The same request id with other terms: the processor's mistake, answered without an alarm.
+    if (error instanceof ApiError && CLIENT_CAUSED.has(error.code)) return { approved: false, reason: 'invalid_request' };
     // Never the request itself in the log: only what failed.
     log.error('card network authorization failed', error instanceof Error ? error.message : 'unknown error');
     return { approved: false, reason: 'processing_error' };

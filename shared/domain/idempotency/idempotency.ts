@@ -8,6 +8,8 @@ import type { IdempotencyChange, IdempotencySlot, IdempotencyStore } from './por
 /** Idempotency keys are kept 24 hours (decisions.md section 3); after that a key may start anew. */
 export const IDEMPOTENCY_RETENTION_S = 24 * 3600;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** Idempotency keys of card network requests (`network:<processor id>`); refused from clients. */
+export const RESERVED_KEY_PREFIX = 'network:';
 /** A movement committed in flight whose answer is still missing after this was left by a request that died. */
 export const IN_FLIGHT_STALE_MS = 10_000;
 /** Safety bound on the slots tried in one request (each try follows a slot claimed meanwhile). */
@@ -23,6 +25,8 @@ export function resolveIdempotencyKey(bodyKey: string | undefined, headerKey: st
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
     throw validationError('idempotencyKey', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces`);
   }
+  // The card network's requests claim `network:<processor id>` in the same slots: a client key can not take one first.
+  if (key.startsWith(RESERVED_KEY_PREFIX)) throw validationError('idempotencyKey', `must not start with "${RESERVED_KEY_PREFIX}" (reserved for card network requests)`);
   return key;
 }
 

@@ -39,9 +39,9 @@ export interface Leg {
   /** Wallet legs only; default `available`. */
   bucket?: Bucket;
   /**
-   * The leg settles money already in the wallet (a hold captured or voided, a clearing deposit
-   * released): it may run on a FROZEN wallet, since the money was reserved or received while it
-   * was active.
+   * The leg settles money already accepted for the wallet (a hold captured or voided, a deposit
+   * accepted while the wallet was active, a clearing deposit released): it may run on a FROZEN
+   * wallet, never on a closed one (deletedAt).
    */
   settlesHold?: true;
   /**

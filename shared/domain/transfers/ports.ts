@@ -45,7 +45,11 @@ export interface TransferStepOutput {
  * workflow retries a step whose answer was lost.
  */
 export interface TransferRail {
-  /** Hands the transfer to the rail. Rejected: the transfer fails at once (INITIATED -> FAILED). */
+  /**
+   * Hands the transfer to the rail. Rejected: the transfer fails at once (INITIATED -> FAILED). The
+   * transfer's `id` is the rail's idempotency key: the workflow's retries and the reconciler may
+   * submit the same transfer twice, and the provider must answer the first submission again.
+   */
   submit(transfer: RailTransfer): Promise<{ accepted: true; reference: string; settleAt: string } | { accepted: false; reason: string }>;
   /** Where the submitted transfer stands: settled, failed (funds come back), or not yet (with when to ask again). */
   settlement(transfer: SubmittedRailTransfer): Promise<{ outcome: 'SETTLED' } | { outcome: 'FAILED'; reason: string } | { outcome: 'PENDING'; settleAt: string }>;

@@ -75,7 +75,8 @@ export function depositCredit(transfer: Transfer, transactionId: string, at: str
   const clearing = clearingAccountOf(transfer.rail);
   const legs: Leg[] = [
     { account: systemAccount(clearing), amount: amount.times(-1) },
-    { account: walletAccount(transfer.walletId), amount: amount.minus(fee), bucket: clears ? 'pending' : 'available' },
+    // Accepted while the wallet was ACTIVE: the money arrives even if it was paused since (not if it was closed).
+    { account: walletAccount(transfer.walletId), amount: amount.minus(fee), bucket: clears ? 'pending' : 'available', settlesHold: true },
     ...feeLeg(fee),
   ];
   return posting(transfer, transactionId, 'DEPOSIT', legs, at, { from: clearing, to: transfer.walletId, amount: formatAmount(amount, transfer.currency), fee: formatAmount(fee) });

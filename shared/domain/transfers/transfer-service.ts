@@ -419,7 +419,12 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       await store.commit(changes as Parameters<TransferStore['commit']>[0]);
       return after;
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'INVALID_STATE') return undefined;
+      // Raced: the transfer left the trigger's `from` states meanwhile. Any other INVALID_STATE (a
+      // closed wallet, a hold already settled) is the caller's to handle.
+      if (error instanceof ApiError && error.code === 'INVALID_STATE') {
+        const now = await store.getTransfer(transfer.id);
+        if (!now || !canTransition(TRANSFER_STATES, now.status, trigger)) return undefined;
+      }
       throw error;
     }
   }
@@ -462,8 +467,9 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       if (after?.clearing === 'PENDING') await scheduleClearing(after);
       return after;
     } catch (error) {
-      // The wallet can not take the money any more (frozen or closed): the deposit fails and goes back.
-      if (error instanceof ApiError && (error.code === 'WALLET_FROZEN' || error.code === 'WALLET_NOT_FOUND')) return failed(transfer, 'fail', error.code, audit);
+      // The wallet can not take the money any more (closed: agent deletion waits for open transfers, so
+      // only a wallet gone another way): the deposit fails and the rail returns it. A paused wallet takes it.
+      if (error instanceof ApiError && (error.code === 'INVALID_STATE' || error.code === 'WALLET_NOT_FOUND')) return failed(transfer, 'fail', error.code === 'INVALID_STATE' ? 'WALLET_CLOSED' : error.code, audit);
       throw error;
     }
   }
@@ -494,13 +500,14 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       } catch (error) {
         log.error(`reconciling ${transfer.id} failed; it is looked at again later`, error);
       }
-      const after = await store.getTransfer(transfer.id);
-      if (after?.reconcileAt && after.reconcileAt === transfer.reconcileAt) {
-        try {
+      try {
+        const after = await store.getTransfer(transfer.id);
+        if (after?.reconcileAt && after.reconcileAt === transfer.reconcileAt) {
           await store.commit([{ type: 'deferReconcile', transferId: after.id, status: after.status, reconcileAt: reconcileAfter(after.environment, clock.now()) }]);
-        } catch (error) {
-          if (!(error instanceof ApiError && error.code === 'INVALID_STATE')) throw error;
         }
+      } catch (error) {
+        // Moved meanwhile (INVALID_STATE): nothing to defer. Anything else: logged; the next run sees it again.
+        if (!(error instanceof ApiError && error.code === 'INVALID_STATE')) log.error(`deferring ${transfer.id} failed`, error);
       }
     }
     return due.length;

@@ -15,7 +15,7 @@ export const transferWriters: ChangeWriters<TransferChange> = {
   transitionTransfer: (tableName, change) => {
     const { status: _ignored, ...fields } = change.set;
     // Work still ahead (a reconcileAt): listed for the reconciler; none: off its list.
-    const open = change.set.reconcileAt ? { ...transferKeys.open(), ...transferKeys.openSort(change.set.reconcileAt, change.transferId) } : {};
+    const open = change.set.reconcileAt ? { ...transferKeys.open(change.transferId), ...transferKeys.openSort(change.set.reconcileAt, change.transferId) } : {};
     const { sets, names, values } = setFields({ ...fields, ...open }, 'f_');
     const removes = change.set.reconcileAt ? '' : ' REMOVE reconcileAt, GSI4PK, GSI4SK';
     const from = inStates('#status', fromStatesOf(TRANSFER_STATES, change.trigger), ':from');
