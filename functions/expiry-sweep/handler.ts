@@ -1,13 +1,17 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { core } from '../../shared/runtime/core.js';
+import { AUTHORIZATION_EXPIRY_BATCH_SIZE } from '../../shared/domain/cards/authorization-engine.js';
 import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-service.js';
-import { approvalService, transferService } from '../../shared/runtime/services.js';
+import { approvalService, cardService, transferService } from '../../shared/runtime/services.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
 let transfers: ReturnType<typeof transferService> | undefined;
+let cards: ReturnType<typeof cardService> | undefined;
 
 /** Rounds of transfer reconciliation per run (each handles up to RECONCILE_BATCH_SIZE; the rest waits for the next run). */
 const MAX_RECONCILE_ROUNDS = 20;
+/** Rounds of authorization expiry per run (each up to AUTHORIZATION_EXPIRY_BATCH_SIZE; the rest waits for the next run). */
+const MAX_AUTHORIZATION_EXPIRY_ROUNDS = 20;
 
 /**
  * Scheduled worker, declared in shared/workers.ts (EventBridge rule every EXPIRY_SWEEP_RATE_MINUTES
@@ -17,11 +21,14 @@ const MAX_RECONCILE_ROUNDS = 20;
  * so a sweep racing the schedule's message (or another sweep) is harmless. The event carries
  * nothing it needs: every run expires everything due. It also reconciles transfers whose work is
  * overdue (a workflow that never started or died, a lost clearing schedule): the same idempotent
- * steps, so racing the workflow is harmless too.
+ * steps, so racing the workflow is harmless too. And it reverses APPROVED card authorizations
+ * past their expiry (7 days; no processor reversal notice yet), by the reversal's own state
+ * condition: one captured or reversed meanwhile is left alone. A reversal needs the table only:
+ * the card service's issuer (the data key) is built but never called here.
  */
-export async function handler(_event?: ScheduledEvent): Promise<{ expired: number; reconciled: number }> {
-  // Each duty on its own: a failure of one never skips the other; the run then fails (Lambda's
-  // retries and error metrics see it) after both ran.
+export async function handler(_event?: ScheduledEvent): Promise<{ expired: number; reconciled: number; authorizationsExpired: number }> {
+  // Each duty on its own: a failure of one never skips the others; the run then fails (Lambda's
+  // retries and error metrics see it) after all ran.
   const failures: unknown[] = [];
   let expired = 0;
   try {
@@ -46,6 +53,18 @@ export async function handler(_event?: ScheduledEvent): Promise<{ expired: numbe
   } catch (error) {
     failures.push(error);
   }
-  if (failures.length > 0) throw new AggregateError(failures, `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled})`);
-  return { expired, reconciled };
+  // APPROVED card authorizations past their expiresAt: reversed (the hold voided, the spend given back).
+  let authorizationsExpired = 0;
+  try {
+    cards ??= cardService(core());
+    for (let round = 0; round < MAX_AUTHORIZATION_EXPIRY_ROUNDS; round++) {
+      const batch = await cards.expireDue();
+      authorizationsExpired += batch;
+      if (batch < AUTHORIZATION_EXPIRY_BATCH_SIZE) break;
+    }
+  } catch (error) {
+    failures.push(error);
+  }
+  if (failures.length > 0) throw new AggregateError(failures, `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled}, authorizations expired ${authorizationsExpired})`);
+  return { expired, reconciled, authorizationsExpired };
 }

@@ -30,7 +30,7 @@ export const INDEX_USAGE = {
   TRANSFER: { GSI1: 'transfers of an organization environment', GSI2: 'transfers of the wallet credited or debited', GSI3: 'internal transfers by receiving wallet', GSI4: 'transfers with work ahead, by reconcileAt (sparse: removed once nothing is left to do)' },
   CARD: { GSI1: 'cards of an organization environment', GSI2: 'cards of a wallet' },
   CARDHOLDER: { GSI1: 'cardholders of an organization environment' },
-  CARD_AUTHORIZATION: { GSI1: 'authorizations of a card' },
+  CARD_AUTHORIZATION: { GSI1: 'authorizations of a card', GSI4: 'APPROVED authorizations, by expiresAt (sparse: removed by the capture or reversal)' },
   EVENT: { GSI1: 'events of an organization environment (events API)', GSI2: 'events by the first wallet they concern (wallet-scoped keys)', GSI3: 'events by the second wallet they concern' },
 } as const satisfies Record<string, Partial<Record<GsiName, string>>>;
 

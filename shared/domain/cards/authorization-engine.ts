@@ -8,7 +8,8 @@ import { answerChange, claimOf, fingerprintOf, runIdempotent, type IdempotentRes
 import { formatAmount, parseAmount } from '../money.js';
 import type { ServiceDeps } from '../ports.js';
 import { canTransition } from '../state-table.js';
-import type { Actor, OrganizationScope, RequestContext } from '../tenancy.js';
+import type { Actor, Environment, OrganizationScope, RequestContext } from '../tenancy.js';
+import { scaledMs } from '../transfers/transfer-rules.js';
 import { accessibleAuthorization, accessibleCard } from './access.js';
 import { decideAuthorization, declineOfCommitFailure } from './authorization-decision.js';
 import { authorizationCapture, authorizationHold, authorizationVoid, cardRefund } from './authorization-postings.js';
@@ -40,12 +41,27 @@ const AUTHORIZATION_RESOURCE = 'card_authorization';
 const MAX_DECISION_ATTEMPTS = 3;
 
 /**
+ * How long an APPROVED authorization holds the wallet's money if it is neither captured nor
+ * reversed: 7 days, as issuers expire authorizations (docs/api.md "Cards: authorization expiry").
+ */
+export const AUTHORIZATION_EXPIRY_MS = 7 * 24 * 3600_000;
+/** Authorizations reversed per `expireDue` call (the sweep calls again while a full batch came back). */
+export const AUTHORIZATION_EXPIRY_BATCH_SIZE = 25;
+/** The expiry sweep reverses as the system (decisions.md section 9). */
+export const AUTHORIZATION_EXPIRY_ACTOR: Actor = { actorType: 'SYSTEM', actorId: 'authorization-expiry', ipAddress: '0.0.0.0' };
+
+/** When an authorization approved at `createdAt` expires: 7 days later; in the sandbox the 7 days divided by TIME_SCALE, never less than 1 s. */
+export function authorizationExpiresAt(environment: Environment, createdAt: Date, timeScale: number): string {
+  return new Date(createdAt.getTime() + Math.max(1000, scaledMs(environment, AUTHORIZATION_EXPIRY_MS, timeScale))).toISOString();
+}
+
+/**
  * The authorization engine: the real-time decision (authorization-decision.ts) committed as one
  * transaction with its hold, and the capture, reversal and refund that follow. The card network's
  * function (functions/card-network) and the sandbox test helpers call the same code.
  */
 export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
-  const { store, clock, ids } = deps;
+  const { store, clock, ids, timeScale } = deps;
 
   async function idempotent(scope: OrganizationScope, scopeKey: string, operation: string, params: Record<string, unknown>, key: string | undefined, execute: (slot: Slot) => Promise<IdempotentResponse>): Promise<IdempotentResponse> {
     const claim = key === undefined ? undefined : await claimOf(scope, key, fingerprintOf(operation, { ...params, scope: scopeKey }));
@@ -103,7 +119,14 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
     if (!decision.approved) return declined(base, decision.reason, actor, slot, now);
     const holdId = ids('transaction');
     const singleUse = card.type === 'SINGLE_USE';
-    const auth: Authorization = { ...base, holdId, spendKeys: decision.cardSpend.intervals.map(({ interval, key }) => ({ interval, key })), ...(singleUse ? { usesCard: true } : {}) };
+    const auth: Authorization = {
+      ...base,
+      holdId,
+      spendKeys: decision.cardSpend.intervals.map(({ interval, key }) => ({ interval, key })),
+      ...(singleUse ? { usesCard: true } : {}),
+      // On the expiry index (GSI4) until captured or reversed; a decline never is.
+      expiresAt: authorizationExpiresAt(card.environment, now, timeScale),
+    };
     const body = presentAuthorization(auth);
     try {
       await store.commit([
@@ -205,21 +228,52 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
     });
   }
 
-  /** Reverses an APPROVED authorization: the whole hold released, its card spend given back. */
-  async function reverse(ctx: RequestContext, authorizationId: string): Promise<Authorization> {
-    const auth = await loadApproved(ctx, authorizationId, 'reverse');
+  /**
+   * The reversal (the helper's and the expiry's): the hold voided, the card spend given back, a
+   * single-use card freed, in one transaction conditioned on the authorization still APPROVED
+   * (INVALID_STATE if it was captured or reversed meanwhile). `expired`: by the expiry sweep.
+   */
+  async function reverseApproved(auth: Authorization & { holdId: string }, actor: Actor, expired = false): Promise<Authorization> {
     const now = clock.now();
     const at = now.toISOString();
-    const after: Authorization = { ...auth, status: 'REVERSED', reversedAt: at };
+    const after: Authorization = { ...auth, status: 'REVERSED', reversedAt: at, ...(expired ? { expiredAt: at } : {}) };
     const release = settleCard(auth, undefined, new Big(auth.amount), now, true).change;
     await store.commit([
       authorizationVoid(auth, ids('transaction'), at),
-      { type: 'transitionAuthorization', authorizationId: auth.id, trigger: 'reverse', set: { reversedAt: at } },
+      { type: 'transitionAuthorization', authorizationId: auth.id, trigger: 'reverse', set: { reversedAt: at, ...(expired ? { expiredAt: at } : {}) } },
       ...(release ? [release] : []),
       eventOf(after, 'card.authorization.reversed', at),
-      auditOf(ctx.actor, after, AUDIT.card.reverse, at),
+      auditOf(actor, after, AUDIT.card.reverse, at, expired ? { expired: true } : {}),
     ]);
     return after;
+  }
+
+  /** Reverses an APPROVED authorization: the whole hold released, its card spend given back. */
+  async function reverse(ctx: RequestContext, authorizationId: string): Promise<Authorization> {
+    return reverseApproved(await loadApproved(ctx, authorizationId, 'reverse'), ctx.actor);
+  }
+
+  /**
+   * The expiry (the `expiry-sweep` worker): APPROVED authorizations past their `expiresAt` (neither
+   * captured nor reversed in time; our processor sends no reversal notice yet) are reversed by the
+   * same reversal as the helper's, as the system, `expiredAt` set. Oldest first, at most
+   * AUTHORIZATION_EXPIRY_BATCH_SIZE; returns how many were listed (a full batch: call again). One
+   * captured or reversed meanwhile (the index lags, or a race) is left alone: the reversal's state
+   * condition refuses it. Any other failure is logged; the authorization stays listed for the next run.
+   */
+  async function expireDue(): Promise<number> {
+    const now = clock.now();
+    const due = await store.listDueAuthorizations(now, AUTHORIZATION_EXPIRY_BATCH_SIZE);
+    for (const listed of due) {
+      try {
+        const auth = await store.getAuthorization(listed.id);
+        if (auth?.status !== 'APPROVED' || !auth.holdId || !auth.expiresAt || auth.expiresAt >= now.toISOString()) continue;
+        await reverseApproved(auth as Authorization & { holdId: string }, AUTHORIZATION_EXPIRY_ACTOR, true);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'INVALID_STATE')) console.error(`expiring authorization ${listed.id} failed; it is looked at again later`, error);
+      }
+    }
+    return due.length;
   }
 
   /** Refunds part or all of a CAPTURED authorization into its wallet: never more in all than was captured. */
@@ -251,5 +305,5 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
     return accessibleAuthorization(ctx, await store.getAuthorization(authorizationId));
   }
 
-  return { authorize, authorizeForNetwork, capture, reverse, refund, getAuthorization };
+  return { authorize, authorizeForNetwork, capture, reverse, refund, getAuthorization, expireDue };
 }

@@ -124,6 +124,8 @@ export const authorizationView = view(
     createdAt: timestamp('When the network asked.'),
     capturedAt: nullableTimestamp('When it was captured, or null.'),
     reversedAt: nullableTimestamp('When it was reversed, or null.'),
+    expiresAt: nullableTimestamp('Approved: when it is reversed automatically unless captured or reversed before (7 days after `createdAt`; sandbox: divided by TIME_SCALE). Kept once captured or reversed; null for a declined one.'),
+    expiredAt: nullableTimestamp('When it was reversed because it expired uncaptured (then equal to `reversedAt`), or null.'),
   },
   'A card authorization: the card network\'s real-time request to pay a merchant, and the decision.',
   {
@@ -140,6 +142,8 @@ export const authorizationView = view(
     createdAt: '2026-03-14T10:02:11.412Z',
     capturedAt: '2026-03-14T10:05:00.000Z',
     reversedAt: null,
+    expiresAt: '2026-03-21T10:02:11.412Z',
+    expiredAt: null,
   },
 );
 export type AuthorizationView = z.infer<typeof authorizationView>;
@@ -212,5 +216,7 @@ export function presentAuthorization(auth: Authorization): AuthorizationView {
     createdAt: auth.createdAt,
     capturedAt: auth.capturedAt ?? null,
     reversedAt: auth.reversedAt ?? null,
+    expiresAt: auth.expiresAt ?? null,
+    expiredAt: auth.expiredAt ?? null,
   };
 }

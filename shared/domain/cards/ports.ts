@@ -52,8 +52,8 @@ export type CardChange =
    */
   | { type: 'settleCard'; cardId: string; release?: { amount: string; keys: IntervalKey[] }; closeAt?: string; free?: string }
   | { type: 'putAuthorization'; authorization: Authorization }
-  /** APPROVED -> CAPTURED | REVERSED, once. */
-  | { type: 'transitionAuthorization'; authorizationId: string; trigger: AuthorizationTrigger; set: Partial<Pick<Authorization, 'capturedAmount' | 'captureTransactionId' | 'capturedAt' | 'reversedAt'>> }
+  /** APPROVED -> CAPTURED | REVERSED, once; off the expiry index (GSI4) in the same write. */
+  | { type: 'transitionAuthorization'; authorizationId: string; trigger: AuthorizationTrigger; set: Partial<Pick<Authorization, 'capturedAmount' | 'captureTransactionId' | 'capturedAt' | 'reversedAt' | 'expiredAt'>> }
   /** A refund of a CAPTURED authorization: never more in all than was captured. */
   | { type: 'refundAuthorization'; authorizationId: string; amount: string; capturedAmount: string };
 
@@ -68,4 +68,6 @@ export interface CardStore extends WalletReader, WalletSnapshotReader, Omit<Idem
   listCardholders(scope: OrganizationScope, page: PageRequest): Promise<Page<Cardholder>>;
   getAuthorization(authorizationId: string): Promise<Authorization | undefined>;
   listAuthorizations(cardId: string, page: PageRequest): Promise<Page<Authorization>>;
+  /** APPROVED authorizations whose `expiresAt` is before `now`, oldest first, at most `limit` (the index is eventually consistent: read the record before acting). */
+  listDueAuthorizations(now: Date, limit: number): Promise<Authorization[]>;
 }

@@ -159,5 +159,13 @@ export interface Authorization {
   createdAt: string;
   capturedAt?: string;
   reversedAt?: string;
+  /**
+   * Approved: when it is reversed automatically if neither captured nor reversed by then
+   * (createdAt + AUTHORIZATION_EXPIRY_MS, sandbox divided by TIME_SCALE; authorization-engine.ts
+   * `expireDue`). Kept after the capture or reversal; only an APPROVED one is on the expiry index.
+   */
+  expiresAt?: string;
+  /** Reversed by its expiry (the sweep), not by a request: equal to `reversedAt`. */
+  expiredAt?: string;
   idempotencyKey?: string;
 }

@@ -78,11 +78,12 @@ export const cardWriters: ChangeWriters<CardChange> = {
   transitionAuthorization: (tableName, change) => {
     const { sets, names, values } = setFields(change.set, 'f_');
     const from = inStates('#status', fromStatesOf(AUTHORIZATION_STATES, change.trigger), ':from');
+    // Captured or reversed: nothing left to expire, off the expiry index (GSI4) in the same write.
     return [
       update(
         tableName,
         cardAuthorizationKeys.primary(change.authorizationId),
-        `SET #status = :to${sets.length > 0 ? `, ${sets.join(', ')}` : ''}`,
+        `SET #status = :to${sets.length > 0 ? `, ${sets.join(', ')}` : ''} REMOVE GSI4PK, GSI4SK`,
         `attribute_exists(PK) AND ${from.condition}`,
         { ...values, ...from.values, ':to': targetOf(AUTHORIZATION_STATES, change.trigger) },
         { ...names, '#status': 'status' },

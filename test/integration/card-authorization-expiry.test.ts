@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it, vi } from 'vitest';
+import { authenticate } from '../../shared/auth/authenticate.js';
+import { loadConfig } from '../../shared/config/config.js';
+import { AUTHORIZATION_EXPIRY_MS } from '../../shared/domain/cards/authorization-engine.js';
+import type { AuthorizationView } from '../../shared/domain/cards/card-view.js';
+import type { CardStore } from '../../shared/domain/cards/ports.js';
+import type { Authorization } from '../../shared/domain/cards/types.js';
+import { fixedClock } from '../../shared/domain/clock.js';
+import { OPERATOR_PERMISSION, type RequestContext } from '../../shared/domain/tenancy.js';
+import { createCardStore } from '../../shared/persistence/card-store.js';
+import { checkLedger } from '../../shared/persistence/ledger-check.js';
+import { createContainer, type StoreOverrides } from '../../shared/runtime/container.js';
+import { createTestTable } from '../fixtures/table.js';
+
+/**
+ * Authorization expiry against DynamoDB Local, on a fixed clock (TIME_SCALE 60: a sandbox
+ * authorization expires 7 days / 60 after its approval): `expireDue` reverses an APPROVED
+ * authorization past its expiry by the reversal path (hold voided, spend given back, single-use
+ * card freed, event), never one not yet due, captured or already reversed.
+ */
+const MERCHANT = { name: 'OpenAI', category: '5734', country: 'US' };
+const TIME_SCALE = 60;
+const EXPIRY_MS = AUTHORIZATION_EXPIRY_MS / TIME_SCALE;
+
+async function start(stores?: (table: Awaited<ReturnType<typeof createTestTable>>) => StoreOverrides) {
+  const table = await createTestTable();
+  const clock = fixedClock(new Date('2026-11-25T10:00:00.000Z'));
+  const config = loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), TIME_SCALE: String(TIME_SCALE) });
+  const app = createContainer(config, { table, clock, ...(stores ? { stores: stores(table) } : {}) });
+  const operator: RequestContext = {
+    principal: { kind: 'OPERATOR', keyId: 'key_operator_test', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
+    actor: { actorType: 'API_KEY', actorId: 'key_operator_test', ipAddress: '203.0.113.1' },
+    requestId: 'test-operator',
+  };
+  const created = await app.services.organizations.create(operator, { name: 'Expiry Org' });
+  const { principal } = await authenticate(app.core.authKeys, `Bearer ${created.sandboxKey}`, clock.now());
+  const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '203.0.113.7' }, requestId: 'test' };
+  const balances = async (walletId: string) => {
+    const wallet = await app.services.wallets.get(ctx, walletId);
+    return { balance: wallet.balance.toFixed(2), held: wallet.heldBalance.toFixed(2) };
+  };
+  const scan = async (entityType: string) => (await table.client.send(new ScanCommand({ TableName: table.tableName, FilterExpression: 'entityType = :e', ExpressionAttributeValues: { ':e': entityType } }))).Items ?? [];
+  const problems = async () => (await checkLedger(table.client, table.tableName)).problems;
+  return { app, table, clock, ctx, organizationId: created.organization.id, mainWalletId: created.mainWalletId, balances, scan, problems, cards: app.services.cards };
+}
+
+const authorize = async (t: Awaited<ReturnType<typeof start>>, cardId: string, amount: string) => (await t.cards.authorize(t.ctx, cardId, { amount, merchant: MERCHANT })).body as AuthorizationView;
+
+describe('card authorization expiry against DynamoDB Local', () => {
+  it('reverses an approved authorization once past its expiry (not before), gives the spend back, and leaves a captured one alone', async () => {
+    const t = await start();
+    await t.app.services.wallets.fund(t.ctx, t.mainWalletId, '100.00');
+    const card = await t.cards.create(t.ctx, { walletId: t.mainWalletId, type: 'PERSISTENT', spendingLimits: [{ amount: '50.00', interval: 'all_time' }] });
+    const held = await authorize(t, card.id, '30.00');
+    const captured = await authorize(t, card.id, '10.00');
+    expect(held).toMatchObject({ status: 'APPROVED', expiresAt: new Date(t.clock.now().getTime() + EXPIRY_MS).toISOString(), expiredAt: null });
+    await t.cards.capture(t.ctx, captured.id, undefined);
+    const declined = await authorize(t, card.id, '20.00');
+    expect(declined).toMatchObject({ status: 'DECLINED', reason: 'spending_limit_exceeded', expiresAt: null });
+    expect(await t.balances(t.mainWalletId)).toEqual({ balance: '60.00', held: '30.00' });
+
+    // Only the live approved one is on the expiry index: not the captured one, not the decline.
+    const indexed = (await t.scan('CARD_AUTHORIZATION')).filter((item) => item.GSI4PK !== undefined).map((item) => item.id);
+    expect(indexed).toEqual([held.id]);
+
+    // At its expiry exactly: not yet due.
+    t.clock.advance(EXPIRY_MS);
+    expect(await t.cards.expireDue()).toBe(0);
+    expect((await t.cards.getAuthorization(t.ctx, held.id)).status).toBe('APPROVED');
+
+    t.clock.advance(1);
+    expect(await t.cards.expireDue()).toBe(1);
+    const at = t.clock.now().toISOString();
+    expect(await t.cards.getAuthorization(t.ctx, held.id)).toMatchObject({ status: 'REVERSED', reversedAt: at, expiredAt: at });
+    expect(await t.cards.getAuthorization(t.ctx, captured.id)).toMatchObject({ status: 'CAPTURED', capturedAmount: '10.00' });
+    expect(await t.balances(t.mainWalletId)).toEqual({ balance: '90.00', held: '0.00' });
+    // The all-time spend is given back: only the captured 10.00 stays counted.
+    expect((await t.cards.get(t.ctx, card.id)).counters?.find((c) => c.interval === 'all_time')?.spent).toBe('10');
+    expect((await t.scan('CARD_AUTHORIZATION')).filter((item) => item.GSI4PK !== undefined)).toEqual([]);
+
+    const events = (await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed');
+    expect(events).toHaveLength(1);
+    expect(events[0]?.data).toMatchObject({ id: held.id, status: 'REVERSED', expiredAt: at });
+    const audits = (await t.scan('AUDIT_ENTRY')).filter((item) => item.resourceId === held.id && item.action === 'card.authorization.reverse');
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({ actorType: 'SYSTEM', actorId: 'authorization-expiry' });
+
+    // A second run finds nothing, changes nothing.
+    t.clock.advance(60_000);
+    expect(await t.cards.expireDue()).toBe(0);
+    expect(await t.balances(t.mainWalletId)).toEqual({ balance: '90.00', held: '0.00' });
+    expect((await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed')).toHaveLength(1);
+    expect(await t.problems()).toEqual([]);
+  });
+
+  it('frees a single-use card, and an agent whose only hold expired can then be deleted', async () => {
+    const t = await start();
+    const agent = await t.app.services.agents.create(t.ctx, { name: 'Shopper' });
+    const agentId = agent.wallet.id;
+    await t.app.services.wallets.fund(t.ctx, agentId, '40.00');
+    const card = await t.cards.create(t.ctx, { walletId: agentId, type: 'SINGLE_USE' });
+    const auth = await authorize(t, card.id, '25.00');
+    expect(auth.status).toBe('APPROVED');
+    expect(await t.balances(agentId)).toEqual({ balance: '15.00', held: '25.00' });
+    await expect(t.app.services.agents.remove(t.ctx, agentId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    expect(await authorize(t, card.id, '1.00')).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
+
+    t.clock.advance(EXPIRY_MS + 1);
+    expect(await t.cards.expireDue()).toBe(1);
+    expect(await t.cards.getAuthorization(t.ctx, auth.id)).toMatchObject({ status: 'REVERSED', expiredAt: t.clock.now().toISOString() });
+    expect(await t.balances(agentId)).toEqual({ balance: '40.00', held: '0.00' });
+    expect((await t.cards.get(t.ctx, card.id)).status).toBe('ACTIVE');
+
+    await t.app.services.agents.remove(t.ctx, agentId);
+    expect(await t.balances(t.mainWalletId)).toMatchObject({ balance: '40.00' });
+    expect(await t.problems()).toEqual([]);
+  });
+
+  it('leaves alone an authorization captured after it was listed (the index lags, or a race): the reversal\'s state condition refuses it', async () => {
+    // The listing and the read both stale: they still see it APPROVED after its capture.
+    const stale: { listed?: Authorization } = {};
+    const t = await start((table) => {
+      const real = createCardStore(table);
+      const store: CardStore = {
+        ...real,
+        listDueAuthorizations: async (now, limit) => (stale.listed ? [stale.listed] : real.listDueAuthorizations(now, limit)),
+        getAuthorization: async (id) => (stale.listed?.id === id ? stale.listed : real.getAuthorization(id)),
+      };
+      return { cards: store };
+    });
+    await t.app.services.wallets.fund(t.ctx, t.mainWalletId, '20.00');
+    const card = await t.cards.create(t.ctx, { walletId: t.mainWalletId, type: 'PERSISTENT' });
+    const auth = await authorize(t, card.id, '5.00');
+    stale.listed = await createCardStore(t.table).getAuthorization(auth.id);
+    await t.cards.capture(t.ctx, auth.id, '4.00');
+    t.clock.advance(EXPIRY_MS + 1);
+    // Refused as INVALID_STATE (expected, not logged as a failure), not by any other error.
+    const logged = vi.spyOn(console, 'error');
+    expect(await t.cards.expireDue()).toBe(1);
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+    stale.listed = undefined;
+    const after = await t.cards.getAuthorization(t.ctx, auth.id);
+    expect(after).toMatchObject({ status: 'CAPTURED', capturedAmount: '4.00' });
+    expect(after).not.toHaveProperty('expiredAt');
+    expect(after).not.toHaveProperty('reversedAt');
+    expect(await t.balances(t.mainWalletId)).toEqual({ balance: '16.00', held: '0.00' });
+    expect((await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed')).toHaveLength(0);
+    expect(await t.cards.expireDue()).toBe(0);
+    expect(await t.problems()).toEqual([]);
+  });
+});
