@@ -1,4 +1,4 @@
-import type { ScheduledEvent } from 'aws-lambda';
+import type { Context, ScheduledEvent } from 'aws-lambda';
 import { core } from '../../shared/runtime/core.js';
 import { AUTHORIZATION_EXPIRY_BATCH_SIZE } from '../../shared/domain/cards/authorization-engine.js';
 import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-service.js';
@@ -12,6 +12,8 @@ let cards: ReturnType<typeof cardService> | undefined;
 const MAX_RECONCILE_ROUNDS = 20;
 /** Rounds of authorization expiry per run (each up to AUTHORIZATION_EXPIRY_BATCH_SIZE; the rest waits for the next run). */
 const MAX_AUTHORIZATION_EXPIRY_ROUNDS = 20;
+/** Time left at which a duty stops starting rounds, so the later duties of the run get their turn (and the run ends in time). */
+const STOP_BEFORE_TIMEOUT_MS = 5_000;
 
 /**
  * Scheduled worker, declared in shared/workers.ts (EventBridge rule every EXPIRY_SWEEP_RATE_MINUTES
@@ -26,13 +28,18 @@ const MAX_AUTHORIZATION_EXPIRY_ROUNDS = 20;
  * condition: one captured or reversed meanwhile is left alone. A reversal needs the table only:
  * the card service's issuer (the data key) is built but never called here.
  */
-export async function handler(_event?: ScheduledEvent): Promise<{ expired: number; reconciled: number; authorizationsExpired: number }> {
+export async function handler(_event?: ScheduledEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<{ expired: number; reconciled: number; authorizationsExpired: number }> {
   // Each duty on its own: a failure of one never skips the others; the run then fails (Lambda's
-  // retries and error metrics see it) after all ran.
+  // retries and error metrics see it) after all ran. Each stops starting rounds when the run's time
+  // is nearly up (half of it for the first two, so the last is never starved); the next run goes on.
+  const started = Date.now();
+  const budget = context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
+  const timeLeft = () => budget - (Date.now() - started);
+  const withinShare = (share: number) => timeLeft() > STOP_BEFORE_TIMEOUT_MS && Date.now() - started < budget * share;
   const failures: unknown[] = [];
   let expired = 0;
   try {
-    for (;;) {
+    while (withinShare(0.3)) {
       approvals ??= approvalService(core());
       const batch = await approvals.expireDue();
       expired += batch;
@@ -45,7 +52,7 @@ export async function handler(_event?: ScheduledEvent): Promise<{ expired: numbe
   let reconciled = 0;
   try {
     transfers ??= transferService(core(), { expiries: null });
-    for (let round = 0; round < MAX_RECONCILE_ROUNDS; round++) {
+    for (let round = 0; round < MAX_RECONCILE_ROUNDS && withinShare(0.6); round++) {
       const batch = await transfers.reconcileDue();
       reconciled += batch;
       if (batch < RECONCILE_BATCH_SIZE) break;
@@ -57,7 +64,7 @@ export async function handler(_event?: ScheduledEvent): Promise<{ expired: numbe
   let authorizationsExpired = 0;
   try {
     cards ??= cardService(core());
-    for (let round = 0; round < MAX_AUTHORIZATION_EXPIRY_ROUNDS; round++) {
+    for (let round = 0; round < MAX_AUTHORIZATION_EXPIRY_ROUNDS && withinShare(1); round++) {
       const batch = await cards.expireDue();
       authorizationsExpired += batch;
       if (batch < AUTHORIZATION_EXPIRY_BATCH_SIZE) break;

@@ -11,17 +11,21 @@ import { walletCodec, walletKeys } from './entities/wallet.js';
 import { walletListingCodec, walletListingKeys } from './entities/wallet-listing.js';
 import { createIdempotencyCompleter, createIdempotencyStore } from './idempotency-store.js';
 import { createMainWalletReader } from './organization-store.js';
-import { createQueries, listedPage } from './queries.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { listedPage } from './queries.js';
 import { transferKeys } from './entities/transfer.js';
 import { GSI } from './table-schema.js';
 import type { TableContext } from './table-context.js';
 import { createWalletReader, createWalletSnapshotReader } from './wallet-store.js';
 
-/** Transfers still before their settlement: what must finish before the wallet can close. */
-const OPEN_TRANSFER_FILTER = { expression: '#f_status IN (:f_initiated, :f_pending)', names: { '#f_status': 'status' }, values: { ':f_initiated': 'INITIATED', ':f_pending': 'PENDING' } };
+/**
+ * How many of a wallet's newest transfers the delete guard reads (one query, whatever the wallet's
+ * history). An older transfer still open (a rail silent for a long time) is not seen: a deposit of
+ * it then fails at settlement (WALLET_CLOSED), and a withdrawal holds money, which the guard sees.
+ */
+const RECENT_TRANSFERS_CHECKED = 100;
 
 export function createAgentStore(table: TableContext): AgentStore {
-  const openTransfers = createQueries(table.client, table.tableName);
   return {
     ...createWalletReader(table),
     ...createWalletSnapshotReader(table),
@@ -31,8 +35,20 @@ export function createAgentStore(table: TableContext): AgentStore {
     ...createCommitter(table, { ...walletWriters, ...apiKeyWriters, ...policyWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
     ...createIdempotencyCompleter(table),
     async hasOpenTransfers(walletId) {
-      const page = await openTransfers.queryIndex(GSI.GSI2, transferKeys.ofWallet(walletId), { limit: 1 }, (item) => item, OPEN_TRANSFER_FILTER);
-      return page.items.length > 0;
+      // One read of the wallet's newest transfers (open ones are recent: they settle within days).
+      const output = await table.client.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          IndexName: GSI.GSI2.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': GSI.GSI2.partition, '#status': 'status' },
+          ExpressionAttributeValues: { ':pk': transferKeys.ofWallet(walletId) },
+          ProjectionExpression: '#status',
+          ScanIndexForward: false,
+          Limit: RECENT_TRANSFERS_CHECKED,
+        }),
+      );
+      return (output.Items ?? []).some((item) => item.status === 'INITIATED' || item.status === 'PENDING');
     },
     listAgents(organizationId, environment, includeDeleted, page) {
       // The organization's wallet listing, AGENT lines only; the wallets read by key (deleted ones when asked).

@@ -151,4 +151,41 @@ describe('card authorization expiry against DynamoDB Local', () => {
     expect(await t.cards.expireDue()).toBe(0);
     expect(await t.problems()).toEqual([]);
   });
+  it('moves an authorization whose reversal keeps failing back in the queue, so it never blocks the others', async () => {
+    let poison = '';
+    const t = await start((table) => {
+      const real = createCardStore(table);
+      const store: CardStore = {
+        ...real,
+        commit: async (changes) => {
+          if (changes.some((change) => change.type === 'transitionAuthorization' && change.authorizationId === poison)) throw new Error('storage failure (injected)');
+          await real.commit(changes);
+        },
+      };
+      return { cards: store };
+    });
+    await t.app.services.wallets.fund(t.ctx, t.mainWalletId, '100.00');
+    const card = await t.cards.create(t.ctx, { walletId: t.mainWalletId, type: 'PERSISTENT', spendingLimits: [] });
+    const first = await authorize(t, card.id, '10.00');
+    t.clock.advance(1);
+    const second = await authorize(t, card.id, '20.00');
+    poison = first.id;
+    t.clock.advance(EXPIRY_MS + 1);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(await t.cards.expireDue()).toBe(2);
+      // The failing one was moved back: the next run does not list it first (nor at all, until its retry time).
+      expect(await t.cards.expireDue()).toBe(0);
+    } finally {
+      errors.mockRestore();
+    }
+    expect((await t.cards.getAuthorization(t.ctx, second.id)).status).toBe('REVERSED');
+    expect((await t.cards.getAuthorization(t.ctx, first.id)).status).toBe('APPROVED');
+    // The storage recovers: a later run reverses it.
+    poison = '';
+    t.clock.advance(10 * 60_000);
+    expect(await t.cards.expireDue()).toBe(1);
+    expect((await t.cards.getAuthorization(t.ctx, first.id)).status).toBe('REVERSED');
+    expect(await t.problems()).toEqual([]);
+  });
 });

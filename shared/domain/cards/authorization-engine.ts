@@ -51,6 +51,9 @@ export const AUTHORIZATION_EXPIRY_BATCH_SIZE = 25;
 export const AUTHORIZATION_EXPIRY_ACTOR: Actor = { actorType: 'SYSTEM', actorId: 'authorization-expiry', ipAddress: '0.0.0.0' };
 
 /** When an authorization approved at `createdAt` expires: 7 days later; in the sandbox the 7 days divided by TIME_SCALE, never less than 1 s. */
+/** How long an authorization whose expiry failed waits before the sweep tries it again (sandbox: scaled). */
+const EXPIRY_RETRY_MS = 5 * 60_000;
+
 export function authorizationExpiresAt(environment: Environment, createdAt: Date, timeScale: number): string {
   return new Date(createdAt.getTime() + Math.max(1000, scaledMs(environment, AUTHORIZATION_EXPIRY_MS, timeScale))).toISOString();
 }
@@ -270,7 +273,14 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
         if (auth?.status !== 'APPROVED' || !auth.holdId || !auth.expiresAt || auth.expiresAt >= now.toISOString()) continue;
         await reverseApproved(auth as Authorization & { holdId: string }, AUTHORIZATION_EXPIRY_ACTOR, true);
       } catch (error) {
+        // A race (captured or reversed meanwhile) is no failure; anything else is logged and the
+        // authorization moved back in the queue, so a record that keeps failing never blocks the batch.
+        const current = await store.getAuthorization(listed.id).catch(() => undefined);
+        if (current && current.status !== 'APPROVED') continue;
+        // A state conflict on a record still read APPROVED is a read behind a race: moved back quietly.
         if (!(error instanceof ApiError && error.code === 'INVALID_STATE')) console.error(`expiring authorization ${listed.id} failed; it is looked at again later`, error);
+        const retryAt = new Date(clock.now().getTime() + Math.max(1000, scaledMs(listed.environment, EXPIRY_RETRY_MS, timeScale))).toISOString();
+        await store.commit([{ type: 'deferAuthorizationExpiry', authorizationId: listed.id, retryAt }]).catch(() => undefined);
       }
     }
     return due.length;

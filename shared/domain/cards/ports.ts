@@ -55,6 +55,8 @@ export type CardChange =
   /** APPROVED -> CAPTURED | REVERSED, once; off the expiry index (GSI4) in the same write. */
   | { type: 'transitionAuthorization'; authorizationId: string; trigger: AuthorizationTrigger; set: Partial<Pick<Authorization, 'capturedAmount' | 'captureTransactionId' | 'capturedAt' | 'reversedAt' | 'expiredAt'>> }
   /** A refund of a CAPTURED authorization: never more in all than was captured. */
+  /** The expiry could not reverse it (not a race): the sweep looks at it again at `retryAt` instead of first in every batch. */
+  | { type: 'deferAuthorizationExpiry'; authorizationId: string; retryAt: string }
   | { type: 'refundAuthorization'; authorizationId: string; amount: string; capturedAmount: string };
 
 export interface CardFilter {

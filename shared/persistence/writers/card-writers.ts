@@ -75,6 +75,17 @@ export const cardWriters: ChangeWriters<CardChange> = {
     ];
   },
   putAuthorization: (tableName, change) => [put(tableName, cardAuthorizationCodec.toItem(change.authorization))],
+  deferAuthorizationExpiry: (tableName, change) => [
+    update(
+      tableName,
+      cardAuthorizationKeys.primary(change.authorizationId),
+      'SET GSI4SK = :sort',
+      'attribute_exists(GSI4PK) AND #status = :approved',
+      { ':sort': cardAuthorizationKeys.openSort(change.retryAt, change.authorizationId).GSI4SK, ':approved': 'APPROVED' },
+      { '#status': 'status' },
+      () => new ApiError('INVALID_STATE', 'The authorization was settled meanwhile.'),
+    ),
+  ],
   transitionAuthorization: (tableName, change) => {
     const { sets, names, values } = setFields(change.set, 'f_');
     const from = inStates('#status', fromStatesOf(AUTHORIZATION_STATES, change.trigger), ':from');

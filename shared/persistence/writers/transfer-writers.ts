@@ -49,9 +49,9 @@ export const transferWriters: ChangeWriters<TransferChange> = {
     update(
       tableName,
       transferKeys.primary(change.transferId),
-      'SET reconcileAt = :at, GSI4SK = :sort',
+      'SET reconcileAt = :at, GSI4PK = :partition, GSI4SK = :sort',
       'attribute_exists(GSI4PK) AND #status = :status',
-      { ':at': change.reconcileAt, ':sort': transferKeys.openSort(change.reconcileAt, change.transferId).GSI4SK, ':status': change.status },
+      { ':at': change.reconcileAt, ':partition': transferKeys.open(change.transferId).GSI4PK, ':sort': transferKeys.openSort(change.reconcileAt, change.transferId).GSI4SK, ':status': change.status },
       { '#status': 'status' },
       // It moved meanwhile (the workflow caught up): nothing to defer.
       () => new ApiError('INVALID_STATE', 'The transfer moved meanwhile.'),
