@@ -1,7 +1,6 @@
 import type { CardStore } from '../domain/cards/ports.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createCommitter } from './change-writer.js';
-import { CARD_AUTHORIZATION_ENTITY, cardAuthorizationCodec, cardAuthorizationKeys } from './entities/card-authorization.js';
+import { CARD_AUTHORIZATION_ENTITY, cardAuthorizationCodec, cardAuthorizationKeys, OPEN_AUTHORIZATIONS } from './entities/card-authorization.js';
 import { cardCodec, cardKeys } from './entities/card.js';
 import { cardholderCodec, cardholderKeys } from './entities/cardholder.js';
 import { createIdempotencyStore } from './idempotency-store.js';
@@ -45,27 +44,7 @@ export function createCardStore(table: TableContext): CardStore {
       return queryIndex(GSI.GSI1, cardAuthorizationKeys.ofCard(cardId), page, cardAuthorizationCodec.fromItem);
     },
     async listDueAuthorizations(now, limit) {
-      // Every shard's oldest due entries, merged: the oldest `limit` of them.
-      const shards = await Promise.all(
-        cardAuthorizationKeys.openShards().map(async (partition) => {
-          const output = await table.client.send(
-            new QueryCommand({
-              TableName: table.tableName,
-              IndexName: GSI.GSI4.name,
-              KeyConditionExpression: '#pk = :pk AND #sk < :due',
-              ExpressionAttributeNames: { '#pk': GSI.GSI4.partition, '#sk': GSI.GSI4.sort },
-              ExpressionAttributeValues: { ':pk': partition, ':due': cardAuthorizationKeys.dueBefore(now) },
-              Limit: limit,
-            }),
-          );
-          return (output.Items ?? []).filter((item) => item.entityType === CARD_AUTHORIZATION_ENTITY);
-        }),
-      );
-      return shards
-        .flat()
-        .sort((a, b) => String(a.GSI4SK).localeCompare(String(b.GSI4SK)))
-        .slice(0, limit)
-        .map(cardAuthorizationCodec.fromItem);
+      return (await OPEN_AUTHORIZATIONS.listDue(table, now, limit, CARD_AUTHORIZATION_ENTITY)).map(cardAuthorizationCodec.fromItem);
     },
   };
 }

@@ -1,7 +1,6 @@
 import type { TransferFilter, TransferStore } from '../domain/transfers/ports.js';
 import { createCommitter } from './change-writer.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { TRANSFER_ENTITY, transferCodec, transferKeys } from './entities/transfer.js';
+import { TRANSFER_ENTITY, transferCodec, transferKeys, OPEN_TRANSFERS } from './entities/transfer.js';
 import { createIdempotencyStore } from './idempotency-store.js';
 import { createQueries, equalityFilter } from './queries.js';
 import { GSI } from './table-schema.js';
@@ -27,27 +26,7 @@ export function createTransferStore(table: TableContext): TransferStore {
       return item ? transferCodec.fromItem(item) : undefined;
     },
     async listDueTransfers(now, limit) {
-      // Every shard's oldest due entries, merged: the oldest `limit` of them.
-      const shards = await Promise.all(
-        transferKeys.openShards().map(async (partition) => {
-          const output = await table.client.send(
-            new QueryCommand({
-              TableName: table.tableName,
-              IndexName: GSI.GSI4.name,
-              KeyConditionExpression: '#pk = :pk AND #sk < :due',
-              ExpressionAttributeNames: { '#pk': GSI.GSI4.partition, '#sk': GSI.GSI4.sort },
-              ExpressionAttributeValues: { ':pk': partition, ':due': transferKeys.dueBefore(now) },
-              Limit: limit,
-            }),
-          );
-          return (output.Items ?? []).filter((item) => item.entityType === TRANSFER_ENTITY);
-        }),
-      );
-      return shards
-        .flat()
-        .sort((a, b) => String(a.GSI4SK).localeCompare(String(b.GSI4SK)))
-        .slice(0, limit)
-        .map(transferCodec.fromItem);
+      return (await OPEN_TRANSFERS.listDue(table, now, limit, TRANSFER_ENTITY)).map(transferCodec.fromItem);
     },
     listTransfers(scope, filter, page) {
       return queryIndex(GSI.GSI1, transferKeys.ofOrganization(scope.organizationId, scope.environment), page, transferCodec.fromItem, filterOf(filter));

@@ -1,13 +1,13 @@
 import type { Authorization } from '../../domain/cards/types.js';
 import { readBig, toNumberAttribute } from '../client.js';
+import { dueQueue } from '../due-queue.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
 import Big from 'big.js';
 
 export const CARD_AUTHORIZATION_ENTITY = 'CARD_AUTHORIZATION';
 
-/** Partitions of the open-authorizations index (GSI4). */
-const OPEN_SHARDS = 8;
-const shardOf = (authorizationId: string): number => [...authorizationId].reduce((sum, character) => (sum * 31 + character.charCodeAt(0)) % 1_000_003, 7) % OPEN_SHARDS;
+/** GSI4 (sparse): APPROVED authorizations, by `expiresAt` (shared/persistence/due-queue.ts). */
+export const OPEN_AUTHORIZATIONS = dueQueue('AUTHORIZATIONS');
 
 /**
  * A card authorization, approved or declined (`CARD_AUTHORIZATION#id`); GSI1 the authorizations of
@@ -18,12 +18,12 @@ const shardOf = (authorizationId: string): number => [...authorizationId].reduce
 export const cardAuthorizationKeys = {
   primary: (authorizationId: string): ItemKey => ({ PK: `CARD_AUTHORIZATION#${authorizationId}`, SK: 'CARD_AUTHORIZATION' }),
   ofCard: (cardId: string) => `CARD#${cardId}#AUTHORIZATIONS`,
-  /** GSI4 (sparse): APPROVED authorizations, spread over OPEN_SHARDS partitions by id so no single index partition takes every write. */
-  open: (authorizationId: string) => ({ GSI4PK: `AUTHORIZATIONS#OPEN#${shardOf(authorizationId)}` }),
-  openShards: (): string[] => Array.from({ length: OPEN_SHARDS }, (_, shard) => `AUTHORIZATIONS#OPEN#${shard}`),
-  openSort: (expiresAt: string, authorizationId: string) => ({ GSI4SK: `${expiresAt}#${authorizationId}` }),
+  /** GSI4 (sparse): APPROVED authorizations, by `expiresAt`. */
+  open: (authorizationId: string) => OPEN_AUTHORIZATIONS.partitionOf(authorizationId),
+  openShards: (): string[] => OPEN_AUTHORIZATIONS.shards(),
+  openSort: (expiresAt: string, authorizationId: string) => OPEN_AUTHORIZATIONS.sort(authorizationId, expiresAt),
   /** Everything expiring before `now` sorts below this. */
-  dueBefore: (now: Date) => `${now.toISOString()}#`,
+  dueBefore: (now: Date) => OPEN_AUTHORIZATIONS.dueBefore(now),
 };
 
 export const cardAuthorizationCodec = {

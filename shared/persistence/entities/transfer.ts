@@ -1,12 +1,12 @@
 import type { Environment } from '../../domain/tenancy.js';
 import type { Transfer } from '../../domain/transfers/types.js';
+import { dueQueue } from '../due-queue.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
 
 export const TRANSFER_ENTITY = 'TRANSFER';
 
-/** Partitions of the open-transfers index (GSI4). */
-const OPEN_SHARDS = 8;
-const shardOf = (transferId: string): number => [...transferId].reduce((sum, character) => (sum * 31 + character.charCodeAt(0)) % 1_000_003, 7) % OPEN_SHARDS;
+/** GSI4 (sparse): transfers with work ahead, by `reconcileAt` (shared/persistence/due-queue.ts). */
+export const OPEN_TRANSFERS = dueQueue('TRANSFERS');
 
 /**
  * A transfer, in its own partition (`TRANSFER#id`). Index entries, each sorted newest first by
@@ -20,15 +20,9 @@ export const transferKeys = {
   ofOrganization: (organizationId: string, environment: Environment) => `TRANSFERS#${organizationId}#${environment}`,
   ofWallet: (walletId: string) => `WALLET#${walletId}#TRANSFERS`,
   sort: (transfer: Pick<Transfer, 'createdAt' | 'id'>) => `${transfer.createdAt}#${transfer.id}`,
-  /**
-   * GSI4 (sparse): transfers with work ahead, by when the reconciler looks at them (`reconcileAt`),
-   * spread over OPEN_SHARDS partitions by transfer id so no single index partition takes every write.
-   */
-  open: (transferId: string) => ({ GSI4PK: `TRANSFERS#OPEN#${shardOf(transferId)}` }),
-  openShards: (): string[] => Array.from({ length: OPEN_SHARDS }, (_, shard) => `TRANSFERS#OPEN#${shard}`),
-  openSort: (reconcileAt: string, transferId: string) => ({ GSI4SK: `${reconcileAt}#${transferId}` }),
-  /** Everything due before `now` sorts below this. */
-  dueBefore: (now: Date) => `${now.toISOString()}#`,
+  /** GSI4 (sparse): transfers with work ahead, by when the reconciler looks at them (`reconcileAt`). */
+  open: (transferId: string) => OPEN_TRANSFERS.partitionOf(transferId),
+  openSort: (reconcileAt: string, transferId: string) => OPEN_TRANSFERS.sort(transferId, reconcileAt),
 };
 
 export const transferCodec = {
