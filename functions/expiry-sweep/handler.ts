@@ -30,48 +30,35 @@ const STOP_BEFORE_TIMEOUT_MS = 5_000;
  */
 export async function handler(_event?: ScheduledEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<{ expired: number; reconciled: number; authorizationsExpired: number }> {
   // Each duty on its own: a failure of one never skips the others; the run then fails (Lambda's
-  // retries and error metrics see it) after all ran. Each stops starting rounds when the run's time
-  // is nearly up (half of it for the first two, so the last is never starved); the next run goes on.
+  // retries and error metrics see it) after all ran. Each stops starting rounds when its share of
+  // the run's time is used (the later duties are never starved); the next run goes on.
   const started = Date.now();
   const budget = context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
-  const timeLeft = () => budget - (Date.now() - started);
-  const withinShare = (share: number) => timeLeft() > STOP_BEFORE_TIMEOUT_MS && Date.now() - started < budget * share;
   const failures: unknown[] = [];
-  let expired = 0;
-  try {
-    while (withinShare(0.3)) {
-      approvals ??= approvalService(core());
-      const batch = await approvals.expireDue();
-      expired += batch;
-      if (batch === 0) break;
+
+  /** Runs `round` until it reports less than a full batch, `maxRounds` ran, or the duty's time share is used. */
+  async function drain(round: () => Promise<number>, more: (count: number) => boolean, maxRounds: number, share: number): Promise<number> {
+    let total = 0;
+    try {
+      for (let n = 0; n < maxRounds; n++) {
+        const elapsed = Date.now() - started;
+        if (budget - elapsed <= STOP_BEFORE_TIMEOUT_MS || elapsed >= budget * share) break;
+        const count = await round();
+        total += count;
+        if (!more(count)) break;
+      }
+    } catch (error) {
+      failures.push(error);
     }
-  } catch (error) {
-    failures.push(error);
+    return total;
   }
+
+  // Pending approvals past their expiry (a count of those expired: runs until none is left).
+  const expired = await drain(() => (approvals ??= approvalService(core())).expireDue(), (count) => count > 0, Number.POSITIVE_INFINITY, 0.3);
   // Transfers whose work is overdue: the same steps as the workflow and the clearing expiry.
-  let reconciled = 0;
-  try {
-    transfers ??= transferService(core(), { expiries: null });
-    for (let round = 0; round < MAX_RECONCILE_ROUNDS && withinShare(0.6); round++) {
-      const batch = await transfers.reconcileDue();
-      reconciled += batch;
-      if (batch < RECONCILE_BATCH_SIZE) break;
-    }
-  } catch (error) {
-    failures.push(error);
-  }
+  const reconciled = await drain(() => (transfers ??= transferService(core(), { expiries: null })).reconcileDue(), (count) => count >= RECONCILE_BATCH_SIZE, MAX_RECONCILE_ROUNDS, 0.6);
   // APPROVED card authorizations past their expiresAt: reversed (the hold voided, the spend given back).
-  let authorizationsExpired = 0;
-  try {
-    cards ??= cardService(core());
-    for (let round = 0; round < MAX_AUTHORIZATION_EXPIRY_ROUNDS && withinShare(1); round++) {
-      const batch = await cards.expireDue();
-      authorizationsExpired += batch;
-      if (batch < AUTHORIZATION_EXPIRY_BATCH_SIZE) break;
-    }
-  } catch (error) {
-    failures.push(error);
-  }
+  const authorizationsExpired = await drain(() => (cards ??= cardService(core())).expireDue(), (count) => count >= AUTHORIZATION_EXPIRY_BATCH_SIZE, MAX_AUTHORIZATION_EXPIRY_ROUNDS, 1);
   if (failures.length > 0) throw new AggregateError(failures, `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled}, authorizations expired ${authorizationsExpired})`);
   return { expired, reconciled, authorizationsExpired };
 }
