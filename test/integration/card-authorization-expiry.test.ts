@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { authenticate } from '../../shared/auth/authenticate.js';
-import { loadConfig } from '../../shared/config/config.js';
 import { AUTHORIZATION_EXPIRY_MS } from '../../shared/domain/cards/authorization-engine.js';
 import type { AuthorizationView } from '../../shared/domain/cards/card-view.js';
 import type { CardStore } from '../../shared/domain/cards/ports.js';
 import type { Authorization } from '../../shared/domain/cards/types.js';
 import { fixedClock } from '../../shared/domain/clock.js';
-import { OPERATOR_PERMISSION, type RequestContext } from '../../shared/domain/tenancy.js';
 import { createCardStore } from '../../shared/persistence/card-store.js';
 import { checkLedger } from '../../shared/persistence/ledger-check.js';
-import { createContainer, type StoreOverrides } from '../../shared/runtime/container.js';
+import type { StoreOverrides } from '../../shared/runtime/container.js';
+import { startTestApp } from '../fixtures/service-app.js';
 import { createTestTable } from '../fixtures/table.js';
 
 /**
@@ -25,25 +23,16 @@ const TIME_SCALE = 60;
 const EXPIRY_MS = AUTHORIZATION_EXPIRY_MS / TIME_SCALE;
 
 async function start(stores?: (table: Awaited<ReturnType<typeof createTestTable>>) => StoreOverrides) {
-  const table = await createTestTable();
   const clock = fixedClock(new Date('2026-11-25T10:00:00.000Z'));
-  const config = loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), TIME_SCALE: String(TIME_SCALE) });
-  const app = createContainer(config, { table, clock, ...(stores ? { stores: stores(table) } : {}) });
-  const operator: RequestContext = {
-    principal: { kind: 'OPERATOR', keyId: 'key_operator_test', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
-    actor: { actorType: 'API_KEY', actorId: 'key_operator_test', ipAddress: '203.0.113.1' },
-    requestId: 'test-operator',
-  };
-  const created = await app.services.organizations.create(operator, { name: 'Expiry Org' });
-  const { principal } = await authenticate(app.core.authKeys, `Bearer ${created.sandboxKey}`, clock.now());
-  const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '203.0.113.7' }, requestId: 'test' };
+  const { app, table, createOrganization } = await startTestApp({ DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), TIME_SCALE: String(TIME_SCALE) }, { clock, ...(stores ? { stores } : {}) });
+  const { ctx, organizationId, mainWalletId } = await createOrganization('Expiry Org');
   const balances = async (walletId: string) => {
     const wallet = await app.services.wallets.get(ctx, walletId);
     return { balance: wallet.balance.toFixed(2), held: wallet.heldBalance.toFixed(2) };
   };
   const scan = async (entityType: string) => (await table.client.send(new ScanCommand({ TableName: table.tableName, FilterExpression: 'entityType = :e', ExpressionAttributeValues: { ':e': entityType } }))).Items ?? [];
   const problems = async () => (await checkLedger(table.client, table.tableName)).problems;
-  return { app, table, clock, ctx, organizationId: created.organization.id, mainWalletId: created.mainWalletId, balances, scan, problems, cards: app.services.cards };
+  return { app, table, clock, ctx, organizationId, mainWalletId, balances, scan, problems, cards: app.services.cards };
 }
 
 const authorize = async (t: Awaited<ReturnType<typeof start>>, cardId: string, amount: string) => (await t.cards.authorize(t.ctx, cardId, { amount, merchant: MERCHANT })).body as AuthorizationView;

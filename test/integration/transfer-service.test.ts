@@ -1,39 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../shared/config/config.js';
-import { authenticate } from '../../shared/auth/authenticate.js';
 import { fixedClock } from '../../shared/domain/clock.js';
 import { ApiError } from '../../shared/domain/errors.js';
-import { OPERATOR_PERMISSION, type RequestContext } from '../../shared/domain/tenancy.js';
+import type { RequestContext } from '../../shared/domain/tenancy.js';
 import type { TransferView } from '../../shared/domain/transfers/transfer-view.js';
-import { createContainer } from '../../shared/runtime/container.js';
 import { checkLedger } from '../../shared/persistence/ledger-check.js';
 import { createTransferStore } from '../../shared/persistence/transfer-store.js';
 import type { TransferRail } from '../../shared/domain/transfers/ports.js';
 import { unconfiguredRail } from '../../shared/domain/transfers/sandbox-rail.js';
 import { transferService } from '../../shared/runtime/services.js';
 import { replayJournal } from '../../shared/persistence/journal-replay.js';
-import { createTestTable } from '../fixtures/table.js';
+import { startTestApp } from '../fixtures/service-app.js';
 
 /**
  * The transfer service against DynamoDB Local, its workflow steps driven by hand on a fixed clock
  * (test/integration/transfer-workflow.test.ts runs the same steps inside the state machine).
  */
 async function startTransfers() {
-  const table = await createTestTable();
   const clock = fixedClock(new Date('2026-11-23T10:00:00.000Z'));
-  const app = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), TIME_SCALE: '60' }), { table, clock });
-  const operator: RequestContext = {
-    principal: { kind: 'OPERATOR', keyId: 'key_operator_test', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
-    actor: { actorType: 'API_KEY', actorId: 'key_operator_test', ipAddress: '203.0.113.1' },
-    requestId: 'test-operator',
-  };
-  async function organization() {
-    const created = await app.services.organizations.create(operator, { name: 'Transfers Org' });
-    const { principal } = await authenticate(app.core.authKeys, `Bearer ${created.sandboxKey}`, clock.now());
-    const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '203.0.113.7' }, requestId: 'test' };
-    return { ctx, mainWalletId: created.mainWalletId, organizationId: created.organization.id };
-  }
+  const { app, table, createOrganization } = await startTestApp({ DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), TIME_SCALE: '60' }, { clock });
+  const organization = () => createOrganization('Transfers Org');
   const wallet = async (ctx: RequestContext, id: string) => {
     const found = await app.services.wallets.get(ctx, id);
     return { balance: found.balance.toFixed(2), held: found.heldBalance.toFixed(2), pending: found.pendingBalance.toFixed(2) };
