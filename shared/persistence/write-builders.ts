@@ -55,3 +55,28 @@ export function put(tableName: string, item: Item, conditionFailed?: TransactWri
     onConditionFailed: conditionFailed ?? duplicate(String(item.PK)),
   };
 }
+
+/**
+ * A status change by a state table (shared/domain/state-table.ts): `status` moves to the trigger's
+ * target, conditioned on its `from` states (and `condition`, if given), with more fields `set`
+ * (`setFields`) and attributes removed. The one shape of every conditioned transition write.
+ */
+export function transitionUpdate(
+  tableName: string,
+  key: ItemKey,
+  transition: { readonly from: readonly string[]; readonly to: string },
+  spec: { set?: Record<string, unknown>; remove?: readonly string[]; condition?: string; values?: Record<string, unknown>; onConditionFailed: TransactWrite['onConditionFailed'] },
+): TransactWrite {
+  const from = inStates('#status', transition.from, ':from');
+  const { sets, names, values } = setFields(spec.set ?? {}, 'f_');
+  const remove = spec.remove && spec.remove.length > 0 ? ` REMOVE ${spec.remove.join(', ')}` : '';
+  return update(
+    tableName,
+    key,
+    `SET ${['#status = :to', ...sets].join(', ')}${remove}`,
+    spec.condition ? `${spec.condition} AND ${from.condition}` : from.condition,
+    { ...values, ...spec.values, ...from.values, ':to': transition.to },
+    { ...names, '#status': 'status' },
+    spec.onConditionFailed,
+  );
+}

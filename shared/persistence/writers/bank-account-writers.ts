@@ -4,7 +4,7 @@ import { ApiError } from '../../domain/errors.js';
 import { fromStatesOf, targetOf } from '../../domain/state-table.js';
 import { bankAccountCodec, bankAccountKeys } from '../entities/bank-account.js';
 import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
-import { inStates, put, update, type ChangeWriters } from '../write-builders.js';
+import { inStates, put, transitionUpdate, update, type ChangeWriters } from '../write-builders.js';
 
 const STATUS = { '#status': 'status' };
 
@@ -17,20 +17,9 @@ const refusal = (old: Record<string, unknown> | undefined) =>
 export const bankAccountWriters: ChangeWriters<BankAccountChange> = {
   putBankAccount: (tableName, change) => [put(tableName, bankAccountCodec.toItem(change.bankAccount))],
 
-  verifyBankAccount: (tableName, change) => {
-    const from = inStates('#status', fromStatesOf(BANK_ACCOUNT_STATES, 'verify'), ':from');
-    return [
-      update(
-        tableName,
-        bankAccountKeys.primary(change.bankAccountId),
-        'SET #status = :to, verifiedAt = :at REMOVE microDepositsSealed',
-        from.condition,
-        { ...from.values, ':to': targetOf(BANK_ACCOUNT_STATES, 'verify'), ':at': change.verifiedAt },
-        STATUS,
-        refusal,
-      ),
-    ];
-  },
+  verifyBankAccount: (tableName, change) => [
+    transitionUpdate(tableName, bankAccountKeys.primary(change.bankAccountId), BANK_ACCOUNT_STATES.verify, { set: { verifiedAt: change.verifiedAt }, remove: ['microDepositsSealed'], onConditionFailed: refusal }),
+  ],
 
   /** Counted over the count read, only while `verify` could still fire: concurrent answers are counted one at a time. */
   countFailedBankAccountVerification: (tableName, change) => {
@@ -55,18 +44,11 @@ export const bankAccountWriters: ChangeWriters<BankAccountChange> = {
   },
 
   /** The sealed values and the list entry go; the item stays (audit trail), answering as absent. */
-  deleteBankAccount: (tableName, change) => {
-    const from = inStates('#status', fromStatesOf(BANK_ACCOUNT_STATES, 'delete'), ':from');
-    return [
-      update(
-        tableName,
-        bankAccountKeys.primary(change.bankAccountId),
-        'SET #status = :to, deletedAt = :at REMOVE accountNumberSealed, microDepositsSealed, GSI1PK, GSI1SK',
-        from.condition,
-        { ...from.values, ':to': targetOf(BANK_ACCOUNT_STATES, 'delete'), ':at': change.deletedAt },
-        STATUS,
-        () => new ApiError('BANK_ACCOUNT_NOT_FOUND', 'No such bank account.'),
-      ),
-    ];
-  },
+  deleteBankAccount: (tableName, change) => [
+    transitionUpdate(tableName, bankAccountKeys.primary(change.bankAccountId), BANK_ACCOUNT_STATES.delete, {
+      set: { deletedAt: change.deletedAt },
+      remove: ['accountNumberSealed', 'microDepositsSealed', 'GSI1PK', 'GSI1SK'],
+      onConditionFailed: () => new ApiError('BANK_ACCOUNT_NOT_FOUND', 'No such bank account.'),
+    }),
+  ],
 };

@@ -10,7 +10,7 @@ import { cardCodec, cardKeys, cardSpendAttribute } from '../entities/card.js';
 import { cardholderCodec } from '../entities/cardholder.js';
 import type { Item } from '../item.js';
 import type { TransactWrite } from '../transact.js';
-import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
+import { inStates, put, setFields, update, transitionUpdate, type ChangeWriters } from '../write-builders.js';
 
 /** A concurrent change of the card's status or limits: the decision is made again (a retry). */
 const concurrentCardChange = () => new ApiError('CONCURRENT_UPDATE', 'The card changed meanwhile; retry.', { retryAfter: 1 });
@@ -86,22 +86,15 @@ export const cardWriters: ChangeWriters<CardChange> = {
       () => new ApiError('INVALID_STATE', 'The authorization was settled meanwhile.'),
     ),
   ],
-  transitionAuthorization: (tableName, change) => {
-    const { sets, names, values } = setFields(change.set, 'f_');
-    const from = inStates('#status', fromStatesOf(AUTHORIZATION_STATES, change.trigger), ':from');
+  transitionAuthorization: (tableName, change) => [
     // Captured or reversed: nothing left to expire, off the expiry index (GSI4) in the same write.
-    return [
-      update(
-        tableName,
-        cardAuthorizationKeys.primary(change.authorizationId),
-        `SET #status = :to${sets.length > 0 ? `, ${sets.join(', ')}` : ''} REMOVE GSI4PK, GSI4SK`,
-        `attribute_exists(PK) AND ${from.condition}`,
-        { ...values, ...from.values, ':to': targetOf(AUTHORIZATION_STATES, change.trigger) },
-        { ...names, '#status': 'status' },
-        (old) => (old ? new ApiError('INVALID_STATE', `The authorization is ${String(old.status)}.`, { status: old.status }) : new ApiError('AUTHORIZATION_NOT_FOUND')),
-      ),
-    ];
-  },
+    transitionUpdate(tableName, cardAuthorizationKeys.primary(change.authorizationId), AUTHORIZATION_STATES[change.trigger], {
+      set: change.set,
+      remove: ['GSI4PK', 'GSI4SK'],
+      condition: 'attribute_exists(PK)',
+      onConditionFailed: (old) => (old ? new ApiError('INVALID_STATE', `The authorization is ${String(old.status)}.`, { status: old.status }) : new ApiError('AUTHORIZATION_NOT_FOUND')),
+    }),
+  ],
   refundAuthorization: (tableName, change) => {
     const amount = new Big(change.amount);
     const most = new Big(change.capturedAmount).minus(amount);

@@ -3,7 +3,7 @@ import { fromStatesOf, targetOf } from '../../domain/state-table.js';
 import type { TransferChange } from '../../domain/transfers/ports.js';
 import { CLEARING_STATES, TRANSFER_STATES } from '../../domain/transfers/transfer-states.js';
 import { transferCodec, transferKeys } from '../entities/transfer.js';
-import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
+import { inStates, put, transitionUpdate, update, type ChangeWriters } from '../write-builders.js';
 
 /**
  * A transfer's writes. Every status change is conditioned on the state table's `from` states of
@@ -16,19 +16,13 @@ export const transferWriters: ChangeWriters<TransferChange> = {
     const { status: _ignored, ...fields } = change.set;
     // Work still ahead (a reconcileAt): listed for the reconciler; none: off its list.
     const open = change.set.reconcileAt ? { ...transferKeys.open(change.transferId), ...transferKeys.openSort(change.set.reconcileAt, change.transferId) } : {};
-    const { sets, names, values } = setFields({ ...fields, ...open }, 'f_');
-    const removes = change.set.reconcileAt ? '' : ' REMOVE reconcileAt, GSI4PK, GSI4SK';
-    const from = inStates('#status', fromStatesOf(TRANSFER_STATES, change.trigger), ':from');
     return [
-      update(
-        tableName,
-        transferKeys.primary(change.transferId),
-        `SET #status = :to${sets.length > 0 ? `, ${sets.join(', ')}` : ''}${removes}`,
-        `attribute_exists(PK) AND ${from.condition}`,
-        { ...values, ...from.values, ':to': targetOf(TRANSFER_STATES, change.trigger) },
-        { ...names, '#status': 'status' },
-        (old) => (old ? new ApiError('INVALID_STATE', `The transfer is ${String(old.status)}.`, { status: old.status }) : new ApiError('TRANSFER_NOT_FOUND')),
-      ),
+      transitionUpdate(tableName, transferKeys.primary(change.transferId), TRANSFER_STATES[change.trigger], {
+        set: { ...fields, ...open },
+        remove: change.set.reconcileAt ? [] : ['reconcileAt', 'GSI4PK', 'GSI4SK'],
+        condition: 'attribute_exists(PK)',
+        onConditionFailed: (old) => (old ? new ApiError('INVALID_STATE', `The transfer is ${String(old.status)}.`, { status: old.status }) : new ApiError('TRANSFER_NOT_FOUND')),
+      }),
     ];
   },
   releaseClearing: (tableName, change) => {
