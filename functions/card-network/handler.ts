@@ -1,8 +1,7 @@
 import { handleCardNetworkRequest, type CardNetworkRuntime } from '../../shared/card-network/http.js';
 import { cardNetworkSecret } from '../../shared/card-network/secret.js';
-import { unconfiguredIssuer } from '../../shared/domain/cards/sandbox-issuer.js';
 import { core } from '../../shared/runtime/core.js';
-import { cardService } from '../../shared/runtime/services.js';
+import { cardAuthorizationService } from '../../shared/runtime/services.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
 const secret = cardNetworkSecret();
@@ -23,7 +22,7 @@ let runtime: CardNetworkRuntime | undefined;
 export const handler = async (event: APIGatewayProxyEventV2) => {
   runtime ??= (() => {
     const base = core();
-    return { engine: cardService(base, { issuers: { SANDBOX: unconfiguredIssuer, PRODUCTION: unconfiguredIssuer } }), secret, clock: base.clock, log: console };
+    return { engine: cardAuthorizationService(base), secret, clock: base.clock, log: console };
   })();
   return handleCardNetworkRequest(event, runtime);
 };

@@ -2,11 +2,11 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { core } from '../../shared/runtime/core.js';
 import { AUTHORIZATION_EXPIRY_BATCH_SIZE } from '../../shared/domain/cards/authorization-engine.js';
 import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-service.js';
-import { approvalService, cardService, transferService } from '../../shared/runtime/services.js';
+import { approvalService, cardAuthorizationService, transferService } from '../../shared/runtime/services.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
 let transfers: ReturnType<typeof transferService> | undefined;
-let cards: ReturnType<typeof cardService> | undefined;
+let cards: ReturnType<typeof cardAuthorizationService> | undefined;
 
 /** Rounds of transfer reconciliation per run (each handles up to RECONCILE_BATCH_SIZE; the rest waits for the next run). */
 const MAX_RECONCILE_ROUNDS = 20;
@@ -25,8 +25,8 @@ const STOP_BEFORE_TIMEOUT_MS = 5_000;
  * overdue (a workflow that never started or died, a lost clearing schedule): the same idempotent
  * steps, so racing the workflow is harmless too. And it reverses APPROVED card authorizations
  * past their expiry (7 days; no processor reversal notice yet), by the reversal's own state
- * condition: one captured or reversed meanwhile is left alone. A reversal needs the table only:
- * the card service's issuer (the data key) is built but never called here.
+ * condition: one captured or reversed meanwhile is left alone. A reversal needs the table only
+ * (the card service without an issuer).
  */
 export async function handler(_event?: ScheduledEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<{ expired: number; reconciled: number; authorizationsExpired: number }> {
   // Each duty on its own: a failure of one never skips the others; the run then fails (Lambda's
@@ -58,7 +58,7 @@ export async function handler(_event?: ScheduledEvent, context?: Pick<Context, '
   // Transfers whose work is overdue: the same steps as the workflow and the clearing expiry.
   const reconciled = await drain(() => (transfers ??= transferService(core(), { expiries: null })).reconcileDue(), (count) => count >= RECONCILE_BATCH_SIZE, MAX_RECONCILE_ROUNDS, 0.6);
   // APPROVED card authorizations past their expiresAt: reversed (the hold voided, the spend given back).
-  const authorizationsExpired = await drain(() => (cards ??= cardService(core())).expireDue(), (count) => count >= AUTHORIZATION_EXPIRY_BATCH_SIZE, MAX_AUTHORIZATION_EXPIRY_ROUNDS, 1);
+  const authorizationsExpired = await drain(() => (cards ??= cardAuthorizationService(core())).expireDue(), (count) => count >= AUTHORIZATION_EXPIRY_BATCH_SIZE, MAX_AUTHORIZATION_EXPIRY_ROUNDS, 1);
   if (failures.length > 0) throw new AggregateError(failures, `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled}, authorizations expired ${authorizationsExpired})`);
   return { expired, reconciled, authorizationsExpired };
 }

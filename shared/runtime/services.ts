@@ -230,6 +230,15 @@ export function transferService(core: Core, overrides: { store?: TransferStore; 
 /** A uniformly random decimal digit from the CSPRNG (card numbers and CVCs). */
 const randomDigit = () => randomInt(0, 10);
 
+/**
+ * The card service of functions that never issue a card nor open its details (the card network's
+ * authorizations, the expiry sweep's reversals): no issuer, so no data sealer (nor KMS client) in
+ * their bundles.
+ */
+export function cardAuthorizationService(core: Core): CardService {
+  return createCardService({ ...core.deps, store: createCardStore(core.table) }, { issuers: { SANDBOX: unconfiguredIssuer, PRODUCTION: unconfiguredIssuer } });
+}
+
 /** Cards: the sandbox issuer (numbers and CVCs sealed by the data sealer) in SANDBOX; in PRODUCTION no issuing processor is configured yet, so live cards are refused. */
 export function cardService(core: Core, overrides: { store?: CardStore; issuers?: Record<Environment, CardIssuer> } = {}): CardService {
   return createCardService(

@@ -18,7 +18,7 @@ vi.mock('../../shared/runtime/core.js', () => ({ core: () => ({}) }));
 vi.mock('../../shared/runtime/services.js', () => ({
   approvalService: () => ({ expireDue: next('approvals') }),
   transferService: () => ({ reconcileDue: next('transfers') }),
-  cardService: () => ({ expireDue: next('cards') }),
+  cardAuthorizationService: () => ({ expireDue: next('cards') }),
 }));
 
 const { handler } = await import('../../functions/expiry-sweep/handler.js');
