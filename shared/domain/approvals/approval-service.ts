@@ -12,7 +12,8 @@ import { APPROVAL_STATES, type ApprovalTrigger } from './approval-states.js';
 import { targetOf } from '../state-table.js';
 import type { Actor, RequestContext } from '../tenancy.js';
 import type { Approval, Page, PageRequest, Transaction } from '../types.js';
-import { paymentPosting, spendOf } from '../payments/payment-posting.js';
+import { paymentPosting } from '../payments/payment-posting.js';
+import { spendOf } from '../policies/spend.js';
 
 export const EXPIRY_BATCH_SIZE = 25;
 

@@ -1,7 +1,7 @@
 import type Big from 'big.js';
 import { ApiError } from '../errors.js';
 import { formatAmount } from '../money.js';
-import { spendOf } from '../payments/payment-posting.js';
+import { spendOf } from '../policies/spend.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { Policy } from '../policies/policy-types.js';
 import { MERCHANT_PREFIX } from '../policies/recipients.js';

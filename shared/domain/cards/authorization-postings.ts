@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { captureLegs, holdLegs, voidLegs } from '../ledger/movements.js';
 import { SYSTEM_ACCOUNTS, systemAccount, walletAccount, type Leg, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
 import { formatAmount } from '../money.js';
-import { spendReturned } from '../payments/payment-posting.js';
+import { spendReturned } from '../policies/spend.js';
 import type { Authorization } from './types.js';
 
 /**

@@ -15,7 +15,8 @@ import type { RequestContext } from '../tenancy.js';
 import type { Approval, Page, PageRequest, Transaction } from '../types.js';
 import { approvalExpiryMs } from '../approvals/approval-rules.js';
 import { createPaymentLookups, type PaymentLookups } from './payment-lookups.js';
-import { paymentPosting, queuedAnswer, replayOfPayment, spendOf } from './payment-posting.js';
+import { paymentPosting, queuedAnswer, replayOfPayment } from './payment-posting.js';
+import { spendOf } from '../policies/spend.js';
 import { presentPayment, type PaymentView } from './payment-view.js';
 
 export { MERCHANT_PREFIX } from './payment-lookups.js';

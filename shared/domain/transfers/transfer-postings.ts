@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { formatAmount } from '../money.js';
 import { holdLegs, voidLegs } from '../ledger/movements.js';
 import { clearingAccountOf, SYSTEM_ACCOUNTS, systemAccount, transferLegs, walletAccount, type Leg, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
-import { spendReturned } from '../payments/payment-posting.js';
+import { spendReturned } from '../policies/spend.js';
 import type { Transfer } from './types.js';
 
 /**

@@ -8,7 +8,7 @@ import { ApiError, validationError } from '../errors.js';
 import type { ExpiryScheduler } from '../expiries/ports.js';
 import { claimOf, fingerprintOf, runIdempotent, answerChange, type IdempotentResponse, type KeyClaim } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
-import { spendOf } from '../payments/payment-posting.js';
+import { spendOf } from '../policies/spend.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import { USDC_RECIPIENT_PREFIX } from '../policies/recipients.js';
 import type { ServiceDeps } from '../ports.js';
