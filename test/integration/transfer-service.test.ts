@@ -372,4 +372,25 @@ describe('transfers against DynamoDB Local', () => {
     expect((await t.wallet(org.ctx, org.mainWalletId)).balance).toBe('39.75');
     expect(await t.ledgerProblems()).toEqual([]);
   });
+  it('tells the rail the account number at submission only: settlement and cancel get its last 4 digits', async () => {
+    const t = await startTransfers();
+    const org = await t.organization();
+    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    const told: { call: string; counterparty: unknown }[] = [];
+    const recording: TransferRail = {
+      submit: async (transfer) => (told.push({ call: 'submit', counterparty: transfer.counterparty }), { accepted: true, reference: `ref_${transfer.id}`, settleAt: t.clock.now().toISOString() }),
+      settlement: async (transfer) => (told.push({ call: 'settlement', counterparty: transfer.counterparty }), { outcome: 'PENDING', settleAt: transfer.settleAt }),
+      cancel: async (transfer) => (told.push({ call: 'cancel', counterparty: transfer.counterparty }), { cancelled: true }),
+    };
+    const transfers = transferService(t.app.core, { rails: { SANDBOX: recording, PRODUCTION: unconfiguredRail } });
+    const body = (await transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '10.00', currency: 'USD', counterparty: bank('000444445555', 'WIRE') })).body as TransferView;
+    await transfers.runStep({ step: 'submit', transferId: body.id });
+    await transfers.runStep({ step: 'settle', transferId: body.id });
+    await transfers.cancel(org.ctx, body.id);
+    expect(told).toEqual([
+      { call: 'submit', counterparty: { kind: 'bank', routingNumber: '021000021', last4: '5555', accountNumber: '000444445555' } },
+      { call: 'settlement', counterparty: { kind: 'bank', routingNumber: '021000021', last4: '5555' } },
+      { call: 'cancel', counterparty: { kind: 'bank', routingNumber: '021000021', last4: '5555' } },
+    ]);
+  });
 });

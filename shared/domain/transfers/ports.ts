@@ -72,7 +72,7 @@ export interface RailTransfer {
   rail: 'ACH' | 'WIRE' | 'FEDNOW' | 'USDC';
   amount: string;
   currency: 'USD' | 'USDC';
-  /** A bank's account number is given at submission; later calls may carry only its last 4 digits (a linked account deleted since). */
+  /** A bank's account number is given at submission only; settlement and cancel carry its last 4 digits (the rail goes by its reference). */
   counterparty: { kind: 'bank'; routingNumber?: string; accountNumber?: string; last4?: string; counterpartyId?: string } | { kind: 'usdc'; address: string; chain: string };
 }
 

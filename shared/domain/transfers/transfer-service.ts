@@ -190,16 +190,17 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
   }
 
   /**
-   * What the rail is told: the account number opened from its seal here only. A linked account
-   * deleted since gives its last 4 digits only (`accountNumber` absent): enough to settle or
-   * cancel what was submitted, not to submit.
+   * What the rail is told. Only a submission opens the account number from its seal (one read
+   * and, in AWS, one KMS Decrypt); settlement and cancel go by the rail's reference and get the
+   * last 4 digits only, as does a submission whose linked account was deleted since.
    */
-  async function railTransferOf(transfer: Transfer): Promise<RailTransfer> {
+  async function railTransferOf(transfer: Transfer, purpose: 'submit' | 'follow-up'): Promise<RailTransfer> {
     const counterparty = (transfer.direction === 'DEPOSIT' ? transfer.source : transfer.destination)!;
     const head = { id: transfer.id, environment: transfer.environment, direction: transfer.direction as 'DEPOSIT' | 'WITHDRAWAL', rail: transfer.rail as ExternalRail, amount: transfer.amount, currency: transfer.currency };
     if (counterparty.type === 'USDC') return { ...head, counterparty: { kind: 'usdc', address: counterparty.address, chain: counterparty.chain } };
     if (counterparty.counterpartyId) return { ...head, counterparty: { kind: 'bank', counterpartyId: counterparty.counterpartyId } };
     const bank = { kind: 'bank' as const, ...(counterparty.routingNumber ? { routingNumber: counterparty.routingNumber } : {}), ...(counterparty.last4 ? { last4: counterparty.last4 } : {}) };
+    if (purpose === 'follow-up') return { ...head, counterparty: bank };
     if (counterparty.bankAccountId) {
       const account = await store.getBankAccount(transfer, counterparty.bankAccountId);
       const accountNumber = account?.accountNumberSealed ? await options.sealer.open(account.accountNumberSealed, sealingContexts.accountNumber(account.id)) : undefined;
@@ -209,7 +210,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
     return { ...head, counterparty: { ...bank, ...(accountNumber ? { accountNumber } : {}) } };
   }
 
-  const submittedOf = async (transfer: Transfer) => ({ ...(await railTransferOf(transfer)), reference: transfer.railReference ?? transfer.id, settleAt: transfer.settleAt ?? transfer.createdAt });
+  const submittedOf = async (transfer: Transfer) => ({ ...(await railTransferOf(transfer, 'follow-up')), reference: transfer.railReference ?? transfer.id, settleAt: transfer.settleAt ?? transfer.createdAt });
 
   // ---- Creation ---------------------------------------------------------------------------------
 
@@ -434,7 +435,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       const settleAt = new Date(clock.now().getTime() + scaledMs(transfer.environment, RAIL_SETTLEMENT_MS[transfer.rail as ExternalRail], deps.timeScale)).toISOString();
       return transition(transfer, 'submit', { submittedAt: clock.now().toISOString(), settleAt, railReference: `forced_${transfer.id}`, reconcileAt: reconcileAfter(transfer.environment, new Date(settleAt)) }, { events: [], ...(audit ? { audit } : {}) });
     }
-    const told = await railTransferOf(transfer);
+    const told = await railTransferOf(transfer, 'submit');
     // A linked bank account deleted before submission: nothing to send the money to or take it from.
     if (told.counterparty.kind === 'bank' && !told.counterparty.accountNumber && !told.counterparty.counterpartyId) return failed(transfer, 'reject', 'BANK_ACCOUNT_DELETED', audit);
     const result = await options.rails[transfer.environment].submit(told);
