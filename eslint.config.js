@@ -117,7 +117,18 @@ export default tseslint.config(
     // and its own folder; nothing but lib/ uses the CDK.
     files: ['shared/**/*.ts', 'functions/**/*.ts'],
     plugins: { allowance: { rules: { 'import-direction': importDirection } } },
-    rules: { 'allowance/import-direction': 'error' },
+    rules: {
+      'allowance/import-direction': 'error',
+      // Cold start: the first locale-aware call loads ICU's locale data (about 8 ms of a Lambda's
+      // import when a catalog formats a bound at module level). shared/domain/text.ts formats numbers.
+      'no-restricted-properties': [
+        'error',
+        { property: 'toLocaleString', message: 'Locale formatting loads ICU data at cold start; use withThousands (shared/domain/text.ts).' },
+        { property: 'toLocaleDateString', message: 'Locale formatting loads ICU data at cold start; format ISO dates instead.' },
+        { property: 'toLocaleTimeString', message: 'Locale formatting loads ICU data at cold start; format ISO dates instead.' },
+      ],
+      'no-restricted-globals': ['error', { name: 'Intl', message: 'Intl loads ICU locale data at cold start; see shared/domain/text.ts.' }],
+    },
   },
   {
     // CDK code reads only declarations from shared/: route table, table schema, env names, event names.

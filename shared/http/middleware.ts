@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import { isJsonObject } from '../domain/json.js';
+import { withThousands } from '../domain/text.js';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { authenticate, LAST_USED_WRITE_INTERVAL_MS } from '../auth/authenticate.js';
@@ -107,7 +108,7 @@ function parseBody(event: APIGatewayProxyEventV2): unknown {
 export const MAX_BODY_BYTES = 1_000_000;
 
 export function payloadTooLarge(): ApiError {
-  return new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes.`, { maxBytes: MAX_BODY_BYTES });
+  return new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${withThousands(MAX_BODY_BYTES)} bytes.`, { maxBytes: MAX_BODY_BYTES });
 }
 
 function bodyBytesOf(event: APIGatewayProxyEventV2): number {

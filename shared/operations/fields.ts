@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { normalizeRecipient } from '../domain/policies/recipients.js';
+import { withThousands } from '../domain/text.js';
 import { describe } from '../domain/views.js';
 
 /**
@@ -35,7 +36,7 @@ function textChecks(max: number, options: TextOptions): z.core.$ZodCheck<string>
   return [
     ...(options.trim ? [z.trim()] : []),
     ...(options.min ? [z.minLength(options.min, 'must not be empty')] : []),
-    z.maxLength(max, options.tooLong ?? `must be at most ${max.toLocaleString('en-US')} characters`),
+    z.maxLength(max, options.tooLong ?? `must be at most ${withThousands(max)} characters`),
     options.multiline
       ? z.regex(MULTI_LINE_TEXT, 'must not contain control characters other than tab and newline')
       : z.regex(SINGLE_LINE_TEXT, 'must not contain control characters'),
