@@ -1,13 +1,4 @@
-import * as z from 'zod/mini';
-import { en } from 'zod/locales';
 import { ENV } from './env-names.js';
-
-// zod/mini ships no messages: English ones for every schema of the process (validation errors name the problem).
-z.config(en());
-
-const flag = z._default(z.pipe(z.enum(['0', '1', 'true', 'false']), z.transform((value) => value === '1' || value === 'true')), false);
-
-const positiveInt = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
 
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 100;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
@@ -16,32 +7,6 @@ export const DEFAULT_WALLET_LIMIT = 100;
 export const SANDBOX_FUNDING_MAX = '10000.00';
 /** MCP tool names are `<prefix><tool>` (decisions.md section 0); MCP allows letters, digits, `_`, `-` and `.` in a name. */
 export const DEFAULT_MCP_TOOL_PREFIX = 'allowance_';
-
-const schema = z.object({
-  [ENV.tableName]: z.string().check(z.minLength(3)),
-  [ENV.stage]: z._default(z.string(), 'local'),
-  [ENV.dynamodbEndpoint]: z.optional(z.url()),
-  [ENV.awsRegion]: z._default(z.string(), 'us-east-1'),
-  [ENV.cursorSecret]: z.optional(z.string().check(z.minLength(32))),
-  [ENV.rateLimitPerSecond]: positiveInt(DEFAULT_RATE_LIMIT_PER_SECOND),
-  [ENV.rateLimitPerMinute]: positiveInt(DEFAULT_RATE_LIMIT_PER_MINUTE),
-  [ENV.publicRateLimitPerSecond]: positiveInt(DEFAULT_PUBLIC_RATE_LIMIT_PER_SECOND),
-  [ENV.walletLimitPerEnvironment]: positiveInt(DEFAULT_WALLET_LIMIT),
-  [ENV.timeScale]: z._default(z.coerce.number().check(z.positive()), 60),
-  [ENV.kybAutoApprove]: flag,
-  [ENV.webhookEncryptionKey]: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as hex'))),
-  [ENV.dataEncryptionKey]: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as hex'))),
-  [ENV.dataKeyId]: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
-  [ENV.mcpAuthToken]: z.optional(z.string().check(z.minLength(16))),
-  [ENV.eventBusName]: z.optional(z.string().check(z.minLength(1))),
-  [ENV.webhookQueueUrl]: z.optional(z.url()),
-  [ENV.webhookDeadLetterUrl]: z.optional(z.url()),
-  [ENV.expiryScheduleGroup]: z.optional(z.string().check(z.minLength(1))),
-  [ENV.expirySchedulerRoleArn]: z.optional(z.string().check(z.minLength(1))),
-  [ENV.expiryQueueArn]: z.optional(z.string().check(z.minLength(1))),
-  [ENV.transferStateMachineArn]: z.optional(z.string().check(z.regex(/^arn:[^:]+:states:/, 'must be a state machine ARN'))),
-  [ENV.mcpToolPrefix]: z._default(z.string().check(z.regex(/^[A-Za-z0-9_.-]{0,64}$/, 'must be at most 64 letters, digits, _, - or .')), DEFAULT_MCP_TOOL_PREFIX),
-});
 
 export interface Config {
   tableName: string;
@@ -71,35 +36,107 @@ export interface Config {
   transferStateMachineArn: string | undefined;
 }
 
-/** Parses the environment once at cold start; a bad setting stops the function before it serves. */
+/**
+ * Reads the environment once at cold start; a bad setting stops the function before it serves,
+ * with every problem named. Plain checks rather than a schema: every function (workers too) reads
+ * its configuration, and a worker that validates nothing else then bundles no validation library.
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new Error(`invalid configuration: ${problems}`);
-  }
-  const e = parsed.data;
-  return {
-    tableName: e[ENV.tableName],
-    stage: e[ENV.stage],
-    dynamodbEndpoint: e[ENV.dynamodbEndpoint],
-    region: e[ENV.awsRegion],
-    cursorSecret: e[ENV.cursorSecret],
-    rateLimit: { perSecond: e[ENV.rateLimitPerSecond], perMinute: e[ENV.rateLimitPerMinute], publicPerSecond: e[ENV.publicRateLimitPerSecond] },
-    walletLimitPerEnvironment: e[ENV.walletLimitPerEnvironment],
-    timeScale: e[ENV.timeScale],
-    kybAutoApprove: e[ENV.kybAutoApprove],
-    webhookEncryptionKey: e[ENV.webhookEncryptionKey],
-    dataEncryptionKey: e[ENV.dataEncryptionKey],
-    dataKeyId: e[ENV.dataKeyId],
-    mcpAuthToken: e[ENV.mcpAuthToken],
-    mcpToolPrefix: e[ENV.mcpToolPrefix],
-    eventBusName: e[ENV.eventBusName],
-    webhookQueueUrl: e[ENV.webhookQueueUrl],
-    webhookDeadLetterUrl: e[ENV.webhookDeadLetterUrl],
-    expiryScheduling: expirySchedulingOf(e[ENV.expiryScheduleGroup], e[ENV.expirySchedulerRoleArn], e[ENV.expiryQueueArn]),
-    transferStateMachineArn: e[ENV.transferStateMachineArn],
+  const read = new EnvReader(env);
+  const config: Config = {
+    tableName: read.required(ENV.tableName, { min: 3 }),
+    stage: read.text(ENV.stage) ?? 'local',
+    dynamodbEndpoint: read.url(ENV.dynamodbEndpoint),
+    region: read.text(ENV.awsRegion) ?? 'us-east-1',
+    cursorSecret: read.text(ENV.cursorSecret, { min: 32 }),
+    rateLimit: {
+      perSecond: read.positiveInteger(ENV.rateLimitPerSecond) ?? DEFAULT_RATE_LIMIT_PER_SECOND,
+      perMinute: read.positiveInteger(ENV.rateLimitPerMinute) ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      publicPerSecond: read.positiveInteger(ENV.publicRateLimitPerSecond) ?? DEFAULT_PUBLIC_RATE_LIMIT_PER_SECOND,
+    },
+    walletLimitPerEnvironment: read.positiveInteger(ENV.walletLimitPerEnvironment) ?? DEFAULT_WALLET_LIMIT,
+    timeScale: read.positiveNumber(ENV.timeScale) ?? 60,
+    kybAutoApprove: read.flag(ENV.kybAutoApprove) ?? false,
+    webhookEncryptionKey: read.text(ENV.webhookEncryptionKey, { pattern: HEX_KEY }),
+    dataEncryptionKey: read.text(ENV.dataEncryptionKey, { pattern: HEX_KEY }),
+    dataKeyId: read.text(ENV.dataKeyId, { min: 1, max: 2048 }),
+    mcpAuthToken: read.text(ENV.mcpAuthToken, { min: 16 }),
+    mcpToolPrefix: read.text(ENV.mcpToolPrefix, { pattern: MCP_TOOL_PREFIX }) ?? DEFAULT_MCP_TOOL_PREFIX,
+    eventBusName: read.text(ENV.eventBusName, { min: 1 }),
+    webhookQueueUrl: read.url(ENV.webhookQueueUrl),
+    webhookDeadLetterUrl: read.url(ENV.webhookDeadLetterUrl),
+    expiryScheduling: undefined,
+    transferStateMachineArn: read.text(ENV.transferStateMachineArn, { pattern: STATE_MACHINE_ARN }),
   };
+  const expiryScheduling = [read.text(ENV.expiryScheduleGroup, { min: 1 }), read.text(ENV.expirySchedulerRoleArn, { min: 1 }), read.text(ENV.expiryQueueArn, { min: 1 })] as const;
+  read.done();
+  return { ...config, expiryScheduling: expirySchedulingOf(...expiryScheduling) };
+}
+
+const HEX_KEY = { regex: /^[0-9a-fA-F]{64}$/, message: 'must be 32 bytes as hex' };
+const MCP_TOOL_PREFIX = { regex: /^[A-Za-z0-9_.-]{0,64}$/, message: 'must be at most 64 letters, digits, _, - or .' };
+const STATE_MACHINE_ARN = { regex: /^arn:[^:]+:states:/, message: 'must be a state machine ARN' };
+const FLAGS: Readonly<Record<string, boolean>> = { '1': true, true: true, '0': false, false: false };
+
+interface TextRules {
+  min?: number;
+  max?: number;
+  pattern?: { regex: RegExp; message: string };
+}
+
+/** Typed reads of environment variables; each problem is collected, and `done` throws them all. */
+class EnvReader {
+  private readonly problems: string[] = [];
+
+  constructor(private readonly env: Record<string, string | undefined>) {}
+
+  text(name: string, rules: TextRules = {}): string | undefined {
+    const value = this.env[name];
+    if (value === undefined) return undefined;
+    if (rules.min !== undefined && value.length < rules.min) return this.problem(name, `must be at least ${rules.min} characters`);
+    if (rules.max !== undefined && value.length > rules.max) return this.problem(name, `must be at most ${rules.max} characters`);
+    if (rules.pattern && !rules.pattern.regex.test(value)) return this.problem(name, rules.pattern.message);
+    return value;
+  }
+
+  url(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || URL.canParse(value) ? value : this.problem(name, 'must be a URL');
+  }
+
+  positiveNumber(name: string): number | undefined {
+    const value = this.env[name];
+    if (value === undefined) return undefined;
+    const number = Number(value);
+    return value.trim() !== '' && Number.isFinite(number) && number > 0 ? number : this.problem(name, 'must be a number greater than 0');
+  }
+
+  positiveInteger(name: string): number | undefined {
+    const number = this.positiveNumber(name);
+    return number === undefined || Number.isInteger(number) ? number : this.problem(name, 'must be an integer');
+  }
+
+  flag(name: string): boolean | undefined {
+    const value = this.env[name];
+    if (value === undefined) return undefined;
+    return value in FLAGS ? FLAGS[value] : this.problem(name, 'must be one of 0, 1, true, false');
+  }
+
+  /** A setting without a default ('' stands in until `done` throws, so every problem is named). */
+  required(name: string, rules: TextRules = {}): string {
+    if (this.env[name] === undefined) this.problem(name, 'is required');
+    return this.text(name, rules) ?? '';
+  }
+
+  /** Throws every problem found so far, if any. */
+  done(): void {
+    if (this.problems.length) throw new Error(`invalid configuration: ${this.problems.join('; ')}`);
+  }
+
+  private problem(name: string, message: string): undefined {
+    this.problems.push(`${name}: ${message}`);
+    return undefined;
+  }
 }
 
 /** All three or none: a partial setting is a deployment mistake, refused at cold start. */

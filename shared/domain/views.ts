@@ -4,11 +4,20 @@ import { ERROR_CODES, type ErrorEnvelope } from './errors.js';
 import { ID_PREFIX, type IdKind } from './ids.js';
 import type { Currency } from './money.js';
 import { ENVIRONMENTS } from './tenancy.js';
+import { built, lazy } from './validation.js';
+
+export { built, lazy } from './validation.js';
 
 /**
  * Building blocks of the response schemas ("views", one per wire shape). Every field carries a
  * description written for the people and models reading the API; the catalog turns the views into
  * MCP output schemas and OpenAPI, and the presenters are typed from them (`z.infer`).
+ *
+ * Every view a module exports is declared `/* @__PURE__ *\/ lazy(() => view(...))`: it is built on
+ * first use (OpenAPI, MCP, event docs), never at import. A Lambda that only presents (every HTTP
+ * function) does not pay for building the schemas of its group at cold start, and one that never
+ * names a view (the workers, which import presenters only) does not even bundle it, nor zod.
+ * Shared field sets are functions for the same reason. test/unit/lazy-views.test.ts checks both.
  */
 
 type Shape = z.core.$ZodLooseShape;
@@ -21,7 +30,7 @@ export function view<S extends Shape>(shape: S, description: string, example: No
 }
 
 /** The first example registered on a view (the page helpers build theirs from it). */
-export const exampleOf = (schema: z.ZodMiniType): unknown => (z.globalRegistry.get(schema)?.examples as unknown[] | undefined)?.[0];
+export const exampleOf = (schema: z.ZodMiniType): unknown => (z.globalRegistry.get(built(schema))?.examples as unknown[] | undefined)?.[0];
 
 // ---- Fields -------------------------------------------------------------------------------------
 
@@ -95,7 +104,7 @@ export function listOf<T extends z.ZodMiniType>(item: T, description: string, it
 export const errorCode = (description: string) => enumOf(ERROR_CODES, description);
 
 /** Fields of every error object (shared/domain/errors.ts toEnvelope). */
-export const errorFields = {
+export const errorFields = () => ({
   code: errorCode('Machine-readable error code; each code always answers with the same HTTP status (e.g. INSUFFICIENT_FUNDS 402, POLICY_DENIED 403, VALIDATION_ERROR 400). Branch on this, not on `message`.'),
   message: text('Human-readable explanation of the error; the wording may change.'),
   details: z.optional(
@@ -103,7 +112,7 @@ export const errorFields = {
       'Machine-readable context, when there is any: `field` (VALIDATION_ERROR, INVALID_AMOUNT), `walletId`, `balance` and `requested` (INSUFFICIENT_FUNDS), `rule`, `limit`, `spent` and `remaining` (POLICY_DENIED), `retryAfter` in seconds (RATE_LIMIT_EXCEEDED, CONCURRENT_UPDATE), `allowed` (METHOD_NOT_ALLOWED), `idempotencyKey` (IDEMPOTENCY_KEY_REUSE). Absent when there is none.',
     ),
   ),
-};
+});
 
 /**
  * ACTIVATION_REQUIREMENTS restated so that this module needs nothing at run time from a service
@@ -111,11 +120,11 @@ export const errorFields = {
  */
 const MISSING_REQUIREMENTS = ['kybVerified', 'tosAccepted', 'billingMethodAdded'] as const satisfies readonly ActivationRequirement[];
 
-export const errorView = view(
+export const errorView = /* @__PURE__ */ lazy(() => view(
   {
     error: describe(
       z.object({
-        ...errorFields,
+        ...errorFields(),
         missing: z.optional(describe(z.array(z.enum(MISSING_REQUIREMENTS)), 'ACTIVATION_INCOMPLETE only: the activation requirements still missing (also in `details.missing`).')),
         requestId: z.optional(text('Id of the request, also sent as the X-Request-Id header; quote it when reporting a problem. Absent in refusals kept under an idempotency key, so that a replay is identical byte for byte.')),
       }),
@@ -131,7 +140,7 @@ export const errorView = view(
       requestId: 'c7f1b2a4-5d3e-4f60-9a8b-1e2d3c4b5a69',
     },
   },
-);
+));
 export type ErrorView = z.infer<typeof errorView>;
 
 /**

@@ -6,6 +6,7 @@ import type * as z from 'zod/mini';
 import { authenticate, LAST_USED_WRITE_INTERVAL_MS } from '../auth/authenticate.js';
 import type { Clock } from '../domain/clock.js';
 import { ApiError, validationError } from '../domain/errors.js';
+import { safeParse } from '../domain/validation.js';
 import type { Principal, RequestContext } from '../domain/tenancy.js';
 import type { ApiKey } from '../domain/types.js';
 import { authorize } from '../operations/authorize.js';
@@ -198,7 +199,7 @@ function isEmptyObject(value: unknown): boolean {
 }
 
 export function parseWith<T>(schema: z.ZodMiniType<T>, value: unknown, prefix: string): T {
-  const result = schema.safeParse(value);
+  const result = safeParse(schema, value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {
     const keysOf = (issue as { keys?: string[] }).keys;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { TransferStepInput } from '../domain/transfers/ports.js';
+import { lazy, safeParse } from '../domain/validation.js';
 
 /** Execution names: 1 to 80 characters, none of whitespace or `<>{}[]?*"#%\^|~`$&,;:/`. */
 const EXECUTION_NAME = /^[A-Za-z0-9_.-]{1,80}$/;
@@ -9,10 +10,12 @@ const EXECUTION_NAME = /^[A-Za-z0-9_.-]{1,80}$/;
  * execution's `{transferId}`), checked where it enters the function: a malformed input is a bug
  * of the definition, thrown (the Task fails, is retried, then the execution fails and alarms).
  */
-export const transferStepInputSchema = z.object({
-  step: z.enum(['submit', 'settle']),
-  transferId: z.string().check(z.regex(EXECUTION_NAME)),
-});
+export const transferStepInputSchema = /* @__PURE__ */ lazy(() =>
+  z.object({
+    step: z.enum(['submit', 'settle']),
+    transferId: z.string().check(z.regex(EXECUTION_NAME)),
+  }),
+);
 
 // The schema and the port's type are one shape (a change to either fails to compile here).
 type Parsed = z.infer<typeof transferStepInputSchema>;
@@ -20,7 +23,7 @@ const sameShape: [Parsed, TransferStepInput] extends [TransferStepInput, Parsed]
 void sameShape;
 
 export function transferStepInputOf(event: unknown): TransferStepInput {
-  const parsed = transferStepInputSchema.safeParse(event);
+  const parsed = safeParse(transferStepInputSchema, event);
   if (!parsed.success) throw new Error(`not a transfer step input: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
   return parsed.data;
 }

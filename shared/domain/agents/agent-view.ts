@@ -3,7 +3,7 @@ import { apiKeyView, permissions, presentApiKey, type ApiKeyView } from '../api-
 import { formatBalance } from '../money.js';
 import { policyView, presentPolicy, type PolicyView } from '../policies/policy-view.js';
 import type { Wallet } from '../types.js';
-import { type Conforms, balance, currency, describe, enumOf, environment, exampleOf, flag, id, listOf, money, nullableId, nullableTimestamp, number, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
+import { balance, type Conforms, currency, describe, enumOf, environment, exampleOf, flag, id, lazy, listOf, money, nullableId, nullableTimestamp, number, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
 import { walletStatus } from '../wallets/wallet-view.js';
 import type { AgentDetails, AgentService } from './agent-service.js';
 import { TEMPLATE_IDS, type AgentTemplate } from './agent-templates.js';
@@ -12,7 +12,7 @@ const agentId = () => id('wallet', "Agent id: the id of the agent's AGENT wallet
 const rawKey = () => text("The agent's secret API key, shown this once only (only its hash is stored): hand it to the agent now. It acts only on the agent's wallet.");
 const policyIds = () => describe(z.array(id('policy', 'Policy id.')), 'Ids of the spend policies created with the agent, in request order.');
 
-const summaryFields = {
+const summaryFields = () => ({
   id: agentId(),
   object: objectTag('agent'),
   name: text('Agent name.'),
@@ -24,9 +24,9 @@ const summaryFields = {
   environment: environment(),
   apiKeyId: nullableId('apiKey', "The agent's current API key, or null if it has none."),
   createdAt: timestamp('When the agent was created.'),
-};
+});
 const AGENT_KEY_EXAMPLE: ApiKeyView['permissions'] = ['wallets:read', 'wallets:write', 'payments:read', 'payments:write'];
-const summaryExample: z.output<z.ZodMiniObject<typeof summaryFields>> = {
+const summaryExample: z.output<z.ZodMiniObject<ReturnType<typeof summaryFields>>> = {
   id: 'wal_xZTRJjUn1z5KLKFL2fXHmE5h',
   object: 'agent',
   name: 'Research Agent',
@@ -40,7 +40,7 @@ const summaryExample: z.output<z.ZodMiniObject<typeof summaryFields>> = {
   createdAt: '2026-03-14T09:35:00.000Z',
 };
 
-export const agentSummaryView = view(summaryFields, 'An AI agent: an AGENT wallet holding its budget, with one wallet-scoped API key and its spend policies.', summaryExample);
+export const agentSummaryView = /* @__PURE__ */ lazy(() => view(summaryFields(), 'An AI agent: an AGENT wallet holding its budget, with one wallet-scoped API key and its spend policies.', summaryExample));
 export type AgentSummaryView = z.infer<typeof agentSummaryView>;
 
 export function presentAgentSummary(wallet: Wallet): AgentSummaryView {
@@ -59,11 +59,11 @@ export function presentAgentSummary(wallet: Wallet): AgentSummaryView {
   };
 }
 
-export const agentPageView = pageOf(agentSummaryView, 'A page of agents, newest first (deleted ones only with `includeDeleted=true`; an agent key sees only itself).');
+export const agentPageView = /* @__PURE__ */ lazy(() => pageOf(agentSummaryView, 'A page of agents, newest first (deleted ones only with `includeDeleted=true`; an agent key sees only itself).'));
 
-export const agentView = view(
+export const agentView = /* @__PURE__ */ lazy(() => view(
   {
-    ...summaryFields,
+    ...summaryFields(),
     apiKey: describe(z.nullable(apiKeyView), "Metadata of the agent's current API key (including `lastUsedAt`), never the key itself; null if it has none."),
     policies: describe(z.array(policyView), "The active spend policies of the agent's wallet."),
   },
@@ -73,7 +73,7 @@ export const agentView = view(
     apiKey: { ...(exampleOf(apiKeyView) as ApiKeyView), id: 'key_ByIx5EyI7we4SWisSpYPYJ85', name: 'Research Agent agent key', permissions: AGENT_KEY_EXAMPLE, walletId: 'wal_xZTRJjUn1z5KLKFL2fXHmE5h' },
     policies: [exampleOf(policyView) as PolicyView],
   },
-);
+));
 export type AgentView = z.infer<typeof agentView>;
 
 export function presentAgent(details: AgentDetails): AgentView {
@@ -84,17 +84,17 @@ export function presentAgent(details: AgentDetails): AgentView {
   };
 }
 
-const createdFields = {
-  ...summaryFields,
+const createdFields = () => ({
+  ...summaryFields(),
   apiKeyId: id('apiKey', 'The API key just issued to the agent.'),
   apiKey: rawKey(),
   permissions: permissions('Permissions of the agent key.'),
   policyIds: policyIds(),
   policyId: z.optional(nullableId('policy', 'Only for an agent created from a template: the spend policy the template created. Absent otherwise.')),
-};
+});
 
-export const createdAgentView = view(
-  createdFields,
+export const createdAgentView = /* @__PURE__ */ lazy(() => view(
+  createdFields(),
   'A newly created agent, with its secret API key (returned only in this answer). Fund it with adjust-budget.',
   {
     ...summaryExample,
@@ -105,7 +105,7 @@ export const createdAgentView = view(
     policyIds: ['pol_yuz6d9LmU9onFzpanwoj9ory'],
     policyId: 'pol_yuz6d9LmU9onFzpanwoj9ory',
   },
-);
+));
 export type CreatedAgentView = z.infer<typeof createdAgentView>;
 
 /** The creation answer: the raw key is shown exactly once; `policyId` only for template creations. */
@@ -120,7 +120,7 @@ export function presentCreatedAgent(result: Awaited<ReturnType<AgentService['cre
   };
 }
 
-export const agentTemplateView = view(
+export const agentTemplateView = /* @__PURE__ */ lazy(() => view(
   {
     templateId: enumOf(TEMPLATE_IDS, 'Template id, to pass as `templateId` when creating an agent from it.'),
     name: text('Template name, also the name of the policy it creates.'),
@@ -140,24 +140,24 @@ export const agentTemplateView = view(
     readOnly: false,
     permissions: AGENT_KEY_EXAMPLE,
   },
-);
+));
 export type AgentTemplateView = z.infer<typeof agentTemplateView>;
 
-export const agentTemplatesView = listOf(agentTemplateView, 'The agent templates.', 'Every template.');
+export const agentTemplatesView = /* @__PURE__ */ lazy(() => listOf(agentTemplateView, 'The agent templates.', 'Every template.'));
 export type AgentTemplatesView = z.infer<typeof agentTemplatesView>;
 
 export function presentAgentTemplates(templates: readonly AgentTemplate[]): AgentTemplatesView {
   return { data: [...templates] };
 }
 
-export const agentStatusView = view(
+export const agentStatusView = /* @__PURE__ */ lazy(() => view(
   { id: agentId(), status: walletStatus('The status now: FROZEN after pause, ACTIVE after resume.') },
   'The answer of pausing or resuming an agent (repeating either changes nothing and answers the same).',
   { id: 'wal_xZTRJjUn1z5KLKFL2fXHmE5h', status: 'FROZEN' },
-);
+));
 export type AgentStatusView = z.infer<typeof agentStatusView>;
 
-export const agentKeyRotatedView = view(
+export const agentKeyRotatedView = /* @__PURE__ */ lazy(() => view(
   {
     id: agentId(),
     apiKey: rawKey(),
@@ -166,17 +166,17 @@ export const agentKeyRotatedView = view(
   },
   "The answer of rotating an agent's key: the old key stops working and the new one (shown only here) replaces it at once.",
   { id: 'wal_xZTRJjUn1z5KLKFL2fXHmE5h', apiKey: 'svc_test_7GmR2xWqL9cVn4BtY8sKp3JdFz6HaE1uNq0T5j', apiKeyId: 'key_8Ej03yTwZN6jwUC3a19fdOHK', revokedKeyId: 'key_ByIx5EyI7we4SWisSpYPYJ85' },
-);
+));
 export type AgentKeyRotatedView = z.infer<typeof agentKeyRotatedView>;
 
-export const agentDeletedView = view(
+export const agentDeletedView = /* @__PURE__ */ lazy(() => view(
   { id: agentId(), deleted: flag('Always true.'), sweptAmount: balance('Balance returned to the main wallet.') },
   'The answer of deleting an agent: frozen for good, balance swept to the main wallet, key revoked; the record stays readable.',
   { id: 'wal_xZTRJjUn1z5KLKFL2fXHmE5h', deleted: true, sweptAmount: '25.50000000' },
-);
+));
 export type AgentDeletedView = z.infer<typeof agentDeletedView>;
 
-export const budgetAdjustedView = view(
+export const budgetAdjustedView = /* @__PURE__ */ lazy(() => view(
   {
     id: agentId(),
     adjustment: number('The signed amount moved, as a JSON number: positive from the main wallet to the agent, negative back.'),
@@ -186,7 +186,7 @@ export const budgetAdjustedView = view(
   },
   "The answer of adjusting an agent's budget (one double-entry transaction between the main wallet and the agent).",
   { id: 'wal_xZTRJjUn1z5KLKFL2fXHmE5h', adjustment: 12.34, newBalance: '262.34000000', currency: 'USD', transactionId: 'txn_2wHYq8yGFiJin01BVhz8nQja' },
-);
+));
 export type BudgetAdjustedView = z.infer<typeof budgetAdjustedView>;
 
 /** Type-only: what the agent service answers as is must fit its view (a drift fails to compile). */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ENVIRONMENTS, OPERATOR_PERMISSION, ORGANIZATION_PERMISSIONS } from '../tenancy.js';
 import type { ApiKey, ApiKeyStatus } from '../types.js';
-import { describe, enumOf, id, nullableId, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
+import { describe, enumOf, id, lazy, nullableId, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
 
 export const API_KEY_STATUSES = ['ACTIVE', 'REVOKED'] as const satisfies readonly ApiKeyStatus[];
 export const PERMISSIONS = [...ORGANIZATION_PERMISSIONS, OPERATOR_PERMISSION] as const;
@@ -12,7 +12,7 @@ export const permissions = (description: string) => describe(z.array(z.enum(PERM
 const PERMISSIONS_TEXT =
   'Permissions the key holds: wallets:read, wallets:write, payments:read, payments:write, invoices:read, invoices:write, cards:sensitive_read, admin (organization keys only; approves payments and manages keys), service:admin (operator keys only).';
 
-const apiKeyFields = {
+const apiKeyFields = () => ({
   id: id('apiKey', 'API key id (not the secret key).'),
   object: objectTag('api_key'),
   name: text('Display name of the key.'),
@@ -26,9 +26,9 @@ const apiKeyFields = {
   lastUsedAt: nullableTimestamp('When the key last authenticated a request (updated at most once a minute), or null if never used.'),
   expiresAt: nullableTimestamp('When the key stops working (then refused with API_KEY_REVOKED), or null if it never expires.'),
   revokedAt: nullableTimestamp('When the key was revoked, or null while it is not.'),
-};
+});
 
-const example: z.output<z.ZodMiniObject<typeof apiKeyFields>> = {
+const example: z.output<z.ZodMiniObject<ReturnType<typeof apiKeyFields>>> = {
   id: 'key_8Ej03yTwZN6jwUC3a19fdOHK',
   object: 'api_key',
   name: 'Billing service',
@@ -44,7 +44,7 @@ const example: z.output<z.ZodMiniObject<typeof apiKeyFields>> = {
   revokedAt: null,
 };
 
-export const apiKeyView = view(apiKeyFields, 'The metadata of an API key; never the key itself or its hash.', example);
+export const apiKeyView = /* @__PURE__ */ lazy(() => view(apiKeyFields(), 'The metadata of an API key; never the key itself or its hash.', example));
 export type ApiKeyView = z.infer<typeof apiKeyView>;
 
 export function presentApiKey(apiKey: ApiKey): ApiKeyView {
@@ -65,13 +65,13 @@ export function presentApiKey(apiKey: ApiKey): ApiKeyView {
   };
 }
 
-export const apiKeyPageView = pageOf(apiKeyView, "A page of the organization's API keys of the caller's environment (agent keys included).");
+export const apiKeyPageView = /* @__PURE__ */ lazy(() => pageOf(apiKeyView, "A page of the organization's API keys of the caller's environment (agent keys included)."));
 
-export const createdApiKeyView = view(
-  { ...apiKeyFields, key: text('The secret API key, shown this once only (only its SHA-256 hash is stored): store it now. Send it as `Authorization: Bearer <key>`.') },
+export const createdApiKeyView = /* @__PURE__ */ lazy(() => view(
+  { ...apiKeyFields(), key: text('The secret API key, shown this once only (only its SHA-256 hash is stored): store it now. Send it as `Authorization: Bearer <key>`.') },
   'A newly created API key: its metadata plus the secret key, returned only in this answer.',
   { ...example, key: 'svc_test_SAn5O5IUxe49NlFI0piLZ31bSdqVtFaeCfqK7d' },
-);
+));
 export type CreatedApiKeyView = z.infer<typeof createdApiKeyView>;
 
 /** The creation answer: the raw key is shown exactly once. */

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { APPROVAL_STATUSES, type Approval } from '../types.js';
-import { type Conforms, describe, enumOf, id, money, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
+import { type Conforms, describe, enumOf, id, lazy, money, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
 
-export const approvalView = view(
+export const approvalView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('approval', 'Approval id.'),
     object: objectTag('approval'),
@@ -48,7 +48,7 @@ export const approvalView = view(
     decidedBy: null,
     expiresAt: '2026-03-17T11:15:00.000Z',
   },
-);
+));
 export type ApprovalView = z.infer<typeof approvalView>;
 
 /** Wire shape of decisions.md section 3 (internal fields such as the requesting key stay inside). */
@@ -71,7 +71,7 @@ export function presentApproval(approval: Approval): ApprovalView {
   };
 }
 
-export const approvalPageView = pageOf(approvalView, 'A page of approvals the key can see, newest first.');
+export const approvalPageView = /* @__PURE__ */ lazy(() => pageOf(approvalView, 'A page of approvals the key can see, newest first.'));
 
 /** Type-only: `payment` is passed through as stored, so its fields must all be declared in the view. */
 export type ApprovalAnswersConform = [Conforms<Approval['payment'], ApprovalView['payment']>];

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 import type { AuditActorType, AuditEntry } from '../types.js';
 import { AUDIT_ACTIONS } from './actions.js';
-import { enumOf, id, nextCursorPageOf, record, text, timestamp, view } from '../views.js';
+import { enumOf, id, lazy, nextCursorPageOf, record, text, timestamp, view } from '../views.js';
 
 export const AUDIT_ACTOR_TYPES = ['API_KEY', 'USER', 'SYSTEM'] as const satisfies readonly AuditActorType[];
 
-export const auditEntryView = view(
+export const auditEntryView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('auditLog', 'Audit entry id.'),
     organizationId: id('organization', 'Organization the entry belongs to.'),
@@ -31,7 +31,7 @@ export const auditEntryView = view(
     ipAddress: '203.0.113.24',
     createdAt: '2026-03-14T09:41:07.318Z',
   },
-);
+));
 export type AuditEntryView = z.infer<typeof auditEntryView>;
 
 /** Wire shape of interface-spec 2.11 (the wallet index attribute stays inside). */
@@ -50,4 +50,4 @@ export function presentAuditEntry(entry: AuditEntry): AuditEntryView {
   };
 }
 
-export const auditLogPageView = nextCursorPageOf(auditEntryView, 'A page of the audit log, newest first (interface-spec 4.10): `nextCursor` is absent on the last page.');
+export const auditLogPageView = /* @__PURE__ */ lazy(() => nextCursorPageOf(auditEntryView, 'A page of the audit log, newest first (interface-spec 4.10): `nextCursor` is absent on the last page.'));

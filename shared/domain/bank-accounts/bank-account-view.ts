@@ -1,9 +1,9 @@
 import type * as z from 'zod/mini';
-import { enumOf, environment, id, nullableTimestamp, objectTag, text, timestamp, view } from '../views.js';
+import { enumOf, environment, id, lazy, nullableTimestamp, objectTag, text, timestamp, view } from '../views.js';
 import { BANK_ACCOUNT_STATUSES, BANK_ACCOUNT_TYPES, type BankAccount } from './types.js';
 
 /** A linked bank account: never its account number (last4 only) nor its micro-deposits. */
-export const bankAccountView = view(
+export const bankAccountView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('bankAccount', 'The bank account id; pass it as `bankAccountId` to deposits and withdrawals once VERIFIED.'),
     object: objectTag('bank_account'),
@@ -32,7 +32,7 @@ export const bankAccountView = view(
     createdAt: '2026-11-22T10:00:00.000Z',
     verifiedAt: null,
   },
-);
+));
 
 /** Field by field, so nothing sealed (account number, micro-deposits) can slip into an answer. */
 export function presentBankAccount(account: BankAccount): z.output<typeof bankAccountView> {

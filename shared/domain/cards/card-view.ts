@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import * as z from 'zod/mini';
 import { formatAmount } from '../money.js';
-import { describe, enumOf, environment, id, integer, money, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
+import { describe, enumOf, environment, id, integer, lazy, money, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
 import { AUTHORIZATION_STATUSES, CARD_STATUSES, CARD_TYPES, DECLINE_REASONS, SPENDING_INTERVALS, type Authorization, type Card, type CardDetails, type Cardholder, type SpendingLimit } from './types.js';
 
 const CARD_ID = 'card_Vq3Lm8Zt2Rw9Xb1KcP4nYs7D';
@@ -9,7 +9,7 @@ const WALLET_ID = 'wal_xZTRJjUn1z5KLKFL2fXHmE5h';
 const CARDHOLDER_ID = 'crh_Tq8Lm2Zp4Rw9Xb1KLm2Zp4Rw';
 const AUTHORIZATION_ID = 'auth_9fQw2LmZr4Tb8Ks1Xc7Vn3Qa';
 
-export const spendingLimitView = view(
+export const spendingLimitView = /* @__PURE__ */ lazy(() => view(
   {
     amount: money('The most the card may spend in the interval (per authorization for `per_authorization`).'),
     interval: enumOf(SPENDING_INTERVALS, 'per_authorization, or a calendar interval in UTC: daily, weekly (ISO weeks, from Monday), monthly, yearly, all_time.'),
@@ -17,9 +17,9 @@ export const spendingLimitView = view(
   },
   'A spending limit of a card.',
   { amount: '500.00', interval: 'daily' },
-);
+));
 
-export const cardView = view(
+export const cardView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('card', 'Card id.'),
     object: objectTag('card'),
@@ -52,11 +52,11 @@ export const cardView = view(
     createdAt: '2026-03-14T10:02:11.412Z',
     cancelledAt: null,
   },
-);
+));
 export type CardView = z.infer<typeof cardView>;
-export const cardPageView = pageOf(cardView, 'A page of cards, newest first.');
+export const cardPageView = /* @__PURE__ */ lazy(() => pageOf(cardView, 'A page of cards, newest first.'));
 
-export const cardDetailsView = view(
+export const cardDetailsView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('card', 'Card id.'),
     object: objectTag('card_details'),
@@ -67,10 +67,10 @@ export const cardDetailsView = view(
   },
   'The sensitive details of a card. Every read is recorded in the audit log (card.details.viewed).',
   { id: CARD_ID, object: 'card_details', number: '4000001234567899', cvc: '123', expMonth: 3, expYear: 2029 },
-);
+));
 export type CardDetailsView = z.infer<typeof cardDetailsView>;
 
-export const billingAddressView = view(
+export const billingAddressView = /* @__PURE__ */ lazy(() => view(
   {
     line1: text('Street address.'),
     line2: nullableText('Apartment, suite or floor, or null.'),
@@ -81,9 +81,9 @@ export const billingAddressView = view(
   },
   'A billing address.',
   { line1: '1 Market St', line2: null, city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
-);
+));
 
-export const cardholderView = view(
+export const cardholderView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('cardholder', 'Cardholder id.'),
     object: objectTag('cardholder'),
@@ -95,11 +95,11 @@ export const cardholderView = view(
   },
   'A cardholder: the person or business named on cards.',
   { id: CARDHOLDER_ID, object: 'cardholder', name: 'Acme Research', email: 'cards@acme.example', phone: null, billingAddress: { line1: '1 Market St', line2: null, city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' }, createdAt: '2026-03-14T10:00:00.000Z' },
-);
+));
 export type CardholderView = z.infer<typeof cardholderView>;
-export const cardholderPageView = pageOf(cardholderView, 'A page of cardholders, newest first.');
+export const cardholderPageView = /* @__PURE__ */ lazy(() => pageOf(cardholderView, 'A page of cardholders, newest first.'));
 
-export const merchantView = view(
+export const merchantView = /* @__PURE__ */ lazy(() => view(
   {
     name: text('Merchant name as the network sent it.'),
     category: text('Merchant category (MCC code or category name), lower-case.'),
@@ -107,9 +107,9 @@ export const merchantView = view(
   },
   'The merchant of an authorization.',
   { name: 'OpenAI', category: '5734', country: 'US' },
-);
+));
 
-export const authorizationView = view(
+export const authorizationView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('authorization', 'Authorization id.'),
     object: objectTag('card_authorization'),
@@ -145,11 +145,11 @@ export const authorizationView = view(
     expiresAt: '2026-03-21T10:02:11.412Z',
     expiredAt: null,
   },
-);
+));
 export type AuthorizationView = z.infer<typeof authorizationView>;
-export const authorizationPageView = pageOf(authorizationView, 'A page of a card\'s authorizations, newest first.');
+export const authorizationPageView = /* @__PURE__ */ lazy(() => pageOf(authorizationView, 'A page of a card\'s authorizations, newest first.'));
 
-export const cardRefundView = view(
+export const cardRefundView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('transaction', 'The refund\'s ledger transaction.'),
     object: objectTag('card_refund'),
@@ -161,7 +161,7 @@ export const cardRefundView = view(
   },
   'A merchant\'s refund of a captured card authorization, credited to the card\'s wallet.',
   { id: 'txn_9fQw2LmZr4Tb8Ks1Xc7Vn3Qb', object: 'card_refund', authorizationId: AUTHORIZATION_ID, cardId: CARD_ID, walletId: WALLET_ID, amount: '10.00', createdAt: '2026-03-15T09:00:00.000Z' },
-);
+));
 export type CardRefundView = z.infer<typeof cardRefundView>;
 
 const presentLimit = (limit: SpendingLimit): CardView['spendingLimits'][number] => ({ amount: limit.amount, interval: limit.interval, ...(limit.categories ? { categories: limit.categories } : {}) });

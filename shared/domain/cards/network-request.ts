@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ApiError, type ErrorCode } from '../errors.js';
 import { parseAmount } from '../money.js';
+import { safeParse } from '../validation.js';
 import type { AuthorizationRequest, NetworkDecision } from './authorization-engine.js';
 
 const CLIENT_CAUSED: ReadonlySet<ErrorCode> = new Set(['INVALID_AMOUNT', 'IDEMPOTENCY_KEY_REUSE']);
@@ -47,7 +48,7 @@ export type NetworkRequest = z.infer<typeof networkRequest>;
 export type NetworkAnswer = NetworkDecision | { approved: false; reason: 'invalid_request' | 'processing_error' };
 
 export async function answerNetworkRequest(engine: { authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }): Promise<NetworkDecision> }, event: unknown, log: Pick<Console, 'error'>): Promise<NetworkAnswer> {
-  const parsed = networkRequest.safeParse(event);
+  const parsed = safeParse(networkRequest, event);
   if (!parsed.success) return { approved: false, reason: 'invalid_request' };
   try {
     // The money rules (more than zero, at most 1,000,000,000.00, plain decimals): a zero-amount

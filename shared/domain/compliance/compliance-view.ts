@@ -1,21 +1,21 @@
 import * as z from 'zod/mini';
-import { type Conforms, describe, enumOf, integer, text, timestamp, view } from '../views.js';
+import { type Conforms, describe, enumOf, integer, lazy, text, timestamp, view } from '../views.js';
 import type { ComplianceService } from './compliance-service.js';
 import type { ComplianceResult, ControlStatus, OverallStatus } from './compliance-rules.js';
 
 export const CONTROL_STATUSES = ['pass', 'fail', 'warn'] as const satisfies readonly ControlStatus[];
 export const OVERALL_STATUSES = ['compliant', 'warnings', 'non_compliant'] as const satisfies readonly OverallStatus[];
 
-const controlView = z.object({
+const controlView = /* @__PURE__ */ lazy(() => z.object({
   control: text(
     'Control name: access_control.no_null_permissions, access_control.expired_keys_revoked, encryption.webhook_secrets, encryption.key_configured, headers.security_headers or access_control.mcp_auth_token.',
   ),
   status: enumOf(CONTROL_STATUSES, 'Outcome of the control: pass, fail or warn.'),
   detail: text('What was found, in one sentence.'),
   lastChecked: timestamp('When the control was evaluated.'),
-});
+}));
 
-export const complianceReportView = view(
+export const complianceReportView = /* @__PURE__ */ lazy(() => view(
   {
     status: enumOf(OVERALL_STATUSES, 'Overall result: non_compliant if any control fails, else warnings if any warns, else compliant.'),
     summary: describe(
@@ -49,7 +49,7 @@ export const complianceReportView = view(
     ],
     checkedAt: '2026-03-15T12:00:00.000Z',
   },
-);
+));
 export type ComplianceReportView = z.infer<typeof complianceReportView>;
 
 /** Type-only: what the compliance service answers as is must fit its view (a drift fails to compile). */

@@ -2,10 +2,10 @@ import * as z from 'zod/mini';
 import { EVENT_NAMES } from '../event-names.js';
 import type { Environment } from '../tenancy.js';
 import type { OutboxEvent } from '../types.js';
-import { enumOf, environment, id, objectTag, record, timestamp, view } from '../views.js';
+import { enumOf, environment, id, lazy, objectTag, record, timestamp, view } from '../views.js';
 
 /** An event as the events API and webhooks show it (decisions.md section 8). */
-export const eventView = view(
+export const eventView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('event', 'The event id: the same on every webhook attempt and in the events API (use it to de-duplicate).'),
     object: objectTag('event'),
@@ -25,7 +25,7 @@ export const eventView = view(
     organizationId: 'org_ipK5yfL5D6aVwx00',
     data: { id: 'apr_Lm4Zq8Tr2Wb9Xk1P', status: 'APPROVED' },
   },
-);
+));
 
 export type EventView = z.output<typeof eventView>;
 

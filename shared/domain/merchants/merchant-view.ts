@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import type { MerchantProfile } from '../types.js';
-import { type Conforms, describe, enumOf, environment, flag, id, objectTag, text, timestamp, view } from '../views.js';
+import { type Conforms, describe, enumOf, environment, flag, id, lazy, objectTag, text, timestamp, view } from '../views.js';
 import type { MerchantService } from './merchant-service.js';
 
 export const MERCHANT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const satisfies readonly MerchantProfile['status'][];
 
 const domain = () => text('Merchant domain, lower case (e.g. `shop.example.com`); payers pay it with `to: "merchant:<domain>"`.');
 
-export const merchantView = view(
+export const merchantView = /* @__PURE__ */ lazy(() => view(
   {
     object: objectTag('merchant_profile'),
     domain: domain(),
@@ -31,7 +31,7 @@ export const merchantView = view(
     createdAt: '2026-03-10T08:00:00.000Z',
     updatedAt: '2026-03-14T12:20:45.000Z',
   },
-);
+));
 export type MerchantView = z.infer<typeof merchantView>;
 
 /** The profile without the organization id. */
@@ -40,14 +40,14 @@ export function presentMerchant(merchant: MerchantProfile): MerchantView {
   return { object: 'merchant_profile', ...rest };
 }
 
-export const merchantSuspendedView = view(
+export const merchantSuspendedView = /* @__PURE__ */ lazy(() => view(
   {
     domain: domain(),
     status: describe(z.literal('SUSPENDED'), 'Always SUSPENDED: payments to the domain now fail with MERCHANT_SUSPENDED, in every environment.'),
   },
   'The answer of an operator suspending a merchant domain.',
   { domain: 'shop.example.com', status: 'SUSPENDED' },
-);
+));
 export type MerchantSuspendedView = z.infer<typeof merchantSuspendedView>;
 
 /** Type-only: what the merchant service answers as is must fit its view (a drift fails to compile). */

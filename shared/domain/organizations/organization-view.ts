@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import type { KybStatus } from '../types.js';
-import { type Conforms, describe, enumOf, id, text, view } from '../views.js';
+import { type Conforms, describe, enumOf, id, lazy, text, view } from '../views.js';
 import type { CreatedOrganization, OrganizationService } from './organization-service.js';
 
 export const KYB_STATUSES = ['NOT_SUBMITTED', 'PENDING', 'VERIFIED', 'REJECTED'] as const satisfies readonly KybStatus[];
 
 export const kybStatus = (description: string) => enumOf(KYB_STATUSES, description);
 
-export const createdOrganizationView = view(
+export const createdOrganizationView = /* @__PURE__ */ lazy(() => view(
   {
     organization: describe(
       z.object({
@@ -27,7 +27,7 @@ export const createdOrganizationView = view(
     sandboxKeyId: 'key_8Ej03yTwZN6jwUC3a19fdOHK',
     mainWalletId: 'wal_sbdFwe1fHYc4MU7IrQ3n5lUz',
   },
-);
+));
 export type CreatedOrganizationView = z.infer<typeof createdOrganizationView>;
 
 export function presentCreatedOrganization(result: CreatedOrganization): CreatedOrganizationView {
@@ -39,14 +39,14 @@ export function presentCreatedOrganization(result: CreatedOrganization): Created
   };
 }
 
-export const kybDecisionView = view(
+export const kybDecisionView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('organization', 'The organization.'),
     kybStatus: describe(z.enum(['VERIFIED', 'REJECTED'] as const satisfies readonly KybStatus[]), 'The business verification status now: VERIFIED or REJECTED.'),
   },
   "The answer of the operator's business verification (KYB) decision.",
   { id: 'org_ipK5yfL5D6aVwx00GZAMdBz0', kybStatus: 'VERIFIED' },
-);
+));
 export type KybDecisionView = z.infer<typeof kybDecisionView>;
 
 /** Type-only: what the organization service answers as is must fit its view (a drift fails to compile). */

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 import { PAYMENT_STATUSES, type Transaction } from '../types.js';
-import { type Conforms, describe, enumOf, errorFields, exampleOf, id, integer, listOf, money, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
+import { type Conforms, describe, enumOf, errorFields, exampleOf, id, integer, lazy, listOf, money, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
 import type { BatchItemResult } from './payment-service.js';
 
 export const TRANSACTION_TYPES = ['PAYMENT', 'REVERSAL', 'FUNDING', 'BUDGET_ADJUSTMENT', 'SWEEP'] as const satisfies readonly Transaction['type'][];
 
-export const paymentView = view(
+export const paymentView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('transaction', 'Payment (transaction) id.'),
     object: objectTag('payment'),
@@ -47,7 +47,7 @@ export const paymentView = view(
     createdAt: '2026-03-14T10:02:11.412Z',
     postedAt: '2026-03-14T10:02:11.412Z',
   },
-);
+));
 export type PaymentView = z.infer<typeof paymentView>;
 
 /** The wire shape of a payment (interface-spec 2.4); also what an idempotency record replays. */
@@ -84,7 +84,7 @@ export function presentPaymentTo(transaction: Transaction, viewerOrganizationId:
   return transaction.organizationId === viewerOrganizationId ? view : { ...view, idempotencyKey: null };
 }
 
-export const paymentPageView = pageOf(paymentView, 'A page of payments and reversals the caller sent or received, newest first.');
+export const paymentPageView = /* @__PURE__ */ lazy(() => pageOf(paymentView, 'A page of payments and reversals the caller sent or received, newest first.'));
 
 const queuedExample = {
   code: 'APPROVAL_REQUIRED' as const,
@@ -92,7 +92,7 @@ const queuedExample = {
   details: { approvalId: 'apr_YqAvOKYvEUVB778CyUo173w2', transactionId: 'txn_2wHYq8yGFiJin01BVhz8nQja', expiresAt: '2026-03-17T11:15:00.000Z' },
 };
 
-export const approvalRequiredView = view(
+export const approvalRequiredView = /* @__PURE__ */ lazy(() => view(
   {
     error: describe(
       z.object({
@@ -112,25 +112,25 @@ export const approvalRequiredView = view(
   },
   'The 202 answer of a payment that a spend policy holds for human approval: the payment is stored QUEUED and posts when an admin approves it. Not an error of the request; do not retry it.',
   { error: queuedExample },
-);
+));
 export type ApprovalRequiredView = z.infer<typeof approvalRequiredView>;
 
-export const batchPaymentsView = listOf(paymentView, 'The 200 answer of a batch whose every payment posted.', 'The posted payments, in the order of the request.');
+export const batchPaymentsView = /* @__PURE__ */ lazy(() => listOf(paymentView, 'The 200 answer of a batch whose every payment posted.', 'The posted payments, in the order of the request.'));
 export type BatchPaymentsView = z.infer<typeof batchPaymentsView>;
 
-export const batchItemResultView = view(
+export const batchItemResultView = /* @__PURE__ */ lazy(() => view(
   {
     index: integer('Position of the item in the request, from 0.'),
     status: integer('HTTP status the item would have had on its own: 200 posted, 202 queued for approval, otherwise the status of its error code.'),
     payment: z.optional(describe(paymentView, 'The posted payment (status 200); absent otherwise.')),
-    error: z.optional(describe(z.object(errorFields), 'Why the item did not post (any status but 200): APPROVAL_REQUIRED for a queued item, else the refusal; absent for a posted item.')),
+    error: z.optional(describe(z.object(errorFields()), 'Why the item did not post (any status but 200): APPROVAL_REQUIRED for a queued item, else the refusal; absent for a posted item.')),
   },
   'The result of one item of a batch.',
   { index: 1, status: 202, error: queuedExample },
-);
+));
 export type BatchItemResultView = z.infer<typeof batchItemResultView>;
 
-export const batchPartialFailureView = view(
+export const batchPartialFailureView = /* @__PURE__ */ lazy(() => view(
   {
     error: describe(
       z.object({
@@ -149,7 +149,7 @@ export const batchPartialFailureView = view(
       details: { results: [{ index: 0, status: 200, payment: exampleOf(paymentView) as PaymentView }, { index: 1, status: 202, error: queuedExample }] },
     },
   },
-);
+));
 export type BatchPartialFailureView = z.infer<typeof batchPartialFailureView>;
 
 /** Type-only: the service's batch items fit the view (`payment` and `error` are untyped there). */

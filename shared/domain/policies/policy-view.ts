@@ -1,13 +1,13 @@
 import type Big from 'big.js';
 import * as z from 'zod/mini';
 import { formatAmount } from '../money.js';
-import { type Conforms, describe, flag, id, integer, money, nullableMoney, objectTag, pageOf, text, timestamp, view } from '../views.js';
+import { type Conforms, describe, flag, id, integer, lazy, money, nullableMoney, objectTag, pageOf, text, timestamp, view } from '../views.js';
 import type { PolicyService } from './policy-service.js';
 import type { AllowedHours, Policy } from './policy-types.js';
 
 const recipients = (description: string) => describe(z.nullable(z.array(z.string())), description);
 
-export const policyView = view(
+export const policyView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('policy', 'Policy id.'),
     object: objectTag('policy'),
@@ -51,7 +51,7 @@ export const policyView = view(
     createdAt: '2026-03-14T09:35:00.000Z',
     updatedAt: '2026-03-14T09:35:00.000Z',
   },
-);
+));
 export type PolicyView = z.infer<typeof policyView>;
 
 export function presentPolicy(policy: Policy): PolicyView {
@@ -75,16 +75,16 @@ export function presentPolicy(policy: Policy): PolicyView {
   };
 }
 
-export const policyPageView = pageOf(policyView, "A page of the active policies the key can see (an agent key sees only its own wallet's policies).");
+export const policyPageView = /* @__PURE__ */ lazy(() => pageOf(policyView, "A page of the active policies the key can see (an agent key sees only its own wallet's policies)."));
 
-export const policyDeletedView = view(
+export const policyDeletedView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('policy', 'The deleted policy.'),
     deleted: describe(z.literal(true), 'Always true.'),
   },
   'The answer of a policy deletion: the policy stops applying at once (it stays stored for the audit trail and then reads as POLICY_NOT_FOUND).',
   { id: 'pol_yuz6d9LmU9onFzpanwoj9ory', deleted: true },
-);
+));
 export type PolicyDeletedView = z.infer<typeof policyDeletedView>;
 
 /** Type-only: what the policy service answers as is must fit its view (a drift fails to compile). */

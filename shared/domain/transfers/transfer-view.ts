@@ -1,13 +1,13 @@
 import Big from 'big.js';
 import * as z from 'zod/mini';
 import { formatAmount } from '../money.js';
-import { describe, enumOf, id, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, timestamp, view } from '../views.js';
+import { describe, enumOf, id, lazy, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, timestamp, view } from '../views.js';
 import { TRANSFER_CURRENCIES, TRANSFER_DIRECTIONS, TRANSFER_STATUSES, RAILS, EXTERNAL_RAILS, type Counterparty, type Transfer } from './types.js';
 
 const AMOUNT_TEXT = 'A decimal string with 2 decimal places (USDC: up to 6), e.g. "250.00".';
 const transferAmount = (description: string) => describe(z.string().check(z.regex(/^\d+\.\d{2,6}$/)), `${description} ${AMOUNT_TEXT}`);
 
-export const counterpartyView = view(
+export const counterpartyView = /* @__PURE__ */ lazy(() => view(
   {
     type: enumOf(EXTERNAL_RAILS, 'The rail: ACH, WIRE or FEDNOW (a bank account), or USDC (an address on a chain).'),
     bankAccountId: nullableText('The linked bank account (`ba_...`) or the counterparty id at the banking provider, if one was given.'),
@@ -18,18 +18,18 @@ export const counterpartyView = view(
   },
   'The outside end of a deposit (where the money comes from) or a withdrawal (where it goes).',
   { type: 'ACH', bankAccountId: 'ba_7Qm2ZtLp9Rw4Xb1KcV8nYs3D', routingNumber: '021000021', last4: '6789', address: null, chain: null },
-);
+));
 
-export const clearingView = view(
+export const clearingView = /* @__PURE__ */ lazy(() => view(
   {
     status: enumOf(['PENDING', 'AVAILABLE'], 'PENDING while the deposited funds clear (in `pendingBalance`), AVAILABLE once released to `balance`.'),
     availableAt: timestamp('When the funds become (or became) available.'),
   },
   'The clearing of a completed ACH deposit.',
   { status: 'PENDING', availableAt: '2026-03-16T10:02:11.412Z' },
-);
+));
 
-export const transferView = view(
+export const transferView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('transfer', 'Transfer id.'),
     object: objectTag('transfer'),
@@ -77,11 +77,11 @@ export const transferView = view(
     failedAt: null,
     cancelledAt: null,
   },
-);
+));
 export type TransferView = z.infer<typeof transferView>;
 export type CounterpartyView = z.infer<typeof counterpartyView>;
 
-export const transferPageView = pageOf(transferView, 'A page of transfers, newest first.');
+export const transferPageView = /* @__PURE__ */ lazy(() => pageOf(transferView, 'A page of transfers, newest first.'));
 
 function presentCounterparty(counterparty: Counterparty | undefined): CounterpartyView | null {
   if (!counterparty) return null;

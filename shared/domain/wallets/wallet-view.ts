@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { formatBalance } from '../money.js';
 import type { StatementEntry, Wallet, WalletStatus, WalletType } from '../types.js';
-import { balance, type Conforms, currency, enumOf, environment, flag, id, money, nullableText, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
+import { balance, type Conforms, currency, enumOf, environment, flag, id, lazy, money, nullableText, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
 import type { WalletService } from './wallet-service.js';
 
 export const WALLET_STATUSES = ['ACTIVE', 'FROZEN'] as const satisfies readonly WalletStatus[];
@@ -9,7 +9,7 @@ export const WALLET_TYPES = ['ORG', 'AGENT'] as const satisfies readonly WalletT
 
 export const walletStatus = (description: string) => enumOf(WALLET_STATUSES, description);
 
-export const walletView = view(
+export const walletView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('wallet', 'Wallet id.'),
     object: objectTag('wallet'),
@@ -41,7 +41,7 @@ export const walletView = view(
     currency: 'USD',
     createdAt: '2026-03-14T09:30:00.000Z',
   },
-);
+));
 export type WalletView = z.infer<typeof walletView>;
 
 export function presentWallet(wallet: Wallet): WalletView {
@@ -62,9 +62,9 @@ export function presentWallet(wallet: Wallet): WalletView {
   };
 }
 
-export const walletPageView = pageOf(walletView, 'A page of the wallets the key can see (an agent key sees only its own wallet).');
+export const walletPageView = /* @__PURE__ */ lazy(() => pageOf(walletView, 'A page of the wallets the key can see (an agent key sees only its own wallet).'));
 
-export const balanceView = view(
+export const balanceView = /* @__PURE__ */ lazy(() => view(
   {
     walletId: id('wallet', 'Wallet id.'),
     balance: balance('Available balance: what the wallet can spend now.'),
@@ -74,7 +74,7 @@ export const balanceView = view(
   },
   'The balances of one wallet.',
   { walletId: 'wal_sbdFwe1fHYc4MU7IrQ3n5lUz', balance: '125.50000000', pendingBalance: '0.00000000', heldBalance: '0.00000000', currency: 'USD' },
-);
+));
 export type BalanceView = z.infer<typeof balanceView>;
 
 export function presentBalance(wallet: Wallet): BalanceView {
@@ -87,7 +87,7 @@ export function presentBalance(wallet: Wallet): BalanceView {
   };
 }
 
-export const statementEntryView = view(
+export const statementEntryView = /* @__PURE__ */ lazy(() => view(
   {
     transactionId: id('transaction', 'The transaction that moved the money (a payment, funding, reversal, budget adjustment or sweep).'),
     type: text('Transaction type: PAYMENT, FUNDING, REVERSAL, BUDGET_ADJUSTMENT or SWEEP.'),
@@ -105,7 +105,7 @@ export const statementEntryView = view(
     description: 'API credits for March',
     createdAt: '2026-03-14T10:02:11.412Z',
   },
-);
+));
 export type StatementEntryView = z.infer<typeof statementEntryView>;
 
 export function presentStatementEntry(entry: StatementEntry): StatementEntryView {
@@ -119,9 +119,9 @@ export function presentStatementEntry(entry: StatementEntry): StatementEntryView
   };
 }
 
-export const statementPageView = pageOf(statementEntryView, 'A page of a wallet statement, newest entry first; `balanceAfter` stays right across pages.');
+export const statementPageView = /* @__PURE__ */ lazy(() => pageOf(statementEntryView, 'A page of a wallet statement, newest entry first; `balanceAfter` stays right across pages.'));
 
-export const walletFundingView = view(
+export const walletFundingView = /* @__PURE__ */ lazy(() => view(
   {
     walletId: id('wallet', 'The funded wallet.'),
     transactionId: id('transaction', 'The FUNDING transaction (from the system account `acc_SANDBOX_FUNDING`).'),
@@ -131,7 +131,7 @@ export const walletFundingView = view(
   },
   'The answer of a sandbox funding: test money added to a wallet.',
   { walletId: 'wal_sbdFwe1fHYc4MU7IrQ3n5lUz', transactionId: 'txn_2wHYq8yGFiJin01BVhz8nQja', amount: '100.00', newBalance: '225.50000000', currency: 'USD' },
-);
+));
 export type WalletFundingView = z.infer<typeof walletFundingView>;
 
 /** Type-only: what the wallet service answers as is must fit its view (a drift fails to compile). */

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { describe, enumOf, environment, id, integer, nullableText, nullableTimestamp, objectTag, text, timestamp, view } from '../views.js';
+import { describe, enumOf, environment, id, integer, lazy, nullableText, nullableTimestamp, objectTag, text, timestamp, view } from '../views.js';
 import { DELIVERY_STATUSES, type DeliveryAttempt, type Webhook } from './types.js';
 
-const webhookFields = {
+const webhookFields = () => ({
   id: id('webhook', 'The webhook id.'),
   object: objectTag('webhook'),
   url: text('Where events are POSTed.'),
@@ -11,7 +11,7 @@ const webhookFields = {
   status: enumOf(['ENABLED'], 'Always ENABLED (a deleted webhook is gone).'),
   environment: environment(),
   createdAt: timestamp('When it was registered.'),
-};
+});
 
 const example = {
   id: 'whk_Tq8Lm2Zp4Rw9Xb1KLm2Zp4Rw',
@@ -25,14 +25,14 @@ const example = {
 };
 
 /** A registered webhook: never its secret. */
-export const webhookView = view(webhookFields, 'A webhook endpoint (the signing secret is shown once, at creation).', example);
+export const webhookView = /* @__PURE__ */ lazy(() => view(webhookFields(), 'A webhook endpoint (the signing secret is shown once, at creation).', example));
 
 /** The answer of a creation: the webhook and its raw secret, shown this once. */
-export const createdWebhookView = view(
-  { ...webhookFields, secret: text('The signing secret (`whsec_` + base64), shown only in this answer: verify each delivery\'s `webhook-signature` with it.') },
+export const createdWebhookView = /* @__PURE__ */ lazy(() => view(
+  { ...webhookFields(), secret: text('The signing secret (`whsec_` + base64), shown only in this answer: verify each delivery\'s `webhook-signature` with it.') },
   'The new webhook with its signing secret (shown once).',
   { ...example, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
-);
+));
 
 export function presentWebhook(webhook: Webhook): z.output<typeof webhookView> {
   return { id: webhook.id, object: 'webhook', url: webhook.url, events: webhook.events, description: webhook.description, status: 'ENABLED', environment: webhook.environment, createdAt: webhook.createdAt };
@@ -43,7 +43,7 @@ export function presentCreatedWebhook(created: { webhook: Webhook; rawSecret: st
 }
 
 /** One attempt of the delivery log. */
-export const deliveryAttemptView = view(
+export const deliveryAttemptView = /* @__PURE__ */ lazy(() => view(
   {
     object: objectTag('webhook_delivery_attempt'),
     deliveryId: id('delivery', 'The delivery (one event to this webhook); retry it with POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry.'),
@@ -71,15 +71,15 @@ export const deliveryAttemptView = view(
     nextAttemptAt: '2026-11-22T10:00:25.000Z',
     outcome: 'RETRYING',
   },
-);
+));
 
 export function presentDeliveryAttempt(attempt: DeliveryAttempt): z.output<typeof deliveryAttemptView> {
   return { object: 'webhook_delivery_attempt', ...attempt };
 }
 
 /** The answer of a test or a retry: the delivery queued. */
-export const queuedDeliveryView = view(
+export const queuedDeliveryView = /* @__PURE__ */ lazy(() => view(
   { deliveryId: id('delivery', 'The delivery queued; its attempts show in the delivery log.'), eventId: id('event', 'The event sent.'), status: enumOf(DELIVERY_STATUSES, 'PENDING: the attempt is queued.') },
   'A delivery queued for an immediate attempt.',
   { deliveryId: 'dlv_4Zq8Tr2Wb9Xk1PLm4Zq8Tr2W', eventId: 'evt_8Lm2Zq4Tr9Wb1XkPq3Ns5Vd7', status: 'PENDING' },
-);
+));

@@ -1,0 +1,39 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { built, exampleOf, lazy, view } from '../../shared/domain/views.js';
+
+const DOMAIN = fileURLToPath(new URL('../../shared/domain/', import.meta.url));
+const VIEW_MODULES = [
+  path.join(DOMAIN, 'views.ts'),
+  ...readdirSync(DOMAIN, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('-view.ts'))
+    .map((file) => path.join(DOMAIN, file)),
+];
+
+describe('views are built on first use (cold start, bundle size)', () => {
+  it('finds the view modules', () => {
+    expect(VIEW_MODULES.length).toBeGreaterThan(15);
+  });
+
+  it.each(VIEW_MODULES.map((file) => [path.relative(DOMAIN, file), file]))('every schema %s exports is lazy', async (_name, file) => {
+    const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    const schemas = Object.entries(module).filter(([, value]) => value instanceof z.ZodMiniType);
+    for (const [name, schema] of schemas) expect(schema, name).toBeInstanceOf(z.ZodMiniLazy);
+  });
+
+  it('builds a lazy view once, on first use, and reads its example through it', () => {
+    let builds = 0;
+    const thing = lazy(() => {
+      builds += 1;
+      return view({ name: z.string() }, 'A thing.', { name: 'example' });
+    });
+    expect(builds).toBe(0);
+    expect(thing.parse({ name: 'a' })).toEqual({ name: 'a' });
+    expect(exampleOf(thing)).toEqual({ name: 'example' });
+    expect(built(thing)).toBe(built(thing));
+    expect(builds).toBe(1);
+  });
+});
