@@ -36,7 +36,7 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
     permission: 'admin',
     audit: AUDIT.organization.acceptTos,
     http: { method: 'POST', path: '/v1/activation/accept-tos', status: 200 },
-    body: z.strictObject({ tosVersion: text(50, 'The version of the terms accepted.') }),
+    body: () => z.strictObject({ tosVersion: text(50, 'The version of the terms accepted.') }),
     output: tosAcceptedView,
     errors: ['ORGANIZATION_NOT_FOUND', 'INVALID_STATE'],
     run: ({ services, auth, body }) => services.activation.acceptTos(auth, body),
@@ -49,7 +49,7 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
     permission: 'admin',
     audit: AUDIT.organization.submitKyb,
     http: { method: 'POST', path: '/v1/activation/kyb', status: 200 },
-    body: z.strictObject({
+    body: () => z.strictObject({
       legalName: text(200, 'Registered legal name of the business.'),
       taxId: text(50, 'Tax identification number (e.g. an EIN).'),
       address: describe(
@@ -76,7 +76,7 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
     permission: 'admin',
     audit: AUDIT.organization.addBillingMethod,
     http: { method: 'POST', path: '/v1/activation/billing-method', status: 200 },
-    body: z.strictObject({
+    body: () => z.strictObject({
       type: describe(z.literal('card'), 'The kind of billing method; only "card".'),
       number: describe(z.string().check(z.maxLength(19, 'must be 12 to 19 digits'), z.regex(/^\d{12,19}$/, 'must be 12 to 19 digits')), 'The card number, 12 to 19 digits.'),
     }),

@@ -28,7 +28,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     events: ['agent.created'],
     http: { method: 'POST', path: '/v1/agents', status: 201 },
     mcp: { tool: 'create_agent', hints: HINTS.create },
-    body: z.strictObject({
+    body: () => z.strictObject({
       name: agentName(),
       permissions: z.optional(
         permissionList(
@@ -37,7 +37,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
           'Permissions of the agent\'s key, each at most once (default wallets:read, wallets:write, payments:read, payments:write); never admin, and only permissions the calling key holds (else 403 PERMISSION_DENIED with `details.missing`).',
         ),
       ),
-      policies: z.optional(describe(z.array(policyRulesBody).check(z.maxLength(10, 'at most 10 policies')), 'Spend policies of the agent\'s wallet (at most 10).')),
+      policies: z.optional(describe(z.array(policyRulesBody()).check(z.maxLength(10, 'at most 10 policies')), 'Spend policies of the agent\'s wallet (at most 10).')),
     }),
     output: createdAgentView,
     errors: ['WALLET_LIMIT_EXCEEDED', 'INVALID_AMOUNT', 'ACTIVATION_REQUIRED'],
@@ -54,7 +54,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     events: ['agent.created'],
     http: { method: 'POST', path: '/v1/agents/from-template', status: 201 },
     mcp: { tool: 'create_agent_from_template', hints: HINTS.create },
-    body: z.strictObject({
+    body: () => z.strictObject({
       name: agentName(),
       templateId: describe(z.enum(TEMPLATE_IDS, { error: `must be one of ${TEMPLATE_IDS.join(', ')}` }), `The template: one of ${TEMPLATE_IDS.join(', ')}.`),
     }),
@@ -83,7 +83,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/agents', status: 200 },
     mcp: { tool: 'list_agents', hints: HINTS.read },
-    filters: { includeDeleted: z.optional(describe(z.enum(['true', 'false']), 'Whether deleted agents are listed too (default false).')) },
+    filters: () => ({ includeDeleted: z.optional(describe(z.enum(['true', 'false']), 'Whether deleted agents are listed too (default false).')) }),
     output: agentPageView,
     errors: [],
     list: ({ services, auth, query }, page) => services.agents.list(auth, query.includeDeleted === 'true', page),
@@ -114,7 +114,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     http: { method: 'POST', path: '/v1/agents/{id}/adjust-budget', status: 200 },
     params: agentParam,
     mcp: { tool: 'adjust_budget', hints: HINTS.money },
-    body: z.strictObject({ amount: amount('Amount to move, in USD: positive funds the agent, negative returns money to the main wallet.'), idempotencyKey: idempotencyKey() }),
+    body: () => z.strictObject({ amount: amount('Amount to move, in USD: positive funds the agent, negative returns money to the main wallet.'), idempotencyKey: idempotencyKey() }),
     output: budgetAdjustedView,
     errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INSUFFICIENT_FUNDS', 'INVALID_AMOUNT', 'INVALID_STATE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params, body, idempotencyKey }) => services.agents.adjustBudget(auth, params.id!, body.amount, idempotencyKey),

@@ -23,7 +23,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
     permission: 'admin',
     audit: AUDIT.apiKey.create,
     http: { method: 'POST', path: '/v1/api-keys', status: 201 },
-    body: z.strictObject({
+    body: () => z.strictObject({
       name: name('Name of the key (1-200 characters).'),
       permissions: permissionList(
         z.enum(ORGANIZATION_PERMISSIONS),
@@ -45,7 +45,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
     access: 'organization',
     permission: 'admin',
     http: { method: 'GET', path: '/v1/api-keys', status: 200 },
-    filters: {},
+    filters: () => ({}),
     output: apiKeyPageView,
     errors: [],
     list: ({ services, auth }, page) => services.apiKeys.list(auth, page),

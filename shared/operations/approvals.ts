@@ -24,10 +24,10 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/approvals', status: 200 },
     mcp: { tool: 'list_approvals', hints: HINTS.read },
-    filters: {
+    filters: () => ({
       status: z.optional(describe(z.enum(APPROVAL_STATUSES), 'Only approvals in this status.')),
       walletId: z.optional(walletId('Only approvals of payments from this wallet.')),
-    },
+    }),
     output: approvalPageView,
     errors: ['WALLET_NOT_FOUND'],
     list: ({ services, auth, query }, page) => services.approvals.list(auth, { status: query.status, walletId: query.walletId }, page),
@@ -59,7 +59,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
     params: approvalParam,
     // Moves money once: a repeated decision answers INVALID_STATE and moves nothing.
     mcp: { tool: 'approve_payment', hints: HINTS.destructive },
-    body: z.strictObject({ note: note('A note kept with the decision (at most 1,024 characters).') }),
+    body: () => z.strictObject({ note: note('A note kept with the decision (at most 1,024 characters).') }),
     output: approvalView,
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params, body }) => services.approvals.approve(auth, params.id!, body.note),
@@ -76,7 +76,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
     http: { method: 'POST', path: '/v1/approvals/{id}/reject', status: 200 },
     params: approvalParam,
     mcp: { tool: 'reject_payment', hints: HINTS.destructive },
-    body: z.strictObject({ reason: note('Why the payment was rejected (at most 1,024 characters).') }),
+    body: () => z.strictObject({ reason: note('Why the payment was rejected (at most 1,024 characters).') }),
     output: approvalView,
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params, body }) => services.approvals.reject(auth, params.id!, body.reason),

@@ -22,13 +22,13 @@ export const AUDIT_LOGS = defineGroup<AuditLogsServices>('audit-logs', [
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/audit-logs', status: 200 },
     mcp: { tool: 'query_audit_logs', hints: HINTS.read },
-    filters: {
+    filters: () => ({
       action: filter(100, 'Only entries of this action, e.g. payment.created.'),
       resource: filter(300, 'Only entries about this resource id.'),
       actorId: filter(300, 'Only entries by this actor (an API key id).'),
       from: instant('Only entries at or after this time.'),
       to: instant('Only entries at or before this time (a date includes the whole day).'),
-    },
+    }),
     pageShape: 'next-cursor',
     output: auditLogPageView,
     errors: [],

@@ -43,7 +43,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>('bank-accounts', 
     audit: AUDIT.bankAccount.create,
     http: { method: 'POST', path: '/v1/bank-accounts', status: 201 },
     mcp: { tool: 'create_bank_account', hints: HINTS.create },
-    body: z.strictObject({
+    body: () => z.strictObject({
       routingNumber: digits(isValidRoutingNumber, `must be ${ROUTING_NUMBER_DIGITS} digits with a valid ABA checksum`, 'The 9-digit ABA routing number of the bank (checked with the ABA checksum).'),
       accountNumber: digits(
         isValidAccountNumber,
@@ -66,7 +66,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>('bank-accounts', 
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/bank-accounts', status: 200 },
     mcp: { tool: 'list_bank_accounts', hints: HINTS.read },
-    filters: {},
+    filters: () => ({}),
     output: pageOf(bankAccountView, 'A page of bank accounts.'),
     errors: [],
     list: ({ services, auth }, page) => services.bankAccounts.list(auth, page),
@@ -97,7 +97,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>('bank-accounts', 
     http: { method: 'POST', path: '/v1/bank-accounts/{id}/verify', status: 200 },
     params: bankAccountParam,
     mcp: { tool: 'verify_bank_account', hints: HINTS.update },
-    body: z.strictObject({
+    body: () => z.strictObject({
       amounts: describe(
         z.array(amount('One micro-deposit amount, such as "0.32".')).check(z.length(2, 'must hold exactly the 2 micro-deposit amounts')),
         'The two micro-deposit amounts, in any order, as decimal strings, e.g. ["0.32", "0.45"].',

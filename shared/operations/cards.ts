@@ -30,7 +30,7 @@ const country = (description: string) =>
 const CATEGORY = /^[A-Za-z0-9_]{1,64}$/;
 const category = (description: string) => describe(z.string().check(z.maxLength(64, 'must be 1-64 letters, digits or _'), z.regex(CATEGORY, 'must be 1-64 letters, digits or _')), description);
 
-const spendingLimits = describe(
+const spendingLimits = () => describe(
   z.array(
     z.strictObject({
       amount: decimal('The most the card may spend in the interval.'),
@@ -68,7 +68,7 @@ export const CARDS = defineGroup<CardsServices>('cards', [
     audit: AUDIT.cardholder.create,
     http: { method: 'POST', path: '/v1/cards/cardholders', status: 201 },
     mcp: { tool: 'create_cardholder', hints: HINTS.create },
-    body: z.strictObject({
+    body: () => z.strictObject({
       name: name('The cardholder\'s name.'),
       email: z.optional(describe(z.email({ error: 'must be an email address' }).check(z.maxLength(254, 'must be at most 254 characters')), 'Email address.')),
       phone: z.optional(describe(z.string().check(z.maxLength(20, 'must be a phone number such as +14155550100'), z.regex(/^\+?[0-9 ()-]{4,20}$/, 'must be a phone number such as +14155550100')), 'Phone number, e.g. +14155550100.')),
@@ -97,7 +97,7 @@ export const CARDS = defineGroup<CardsServices>('cards', [
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/cards/cardholders', status: 200 },
     mcp: { tool: 'list_cardholders', hints: HINTS.read },
-    filters: {},
+    filters: () => ({}),
     output: cardholderPageView,
     errors: [],
     list: ({ services, auth }, page) => services.cards.listCardholders(auth, page),
@@ -128,10 +128,10 @@ export const CARDS = defineGroup<CardsServices>('cards', [
     events: ['card.created'],
     http: { method: 'POST', path: '/v1/cards', status: 201 },
     mcp: { tool: 'create_card', hints: HINTS.create },
-    body: z.strictObject({
+    body: () => z.strictObject({
       walletId: walletId('The wallet that funds the card; an agent key may name only its own wallet.'),
       type: describe(z.enum(CARD_TYPES), 'PERSISTENT (any number of purchases) or SINGLE_USE (cancelled automatically after its first capture).'),
-      spendingLimits: z.optional(spendingLimits),
+      spendingLimits: z.optional(spendingLimits()),
       cardholderId: z.optional(text(128, 'The cardholder named on the card (`crh_...`; organization keys only).', { min: 1 })),
     }),
     output: cardView,
@@ -147,7 +147,7 @@ export const CARDS = defineGroup<CardsServices>('cards', [
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/cards', status: 200 },
     mcp: { tool: 'list_cards', hints: HINTS.read },
-    filters: { walletId: z.optional(walletId('Only cards funded by this wallet.')) },
+    filters: () => ({ walletId: z.optional(walletId('Only cards funded by this wallet.')) }),
     output: cardPageView,
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: ({ services, auth, query }, page) => services.cards.list(auth, { walletId: query.walletId }, page),
@@ -192,9 +192,9 @@ export const CARDS = defineGroup<CardsServices>('cards', [
     http: { method: 'PATCH', path: '/v1/cards/{id}', status: 200 },
     params: cardParam,
     mcp: { tool: 'update_card', hints: HINTS.update },
-    body: z.strictObject({
+    body: () => z.strictObject({
       status: z.optional(describe(z.enum(['ACTIVE', 'INACTIVE']), 'INACTIVE to freeze the card, ACTIVE to unfreeze it.')),
-      spendingLimits: z.optional(spendingLimits),
+      spendingLimits: z.optional(spendingLimits()),
     }),
     output: cardView,
     errors: [...changeErrors, 'VALIDATION_ERROR', 'INVALID_AMOUNT'],
@@ -258,7 +258,7 @@ export const CARDS = defineGroup<CardsServices>('cards', [
     http: { method: 'GET', path: '/v1/cards/{id}/authorizations', status: 200 },
     params: cardParam,
     mcp: { tool: 'list_card_authorizations', hints: HINTS.read },
-    filters: {},
+    filters: () => ({}),
     output: authorizationPageView,
     errors: [...cardErrors],
     list: ({ services, auth, params }, page) => services.cards.listAuthorizations(auth, params.id!, page),
@@ -277,7 +277,7 @@ export const CARDS = defineGroup<CardsServices>('cards', [
     sandboxOnly: true,
     http: { method: 'POST', path: '/v1/test-helpers/cards/{id}/authorizations', status: 201 },
     params: cardParam,
-    body: z.strictObject({
+    body: () => z.strictObject({
       amount: decimal('The amount the merchant asks for.'),
       merchant: describe(
         z.strictObject({
@@ -308,7 +308,7 @@ export const CARDS = defineGroup<CardsServices>('cards', [
     sandboxOnly: true,
     http: { method: 'POST', path: '/v1/test-helpers/authorizations/{id}/capture', status: 200 },
     params: authorizationParam,
-    body: z.strictObject({ amount: z.optional(decimal('Amount to capture, at most the authorized amount (default: all of it).')), idempotencyKey: idempotencyKey() }),
+    body: () => z.strictObject({ amount: z.optional(decimal('Amount to capture, at most the authorized amount (default: all of it).')), idempotencyKey: idempotencyKey() }),
     output: authorizationView,
     errors: ['AUTHORIZATION_NOT_FOUND', 'ENVIRONMENT_MISMATCH', 'INVALID_STATE', 'INVALID_AMOUNT', 'SANDBOX_ONLY', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params, body, idempotencyKey: key }) => services.cards.capture(auth, params.id!, body?.amount, key),
@@ -341,7 +341,7 @@ export const CARDS = defineGroup<CardsServices>('cards', [
     sandboxOnly: true,
     http: { method: 'POST', path: '/v1/test-helpers/authorizations/{id}/refund', status: 201 },
     params: authorizationParam,
-    body: z.strictObject({ amount: decimal('Amount to refund.'), idempotencyKey: idempotencyKey() }),
+    body: () => z.strictObject({ amount: decimal('Amount to refund.'), idempotencyKey: idempotencyKey() }),
     output: cardRefundView,
     errors: ['AUTHORIZATION_NOT_FOUND', 'ENVIRONMENT_MISMATCH', 'INVALID_STATE', 'INVALID_AMOUNT', 'SANDBOX_ONLY', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params, body, idempotencyKey: key }) => services.cards.refund(auth, params.id!, body.amount, key),

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { AuditAction } from '../domain/audit/actions.js';
 import type { ErrorCode } from '../domain/errors.js';
+import { lazy } from '../domain/validation.js';
 import type { EventName } from '../domain/event-names.js';
 import type { IdempotentResponse } from '../domain/idempotency/idempotency.js';
 import type { Permission, RequestContext } from '../domain/tenancy.js';
@@ -84,11 +85,19 @@ export interface OperationSpec<Services = never, Body = unknown, Query = unknown
 /** An operation with its types erased, as the edges hold them. */
 export type Operation<Services = any> = OperationSpec<Services, any, any, any>;
 
-/** Declares an operation so that `run` and `present` see the types inferred from the schemas. */
+/**
+ * Declares an operation so that `run` and `present` see the types inferred from the schemas.
+ * `body` and `query` are given as functions building the schema: a function group builds the
+ * schema of an operation when it first parses a request for it, not every schema of the group at
+ * cold start (the edges see an ordinary, lazy, schema).
+ */
 export function operation<Services>() {
   return <BodySchema extends AnySchema = z.ZodMiniUndefined, QuerySchema extends AnySchema = z.ZodMiniUndefined, Result = unknown>(
-    spec: Omit<OperationSpec<Services, z.output<BodySchema>, z.output<QuerySchema>, Result>, 'body' | 'query'> & { body?: BodySchema; query?: QuerySchema },
-  ): Operation<Services> => spec as Operation<Services>;
+    spec: Omit<OperationSpec<Services, z.output<BodySchema>, z.output<QuerySchema>, Result>, 'body' | 'query'> & { body?: () => BodySchema; query?: () => QuerySchema },
+  ): Operation<Services> => {
+    const { body, query, ...rest } = spec;
+    return { ...rest, ...(body ? { body: lazy(body) } : {}), ...(query ? { query: lazy(query) } : {}) } as Operation<Services>;
+  };
 }
 
 /** The operations of one function group (one Lambda) and the services they use. */

@@ -23,10 +23,10 @@ export const EVENTS = defineGroup<EventsServices>('events', [
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/events', status: 200 },
     mcp: { tool: 'list_events', hints: HINTS.read },
-    filters: {
+    filters: () => ({
       type: z.optional(describe(z.enum(EVENT_NAMES), 'Only events of this type, e.g. approval.approved.')),
       createdAfter: z.optional(text(64, 'Only events after this time: ISO 8601 date-time.', { min: 1 })),
-    },
+    }),
     output: pageOf(eventView, 'A page of events.'),
     errors: [],
     list: ({ services, auth, query }, page) => services.events.list(auth, { type: query.type, createdAfter: query.createdAfter }, page),

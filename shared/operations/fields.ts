@@ -114,7 +114,7 @@ export const permissionList = <T extends z.ZodMiniType<string>>(item: T, max: nu
   );
 
 /** Paging fields of every list (decisions.md section 9): `limit` 1..100 (default 20) and the signed `cursor`. */
-export const pageFields = {
+export const pageFields = () => ({
   limit: z.optional(text(20, 'Page size, an integer from 1 to 100 (default 20).', { tooLong: 'must be an integer between 1 and 100' })),
   cursor: z.optional(text(4096, 'The `cursor` of the previous page; pages are bound to the same list, filters and key.')),
-};
+});

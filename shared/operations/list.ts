@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { Page, PageRequest } from '../domain/types.js';
 import { pageRequestOf, pageResponse } from '../http/pagination.js';
+import { lazy } from '../domain/validation.js';
 import { pageFields } from './fields.js';
 import type { OperationInput, OperationSpec } from './define.js';
 
@@ -12,7 +13,8 @@ type Shape = z.core.$ZodLooseShape;
  * or filter is a VALIDATION_ERROR (decisions.md section 9).
  */
 export interface ListSpec<Services, Filters extends Shape, Item> extends Omit<OperationSpec<Services>, 'query' | 'run' | 'present' | 'output'> {
-  filters: Filters;
+  /** The filter fields, built on first use (see `operation`). */
+  filters: () => Filters;
   output: z.ZodMiniType;
   list(input: OperationInput<Services, undefined, z.output<z.ZodMiniObject<Filters>>>, page: PageRequest): Promise<Page<Item>>;
   present(item: Item): unknown;
@@ -26,13 +28,19 @@ export function listOperation<Services>() {
 
 function listSpec<Services, Filters extends Shape, Item>(spec: ListSpec<Services, Filters, Item>): OperationSpec<Services> {
   const { filters, list, present, pageShape = 'standard', ...rest } = spec;
-  const filterNames = Object.keys(filters);
+  let filterNames: string[] | undefined;
   return {
     ...rest,
-    query: z.strictObject({ ...filters, ...pageFields }),
+    query: lazy(() => {
+      const fields = filters();
+      filterNames = Object.keys(fields);
+      return z.strictObject({ ...fields, ...pageFields() });
+    }),
     async run(input) {
       const query = input.query as Record<string, string | undefined>;
       const cursors = await input.cursors();
+      // The edge parsed the query (building the schema, hence filterNames) before `run`.
+      filterNames ??= Object.keys(filters());
       const binding = bindingOf(input.operation, input.auth.principal.keyId, input.params, Object.fromEntries(filterNames.map((f) => [f, query[f] ?? null])));
       const page = await list(input as never, pageRequestOf(cursors, query, binding));
       const response = pageResponse(cursors, page, binding, present);

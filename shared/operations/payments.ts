@@ -27,13 +27,13 @@ interface ViewedPayment {
 const viewedBy = (auth: RequestContext) => (transaction: Transaction): ViewedPayment => ({ transaction, viewer: auth.principal.organizationId });
 const presentViewed = ({ transaction, viewer }: ViewedPayment) => presentPaymentTo(transaction, viewer);
 
-const paymentFields = {
+const paymentFields = () => ({
   from: text(128, 'The paying wallet id (`wal_...`); an agent key may pay only from its own wallet.', { trim: true, min: 1, tooLong: 'is not a wallet id' }),
   to: recipient('The receiving wallet id (`wal_...`), or `merchant:<domain>` for a registered closed-loop merchant (domains are case-insensitive).'),
   amount: amount('Amount to pay, in USD.'),
   description: z.optional(paymentDescription('Free text shown on both statements (at most 1,024 characters; tab and newline allowed).')),
   idempotencyKey: idempotencyKey(),
-};
+});
 
 const PAYMENT_ERRORS = [
   'INSUFFICIENT_FUNDS', 'POLICY_DENIED', 'RECIPIENT_NOT_ALLOWED', 'WALLET_FROZEN', 'WALLET_NOT_FOUND', 'INVALID_AMOUNT', 'SELF_PAYMENT', 'ENVIRONMENT_MISMATCH',
@@ -53,7 +53,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     idempotency: 'key',
     http: { method: 'POST', path: '/v1/payments', status: 200 },
     mcp: { tool: 'create_payment', hints: HINTS.money },
-    body: z.strictObject(paymentFields),
+    body: () => z.strictObject(paymentFields()),
     output: paymentView,
     errors: ['APPROVAL_REQUIRED', ...PAYMENT_ERRORS],
     run: ({ services, auth, body, idempotencyKey }) => services.payments.create(auth, { ...body, idempotencyKey }),
@@ -66,10 +66,10 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/payments', status: 200 },
     mcp: { tool: 'list_payments', hints: HINTS.read },
-    filters: {
+    filters: () => ({
       walletId: z.optional(walletId('Only payments sent or received by this wallet.')),
       status: z.optional(describe(z.enum(PAYMENT_STATUSES), 'Only payments in this status.')),
-    },
+    }),
     output: paymentPageView,
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: async ({ services, auth, query }, page): Promise<Page<ViewedPayment>> => {
@@ -90,9 +90,9 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     idempotency: 'key',
     http: { method: 'POST', path: '/v1/payments/batch', status: 200 },
     mcp: { tool: 'create_payment_batch', hints: HINTS.money },
-    body: z.strictObject({
+    body: () => z.strictObject({
       payments: describe(
-        z.array(z.strictObject(paymentFields)).check(z.minLength(1, 'must hold at least one payment'), z.maxLength(MAX_BATCH_SIZE, `must hold at most ${MAX_BATCH_SIZE} payments`)),
+        z.array(z.strictObject(paymentFields())).check(z.minLength(1, 'must hold at least one payment'), z.maxLength(MAX_BATCH_SIZE, `must hold at most ${MAX_BATCH_SIZE} payments`)),
         `The payments, 1 to ${MAX_BATCH_SIZE}, run in order.`,
       ),
       idempotencyKey: idempotencyKey(),
@@ -127,7 +127,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     http: { method: 'POST', path: '/v1/payments/{id}/reverse', status: 200 },
     params: { id: 'The payment id (`txn_...`).' },
     mcp: { tool: 'reverse_payment', hints: HINTS.money },
-    body: z.strictObject({ idempotencyKey: idempotencyKey() }),
+    body: () => z.strictObject({ idempotencyKey: idempotencyKey() }),
     output: paymentView,
     errors: ['TRANSACTION_NOT_FOUND', 'REVERSAL_NOT_ALLOWED', 'INSUFFICIENT_FUNDS', 'WALLET_FROZEN', 'ENVIRONMENT_MISMATCH', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params, idempotencyKey }) => services.payments.reverse(auth, params.id!, idempotencyKey),
@@ -141,7 +141,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     audit: AUDIT.merchant.upsert,
     http: { method: 'PUT', path: '/v1/merchant-profile', status: 200 },
     mcp: { tool: 'put_merchant_profile', hints: HINTS.update },
-    body: z.strictObject({
+    body: () => z.strictObject({
       domain: describe(
         z.string().check(z.trim(), z.toLowerCase(), z.maxLength(253, 'must be a domain name such as shop.example.com'), z.regex(/^(?=.{3,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/, 'must be a domain name such as shop.example.com')),
         'The merchant\'s domain name, such as shop.example.com (stored lower-case).',

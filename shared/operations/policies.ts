@@ -39,7 +39,7 @@ export const POLICIES = defineGroup<PoliciesServices>('policies', [
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/policies', status: 200 },
     mcp: { tool: 'list_policies', hints: HINTS.read },
-    filters: { walletId: z.optional(walletId('Only the policies of this wallet.')) },
+    filters: () => ({ walletId: z.optional(walletId('Only the policies of this wallet.')) }),
     output: policyPageView,
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: ({ services, auth, query }, page) => services.policies.list(auth, query.walletId, page),

@@ -21,7 +21,7 @@ const recipients = (description: string) =>
   );
 const optionalAmount = (description: string) => describe(z.optional(z.nullable(amount(description))), `${description} null removes the rule.`);
 
-const optionalRules = {
+const optionalRules = () => ({
   dailyLimit: optionalAmount('Most the wallet may spend per calendar day (UTC).'),
   weeklyLimit: optionalAmount('Most the wallet may spend per calendar week (Monday to Sunday, UTC).'),
   monthlyLimit: optionalAmount('Most the wallet may spend per calendar month (UTC).'),
@@ -37,31 +37,31 @@ const optionalRules = {
     'Hours of the day (UTC) in which payments are allowed; a window may wrap past midnight. null removes the rule.',
   ),
   approvalThreshold: optionalAmount('Payments above this amount need human approval.'),
-};
+});
 
 const policyName = () => name('Name of the policy (1-200 characters).');
 const maxTransactionAmount = () => amount('Largest single payment allowed; "0" denies every payment.');
 const requireHumanApproval = () => describe(z.boolean(), 'Whether every payment needs human approval.');
 
 /** A complete policy without its wallet (agent creation supplies the wallet). */
-export const policyRulesBody = z.strictObject({
+export const policyRulesBody = () => z.strictObject({
   name: policyName(),
   maxTransactionAmount: maxTransactionAmount(),
   requireHumanApproval: requireHumanApproval(),
-  ...optionalRules,
+  ...optionalRules(),
 });
 
-export const createPolicyBody = z.strictObject({
+export const createPolicyBody = () => z.strictObject({
   walletId: walletId('The wallet the policy governs.'),
   name: policyName(),
   maxTransactionAmount: maxTransactionAmount(),
   requireHumanApproval: requireHumanApproval(),
-  ...optionalRules,
+  ...optionalRules(),
 });
 
-export const updatePolicyBody = z.strictObject({
+export const updatePolicyBody = () => z.strictObject({
   name: z.optional(policyName()),
   maxTransactionAmount: z.optional(maxTransactionAmount()),
   requireHumanApproval: z.optional(requireHumanApproval()),
-  ...optionalRules,
+  ...optionalRules(),
 });

@@ -61,7 +61,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     idempotency: 'key',
     http: { method: 'POST', path: '/v1/transfers/deposit', status: 202 },
     mcp: { tool: 'deposit_wallet', hints: HINTS.money },
-    body: z.strictObject({ ...externalFields('source', 'The wallet to credit; an agent key may deposit only into its own wallet.'), source: counterparty('source') }),
+    body: () => z.strictObject({ ...externalFields('source', 'The wallet to credit; an agent key may deposit only into its own wallet.'), source: counterparty('source') }),
     output: transferView,
     errors: [...EXTERNAL_ERRORS, 'VALIDATION_ERROR'],
     run: ({ services, auth, body, idempotencyKey }) => services.transfers.deposit(auth, { walletId: body.walletId, amount: body.amount, currency: body.currency, counterparty: body.source, bankAccountId: body.bankAccountId }, idempotencyKey),
@@ -77,7 +77,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     idempotency: 'key',
     http: { method: 'POST', path: '/v1/transfers/withdraw', status: 201 },
     mcp: { tool: 'withdraw_wallet', hints: HINTS.money },
-    body: z.strictObject({ ...externalFields('destination', 'The wallet to debit; an agent key may withdraw only from its own wallet.'), destination: counterparty('destination') }),
+    body: () => z.strictObject({ ...externalFields('destination', 'The wallet to debit; an agent key may withdraw only from its own wallet.'), destination: counterparty('destination') }),
     output: transferView,
     errors: [...EXTERNAL_ERRORS, 'INSUFFICIENT_FUNDS', 'POLICY_DENIED', 'VALIDATION_ERROR'],
     run: ({ services, auth, body, idempotencyKey }) => services.transfers.withdraw(auth, { walletId: body.walletId, amount: body.amount, currency: body.currency, counterparty: body.destination, bankAccountId: body.bankAccountId }, idempotencyKey),
@@ -92,7 +92,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     idempotency: 'key',
     http: { method: 'POST', path: '/v1/transfers/internal', status: 201 },
     mcp: { tool: 'create_internal_transfer', hints: HINTS.money },
-    body: z.strictObject({
+    body: () => z.strictObject({
       fromWalletId: walletId('The paying wallet; an agent key may pay only from its own wallet.'),
       toWalletId: walletId('The receiving wallet, of the same organization and environment.'),
       amount: transferAmount('Amount to move, in USD.'),
@@ -111,11 +111,11 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/transfers', status: 200 },
     mcp: { tool: 'list_transfers', hints: HINTS.read },
-    filters: {
+    filters: () => ({
       walletId: z.optional(walletId('Only transfers of this wallet.')),
       direction: z.optional(describe(z.enum(TRANSFER_DIRECTIONS), 'Only DEPOSIT, WITHDRAWAL or INTERNAL transfers.')),
       status: z.optional(describe(z.enum(TRANSFER_STATUSES), 'Only transfers in this status.')),
-    },
+    }),
     output: transferPageView,
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: async ({ services, auth, query }, page) => {
@@ -167,7 +167,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     http: { method: 'POST', path: '/v1/test-helpers/transfers/{id}/advance', status: 200 },
     params: transferParam,
     mcp: { tool: 'advance_test_transfer', hints: HINTS.update },
-    body: z.strictObject({ to: describe(z.enum(['PENDING', 'COMPLETED', 'FAILED']), 'The state to move the transfer to.') }),
+    body: () => z.strictObject({ to: describe(z.enum(['PENDING', 'COMPLETED', 'FAILED']), 'The state to move the transfer to.') }),
     output: transferView,
     errors: ['TRANSFER_NOT_FOUND', 'INVALID_STATE', 'SANDBOX_ONLY', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params, body }) => services.transfers.advance(auth, params.id!, body.to),

@@ -27,7 +27,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     audit: AUDIT.webhook.create,
     http: { method: 'POST', path: '/v1/webhooks', status: 201 },
     mcp: { tool: 'create_webhook', hints: HINTS.create },
-    body: z.strictObject({
+    body: () => z.strictObject({
       url: text(2048, 'The endpoint: https (production), or http/https (sandbox).', { min: 1 }),
       events: describe(
         z.array(z.union([z.enum(EVENT_NAMES), z.literal('*')])).check(z.minLength(1), z.maxLength(MAX_EVENT_FILTER)),
@@ -48,7 +48,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     permission: 'admin',
     http: { method: 'GET', path: '/v1/webhooks', status: 200 },
     mcp: { tool: 'list_webhooks', hints: HINTS.read },
-    filters: {},
+    filters: () => ({}),
     output: pageOf(webhookView, 'A page of webhooks.'),
     errors: [],
     list: ({ services, auth }, page) => services.webhooks.list(auth, page),
@@ -92,7 +92,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     http: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', status: 200 },
     params: webhookParam,
     mcp: { tool: 'list_webhook_deliveries', hints: HINTS.read },
-    filters: {},
+    filters: () => ({}),
     output: pageOf(deliveryAttemptView, 'A page of delivery attempts.'),
     errors: ['WEBHOOK_NOT_FOUND'],
     list: ({ services, auth, params }, page) => services.webhooks.attempts(auth, params.id!, page),

@@ -24,7 +24,7 @@ const GROUP = defineGroup<Record<string, never>>('approvals', [
     permission: 'payments:read',
     http: { method: 'POST', path: '/v1/test/{id}/decide', status: 200 },
     params: { id: 'Id.' },
-    body: z.strictObject({ note: note('A note.') }),
+    body: () => z.strictObject({ note: note('A note.') }),
     output: z.object({ ok: z.boolean() }),
     errors: [],
     run: async ({ body }) => {

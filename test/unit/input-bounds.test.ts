@@ -114,16 +114,16 @@ describe('merchant domains enter lower-cased (decisions.md section 3)', () => {
 
   it('lower-cases policy recipient lists on create and update', () => {
     const base = { walletId: 'wal_1', name: 'P', maxTransactionAmount: '1', requireHumanApproval: false };
-    const created = createPolicyBody.parse({ ...base, blockedRecipients: ['merchant:EVIL.example.com', 'wal_AbC'], allowedRecipients: ['Merchant:Shop.Example.com'] });
+    const created = createPolicyBody().parse({ ...base, blockedRecipients: ['merchant:EVIL.example.com', 'wal_AbC'], allowedRecipients: ['Merchant:Shop.Example.com'] });
     expect(created.blockedRecipients).toEqual(['merchant:evil.example.com', 'wal_AbC']);
     expect(created.allowedRecipients).toEqual(['merchant:shop.example.com']);
-    expect(updatePolicyBody.parse({ blockedRecipients: ['merchant:EVIL.example.com'] }).blockedRecipients).toEqual(['merchant:evil.example.com']);
+    expect(updatePolicyBody().parse({ blockedRecipients: ['merchant:EVIL.example.com'] }).blockedRecipients).toEqual(['merchant:evil.example.com']);
   });
 
   it('refuses recipients that are not ASCII ids or domains (the largest policy stays far below 400 KB)', () => {
     const base = { walletId: 'wal_1', name: 'P', maxTransactionAmount: '1', requireHumanApproval: false };
-    expect(createPolicyBody.safeParse({ ...base, blockedRecipients: ['é'.repeat(10)] }).success).toBe(false);
-    expect(createPolicyBody.safeParse({ ...base, blockedRecipients: ['x'.repeat(263)] }).success).toBe(false);
-    expect(createPolicyBody.safeParse({ ...base, blockedRecipients: Array.from({ length: 501 }, (_, i) => `wal_${i}`) }).success).toBe(false);
+    expect(createPolicyBody().safeParse({ ...base, blockedRecipients: ['é'.repeat(10)] }).success).toBe(false);
+    expect(createPolicyBody().safeParse({ ...base, blockedRecipients: ['x'.repeat(263)] }).success).toBe(false);
+    expect(createPolicyBody().safeParse({ ...base, blockedRecipients: Array.from({ length: 501 }, (_, i) => `wal_${i}`) }).success).toBe(false);
   });
 });

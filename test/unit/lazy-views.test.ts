@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { EVENT_PAYLOADS } from '../../shared/domain/event-payloads.js';
 import { built, exampleOf, lazy, view } from '../../shared/domain/views.js';
+import { CATALOG_ENTRIES } from '../../shared/operations/index.js';
 
 const DOMAIN = fileURLToPath(new URL('../../shared/domain/', import.meta.url));
 const VIEW_MODULES = [
@@ -22,6 +24,16 @@ describe('views are built on first use (cold start, bundle size)', () => {
     const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     const schemas = Object.entries(module).filter(([, value]) => value instanceof z.ZodMiniType);
     for (const [name, schema] of schemas) expect(schema, name).toBeInstanceOf(z.ZodMiniLazy);
+  });
+
+  it('every event payload schema is lazy', () => {
+    for (const [name, schema] of Object.entries(EVENT_PAYLOADS)) expect(schema, name).toBeInstanceOf(z.ZodMiniLazy);
+  });
+
+  it('every operation builds its body and query schemas on first use', () => {
+    const inputs = CATALOG_ENTRIES.flatMap(({ operation }) => [operation.body, operation.query].filter((schema) => schema !== undefined).map((schema) => [operation.name, schema] as const));
+    expect(inputs.length).toBeGreaterThan(40);
+    for (const [name, schema] of inputs) expect(schema, name).toBeInstanceOf(z.ZodMiniLazy);
   });
 
   it('builds a lazy view once, on first use, and reads its example through it', () => {
