@@ -73,30 +73,30 @@ export const usd = (description = 'Currency code, always "USD".') => describe(z.
 
 const EXAMPLE_CURSOR = 'eyJrIjp7InBrIjoiT1JHI29yZ19pcEs1eWZMNUQ2YVZ3eDAwIn19.Hq3N0dYp1mJc8Vf2LwXr7sKz9bTgUe4iAoP6lQhEyM0';
 
-/** A page of a list (interface-spec 4.12): `{data, cursor, hasMore}`, newest first. */
+/** A page of a list (interface-spec 4.12): `{data, cursor, hasMore}`, newest first (built on first use, like every view). */
 export function pageOf<T extends z.ZodMiniType>(item: T, description: string) {
-  return z
+  return lazy(() => z
     .object({
       data: describe(z.array(item), 'The items of this page, newest first (at most `limit`, default 20).'),
       cursor: nullableText('Opaque cursor of the next page: pass it as `cursor` with the same filters and key. Null on the last page.'),
       hasMore: flag('Whether another page follows (true exactly when `cursor` is not null).'),
     })
-    .check(z.describe(description), z.meta({ examples: [{ data: [exampleOf(item)], cursor: EXAMPLE_CURSOR, hasMore: true }] }));
+    .check(z.describe(description), z.meta({ examples: [{ data: [exampleOf(item)], cursor: EXAMPLE_CURSOR, hasMore: true }] })));
 }
 
 /** A page of the audit log (interface-spec 4.10): `{data, nextCursor?}`, `nextCursor` absent at the end. */
 export function nextCursorPageOf<T extends z.ZodMiniType>(item: T, description: string) {
-  return z
+  return lazy(() => z
     .object({
       data: describe(z.array(item), 'The items of this page, newest first (at most `limit`, default 20).'),
       nextCursor: z.optional(text('Opaque cursor of the next page: pass it as `cursor` with the same filters and key. Absent on the last page.')),
     })
-    .check(z.describe(description), z.meta({ examples: [{ data: [exampleOf(item)], nextCursor: EXAMPLE_CURSOR }] }));
+    .check(z.describe(description), z.meta({ examples: [{ data: [exampleOf(item)], nextCursor: EXAMPLE_CURSOR }] })));
 }
 
 /** A complete (unpaged) list: `{data}`. */
 export function listOf<T extends z.ZodMiniType>(item: T, description: string, itemsDescription: string) {
-  return z.object({ data: describe(z.array(item), itemsDescription) }).check(z.describe(description), z.meta({ examples: [{ data: [exampleOf(item)] }] }));
+  return lazy(() => z.object({ data: describe(z.array(item), itemsDescription) }).check(z.describe(description), z.meta({ examples: [{ data: [exampleOf(item)] }] })));
 }
 
 // ---- Errors -------------------------------------------------------------------------------------

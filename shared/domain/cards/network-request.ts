@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ApiError, type ErrorCode } from '../errors.js';
 import { parseAmount } from '../money.js';
-import { safeParse } from '../validation.js';
+import { lazy, safeParse } from '../validation.js';
 import type { AuthorizationRequest, NetworkDecision } from './authorization-engine.js';
 
 const CLIENT_CAUSED: ReadonlySet<ErrorCode> = new Set(['INVALID_AMOUNT', 'IDEMPOTENCY_KEY_REUSE']);
@@ -31,18 +31,20 @@ export const merchantNameSchema = () =>
  * declined (`invalid_request`); an unexpected failure is declined too (`processing_error`), never
  * approved: a card network treats no answer as a decline anyway.
  */
-export const networkRequest = z.strictObject({
-  /** The processor's id of this request: a retry of it gets the first decision. */
-  networkId: z.string().check(z.minLength(1), z.maxLength(128), z.regex(/^[\x21-\x7e]+$/)),
-  cardId: z.string().check(z.maxLength(128), z.regex(/^card_[A-Za-z0-9]+$/)),
-  amount: z.string().check(z.maxLength(32), z.regex(/^\d+(\.\d{1,2})?$/)),
-  currency: z.literal('USD'),
-  merchant: z.strictObject({
-    name: merchantNameSchema(),
-    category: z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
-    country: z.optional(z.string().check(z.regex(/^[A-Za-z]{2}$/))),
+export const networkRequest = /* @__PURE__ */ lazy(() =>
+  z.strictObject({
+    /** The processor's id of this request: a retry of it gets the first decision. */
+    networkId: z.string().check(z.minLength(1), z.maxLength(128), z.regex(/^[\x21-\x7e]+$/)),
+    cardId: z.string().check(z.maxLength(128), z.regex(/^card_[A-Za-z0-9]+$/)),
+    amount: z.string().check(z.maxLength(32), z.regex(/^\d+(\.\d{1,2})?$/)),
+    currency: z.literal('USD'),
+    merchant: z.strictObject({
+      name: merchantNameSchema(),
+      category: z.string().check(z.regex(/^[A-Za-z0-9_]{1,64}$/)),
+      country: z.optional(z.string().check(z.regex(/^[A-Za-z]{2}$/))),
+    }),
   }),
-});
+);
 export type NetworkRequest = z.infer<typeof networkRequest>;
 
 export type NetworkAnswer = NetworkDecision | { approved: false; reason: 'invalid_request' | 'processing_error' };
