@@ -126,6 +126,7 @@ export default tseslint.config(
         { property: 'toLocaleString', message: 'Locale formatting loads ICU data at cold start; use withThousands (shared/domain/text.ts).' },
         { property: 'toLocaleDateString', message: 'Locale formatting loads ICU data at cold start; format ISO dates instead.' },
         { property: 'toLocaleTimeString', message: 'Locale formatting loads ICU data at cold start; format ISO dates instead.' },
+        { property: 'localeCompare', message: 'Collation loads ICU data and does not sort as DynamoDB does; compare code units (a < b).' },
       ],
       'no-restricted-globals': ['error', { name: 'Intl', message: 'Intl loads ICU locale data at cold start; see shared/domain/text.ts.' }],
     },

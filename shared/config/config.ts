@@ -93,14 +93,15 @@ class EnvReader {
   text(name: string, rules: TextRules = {}): string | undefined {
     const value = this.env[name];
     if (value === undefined) return undefined;
-    if (rules.min !== undefined && value.length < rules.min) return this.problem(name, `must be at least ${rules.min} characters`);
+    if (rules.min !== undefined && value.length < rules.min) return this.problem(name, rules.min === 1 ? 'must not be empty' : `must be at least ${rules.min} characters`);
     if (rules.max !== undefined && value.length > rules.max) return this.problem(name, `must be at most ${rules.max} characters`);
     if (rules.pattern && !rules.pattern.regex.test(value)) return this.problem(name, rules.pattern.message);
     return value;
   }
 
+  /** Surrounding white space is dropped (as zod's url() did). */
   url(name: string): string | undefined {
-    const value = this.env[name];
+    const value = this.env[name]?.trim();
     return value === undefined || URL.canParse(value) ? value : this.problem(name, 'must be a URL');
   }
 
@@ -113,13 +114,13 @@ class EnvReader {
 
   positiveInteger(name: string): number | undefined {
     const number = this.positiveNumber(name);
-    return number === undefined || Number.isInteger(number) ? number : this.problem(name, 'must be an integer');
+    return number === undefined || Number.isSafeInteger(number) ? number : this.problem(name, `must be an integer of at most ${Number.MAX_SAFE_INTEGER}`);
   }
 
   flag(name: string): boolean | undefined {
     const value = this.env[name];
     if (value === undefined) return undefined;
-    return value in FLAGS ? FLAGS[value] : this.problem(name, 'must be one of 0, 1, true, false');
+    return Object.hasOwn(FLAGS, value) ? FLAGS[value] : this.problem(name, 'must be one of 0, 1, true, false');
   }
 
   /** A setting without a default ('' stands in until `done` throws, so every problem is named). */

@@ -6,6 +6,9 @@ import type { TableContext } from './table-context.js';
 /** Partitions of a due queue: enough that no single index partition takes every write. */
 const SHARDS = 8;
 
+/** The order DynamoDB sorts string keys in (code units; our keys are ASCII), not a locale's collation. */
+const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const shardOf = (id: string): number => [...id].reduce((hash, character) => (hash * 31 + character.charCodeAt(0)) % 1_000_003, 7) % SHARDS;
 
 /**
@@ -41,7 +44,7 @@ export function dueQueue(name: string) {
       );
       return shards
         .flat()
-        .sort((a, b) => String(a.GSI4SK).localeCompare(String(b.GSI4SK)))
+        .sort((a, b) => compareKeys(String(a.GSI4SK), String(b.GSI4SK)))
         .slice(0, limit);
     },
   };

@@ -53,6 +53,8 @@ describe('loadConfig', () => {
       transferStateMachineArn: 'arn:aws:states:eu-west-1:1:stateMachine:t',
     });
     expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '0' }).kybAutoApprove).toBe(false);
+    expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '1' }).kybAutoApprove).toBe(true);
+    expect(loadConfig({ TABLE_NAME: 'allowance', WEBHOOK_QUEUE_URL: ' https://sqs.eu-west-1.amazonaws.com/1/q\n' }).webhookQueueUrl).toBe('https://sqs.eu-west-1.amazonaws.com/1/q');
   });
 
   it.each([
@@ -63,8 +65,12 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_PER_SECOND: '0' }, 'RATE_LIMIT_PER_SECOND: must be a number greater than 0'],
     [{ RATE_LIMIT_PER_MINUTE: '' }, 'RATE_LIMIT_PER_MINUTE: must be a number greater than 0'],
     [{ WALLET_LIMIT_PER_ENVIRONMENT: '2.5' }, 'WALLET_LIMIT_PER_ENVIRONMENT: must be an integer'],
+    [{ RATE_LIMIT_PER_SECOND: '1e16' }, 'RATE_LIMIT_PER_SECOND: must be an integer of at most 9007199254740991'],
     [{ TIME_SCALE: 'fast' }, 'TIME_SCALE: must be a number greater than 0'],
     [{ KYB_AUTO_APPROVE: 'yes' }, 'KYB_AUTO_APPROVE: must be one of 0, 1, true, false'],
+    [{ KYB_AUTO_APPROVE: 'constructor' }, 'KYB_AUTO_APPROVE: must be one of 0, 1, true, false'],
+    [{ KYB_AUTO_APPROVE: '__proto__' }, 'KYB_AUTO_APPROVE: must be one of 0, 1, true, false'],
+    [{ EVENT_BUS_NAME: '' }, 'EVENT_BUS_NAME: must not be empty'],
     [{ WEBHOOK_ENCRYPTION_KEY: 'abc' }, 'WEBHOOK_ENCRYPTION_KEY: must be 32 bytes as hex'],
     [{ DATA_KEY_ID: 'k'.repeat(2049) }, 'DATA_KEY_ID: must be at most 2048 characters'],
     [{ MCP_AUTH_TOKEN: 'short' }, 'MCP_AUTH_TOKEN: must be at least 16 characters'],
