@@ -143,6 +143,9 @@ export const errorView = /* @__PURE__ */ lazy(() => view(
 ));
 export type ErrorView = z.infer<typeof errorView>;
 
+/** The answer of GET /v1/openapi.json (the document itself is described by the OpenAPI 3.1 specification). */
+export const openApiDocumentView = /* @__PURE__ */ lazy(() => z.record(z.string(), z.unknown()).check(z.describe('An OpenAPI 3.1 document.')));
+
 /**
  * Type-only: compiles only when `T` (what a service answers as is) fits the view `V`: assignable,
  * and without top-level fields the view does not declare (they would reach the wire undocumented).

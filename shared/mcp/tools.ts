@@ -3,6 +3,7 @@ import { isJsonObject } from '../domain/json.js';
 import * as z from 'zod/mini';
 import { ApiError } from '../domain/errors.js';
 import { describe } from '../domain/views.js';
+import { viewOf } from '../domain/view-registry.js';
 import { parseWith } from '../http/middleware.js';
 import type { Operation } from '../operations/define.js';
 import { CATALOG_ENTRIES } from '../operations/index.js';
@@ -115,7 +116,7 @@ function inputSchemaOf(op: Operation, variant: { field: string; operation: Opera
 }
 
 function outputSchemaOf(op: Operation, mayQueue: boolean) {
-  const output = withoutExamples(jsonSchemaOf(op.output, 'output')) as JsonSchema;
+  const output = withoutExamples(jsonSchemaOf(viewOf(op.output), 'output')) as JsonSchema;
   if (!mayQueue) return { ...output, type: 'object' as const };
   return {
     type: 'object' as const,

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import type { ActivationService } from '../domain/activation/activation-service.js';
-import { activatedView, activationStatusView, billingMethodAddedView, kybSubmittedView, tosAcceptedView } from '../domain/activation/activation-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { defineGroup, operation } from './define.js';
 import { describe, text as boundedText } from './fields.js';
@@ -24,7 +23,7 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
     access: 'organization',
     permission: 'admin',
     http: { method: 'GET', path: '/v1/activation/status', status: 200 },
-    output: activationStatusView,
+    output: 'activationStatusView',
     errors: ['ORGANIZATION_NOT_FOUND'],
     run: ({ services, auth }) => services.activation.status(auth),
   }),
@@ -37,7 +36,7 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
     audit: AUDIT.organization.acceptTos,
     http: { method: 'POST', path: '/v1/activation/accept-tos', status: 200 },
     body: () => z.strictObject({ tosVersion: text(50, 'The version of the terms accepted.') }),
-    output: tosAcceptedView,
+    output: 'tosAcceptedView',
     errors: ['ORGANIZATION_NOT_FOUND', 'INVALID_STATE'],
     run: ({ services, auth, body }) => services.activation.acceptTos(auth, body),
   }),
@@ -64,7 +63,7 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
         'Registered business address.',
       ),
     }),
-    output: kybSubmittedView,
+    output: 'kybSubmittedView',
     errors: ['ORGANIZATION_NOT_FOUND', 'INVALID_STATE'],
     run: ({ services, auth, body }) => services.activation.submitKyb(auth, body),
   }),
@@ -80,7 +79,7 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
       type: describe(z.literal('card'), 'The kind of billing method; only "card".'),
       number: describe(z.string().check(z.maxLength(19, 'must be 12 to 19 digits'), z.regex(/^\d{12,19}$/, 'must be 12 to 19 digits')), 'The card number, 12 to 19 digits.'),
     }),
-    output: billingMethodAddedView,
+    output: 'billingMethodAddedView',
     errors: ['ORGANIZATION_NOT_FOUND'],
     run: ({ services, auth, body }) => services.activation.addBillingMethod(auth, body),
   }),
@@ -92,7 +91,7 @@ export const ACTIVATION = defineGroup<ActivationServices>('activation', [
     permission: 'admin',
     audit: AUDIT.organization.activateProduction,
     http: { method: 'POST', path: '/v1/activation/activate-production', status: 200 },
-    output: activatedView,
+    output: 'activatedView',
     errors: ['ACTIVATION_INCOMPLETE', 'ORGANIZATION_NOT_FOUND'],
     run: ({ services, auth }) => services.activation.activateProduction(auth),
   }),

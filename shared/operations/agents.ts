@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { AgentService } from '../domain/agents/agent-service.js';
 import { AGENT_TEMPLATES, TEMPLATE_IDS } from '../domain/agents/agent-templates.js';
-import { agentDeletedView, agentKeyRotatedView, agentPageView, agentStatusView, agentTemplatesView, agentView, budgetAdjustedView, createdAgentView, presentAgent, presentAgentSummary, presentAgentTemplates, presentCreatedAgent } from '../domain/agents/agent-view.js';
+import { presentAgent, presentAgentSummary, presentAgentTemplates, presentCreatedAgent } from '../domain/agents/agent-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, describe, idempotencyKey, name, permissionList, text } from './fields.js';
@@ -39,7 +39,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
       ),
       policies: z.optional(describe(z.array(policyRulesBody()).check(z.maxLength(10, 'at most 10 policies')), 'Spend policies of the agent\'s wallet (at most 10).')),
     }),
-    output: createdAgentView,
+    output: 'createdAgentView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'INVALID_AMOUNT', 'ACTIVATION_REQUIRED'],
     run: ({ services, auth, body }) => services.agents.create(auth, body),
     present: (result) => presentCreatedAgent(result, false),
@@ -58,7 +58,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
       name: agentName(),
       templateId: describe(z.enum(TEMPLATE_IDS, { error: `must be one of ${TEMPLATE_IDS.join(', ')}` }), `The template: one of ${TEMPLATE_IDS.join(', ')}.`),
     }),
-    output: createdAgentView,
+    output: 'createdAgentView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'ACTIVATION_REQUIRED'],
     run: ({ services, auth, body }) => services.agents.createFromTemplate(auth, body),
     present: (result) => presentCreatedAgent(result, true),
@@ -71,7 +71,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/agents/templates', status: 200 },
     mcp: { tool: 'list_agent_templates', hints: HINTS.read },
-    output: agentTemplatesView,
+    output: 'agentTemplatesView',
     errors: [],
     run: async () => presentAgentTemplates(AGENT_TEMPLATES),
   }),
@@ -84,7 +84,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     http: { method: 'GET', path: '/v1/agents', status: 200 },
     mcp: { tool: 'list_agents', hints: HINTS.read },
     filters: () => ({ includeDeleted: z.optional(describe(z.enum(['true', 'false']), 'Whether deleted agents are listed too (default false).')) }),
-    output: agentPageView,
+    output: 'agentPageView',
     errors: [],
     list: ({ services, auth, query }, page) => services.agents.list(auth, query.includeDeleted === 'true', page),
     present: presentAgentSummary,
@@ -98,7 +98,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     http: { method: 'GET', path: '/v1/agents/{id}', status: 200 },
     params: agentParam,
     mcp: { tool: 'get_agent', hints: HINTS.read },
-    output: agentView,
+    output: 'agentView',
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.agents.get(auth, params.id!),
     present: presentAgent,
@@ -115,7 +115,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     params: agentParam,
     mcp: { tool: 'adjust_budget', hints: HINTS.money },
     body: () => z.strictObject({ amount: amount('Amount to move, in USD: positive funds the agent, negative returns money to the main wallet.'), idempotencyKey: idempotencyKey() }),
-    output: budgetAdjustedView,
+    output: 'budgetAdjustedView',
     errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INSUFFICIENT_FUNDS', 'INVALID_AMOUNT', 'INVALID_STATE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params, body, idempotencyKey }) => services.agents.adjustBudget(auth, params.id!, body.amount, idempotencyKey),
   }),
@@ -130,7 +130,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     http: { method: 'POST', path: '/v1/agents/{id}/pause', status: 200 },
     params: agentParam,
     mcp: { tool: 'pause_agent', hints: HINTS.update },
-    output: agentStatusView,
+    output: 'agentStatusView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.agents.pause(auth, params.id!),
   }),
@@ -145,7 +145,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     http: { method: 'POST', path: '/v1/agents/{id}/resume', status: 200 },
     params: agentParam,
     mcp: { tool: 'resume_agent', hints: HINTS.update },
-    output: agentStatusView,
+    output: 'agentStatusView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.agents.resume(auth, params.id!),
   }),
@@ -160,7 +160,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     params: agentParam,
     // Each call issues another key: not idempotent.
     mcp: { tool: 'rotate_agent_key', hints: { ...HINTS.destructive, idempotentHint: false } },
-    output: agentKeyRotatedView,
+    output: 'agentKeyRotatedView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.agents.rotateKey(auth, params.id!),
   }),
@@ -175,7 +175,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     http: { method: 'DELETE', path: '/v1/agents/{id}', status: 200 },
     params: agentParam,
     mcp: { tool: 'delete_agent', hints: HINTS.destructive },
-    output: agentDeletedView,
+    output: 'agentDeletedView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params }) => services.agents.remove(auth, params.id!),
   }),

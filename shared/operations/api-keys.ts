@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ApiKeyService } from '../domain/api-keys/api-key-service.js';
-import { apiKeyPageView, apiKeyView, createdApiKeyView, presentApiKey, presentCreatedApiKey } from '../domain/api-keys/api-key-view.js';
+import { presentApiKey, presentCreatedApiKey } from '../domain/api-keys/api-key-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { ENVIRONMENTS, ORGANIZATION_PERMISSIONS } from '../domain/tenancy.js';
 import { defineGroup, operation } from './define.js';
@@ -33,7 +33,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
       expiresAt: z.optional(dateTime('When the key stops working (ISO 8601); never when absent.')),
       environment: z.optional(describe(z.enum(ENVIRONMENTS), 'Environment of the key (default: the calling key\'s); PRODUCTION needs activation.')),
     }),
-    output: createdApiKeyView,
+    output: 'createdApiKeyView',
     errors: ['ACTIVATION_REQUIRED'],
     run: ({ services, auth, body }) => services.apiKeys.create(auth, body),
     present: (created) => presentCreatedApiKey(created.apiKey, created.raw),
@@ -46,7 +46,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
     permission: 'admin',
     http: { method: 'GET', path: '/v1/api-keys', status: 200 },
     filters: () => ({}),
-    output: apiKeyPageView,
+    output: 'apiKeyPageView',
     errors: [],
     list: ({ services, auth }, page) => services.apiKeys.list(auth, page),
     present: presentApiKey,
@@ -60,7 +60,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
     audit: AUDIT.apiKey.revoke,
     http: { method: 'DELETE', path: '/v1/api-keys/{id}', status: 200 },
     params: { id: 'The key id (`key_...`).' },
-    output: apiKeyView,
+    output: 'apiKeyView',
     errors: ['API_KEY_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.apiKeys.revoke(auth, params.id!),
     present: presentApiKey,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ApprovalService } from '../domain/approvals/approval-service.js';
-import { approvalPageView, approvalView, presentApproval } from '../domain/approvals/approval-view.js';
+import { presentApproval } from '../domain/approvals/approval-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { APPROVAL_STATUSES } from '../domain/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
@@ -28,7 +28,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
       status: z.optional(describe(z.enum(APPROVAL_STATUSES), 'Only approvals in this status.')),
       walletId: z.optional(walletId('Only approvals of payments from this wallet.')),
     }),
-    output: approvalPageView,
+    output: 'approvalPageView',
     errors: ['WALLET_NOT_FOUND'],
     list: ({ services, auth, query }, page) => services.approvals.list(auth, { status: query.status, walletId: query.walletId }, page),
     present: presentApproval,
@@ -42,7 +42,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
     http: { method: 'GET', path: '/v1/approvals/{id}', status: 200 },
     params: approvalParam,
     mcp: { tool: 'get_approval', hints: HINTS.read },
-    output: approvalView,
+    output: 'approvalView',
     errors: ['APPROVAL_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.approvals.get(auth, params.id!),
     present: presentApproval,
@@ -60,7 +60,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
     // Moves money once: a repeated decision answers INVALID_STATE and moves nothing.
     mcp: { tool: 'approve_payment', hints: HINTS.destructive },
     body: () => z.strictObject({ note: note('A note kept with the decision (at most 1,024 characters).') }),
-    output: approvalView,
+    output: 'approvalView',
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params, body }) => services.approvals.approve(auth, params.id!, body.note),
     present: presentApproval,
@@ -77,7 +77,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
     params: approvalParam,
     mcp: { tool: 'reject_payment', hints: HINTS.destructive },
     body: () => z.strictObject({ reason: note('Why the payment was rejected (at most 1,024 characters).') }),
-    output: approvalView,
+    output: 'approvalView',
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params, body }) => services.approvals.reject(auth, params.id!, body.reason),
     present: presentApproval,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { AuditService } from '../domain/audit/audit-service.js';
-import { auditLogPageView, presentAuditEntry } from '../domain/audit/audit-view.js';
+import { presentAuditEntry } from '../domain/audit/audit-view.js';
 import { HINTS, defineGroup } from './define.js';
 import { text } from './fields.js';
 import { listOperation } from './list.js';
@@ -30,7 +30,7 @@ export const AUDIT_LOGS = defineGroup<AuditLogsServices>('audit-logs', [
       to: instant('Only entries at or before this time (a date includes the whole day).'),
     }),
     pageShape: 'next-cursor',
-    output: auditLogPageView,
+    output: 'auditLogPageView',
     errors: [],
     list: ({ services, auth, query }, page) => services.audit.list(auth, query, page),
     present: presentAuditEntry,

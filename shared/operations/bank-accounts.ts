@@ -2,9 +2,8 @@ import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { BankAccountService } from '../domain/bank-accounts/bank-account-service.js';
 import { ACCOUNT_NUMBER_MAX_DIGITS, ACCOUNT_NUMBER_MIN_DIGITS, isValidAccountNumber, isValidRoutingNumber, ROUTING_NUMBER_DIGITS } from '../domain/bank-accounts/bank-account-rules.js';
-import { bankAccountView, presentBankAccount } from '../domain/bank-accounts/bank-account-view.js';
+import { presentBankAccount } from '../domain/bank-accounts/bank-account-view.js';
 import { BANK_ACCOUNT_TYPES } from '../domain/bank-accounts/types.js';
-import { pageOf } from '../domain/views.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, describe, name } from './fields.js';
 import { listOperation } from './list.js';
@@ -53,7 +52,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>('bank-accounts', 
       accountName: name('The account holder\'s name, as the bank knows it.'),
       accountType: describe(z.enum(BANK_ACCOUNT_TYPES), 'CHECKING or SAVINGS.'),
     }),
-    output: bankAccountView,
+    output: 'bankAccountView',
     errors: [],
     run: ({ services, auth, body }) => services.bankAccounts.create(auth, body),
     present: presentBankAccount,
@@ -67,7 +66,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>('bank-accounts', 
     http: { method: 'GET', path: '/v1/bank-accounts', status: 200 },
     mcp: { tool: 'list_bank_accounts', hints: HINTS.read },
     filters: () => ({}),
-    output: pageOf(bankAccountView, 'A page of bank accounts.'),
+    output: 'bankAccountPageView',
     errors: [],
     list: ({ services, auth }, page) => services.bankAccounts.list(auth, page),
     present: presentBankAccount,
@@ -81,7 +80,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>('bank-accounts', 
     http: { method: 'GET', path: '/v1/bank-accounts/{id}', status: 200 },
     params: bankAccountParam,
     mcp: { tool: 'get_bank_account', hints: HINTS.read },
-    output: bankAccountView,
+    output: 'bankAccountView',
     errors: ['BANK_ACCOUNT_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.bankAccounts.get(auth, params.id!),
     present: presentBankAccount,
@@ -103,7 +102,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>('bank-accounts', 
         'The two micro-deposit amounts, in any order, as decimal strings, e.g. ["0.32", "0.45"].',
       ),
     }),
-    output: bankAccountView,
+    output: 'bankAccountView',
     errors: ['BANK_ACCOUNT_NOT_FOUND', 'ENVIRONMENT_MISMATCH', 'BANK_ACCOUNT_VERIFICATION_FAILED', 'INVALID_STATE', 'INVALID_AMOUNT', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params, body }) => services.bankAccounts.verify(auth, params.id!, body.amounts),
     present: presentBankAccount,
@@ -118,7 +117,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>('bank-accounts', 
     http: { method: 'DELETE', path: '/v1/bank-accounts/{id}', status: 200 },
     params: bankAccountParam,
     mcp: { tool: 'delete_bank_account', hints: HINTS.destructive },
-    output: bankAccountView,
+    output: 'bankAccountView',
     errors: ['BANK_ACCOUNT_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.bankAccounts.remove(auth, params.id!),
     present: presentBankAccount,

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { AuditAction } from '../domain/audit/actions.js';
 import type { ErrorCode } from '../domain/errors.js';
+import type { ViewName } from '../domain/view-registry.js';
 import { lazy } from '../domain/validation.js';
 import type { EventName } from '../domain/event-names.js';
 import type { IdempotentResponse } from '../domain/idempotency/idempotency.js';
@@ -73,8 +74,12 @@ export interface OperationSpec<Services = never, Body = unknown, Query = unknown
   mcp?: { tool: string; hints: ToolHints };
   body?: AnySchema;
   query?: AnySchema;
-  /** The response body of a success (also the MCP tool's output schema). */
-  output: AnySchema;
+  /**
+   * The response body of a success (also the MCP tool's output schema): the name of a view
+   * (`shared/domain/view-registry.ts`). A name, not the schema, so that function bundles carry no
+   * response documentation; OpenAPI and MCP resolve it with `viewOf`.
+   */
+  output: ViewName;
   /** Error codes a client can get from this operation beyond the common ones. */
   errors: readonly ErrorCode[];
   run(input: OperationInput<Services, Body, Query>): Promise<Result>;

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { defineGroup, operation } from './define.js';
 
 export interface DocsServices {
@@ -16,7 +15,7 @@ export const DOCS = defineGroup<DocsServices>('docs', [
     description: 'The OpenAPI 3.1 description of every operation of this API, generated from the operation catalog. Public: no key needed.',
     access: 'public',
     http: { method: 'GET', path: '/v1/openapi.json', status: 200 },
-    output: z.record(z.string(), z.unknown()).check(z.describe('An OpenAPI 3.1 document.')),
+    output: 'openApiDocumentView',
     errors: [],
     run: async ({ services }) => services.openApiDocument(),
   }),

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { EVENT_NAMES } from '../domain/event-names.js';
 import type { EventService } from '../domain/events/event-service.js';
-import { eventView, presentEvent } from '../domain/events/event-view.js';
-import { pageOf } from '../domain/views.js';
+import { presentEvent } from '../domain/events/event-view.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { describe, text } from './fields.js';
 import { listOperation } from './list.js';
@@ -27,7 +26,7 @@ export const EVENTS = defineGroup<EventsServices>('events', [
       type: z.optional(describe(z.enum(EVENT_NAMES), 'Only events of this type, e.g. approval.approved.')),
       createdAfter: z.optional(text(64, 'Only events after this time: ISO 8601 date-time.', { min: 1 })),
     }),
-    output: pageOf(eventView, 'A page of events.'),
+    output: 'eventPageView',
     errors: [],
     list: ({ services, auth, query }, page) => services.events.list(auth, { type: query.type, createdAfter: query.createdAfter }, page),
     present: presentEvent,
@@ -41,7 +40,7 @@ export const EVENTS = defineGroup<EventsServices>('events', [
     http: { method: 'GET', path: '/v1/events/{id}', status: 200 },
     params: { id: 'The event id (`evt_...`).' },
     mcp: { tool: 'get_event', hints: HINTS.read },
-    output: eventView,
+    output: 'eventView',
     errors: ['EVENT_NOT_FOUND'],
     run: ({ services, auth, params }) => services.events.get(auth, params.id!),
     present: presentEvent,

@@ -1,11 +1,9 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { ComplianceService } from '../domain/compliance/compliance-service.js';
-import { complianceReportView } from '../domain/compliance/compliance-view.js';
 import type { MerchantService } from '../domain/merchants/merchant-service.js';
-import { merchantSuspendedView } from '../domain/merchants/merchant-view.js';
 import type { createOrganizationService } from '../domain/organizations/organization-service.js';
-import { createdOrganizationView, kybDecisionView, presentCreatedOrganization } from '../domain/organizations/organization-view.js';
+import { presentCreatedOrganization } from '../domain/organizations/organization-view.js';
 import { defineGroup, operation } from './define.js';
 import { describe, name } from './fields.js';
 
@@ -29,7 +27,7 @@ export const INTERNAL = defineGroup<InternalServices>('internal', [
     events: ['organization.created'],
     http: { method: 'POST', path: '/v1/internal/organizations', status: 201 },
     body: () => z.strictObject({ name: name('Name of the organization (1-200 characters).') }),
-    output: createdOrganizationView,
+    output: 'createdOrganizationView',
     errors: [],
     run: ({ services, auth, body }) => services.organizations.create(auth, body),
     present: presentCreatedOrganization,
@@ -44,7 +42,7 @@ export const INTERNAL = defineGroup<InternalServices>('internal', [
     http: { method: 'POST', path: '/v1/internal/organizations/{id}/kyb', status: 200 },
     params: { id: 'The organization id (`org_...`).' },
     body: () => z.strictObject({ status: describe(z.enum(['VERIFIED', 'REJECTED']), 'The decision.') }),
-    output: kybDecisionView,
+    output: 'kybDecisionView',
     errors: ['ORGANIZATION_NOT_FOUND'],
     run: ({ services, auth, params, body }) => services.organizations.decideKyb(auth, params.id!, body.status),
   }),
@@ -55,7 +53,7 @@ export const INTERNAL = defineGroup<InternalServices>('internal', [
     access: 'operator',
     permission: 'service:admin',
     http: { method: 'GET', path: '/v1/internal/compliance', status: 200 },
-    output: complianceReportView,
+    output: 'complianceReportView',
     errors: [],
     run: ({ services }) => services.compliance.check(),
   }),
@@ -68,7 +66,7 @@ export const INTERNAL = defineGroup<InternalServices>('internal', [
     audit: AUDIT.merchant.suspend,
     http: { method: 'POST', path: '/v1/internal/merchants/{domain}/suspend', status: 200 },
     params: { domain: 'The merchant domain, e.g. shop.example.com.' },
-    output: merchantSuspendedView,
+    output: 'merchantSuspendedView',
     errors: ['MERCHANT_NOT_FOUND'],
     run: ({ services, auth, params }) => services.merchants.suspend(auth, params.domain!),
   }),

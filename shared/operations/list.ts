@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { Page, PageRequest } from '../domain/types.js';
 import { pageRequestOf, pageResponse } from '../http/pagination.js';
 import { lazy } from '../domain/validation.js';
+import type { ViewName } from '../domain/view-registry.js';
 import { pageFields } from './fields.js';
 import type { OperationInput, OperationSpec } from './define.js';
 
@@ -15,7 +16,7 @@ type Shape = z.core.$ZodLooseShape;
 export interface ListSpec<Services, Filters extends Shape, Item> extends Omit<OperationSpec<Services>, 'query' | 'run' | 'present' | 'output'> {
   /** The filter fields, built on first use (see `operation`). */
   filters: () => Filters;
-  output: z.ZodMiniType;
+  output: ViewName;
   list(input: OperationInput<Services, undefined, z.output<z.ZodMiniObject<Filters>>>, page: PageRequest): Promise<Page<Item>>;
   present(item: Item): unknown;
   /** `nextCursor` (absent on the last page) instead of `cursor` + `hasMore` (interface-spec 4.10). */

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ERRORS, type ErrorCode } from '../domain/errors.js';
+import { viewOf } from '../domain/view-registry.js';
 import { errorView } from '../domain/views.js';
 import type { Operation } from './define.js';
 import { CATALOG_ENTRIES } from './index.js';
@@ -42,7 +43,7 @@ function parametersOf(op: Operation): JsonSchema[] {
 
 function responsesOf(op: Operation): Record<string, JsonSchema> {
   const responses: Record<string, JsonSchema> = {
-    [String(op.http.status)]: { description: op.summary, content: { 'application/json': { schema: jsonSchemaOf(op.output, 'output') } } },
+    [String(op.http.status)]: { description: op.summary, content: { 'application/json': { schema: jsonSchemaOf(viewOf(op.output), 'output') } } },
   };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(op)) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);

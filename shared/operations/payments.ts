@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { MerchantService } from '../domain/merchants/merchant-service.js';
-import { merchantView, presentMerchant } from '../domain/merchants/merchant-view.js';
+import { presentMerchant } from '../domain/merchants/merchant-view.js';
 import { MAX_BATCH_SIZE, type PaymentService } from '../domain/payments/payment-service.js';
-import { batchPaymentsView, paymentPageView, paymentView, presentPaymentTo } from '../domain/payments/payment-view.js';
+import { presentPaymentTo } from '../domain/payments/payment-view.js';
 import type { RequestContext } from '../domain/tenancy.js';
 import type { Page, Transaction } from '../domain/types.js';
 import { PAYMENT_STATUSES } from '../domain/types.js';
@@ -54,7 +54,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     http: { method: 'POST', path: '/v1/payments', status: 200 },
     mcp: { tool: 'create_payment', hints: HINTS.money },
     body: () => z.strictObject(paymentFields()),
-    output: paymentView,
+    output: 'paymentView',
     errors: ['APPROVAL_REQUIRED', ...PAYMENT_ERRORS],
     run: ({ services, auth, body, idempotencyKey }) => services.payments.create(auth, { ...body, idempotencyKey }),
   }),
@@ -70,7 +70,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
       walletId: z.optional(walletId('Only payments sent or received by this wallet.')),
       status: z.optional(describe(z.enum(PAYMENT_STATUSES), 'Only payments in this status.')),
     }),
-    output: paymentPageView,
+    output: 'paymentPageView',
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: async ({ services, auth, query }, page): Promise<Page<ViewedPayment>> => {
       const found = await services.payments.list(auth, { walletId: query.walletId, status: query.status }, page);
@@ -97,7 +97,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
       ),
       idempotencyKey: idempotencyKey(),
     }),
-    output: batchPaymentsView,
+    output: 'batchPaymentsView',
     errors: ['BATCH_PARTIAL_FAILURE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE'],
     run: ({ services, auth, body, idempotencyKey }) => services.payments.batch(auth, body.payments, idempotencyKey),
   }),
@@ -110,7 +110,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     http: { method: 'GET', path: '/v1/payments/{id}', status: 200 },
     params: { id: 'The payment id (`txn_...`).' },
     mcp: { tool: 'get_payment', hints: HINTS.read },
-    output: paymentView,
+    output: 'paymentView',
     errors: ['TRANSACTION_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: async ({ services, auth, params }) => viewedBy(auth)(await services.payments.get(auth, params.id!)),
     present: presentViewed,
@@ -128,7 +128,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     params: { id: 'The payment id (`txn_...`).' },
     mcp: { tool: 'reverse_payment', hints: HINTS.money },
     body: () => z.strictObject({ idempotencyKey: idempotencyKey() }),
-    output: paymentView,
+    output: 'paymentView',
     errors: ['TRANSACTION_NOT_FOUND', 'REVERSAL_NOT_ALLOWED', 'INSUFFICIENT_FUNDS', 'WALLET_FROZEN', 'ENVIRONMENT_MISMATCH', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params, idempotencyKey }) => services.payments.reverse(auth, params.id!, idempotencyKey),
   }),
@@ -150,7 +150,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
       walletId: walletId('The wallet that receives the merchant\'s payments.'),
       closedLoop: describe(z.boolean(), 'Whether the merchant accepts closed-loop (wallet to wallet) payments.'),
     }),
-    output: merchantView,
+    output: 'merchantView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, body }) => services.merchants.upsert(auth, body),
     present: presentMerchant,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { createPolicyService } from '../domain/policies/policy-service.js';
-import { policyDeletedView, policyPageView, policyView, presentPolicy } from '../domain/policies/policy-view.js';
+import { presentPolicy } from '../domain/policies/policy-view.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { walletId } from './fields.js';
 import { listOperation } from './list.js';
@@ -26,7 +26,7 @@ export const POLICIES = defineGroup<PoliciesServices>('policies', [
     http: { method: 'POST', path: '/v1/policies', status: 201 },
     mcp: { tool: 'create_policy', hints: HINTS.create },
     body: createPolicyBody,
-    output: policyView,
+    output: 'policyView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, body }) => services.policies.create(auth, body),
     present: presentPolicy,
@@ -40,7 +40,7 @@ export const POLICIES = defineGroup<PoliciesServices>('policies', [
     http: { method: 'GET', path: '/v1/policies', status: 200 },
     mcp: { tool: 'list_policies', hints: HINTS.read },
     filters: () => ({ walletId: z.optional(walletId('Only the policies of this wallet.')) }),
-    output: policyPageView,
+    output: 'policyPageView',
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: ({ services, auth, query }, page) => services.policies.list(auth, query.walletId, page),
     present: presentPolicy,
@@ -54,7 +54,7 @@ export const POLICIES = defineGroup<PoliciesServices>('policies', [
     http: { method: 'GET', path: '/v1/policies/{id}', status: 200 },
     params: policyParam,
     mcp: { tool: 'get_policy', hints: HINTS.read },
-    output: policyView,
+    output: 'policyView',
     errors: ['POLICY_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.policies.get(auth, params.id!),
     present: presentPolicy,
@@ -70,7 +70,7 @@ export const POLICIES = defineGroup<PoliciesServices>('policies', [
     params: policyParam,
     mcp: { tool: 'update_policy', hints: HINTS.update },
     body: updatePolicyBody,
-    output: policyView,
+    output: 'policyView',
     errors: ['POLICY_NOT_FOUND', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params, body }) => services.policies.update(auth, params.id!, body),
     present: presentPolicy,
@@ -85,7 +85,7 @@ export const POLICIES = defineGroup<PoliciesServices>('policies', [
     http: { method: 'DELETE', path: '/v1/policies/{id}', status: 200 },
     params: policyParam,
     mcp: { tool: 'delete_policy', hints: HINTS.destructive },
-    output: policyDeletedView,
+    output: 'policyDeletedView',
     errors: ['POLICY_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.policies.remove(auth, params.id!),
   }),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { TransferService } from '../domain/transfers/transfer-service.js';
-import { presentTransfer, presentViewedTransfer, transferPageView, transferView, type ViewedTransfer } from '../domain/transfers/transfer-view.js';
+import { presentTransfer, presentViewedTransfer, type ViewedTransfer } from '../domain/transfers/transfer-view.js';
 import type { RequestContext } from '../domain/tenancy.js';
 import type { Transfer } from '../domain/transfers/types.js';
 import { EXTERNAL_RAILS, TRANSFER_CURRENCIES, TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../domain/transfers/types.js';
@@ -62,7 +62,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     http: { method: 'POST', path: '/v1/transfers/deposit', status: 202 },
     mcp: { tool: 'deposit_wallet', hints: HINTS.money },
     body: () => z.strictObject({ ...externalFields('source', 'The wallet to credit; an agent key may deposit only into its own wallet.'), source: counterparty('source') }),
-    output: transferView,
+    output: 'transferView',
     errors: [...EXTERNAL_ERRORS, 'VALIDATION_ERROR'],
     run: ({ services, auth, body, idempotencyKey }) => services.transfers.deposit(auth, { walletId: body.walletId, amount: body.amount, currency: body.currency, counterparty: body.source, bankAccountId: body.bankAccountId }, idempotencyKey),
   }),
@@ -78,7 +78,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     http: { method: 'POST', path: '/v1/transfers/withdraw', status: 201 },
     mcp: { tool: 'withdraw_wallet', hints: HINTS.money },
     body: () => z.strictObject({ ...externalFields('destination', 'The wallet to debit; an agent key may withdraw only from its own wallet.'), destination: counterparty('destination') }),
-    output: transferView,
+    output: 'transferView',
     errors: [...EXTERNAL_ERRORS, 'INSUFFICIENT_FUNDS', 'POLICY_DENIED', 'VALIDATION_ERROR'],
     run: ({ services, auth, body, idempotencyKey }) => services.transfers.withdraw(auth, { walletId: body.walletId, amount: body.amount, currency: body.currency, counterparty: body.destination, bankAccountId: body.bankAccountId }, idempotencyKey),
   }),
@@ -99,7 +99,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
       description: z.optional(paymentDescription('Free text for your own reference (at most 1,024 characters).')),
       idempotencyKey: idempotencyKey(),
     }),
-    output: transferView,
+    output: 'transferView',
     errors: ['INVALID_AMOUNT', 'SELF_PAYMENT', 'WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INSUFFICIENT_FUNDS', 'POLICY_DENIED', 'ENVIRONMENT_MISMATCH', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, body, idempotencyKey }) => services.transfers.internal(auth, body, idempotencyKey),
   }),
@@ -116,7 +116,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
       direction: z.optional(describe(z.enum(TRANSFER_DIRECTIONS), 'Only DEPOSIT, WITHDRAWAL or INTERNAL transfers.')),
       status: z.optional(describe(z.enum(TRANSFER_STATUSES), 'Only transfers in this status.')),
     }),
-    output: transferPageView,
+    output: 'transferPageView',
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: async ({ services, auth, query }, page) => {
       const found = await services.transfers.list(auth, query, page);
@@ -133,7 +133,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     http: { method: 'GET', path: '/v1/transfers/{id}', status: 200 },
     params: transferParam,
     mcp: { tool: 'get_transfer', hints: HINTS.read },
-    output: transferView,
+    output: 'transferView',
     errors: ['TRANSFER_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: async ({ services, auth, params }) => viewedBy(auth)(await services.transfers.get(auth, params.id!)),
     present: presentViewedTransfer,
@@ -149,7 +149,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     http: { method: 'POST', path: '/v1/transfers/{id}/cancel', status: 200 },
     params: transferParam,
     mcp: { tool: 'cancel_transfer', hints: HINTS.destructive },
-    output: transferView,
+    output: 'transferView',
     errors: ['TRANSFER_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params }) => services.transfers.cancel(auth, params.id!),
     present: presentTransfer,
@@ -168,7 +168,7 @@ export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
     params: transferParam,
     mcp: { tool: 'advance_test_transfer', hints: HINTS.update },
     body: () => z.strictObject({ to: describe(z.enum(['PENDING', 'COMPLETED', 'FAILED']), 'The state to move the transfer to.') }),
-    output: transferView,
+    output: 'transferView',
     errors: ['TRANSFER_NOT_FOUND', 'INVALID_STATE', 'SANDBOX_ONLY', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE'],
     run: ({ services, auth, params, body }) => services.transfers.advance(auth, params.id!, body.to),
     present: presentTransfer,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { createWalletService } from '../domain/wallets/wallet-service.js';
-import { balanceView, presentBalance, presentStatementEntry, presentWallet, statementPageView, walletFundingView, walletPageView, walletView } from '../domain/wallets/wallet-view.js';
+import { presentBalance, presentStatementEntry, presentWallet } from '../domain/wallets/wallet-view.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, idempotencyKey, name } from './fields.js';
 import { listOperation } from './list.js';
@@ -29,7 +29,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
       name: name('Display name of the wallet (1-200 characters).'),
       agentName: z.optional(name('Name of the agent the wallet is meant for, if any.')),
     }),
-    output: walletView,
+    output: 'walletView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'ACTIVATION_REQUIRED'],
     run: ({ services, auth, body }) => services.wallets.create(auth, body),
     present: presentWallet,
@@ -43,7 +43,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
     http: { method: 'GET', path: '/v1/wallets', status: 200 },
     mcp: { tool: 'list_wallets', hints: HINTS.read },
     filters: () => ({}),
-    output: walletPageView,
+    output: 'walletPageView',
     errors: [],
     list: ({ services, auth }, page) => services.wallets.list(auth, page),
     present: presentWallet,
@@ -57,7 +57,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
     http: { method: 'GET', path: '/v1/wallets/{id}', status: 200 },
     params: walletParam,
     mcp: { tool: 'get_wallet', hints: HINTS.read },
-    output: walletView,
+    output: 'walletView',
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.wallets.get(auth, params.id!),
     present: presentWallet,
@@ -71,7 +71,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
     http: { method: 'GET', path: '/v1/wallets/{id}/balance', status: 200 },
     params: walletParam,
     mcp: { tool: 'get_balance', hints: HINTS.read },
-    output: balanceView,
+    output: 'balanceView',
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, params }) => services.wallets.get(auth, params.id!),
     present: presentBalance,
@@ -90,7 +90,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
     params: walletParam,
     mcp: { tool: 'fund_wallet', hints: HINTS.money },
     body: () => z.strictObject({ amount: amount('Amount to add, in USD, from 0.01 to 10,000.00.'), idempotencyKey: idempotencyKey() }),
-    output: walletFundingView,
+    output: 'walletFundingView',
     errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE'],
     run: ({ services, auth, params, body, idempotencyKey }) => services.wallets.fundWithKey(auth, params.id!, body.amount, idempotencyKey),
   }),
@@ -104,7 +104,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
     params: walletParam,
     mcp: { tool: 'list_transactions', hints: HINTS.read },
     filters: () => ({}),
-    output: statementPageView,
+    output: 'statementPageView',
     errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
     list: ({ services, auth, params }, page) => services.wallets.statement(auth, params.id!, page),
     present: presentStatementEntry,

@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import { EVENT_NAMES } from '../domain/event-names.js';
-import { pageOf } from '../domain/views.js';
 import type { WebhookService } from '../domain/webhooks/webhook-service.js';
-import { createdWebhookView, deliveryAttemptView, presentCreatedWebhook, presentDeliveryAttempt, presentWebhook, queuedDeliveryView, webhookView } from '../domain/webhooks/webhook-view.js';
+import { presentCreatedWebhook, presentDeliveryAttempt, presentWebhook } from '../domain/webhooks/webhook-view.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { describe, text } from './fields.js';
 import { listOperation } from './list.js';
@@ -35,7 +34,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
       ),
       description: z.optional(text(1024, 'Free text for your own reference.', { multiline: true })),
     }),
-    output: createdWebhookView,
+    output: 'createdWebhookView',
     errors: [],
     run: ({ services, auth, body }) => services.webhooks.create(auth, body),
     present: presentCreatedWebhook,
@@ -49,7 +48,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     http: { method: 'GET', path: '/v1/webhooks', status: 200 },
     mcp: { tool: 'list_webhooks', hints: HINTS.read },
     filters: () => ({}),
-    output: pageOf(webhookView, 'A page of webhooks.'),
+    output: 'webhookPageView',
     errors: [],
     list: ({ services, auth }, page) => services.webhooks.list(auth, page),
     present: presentWebhook,
@@ -63,7 +62,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     http: { method: 'GET', path: '/v1/webhooks/{id}', status: 200 },
     params: webhookParam,
     mcp: { tool: 'get_webhook', hints: HINTS.read },
-    output: webhookView,
+    output: 'webhookView',
     errors: ['WEBHOOK_NOT_FOUND'],
     run: ({ services, auth, params }) => services.webhooks.get(auth, params.id!),
     present: presentWebhook,
@@ -78,7 +77,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     http: { method: 'DELETE', path: '/v1/webhooks/{id}', status: 200 },
     params: webhookParam,
     mcp: { tool: 'delete_webhook', hints: HINTS.destructive },
-    output: webhookView,
+    output: 'webhookView',
     errors: ['WEBHOOK_NOT_FOUND'],
     run: ({ services, auth, params }) => services.webhooks.remove(auth, params.id!),
     present: presentWebhook,
@@ -93,7 +92,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     params: webhookParam,
     mcp: { tool: 'list_webhook_deliveries', hints: HINTS.read },
     filters: () => ({}),
-    output: pageOf(deliveryAttemptView, 'A page of delivery attempts.'),
+    output: 'deliveryAttemptPageView',
     errors: ['WEBHOOK_NOT_FOUND'],
     list: ({ services, auth, params }, page) => services.webhooks.attempts(auth, params.id!, page),
     present: presentDeliveryAttempt,
@@ -108,7 +107,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     http: { method: 'POST', path: '/v1/webhooks/{id}/test', status: 202 },
     params: webhookParam,
     mcp: { tool: 'test_webhook', hints: HINTS.create },
-    output: queuedDeliveryView,
+    output: 'queuedDeliveryView',
     errors: ['WEBHOOK_NOT_FOUND'],
     run: ({ services, auth, params }) => services.webhooks.test(auth, params.id!),
   }),
@@ -122,7 +121,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     http: { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/retry', status: 202 },
     params: { ...webhookParam, deliveryId: 'The delivery id (`dlv_...`) from the delivery log.' },
     mcp: { tool: 'retry_webhook_delivery', hints: HINTS.create },
-    output: queuedDeliveryView,
+    output: 'queuedDeliveryView',
     errors: ['WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND'],
     run: ({ services, auth, params }) => services.webhooks.retry(auth, params.id!, params.deliveryId!),
   }),

@@ -25,7 +25,7 @@ const GROUP = defineGroup<Record<string, never>>('approvals', [
     http: { method: 'POST', path: '/v1/test/{id}/decide', status: 200 },
     params: { id: 'Id.' },
     body: () => z.strictObject({ note: note('A note.') }),
-    output: z.object({ ok: z.boolean() }),
+    output: 'openApiDocumentView',
     errors: [],
     run: async ({ body }) => {
       runs.push(body);

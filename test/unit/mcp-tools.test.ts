@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { DEFAULT_MCP_TOOL_PREFIX, loadConfig } from '../../shared/config/config.js';
 import { ERROR_CODES } from '../../shared/domain/errors.js';
 import { exampleOf } from '../../shared/domain/views.js';
+import { viewOf } from '../../shared/domain/view-registry.js';
 import { DEFAULT_AGENT_PERMISSIONS, ORGANIZATION_PERMISSIONS, OPERATOR_PERMISSION, type Principal } from '../../shared/domain/tenancy.js';
 import { tokenMatches } from '../../shared/mcp/http.js';
 import { errorResult, operationResult, queuedPaymentResult } from '../../shared/mcp/outcomes.js';
@@ -97,7 +98,7 @@ describe('MCP tools: one per catalog operation marked for MCP', () => {
 
     it('has an output schema that the SDK client (ajv) compiles and that the operation\'s example satisfies', () => {
       const validate = new AjvJsonSchemaValidator().getValidator(definition.outputSchema as never);
-      const example = exampleOf(tool.operation.output);
+      const example = exampleOf(viewOf(tool.operation.output));
       if (example !== undefined) expect(validate(example).errorMessage).toBeUndefined();
     });
   });

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { enumOf, environment, id, lazy, nullableTimestamp, objectTag, text, timestamp, view } from '../views.js';
+import { enumOf, environment, id, lazy, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
 import { BANK_ACCOUNT_STATUSES, BANK_ACCOUNT_TYPES, type BankAccount } from './types.js';
 
 /** A linked bank account: never its account number (last4 only) nor its micro-deposits. */
@@ -33,6 +33,8 @@ export const bankAccountView = /* @__PURE__ */ lazy(() => view(
     verifiedAt: null,
   },
 ));
+
+export const bankAccountPageView = /* @__PURE__ */ lazy(() => pageOf(bankAccountView, 'A page of bank accounts.'));
 
 /** Field by field, so nothing sealed (account number, micro-deposits) can slip into an answer. */
 export function presentBankAccount(account: BankAccount): z.output<typeof bankAccountView> {

@@ -99,7 +99,7 @@ export const cardholderView = /* @__PURE__ */ lazy(() => view(
 export type CardholderView = z.infer<typeof cardholderView>;
 export const cardholderPageView = /* @__PURE__ */ lazy(() => pageOf(cardholderView, 'A page of cardholders, newest first.'));
 
-export const merchantView = /* @__PURE__ */ lazy(() => view(
+export const cardMerchantView = /* @__PURE__ */ lazy(() => view(
   {
     name: text('Merchant name as the network sent it.'),
     category: text('Merchant category (MCC code or category name), lower-case.'),
@@ -120,7 +120,7 @@ export const authorizationView = /* @__PURE__ */ lazy(() => view(
     refundedAmount: money('Amount refunded to the wallet so far (at most the captured amount).'),
     status: enumOf(AUTHORIZATION_STATUSES, 'APPROVED (the amount is held on the wallet), DECLINED (see `reason`; no money moved), CAPTURED (paid) or REVERSED (released).'),
     reason: describe(z.nullable(z.enum(DECLINE_REASONS)), 'Why it was declined (docs/api.md "Cards: decline reasons"); null unless DECLINED.'),
-    merchant: merchantView,
+    merchant: cardMerchantView,
     createdAt: timestamp('When the network asked.'),
     capturedAt: nullableTimestamp('When it was captured, or null.'),
     reversedAt: nullableTimestamp('When it was reversed, or null.'),

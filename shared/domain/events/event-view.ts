@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { EVENT_NAMES } from '../event-names.js';
 import type { Environment } from '../tenancy.js';
 import type { OutboxEvent } from '../types.js';
-import { enumOf, environment, id, lazy, objectTag, record, timestamp, view } from '../views.js';
+import { enumOf, environment, id, lazy, objectTag, pageOf, record, timestamp, view } from '../views.js';
 
 /** An event as the events API and webhooks show it (decisions.md section 8). */
 export const eventView = /* @__PURE__ */ lazy(() => view(
@@ -26,6 +26,8 @@ export const eventView = /* @__PURE__ */ lazy(() => view(
     data: { id: 'apr_Lm4Zq8Tr2Wb9Xk1P', status: 'APPROVED' },
   },
 ));
+
+export const eventPageView = /* @__PURE__ */ lazy(() => pageOf(eventView, 'A page of events.'));
 
 export type EventView = z.output<typeof eventView>;
 

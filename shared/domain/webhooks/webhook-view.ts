@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { describe, enumOf, environment, id, integer, lazy, nullableText, nullableTimestamp, objectTag, text, timestamp, view } from '../views.js';
+import { describe, enumOf, environment, id, integer, lazy, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
 import { DELIVERY_STATUSES, type DeliveryAttempt, type Webhook } from './types.js';
 
 const webhookFields = () => ({
@@ -26,6 +26,8 @@ const example = {
 
 /** A registered webhook: never its secret. */
 export const webhookView = /* @__PURE__ */ lazy(() => view(webhookFields(), 'A webhook endpoint (the signing secret is shown once, at creation).', example));
+
+export const webhookPageView = /* @__PURE__ */ lazy(() => pageOf(webhookView, 'A page of webhooks.'));
 
 /** The answer of a creation: the webhook and its raw secret, shown this once. */
 export const createdWebhookView = /* @__PURE__ */ lazy(() => view(
@@ -72,6 +74,8 @@ export const deliveryAttemptView = /* @__PURE__ */ lazy(() => view(
     outcome: 'RETRYING',
   },
 ));
+
+export const deliveryAttemptPageView = /* @__PURE__ */ lazy(() => pageOf(deliveryAttemptView, 'A page of delivery attempts.'));
 
 export function presentDeliveryAttempt(attempt: DeliveryAttempt): z.output<typeof deliveryAttemptView> {
   return { object: 'webhook_delivery_attempt', ...attempt };
