@@ -33,13 +33,12 @@ type SchemaNamesOf<T> = T extends unknown ? { [K in keyof T]: T[K] extends z.Zod
 /** The name of a view: an exported schema of a view module. */
 export type ViewName = Extract<SchemaNamesOf<Exports>, string>;
 
-const VIEWS = new Map<string, z.ZodMiniType>(
-  Object.values(VIEW_MODULES).flatMap((module) => Object.entries(module).filter((entry): entry is [string, z.ZodMiniType] => entry[1] instanceof z.ZodMiniType)),
-);
+let views: ReadonlyMap<string, z.ZodMiniType> | undefined;
 
 /** The schema of a view, by name. */
 export function viewOf(name: ViewName): z.ZodMiniType {
-  const schema = VIEWS.get(name);
+  views ??= new Map(Object.values(VIEW_MODULES).flatMap((module) => Object.entries(module).filter((entry): entry is [string, z.ZodMiniType] => entry[1] instanceof z.ZodMiniType)));
+  const schema = views.get(name);
   if (!schema) throw new Error(`no view ${name}`);
   return schema;
 }
