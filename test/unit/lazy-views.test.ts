@@ -43,6 +43,21 @@ describe('views are built on first use (cold start, bundle size)', () => {
     expect(lazies.filter(isBuilt)).toEqual([]);
   });
 
+  it('registers every view any domain module exports (else the catalog could not name it, or a name would hide it)', async () => {
+    const registered = new Set(Object.values(VIEW_MODULES).flatMap((module) => Object.values(module as Record<string, unknown>)));
+    const unregistered: string[] = [];
+    const files = readdirSync(DOMAIN, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    for (const file of files) {
+      const module = (await import(pathToFileURL(path.join(DOMAIN, file)).href)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(module)) {
+        // A view is a schema with an example (view(), pageOf(), listOf()); input schemas have none.
+        if (value instanceof z.ZodMiniType && exampleOf(value) !== undefined && !registered.has(value)) unregistered.push(`${file}: ${name}`);
+      }
+    }
+    expect(files.length).toBeGreaterThan(50);
+    expect(unregistered).toEqual([]);
+  });
+
   it('names every view once across the view modules (the catalog names outputs by it)', () => {
     const names = Object.values(VIEW_MODULES).flatMap((module) => Object.entries(module as Record<string, unknown>).filter(([, value]) => value instanceof z.ZodMiniType).map(([name]) => name));
     expect(names.length).toBeGreaterThan(60);
