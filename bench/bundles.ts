@@ -30,7 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, version as esbuildVersion, type BuildOptions, type Metafile } from 'esbuild';
-import { BUNDLING } from '../lib/constructs/bundling.js';
+import { BUNDLE_ALIASES, BUNDLING } from '../lib/constructs/bundling.js';
 import { ENV } from '../shared/config/env-names.js';
 import { fmt, percentile, table } from './lib/stats.js';
 
@@ -60,10 +60,11 @@ export interface BundlesBenchOptions {
   groups?: string[];
 }
 
-/** The esbuild options CDK builds every function with (BUNDLING), in the esbuild JS API's shape. */
-export function esbuildOptions(): BuildOptions {
+/** The esbuild options CDK builds a function with (BUNDLING, and the group's BUNDLE_ALIASES), in the esbuild JS API's shape. */
+export function esbuildOptions(group?: string): BuildOptions {
   const { banner, external, mainFields, ...rest } = BUNDLING;
-  return { ...rest, bundle: true, banner: { js: banner }, external: [...external], mainFields: [...mainFields] };
+  const alias = group === undefined ? undefined : BUNDLE_ALIASES[group];
+  return { ...rest, bundle: true, banner: { js: banner }, external: [...external], mainFields: [...mainFields], ...(alias ? { alias: { ...alias } } : {}) };
 }
 
 /** Every folder of functions/ holding a handler.ts, sorted. */
@@ -150,7 +151,7 @@ async function buildBundle(name: string, entry: string, outDir: string): Promise
   const file = path.join(outDir, name, 'index.mjs');
   const started = performance.now();
   const result = await build({
-    ...esbuildOptions(),
+    ...esbuildOptions(name),
     entryPoints: [entry],
     outfile: file,
     absWorkingDir: REPO_ROOT,

@@ -27,3 +27,16 @@ export const BUNDLING = {
 } as const;
 
 export type Bundling = typeof BUNDLING;
+
+/**
+ * Modules replaced at bundle time, per function (by its folder under functions/), as esbuild's
+ * `alias` option: CDK passes them as `--alias:<module>=<path>` (ServiceFunction), the bundle
+ * benchmark and the bundle tests the same way (`bench/bundles.ts` esbuildOptions). Paths are
+ * relative to the repository root, where CDK runs esbuild.
+ *
+ * - mcp: the MCP SDK's server imports Ajv (and ajv-formats) for elicitation, which our server never
+ *   offers (see shared/mcp/ajv-stub.ts): 1117 -> 879 KB.
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  mcp: { ajv: './shared/mcp/ajv-stub.ts', 'ajv-formats': './shared/mcp/ajv-stub.ts' },
+};

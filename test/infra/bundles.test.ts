@@ -18,7 +18,7 @@ interface Bundle {
 
 /** A function's bundle as CDK builds it (nothing written): its packages, its project files and its code. */
 async function bundleOf(group: string): Promise<Bundle> {
-  const result = await build({ ...esbuildOptions(), entryPoints: [path.join(ROOT, 'functions', group, 'handler.ts')], outdir: path.join(ROOT, 'cdk.out', 'bundle-test'), write: false, metafile: true, absWorkingDir: ROOT, logLevel: 'silent' });
+  const result = await build({ ...esbuildOptions(group), entryPoints: [path.join(ROOT, 'functions', group, 'handler.ts')], outdir: path.join(ROOT, 'cdk.out', 'bundle-test'), write: false, metafile: true, absWorkingDir: ROOT, logLevel: 'silent' });
   const output = Object.values(result.metafile.outputs).find((out) => out.entryPoint);
   const inputs = Object.entries(output?.inputs ?? {}).filter(([, input]) => input.bytesInOutput > 0).map(([file]) => file);
   const packages = inputs.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1]).filter((name): name is string => name !== undefined);
@@ -55,6 +55,12 @@ describe('function bundles carry what their function uses', () => {
     const { files, text } = await bundleOf(group);
     expect(files.has('shared/domain/view-registry.ts')).toBe(false);
     expect(descriptions.filter((description) => text.includes(description))).toEqual([]);
+  });
+
+  it('mcp bundles no Ajv (BUNDLE_ALIASES: the SDK imports it for elicitation, which our server never offers)', async () => {
+    const { packages } = await bundleOf('mcp');
+    expect(packages.has('@modelcontextprotocol/sdk')).toBe(true);
+    expect([...packages].filter((name) => name.startsWith('ajv'))).toEqual([]);
   });
 
   it('docs resolves the views (it generates the OpenAPI document)', async () => {

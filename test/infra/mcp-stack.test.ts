@@ -1,4 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Stage } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
+import { build } from 'esbuild';
+import { esbuildOptions } from '../../bench/bundles.js';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
@@ -27,6 +33,17 @@ describe('mcp stack: the function URL', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(JSON.stringify(outputs.McpUrl!.Value)).toContain(`"${MCP_FUNCTION.path.slice(1)}"`);
     expect(outputs.McpAuthTokenSecret).toBeDefined();
+  });
+});
+
+describe('mcp stack: the bundle', () => {
+  it('is what the bundle benchmark builds, byte for byte, Ajv replaced by its stub (BUNDLE_ALIASES)', async () => {
+    const asset = fn.node.findChild('Code') as Asset;
+    const deployed = readFileSync(path.join(Stage.of(fn)!.outdir, asset.assetPath, 'index.mjs'), 'utf8');
+    const root = path.resolve(import.meta.dirname, '../..');
+    const benched = await build({ ...esbuildOptions(MCP_FUNCTION.name), entryPoints: [path.join(root, 'functions', MCP_FUNCTION.name, 'handler.ts')], outfile: path.join(root, 'cdk.out', 'bundle-test', 'index.mjs'), write: false, absWorkingDir: root, logLevel: 'silent' });
+    expect(deployed).toBe(benched.outputFiles.find((file) => file.path.endsWith('.mjs'))?.text);
+    expect(deployed).toContain('Ajv is not bundled in the MCP function');
   });
 });
 
