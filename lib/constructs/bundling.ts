@@ -32,7 +32,8 @@ export type Bundling = typeof BUNDLING;
  * Modules replaced at bundle time, per function (by its folder under functions/), as esbuild's
  * `alias` option: CDK passes them as `--alias:<module>=<path>` (ServiceFunction), the bundle
  * benchmark and the bundle tests the same way (`bench/bundles.ts` esbuildOptions). Paths are
- * relative to the repository root, where CDK runs esbuild.
+ * relative to the repository root, where CDK runs esbuild when it bundles locally, as it does here
+ * (esbuild is installed with the project); CDK's Docker bundling would not resolve them.
  *
  * - mcp: the MCP SDK's server imports Ajv (and ajv-formats) for elicitation, which our server never
  *   offers (see shared/mcp/ajv-stub.ts): 1117 -> 879 KB.

@@ -4,7 +4,7 @@
  * elicitations; our stateless server offers none and hands the SDK its own validator
  * (`NO_ELICITATION` in server.ts), so Ajv is never constructed, yet it was 230 KB of the bundle
  * and about 12 ms of its cold start. Should an SDK version construct it anyway, this fails loudly
- * (test/integration/mcp-bundle.test.ts serves MCP requests from the bundle built this way).
+ * (test/e2e/mcp-bundle.test.ts serves MCP requests from the bundle built this way).
  */
 export default function ajvNotBundled(): never {
   throw new Error('Ajv is not bundled in the MCP function (BUNDLE_ALIASES in lib/constructs/bundling.ts)');

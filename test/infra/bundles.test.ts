@@ -14,16 +14,26 @@ interface Bundle {
   packages: Set<string>;
   files: Set<string>;
   text: string;
+  /** Which modules import each module (paths as esbuild's metafile gives them). */
+  importers: Map<string, string[]>;
 }
+
+/** The package a bundled file belongs to: the last node_modules/ segment (nested copies count as themselves). */
+const packageOf = (file: string): string | undefined => {
+  const at = file.lastIndexOf('node_modules/');
+  return at < 0 ? undefined : /^((?:@[^/]+\/)?[^/]+)/.exec(file.slice(at + 'node_modules/'.length))?.[1];
+};
 
 /** A function's bundle as CDK builds it (nothing written): its packages, its project files and its code. */
 async function bundleOf(group: string): Promise<Bundle> {
   const result = await build({ ...esbuildOptions(group), entryPoints: [path.join(ROOT, 'functions', group, 'handler.ts')], outdir: path.join(ROOT, 'cdk.out', 'bundle-test'), write: false, metafile: true, absWorkingDir: ROOT, logLevel: 'silent' });
   const output = Object.values(result.metafile.outputs).find((out) => out.entryPoint);
   const inputs = Object.entries(output?.inputs ?? {}).filter(([, input]) => input.bytesInOutput > 0).map(([file]) => file);
-  const packages = inputs.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1]).filter((name): name is string => name !== undefined);
+  const packages = inputs.map(packageOf).filter((name): name is string => name !== undefined);
   const text = result.outputFiles.find((file) => /\.m?js$/.test(file.path))?.text ?? '';
-  return { packages: new Set(packages), files: new Set(inputs.filter((file) => !file.includes('node_modules'))), text };
+  const importers = new Map<string, string[]>();
+  for (const [file, input] of Object.entries(result.metafile.inputs)) for (const imported of input.imports) importers.set(imported.path, [...(importers.get(imported.path) ?? []), file]);
+  return { packages: new Set(packages), files: new Set(inputs.filter((file) => !file.includes('node_modules'))), text, importers };
 }
 
 /** The description of every view (the text a bundle would carry if it built the view). */
@@ -58,9 +68,13 @@ describe('function bundles carry what their function uses', () => {
   });
 
   it('mcp bundles no Ajv (BUNDLE_ALIASES: the SDK imports it for elicitation, which our server never offers)', async () => {
-    const { packages } = await bundleOf('mcp');
+    const { packages, importers } = await bundleOf('mcp');
     expect(packages.has('@modelcontextprotocol/sdk')).toBe(true);
     expect([...packages].filter((name) => name.startsWith('ajv'))).toEqual([]);
+    // Only the SDK's elicitation validator gets the stub: code of ours importing Ajv would get it too.
+    const stubImporters = importers.get('shared/mcp/ajv-stub.ts') ?? [];
+    expect(stubImporters.length).toBeGreaterThan(0);
+    expect(stubImporters.filter((file) => !file.endsWith('@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js'))).toEqual([]);
   });
 
   it('docs resolves the views (it generates the OpenAPI document)', async () => {
