@@ -211,6 +211,15 @@ export class ServiceFunction extends Construct {
   }
 
   /**
+   * Tells the function where the MCP token lives (MCP_AUTH_TOKEN_SECRET_ARN), for the compliance
+   * report's `access_control.mcp_auth_token` control: the ARN only, and no permission on it (the
+   * report asks whether the endpoint has a token, never for its value).
+   */
+  bindMcpTokenReference(secret: secretsmanager.ISecret): void {
+    this.function.addEnvironment(ENV.mcpAuthTokenSecretArn, secret.secretArn);
+  }
+
+  /**
    * Lets the function start transfer workflows (TRANSFER_STATE_MACHINE_ARN): states:StartExecution
    * on that state machine only (no describe, stop or redrive: a second start of a transfer is
    * answered ExecutionAlreadyExists, which the adapter takes as started).

@@ -68,6 +68,8 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     // A settled ACH deposit schedules the end of its clearing (the transfer-steps worker).
     ...(events.expiryScheduling ? { expiryScheduling: events.expiryScheduling } : {}),
   });
+  // The compliance report (the internal group) checks that the MCP endpoint has its token: it gets the secret's ARN, not the value.
+  api.functions.get('internal')?.bindMcpTokenReference(mcp.token);
   // The functions that create transfers (the transfers group, the MCP transfer tools) start their workflow.
   const transferStarters = [...api.functions].filter(([group]) => TRANSFER_WORKFLOW_GROUPS.includes(group)).map(([, fn]) => fn);
   for (const fn of [...transferStarters, mcp.function]) fn.bindTransferWorkflow(workflows.transfer.stateMachine);

@@ -24,6 +24,8 @@ export interface Config {
   /** The stage's KMS key (id or ARN) for envelope encryption of sensitive values; wins over dataEncryptionKey. */
   dataKeyId: string | undefined;
   mcpAuthToken: string | undefined;
+  /** Where the MCP function's token lives (AWS: its Secrets Manager secret); read by the compliance report, which never needs the value. */
+  mcpAuthTokenSecretArn: string | undefined;
   mcpToolPrefix: string;
   /** The service's EventBridge bus (AWS); absent locally: the in-process bus. */
   eventBusName: string | undefined;
@@ -61,6 +63,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataEncryptionKey: read.text(ENV.dataEncryptionKey, { pattern: HEX_KEY }),
     dataKeyId: read.text(ENV.dataKeyId, { min: 1, max: 2048 }),
     mcpAuthToken: read.text(ENV.mcpAuthToken, { min: 16 }),
+    mcpAuthTokenSecretArn: read.text(ENV.mcpAuthTokenSecretArn, { pattern: SECRET_ARN }),
     mcpToolPrefix: read.text(ENV.mcpToolPrefix, { pattern: MCP_TOOL_PREFIX }) ?? DEFAULT_MCP_TOOL_PREFIX,
     eventBusName: read.text(ENV.eventBusName, { min: 1 }),
     webhookQueueUrl: read.url(ENV.webhookQueueUrl),
@@ -76,6 +79,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 const HEX_KEY = { regex: /^[0-9a-fA-F]{64}$/, message: 'must be 32 bytes as hex' };
 const MCP_TOOL_PREFIX = { regex: /^[A-Za-z0-9_.-]{0,64}$/, message: 'must be at most 64 letters, digits, _, - or .' };
 const STATE_MACHINE_ARN = { regex: /^arn:[^:]+:states:/, message: 'must be a state machine ARN' };
+const SECRET_ARN = { regex: /^arn:[^:]+:secretsmanager:/, message: 'must be a Secrets Manager secret ARN' };
 const FLAGS: Readonly<Record<string, boolean>> = { '1': true, true: true, '0': false, false: false };
 
 interface TextRules {

@@ -15,6 +15,8 @@ export const ENV = {
   dataEncryptionKey: 'DATA_ENCRYPTION_KEY',
   dataKeyId: 'DATA_KEY_ID',
   mcpAuthToken: 'MCP_AUTH_TOKEN',
+  /** The secret holding the MCP token (AWS), for the compliance report: its ARN, never its value. */
+  mcpAuthTokenSecretArn: 'MCP_AUTH_TOKEN_SECRET_ARN',
   mcpToolPrefix: 'MCP_TOOL_PREFIX',
   eventBusName: 'EVENT_BUS_NAME',
   webhookQueueUrl: 'WEBHOOK_QUEUE_URL',

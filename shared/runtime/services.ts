@@ -129,7 +129,7 @@ export function auditService(core: Core, store: AuditStore = createAuditStore(co
 
 export function complianceService(core: Core, store: ComplianceStore = createComplianceStore(core.table)): ComplianceService {
   const { config } = core;
-  return createComplianceService({ ...core.deps, store }, { webhookEncryptionKey: config.webhookEncryptionKey, mcpAuthToken: config.mcpAuthToken, securityHeaders: SECURITY_HEADERS, decrypts });
+  return createComplianceService({ ...core.deps, store }, { webhookEncryptionKey: config.webhookEncryptionKey, mcpAuthTokenConfigured: config.mcpAuthToken !== undefined || config.mcpAuthTokenSecretArn !== undefined, securityHeaders: SECURITY_HEADERS, decrypts });
 }
 
 /** The service's event bus: EventBridge in AWS (EVENT_BUS_NAME), the in-process bus locally. */

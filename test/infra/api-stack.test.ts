@@ -1,3 +1,5 @@
+import type { CfnResource } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
 import { FALLBACK_ROUTE, FUNCTION_GROUPS, ROUTES, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
@@ -14,7 +16,7 @@ import {
   XRAY_ACTIONS,
 } from './iam.js';
 import { isExpirySchedulingStatement } from './iam.js';
-import { logicalIdOf, synthStage } from './synth-stage.js';
+import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
 import { EXPIRY_SCHEDULING_GROUPS } from '../../lib/stacks/stage-stacks.js';
 import { DATA_KEY_GROUPS } from '../../lib/stacks/stage-stacks.js';
 import { isDataKeyStatement } from './data-key.js';
@@ -108,6 +110,19 @@ describe('api stack: functions', () => {
       expect(variables[ENV.stage], group).toBe('dev');
       expect(resolve(variables[ENV.tableName]), group).toEqual(TABLE_NAME);
     }
+  });
+
+  it('tells only the internal function (the compliance report) where the MCP token lives: the secret ARN, never the token', () => {
+    const mcpTemplate = Template.fromStack(dev.mcp);
+    const secretId = logicalIdOf(dev.mcp.token.node.defaultChild as CfnResource);
+    for (const group of ALL_FUNCTIONS) {
+      const variables = (template.Resources[logicalIdOf(functionOf(group))]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables[ENV.mcpAuthToken], group).toBeUndefined();
+      if (group !== 'internal') expect(variables[ENV.mcpAuthTokenSecretArn], group).toBeUndefined();
+      else expect(resolveCrossStack(variables[ENV.mcpAuthTokenSecretArn], mcpTemplate)).toEqual({ Ref: secretId });
+    }
+    const internalStatements = statementsOfRole(dev.apiTemplate, functionOf('internal').role!);
+    expect(internalStatements.flatMap((statement) => asArray(statement.Action)).filter((action) => String(action).startsWith('secretsmanager:'))).toEqual([]);
   });
 
   it('writes logs to a log group with a retention', () => {

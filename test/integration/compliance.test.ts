@@ -142,6 +142,18 @@ describe('compliance check (interface-spec 4.11) over DynamoDB Local', () => {
       expect(statusesOf(result)).toEqual(allPassingExcept({ 'access_control.mcp_auth_token': 'warn' }));
       expect(result.status).toBe('warnings');
     });
+
+    it('passes in AWS, where the function knows only the ARN of the secret holding the token (never the token)', async () => {
+      // Prepare
+      const { check } = await scenario();
+
+      // Act
+      const result = await check({ WEBHOOK_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf' });
+
+      // Assess
+      expect(statusesOf(result)).toEqual(allPassingExcept({}));
+      expect(result.status).toBe('compliant');
+    });
   });
 
   describe('encryption.webhook_secrets', () => {

@@ -77,6 +77,7 @@ describe('loadConfig', () => {
     [{ MCP_TOOL_PREFIX: 'bad prefix' }, 'MCP_TOOL_PREFIX: must be at most 64 letters, digits, _, - or .'],
     [{ WEBHOOK_QUEUE_URL: 'queue' }, 'WEBHOOK_QUEUE_URL: must be a URL'],
     [{ TRANSFER_STATE_MACHINE_ARN: 'arn:aws:lambda:x' }, 'TRANSFER_STATE_MACHINE_ARN: must be a state machine ARN'],
+    [{ MCP_AUTH_TOKEN_SECRET_ARN: 'McpAuthToken' }, 'MCP_AUTH_TOKEN_SECRET_ARN: must be a Secrets Manager secret ARN'],
     [{ EXPIRY_SCHEDULE_GROUP: 'group' }, 'go together'],
   ])('refuses %j at cold start', (env, problem) => {
     expect(() => loadConfig({ TABLE_NAME: 'allowance', ...env })).toThrow(problem);

@@ -5,7 +5,8 @@ import { evaluateControls, WEBHOOK_SECRET_SAMPLE_SIZE, type ComplianceResult } f
 /** Settings the controls read; the composition root passes the same objects the service runs with. */
 export interface ComplianceSettings {
   webhookEncryptionKey: string | undefined;
-  mcpAuthToken: string | undefined;
+  /** Whether the MCP endpoint has its token: the value here (local run), or its secret wired into the MCP function (AWS). */
+  mcpAuthTokenConfigured: boolean;
   securityHeaders: Record<string, string>;
   /** Whether a stored secret decrypts with the key (crypto lives outside the domain). */
   decrypts: (stored: string, keyHex: string) => boolean;
@@ -24,7 +25,7 @@ export function createComplianceService(deps: ServiceDeps<ComplianceStore>, sett
         webhookSecrets: { sampled, decrypts: first !== undefined && key !== undefined ? settings.decrypts(first, key) : undefined },
         webhookEncryptionKeyConfigured: key !== undefined,
         securityHeaders: settings.securityHeaders,
-        mcpAuthTokenConfigured: settings.mcpAuthToken !== undefined,
+        mcpAuthTokenConfigured: settings.mcpAuthTokenConfigured,
       },
       now.toISOString(),
     );
