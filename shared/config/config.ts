@@ -79,7 +79,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 const HEX_KEY = { regex: /^[0-9a-fA-F]{64}$/, message: 'must be 32 bytes as hex' };
 const MCP_TOOL_PREFIX = { regex: /^[A-Za-z0-9_.-]{0,64}$/, message: 'must be at most 64 letters, digits, _, - or .' };
 const STATE_MACHINE_ARN = { regex: /^arn:[^:]+:states:/, message: 'must be a state machine ARN' };
-const SECRET_ARN = { regex: /^arn:[^:]+:secretsmanager:/, message: 'must be a Secrets Manager secret ARN' };
+const SECRET_ARN = { regex: /^arn:[^:]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:[^:]+$/, message: 'must be a Secrets Manager secret ARN' };
 const FLAGS: Readonly<Record<string, boolean>> = { '1': true, true: true, '0': false, false: false };
 
 interface TextRules {

@@ -9,6 +9,7 @@ describe('compliance: GET /v1/internal/compliance without WEBHOOK_ENCRYPTION_KEY
     // The server reads its configuration once per process: this file runs without both settings.
     delete process.env[ENV.webhookEncryptionKey];
     delete process.env[ENV.mcpAuthToken];
+    delete process.env[ENV.mcpAuthTokenSecretArn];
     service = await startTestService();
   });
   afterAll(() => service.close());

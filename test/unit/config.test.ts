@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       EXPIRY_SCHEDULER_ROLE_ARN: 'arn:aws:iam::1:role/r',
       EXPIRY_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:1:q',
       TRANSFER_STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:1:stateMachine:t',
+      MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf',
     });
     expect(config).toMatchObject({
       stage: 'prod',
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
       mcpToolPrefix: '',
       expiryScheduling: { groupName: 'group', roleArn: 'arn:aws:iam::1:role/r', queueArn: 'arn:aws:sqs:eu-west-1:1:q' },
       transferStateMachineArn: 'arn:aws:states:eu-west-1:1:stateMachine:t',
+      mcpAuthTokenSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf',
     });
     expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '0' }).kybAutoApprove).toBe(false);
     expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '1' }).kybAutoApprove).toBe(true);
@@ -78,6 +80,7 @@ describe('loadConfig', () => {
     [{ WEBHOOK_QUEUE_URL: 'queue' }, 'WEBHOOK_QUEUE_URL: must be a URL'],
     [{ TRANSFER_STATE_MACHINE_ARN: 'arn:aws:lambda:x' }, 'TRANSFER_STATE_MACHINE_ARN: must be a state machine ARN'],
     [{ MCP_AUTH_TOKEN_SECRET_ARN: 'McpAuthToken' }, 'MCP_AUTH_TOKEN_SECRET_ARN: must be a Secrets Manager secret ARN'],
+    [{ MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:notasecret' }, 'MCP_AUTH_TOKEN_SECRET_ARN: must be a Secrets Manager secret ARN'],
     [{ EXPIRY_SCHEDULE_GROUP: 'group' }, 'go together'],
   ])('refuses %j at cold start', (env, problem) => {
     expect(() => loadConfig({ TABLE_NAME: 'allowance', ...env })).toThrow(problem);

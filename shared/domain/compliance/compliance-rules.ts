@@ -61,7 +61,7 @@ export function evaluateControls(facts: ComplianceFacts, checkedAt: string) {
       ? control('headers.security_headers', 'pass', `${REQUIRED_SECURITY_HEADERS.join(', ')} are configured.`)
       : control('headers.security_headers', 'fail', `Missing: ${missingHeaders.join(', ')}.`),
     facts.mcpAuthTokenConfigured
-      ? control('access_control.mcp_auth_token', 'pass', 'MCP_AUTH_TOKEN is configured.')
+      ? control('access_control.mcp_auth_token', 'pass', 'MCP_AUTH_TOKEN is configured for the MCP endpoint.')
       : control('access_control.mcp_auth_token', 'warn', 'MCP_AUTH_TOKEN is missing.'),
   ];
 

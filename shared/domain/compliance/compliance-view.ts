@@ -45,7 +45,7 @@ export const complianceReportView = /* @__PURE__ */ lazy(() => view(
         detail: 'Strict-Transport-Security, Content-Security-Policy, Cross-Origin-Resource-Policy, Cross-Origin-Opener-Policy, Permissions-Policy are configured.',
         lastChecked: '2026-03-15T12:00:00.000Z',
       },
-      { control: 'access_control.mcp_auth_token', status: 'pass', detail: 'MCP_AUTH_TOKEN is configured.', lastChecked: '2026-03-15T12:00:00.000Z' },
+      { control: 'access_control.mcp_auth_token', status: 'pass', detail: 'MCP_AUTH_TOKEN is configured for the MCP endpoint.', lastChecked: '2026-03-15T12:00:00.000Z' },
     ],
     checkedAt: '2026-03-15T12:00:00.000Z',
   },
