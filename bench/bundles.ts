@@ -67,6 +67,14 @@ export function esbuildOptions(group?: string): BuildOptions {
   return { ...rest, bundle: true, banner: { js: banner }, external: [...external], mainFields: [...mainFields], ...(alias ? { alias: { ...alias } } : {}) };
 }
 
+/**
+ * The esbuild options of one function group's bundle as CDK builds it, from the repository root
+ * (the bench and the bundle tests add their output: a file, or `write: false`).
+ */
+export function functionBuildOptions(group: string): BuildOptions {
+  return { ...esbuildOptions(group), entryPoints: [path.join(FUNCTIONS_DIR, group, 'handler.ts')], absWorkingDir: REPO_ROOT, logLevel: 'silent' };
+}
+
 /** Every folder of functions/ holding a handler.ts, sorted. */
 export function functionGroups(): string[] {
   return readdirSync(FUNCTIONS_DIR, { withFileTypes: true })
@@ -103,8 +111,8 @@ interface Built {
 
 type Kind = keyof Breakdown['byKind'];
 
-/** Classifies one metafile input path (relative to the repository root). */
-function classify(input: string): { kind: Kind; pkg?: string; sharedFolder?: string } {
+/** Classifies one metafile input path (relative to the repository root); a package is named by its last node_modules/ segment. */
+export function classify(input: string): { kind: Kind; pkg?: string; sharedFolder?: string } {
   const normalized = input.split(path.sep).join('/');
   const marker = normalized.lastIndexOf('node_modules/');
   if (marker >= 0) {

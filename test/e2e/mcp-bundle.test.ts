@@ -1,19 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../bench/bundles.js';
+import { functionBuildOptions } from '../../bench/bundles.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { TEST_MCP_TOKEN } from '../fixtures/mcp-client.js';
 import { functionUrlEvent, mcpHeaders, rpc } from '../fixtures/mcp-events.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The MCP function as deployed: the bundle CDK builds (esbuild with BUNDLE_ALIASES, so Ajv is a
@@ -32,7 +30,7 @@ describe('MCP function bundle (as deployed, without Ajv)', () => {
     headers = mcpHeaders(TEST_MCP_TOKEN, org.key, LATEST_PROTOCOL_VERSION);
     outDir = mkdtempSync(path.join(tmpdir(), 'allowance-mcp-bundle-'));
     const outfile = path.join(outDir, 'index.mjs');
-    await build({ ...esbuildOptions(MCP_FUNCTION.name), entryPoints: [path.join(ROOT, 'functions', MCP_FUNCTION.name, 'handler.ts')], outfile, absWorkingDir: ROOT, logLevel: 'silent' });
+    await build({ ...functionBuildOptions(MCP_FUNCTION.name), outfile });
     ({ handler } = (await import(pathToFileURL(outfile).href)) as { handler: typeof handler });
   });
   afterAll(async () => {

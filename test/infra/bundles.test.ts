@@ -1,14 +1,10 @@
 import { build } from 'esbuild';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { esbuildOptions, functionGroups } from '../../bench/bundles.js';
+import { classify, functionBuildOptions, functionGroups } from '../../bench/bundles.js';
 import { VIEW_MODULES } from '../../shared/domain/view-registry.js';
 import { built } from '../../shared/domain/views.js';
 import { FUNCTION_GROUPS } from '../../shared/operations/groups.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 interface Bundle {
   packages: Set<string>;
@@ -18,18 +14,13 @@ interface Bundle {
   importers: Map<string, string[]>;
 }
 
-/** The package a bundled file belongs to: the last node_modules/ segment (nested copies count as themselves). */
-const packageOf = (file: string): string | undefined => {
-  const at = file.lastIndexOf('node_modules/');
-  return at < 0 ? undefined : /^((?:@[^/]+\/)?[^/]+)/.exec(file.slice(at + 'node_modules/'.length))?.[1];
-};
 
 /** A function's bundle as CDK builds it (nothing written): its packages, its project files and its code. */
 async function bundleOf(group: string): Promise<Bundle> {
-  const result = await build({ ...esbuildOptions(group), entryPoints: [path.join(ROOT, 'functions', group, 'handler.ts')], outdir: path.join(ROOT, 'cdk.out', 'bundle-test'), write: false, metafile: true, absWorkingDir: ROOT, logLevel: 'silent' });
+  const result = await build({ ...functionBuildOptions(group), outdir: 'cdk.out/bundle-test', write: false, metafile: true });
   const output = Object.values(result.metafile.outputs).find((out) => out.entryPoint);
   const inputs = Object.entries(output?.inputs ?? {}).filter(([, input]) => input.bytesInOutput > 0).map(([file]) => file);
-  const packages = inputs.map(packageOf).filter((name): name is string => name !== undefined);
+  const packages = inputs.map((file) => classify(file).pkg).filter((name): name is string => name !== undefined);
   const text = result.outputFiles.find((file) => /\.m?js$/.test(file.path))?.text ?? '';
   const importers = new Map<string, string[]>();
   for (const [file, input] of Object.entries(result.metafile.inputs)) for (const imported of input.imports) importers.set(imported.path, [...(importers.get(imported.path) ?? []), file]);

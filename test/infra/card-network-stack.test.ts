@@ -2,7 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { CARD_NETWORK_ENV, CARD_NETWORK_FAILURE_MARKER, CARD_NETWORK_FUNCTION } from '../../shared/card-network/function.js';
 import { ENV } from '../../shared/config/env-names.js';
-import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, resourcesOfType, sameJson, statementsOfRole, tableReferences, XRAY_ACTIONS } from './iam.js';
+import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, expectPoliciesOnlyOn, resourcesOfType, sameJson, statementsOfRole, tableReferences, XRAY_ACTIONS } from './iam.js';
 import { logicalIdOf, synthStage } from './synth-stage.js';
 
 /** One synthesis with real esbuild bundling of the card network function, so a handler that can not be bundled fails here. */
@@ -87,9 +87,7 @@ describe('card network stack: least-privilege IAM', () => {
 
   it('defines no other kind of policy, and no policy outside the function role', () => {
     expectNoOtherPolicyKinds(template);
-    for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
-      for (const role of asArray(policy.Properties.Roles as unknown[])) expect(sameJson(role, { Ref: logicalIdOf(fn.role!) }), id).toBe(true);
-    }
+    expectPoliciesOnlyOn(template, [fn.role!]);
   });
 
   it('denies any update or delete of an audit entry', () => {

@@ -16,6 +16,7 @@ import {
   XRAY_ACTIONS,
   type CfnResource,
   type Statement,
+  expectPoliciesOnlyOn,
 } from './iam.js';
 import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
 import { EXPIRY_SCHEDULING_GROUPS } from '../../lib/stacks/stage-stacks.js';
@@ -343,12 +344,7 @@ describe('events stack: least-privilege IAM', () => {
 
   it('defines no other kind of policy, and no policy outside the worker roles and the scheduler role', () => {
     expectNoOtherPolicyKinds(template);
-    const roles = [...EVENT_WORKERS.map((worker) => ({ Ref: logicalIdOf(deployed(worker).function.function.role!) })), { Ref: logicalIdOf(dev.events.expiryScheduling!.role) }];
-    for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
-      for (const role of asArray(policy.Properties.Roles as unknown[])) {
-        expect(roles.some((candidate) => sameJson(candidate, role)), id).toBe(true);
-      }
-    }
+    expectPoliciesOnlyOn(template, [...EVENT_WORKERS.map((worker) => deployed(worker).function.function.role!), dev.events.expiryScheduling!.role]);
   });
 
   it.each(cases.filter(([, worker]) => usesTable(worker)))('denies %s any update or delete of an audit entry', (_name, worker) => {

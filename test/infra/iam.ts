@@ -78,6 +78,14 @@ export function expectAuditDeny(statements: Statement[], classify: (resource: un
   expect(deny!.Condition, who).toEqual({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['AUDIT#*'] } });
 }
 
+/** Every IAM policy of the template is attached to one of `roles` (no policy on any other role, user or group). */
+export function expectPoliciesOnlyOn(template: Template, roles: readonly IRole[]) {
+  const refs = roles.map((role) => ({ Ref: logicalIdOf(role) }));
+  for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
+    for (const role of asArray(policy.Properties.Roles as unknown[])) expect(refs.some((candidate) => sameJson(candidate, role)), id).toBe(true);
+  }
+}
+
 /** Roles carry only inline policies (no managed policy but the basic execution role). */
 export function expectNoOtherPolicyKinds(template: Template) {
   template.resourceCountIs('AWS::IAM::ManagedPolicy', 0);

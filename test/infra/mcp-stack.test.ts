@@ -4,11 +4,11 @@ import { Stage } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { build } from 'esbuild';
-import { esbuildOptions } from '../../bench/bundles.js';
+import { functionBuildOptions } from '../../bench/bundles.js';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
-import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, resourcesOfType, sameJson, statementsOfRole, tableReferences, XRAY_ACTIONS, isExpirySchedulingStatement } from './iam.js';
+import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, expectPoliciesOnlyOn, statementsOfRole, tableReferences, XRAY_ACTIONS, isExpirySchedulingStatement } from './iam.js';
 import { logicalIdOf, synthStage } from './synth-stage.js';
 import { isDataKeyStatement } from './data-key.js';
 import { isTransferWorkflowStartStatement } from './workflows.js';
@@ -40,8 +40,7 @@ describe('mcp stack: the bundle', () => {
   it('is what the bundle benchmark builds, byte for byte, Ajv replaced by its stub (BUNDLE_ALIASES)', async () => {
     const asset = fn.node.findChild('Code') as Asset;
     const deployed = readFileSync(path.join(Stage.of(fn)!.outdir, asset.assetPath, 'index.mjs'), 'utf8');
-    const root = path.resolve(import.meta.dirname, '../..');
-    const benched = await build({ ...esbuildOptions(MCP_FUNCTION.name), entryPoints: [path.join(root, 'functions', MCP_FUNCTION.name, 'handler.ts')], outfile: path.join(root, 'cdk.out', 'bundle-test', 'index.mjs'), write: false, absWorkingDir: root, logLevel: 'silent' });
+    const benched = await build({ ...functionBuildOptions(MCP_FUNCTION.name), outfile: 'cdk.out/bundle-test/index.mjs', write: false });
     expect(deployed).toBe(benched.outputFiles.find((file) => file.path.endsWith('.mjs'))?.text);
     expect(deployed).toContain('Ajv is not bundled in the MCP function');
   });
@@ -72,9 +71,7 @@ describe('mcp stack: least-privilege IAM', () => {
 
   it('defines no other kind of policy, and no policy outside the function role', () => {
     expectNoOtherPolicyKinds(template);
-    for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
-      for (const role of asArray(policy.Properties.Roles as unknown[])) expect(sameJson(role, { Ref: logicalIdOf(fn.role!) }), id).toBe(true);
-    }
+    expectPoliciesOnlyOn(template, [fn.role!]);
   });
 
   it('denies any update or delete of an audit entry', () => {
