@@ -29,20 +29,15 @@ export function listOperation<Services>() {
 
 function listSpec<Services, Filters extends Shape, Item>(spec: ListSpec<Services, Filters, Item>): OperationSpec<Services> {
   const { filters, list, present, pageShape = 'standard', ...rest } = spec;
-  let filterNames: string[] | undefined;
+  let filterNames: readonly string[] | undefined;
+  const filterNamesOf = () => (filterNames ??= Object.keys(filters()));
   return {
     ...rest,
-    query: lazy(() => {
-      const fields = filters();
-      filterNames = Object.keys(fields);
-      return z.strictObject({ ...fields, ...pageFields() });
-    }),
+    query: lazy(() => z.strictObject({ ...filters(), ...pageFields() })),
     async run(input) {
       const query = input.query as Record<string, string | undefined>;
       const cursors = await input.cursors();
-      // The edge parsed the query (building the schema, hence filterNames) before `run`.
-      filterNames ??= Object.keys(filters());
-      const binding = bindingOf(input.operation, input.auth.principal.keyId, input.params, Object.fromEntries(filterNames.map((f) => [f, query[f] ?? null])));
+      const binding = bindingOf(input.operation, input.auth.principal.keyId, input.params, Object.fromEntries(filterNamesOf().map((f) => [f, query[f] ?? null])));
       const page = await list(input as never, pageRequestOf(cursors, query, binding));
       const response = pageResponse(cursors, page, binding, present);
       return pageShape === 'next-cursor' ? { data: response.data, ...(response.cursor ? { nextCursor: response.cursor } : {}) } : response;
