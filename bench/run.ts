@@ -18,11 +18,17 @@
  * (bench/webhooks.ts: the projector's cost per event, commit-to-delivery latency) and `bundles`
  * (bench/bundles.ts: bundle size and cold import time per function group). Benches that need no
  * DynamoDB Local run first, before it starts, so its JVM does not disturb their timings; it is not
- * started at all when no selected bench needs it.
+ * started at all when no selected bench needs it. When several benches need it, each runs in its own
+ * process against the one DynamoDB Local (`--endpoint`): the functions they drive keep a
+ * process-wide core (configuration, table) and memoized services, so a second bench in the same
+ * process would reach the first one's table.
  */
-import { writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from '../bin/local/dynamodb-local.js';
 import { formatBundlesReport, runBundlesBench } from './bundles.js';
 
@@ -37,6 +43,8 @@ interface Args {
   only: string[];
   /** Sections of the payments bench (--sections=cost,cpu,load); undefined: all. */
   sections: ('cost' | 'cpu' | 'load')[] | undefined;
+  /** A running DynamoDB Local to use instead of starting one (the parent's, for a bench run in its own process). */
+  endpoint: string | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -53,7 +61,7 @@ function parseArgs(argv: string[]): Args {
   if (unknown.length) throw new Error(`unknown bench ${unknown.join(', ')}; benches: ${Object.keys(BENCHES).join(', ')}`);
   const sections = value('sections')?.split(',') as Args['sections'];
   if (sections?.some((section) => !['cost', 'cpu', 'load'].includes(section))) throw new Error('--sections takes cost, cpu and/or load');
-  return { quick, durationS, clients, json: value('json'), runs, only, sections };
+  return { quick, durationS, clients, json: value('json'), runs, only, sections, endpoint: value('endpoint') };
 }
 
 interface Bench {
@@ -168,10 +176,16 @@ async function main() {
   try {
     for (const [name, bench] of selected.filter(([, b]) => !b.dynamo)) await run(name, bench, '');
     const withDynamo = selected.filter(([, b]) => b.dynamo);
-    if (withDynamo.length) {
+    if (args.endpoint) {
+      for (const [name, bench] of withDynamo) await run(name, bench, args.endpoint);
+    } else if (withDynamo.length === 1) {
       dynamo = await startDynamoLocal();
       log(`\nDynamoDB Local at ${dynamo.endpoint}`);
       for (const [name, bench] of withDynamo) await run(name, bench, dynamo.endpoint);
+    } else if (withDynamo.length > 1) {
+      dynamo = await startDynamoLocal();
+      log(`\nDynamoDB Local at ${dynamo.endpoint}`);
+      for (const [name] of withDynamo) results[name] = await runInOwnProcess(name, dynamo.endpoint);
     }
   } finally {
     await stop();
@@ -181,6 +195,24 @@ async function main() {
     log(`\nraw figures written to ${args.json}`);
   }
   log(`\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s${dynamo ? '; DynamoDB Local stopped' : ''}.`);
+}
+
+/** Runs one bench in a child process (same Node.js flags, same arguments) against `endpoint`; its report goes to our output, its figures come back. */
+async function runInOwnProcess(name: string, endpoint: string): Promise<unknown> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'allowance-bench-'));
+  const json = path.join(dir, `${name}.json`);
+  const forwarded = process.argv.slice(2).filter((arg) => arg.startsWith('--') && !arg.startsWith('--only=') && !arg.startsWith('--json=') && !arg.startsWith('--endpoint='));
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name, ...forwarded, `--endpoint=${endpoint}`, `--json=${json}`], { stdio: 'inherit' });
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`the ${name} bench failed (exit code ${code})`);
+    return (JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>)[name];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 main().then(
