@@ -4,6 +4,11 @@
  * bundle and the time a fresh Node.js process takes to import it, beside a "floor" bundle built
  * from bench/lib/floor-handler.ts (bare @aws-sdk/client-dynamodb + @aws-sdk/lib-dynamodb: a
  * DynamoDBDocumentClient sending one GetCommand) in the same run, and the ratios to the floor.
+ * The floor is the SDK as published; a second reference, "floor, Lambda credentials", is the same
+ * handler built with the replacements every function gets (`EVERY_FUNCTION_ALIASES`: the default
+ * credential chain reduced to the environment variables Lambda sets). The targets are against the
+ * floor, as issue 8 defines them; the second ratio shows what is left once both sides drop the same
+ * SDK code, i.e. what our own code and the extra clients cost.
  *
  * - Bundles are built with the esbuild JS API from `BUNDLING` (lib/constructs/bundling.ts), the
  *   options ServiceFunction hands to CDK's NodejsFunction, from the repository root as CDK does, to
@@ -30,7 +35,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, version as esbuildVersion, type BuildOptions, type Metafile } from 'esbuild';
-import { BUNDLE_ALIASES, BUNDLING } from '../lib/constructs/bundling.js';
+import { BUNDLING, EVERY_FUNCTION_ALIASES, bundleAliases } from '../lib/constructs/bundling.js';
 import { ENV } from '../shared/config/env-names.js';
 import { fmt, percentile, table } from './lib/stats.js';
 
@@ -38,6 +43,8 @@ const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FUNCTIONS_DIR = path.join(REPO_ROOT, 'functions');
 const FLOOR_ENTRY = path.join(REPO_ROOT, 'bench', 'lib', 'floor-handler.ts');
 export const FLOOR = 'floor';
+/** The floor built with EVERY_FUNCTION_ALIASES, as the functions are. */
+export const FLOOR_LAMBDA = 'floor-lambda-credentials';
 const DEFAULT_OUT_DIR = path.join(tmpdir(), 'allowance-bench-bundles');
 
 /** What the lead checks every group against (issue 8). */
@@ -60,10 +67,14 @@ export interface BundlesBenchOptions {
   groups?: string[];
 }
 
-/** The esbuild options CDK builds a function with (BUNDLING, and the group's BUNDLE_ALIASES), in the esbuild JS API's shape. */
+/**
+ * The esbuild options CDK builds a function with (BUNDLING and the function's `bundleAliases`), in
+ * the esbuild JS API's shape; for the floor, BUNDLING alone (the SDK as published), and for
+ * FLOOR_LAMBDA, BUNDLING with the aliases every function gets.
+ */
 export function esbuildOptions(group?: string): BuildOptions {
   const { banner, external, mainFields, ...rest } = BUNDLING;
-  const alias = group === undefined ? undefined : BUNDLE_ALIASES[group];
+  const alias = group === undefined || group === FLOOR ? undefined : group === FLOOR_LAMBDA ? EVERY_FUNCTION_ALIASES : bundleAliases(group);
   return { ...rest, bundle: true, banner: { js: banner }, external: [...external], mainFields: [...mainFields], ...(alias ? { alias: { ...alias } } : {}) };
 }
 
@@ -286,6 +297,8 @@ export interface BundleFigures {
   /** median import CPU time / floor median import CPU time. */
   importCpuRatio?: number;
   withinTargets?: { size: boolean; importTime: boolean };
+  /** The same ratios against the floor built with the functions' credential replacement (FLOOR_LAMBDA). */
+  sameBasis?: { sizeRatio?: number; importRatio?: number };
   /** The group could not be bundled or imported: which step, and the error. */
   error?: { stage: 'build' | 'import'; message: string };
   breakdown?: Breakdown;
@@ -300,6 +313,8 @@ export interface BundlesBenchResult {
   targets: typeof TARGETS;
   outDir: string;
   floor: BundleFigures;
+  /** The floor built with EVERY_FUNCTION_ALIASES. */
+  floorLambdaCredentials: BundleFigures;
   groups: BundleFigures[];
   buildS: number;
   importS: number;
@@ -340,9 +355,10 @@ export async function runBundlesBench(options: BundlesBenchOptions): Promise<Bun
   const groups = options.groups ?? functionGroups();
   const entries = [
     { name: FLOOR, entry: FLOOR_ENTRY },
+    { name: FLOOR_LAMBDA, entry: FLOOR_ENTRY },
     ...groups.map((name) => ({ name, entry: path.join(FUNCTIONS_DIR, name, 'handler.ts') })),
   ];
-  log(`building ${entries.length} bundles (${groups.length} groups + floor) with esbuild ${esbuildVersion} into ${outDir}`);
+  log(`building ${entries.length} bundles (${groups.length} groups + two floors) with esbuild ${esbuildVersion} into ${outDir}`);
   const figures = new Map<string, BundleFigures>();
   const built = new Map<string, Built>();
   await Promise.all(
@@ -369,16 +385,19 @@ export async function runBundlesBench(options: BundlesBenchOptions): Promise<Bun
     if ('ms' in sample) importable.push(name);
     else figures.get(name)!.error = { stage: 'import', message: sample.error };
   }
-  if (!importable.includes(FLOOR)) throw new Error(`the floor bundle does not import: ${figures.get(FLOOR)?.error?.message}`);
+  for (const reference of [FLOOR, FLOOR_LAMBDA]) {
+    if (!importable.includes(reference)) throw new Error(`the ${reference} bundle does not import: ${figures.get(reference)?.error?.message}`);
+  }
   const timedGroups = groups.filter((name) => importable.includes(name));
-  log(`cold imports: ${runs} rounds of ${timedGroups.length} groups + floor x2, fresh node ${process.version} each (NODE_OPTIONS=${LAMBDA_NODE_OPTIONS})`);
+  log(`cold imports: ${runs} rounds of ${timedGroups.length} groups + floor x2 + ${FLOOR_LAMBDA}, fresh node ${process.version} each (NODE_OPTIONS=${LAMBDA_NODE_OPTIONS})`);
 
   const samples = new Map<string, number[]>(importable.map((name) => [name, []]));
   const cpuSamples = new Map<string, number[]>(importable.map((name) => [name, []]));
   for (let round = 0; round < runs; round++) {
-    // Rotate the groups each round and put the floor at both ends of the first half, so no bundle
-    // always runs first, last or next to the same neighbour.
-    const rotated = timedGroups.map((_, i) => timedGroups[(i + round) % timedGroups.length]!);
+    // Rotate the groups (and the second reference) each round and put the floor at both ends of the
+    // first half, so no bundle always runs first, last or next to the same neighbour.
+    const rotating = [FLOOR_LAMBDA, ...timedGroups];
+    const rotated = rotating.map((_, i) => rotating[(i + round) % rotating.length]!);
     const half = Math.ceil(rotated.length / 2);
     const order = [FLOOR, ...rotated.slice(0, half), FLOOR, ...rotated.slice(half)];
     for (const name of order) {
@@ -399,8 +418,15 @@ export async function runBundlesBench(options: BundlesBenchOptions): Promise<Bun
     if (cpu) figures.get(name)!.importCpuMs = cpu;
   }
   const floor = figures.get(FLOOR)!;
+  const floorLambda = figures.get(FLOOR_LAMBDA)!;
+  floorLambda.sizeRatio = floorLambda.bytes! / floor.bytes!;
+  if (floorLambda.importMs && floor.importMs) floorLambda.importRatio = floorLambda.importMs.median / floor.importMs.median;
   for (const name of groups) {
     const group = figures.get(name)!;
+    group.sameBasis = {
+      ...(group.bytes !== undefined ? { sizeRatio: group.bytes / floorLambda.bytes! } : {}),
+      ...(group.importMs && floorLambda.importMs ? { importRatio: group.importMs.median / floorLambda.importMs.median } : {}),
+    };
     if (group.bytes !== undefined) group.sizeRatio = group.bytes / floor.bytes!;
     if (group.importMs && floor.importMs) {
       group.importRatio = group.importMs.median / floor.importMs.median;
@@ -424,6 +450,7 @@ export async function runBundlesBench(options: BundlesBenchOptions): Promise<Bun
     targets: TARGETS,
     outDir,
     floor,
+    floorLambdaCredentials: floorLambda,
     groups: groups.map((name) => figures.get(name)!),
     buildS,
     importS,
@@ -486,29 +513,34 @@ function breakdownLines(figures: BundleFigures, floor: BundleFigures): string[] 
 const signedKb = (bytes: number) => (bytes >= 0 ? `+${kb(bytes)}` : `-${kb(-bytes)}`);
 
 export function formatBundlesReport(result: BundlesBenchResult): string {
-  const { floor, groups } = result;
+  const { floor, floorLambdaCredentials, groups } = result;
   const out: string[] = [];
   out.push(
     `== Bundles: minified ESM bundle (esbuild ${result.esbuild}, BUNDLING of lib/constructs/bundling.ts) and cold import ` +
       `(fresh node ${result.node}, NODE_OPTIONS=${result.nodeOptions}, ${result.runs} runs; floor ${floor.importMs?.n ?? 0} runs) ==`,
   );
-  const row = (f: BundleFigures, isFloor: boolean) => [
+  const row = (f: BundleFigures, kind: 'floor' | 'reference' | 'group') => [
     f.name,
     kb(f.bytes),
-    isFloor ? '1.00x' : ratio(f.sizeRatio),
+    kind === 'floor' ? '1.00x' : ratio(f.sizeRatio),
     kb(f.gzipBytes),
     f.importMs ? fmt(f.importMs.median, 1) : '-',
     f.importMs ? fmt(f.importMs.p90, 1) : '-',
-    isFloor ? '1.00x' : ratio(f.importRatio),
-    isFloor ? '1.00x' : ratio(f.importP90Ratio),
+    kind === 'floor' ? '1.00x' : ratio(f.importRatio),
+    kind === 'group' ? ratio(f.importP90Ratio) : kind === 'floor' ? '1.00x' : '-',
     f.importCpuMs ? fmt(f.importCpuMs.median, 1) : '-',
-    isFloor ? '1.00x' : ratio(f.importCpuRatio),
-    isFloor ? 'floor' : verdict(f),
+    kind === 'group' ? ratio(f.importCpuRatio) : kind === 'floor' ? '1.00x' : '-',
+    kind === 'group' ? ratio(f.sameBasis?.sizeRatio) : kind === 'reference' ? '1.00x' : '-',
+    kind === 'group' ? ratio(f.sameBasis?.importRatio) : kind === 'reference' ? '1.00x' : '-',
+    kind === 'group' ? verdict(f) : kind,
   ];
   out.push(
     table(
-      ['group', 'bundle KB', 'x floor', 'gzip KB', 'import ms p50', 'p90', 'x floor p50', 'x floor p90', 'cpu ms p50', 'x floor', `targets (size <= ${TARGETS.sizeRatio}x, import p50 <= ${TARGETS.importRatio}x)`],
-      [row(floor, true), ...groups.map((g) => row(g, false))],
+      [
+        'group', 'bundle KB', 'x floor', 'gzip KB', 'import ms p50', 'p90', 'x floor p50', 'x floor p90', 'cpu ms p50', 'x floor',
+        "size x floor'", "p50 x floor'", `targets (size <= ${TARGETS.sizeRatio}x, import p50 <= ${TARGETS.importRatio}x, against the floor)`,
+      ],
+      [row(floor, 'floor'), row(floorLambdaCredentials, 'reference'), ...groups.map((g) => row(g, 'group'))],
     ),
   );
   const measured = groups.filter((g) => g.withinTargets);
@@ -517,7 +549,9 @@ export function formatBundlesReport(result: BundlesBenchResult): string {
     `${within.length} of ${groups.length} groups within both targets` +
       (measured.length ? `; largest ${ratio(Math.max(...measured.map((g) => g.sizeRatio ?? 0)))} size, ${ratio(Math.max(...measured.map((g) => g.importRatio ?? 0)))} import p50.` : '.') +
       ' KB = 1024 bytes; "x floor" compares with the floor bundle of this same run. "import ms" is wall time (the target);' +
-      ' "cpu ms" is the CPU time of the same imports, steadier when other work shares the machine (load average above).',
+      ' "cpu ms" is the CPU time of the same imports, steadier when other work shares the machine (load average above).' +
+      ` "x floor'" compares with ${FLOOR_LAMBDA}: the floor built with the credential replacement every function gets` +
+      ' (EVERY_FUNCTION_ALIASES), so both sides drop the same SDK code.',
   );
   const failed = groups.filter((g) => g.error);
   for (const g of failed) {

@@ -16,7 +16,7 @@ import { Construct } from 'constructs';
 import { ENV } from '../../shared/config/env-names.js';
 import { timeoutOf } from '../../shared/http/routes.js';
 import type { StageConfig } from '../config/stage-config.js';
-import { BUNDLE_ALIASES, BUNDLING } from './bundling.js';
+import { BUNDLING, bundleAliases } from './bundling.js';
 
 /** Repository root: entries, the lock file and esbuild's working directory are resolved from it. */
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -115,7 +115,7 @@ export class ServiceFunction extends Construct {
         mainFields: [...BUNDLING.mainFields],
         banner: BUNDLING.banner,
         externalModules: [...BUNDLING.external],
-        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES[group] ?? {}).map(([module, replacement]) => [`--alias:${module}`, replacement])),
+        esbuildArgs: Object.fromEntries(Object.entries(bundleAliases(group)).map(([module, replacement]) => [`--alias:${module}`, replacement])),
       },
     });
   }

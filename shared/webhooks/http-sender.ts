@@ -1,13 +1,18 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { SendResult, WebhookSender } from '../domain/webhooks/ports.js';
 import { isBlockedAddress } from './url-guard.js';
 
+// node:http, node:https and node:dns are taken with process.getBuiltinModule when a request is
+// sent, not imported: an ESM import of node:http builds its module namespace, which runs the lazy
+// getters of its exports and loads Node's bundled undici, about 10 ms of every cold start of the
+// functions that bundle this sender (webhooks, webhook-delivery), deliveries or not.
+
 /** Every address of a host name (A and AAAA). */
 export const resolveAll = (host: string): Promise<string[]> =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true }, (error, addresses: LookupAddress[]) => (error ? reject(error) : resolve(addresses.map((a) => a.address)))));
+  new Promise((resolve, reject) =>
+    process.getBuiltinModule('node:dns').lookup(host, { all: true }, (error, addresses: LookupAddress[]) => (error ? reject(error) : resolve(addresses.map((a) => a.address)))),
+  );
 
 /**
  * Posts a webhook body. In production the connection's own DNS lookup refuses blocked addresses:
@@ -50,7 +55,7 @@ export function httpSender(resolve: (host: string) => Promise<string[]> = resolv
           done({ statusCode: null, error: 'refused: a private, loopback or link-local address' });
           return;
         }
-        const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+        const send = target.protocol === 'https:' ? process.getBuiltinModule('node:https').request : process.getBuiltinModule('node:http').request;
         const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() }, lookup: guardedLookup, timeout: timeoutMs }, (res) => {
           res.resume();
           res.on('end', () => done({ statusCode: res.statusCode ?? null, error: null }));

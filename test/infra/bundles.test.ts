@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { classify, functionBuildOptions, functionGroups } from '../../bench/bundles.js';
+import { classify, esbuildOptions, FLOOR, functionBuildOptions, functionGroups } from '../../bench/bundles.js';
 import { VIEW_MODULES } from '../../shared/domain/view-registry.js';
 import { built } from '../../shared/domain/views.js';
 import { FUNCTION_GROUPS } from '../../shared/operations/groups.js';
@@ -15,8 +19,16 @@ interface Bundle {
 }
 
 
-/** A function's bundle as CDK builds it (nothing written): its packages, its project files and its code. */
-async function bundleOf(group: string): Promise<Bundle> {
+const bundles = new Map<string, Promise<Bundle>>();
+
+/** A function's bundle as CDK builds it (nothing written, built once per file): its packages, its project files and its code. */
+function bundleOf(group: string): Promise<Bundle> {
+  let bundle = bundles.get(group);
+  if (!bundle) bundles.set(group, (bundle = buildBundleOf(group)));
+  return bundle;
+}
+
+async function buildBundleOf(group: string): Promise<Bundle> {
   const result = await build({ ...functionBuildOptions(group), outdir: 'cdk.out/bundle-test', write: false, metafile: true });
   const output = Object.values(result.metafile.outputs).find((out) => out.entryPoint);
   const inputs = Object.entries(output?.inputs ?? {}).filter(([, input]) => input.bytesInOutput > 0).map(([file]) => file);
@@ -68,11 +80,66 @@ describe('function bundles carry what their function uses', () => {
     expect(stubImporters.filter((file) => !file.endsWith('@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js'))).toEqual([]);
   });
 
+  // An ESM import of node:http builds its namespace, whose lazy getters load Node's bundled undici:
+  // about 10 ms of a cold start (shared/webhooks/http-sender.ts takes it when it sends instead).
+  it.each(functionGroups())('%s imports no node:http at load', async (group) => {
+    const { text } = await bundleOf(group);
+    expect(text).toMatch(/from\s*"node:https"/);
+    expect(text).not.toMatch(/from\s*"(node:)?http"/);
+  });
+
   it('docs resolves the views (it generates the OpenAPI document)', async () => {
     const { files, text } = await bundleOf('docs');
     expect(files.has('shared/domain/view-registry.ts')).toBe(true);
     // The check above sees a view's description in a bundle (a few are escaped by the minifier).
     const descriptions = viewDescriptions();
     expect(descriptions.filter((description) => text.includes(description)).length).toBeGreaterThan(descriptions.length * 0.8);
+  });
+});
+
+describe('function bundles read AWS credentials from the environment only (EVERY_FUNCTION_ALIASES)', () => {
+  // The SDK's default chain without its first link (environment variables, which Lambda sets).
+  const CHAIN = /^@aws-sdk\/(credential-provider-(?!env$).+|nested-clients|token-providers)$/;
+
+  it.each(functionGroups())('%s carries no other credential provider, nor the STS and SSO clients they use', async (group) => {
+    const { packages, files, importers } = await bundleOf(group);
+    expect(packages.has('@aws-sdk/client-dynamodb')).toBe(true);
+    expect([...packages].filter((name) => CHAIN.test(name))).toEqual([]);
+    expect(files.has('shared/runtime/lambda-credentials.ts')).toBe(true);
+    // Only the AWS clients' runtime configuration gets the replacement: code of ours importing the chain would get it too.
+    const replacementImporters = importers.get('shared/runtime/lambda-credentials.ts') ?? [];
+    expect(replacementImporters.length).toBeGreaterThan(0);
+    expect(replacementImporters.filter((file) => !/node_modules\/@aws-sdk\/client-[a-z-]+\/dist-es\/runtimeConfig\.js$/.test(file))).toEqual([]);
+  });
+
+  describe('a client in a bundle built this way', () => {
+    let dir: string;
+    const probes: Record<'function' | 'sdkDefault', string> = { function: '', sdkDefault: '' };
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), 'allowance-credential-probe-'));
+      const entryPoints = [path.resolve('test/fixtures/credential-probe.ts')];
+      // As the wallets function is built, and as the SDK is published (the floor's options).
+      for (const [kind, group] of [['function', 'wallets'], ['sdkDefault', FLOOR]] as const) {
+        probes[kind] = path.join(dir, `${kind}.mjs`);
+        await build({ ...esbuildOptions(group), entryPoints, outfile: probes[kind], absWorkingDir: path.resolve('.'), logLevel: 'silent' });
+      }
+      writeFileSync(path.join(dir, 'credentials'), '[probe]\naws_access_key_id = AKIDFROMPROFILE\naws_secret_access_key = profile-secret\n');
+      writeFileSync(path.join(dir, 'config'), '');
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    const run = (probe: string, env: Record<string, string>) =>
+      JSON.parse(execFileSync(process.execPath, [probe], { env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'] })) as Record<string, string>;
+
+    it("resolves Lambda's environment variables", () => {
+      const env = { AWS_ACCESS_KEY_ID: 'AKIDFROMLAMBDA', AWS_SECRET_ACCESS_KEY: 'lambda-secret', AWS_SESSION_TOKEN: 'lambda-session' };
+      expect(run(probes.function, env)).toEqual({ accessKeyId: 'AKIDFROMLAMBDA', sessionToken: 'lambda-session' });
+    });
+
+    it('fails without them rather than reading a profile, which the SDK as published would read', () => {
+      const env = { AWS_PROFILE: 'probe', AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials'), AWS_CONFIG_FILE: path.join(dir, 'config') };
+      expect(run(probes.function, env).error).toMatch(/^CredentialsProviderError: Unable to find environment variable credentials/);
+      expect(run(probes.sdkDefault, env)).toEqual({ accessKeyId: 'AKIDFROMPROFILE' });
+    });
   });
 });

@@ -37,12 +37,13 @@ describe('mcp stack: the function URL', () => {
 });
 
 describe('mcp stack: the bundle', () => {
-  it('is what the bundle benchmark builds, byte for byte, Ajv replaced by its stub (BUNDLE_ALIASES)', async () => {
+  it('is what the bundle benchmark builds, byte for byte, Ajv replaced by its stub and the credential chain by the environment (bundleAliases)', async () => {
     const asset = fn.node.findChild('Code') as Asset;
     const deployed = readFileSync(path.join(Stage.of(fn)!.outdir, asset.assetPath, 'index.mjs'), 'utf8');
     const benched = await build({ ...functionBuildOptions(MCP_FUNCTION.name), outfile: 'cdk.out/bundle-test/index.mjs', write: false });
     expect(deployed).toBe(benched.outputFiles.find((file) => file.path.endsWith('.mjs'))?.text);
     expect(deployed).toContain('Ajv is not bundled in the MCP function');
+    expect(deployed).not.toContain('defaultProvider::fromSSO');
   });
 });
 
