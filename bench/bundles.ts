@@ -545,8 +545,11 @@ export function formatBundlesReport(result: BundlesBenchResult): string {
   );
   const measured = groups.filter((g) => g.withinTargets);
   const within = measured.filter((g) => g.withinTargets!.size && g.withinTargets!.importTime);
+  const withinSameBasis = groups.filter(
+    (g) => g.sameBasis?.sizeRatio !== undefined && g.sameBasis.sizeRatio <= TARGETS.sizeRatio && g.sameBasis.importRatio !== undefined && g.sameBasis.importRatio <= TARGETS.importRatio,
+  );
   out.push(
-    `${within.length} of ${groups.length} groups within both targets` +
+    `${within.length} of ${groups.length} groups within both targets against the floor, ${withinSameBasis.length} against ${FLOOR_LAMBDA}` +
       (measured.length ? `; largest ${ratio(Math.max(...measured.map((g) => g.sizeRatio ?? 0)))} size, ${ratio(Math.max(...measured.map((g) => g.importRatio ?? 0)))} import p50.` : '.') +
       ' KB = 1024 bytes; "x floor" compares with the floor bundle of this same run. "import ms" is wall time (the target);' +
       ' "cpu ms" is the CPU time of the same imports, steadier when other work shares the machine (load average above).' +

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
@@ -19,6 +21,7 @@ interface Bundle {
 }
 
 
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const bundles = new Map<string, Promise<Bundle>>();
 
 /** A function's bundle as CDK builds it (nothing written, built once per file): its packages, its project files and its code. */
@@ -99,7 +102,7 @@ describe('function bundles carry what their function uses', () => {
 
 describe('function bundles read AWS credentials from the environment only (EVERY_FUNCTION_ALIASES)', () => {
   // The SDK's default chain without its first link (environment variables, which Lambda sets).
-  const CHAIN = /^@aws-sdk\/(credential-provider-(?!env$).+|nested-clients|token-providers)$/;
+  const CHAIN = /^(@aws-sdk\/(credential-provider-(?!env$).+|nested-clients|token-providers)|@smithy\/credential-provider-imds)$/;
 
   it.each(functionGroups())('%s carries no other credential provider, nor the STS and SSO clients they use', async (group) => {
     const { packages, files, importers } = await bundleOf(group);
@@ -112,16 +115,22 @@ describe('function bundles read AWS credentials from the environment only (EVERY
     expect(replacementImporters.filter((file) => !/node_modules\/@aws-sdk\/client-[a-z-]+\/dist-es\/runtimeConfig\.js$/.test(file))).toEqual([]);
   });
 
+  it("uses the copy of the environment provider the SDK's chain uses (the pin in package.json follows the SDK)", () => {
+    const fromProject = createRequire(path.join(REPO_ROOT, 'package.json'));
+    const chain = path.dirname(path.dirname(fromProject.resolve('@aws-sdk/credential-provider-node')));
+    expect(createRequire(path.join(chain, 'package.json')).resolve('@aws-sdk/credential-provider-env')).toBe(fromProject.resolve('@aws-sdk/credential-provider-env'));
+  });
+
   describe('a client in a bundle built this way', () => {
     let dir: string;
     const probes: Record<'function' | 'sdkDefault', string> = { function: '', sdkDefault: '' };
     beforeAll(async () => {
       dir = mkdtempSync(path.join(tmpdir(), 'allowance-credential-probe-'));
-      const entryPoints = [path.resolve('test/fixtures/credential-probe.ts')];
+      const entryPoints = [path.join(REPO_ROOT, 'test/fixtures/credential-probe.ts')];
       // As the wallets function is built, and as the SDK is published (the floor's options).
       for (const [kind, group] of [['function', 'wallets'], ['sdkDefault', FLOOR]] as const) {
         probes[kind] = path.join(dir, `${kind}.mjs`);
-        await build({ ...esbuildOptions(group), entryPoints, outfile: probes[kind], absWorkingDir: path.resolve('.'), logLevel: 'silent' });
+        await build({ ...esbuildOptions(group), entryPoints, outfile: probes[kind], absWorkingDir: REPO_ROOT, logLevel: 'silent' });
       }
       writeFileSync(path.join(dir, 'credentials'), '[probe]\naws_access_key_id = AKIDFROMPROFILE\naws_secret_access_key = profile-secret\n');
       writeFileSync(path.join(dir, 'config'), '');
@@ -138,7 +147,7 @@ describe('function bundles read AWS credentials from the environment only (EVERY
 
     it('fails without them rather than reading a profile, which the SDK as published would read', () => {
       const env = { AWS_PROFILE: 'probe', AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials'), AWS_CONFIG_FILE: path.join(dir, 'config') };
-      expect(run(probes.function, env).error).toMatch(/^CredentialsProviderError: Unable to find environment variable credentials/);
+      expect(run(probes.function, env).error).toMatch(/^CredentialsProviderError: No AWS credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, the only place a function bundle looks/);
       expect(run(probes.sdkDefault, env)).toEqual({ accessKeyId: 'AKIDFROMPROFILE' });
     });
   });
