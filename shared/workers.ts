@@ -108,6 +108,11 @@ export const WORKER_GRANTS = [
   /** The stage's KMS data key (DATA_KEY_ID): GenerateDataKey and Decrypt, to seal and open sensitive values (account numbers). */
   'dataKey:seal',
   /**
+   * The stage's webhook encryption key (WEBHOOK_ENCRYPTION_KEY), resolved from its secret into the
+   * function's environment at deploy time: to open webhook secrets and sign deliveries. No IAM.
+   */
+  'webhookKey:read',
+  /**
    * One-time expiry schedules (EXPIRY_SCHEDULE_GROUP, EXPIRY_SCHEDULER_ROLE_ARN, EXPIRY_QUEUE_ARN):
    * CreateSchedule in the events stack's group, PassRole on Scheduler's role only.
    */
@@ -207,7 +212,7 @@ export const WORKERS: readonly WorkerDefinition[] = [
     timeoutSeconds: 30,
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
     dlq: { enabled: true, maxReceiveCount: 5 },
-    grants: ['table:readWrite', 'queue:send'],
+    grants: ['table:readWrite', 'queue:send', 'webhookKey:read'],
   },
   {
     name: TRANSFER_STEPS_WORKER,

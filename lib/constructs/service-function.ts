@@ -211,6 +211,16 @@ export class ServiceFunction extends Construct {
   }
 
   /**
+   * Gives the function the stage's webhook encryption key (WEBHOOK_ENCRYPTION_KEY: webhook secrets
+   * at rest are AES-256-GCM under it, decisions.md section 8), resolved from its secret into the
+   * environment at deploy time (a dynamic reference: the value is in neither the template nor the
+   * code; the role gets no Secrets Manager access), as the MCP function gets its token.
+   */
+  bindWebhookEncryptionKey(secret: secretsmanager.ISecret): void {
+    this.function.addEnvironment(ENV.webhookEncryptionKey, secret.secretValue.unsafeUnwrap());
+  }
+
+  /**
    * Tells the function where the MCP token lives (MCP_AUTH_TOKEN_SECRET_ARN), for the compliance
    * report's `access_control.mcp_auth_token` control: the ARN only, and no permission on it (the
    * report asks whether the endpoint has a token, never for its value).

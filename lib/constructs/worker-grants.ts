@@ -3,6 +3,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { WorkerGrant } from '../../shared/workers.js';
 import type { ServiceFunction } from './service-function.js';
@@ -14,6 +15,8 @@ export interface GrantResources {
   readonly bus?: events.IEventBus;
   /** The stage's data key (data stack). */
   readonly dataKey?: kms.IKey;
+  /** The secret holding the stage's webhook encryption key (data stack). */
+  readonly webhookEncryptionKey?: secretsmanager.ISecret;
   /** The one-time expiry schedules' group, Scheduler's role and the expiry queue (events stack). */
   readonly expiryScheduling?: { readonly group: scheduler.IScheduleGroup; readonly role: iam.IRole; readonly queue: sqs.IQueue };
   /** The worker's own queue and DLQ (queue triggers). */
@@ -38,6 +41,7 @@ export const GRANT_BINDINGS: { readonly [G in WorkerGrant]: (fn: ServiceFunction
   'bus:put': (fn, { bus }) => fn.bindBus(required(bus, 'bus:put', 'the event bus')),
   'queue:send': (fn, { queue, dlq }) => fn.bindDeliveryQueue(required(queue, 'queue:send', 'a queue trigger'), required(dlq, 'queue:send', 'a queue trigger with a DLQ')),
   'dataKey:seal': (fn, { dataKey }) => fn.bindDataKey(required(dataKey, 'dataKey:seal', 'the data key')),
+  'webhookKey:read': (fn, { webhookEncryptionKey }) => fn.bindWebhookEncryptionKey(required(webhookEncryptionKey, 'webhookKey:read', 'the webhook encryption key (data stack)')),
   'scheduler:create': (fn, { expiryScheduling }) => {
     const { group, role, queue } = required(expiryScheduling, 'scheduler:create', 'the expiry schedules (events stack)');
     fn.bindExpiryScheduler(group, role, queue);

@@ -2,6 +2,7 @@ import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -23,6 +24,8 @@ export interface EventsStackProps extends StackProps {
   readonly table: dynamodb.ITable;
   /** The stage's data key (data stack), for workers granted `dataKey:seal` (the reconciler opens account numbers for the rail). */
   readonly dataKey?: kms.IKey;
+  /** The stage's webhook encryption key (data stack), for workers granted `webhookKey:read` (webhook delivery signs with the secrets it opens). */
+  readonly webhookEncryptionKey?: secretsmanager.ISecret;
   /** The workers table (its workflow tasks go to the workflows stack); only tests pass another one. */
   readonly workers?: readonly WorkerDefinition[];
 }
@@ -82,7 +85,12 @@ export class EventsStack extends Stack {
     this.bus = new events.EventBus(this, 'Bus', { description: 'Allowance events: one per committed change (decisions.md section 8)' });
     const workers = new Map<string, DeployedWorker>();
     for (const definition of definitions.filter((worker) => !isWorkflowTask(worker))) {
-      workers.set(definition.name, this.addWorker(definition, stage, { table, bus: this.bus, ...(props.dataKey ? { dataKey: props.dataKey } : {}) }));
+      workers.set(definition.name, this.addWorker(definition, stage, {
+          table,
+          bus: this.bus,
+          ...(props.dataKey ? { dataKey: props.dataKey } : {}),
+          ...(props.webhookEncryptionKey ? { webhookEncryptionKey: props.webhookEncryptionKey } : {}),
+        }));
     }
     this.workers = workers;
 

@@ -13,6 +13,13 @@ import { WorkflowsStack } from './workflows-stack.js';
 /** The HTTP function groups that seal or open sensitive values (bank account numbers): they get the data key. */
 export const DATA_KEY_GROUPS: readonly string[] = ['bank-accounts', 'transfers', 'cards'];
 
+/**
+ * The HTTP function groups that read webhook secrets (the webhooks group seals new ones and signs
+ * test events; internal runs the compliance report, which checks that a stored secret opens): they
+ * get WEBHOOK_ENCRYPTION_KEY. The delivery worker has the grant `webhookKey:read` in shared/workers.ts.
+ */
+export const WEBHOOK_KEY_GROUPS: readonly string[] = ['webhooks', 'internal'];
+
 /** The HTTP function groups whose requests create approvals (payment-service queues a payment). */
 export const EXPIRY_SCHEDULING_GROUPS = ['payments', 'transfers'] as const;
 
@@ -55,6 +62,7 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     description: `Allowance ${stage.name}: workers of shared/workers.ts, their triggers and dead-letter queues`,
     table: data.table,
     dataKey: data.dataKey,
+    webhookEncryptionKey: data.webhookEncryptionKey,
   });
   // Test events and manual retries (POST /v1/webhooks/{id}/test, .../retry) queue an attempt.
   const delivery = events.workers.get(WEBHOOK_DELIVERY_QUEUE);
@@ -80,6 +88,8 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     const { group, role, queue } = events.expiryScheduling;
     for (const fn of [...EXPIRY_SCHEDULING_GROUPS.map((name) => api.functions.get(name)), mcp.function]) fn?.bindExpiryScheduler(group, role, queue);
   }
+  // The functions that seal or open webhook secrets (the webhooks group, the compliance report, the MCP webhook tools).
+  for (const fn of [...WEBHOOK_KEY_GROUPS.map((name) => api.functions.get(name as FunctionGroup)), mcp.function]) fn?.bindWebhookEncryptionKey(data.webhookEncryptionKey);
   // The functions that seal or open bank account numbers (the bank-accounts group, the MCP bank account tools).
   for (const fn of [...DATA_KEY_GROUPS.map((name) => api.functions.get(name as FunctionGroup)), mcp.function]) fn?.bindDataKey(data.dataKey);
   // The issuing processor's real-time authorization requests (functions/card-network behind a function URL).
