@@ -7,6 +7,7 @@ import { TRANSACTION_STATES } from '../../shared/domain/payments/transaction-sta
 import { POLICY_STATES } from '../../shared/domain/policies/policy-states.js';
 import { canTransition, fromStatesOf, nonTerminalStatesOf, targetOf } from '../../shared/domain/state-table.js';
 import { WALLET_STATES } from '../../shared/domain/wallets/wallet-states.js';
+import { WEBHOOK_STATES } from '../../shared/domain/webhooks/webhook-states.js';
 
 describe('state tables', () => {
   it('decides an approval once: every decision leaves PENDING only', () => {
@@ -35,6 +36,11 @@ describe('state tables', () => {
     expect(canTransition(API_KEY_STATES, 'REVOKED', 'revoke')).toBe(false);
     expect(targetOf(POLICY_STATES, 'delete')).toBe('DELETED');
     expect(fromStatesOf(MERCHANT_STATES, 'suspend')).toEqual(['ACTIVE']);
+  });
+
+  it('deletes a webhook from ENABLED only, for good', () => {
+    expect(fromStatesOf(WEBHOOK_STATES, 'delete')).toEqual(['ENABLED']);
+    expect(nonTerminalStatesOf(WEBHOOK_STATES)).toEqual(['ENABLED']);
   });
 
   it('accepts a KYB submission until verification, and the operator decision whatever the status', () => {
