@@ -28,9 +28,14 @@ import {
   transferService,
   walletService,
   cardService,
+  eventService,
+  webhookService,
 } from './services.js';
 import type { TransferStore } from '../domain/transfers/ports.js';
 import type { CardStore } from '../domain/cards/ports.js';
+import type { EventStore } from '../domain/events/ports.js';
+import type { DeliveryStore, WebhookStore } from '../domain/webhooks/ports.js';
+import type { AreaServices } from '../operations/index.js';
 
 /** Every service, for tests, the local run and edges that serve every area (MCP). */
 export interface Services {
@@ -48,7 +53,17 @@ export interface Services {
   bankAccounts: ReturnType<typeof bankAccountService>;
   transfers: ReturnType<typeof transferService>;
   cards: ReturnType<typeof cardService>;
+  webhooks: ReturnType<typeof webhookService>;
+  events: ReturnType<typeof eventService>;
 }
+
+/**
+ * The container holds every service an operation of the catalog needs (the MCP server runs them
+ * all from it): a group whose services are missing here fails to compile. (Until 2026-11-23 the
+ * webhook and event tools of MCP found no service and answered 500.)
+ */
+const holdsEveryArea: Services extends AreaServices ? true : never = true;
+void holdsEveryArea;
 
 /** Stores to use instead of the table's (tests: fault injection). */
 export interface StoreOverrides {
@@ -66,6 +81,8 @@ export interface StoreOverrides {
   bankAccounts?: BankAccountStore;
   transfers?: TransferStore;
   cards?: CardStore;
+  webhooks?: WebhookStore & DeliveryStore;
+  events?: EventStore;
 }
 
 /**
@@ -104,6 +121,8 @@ function containerOf(core: Core, stores: StoreOverrides = {}): Container {
     bankAccounts: lazy('bankAccounts', () => bankAccountService(core, stores.bankAccounts)),
     transfers: lazy('transfers', () => transferService(core, stores.transfers ? { store: stores.transfers } : {})),
     cards: lazy('cards', () => cardService(core, stores.cards ? { store: stores.cards } : {})),
+    webhooks: lazy('webhooks', () => webhookService(core, stores.webhooks)),
+    events: lazy('events', () => eventService(core, stores.events)),
   });
   return { config: core.config, clock: core.clock, core, services };
 }
