@@ -47,7 +47,7 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
   const data = new DataStack(scope, stackNameOf(stage, 'Data'), {
     ...common,
     stackName: stackNameOf(stage, 'Data'),
-    description: `Allowance ${stage.name}: ledger table`,
+    description: `Allowance ${stage.name}: ledger table, data key and webhook encryption key`,
     terminationProtection: stage.production,
   });
   const api = new ApiStack(scope, stackNameOf(stage, 'Api'), {
@@ -73,6 +73,7 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     description: `Allowance ${stage.name}: Step Functions workflows of lib/workflows and their task functions`,
     table: data.table,
     dataKey: data.dataKey,
+    webhookEncryptionKey: data.webhookEncryptionKey,
     // A settled ACH deposit schedules the end of its clearing (the transfer-steps worker).
     ...(events.expiryScheduling ? { expiryScheduling: events.expiryScheduling } : {}),
   });

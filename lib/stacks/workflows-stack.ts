@@ -3,6 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -20,6 +21,8 @@ export interface WorkflowsStackProps extends StackProps {
   readonly table: dynamodb.ITable;
   /** The stage's data key (data stack), for workers with the `dataKey:seal` grant. */
   readonly dataKey?: kms.IKey;
+  /** The stage's webhook encryption key (data stack), for workers with the `webhookKey:read` grant. */
+  readonly webhookEncryptionKey?: secretsmanager.ISecret;
   /** The one-time expiry schedules (events stack), for workers with the `scheduler:create` grant. */
   readonly expiryScheduling?: ExpiryScheduling;
   /** The workers table (its `workflow-task` entries); only tests pass another one. */
@@ -72,7 +75,7 @@ export class WorkflowsStack extends Stack {
   }
 
   private addWorkflow(declaration: WorkflowDeclaration, workers: readonly WorkerDefinition[], props: WorkflowsStackProps): DeployedWorkflow {
-    const { stage, table, dataKey, expiryScheduling } = props;
+    const { stage, table, dataKey, webhookEncryptionKey, expiryScheduling } = props;
     const { name } = declaration;
     const functions = new Map<string, ServiceFunction>();
     const substitutions: Record<string, string> = {};
@@ -81,7 +84,12 @@ export class WorkflowsStack extends Stack {
       let fn = functions.get(workerName);
       if (!fn) {
         fn = new ServiceFunction(this, `Fn-${workerName}`, { group: workerName, stage, entry: worker.entry, timeoutSeconds: worker.timeoutSeconds, memoryMb: worker.memoryMb });
-        bindWorkerGrants(fn, worker.grants, { table, ...(dataKey ? { dataKey } : {}), ...(expiryScheduling ? { expiryScheduling } : {}) });
+        bindWorkerGrants(fn, worker.grants, {
+          table,
+          ...(dataKey ? { dataKey } : {}),
+          ...(webhookEncryptionKey ? { webhookEncryptionKey } : {}),
+          ...(expiryScheduling ? { expiryScheduling } : {}),
+        });
         functions.set(workerName, fn);
       }
       substitutions[key] = fn.function.functionArn;
