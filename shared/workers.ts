@@ -108,8 +108,8 @@ export const WORKER_GRANTS = [
   /** The stage's KMS data key (DATA_KEY_ID): GenerateDataKey and Decrypt, to seal and open sensitive values (account numbers). */
   'dataKey:seal',
   /**
-   * The stage's webhook encryption key (WEBHOOK_ENCRYPTION_KEY), resolved from its secret into the
-   * function's environment at deploy time: to open webhook secrets and sign deliveries. No IAM.
+   * The stage's webhook encryption key: its secret's ARN (WEBHOOK_ENCRYPTION_KEY_SECRET_ARN) and
+   * GetSecretValue on that secret only, to open webhook secrets and sign deliveries.
    */
   'webhookKey:read',
   /**

@@ -211,13 +211,14 @@ export class ServiceFunction extends Construct {
   }
 
   /**
-   * Gives the function the stage's webhook encryption key (WEBHOOK_ENCRYPTION_KEY: webhook secrets
-   * at rest are AES-256-GCM under it, decisions.md section 8), resolved from its secret into the
-   * environment at deploy time (a dynamic reference: the value is in neither the template nor the
-   * code; the role gets no Secrets Manager access), as the MCP function gets its token.
+   * Gives the function the stage's webhook encryption key (webhook secrets at rest are AES-256-GCM
+   * under it, decisions.md section 8): the secret's ARN in WEBHOOK_ENCRYPTION_KEY_SECRET_ARN and
+   * GetSecretValue on that secret only. The function reads the value at its first use and keeps it
+   * for the process (shared/webhooks/secret-cipher.ts), so it is in neither the template, the code
+   * nor the function's configuration.
    */
   bindWebhookEncryptionKey(secret: secretsmanager.ISecret): void {
-    this.function.addEnvironment(ENV.webhookEncryptionKey, secret.secretValue.unsafeUnwrap());
+    this.bindSecret(ENV.webhookEncryptionKeySecretArn, secret);
   }
 
   /**

@@ -21,11 +21,3 @@ export function decryptSecret(stored: string, keyHex: string): string {
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'hex')), decipher.final()]).toString('utf8');
 }
 
-export function decrypts(stored: string, keyHex: string): boolean {
-  try {
-    decryptSecret(stored, keyHex);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -18,7 +18,10 @@ export interface Config {
   walletLimitPerEnvironment: number;
   timeScale: number;
   kybAutoApprove: boolean;
+  /** The key of webhook secrets at rest, as hex (the local run, tests). */
   webhookEncryptionKey: string | undefined;
+  /** Where that key lives (AWS: the data stack's secret), read once per process when the key itself is not set. */
+  webhookEncryptionKeySecretArn: string | undefined;
   /** Seals sensitive values at rest (bank account numbers, card data) where no KMS key is given: the local run. */
   dataEncryptionKey: string | undefined;
   /** The stage's KMS key (id or ARN) for envelope encryption of sensitive values; wins over dataEncryptionKey. */
@@ -60,6 +63,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeScale: read.positiveNumber(ENV.timeScale) ?? 60,
     kybAutoApprove: read.flag(ENV.kybAutoApprove) ?? false,
     webhookEncryptionKey: read.text(ENV.webhookEncryptionKey, { pattern: HEX_KEY }),
+    webhookEncryptionKeySecretArn: read.text(ENV.webhookEncryptionKeySecretArn, { pattern: SECRET_ARN }),
     dataEncryptionKey: read.text(ENV.dataEncryptionKey, { pattern: HEX_KEY }),
     dataKeyId: read.text(ENV.dataKeyId, { min: 1, max: 2048 }),
     mcpAuthToken: read.text(ENV.mcpAuthToken, { min: 16 }),
@@ -76,7 +80,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return { ...config, expiryScheduling: expirySchedulingOf(...expiryScheduling) };
 }
 
-const HEX_KEY = { regex: /^[0-9a-fA-F]{64}$/, message: 'must be 32 bytes as hex' };
+export const HEX_KEY = { regex: /^[0-9a-fA-F]{64}$/, message: 'must be 32 bytes as hex' };
 const MCP_TOOL_PREFIX = { regex: /^[A-Za-z0-9_.-]{0,64}$/, message: 'must be at most 64 letters, digits, _, - or .' };
 const STATE_MACHINE_ARN = { regex: /^arn:[^:]+:states:/, message: 'must be a state machine ARN' };
 const SECRET_ARN = { regex: /^arn:[^:]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:[^:]+$/, message: 'must be a Secrets Manager secret ARN' };

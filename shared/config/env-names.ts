@@ -12,6 +12,8 @@ export const ENV = {
   timeScale: 'TIME_SCALE',
   kybAutoApprove: 'KYB_AUTO_APPROVE',
   webhookEncryptionKey: 'WEBHOOK_ENCRYPTION_KEY',
+  /** The secret holding WEBHOOK_ENCRYPTION_KEY (AWS): read at the first use, when WEBHOOK_ENCRYPTION_KEY itself is not set. */
+  webhookEncryptionKeySecretArn: 'WEBHOOK_ENCRYPTION_KEY_SECRET_ARN',
   dataEncryptionKey: 'DATA_ENCRYPTION_KEY',
   dataKeyId: 'DATA_KEY_ID',
   mcpAuthToken: 'MCP_AUTH_TOKEN',

@@ -3,7 +3,6 @@
  * another store). Separate named exports and no module-level code, so a function that imports
  * one builder bundles only that area (esbuild drops the others).
  */
-import { decrypts } from '../auth/secret-box.js';
 import { createActivationService, type ActivationService } from '../domain/activation/activation-service.js';
 import type { ActivationStore } from '../domain/activation/ports.js';
 import { createAgentService, type AgentService } from '../domain/agents/agent-service.js';
@@ -53,7 +52,7 @@ import { archivingPublisher, eventBridgePublisher, inProcessPublisher } from '..
 import { createEventStore } from '../persistence/event-store.js';
 import { createWebhookStore } from '../persistence/webhook-store.js';
 import { httpSender, resolveAll } from '../webhooks/http-sender.js';
-import { secretCipher } from '../webhooks/secret-cipher.js';
+import { secretCipher, webhookKeySource } from '../webhooks/secret-cipher.js';
 import { newWebhookSecret, webhookHeaders } from '../webhooks/signature.js';
 import { checkWebhookUrl } from '../webhooks/url-guard.js';
 import { EXPIRY_QUEUE, WEBHOOK_DELIVERY_QUEUE } from '../workers.js';
@@ -129,7 +128,16 @@ export function auditService(core: Core, store: AuditStore = createAuditStore(co
 
 export function complianceService(core: Core, store: ComplianceStore = createComplianceStore(core.table)): ComplianceService {
   const { config } = core;
-  return createComplianceService({ ...core.deps, store }, { webhookEncryptionKey: config.webhookEncryptionKey, mcpAuthTokenConfigured: config.mcpAuthToken !== undefined || config.mcpAuthTokenSecretArn !== undefined, securityHeaders: SECURITY_HEADERS, decrypts });
+  const cipher = cipherOf(core);
+  return createComplianceService(
+    { ...core.deps, store },
+    {
+      webhookKeyConfigured: cipher !== undefined,
+      mcpAuthTokenConfigured: config.mcpAuthToken !== undefined || config.mcpAuthTokenSecretArn !== undefined,
+      securityHeaders: SECURITY_HEADERS,
+      decrypts: (stored) => (cipher ? cipher.decrypt(stored).then(() => true, () => false) : Promise.resolve(false)),
+    },
+  );
 }
 
 /** The service's event bus: EventBridge in AWS (EVENT_BUS_NAME), the in-process bus locally. */
@@ -161,8 +169,18 @@ export function eventService(core: Core, store: EventStore = createEventStore(co
   return createEventService({ store });
 }
 
+const ciphers = new WeakMap<Core, SecretCipher | undefined>();
+
+/**
+ * Webhook secrets at rest under WEBHOOK_ENCRYPTION_KEY, or its secret in AWS (read once per
+ * process, shared by the services of one core); undefined when neither is set.
+ */
 function cipherOf(core: Core): SecretCipher | undefined {
-  return core.config.webhookEncryptionKey ? secretCipher(core.config.webhookEncryptionKey) : undefined;
+  if (!ciphers.has(core)) {
+    const key = webhookKeySource(core.config);
+    ciphers.set(core, key ? secretCipher(key) : undefined);
+  }
+  return ciphers.get(core);
 }
 
 /** The webhook-delivery worker's service (functions/webhook-delivery). */

@@ -1,7 +1,39 @@
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { decryptSecret, encryptSecret } from '../auth/secret-box.js';
+import { HEX_KEY, type Config } from '../config/config.js';
+import { ENV } from '../config/env-names.js';
 import type { SecretCipher } from '../domain/webhooks/ports.js';
+import { cachedSecret, secretsManagerValue, type SecretSource, type SecretsReader } from '../secrets/secret-source.js';
 
-/** Webhook secrets at rest: AES-256-GCM with WEBHOOK_ENCRYPTION_KEY (`iv:authTag:ciphertext`). */
-export function secretCipher(keyHex: string): SecretCipher {
-  return { encrypt: (plain) => encryptSecret(plain, keyHex), decrypt: (stored) => decryptSecret(stored, keyHex) };
+/**
+ * WEBHOOK_ENCRYPTION_KEY: the variable itself (the local run, tests), else the Secrets Manager
+ * secret WEBHOOK_ENCRYPTION_KEY_SECRET_ARN names (AWS: the data stack generates it, and only the
+ * functions that seal or open webhook secrets may read it), read at the first use and kept for the
+ * process. Undefined when neither is set: webhooks can then not be created.
+ */
+export function webhookKeySource(
+  config: Pick<Config, 'webhookEncryptionKey' | 'webhookEncryptionKeySecretArn' | 'region'>,
+  client: () => SecretsReader = () => new SecretsManagerClient({ region: config.region }),
+): SecretSource | undefined {
+  const { webhookEncryptionKey: key, webhookEncryptionKeySecretArn: arn } = config;
+  if (key !== undefined) return async () => key;
+  if (arn === undefined) return undefined;
+  return cachedSecret(async () => {
+    const value = await secretsManagerValue(client(), arn);
+    if (value === undefined || !HEX_KEY.regex.test(value)) throw new Error(`the secret ${ENV.webhookEncryptionKeySecretArn} names is not ${HEX_KEY.message.replace(/^must be /, '')}`);
+    return value;
+  });
+}
+
+/** Webhook secrets at rest: AES-256-GCM under the key (`iv:authTag:ciphertext`, decisions.md section 8). */
+export function secretCipher(key: SecretSource): SecretCipher {
+  const keyHex = async (): Promise<string> => {
+    const value = await key();
+    if (value === undefined) throw new Error(`${ENV.webhookEncryptionKey} is not configured`);
+    return value;
+  };
+  return {
+    encrypt: async (plain) => encryptSecret(plain, await keyHex()),
+    decrypt: async (stored) => decryptSecret(stored, await keyHex()),
+  };
 }

@@ -18,8 +18,8 @@ import {
 import { isExpirySchedulingStatement } from './iam.js';
 import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
 import { EXPIRY_SCHEDULING_GROUPS } from '../../lib/stacks/stage-stacks.js';
-import { DATA_KEY_GROUPS } from '../../lib/stacks/stage-stacks.js';
-import { isDataKeyStatement } from './data-key.js';
+import { DATA_KEY_GROUPS, WEBHOOK_KEY_GROUPS } from '../../lib/stacks/stage-stacks.js';
+import { isDataKeyStatement, isWebhookKeyStatement } from './data-key.js';
 import { TRANSFER_WORKFLOW_GROUPS } from '../../lib/stacks/stage-stacks.js';
 import { isTransferWorkflowStartStatement } from './workflows.js';
 
@@ -121,8 +121,10 @@ describe('api stack: functions', () => {
       if (group !== 'internal') expect(variables[ENV.mcpAuthTokenSecretArn], group).toBeUndefined();
       else expect(resolveCrossStack(variables[ENV.mcpAuthTokenSecretArn], mcpTemplate)).toEqual({ Ref: secretId });
     }
+    // Its only Secrets Manager access is the webhook encryption key (test/infra/webhook-key.test.ts), never the token's secret.
     const internalStatements = statementsOfRole(dev.apiTemplate, functionOf('internal').role!);
-    expect(internalStatements.flatMap((statement) => asArray(statement.Action)).filter((action) => String(action).startsWith('secretsmanager:'))).toEqual([]);
+    const secretStatements = internalStatements.filter((statement) => asArray(statement.Action).some((action) => String(action).startsWith('secretsmanager:')));
+    expect(secretStatements.map((statement) => [asArray(statement.Action), resolveCrossStack(statement.Resource, dev.dataTemplate)])).toEqual([[['secretsmanager:GetSecretValue'], { Ref: logicalIdOf(dev.data.webhookEncryptionKey) }]]);
   });
 
   it('writes logs to a log group with a retention', () => {
@@ -162,6 +164,8 @@ describe('api stack: least-privilege IAM', () => {
       if ((EXPIRY_SCHEDULING_GROUPS as readonly string[]).includes(group) && isExpirySchedulingStatement(statement)) continue;
       // The groups that seal bank account numbers use the data key (tested in bank-accounts-stack.test.ts).
       if (DATA_KEY_GROUPS.includes(group) && isDataKeyStatement(dev, statement)) continue;
+      // The groups that seal or open webhook secrets read the webhook encryption key (tested in webhook-key.test.ts).
+      if (WEBHOOK_KEY_GROUPS.includes(group) && isWebhookKeyStatement(dev, statement)) continue;
       // The groups that create transfers start their workflow (tested in workflows-stack.test.ts).
       if (TRANSFER_WORKFLOW_GROUPS.includes(group) && isTransferWorkflowStartStatement(dev, statement)) continue;
       // The webhooks group queues test events and manual retries: SendMessage on the delivery queue and its DLQ only.

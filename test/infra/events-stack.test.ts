@@ -18,7 +18,7 @@ import {
   type Statement,
   expectPoliciesOnlyOn,
 } from './iam.js';
-import { logicalIdOf, resolveCrossStack, secretOfDynamicReference, synthStage } from './synth-stage.js';
+import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
 import { EXPIRY_SCHEDULING_GROUPS } from '../../lib/stacks/stage-stacks.js';
 
 /**
@@ -71,13 +71,11 @@ const GRANT_ALLOWS: { readonly [G in WorkerGrant]: (action: string, resource: un
   'queue:send': (action, resource) => action === 'sqs:SendMessage' && /Queue/.test(JSON.stringify(resource)),
   // GenerateDataKey and Decrypt on the data stack's key only.
   'dataKey:seal': (action, resource) => ['kms:GenerateDataKey', 'kms:Decrypt'].includes(action) && sameJson(resolveCrossStack(resource, dev.dataTemplate), getAttArn(logicalIdOf(dev.data.dataKey))),
-  // Nothing: the key arrives in the environment at deploy time (a dynamic reference to its secret).
-  'webhookKey:read': () => false,
+  // GetSecretValue on the data stack's webhook key secret only.
+  'webhookKey:read': (action, resource) => action === 'secretsmanager:GetSecretValue' && sameJson(resolveCrossStack(resource, dev.dataTemplate), { Ref: logicalIdOf(dev.data.webhookEncryptionKey) }),
   // CreateSchedule in the expiry schedule group, PassRole on Scheduler's role (isExpirySchedulingStatement checks the whole statements).
   'scheduler:create': (action, resource) => isExpirySchedulingStatement({ Effect: 'Allow', Action: action, Resource: resource, ...(action === 'iam:PassRole' ? { Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } } : {}) }),
 };
-/** Grants with no IAM statement: the function gets a value in its environment, nothing else. */
-const ENVIRONMENT_ONLY_GRANTS: ReadonlySet<string> = new Set<WorkerGrant>(['webhookKey:read']);
 /** Grants that give the function an environment variable (bind* sets it with the grant). */
 const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<string, unknown>) => void } = {
   'table:readWrite': (variables) => expect(tables.resolve(variables[ENV.tableName])).toEqual(tables.tableName),
@@ -89,7 +87,10 @@ const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<strin
     expect(variables[ENV.webhookDeadLetterUrl]).toBeDefined();
   },
   'dataKey:seal': (variables) => expect(resolveCrossStack(variables[ENV.dataKeyId], dev.dataTemplate)).toEqual(getAttArn(logicalIdOf(dev.data.dataKey))),
-  'webhookKey:read': (variables) => expect(secretOfDynamicReference(variables[ENV.webhookEncryptionKey], dev.dataTemplate)).toBe(logicalIdOf(dev.data.webhookEncryptionKey)),
+  'webhookKey:read': (variables) => {
+    expect(resolveCrossStack(variables[ENV.webhookEncryptionKeySecretArn], dev.dataTemplate)).toEqual({ Ref: logicalIdOf(dev.data.webhookEncryptionKey) });
+    expect(variables[ENV.webhookEncryptionKey]).toBeUndefined();
+  },
   'scheduler:create': (variables) => {
     for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn]) expect(variables[name], name).toBeDefined();
   },
@@ -384,9 +385,8 @@ describe('events stack: least-privilege IAM', () => {
         }
       }
     }
-    // Every declared grant is there (a worker missing one would fail at its first call); grants
-    // that only set a variable are checked with the environment.
-    for (const [grant, count] of grantedPerGrant) if (!ENVIRONMENT_ONLY_GRANTS.has(grant)) expect(count, `${name}: ${grant}`).toBeGreaterThan(0);
+    // Every declared grant is there (a worker missing one would fail at its first call).
+    for (const [grant, count] of grantedPerGrant) expect(count, `${name}: ${grant}`).toBeGreaterThan(0);
     // A queue worker's DLQ is its queue's redrive target: it sends there itself only with queue:send.
     expect(sendsToDlq, `${name}: sqs:SendMessage on its DLQ`).toBe(worker.dlq.enabled && (worker.trigger.kind !== 'queue' || worker.grants.includes('queue:send')));
   });

@@ -10,7 +10,7 @@ import { ENV } from '../../shared/config/env-names.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
 import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, expectPoliciesOnlyOn, statementsOfRole, tableReferences, XRAY_ACTIONS, isExpirySchedulingStatement } from './iam.js';
 import { logicalIdOf, synthStage } from './synth-stage.js';
-import { isDataKeyStatement } from './data-key.js';
+import { isDataKeyStatement, isWebhookKeyStatement } from './data-key.js';
 import { isTransferWorkflowStartStatement } from './workflows.js';
 
 /** One synthesis with real esbuild bundling of the MCP function, so a handler that can not be bundled fails here. */
@@ -79,7 +79,7 @@ describe('mcp stack: least-privilege IAM', () => {
     expectAuditDeny(statements, classify, 'mcp');
   });
 
-  it('reaches only the table and its indexes: no Scan, no DeleteItem, no secret, nothing else', () => {
+  it('reaches only the table and its indexes: no Scan, no DeleteItem, no secret but the webhook key, nothing else', () => {
     const granted = { table: new Set<string>(), index: new Set<string>() };
     for (const statement of statements.filter((s) => s.Effect !== 'Deny')) {
       expect(statement.Effect).toBe('Allow');
@@ -91,6 +91,8 @@ describe('mcp stack: least-privilege IAM', () => {
       if (isExpirySchedulingStatement(statement)) continue;
       // Its bank account tools seal and open account numbers (bindDataKey; bank-accounts-stack.test.ts).
       if (isDataKeyStatement(dev, statement)) continue;
+      // Its webhook tools seal and open webhook secrets (bindWebhookEncryptionKey; webhook-key.test.ts).
+      if (isWebhookKeyStatement(dev, statement)) continue;
       // Its transfer tools start the transfer workflow (bindTransferWorkflow; workflows-stack.test.ts).
       if (isTransferWorkflowStartStatement(dev, statement)) continue;
       // Its webhook tools (test event, manual retry) queue one delivery attempt (bindDeliveryQueue).

@@ -76,17 +76,3 @@ export function resolveCrossStack(value: unknown, producer: Template): unknown {
   }
   return value;
 }
-
-/**
- * The logical id of the secret a `{{resolve:secretsmanager:<secret>:SecretString:::}}` dynamic
- * reference names (as CDK writes `secret.secretValue`: an Fn::Join around the secret's Ref),
- * followed across stacks; undefined when the value is anything else (a literal, another reference).
- */
-export function secretOfDynamicReference(value: unknown, producer: Template): string | undefined {
-  const join = (value as { 'Fn::Join'?: [string, unknown[]] } | null)?.['Fn::Join'];
-  if (!join || join[0] !== '' || join[1].length !== 3) return undefined;
-  const [open, secret, close] = join[1];
-  if (open !== '{{resolve:secretsmanager:' || close !== ':SecretString:::}}') return undefined;
-  const ref = (resolveCrossStack(secret, producer) as { Ref?: unknown } | null)?.Ref;
-  return typeof ref === 'string' ? ref : undefined;
-}

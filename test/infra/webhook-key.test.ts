@@ -5,12 +5,12 @@ import { loadConfig } from '../../shared/config/config.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../shared/workers.js';
 import { asArray, type CfnResource, type Statement } from './iam.js';
-import { logicalIdOf, secretOfDynamicReference, synthStage } from './synth-stage.js';
+import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
 
 /**
  * WEBHOOK_ENCRYPTION_KEY in AWS (decisions.md section 8: webhook secrets at rest are AES-256-GCM
  * under it): the data stack generates it in Secrets Manager, and exactly the functions that seal or
- * open webhook secrets get it, resolved into their environment at deploy time.
+ * open webhook secrets may read it, at run time (shared/webhooks/secret-cipher.ts).
  */
 const dev = synthStage('dev', { bundle: false });
 const templates: [string, Template][] = [
@@ -50,29 +50,42 @@ describe('webhook encryption key in AWS', () => {
     expect(loadConfig({ TABLE_NAME: 'allowance', [ENV.webhookEncryptionKey]: sample }).webhookEncryptionKey).toBe(sample);
   });
 
-  it('reaches exactly the webhooks group, the compliance report, the delivery worker and the MCP function (its webhook tools), as a dynamic reference', () => {
-    const expected = [
+  const expected = () =>
+    [
       logicalIdOf(dev.api.functions.get('webhooks')!.function),
       logicalIdOf(dev.api.functions.get('internal')!.function),
       logicalIdOf(dev.events.workers.get(WEBHOOK_DELIVERY_QUEUE)!.function.function),
       logicalIdOf(dev.mcp.function.function),
     ].sort();
-    const holders = functions.filter((fn) => fn.variables[ENV.webhookEncryptionKey] !== undefined);
-    expect(holders.map((fn) => fn.id).sort()).toEqual(expected);
-    for (const fn of holders) expect(secretOfDynamicReference(fn.variables[ENV.webhookEncryptionKey], dev.dataTemplate), fn.id).toBe(secretId);
+
+  it('is named to exactly the webhooks group, the compliance report, the delivery worker and the MCP function (its webhook tools), by ARN, never by value', () => {
+    const holders = functions.filter((fn) => fn.variables[ENV.webhookEncryptionKeySecretArn] !== undefined);
+    expect(holders.map((fn) => fn.id).sort()).toEqual(expected());
+    for (const fn of holders) expect(resolveCrossStack(fn.variables[ENV.webhookEncryptionKeySecretArn], dev.dataTemplate), fn.id).toEqual({ Ref: secretId });
+    // The value is in no function's configuration (a dynamic reference would put it there at deploy time).
+    for (const fn of functions) expect(fn.variables[ENV.webhookEncryptionKey], fn.id).toBeUndefined();
   });
 
-  it('gives no role access to the secret: the value arrives at deploy time', () => {
+  it('may be read (GetSecretValue, nothing else) by exactly those functions, and no role has Secrets Manager actions on every secret', () => {
+    const readers: string[] = [];
     for (const [stack, template] of templates) {
-      const policies = Object.values((template.toJSON() as { Resources: Record<string, CfnResource> }).Resources).filter((resource) => resource.Type === 'AWS::IAM::Policy');
-      const statements = policies.flatMap((policy) => asArray((policy.Properties as { PolicyDocument: { Statement: Statement | Statement[] } }).PolicyDocument.Statement));
-      const touching = statements.filter((statement) => JSON.stringify(statement.Resource).includes('WebhookEncryptionKey'));
-      expect(touching, stack).toEqual([]);
-      // Nor any Secrets Manager action on every secret.
-      const onEverySecret = statements.filter(
-        (statement) => asArray(statement.Action).some((action) => String(action).startsWith('secretsmanager:')) && asArray(statement.Resource).some((resource) => resource === '*'),
-      );
-      expect(onEverySecret, stack).toEqual([]);
+      const resources = (template.toJSON() as { Resources: Record<string, CfnResource> }).Resources;
+      const policies = Object.values(resources).filter((resource) => resource.Type === 'AWS::IAM::Policy');
+      for (const policy of policies) {
+        const properties = policy.Properties as { PolicyDocument: { Statement: Statement | Statement[] }; Roles: unknown[] };
+        const statements = asArray(properties.PolicyDocument.Statement);
+        const touching = statements.filter((statement) => JSON.stringify(statement.Resource).includes(secretId));
+        for (const statement of touching) expect([statement.Effect, asArray(statement.Action), resolveCrossStack(statement.Resource, dev.dataTemplate)], stack).toEqual(['Allow', ['secretsmanager:GetSecretValue'], { Ref: secretId }]);
+        if (touching.length > 0) {
+          // The role's function (ServiceFunction names the role after it).
+          const roleId = (properties.Roles[0] as { Ref: string }).Ref;
+          const fn = functions.find((candidate) => (resources[candidate.id]?.Properties as { Role?: { 'Fn::GetAtt'?: string[] } } | undefined)?.Role?.['Fn::GetAtt']?.[0] === roleId);
+          readers.push(fn?.id ?? `${stack}: role ${roleId}`);
+        }
+        const onEverySecret = statements.filter((statement) => asArray(statement.Action).some((action) => String(action).startsWith('secretsmanager:')) && asArray(statement.Resource).includes('*'));
+        expect(onEverySecret, stack).toEqual([]);
+      }
     }
+    expect(readers.sort()).toEqual(expected());
   });
 });

@@ -1,3 +1,5 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config/config.js';
 import { REQUIRED_SECURITY_HEADERS } from '../../shared/domain/compliance/compliance-rules.js';
@@ -127,6 +129,28 @@ describe('compliance check (interface-spec 4.11) over DynamoDB Local', () => {
       // Assess
       expect(statusesOf(result)).toEqual(allPassingExcept({ 'encryption.key_configured': 'fail' }));
       expect(result.status).toBe('non_compliant');
+    });
+
+    it('passes in AWS, where the function reads the key from its secret; a secret that does not open the stored secrets fails the sample', async () => {
+      // Prepare
+      const { check } = await scenario();
+      const secrets = mockClient(SecretsManagerClient);
+      const env = { MCP_AUTH_TOKEN: TEST_MCP_TOKEN, WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf' };
+      try {
+        secrets.on(GetSecretValueCommand).resolves({ SecretString: TEST_ENCRYPTION_KEY });
+
+        // Act
+        const result = await check(env);
+        secrets.on(GetSecretValueCommand).resolves({ SecretString: 'ab'.repeat(32) });
+        const otherKey = await check(env);
+
+        // Assess
+        expect(statusesOf(result)).toEqual(allPassingExcept({}));
+        expect(secrets.commandCalls(GetSecretValueCommand)[0]!.args[0].input).toEqual({ SecretId: env.WEBHOOK_ENCRYPTION_KEY_SECRET_ARN });
+        expect(statusesOf(otherKey)).toEqual(allPassingExcept({ 'encryption.webhook_secrets': 'fail' }));
+      } finally {
+        secrets.restore();
+      }
     });
   });
 

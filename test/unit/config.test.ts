@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       EXPIRY_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:1:q',
       TRANSFER_STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:1:stateMachine:t',
       MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf',
+      WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf',
     });
     expect(config).toMatchObject({
       stage: 'prod',
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
       expiryScheduling: { groupName: 'group', roleArn: 'arn:aws:iam::1:role/r', queueArn: 'arn:aws:sqs:eu-west-1:1:q' },
       transferStateMachineArn: 'arn:aws:states:eu-west-1:1:stateMachine:t',
       mcpAuthTokenSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf',
+      webhookEncryptionKeySecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf',
     });
     expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '0' }).kybAutoApprove).toBe(false);
     expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '1' }).kybAutoApprove).toBe(true);
@@ -80,6 +82,7 @@ describe('loadConfig', () => {
     [{ WEBHOOK_QUEUE_URL: 'queue' }, 'WEBHOOK_QUEUE_URL: must be a URL'],
     [{ TRANSFER_STATE_MACHINE_ARN: 'arn:aws:lambda:x' }, 'TRANSFER_STATE_MACHINE_ARN: must be a state machine ARN'],
     [{ MCP_AUTH_TOKEN_SECRET_ARN: 'McpAuthToken' }, 'MCP_AUTH_TOKEN_SECRET_ARN: must be a Secrets Manager secret ARN'],
+    [{ WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: 'WebhookEncryptionKey' }, 'WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: must be a Secrets Manager secret ARN'],
     [{ MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:notasecret' }, 'MCP_AUTH_TOKEN_SECRET_ARN: must be a Secrets Manager secret ARN'],
     [{ EXPIRY_SCHEDULE_GROUP: 'group' }, 'go together'],
   ])('refuses %j at cold start', (env, problem) => {

@@ -171,7 +171,7 @@ describe('delivery service', () => {
           return { statusCode: 500, error: null };
         },
       },
-      secrets: { encrypt: (s) => s, decrypt: (s) => s },
+      secrets: { encrypt: async (s) => s, decrypt: async (s) => s },
       sign: webhookHeaders,
       clock: { now: () => new Date(now) },
       timeScale: 1,

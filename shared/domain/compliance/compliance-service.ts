@@ -4,12 +4,13 @@ import { evaluateControls, WEBHOOK_SECRET_SAMPLE_SIZE, type ComplianceResult } f
 
 /** Settings the controls read; the composition root passes the same objects the service runs with. */
 export interface ComplianceSettings {
-  webhookEncryptionKey: string | undefined;
+  /** Whether WEBHOOK_ENCRYPTION_KEY is configured: the value here (local run), or its secret (AWS). */
+  webhookKeyConfigured: boolean;
   /** Whether the MCP endpoint has its token: the value here (local run), or its secret wired into the MCP function (AWS). */
   mcpAuthTokenConfigured: boolean;
   securityHeaders: Record<string, string>;
-  /** Whether a stored secret decrypts with the key (crypto lives outside the domain). */
-  decrypts: (stored: string, keyHex: string) => boolean;
+  /** Whether a stored secret opens with the key (crypto lives outside the domain); false also when the key can not be read. */
+  decrypts: (stored: string) => Promise<boolean>;
 }
 
 /** GET /v1/internal/compliance (interface-spec 4.11). */
@@ -18,12 +19,11 @@ export function createComplianceService(deps: ServiceDeps<ComplianceStore>, sett
     const now = deps.clock.now();
     const [hygiene, sampled] = await Promise.all([deps.store.keyHygiene(now), deps.store.sampleWebhookSecrets(WEBHOOK_SECRET_SAMPLE_SIZE)]);
     const first = sampled[0];
-    const key = settings.webhookEncryptionKey;
     return evaluateControls(
       {
         ...hygiene,
-        webhookSecrets: { sampled, decrypts: first !== undefined && key !== undefined ? settings.decrypts(first, key) : undefined },
-        webhookEncryptionKeyConfigured: key !== undefined,
+        webhookSecrets: { sampled, decrypts: first !== undefined && settings.webhookKeyConfigured ? await settings.decrypts(first) : undefined },
+        webhookEncryptionKeyConfigured: settings.webhookKeyConfigured,
         securityHeaders: settings.securityHeaders,
         mcpAuthTokenConfigured: settings.mcpAuthTokenConfigured,
       },

@@ -72,7 +72,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
       result = { statusCode: null, error: 'The webhook was deleted.' };
     } else {
       const body = JSON.stringify(webhookBodyOf(delivery.event));
-      const headers = { 'content-type': 'application/json', 'user-agent': 'Allowance-Webhooks/1', ...deps.sign(deps.secrets.decrypt(webhook.secret), delivery.event.id, Math.floor(startedAt / 1000), body) };
+      const headers = { 'content-type': 'application/json', 'user-agent': 'Allowance-Webhooks/1', ...deps.sign(await deps.secrets.decrypt(webhook.secret), delivery.event.id, Math.floor(startedAt / 1000), body) };
       result = await deps.sender.post({ url: webhook.url, environment: webhook.environment, headers, body, timeoutMs: DELIVERY_TIMEOUT_MS });
     }
     const durationMs = Math.max(0, now() - startedAt);

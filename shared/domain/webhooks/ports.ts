@@ -54,7 +54,8 @@ export interface WebhookSender {
   post(input: { url: string; environment: Environment; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<SendResult>;
 }
 
+/** Webhook secrets at rest; async, since the key may have to be read first (Secrets Manager in AWS). */
 export interface SecretCipher {
-  encrypt(plain: string): string;
-  decrypt(stored: string): string;
+  encrypt(plain: string): Promise<string>;
+  decrypt(stored: string): Promise<string>;
 }

@@ -56,7 +56,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         events: [...new Set(input.events)],
         description: input.description ?? null,
         status: 'ENABLED',
-        secret: deps.secrets.encrypt(rawSecret),
+        secret: await deps.secrets.encrypt(rawSecret),
         createdAt: at,
       };
       await deps.store.commit([
