@@ -106,7 +106,8 @@ function containerOf(core: Core, stores: StoreOverrides = {}): Container {
     get: () => (built[name] ??= build()),
     enumerable: true,
   });
-  const services = Object.defineProperties({} as Services, {
+  // Typed per service, so a service missing here fails to compile like one missing from Services.
+  const descriptors: { [K in keyof Services]: { get: () => Services[K]; enumerable: boolean } } = {
     organizations: lazy('organizations', () => organizationService(core, stores.organizations)),
     apiKeys: lazy('apiKeys', () => apiKeyService(core, stores.apiKeys)),
     wallets: lazy('wallets', () => walletService(core, stores.wallets)),
@@ -123,7 +124,8 @@ function containerOf(core: Core, stores: StoreOverrides = {}): Container {
     cards: lazy('cards', () => cardService(core, stores.cards ? { store: stores.cards } : {})),
     webhooks: lazy('webhooks', () => webhookService(core, stores.webhooks)),
     events: lazy('events', () => eventService(core, stores.events)),
-  });
+  };
+  const services = Object.defineProperties({} as Services, descriptors);
   return { config: core.config, clock: core.clock, core, services };
 }
 

@@ -132,7 +132,16 @@ export function complianceService(core: Core, store: ComplianceStore = createCom
   return createComplianceService(
     { ...core.deps, store },
     {
-      webhookKeyConfigured: cipher !== undefined,
+      webhookKeyReadable: cipher
+        ? () =>
+            cipher.ready().then(
+              () => true,
+              (error: unknown) => {
+                console.error('compliance: the webhook encryption key could not be read', error instanceof Error ? error.message : 'unknown error');
+                return false;
+              },
+            )
+        : undefined,
       mcpAuthTokenConfigured: config.mcpAuthToken !== undefined || config.mcpAuthTokenSecretArn !== undefined,
       securityHeaders: SECURITY_HEADERS,
       decrypts: (stored) => (cipher ? cipher.decrypt(stored).then(() => true, () => false) : Promise.resolve(false)),
@@ -190,7 +199,7 @@ export function deliveryService(core: Core, overrides: { store?: DeliveryStore; 
     store: overrides.store ?? createWebhookStore(core.table),
     queue: overrides.queue ?? deliveryQueue(core),
     sender: overrides.sender ?? httpSender(),
-    secrets: secrets ?? { encrypt: () => { throw new Error('WEBHOOK_ENCRYPTION_KEY is not configured'); }, decrypt: () => { throw new Error('WEBHOOK_ENCRYPTION_KEY is not configured'); } },
+    secrets: secrets ?? secretCipher(async () => undefined),
     sign: webhookHeaders,
     clock: core.clock,
     timeScale: core.config.timeScale,

@@ -35,5 +35,6 @@ export function secretCipher(key: SecretSource): SecretCipher {
   return {
     encrypt: async (plain) => encryptSecret(plain, await keyHex()),
     decrypt: async (stored) => decryptSecret(stored, await keyHex()),
+    ready: async () => void (await keyHex()),
   };
 }

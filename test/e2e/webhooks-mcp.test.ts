@@ -46,6 +46,16 @@ describe('webhooks and events over MCP', () => {
     expect(new StandardWebhook(hook.secret).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({ id: test.eventId, type: 'webhook.test' });
     await eventually(async () => expect((await callOk(client, 'list_webhook_deliveries', { id: hook.id })).data.length).toBeGreaterThan(0));
 
+    // A manual retry of that delivery reaches the receiver again, with the same event id.
+    const retried = await callOk(client, 'retry_webhook_delivery', { id: hook.id, deliveryId: test.deliveryId });
+    expect(retried).toMatchObject({ deliveryId: test.deliveryId, eventId: test.eventId });
+    const again = await eventually(() => {
+      const hit = receiver.at('/mcp-hook')[1];
+      if (!hit) throw new Error('not yet');
+      return hit;
+    });
+    expect(again.headers['webhook-id']).toBe(test.eventId);
+
     await callOk(client, 'delete_webhook', { id: hook.id });
     const gone = await callTool(client, 'get_webhook', { id: hook.id });
     expect(gone.isError).toBe(true);

@@ -143,11 +143,16 @@ describe('compliance check (interface-spec 4.11) over DynamoDB Local', () => {
         const result = await check(env);
         secrets.on(GetSecretValueCommand).resolves({ SecretString: 'ab'.repeat(32) });
         const otherKey = await check(env);
+        secrets.on(GetSecretValueCommand).rejects(new Error('AccessDeniedException'));
+        const unreadable = await check(env);
 
         // Assess
         expect(statusesOf(result)).toEqual(allPassingExcept({}));
         expect(secrets.commandCalls(GetSecretValueCommand)[0]!.args[0].input).toEqual({ SecretId: env.WEBHOOK_ENCRYPTION_KEY_SECRET_ARN });
         expect(statusesOf(otherKey)).toEqual(allPassingExcept({ 'encryption.webhook_secrets': 'fail' }));
+        // A key that can not be read fails its own control, not the stored secrets' one.
+        expect(statusesOf(unreadable)).toEqual(allPassingExcept({ 'encryption.key_configured': 'fail' }));
+        expect(unreadable.controls.find((c) => c.control === 'encryption.key_configured')?.detail).toBe('WEBHOOK_ENCRYPTION_KEY is configured but could not be read.');
       } finally {
         secrets.restore();
       }

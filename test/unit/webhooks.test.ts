@@ -8,11 +8,12 @@ import { walletsOfEvent } from '../../shared/domain/events/event-scope.js';
 import { webhookBodyOf } from '../../shared/domain/events/event-view.js';
 import { projectionsOf } from '../../shared/domain/ledger/journal-projection.js';
 import { nextAttemptAt, retryDelayMs, RETRY_BASE_MS, RETRY_CAP_MS, RETRY_WINDOW_MS } from '../../shared/domain/webhooks/backoff.js';
-import { createDeliveryService } from '../../shared/domain/webhooks/delivery-service.js';
+import { createDeliveryService, SECRET_UNAVAILABLE } from '../../shared/domain/webhooks/delivery-service.js';
 import type { DeliveryMessage } from '../../shared/domain/webhooks/ports.js';
 import type { DeliveryAttempt, WebhookDelivery } from '../../shared/domain/webhooks/types.js';
 import { EMITTED_EVENTS } from '../../shared/events/catalog.js';
 import { eventBridgePublisher, PartialPublishError, PUT_EVENTS_ATTEMPTS } from '../../shared/events/publishers.js';
+import { secretCipher } from '../../shared/webhooks/secret-cipher.js';
 import { newWebhookSecret, signPayload, webhookHeaders } from '../../shared/webhooks/signature.js';
 import { checkWebhookUrl, isBlockedAddress } from '../../shared/webhooks/url-guard.js';
 
@@ -171,7 +172,7 @@ describe('delivery service', () => {
           return { statusCode: 500, error: null };
         },
       },
-      secrets: { encrypt: async (s) => s, decrypt: async (s) => s },
+      secrets: { encrypt: async (s) => s, decrypt: async (s) => s, ready: async () => undefined },
       sign: webhookHeaders,
       clock: { now: () => new Date(now) },
       timeScale: 1,
@@ -193,4 +194,45 @@ describe('delivery service', () => {
     expect(dead).toHaveLength(1);
     expect([...deliveries.values()][0]!.status).toBe('DEAD_LETTERED');
   });
+
+  it('records an attempt whose signing secret can not be opened (the key can not be read) as a failure and retries it, without posting', async () => {
+    const now = Date.parse('2026-11-22T10:00:00.000Z');
+    const attempts: DeliveryAttempt[] = [];
+    const sent: { message: DeliveryMessage; delayMs: number }[] = [];
+    const posted: string[] = [];
+    const logged: unknown[][] = [];
+    const webhook = { id: 'whk_1', organizationId: 'org_1', environment: 'SANDBOX' as const, url: 'http://127.0.0.1:1/hook', events: ['*'], description: null, status: 'ENABLED' as const, secret: 'iv:tag:ciphertext', createdAt: '' };
+    const deliveries = new Map<string, WebhookDelivery>();
+    const service = createDeliveryService({
+      store: {
+        getWebhook: async () => webhook,
+        enabledWebhooks: async () => [webhook],
+        getDelivery: async (id) => deliveries.get(id),
+        createDelivery: async (d) => (deliveries.set(d.id, d), true),
+        saveDelivery: async (d) => void deliveries.set(d.id, d),
+        recordAttempt: async (a) => void attempts.push(a),
+      },
+      queue: { send: async (message, delayMs) => void sent.push({ message, delayMs }), deadLetter: async () => undefined },
+      sender: { post: async ({ url }) => (posted.push(url), { statusCode: 200, error: null }) },
+      secrets: secretCipher(async () => {
+        throw new Error('AccessDeniedException: not authorized to GetSecretValue');
+      }),
+      sign: webhookHeaders,
+      clock: { now: () => new Date(now) },
+      timeScale: 1,
+      random: () => 0.5,
+      log: { error: (...args: unknown[]) => void logged.push(args) },
+    });
+    await service.handle({ kind: 'event', event: { id: 'evt_1', type: 'payment.posted', organizationId: 'org_1', environment: 'SANDBOX', createdAt: '2026-11-22T10:00:00.000Z', data: {} } });
+    await service.handle(sent.shift()!.message);
+
+    expect(posted).toEqual([]);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ outcome: 'RETRYING', statusCode: null, error: SECRET_UNAVAILABLE });
+    expect(attempts[0]!.nextAttemptAt).not.toBeNull();
+    expect([...deliveries.values()][0]!.status).toBe('PENDING');
+    expect(sent).toHaveLength(1);
+    expect(JSON.stringify(logged)).toContain('AccessDeniedException');
+  });
 });
+

@@ -19,7 +19,8 @@ export interface ComplianceFacts {
   expiredActiveKeys: number;
   /** Up to 10 sampled webhook secrets as stored; `decrypts` tells whether one sample decrypted. */
   webhookSecrets: { sampled: string[]; decrypts: boolean | undefined };
-  webhookEncryptionKeyConfigured: boolean;
+  /** WEBHOOK_ENCRYPTION_KEY: set and usable, set (its secret, in AWS) but not readable now, or not set at all. */
+  webhookEncryptionKey: 'configured' | 'unreadable' | 'missing';
   /** The headers the middleware applies (the same object). */
   securityHeaders: Record<string, string>;
   mcpAuthTokenConfigured: boolean;
@@ -54,9 +55,11 @@ export function evaluateControls(facts: ComplianceFacts, checkedAt: string) {
       : unencrypted > 0 || facts.webhookSecrets.decrypts === false
         ? control('encryption.webhook_secrets', 'fail', unencrypted > 0 ? `${unencrypted} of ${facts.webhookSecrets.sampled.length} sampled secrets are not encrypted.` : 'A sampled secret does not decrypt with the configured key.')
         : control('encryption.webhook_secrets', 'pass', `All ${facts.webhookSecrets.sampled.length} sampled secrets are encrypted (AES-256-GCM).`),
-    facts.webhookEncryptionKeyConfigured
+    facts.webhookEncryptionKey === 'configured'
       ? control('encryption.key_configured', 'pass', 'WEBHOOK_ENCRYPTION_KEY is configured.')
-      : control('encryption.key_configured', 'fail', 'WEBHOOK_ENCRYPTION_KEY is missing.'),
+      : facts.webhookEncryptionKey === 'unreadable'
+        ? control('encryption.key_configured', 'fail', 'WEBHOOK_ENCRYPTION_KEY is configured but could not be read.')
+        : control('encryption.key_configured', 'fail', 'WEBHOOK_ENCRYPTION_KEY is missing.'),
     missingHeaders.length === 0
       ? control('headers.security_headers', 'pass', `${REQUIRED_SECURITY_HEADERS.join(', ')} are configured.`)
       : control('headers.security_headers', 'fail', `Missing: ${missingHeaders.join(', ')}.`),

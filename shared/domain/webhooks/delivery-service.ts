@@ -17,7 +17,12 @@ export interface DeliveryDeps {
   /** TIME_SCALE: divides retry durations in sandbox. */
   timeScale: number;
   random?: () => number;
+  /** Where a signing secret that could not be opened is reported (the attempt records only that it failed). */
+  log?: Pick<Console, 'error'>;
 }
+
+/** The attempt's error when the webhook's signing secret could not be opened (e.g. the key could not be read): retried like a network error. */
+export const SECRET_UNAVAILABLE = 'The signing secret could not be opened; the attempt is retried.';
 
 /** The delivery of an event to a webhook has an id derived from both: an event seen twice is delivered once. */
 export const deliveryIdOf = (webhookId: string, eventId: string) => derivedId('delivery', `delivery|${webhookId}|${eventId}`);
@@ -71,9 +76,17 @@ export function createDeliveryService(deps: DeliveryDeps) {
     if (!webhook || webhook.status !== 'ENABLED') {
       result = { statusCode: null, error: 'The webhook was deleted.' };
     } else {
-      const body = JSON.stringify(webhookBodyOf(delivery.event));
-      const headers = { 'content-type': 'application/json', 'user-agent': 'Allowance-Webhooks/1', ...deps.sign(await deps.secrets.decrypt(webhook.secret), delivery.event.id, Math.floor(startedAt / 1000), body) };
-      result = await deps.sender.post({ url: webhook.url, environment: webhook.environment, headers, body, timeoutMs: DELIVERY_TIMEOUT_MS });
+      const secret = await deps.secrets.decrypt(webhook.secret).catch((error: unknown) => {
+        (deps.log ?? console).error(`delivery ${delivery.id}: the signing secret of ${webhook.id} could not be opened`, error instanceof Error ? error.message : 'unknown error');
+        return undefined;
+      });
+      if (secret === undefined) {
+        result = { statusCode: null, error: SECRET_UNAVAILABLE };
+      } else {
+        const body = JSON.stringify(webhookBodyOf(delivery.event));
+        const headers = { 'content-type': 'application/json', 'user-agent': 'Allowance-Webhooks/1', ...deps.sign(secret, delivery.event.id, Math.floor(startedAt / 1000), body) };
+        result = await deps.sender.post({ url: webhook.url, environment: webhook.environment, headers, body, timeoutMs: DELIVERY_TIMEOUT_MS });
+      }
     }
     const durationMs = Math.max(0, now() - startedAt);
     const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;

@@ -58,4 +58,6 @@ export interface WebhookSender {
 export interface SecretCipher {
   encrypt(plain: string): Promise<string>;
   decrypt(stored: string): Promise<string>;
+  /** Resolves once the key is at hand; rejects when it is not configured or can not be read. */
+  ready(): Promise<void>;
 }
