@@ -196,7 +196,7 @@ describe('delivery service', () => {
   });
 
   it('records an attempt whose signing secret can not be opened (the key can not be read) as a failure and retries it, without posting', async () => {
-    const now = Date.parse('2026-11-22T10:00:00.000Z');
+    let now = Date.parse('2026-11-22T10:00:00.000Z');
     const attempts: DeliveryAttempt[] = [];
     const sent: { message: DeliveryMessage; delayMs: number }[] = [];
     const posted: string[] = [];
@@ -230,9 +230,20 @@ describe('delivery service', () => {
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ outcome: 'RETRYING', statusCode: null, error: SECRET_UNAVAILABLE });
     expect(attempts[0]!.nextAttemptAt).not.toBeNull();
-    expect([...deliveries.values()][0]!.status).toBe('PENDING');
+    const pending = [...deliveries.values()][0]!;
+    expect(pending.status).toBe('PENDING');
     expect(sent).toHaveLength(1);
     expect(JSON.stringify(logged)).toContain('AccessDeniedException');
+
+    // A manual retry during the outage fails too, but leaves the delivery and its next automatic attempt as they were.
+    await service.handle({ kind: 'attempt', deliveryId: pending.id, manual: true });
+    expect(attempts[1]).toMatchObject({ outcome: 'FAILED', error: SECRET_UNAVAILABLE });
+    expect(deliveries.get(pending.id)).toMatchObject({ status: 'PENDING', nextAttemptAt: pending.nextAttemptAt, attempts: 2 });
+    expect(sent).toHaveLength(1);
+    const queued = sent.shift()!;
+    now += queued.delayMs;
+    await service.handle(queued.message);
+    expect(attempts[2]).toMatchObject({ outcome: 'RETRYING', error: SECRET_UNAVAILABLE });
   });
 });
 

@@ -21,8 +21,12 @@ export interface DeliveryDeps {
   log?: Pick<Console, 'error'>;
 }
 
-/** The attempt's error when the webhook's signing secret could not be opened (e.g. the key could not be read): retried like a network error. */
-export const SECRET_UNAVAILABLE = 'The signing secret could not be opened; the attempt is retried.';
+/**
+ * The attempt's error when the webhook's signing secret could not be opened (e.g. the key could not
+ * be read): our fault, not the receiver's. Retried like a network error; a manual attempt that
+ * fails this way leaves the delivery's own status (and its automatic retries) as they were.
+ */
+export const SECRET_UNAVAILABLE = 'The signing secret could not be opened on our side; nothing was sent.';
 
 /** The delivery of an event to a webhook has an id derived from both: an event seen twice is delivered once. */
 export const deliveryIdOf = (webhookId: string, eventId: string) => derivedId('delivery', `delivery|${webhookId}|${eventId}`);
@@ -109,8 +113,14 @@ export function createDeliveryService(deps: DeliveryDeps) {
       nextAttemptAt: next === null ? null : new Date(next).toISOString(),
       outcome,
     });
+    const attempted = { ...delivery, attempts: number, firstAttemptAt: new Date(firstAttemptAt).toISOString() };
+    if (manual && result.error === SECRET_UNAVAILABLE) {
+      // Our fault, not the receiver's: the delivery keeps its status and its next automatic attempt.
+      await deps.store.saveDelivery(attempted);
+      return;
+    }
     const status = outcome === 'RETRYING' ? 'PENDING' : outcome;
-    await deps.store.saveDelivery({ ...delivery, attempts: number, firstAttemptAt: new Date(firstAttemptAt).toISOString(), nextAttemptAt: next === null ? null : new Date(next).toISOString(), status });
+    await deps.store.saveDelivery({ ...attempted, nextAttemptAt: next === null ? null : new Date(next).toISOString(), status });
     if (next !== null) await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id, notBefore: next }, next - now());
     else if (outcome === 'DEAD_LETTERED') await deps.queue.deadLetter({ kind: 'attempt', deliveryId: delivery.id });
   }

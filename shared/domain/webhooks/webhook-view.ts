@@ -52,7 +52,7 @@ export const deliveryAttemptView = /* @__PURE__ */ lazy(() => view(
     eventId: id('event', 'The event delivered (the `webhook-id` header).'),
     eventType: text('The event name.'),
     attempt: integer('Attempt number of this delivery, from 1.'),
-    statusCode: describe(z.nullable(z.int()), 'The receiver\'s HTTP status, or null when no answer came (timeout, connection error, refused address).'),
+    statusCode: describe(z.nullable(z.int()), 'The receiver\'s HTTP status, or null when no answer came (timeout, connection error, refused address) or nothing was sent (the signing secret could not be opened on our side).'),
     durationMs: integer('Time from sending to the answer (or the failure), in milliseconds.'),
     error: nullableText('What went wrong, or null on success.'),
     attemptedAt: timestamp('When the attempt started.'),
