@@ -92,7 +92,7 @@ function variantsOf(fixture: Awaited<ReturnType<typeof setup>>): Variant[] {
   const run = randomUUID().slice(0, 8);
   // The MCP function's own wiring (functions/mcp/handler.ts), with the bench's token: the container
   // may have been created before MCP_AUTH_TOKEN was set.
-  const mcp = createMcpFunctionUrlHandler(() => ({ ...runtimeOf(container()), authToken: MCP_TOKEN })) as unknown as PaymentsHandler;
+  const mcp = createMcpFunctionUrlHandler(() => ({ ...runtimeOf(container()), authToken: async () => MCP_TOKEN })) as unknown as PaymentsHandler;
   const rest200 = (result: LambdaResult) => result.statusCode === 200;
   const payment = (i: number) => ({ from: fixture.payer, to: fixture.payee, amount: AMOUNT, idempotencyKey: `mcp-bench-${run}-${i}` });
   return [

@@ -1,5 +1,6 @@
 import { createMcpFunctionUrlHandler } from '../../shared/mcp/function-url.js';
 import type { McpRuntime } from '../../shared/mcp/server.js';
+import { mcpTokenSource } from '../../shared/mcp/token.js';
 import { container, type Container } from '../../shared/runtime/container.js';
 
 /** What the MCP edge needs, from the container: every area's services, since the tools span the whole catalog. */
@@ -10,7 +11,7 @@ export function runtimeOf({ core, services }: Container): McpRuntime {
     rateLimiter: core.rateLimiter,
     cursors: () => core.cursors(),
     services,
-    authToken: core.config.mcpAuthToken,
+    authToken: mcpTokenSource(core.config),
     toolPrefix: core.config.mcpToolPrefix,
   };
 }

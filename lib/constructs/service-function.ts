@@ -207,7 +207,7 @@ export class ServiceFunction extends Construct {
   bindSecret(variable: string, secret: secretsmanager.ISecret): void {
     if (secret.encryptionKey) throw new Error('bindSecret: a secret under a customer managed key would need kms:Decrypt too');
     this.function.addEnvironment(variable, secret.secretArn);
-    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'SecretRead', actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: secretReadSid(variable), actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
   }
 
   /**
@@ -251,4 +251,13 @@ export class ServiceFunction extends Construct {
     this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'AsyncFailuresToDlq', actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
     this.function.configureAsyncInvoke({ onFailure: { bind: () => ({ destination: queue.queueArn }) } });
   }
+}
+
+/** The statement id of a secret's read, unique per variable (a function may read several): `Read` + the variable in PascalCase. */
+export function secretReadSid(variable: string): string {
+  return `Read${variable
+    .toLowerCase()
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('')}`;
 }

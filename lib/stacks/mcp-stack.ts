@@ -21,10 +21,11 @@ const TOKEN_LENGTH = 48;
  * The MCP tools (decisions.md section 10): one function over the whole operation catalog behind a
  * Lambda function URL. The URL's auth type is NONE because the service checks
  * `Authorization: Bearer <MCP_AUTH_TOKEN>` itself (constant-time) and then the `X-Api-Key` the
- * tools act with. The token is a generated Secrets Manager secret that CloudFormation resolves
- * into the function's environment at deploy time (a dynamic reference: the value is in neither
- * the template nor the code, and the function's role gets no Secrets Manager access); rotating it
- * means a redeploy. The function reaches only the table and its indexes.
+ * tools act with. The token is a generated Secrets Manager secret: the function gets its ARN
+ * (MCP_AUTH_TOKEN_SECRET_ARN) and GetSecretValue on it only, and reads it at its first request
+ * (shared/mcp/token.ts), so the value is in neither the template, the code nor the function's
+ * configuration; a new value reaches each function at its next cold start. Besides, the function
+ * reaches the table and its indexes, and what its tools need (stage-stacks.ts).
  */
 export class McpStack extends Stack {
   readonly function: ServiceFunction;
@@ -43,7 +44,7 @@ export class McpStack extends Stack {
 
     this.function = new ServiceFunction(this, `Fn-${MCP_FUNCTION.name}`, { group: MCP_FUNCTION.name, stage, timeoutSeconds: MCP_FUNCTION.timeoutS });
     this.function.bindTable(table);
-    this.function.function.addEnvironment(ENV.mcpAuthToken, this.token.secretValue.unsafeUnwrap());
+    this.function.bindSecret(ENV.mcpAuthTokenSecretArn, this.token);
 
     this.url = this.function.function.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.BUFFERED });
 

@@ -37,8 +37,9 @@ function withHeaders(response: Response, requestId: string): Response {
 }
 
 async function authenticateCaller(request: Request, runtime: McpRuntime): Promise<Principal> {
-  if (!runtime.authToken) throw new ApiError('UNAUTHORIZED', 'The MCP endpoint is not configured (MCP_AUTH_TOKEN is unset).');
-  if (!tokenMatches(bearerToken(request.headers.get('authorization') ?? undefined), runtime.authToken)) {
+  const expected = runtime.authToken ? await runtime.authToken() : undefined;
+  if (!expected) throw new ApiError('UNAUTHORIZED', 'The MCP endpoint is not configured (MCP_AUTH_TOKEN is unset).');
+  if (!tokenMatches(bearerToken(request.headers.get('authorization') ?? undefined), expected)) {
     throw new ApiError('UNAUTHORIZED', 'Send the MCP token as "Authorization: Bearer <MCP_AUTH_TOKEN>".');
   }
   const apiKey = request.headers.get(API_KEY_HEADER);

@@ -15,6 +15,7 @@ import type { Cursors } from '../operations/define.js';
 import { invoke } from '../operations/invoke.js';
 import { apiErrorResult, operationResult } from './outcomes.js';
 import { resolveCall, toolCatalog, type McpTool } from './tools.js';
+import type { SecretSource } from '../secrets/secret-source.js';
 
 export const SERVER_INFO = { name: 'allowance', title: 'Allowance', version: '0.1.0' } as const;
 
@@ -35,8 +36,8 @@ export interface McpRuntime {
   cursors(): Promise<Cursors>;
   /** Every service the catalog's operations use (the container's, built on first use). */
   services: unknown;
-  /** MCP_AUTH_TOKEN: without it every request is refused. */
-  authToken: string | undefined;
+  /** MCP_AUTH_TOKEN, or where to read it (shared/mcp/token.ts): without it every request is refused. */
+  authToken: SecretSource | undefined;
   toolPrefix: string;
 }
 

@@ -8,7 +8,7 @@ import { functionBuildOptions } from '../../bench/bundles.js';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
-import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, expectPoliciesOnlyOn, statementsOfRole, tableReferences, XRAY_ACTIONS, isExpirySchedulingStatement } from './iam.js';
+import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, expectPoliciesOnlyOn, sameJson, statementsOfRole, tableReferences, XRAY_ACTIONS, isExpirySchedulingStatement } from './iam.js';
 import { logicalIdOf, synthStage } from './synth-stage.js';
 import { isDataKeyStatement, isWebhookKeyStatement } from './data-key.js';
 import { isTransferWorkflowStartStatement } from './workflows.js';
@@ -53,13 +53,15 @@ describe('mcp stack: the function', () => {
     expect(fnProperties()).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: MCP_FUNCTION.timeoutS });
   });
 
-  it('knows its stage, the table and the MCP token, resolved from the secret at deploy time (never a literal)', () => {
+  it('knows its stage, the table and where the MCP token lives (the secret ARN, never the value), and may read that secret only', () => {
     const variables = fnProperties().Environment.Variables as Record<string, unknown>;
     expect(variables[ENV.stage]).toBe('dev');
     expect(resolve(variables[ENV.tableName])).toEqual(TABLE_NAME);
-    const token = JSON.stringify(variables[ENV.mcpAuthToken]);
-    expect(token).toContain('{{resolve:secretsmanager:');
-    expect(token).toContain(logicalIdOf(dev.mcp.token));
+    expect(variables[ENV.mcpAuthTokenSecretArn]).toEqual({ Ref: logicalIdOf(dev.mcp.token) });
+    expect(variables[ENV.mcpAuthToken]).toBeUndefined();
+    expect(JSON.stringify(fnProperties())).not.toContain('{{resolve:');
+    const reads = statementsOfRole(template, fn.role!).filter((statement) => asArray(statement.Action).includes('secretsmanager:GetSecretValue') && JSON.stringify(statement.Resource).includes(logicalIdOf(dev.mcp.token)));
+    expect(reads.map((statement) => [asArray(statement.Action), statement.Resource])).toEqual([[['secretsmanager:GetSecretValue'], { Ref: logicalIdOf(dev.mcp.token) }]]);
   });
 
   it('generates the token: 48 letters and digits', () => {
@@ -79,7 +81,7 @@ describe('mcp stack: least-privilege IAM', () => {
     expectAuditDeny(statements, classify, 'mcp');
   });
 
-  it('reaches only the table and its indexes: no Scan, no DeleteItem, no secret but the webhook key, nothing else', () => {
+  it('reaches only the table and its indexes: no Scan, no DeleteItem, no secret but its token and the webhook key, nothing else', () => {
     const granted = { table: new Set<string>(), index: new Set<string>() };
     for (const statement of statements.filter((s) => s.Effect !== 'Deny')) {
       expect(statement.Effect).toBe('Allow');
@@ -93,6 +95,8 @@ describe('mcp stack: least-privilege IAM', () => {
       if (isDataKeyStatement(dev, statement)) continue;
       // Its webhook tools seal and open webhook secrets (bindWebhookEncryptionKey; webhook-key.test.ts).
       if (isWebhookKeyStatement(dev, statement)) continue;
+      // It reads its own token (bindSecret; the test above).
+      if (sameJson(asArray(statement.Action), ['secretsmanager:GetSecretValue']) && sameJson(statement.Resource, { Ref: logicalIdOf(dev.mcp.token) })) continue;
       // Its transfer tools start the transfer workflow (bindTransferWorkflow; workflows-stack.test.ts).
       if (isTransferWorkflowStartStatement(dev, statement)) continue;
       // Its webhook tools (test event, manual retry) queue one delivery attempt (bindDeliveryQueue).

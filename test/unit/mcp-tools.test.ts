@@ -174,7 +174,7 @@ describe('MCP server per caller', () => {
     rateLimiter: () => ({ allowed: true, retryAfterS: 0 }),
     cursors: () => Promise.reject(new Error('no cursors in this test')),
     services: {},
-    authToken: 'token-0123456789abcdef',
+    authToken: async () => 'token-0123456789abcdef',
     toolPrefix: PREFIX,
   };
 
