@@ -24,7 +24,8 @@ const TOKEN_LENGTH = 48;
  * tools act with. The token is a generated Secrets Manager secret: the function gets its ARN
  * (MCP_AUTH_TOKEN_SECRET_ARN) and GetSecretValue on it only, and reads it at its first request
  * (shared/mcp/token.ts), so the value is in neither the template, the code nor the function's
- * configuration; a new value reaches each function at its next cold start. Besides, the function
+ * configuration; it is read again every 5 minutes, so a new value (a revoked token) takes over
+ * within 5 minutes without a deploy. Besides, the function
  * reaches the table and its indexes, and what its tools need (stage-stacks.ts).
  */
 export class McpStack extends Stack {

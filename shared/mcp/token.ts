@@ -6,22 +6,33 @@ import { cachedSecret, secretsManagerValue, type SecretSource, type SecretsReade
 /** The token's minimum length, as loadConfig requires of MCP_AUTH_TOKEN. */
 export const MIN_MCP_TOKEN_LENGTH = 16;
 
+/** How long an instance keeps the token read from its secret: a replaced (revoked) token stops working within this. */
+export const MCP_TOKEN_MAX_AGE_MS = 5 * 60_000;
+
 /**
  * The MCP endpoint's bearer token: MCP_AUTH_TOKEN itself (the local run, tests), else the Secrets
  * Manager secret MCP_AUTH_TOKEN_SECRET_ARN names (AWS: the MCP stack generates it and only the MCP
- * function may read it), read at the first request and kept for the process. Undefined when neither
- * is set: every request is then refused.
+ * function may read it), read at the first request and kept for MCP_TOKEN_MAX_AGE_MS (a replaced
+ * token stops working within it). Undefined when neither is set: every request is then refused.
  */
 export function mcpTokenSource(
   config: Pick<Config, 'mcpAuthToken' | 'mcpAuthTokenSecretArn' | 'region'>,
   client: () => SecretsReader = () => new SecretsManagerClient({ region: config.region }),
+  now: () => number = Date.now,
 ): SecretSource | undefined {
   const { mcpAuthToken: token, mcpAuthTokenSecretArn: arn } = config;
   if (token !== undefined) return async () => token;
   if (arn === undefined) return undefined;
-  return cachedSecret(async () => {
-    const value = await secretsManagerValue(client(), arn);
-    if (value === undefined || value.length < MIN_MCP_TOKEN_LENGTH) throw new Error(`the secret ${ENV.mcpAuthTokenSecretArn} names is shorter than ${MIN_MCP_TOKEN_LENGTH} characters`);
-    return value;
-  });
+  const name = ENV.mcpAuthTokenSecretArn;
+  return cachedSecret(
+    async () => {
+      const value = await secretsManagerValue(client(), arn);
+      if (value === undefined) throw new Error(`the secret ${name} names holds no text`);
+      // A bearer token is one run of non-space characters: anything else could never match.
+      if (/\s/.test(value)) throw new Error(`the secret ${name} names contains white space`);
+      if (value.length < MIN_MCP_TOKEN_LENGTH) throw new Error(`the secret ${name} names is shorter than ${MIN_MCP_TOKEN_LENGTH} characters`);
+      return value;
+    },
+    { maxAgeMs: MCP_TOKEN_MAX_AGE_MS, now },
+  );
 }

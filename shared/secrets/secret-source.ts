@@ -7,13 +7,18 @@ export type SecretSource = () => Promise<string | undefined>;
 export type SecretsReader = Pick<SecretsManagerClient, 'send'>;
 
 /**
- * Reads a secret once per process (a Lambda cold start) and keeps it. A failed read, or a secret
- * that is not configured, is not kept: the next use asks again (a test or the local run may set it
- * later; a passing Secrets Manager error heals).
+ * Reads a secret when first needed and keeps it: for the process (a Lambda instance), or for
+ * `maxAgeMs` when given (a secret that may be replaced, such as a token to revoke). A failed read,
+ * or a secret that is not configured, is not kept: the next use asks again (a test or the local run
+ * may set it later; a passing Secrets Manager error heals).
  */
-export function cachedSecret(read: () => Promise<string | undefined>): SecretSource {
+export function cachedSecret(read: () => Promise<string | undefined>, options: { maxAgeMs?: number; now?: () => number } = {}): SecretSource {
+  const now = options.now ?? Date.now;
   let cached: Promise<string | undefined> | undefined;
+  let readAt = 0;
   return () => {
+    if (cached && options.maxAgeMs !== undefined && now() - readAt >= options.maxAgeMs) cached = undefined;
+    if (!cached) readAt = now();
     cached ??= read().then(
       (value) => {
         if (value === undefined) cached = undefined;

@@ -64,6 +64,14 @@ describe('mcp stack: the function', () => {
     expect(reads.map((statement) => [asArray(statement.Action), statement.Resource])).toEqual([[['secretsmanager:GetSecretValue'], { Ref: logicalIdOf(dev.mcp.token) }]]);
   });
 
+  it('is the only function of the stage whose role may touch the token secret', () => {
+    const others = [dev.dataTemplate, dev.apiTemplate, dev.eventsTemplate, Template.fromStack(dev.workflows), Template.fromStack(dev.cardNetwork)];
+    for (const other of others) {
+      const policies = Object.values((other.toJSON() as { Resources: Record<string, { Type: string; Properties: unknown }> }).Resources).filter((resource) => resource.Type === 'AWS::IAM::Policy');
+      expect(policies.filter((policy) => JSON.stringify(policy).includes(logicalIdOf(dev.mcp.token)))).toEqual([]);
+    }
+  });
+
   it('generates the token: 48 letters and digits', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: { PasswordLength: 48, ExcludePunctuation: true, IncludeSpace: false } });
   });
