@@ -1,7 +1,7 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Config } from '../config/config.js';
 import { ENV } from '../config/env-names.js';
-import { cachedSecret, secretsManagerValue, type SecretSource, type SecretsReader } from '../secrets/secret-source.js';
+import { settingOrSecret, type SecretSource, type SecretsReader } from '../secrets/secret-source.js';
 
 /** The token's minimum length, as loadConfig requires of MCP_AUTH_TOKEN. */
 export const MIN_MCP_TOKEN_LENGTH = 16;
@@ -20,19 +20,14 @@ export function mcpTokenSource(
   client: () => SecretsReader = () => new SecretsManagerClient({ region: config.region }),
   now: () => number = Date.now,
 ): SecretSource | undefined {
-  const { mcpAuthToken: token, mcpAuthTokenSecretArn: arn } = config;
-  if (token !== undefined) return async () => token;
-  if (arn === undefined) return undefined;
-  const name = ENV.mcpAuthTokenSecretArn;
-  return cachedSecret(
-    async () => {
-      const value = await secretsManagerValue(client(), arn);
-      if (value === undefined) throw new Error(`the secret ${name} names holds no text`);
-      // A bearer token is one run of non-space characters: anything else could never match.
-      if (/\s/.test(value)) throw new Error(`the secret ${name} names contains white space`);
-      if (value.length < MIN_MCP_TOKEN_LENGTH) throw new Error(`the secret ${name} names is shorter than ${MIN_MCP_TOKEN_LENGTH} characters`);
-      return value;
-    },
-    { maxAgeMs: MCP_TOKEN_MAX_AGE_MS, now },
-  );
+  const problem = (token: string | undefined) =>
+    token === undefined
+      ? 'holds no text'
+      : // A bearer token is one run of non-space characters: anything else could never match.
+        /\s/.test(token)
+        ? 'contains white space'
+        : token.length < MIN_MCP_TOKEN_LENGTH
+          ? `is shorter than ${MIN_MCP_TOKEN_LENGTH} characters`
+          : undefined;
+  return settingOrSecret({ value: config.mcpAuthToken, arn: config.mcpAuthTokenSecretArn, arnVariable: ENV.mcpAuthTokenSecretArn, problem, maxAgeMs: MCP_TOKEN_MAX_AGE_MS }, client, now);
 }

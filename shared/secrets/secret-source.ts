@@ -38,3 +38,28 @@ export async function secretsManagerValue(client: SecretsReader, arn: string): P
   const value = (await client.send(new GetSecretValueCommand({ SecretId: arn }))).SecretString;
   return value === undefined || value.length === 0 ? undefined : value;
 }
+
+/**
+ * A setting given either as its value (the local run, tests) or as the ARN of the Secrets Manager
+ * secret holding it (AWS). The value wins; the secret is read when first needed (kept as
+ * `cachedSecret` keeps it) and checked: `problem` says what is wrong with what was read, never
+ * repeating it, and the read then fails naming `arnVariable`. Undefined when neither is set.
+ */
+export function settingOrSecret(
+  setting: { value: string | undefined; arn: string | undefined; arnVariable: string; problem: (value: string | undefined) => string | undefined; maxAgeMs?: number },
+  client: () => SecretsReader,
+  now?: () => number,
+): SecretSource | undefined {
+  const { value, arn, arnVariable, problem, maxAgeMs } = setting;
+  if (value !== undefined) return async () => value;
+  if (arn === undefined) return undefined;
+  return cachedSecret(
+    async () => {
+      const read = await secretsManagerValue(client(), arn);
+      const wrong = problem(read);
+      if (wrong !== undefined || read === undefined) throw new Error(`the secret ${arnVariable} names ${wrong ?? 'holds no text'}`);
+      return read;
+    },
+    { ...(maxAgeMs !== undefined ? { maxAgeMs } : {}), ...(now ? { now } : {}) },
+  );
+}

@@ -3,7 +3,7 @@ import { decryptSecret, encryptSecret } from '../auth/secret-box.js';
 import { HEX_KEY, type Config } from '../config/config.js';
 import { ENV } from '../config/env-names.js';
 import type { SecretCipher } from '../domain/webhooks/ports.js';
-import { cachedSecret, secretsManagerValue, type SecretSource, type SecretsReader } from '../secrets/secret-source.js';
+import { settingOrSecret, type SecretSource, type SecretsReader } from '../secrets/secret-source.js';
 
 /**
  * WEBHOOK_ENCRYPTION_KEY: the variable itself (the local run, tests), else the Secrets Manager
@@ -15,14 +15,8 @@ export function webhookKeySource(
   config: Pick<Config, 'webhookEncryptionKey' | 'webhookEncryptionKeySecretArn' | 'region'>,
   client: () => SecretsReader = () => new SecretsManagerClient({ region: config.region }),
 ): SecretSource | undefined {
-  const { webhookEncryptionKey: key, webhookEncryptionKeySecretArn: arn } = config;
-  if (key !== undefined) return async () => key;
-  if (arn === undefined) return undefined;
-  return cachedSecret(async () => {
-    const value = await secretsManagerValue(client(), arn);
-    if (value === undefined || !HEX_KEY.regex.test(value)) throw new Error(`the secret ${ENV.webhookEncryptionKeySecretArn} names is not ${HEX_KEY.message.replace(/^must be /, '')}`);
-    return value;
-  });
+  const problem = (key: string | undefined) => (key !== undefined && HEX_KEY.regex.test(key) ? undefined : `is not ${HEX_KEY.message.replace(/^must be /, '')}`);
+  return settingOrSecret({ value: config.webhookEncryptionKey, arn: config.webhookEncryptionKeySecretArn, arnVariable: ENV.webhookEncryptionKeySecretArn, problem }, client);
 }
 
 /** Webhook secrets at rest: AES-256-GCM under the key (`iv:authTag:ciphertext`, decisions.md section 8). */
