@@ -85,12 +85,8 @@ export class EventsStack extends Stack {
     this.bus = new events.EventBus(this, 'Bus', { description: 'Allowance events: one per committed change (decisions.md section 8)' });
     const workers = new Map<string, DeployedWorker>();
     for (const definition of definitions.filter((worker) => !isWorkflowTask(worker))) {
-      workers.set(definition.name, this.addWorker(definition, stage, {
-          table,
-          bus: this.bus,
-          ...(props.dataKey ? { dataKey: props.dataKey } : {}),
-          ...(props.webhookEncryptionKey ? { webhookEncryptionKey: props.webhookEncryptionKey } : {}),
-        }));
+      const shared = { table, bus: this.bus, ...(props.dataKey ? { dataKey: props.dataKey } : {}), ...(props.webhookEncryptionKey ? { webhookEncryptionKey: props.webhookEncryptionKey } : {}) };
+      workers.set(definition.name, this.addWorker(definition, stage, shared));
     }
     this.workers = workers;
 

@@ -16,7 +16,8 @@ export const DATA_KEY_GROUPS: readonly string[] = ['bank-accounts', 'transfers',
 /**
  * The HTTP function groups that read webhook secrets (the webhooks group seals new ones and signs
  * test events; internal runs the compliance report, which checks that a stored secret opens): they
- * get WEBHOOK_ENCRYPTION_KEY. The delivery worker has the grant `webhookKey:read` in shared/workers.ts.
+ * may read the webhook encryption key's secret (bindWebhookEncryptionKey). The delivery worker has
+ * the grant `webhookKey:read` in shared/workers.ts.
  */
 export const WEBHOOK_KEY_GROUPS: readonly string[] = ['webhooks', 'internal'];
 

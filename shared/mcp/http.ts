@@ -38,12 +38,13 @@ function withHeaders(response: Response, requestId: string): Response {
 
 async function authenticateCaller(request: Request, runtime: McpRuntime): Promise<Principal> {
   const refused = () => new ApiError('UNAUTHORIZED', 'Send the MCP token as "Authorization: Bearer <MCP_AUTH_TOKEN>".');
-  if (!runtime.authToken) throw new ApiError('UNAUTHORIZED', 'The MCP endpoint is not configured (MCP_AUTH_TOKEN is unset).');
+  const unconfigured = () => new ApiError('UNAUTHORIZED', 'The MCP endpoint is not configured (MCP_AUTH_TOKEN is unset).');
+  if (!runtime.authToken) throw unconfigured();
   const presented = bearerToken(request.headers.get('authorization') ?? undefined);
   if (!presented) throw refused();
   // Read only for a request that brings a token (in AWS a read may go to Secrets Manager; a failed read answers 500).
   const expected = await runtime.authToken();
-  if (!expected) throw new ApiError('UNAUTHORIZED', 'The MCP endpoint is not configured (MCP_AUTH_TOKEN is unset).');
+  if (!expected) throw unconfigured();
   if (!tokenMatches(presented, expected)) throw refused();
   const apiKey = request.headers.get(API_KEY_HEADER);
   if (!apiKey) throw new ApiError('UNAUTHORIZED', 'Send the API key the tools act with as "X-Api-Key: <key>".');

@@ -8,9 +8,9 @@ import { functionBuildOptions } from '../../bench/bundles.js';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
-import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, expectPoliciesOnlyOn, sameJson, statementsOfRole, tableReferences, XRAY_ACTIONS, isExpirySchedulingStatement } from './iam.js';
+import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, expectPoliciesOnlyOn, statementsOfRole, tableReferences, XRAY_ACTIONS, isExpirySchedulingStatement } from './iam.js';
 import { logicalIdOf, synthStage } from './synth-stage.js';
-import { isDataKeyStatement, isWebhookKeyStatement } from './data-key.js';
+import { isDataKeyStatement, isSecretReadStatement, isWebhookKeyStatement } from './data-key.js';
 import { isTransferWorkflowStartStatement } from './workflows.js';
 
 /** One synthesis with real esbuild bundling of the MCP function, so a handler that can not be bundled fails here. */
@@ -104,7 +104,7 @@ describe('mcp stack: least-privilege IAM', () => {
       // Its webhook tools seal and open webhook secrets (bindWebhookEncryptionKey; webhook-key.test.ts).
       if (isWebhookKeyStatement(dev, statement)) continue;
       // It reads its own token (bindSecret; the test above).
-      if (sameJson(asArray(statement.Action), ['secretsmanager:GetSecretValue']) && sameJson(statement.Resource, { Ref: logicalIdOf(dev.mcp.token) })) continue;
+      if (isSecretReadStatement(statement, logicalIdOf(dev.mcp.token))) continue;
       // Its transfer tools start the transfer workflow (bindTransferWorkflow; workflows-stack.test.ts).
       if (isTransferWorkflowStartStatement(dev, statement)) continue;
       // Its webhook tools (test event, manual retry) queue one delivery attempt (bindDeliveryQueue).
