@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { approvalView } from './approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from './cards/card-view.js';
-import type { EventName } from './event-names.js';
+import type { EmittedEventName } from './event-names.js';
 import { paymentView } from './payments/payment-view.js';
 import { transferView } from './transfers/transfer-view.js';
 import { balance, enumOf, id, lazy, money, text, timestamp, usd, view } from './views.js';
@@ -80,7 +80,7 @@ export const EVENT_PAYLOADS = {
   'card.authorization.reversed': authorizationView,
   'card.refund.created': cardRefundView,
   'webhook.test': /* @__PURE__ */ lazy(() => view({ webhookId: id('webhook', 'The webhook tested.') }, 'A test event, sent by POST /v1/webhooks/{id}/test to that webhook only.', { webhookId: 'whk_Tq8Lm2Zp4Rw9Xb1KLm2Zp4Rw' })),
-} as const satisfies Partial<Record<EventName, z.ZodMiniType>>;
+} as const satisfies Record<EmittedEventName, z.ZodMiniType>;
 
 export type EmittedEvent = keyof typeof EVENT_PAYLOADS;
 export type EventData<N extends EmittedEvent> = z.output<(typeof EVENT_PAYLOADS)[N]>;

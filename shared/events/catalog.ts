@@ -1,22 +1,30 @@
 import * as z from 'zod/mini';
-import { EVENT_NAMES, type EventName } from '../domain/event-names.js';
+import { EMITTED_EVENT_NAMES, EVENT_NAMES, RESERVED_EVENT_NAMES, type EventName, type ReservedEventName } from '../domain/event-names.js';
+import { EVENT_OCCASIONS } from '../domain/event-occasions.js';
 import { EVENT_PAYLOADS, type EmittedEvent } from '../domain/event-payloads.js';
 
 /**
- * The event catalog: every event name with its payload schema. Webhooks, the events API and the
- * docs read it. An event the service does not emit yet (its area is not built) has no schema.
+ * The event catalog: every event name with its payload schema and when it is emitted. Webhooks,
+ * the events API, the OpenAPI document's `webhooks` and the events table of docs/api.md read it.
+ * A reserved name (its area is not built) has neither.
  */
 export interface CatalogEvent {
   name: EventName;
-  /** The schema of `data` (public views only), or null until the event is emitted. */
+  /** The schema of `data` (public views only), or null for a reserved name. */
   payload: z.ZodMiniType | null;
+  /** When it is committed, or null for a reserved name. */
+  occasion: string | null;
 }
 
 const isEmitted = (name: EventName): name is EmittedEvent => name in EVENT_PAYLOADS;
 
-export const EVENT_CATALOG: readonly CatalogEvent[] = EVENT_NAMES.map((name) => ({ name, payload: isEmitted(name) ? EVENT_PAYLOADS[name] : null }));
+export const EVENT_CATALOG: readonly CatalogEvent[] = EVENT_NAMES.map((name) =>
+  isEmitted(name) ? { name, payload: EVENT_PAYLOADS[name], occasion: EVENT_OCCASIONS[name] } : { name, payload: null, occasion: null });
 
-export const EMITTED_EVENTS: readonly EmittedEvent[] = EVENT_NAMES.filter(isEmitted);
+export const EMITTED_EVENTS: readonly EmittedEvent[] = EMITTED_EVENT_NAMES;
+
+/** Names the spec gives that no code emits yet: refused by webhook filters and `GET /v1/events?type=`. */
+export const RESERVED_EVENTS: readonly ReservedEventName[] = RESERVED_EVENT_NAMES;
 
 /** The JSON Schema of an event's payload (for webhook docs). */
 export function payloadJsonSchema(name: EmittedEvent): Record<string, unknown> {

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { EVENT_NAMES } from '../domain/event-names.js';
 import type { EventService } from '../domain/events/event-service.js';
 import { presentEvent } from '../domain/events/event-view.js';
 import { HINTS, defineGroup, operation } from './define.js';
+import { emittedEventName } from './event-filter.js';
 import { describe, text } from './fields.js';
 import { listOperation } from './list.js';
 
@@ -23,7 +23,7 @@ export const EVENTS = defineGroup<EventsServices>('events', [
     http: { method: 'GET', path: '/v1/events', status: 200 },
     mcp: { tool: 'list_events', hints: HINTS.read },
     filters: () => ({
-      type: z.optional(describe(z.enum(EVENT_NAMES), 'Only events of this type, e.g. approval.approved.')),
+      type: z.optional(describe(emittedEventName(), 'Only events of this type, e.g. approval.approved. Reserved names (not emitted yet) are refused.')),
       createdAfter: z.optional(text(64, 'Only events after this time: ISO 8601 date-time.', { min: 1 })),
     }),
     output: 'eventPageView',

@@ -4,6 +4,7 @@ import { EVENT_NAMES } from '../domain/event-names.js';
 import type { WebhookService } from '../domain/webhooks/webhook-service.js';
 import { presentCreatedWebhook, presentDeliveryAttempt, presentWebhook } from '../domain/webhooks/webhook-view.js';
 import { HINTS, defineGroup, operation } from './define.js';
+import { eventFilterEntry } from './event-filter.js';
 import { describe, text } from './fields.js';
 import { listOperation } from './list.js';
 
@@ -29,8 +30,8 @@ export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
     body: () => z.strictObject({
       url: text(2048, 'The endpoint: https (production), or http/https (sandbox).', { min: 1 }),
       events: describe(
-        z.array(z.union([z.enum(EVENT_NAMES), z.literal('*')])).check(z.minLength(1), z.maxLength(MAX_EVENT_FILTER)),
-        'Event names to deliver, or ["*"] for every event.',
+        z.array(eventFilterEntry()).check(z.minLength(1), z.maxLength(MAX_EVENT_FILTER)),
+        'Event names to deliver, or ["*"] for every event. Reserved names (not emitted yet) are refused.',
       ),
       description: z.optional(text(1024, 'Free text for your own reference.', { multiline: true })),
     }),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { EVENT_NAMES } from '../event-names.js';
+import { EMITTED_EVENT_NAMES } from '../event-names.js';
 import type { Environment } from '../tenancy.js';
 import type { OutboxEvent } from '../types.js';
 import { enumOf, environment, id, lazy, objectTag, pageOf, record, timestamp, view } from '../views.js';
@@ -9,11 +9,11 @@ export const eventView = /* @__PURE__ */ lazy(() => view(
   {
     id: id('event', 'The event id: the same on every webhook attempt and in the events API (use it to de-duplicate).'),
     object: objectTag('event'),
-    type: enumOf(EVENT_NAMES, 'The event name, e.g. payment.posted.'),
+    type: enumOf(EMITTED_EVENT_NAMES, 'The event name, e.g. payment.posted.'),
     createdAt: timestamp('When the change it reports was committed.'),
     environment: environment('Environment of the change.'),
     organizationId: id('organization', 'The organization the change belongs to.'),
-    data: record('The object as the API presents it (see the payload of each event type in docs/api.md).'),
+    data: record('The object as the API presents it: the payload of its `type` (the OpenAPI document\'s `webhooks`, docs/api.md "Events").'),
   },
   'An event: one committed change, kept 30 days.',
   {
