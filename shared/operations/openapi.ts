@@ -4,6 +4,7 @@ import { viewOf } from '../domain/view-registry.js';
 import { errorView } from '../domain/views.js';
 import type { Operation } from './define.js';
 import { CATALOG_ENTRIES } from './index.js';
+import { withEventSchemas } from './openapi-webhooks.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -82,7 +83,7 @@ export function buildOpenApiDocument(): JsonSchema {
     paths[operation.http.path] ??= {};
     paths[operation.http.path]![operation.http.method.toLowerCase()] = operationObject(group, operation);
   }
-  return {
+  return withEventSchemas({
     openapi: '3.1.0',
     info: {
       title: 'Allowance API',
@@ -97,7 +98,7 @@ export function buildOpenApiDocument(): JsonSchema {
       securitySchemes: { bearerKey: { type: 'http', scheme: 'bearer', description: 'An API key: `svc_test_...` (sandbox), `svc_live_...` (production) or `svc_admin_...` (operator).' } },
       schemas: { Error: jsonSchemaOf(errorView, 'output') },
     },
-  };
+  });
 }
 
 let cached: JsonSchema | undefined;

@@ -19,11 +19,11 @@ export const eventView = /* @__PURE__ */ lazy(() => view(
   {
     id: 'evt_8Lm2Zq4Tr9Wb1XkPq3Ns5Vd7',
     object: 'event',
-    type: 'approval.approved',
+    type: 'wallet.funded',
     createdAt: '2026-11-22T10:00:00.000Z',
     environment: 'SANDBOX',
     organizationId: 'org_ipK5yfL5D6aVwx00',
-    data: { id: 'apr_Lm4Zq8Tr2Wb9Xk1P', status: 'APPROVED' },
+    data: { walletId: 'wal_3kTnYpLqW8rXbZ2m', transactionId: 'txn_9fQw2LmZr4Tb8Ks1', amount: '100.00', currency: 'USD' },
   },
 ));
 
