@@ -30,19 +30,29 @@ const pascal = (name: string) => name.split(/[._]/).map((part) => part.charAt(0)
 const envelopeName = (name: EmittedEventName) => `${pascal(name)}Event`;
 const refTo = (component: string) => ({ $ref: `${SCHEMAS}${component}` });
 
+let viewNames: ReadonlyMap<unknown, string> | undefined;
+
+/** The registry name of an event's payload when it is a public view of its own (`transferView`), else undefined. */
+export function payloadViewName(name: EmittedEventName): string | undefined {
+  viewNames ??= new Map(Object.values(VIEW_MODULES).flatMap((module) => Object.entries(module)).map(([view, schema]) => [schema, view]));
+  return viewNames.get(EVENT_PAYLOADS[name]);
+}
+
 /**
- * The component of each event's payload: a public view several events share is described once,
- * under the name of its view (`transferView` -> `TransferEventData`); another payload under its event's.
+ * The OpenAPI component of an event's payload: a public view several events share is described
+ * once, under the name of its view (`transferView` -> `TransferEventData`); another under its event's.
  */
+export function payloadComponentName(name: EmittedEventName): string {
+  const view = payloadViewName(name);
+  return view ? `${pascal(view.replace(/View$/, ''))}EventData` : `${pascal(name)}EventData`;
+}
+
 function payloadComponents(): { byEvent: Map<EmittedEventName, string>; schemas: Record<string, JsonSchema> } {
-  const viewNames = new Map<unknown, string>(Object.values(VIEW_MODULES).flatMap((module) => Object.entries(module)).map(([name, schema]) => [schema, name]));
   const byEvent = new Map<EmittedEventName, string>();
   const schemas: Record<string, JsonSchema> = {};
   for (const name of EMITTED_EVENT_NAMES) {
-    const payload = EVENT_PAYLOADS[name];
-    const viewName = viewNames.get(payload);
-    const component = viewName ? `${pascal(viewName.replace(/View$/, ''))}EventData` : `${pascal(name)}EventData`;
-    schemas[component] ??= jsonSchemaOf(payload);
+    const component = payloadComponentName(name);
+    schemas[component] ??= jsonSchemaOf(EVENT_PAYLOADS[name]);
     byEvent.set(name, component);
   }
   return { byEvent, schemas };
