@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
-import type { Organization } from '../fixtures/payments-client.js';
+import { eventually } from '../fixtures/eventually.js';
+import { ledgerClient, type Organization } from '../fixtures/payments-client.js';
 
-/** Reserved event names (declared by the spec, emitted by no code yet) are refused where a client names events. */
-describe('reserved event names', () => {
+/** Reserved event names (declared by the spec, emitted by no code yet) are refused where a client names events; emitted ones are typed. */
+describe('event names over HTTP: reserved ones refused, emitted ones typed in OpenAPI', () => {
   let service: TestService;
   let org: Organization;
 
@@ -50,5 +51,28 @@ describe('reserved event names', () => {
     expect(response.status).toBe(400);
     expect(response.body.error.details.field).toBe('events.0');
     expect(response.body.error.message).not.toContain('not emitted yet');
+  });
+
+  it('every event the events API returns has its type\'s webhook in the OpenAPI document, and its data the fields of that payload schema', async () => {
+    const ledger = ledgerClient(service);
+    const payer = await ledger.fundedWallet(org, '20.00');
+    const payee = await ledger.createWallet(org.key, 'Payee');
+    await ledger.pay(org.key, { from: payer, to: payee, amount: '1.00', description: 'typed' });
+    await ledger.createAgent(org, 'Typed agent');
+    const document = (await service.call('GET', '/v1/openapi.json')).body as { webhooks: Record<string, any>; components: { schemas: Record<string, any> } };
+    const resolve = (schema: { $ref?: string }) => (schema.$ref ? document.components.schemas[schema.$ref.split('/').at(-1)!] : schema);
+
+    const events = await eventually(async () => {
+      const listed = (await service.call('GET', '/v1/events?limit=100', { key: org.key })).body.data as { type: string; data: Record<string, unknown> }[];
+      expect(new Set(listed.map((e) => e.type))).toEqual(new Set(['organization.created', 'wallet.created', 'wallet.funded', 'payment.posted', 'agent.created']));
+      return listed;
+    });
+    for (const event of events) {
+      const envelope = resolve(document.webhooks[event.type].post.requestBody.content['application/json'].schema);
+      const payload = resolve(envelope.properties.data);
+      expect(Object.keys(payload.properties).length, event.type).toBeGreaterThan(0);
+      expect(Object.keys(event.data).filter((field) => !(field in payload.properties)), event.type).toEqual([]);
+      expect((payload.required as string[]).filter((field) => !(field in event.data)), event.type).toEqual([]);
+    }
   });
 });

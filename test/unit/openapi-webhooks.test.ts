@@ -15,7 +15,6 @@ type Schema = {
   items?: Schema;
   allOf?: Schema[];
   oneOf?: Schema[];
-  discriminator?: { propertyName: string; mapping?: Record<string, string> };
   examples?: unknown[];
 };
 type WebhookItem = { post?: { summary?: string; description?: string; requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> }; responses?: Record<string, unknown> } };
@@ -72,13 +71,11 @@ describe('the OpenAPI document\'s webhooks (one per emitted event)', () => {
     expect(EVENT_PAYLOADS[name].safeParse(example?.data).success).toBe(true);
   });
 
-  it('types the items of GET /v1/events and GET /v1/events/{id} as a union discriminated by `type`, one branch per emitted event', () => {
+  it('types the items of GET /v1/events and GET /v1/events/{id} as a union discriminated by `type` (a const per branch), one branch per emitted event', () => {
     const list = document.paths['/v1/events']!.get!.responses['200']!.content!['application/json']!.schema;
     const one = document.paths['/v1/events/{id}']!.get!.responses['200']!.content!['application/json']!.schema;
     for (const item of [list.properties!.data!.items!, one]) {
       const union = item.allOf?.find((part) => part.oneOf);
-      expect(union?.discriminator?.propertyName).toBe('type');
-      expect(Object.keys(union?.discriminator?.mapping ?? {}).sort()).toEqual([...EMITTED_EVENT_NAMES].sort());
       const branches = (union?.oneOf ?? []).map(resolved);
       expect(branches.map((branch) => branch.properties?.type?.const).sort()).toEqual([...EMITTED_EVENT_NAMES].sort());
       for (const branch of branches) expect(isFreeForm(dataOf(branch))).toBe(false);
