@@ -90,7 +90,7 @@ function webhookOf(name: EmittedEventName, envelope: string, payloadSchema: Json
       description: `${EVENT_OCCASIONS[name]} \`data\`: ${String(payloadSchema.description ?? '')}`.trim(),
       tags: ['events'],
       security: [],
-      parameters: Object.keys(SIGNATURE_HEADERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+      parameters: Object.keys(SIGNATURE_HEADERS).map((header) => ({ $ref: `#/components/parameters/${header}` })),
       requestBody: { required: true, description: 'The Standard Webhooks envelope of the event.', content: { 'application/json': { schema: refTo(envelope) } } },
       responses: {
         '2XX': { description: `Any 2xx acknowledges the delivery. Anything else, or no answer within ${String(DELIVERY_TIMEOUT_MS / 1000)} s, is retried with exponential backoff for ${String(days)} days (scaled in the sandbox), then dead-lettered.` },
