@@ -34,7 +34,7 @@ export function createEventStore(table: TableContext): EventStore & EventArchive
     listEvents(organizationId, environment, query, page) {
       const filter = filterOf(query);
       if (query.walletId) {
-        const partition = storedEventKeys.ofWallet(query.walletId);
+        const partition = storedEventKeys.ofWallet(organizationId, environment, query.walletId);
         return mergedPages([{ index: GSI.GSI2, partition }, { index: GSI.GSI3, partition }], page, storedEventCodec.fromItem, filter);
       }
       return queryIndex(GSI.GSI1, storedEventKeys.ofOrganization(organizationId, environment), page, storedEventCodec.fromItem, filter);

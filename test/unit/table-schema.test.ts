@@ -4,7 +4,7 @@ import type { Policy } from '../../shared/domain/policies/policy-types.js';
 import type { Approval, AuditEntry, Wallet } from '../../shared/domain/types.js';
 import * as entities from '../../shared/persistence/entities/index.js';
 import type { Item } from '../../shared/persistence/item.js';
-import { GSI, INDEX_USAGE } from '../../shared/persistence/table-schema.js';
+import { GSI, INDEX_USAGE, WALLET_INDEXES_SHARED_ACROSS_ORGANIZATIONS } from '../../shared/persistence/table-schema.js';
 
 const AT = '2026-11-21T10:00:00.000Z';
 const scope = { organizationId: 'org_1', environment: 'SANDBOX' as const };
@@ -43,5 +43,15 @@ describe('table schema', () => {
     const used = Object.values(GSI).filter((index) => item[index.partition] !== undefined).map((index) => index.name);
     expect(used.sort()).toEqual(Object.keys(INDEX_USAGE[entityType]).sort());
     for (const name of used) expect(typeof item[GSI[name].sort]).toBe('string');
+  });
+
+  it.each(Object.keys(INDEX_USAGE) as (keyof typeof INDEX_USAGE)[])('names the organization and environment in every %s index partition that names a wallet', (entityType) => {
+    const item = samples[entityType];
+    const shared: readonly string[] = WALLET_INDEXES_SHARED_ACROSS_ORGANIZATIONS[entityType] ?? [];
+    for (const index of Object.values(GSI)) {
+      const partition = item[index.partition];
+      if (typeof partition !== 'string' || !partition.includes('wal_') || shared.includes(index.name)) continue;
+      expect(partition, `${entityType} ${index.name}`).toContain(`${scope.organizationId}#${scope.environment}#`);
+    }
   });
 });
