@@ -36,7 +36,7 @@ export const INDEX_USAGE = {
   CARD: { GSI1: 'cards of an organization environment', GSI2: 'cards of a wallet, within the organization environment' },
   CARDHOLDER: { GSI1: 'cardholders of an organization environment' },
   CARD_AUTHORIZATION: { GSI1: 'authorizations of a card', GSI4: 'APPROVED authorizations, by expiresAt (sparse: removed by the capture or reversal)' },
-  EVENT: { GSI1: 'events of an organization environment (events API)', GSI2: 'events of the organization environment by the first wallet they concern (wallet-scoped keys)', GSI3: 'events of the organization environment by the second wallet they concern' },
+  EVENT: { GSI1: 'events of an organization environment (events API)', GSI2: 'events of the organization environment by the first wallet they concern (wallet-scoped keys)', GSI3: 'events of the organization environment by the second wallet they concern', GSI4: 'events of an organization environment in the order they became visible, oldest first by `${visibleAt}#${id}` (the polling feed)' },
 } as const satisfies Record<string, Partial<Record<GsiName, string>>>;
 
 /**

@@ -22,7 +22,7 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
   CARD: entities.cardCodec.toItem({ id: 'card_1', ...scope, walletId: 'wal_1', type: 'PERSISTENT', status: 'ACTIVE', brand: 'visa', last4: '4242', expMonth: 11, expYear: 2029, spendingLimits: [], version: 1, createdAt: AT, updatedAt: AT }),
   CARDHOLDER: entities.cardholderCodec.toItem({ id: 'crh_1', ...scope, name: 'A', billingAddress: { line1: 'l', city: 'c', state: 's', postalCode: 'p', country: 'US' }, createdAt: AT }),
   CARD_AUTHORIZATION: entities.cardAuthorizationCodec.toItem({ id: 'auth_1', ...scope, cardId: 'card_1', walletId: 'wal_1', amount: '1.00', capturedAmount: '0.00', refundedAmount: '0.00', status: 'APPROVED', holdId: 'txn_1', merchant: { name: 'M', category: '5734' }, createdAt: AT, expiresAt: AT }),
-  EVENT: entities.storedEventCodec.toItem({ id: 'evt_1', type: 'payment.posted', ...scope, createdAt: AT, data: { from: 'wal_1', to: 'wal_2' } }),
+  EVENT: entities.storedEventCodec.toItem({ id: 'evt_1', type: 'payment.posted', ...scope, createdAt: AT, data: { from: 'wal_1', to: 'wal_2' } }, AT),
 };
 
 describe('table schema', () => {

@@ -21,10 +21,17 @@ export const storedEventKeys = {
    */
   ofWallet: (organizationId: string, environment: Environment, walletId: string) => `EVENTS#${organizationId}#${environment}#WALLET#${walletId}`,
   sort: (event: Pick<OutboxEvent, 'createdAt' | 'id'>) => `${event.createdAt}#${event.id}`,
+  /** GSI4: an organization environment's events in the order they became visible (the polling feed, event-feed.ts). */
+  visible: (organizationId: string, environment: Environment) => `EVENTS#${organizationId}#${environment}#VISIBLE`,
+  /** GSI4's sort: the projector's stamp, then the id. */
+  visibleSort: (visibleAt: string, eventId: string) => `${visibleAt}#${eventId}`,
+  /** A GSI4 sort key after every event stamped at or before `at`. */
+  visibleThrough: (at: string) => `${at}#\uffff`,
 };
 
 export const storedEventCodec = {
-  toItem(event: OutboxEvent): Item {
+  /** The item of an event stored (made visible) at `visibleAt`. */
+  toItem(event: OutboxEvent, visibleAt: string): Item {
     const sort = storedEventKeys.sort(event);
     const [first, second] = walletsOfEvent(event);
     return {
@@ -34,6 +41,9 @@ export const storedEventCodec = {
       GSI1SK: sort,
       ...(first ? { GSI2PK: storedEventKeys.ofWallet(event.organizationId, event.environment, first), GSI2SK: sort } : {}),
       ...(second ? { GSI3PK: storedEventKeys.ofWallet(event.organizationId, event.environment, second), GSI3SK: sort } : {}),
+      GSI4PK: storedEventKeys.visible(event.organizationId, event.environment),
+      GSI4SK: storedEventKeys.visibleSort(visibleAt, event.id),
+      visibleAt,
       id: event.id,
       type: event.type,
       organizationId: event.organizationId,
