@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
+import { FEED_SETTLE_MS } from '../../shared/domain/events/event-feed.js';
 import { built } from '../../shared/domain/validation.js';
 import { CATALOG_ENTRIES } from '../../shared/operations/index.js';
+import { eventually } from '../fixtures/eventually.js';
 import { foreignActivity, tracesIn, type ForeignActivity } from '../fixtures/foreign-activity.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { callTool, connectMcp, TEST_MCP_TOKEN } from '../fixtures/mcp-client.js';
@@ -65,9 +67,18 @@ describe('a wallet-scoped key of another organization', () => {
     const byId = await service.call('GET', `/v1/events/${paid.id}`, { key: agentB.apiKey });
     expect({ status: byId.status, code: byId.body.error?.code }).toEqual({ status: 404, code: 'EVENT_NOT_FOUND' });
 
-    const tools = [await callTool(mcp, 'list_events', { limit: 100 }), await callTool(mcp, 'list_events', { type: 'payment.posted' }), await callTool(mcp, 'get_event', { id: paid.id })];
+    // The polling feed too, once A's payment event is in A's own feed (settled).
+    await eventually(async () => {
+      const own = await service.call('GET', '/v1/events?order=visible&type=payment.posted&limit=100', { key: a.key });
+      expect(own.body.data.map((event: { id: string }) => event.id)).toContain(paid.id);
+    }, FEED_SETTLE_MS + 5_000);
+    const feed = await service.call('GET', '/v1/events?order=visible&limit=100', { key: agentB.apiKey });
+    expect(feed.status, feed.text).toBe(200);
+    expect(tracesIn(feed.text, activity)).toEqual([]);
+
+    const tools = [await callTool(mcp, 'list_events', { limit: 100 }), await callTool(mcp, 'list_events', { type: 'payment.posted' }), await callTool(mcp, 'list_events', { order: 'visible' }), await callTool(mcp, 'get_event', { id: paid.id })];
     for (const result of tools) expect(tracesIn(JSON.stringify(result), activity)).toEqual([]);
-    expect(tools[2]!.isError).toBe(true);
+    expect(tools[3]!.isError).toBe(true);
   });
 
   it('still sees the payment it received, without the payer\'s idempotency key', async () => {
