@@ -90,6 +90,11 @@ export interface Page<T> {
   items: T[];
   /** Opaque continuation from the store; the HTTP layer signs it into a cursor. */
   lastKey?: Record<string, unknown>;
+  /**
+   * Whether more items are there now. Absent: exactly when `lastKey` is set. A feed (events in
+   * visible order) always answers a `lastKey`, the position to poll from, and `more` beside it.
+   */
+  more?: boolean;
 }
 
 export interface PageRequest {

@@ -58,8 +58,11 @@ export function pageRequestOf(codec: Pick<CursorCodec, 'decode'>, query: ListQue
   return { limit, ...(query.cursor ? { startKey: codec.decode(query.cursor, binding) } : {}) };
 }
 
-/** Response shape of interface-spec 4.12: `data`, `cursor` (null on the last page), `hasMore`. */
+/**
+ * Response shape of interface-spec 4.12: `data`, `cursor` (null on the last page), `hasMore`. A
+ * feed's page (events in visible order) always has a cursor; `hasMore` says whether more is there now.
+ */
 export function pageResponse<T, R>(codec: Pick<CursorCodec, 'encode'>, page: Page<T>, binding: string, present: (item: T) => R) {
   const cursor = page.lastKey ? codec.encode(page.lastKey, binding) : null;
-  return { data: page.items.map(present), cursor, hasMore: cursor !== null };
+  return { data: page.items.map(present), cursor, hasMore: page.more ?? cursor !== null };
 }

@@ -34,7 +34,7 @@ export function createAgentStore(table: TableContext): AgentStore {
     ...createIdempotencyStore(table),
     ...createCommitter(table, { ...walletWriters, ...apiKeyWriters, ...policyWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
     ...createIdempotencyCompleter(table),
-    async hasOpenTransfers(walletId) {
+    async hasOpenTransfers(wallet) {
       // One read of the wallet's newest transfers (open ones are recent: they settle within days).
       const output = await table.client.send(
         new QueryCommand({
@@ -42,7 +42,7 @@ export function createAgentStore(table: TableContext): AgentStore {
           IndexName: GSI.GSI2.name,
           KeyConditionExpression: '#pk = :pk',
           ExpressionAttributeNames: { '#pk': GSI.GSI2.partition, '#status': 'status' },
-          ExpressionAttributeValues: { ':pk': transferKeys.ofWallet(walletId) },
+          ExpressionAttributeValues: { ':pk': transferKeys.ofWallet(wallet.organizationId, wallet.environment, wallet.id) },
           ProjectionExpression: '#status',
           ScanIndexForward: false,
           Limit: RECENT_TRANSFERS_CHECKED,

@@ -26,7 +26,7 @@ export function createCardStore(table: TableContext): CardStore {
       return item ? cardCodec.fromItem(item) : undefined;
     },
     listCards(scope, filter, page) {
-      if (filter.walletId !== undefined) return queryIndex(GSI.GSI2, cardKeys.ofWallet(filter.walletId), page, cardCodec.fromItem);
+      if (filter.walletId !== undefined) return queryIndex(GSI.GSI2, cardKeys.ofWallet(scope.organizationId, scope.environment, filter.walletId), page, cardCodec.fromItem);
       return queryIndex(GSI.GSI1, cardKeys.ofOrganization(scope.organizationId, scope.environment), page, cardCodec.fromItem);
     },
     async getCardholder(cardholderId) {

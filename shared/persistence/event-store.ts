@@ -1,13 +1,22 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { EventArchive, EventQuery, EventStore } from '../domain/events/ports.js';
+import { systemClock, type Clock } from '../domain/clock.js';
+import { FEED_STAMP_BUDGET_MS, visibleStamp } from '../domain/events/event-feed.js';
+import type { EventArchive, EventQuery, EventStore, FeedPage } from '../domain/events/ports.js';
+import type { Environment } from '../domain/tenancy.js';
 import type { OutboxEvent } from '../domain/types.js';
 import { storedEventCodec, storedEventKeys } from './entities/stored-event.js';
+import type { Item } from './item.js';
 import { createQueries, type Filter } from './queries.js';
 import { GSI } from './table-schema.js';
 import { getItem, type TableContext } from './table-context.js';
 
-function filterOf(query: EventQuery): Filter | undefined {
+/** Items the feed's query evaluates a call (a wallet-scoped key's filter may keep few of them). */
+const FEED_QUERY_BATCH = 100;
+/** Before every position of the feed (positions start with an ISO 8601 time; a key value can not be empty). */
+const FEED_START = '0';
+
+function filterOf(query: EventQuery, feed = false): Filter | undefined {
   const parts: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -21,11 +30,80 @@ function filterOf(query: EventQuery): Filter | undefined {
     names['#f_createdAt'] = 'createdAt';
     values[':f_after'] = query.createdAfter;
   }
+  // The feed reads the organization's partition: a wallet-scoped key keeps its wallet's events
+  // (those indexed under the wallet in the organization environment, as GSI2/GSI3 list them).
+  if (feed && query.walletId !== undefined) {
+    parts.push('(#f_w1 = :f_wallet OR #f_w2 = :f_wallet)');
+    names['#f_w1'] = GSI.GSI2.partition;
+    names['#f_w2'] = GSI.GSI3.partition;
+  }
   return parts.length > 0 ? { expression: parts.join(' AND '), names, values } : undefined;
 }
 
-export function createEventStore(table: TableContext): EventStore & EventArchive {
+export function createEventStore(table: TableContext, options: { clock?: Clock } = {}): EventStore & EventArchive {
+  const clock = options.clock ?? systemClock;
   const { queryIndex, mergedPages } = createQueries(table.client, table.tableName);
+
+  /**
+   * Stores the event stamped now (its place in the feed). A write that took longer than the stamp
+   * budget may have landed after a poll's settled window passed its stamp: it is stamped again
+   * (a later place), until a stamp is written within the budget.
+   */
+  async function store(event: OutboxEvent): Promise<boolean> {
+    let stamp = visibleStamp(event.createdAt, clock.now());
+    try {
+      await table.client.send(new PutCommand({ TableName: table.tableName, Item: storedEventCodec.toItem(event, stamp), ConditionExpression: 'attribute_not_exists(PK)' }));
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+    while (clock.now().getTime() - Date.parse(stamp) > FEED_STAMP_BUDGET_MS) {
+      stamp = visibleStamp(event.createdAt, clock.now());
+      await table.client.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: storedEventKeys.primary(event.id),
+          UpdateExpression: 'SET visibleAt = :at, #sk = :sk',
+          ExpressionAttributeNames: { '#sk': GSI.GSI4.sort },
+          ExpressionAttributeValues: { ':at': stamp, ':sk': storedEventKeys.visibleSort(stamp, event.id) },
+        }),
+      );
+    }
+    return true;
+  }
+
+  async function listVisibleEvents(organizationId: string, environment: Environment, query: EventQuery, range: { after?: string | undefined; until: string }, limit: number): Promise<FeedPage> {
+    const until = storedEventKeys.visibleThrough(range.until);
+    // Without a position, the feed starts at createdAfter (an event is never stamped before its createdAt).
+    const after = range.after ?? query.createdAfter ?? FEED_START;
+    if (after >= until) return { items: [], position: after, more: false };
+    const filter = filterOf(query, true);
+    const wallet = query.walletId !== undefined ? { ':f_wallet': storedEventKeys.ofWallet(organizationId, environment, query.walletId) } : {};
+    const found: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const output = await table.client.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          IndexName: GSI.GSI4.name,
+          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :after AND :until',
+          ExpressionAttributeNames: { '#pk': GSI.GSI4.partition, '#sk': GSI.GSI4.sort, ...(filter?.names ?? {}) },
+          ExpressionAttributeValues: { ':pk': storedEventKeys.visible(organizationId, environment), ':after': after, ':until': until, ...(filter?.values ?? {}), ...wallet },
+          ...(filter ? { FilterExpression: filter.expression } : {}),
+          ScanIndexForward: true,
+          Limit: FEED_QUERY_BATCH,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      // BETWEEN includes its bounds: the event at the position itself was answered before.
+      found.push(...(output.Items ?? []).filter((item) => item[GSI.GSI4.sort] !== after));
+      startKey = output.LastEvaluatedKey;
+    } while (startKey && found.length <= limit);
+    const items = found.slice(0, limit);
+    const more = found.length > limit;
+    return { items: items.map(storedEventCodec.fromItem), position: more ? String(items.at(-1)![GSI.GSI4.sort]) : until, more };
+  }
+
   return {
     async getEvent(eventId) {
       const item = await getItem(table, storedEventKeys.primary(eventId));
@@ -34,24 +112,15 @@ export function createEventStore(table: TableContext): EventStore & EventArchive
     listEvents(organizationId, environment, query, page) {
       const filter = filterOf(query);
       if (query.walletId) {
-        const partition = storedEventKeys.ofWallet(query.walletId);
+        const partition = storedEventKeys.ofWallet(organizationId, environment, query.walletId);
         return mergedPages([{ index: GSI.GSI2, partition }, { index: GSI.GSI3, partition }], page, storedEventCodec.fromItem, filter);
       }
       return queryIndex(GSI.GSI1, storedEventKeys.ofOrganization(organizationId, environment), page, storedEventCodec.fromItem, filter);
     },
+    listVisibleEvents,
     async storeEvents(events) {
-      const stored: OutboxEvent[] = [];
-      await Promise.all(
-        events.map(async (event) => {
-          try {
-            await table.client.send(new PutCommand({ TableName: table.tableName, Item: storedEventCodec.toItem(event), ConditionExpression: 'attribute_not_exists(PK)' }));
-            stored.push(event);
-          } catch (error) {
-            if (!(error instanceof ConditionalCheckFailedException)) throw error;
-          }
-        }),
-      );
-      return stored;
+      const stored = await Promise.all(events.map(async (event) => ((await store(event)) ? [event] : [])));
+      return stored.flat();
     },
   };
 }

@@ -31,8 +31,8 @@ export function createTransferStore(table: TableContext): TransferStore {
     listTransfers(scope, filter, page) {
       return queryIndex(GSI.GSI1, transferKeys.ofOrganization(scope.organizationId, scope.environment), page, transferCodec.fromItem, filterOf(filter));
     },
-    listWalletTransfers(walletId, filter, page) {
-      const partition = transferKeys.ofWallet(walletId);
+    listWalletTransfers(scope, walletId, filter, page) {
+      const partition = transferKeys.ofWallet(scope.organizationId, scope.environment, walletId);
       return mergedPages([{ index: GSI.GSI2, partition }, { index: GSI.GSI3, partition }], page, transferCodec.fromItem, filterOf(filter));
     },
     ...createBankAccountReader(table),

@@ -160,7 +160,7 @@ export function eventBus(core: Core): EventPublisher {
  * records and outbox items become events, kept for the events API and put on the bus.
  */
 export function journalProjector(core: Core, bus: EventPublisher = eventBus(core)) {
-  const publisher = archivingPublisher(createEventStore(core.table), bus);
+  const publisher = archivingPublisher(createEventStore(core.table, { clock: core.clock }), bus);
   return createJournalStreamConsumer(createJournalProjector({ store: createProjectionStore(core.table), publisher }), publisher);
 }
 
@@ -174,8 +174,8 @@ export function deliveryQueue(core: Core): DeliveryQueue {
   return localDeliveryQueue(WEBHOOK_DELIVERY_QUEUE);
 }
 
-export function eventService(core: Core, store: EventStore = createEventStore(core.table)): EventService {
-  return createEventService({ store });
+export function eventService(core: Core, store: EventStore = createEventStore(core.table, { clock: core.clock })): EventService {
+  return createEventService({ store, clock: core.clock });
 }
 
 const ciphers = new WeakMap<Core, SecretCipher | undefined>();

@@ -4,7 +4,7 @@ import type { Policy } from '../../shared/domain/policies/policy-types.js';
 import type { Approval, AuditEntry, Wallet } from '../../shared/domain/types.js';
 import * as entities from '../../shared/persistence/entities/index.js';
 import type { Item } from '../../shared/persistence/item.js';
-import { GSI, INDEX_USAGE } from '../../shared/persistence/table-schema.js';
+import { GSI, INDEX_USAGE, WALLET_INDEXES_SHARED_ACROSS_ORGANIZATIONS } from '../../shared/persistence/table-schema.js';
 
 const AT = '2026-11-21T10:00:00.000Z';
 const scope = { organizationId: 'org_1', environment: 'SANDBOX' as const };
@@ -22,7 +22,7 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
   CARD: entities.cardCodec.toItem({ id: 'card_1', ...scope, walletId: 'wal_1', type: 'PERSISTENT', status: 'ACTIVE', brand: 'visa', last4: '4242', expMonth: 11, expYear: 2029, spendingLimits: [], version: 1, createdAt: AT, updatedAt: AT }),
   CARDHOLDER: entities.cardholderCodec.toItem({ id: 'crh_1', ...scope, name: 'A', billingAddress: { line1: 'l', city: 'c', state: 's', postalCode: 'p', country: 'US' }, createdAt: AT }),
   CARD_AUTHORIZATION: entities.cardAuthorizationCodec.toItem({ id: 'auth_1', ...scope, cardId: 'card_1', walletId: 'wal_1', amount: '1.00', capturedAmount: '0.00', refundedAmount: '0.00', status: 'APPROVED', holdId: 'txn_1', merchant: { name: 'M', category: '5734' }, createdAt: AT, expiresAt: AT }),
-  EVENT: entities.storedEventCodec.toItem({ id: 'evt_1', type: 'payment.posted', ...scope, createdAt: AT, data: { from: 'wal_1', to: 'wal_2' } }),
+  EVENT: entities.storedEventCodec.toItem({ id: 'evt_1', type: 'payment.posted', ...scope, createdAt: AT, data: { from: 'wal_1', to: 'wal_2' } }, AT),
 };
 
 describe('table schema', () => {
@@ -43,5 +43,15 @@ describe('table schema', () => {
     const used = Object.values(GSI).filter((index) => item[index.partition] !== undefined).map((index) => index.name);
     expect(used.sort()).toEqual(Object.keys(INDEX_USAGE[entityType]).sort());
     for (const name of used) expect(typeof item[GSI[name].sort]).toBe('string');
+  });
+
+  it.each(Object.keys(INDEX_USAGE) as (keyof typeof INDEX_USAGE)[])('names the organization and environment in every %s index partition that names a wallet', (entityType) => {
+    const item = samples[entityType];
+    const shared: readonly string[] = WALLET_INDEXES_SHARED_ACROSS_ORGANIZATIONS[entityType] ?? [];
+    for (const index of Object.values(GSI)) {
+      const partition = item[index.partition];
+      if (typeof partition !== 'string' || !partition.includes('wal_') || shared.includes(index.name)) continue;
+      expect(partition, `${entityType} ${index.name}`).toContain(`${scope.organizationId}#${scope.environment}#`);
+    }
   });
 });

@@ -231,7 +231,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
       throw new ApiError('INVALID_STATE', 'The agent has money held or clearing (a pending withdrawal or deposit); delete it once its transfers have finished.', { heldBalance: formatBalance(agent.heldBalance), pendingBalance: formatBalance(agent.pendingBalance) });
     }
     // A deposit or withdrawal not yet settled would settle on the closed wallet: it finishes (or is cancelled) first.
-    if (await store.hasOpenTransfers(agent.id)) {
+    if (await store.hasOpenTransfers(agent)) {
       throw new ApiError('INVALID_STATE', 'The agent has transfers still in flight; delete it once they have finished (or cancel them).', { openTransfers: true });
     }
     const mainWalletId = await mainWalletOf(scope);

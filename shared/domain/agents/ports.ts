@@ -15,5 +15,5 @@ export interface AgentStore extends WalletReader, WalletSnapshotReader, ApiKeyRe
   /** AGENT wallets of an organization and environment, newest first; deleted ones only when asked. */
   listAgents(organizationId: string, environment: Environment, includeDeleted: boolean, page: PageRequest): Promise<Page<Wallet>>;
   /** Whether a deposit or withdrawal of the wallet is still INITIATED or PENDING (it would settle on a closed wallet). */
-  hasOpenTransfers(walletId: string): Promise<boolean>;
+  hasOpenTransfers(wallet: Pick<Wallet, 'id' | 'organizationId' | 'environment'>): Promise<boolean>;
 }

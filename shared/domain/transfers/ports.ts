@@ -97,6 +97,6 @@ export interface TransferStore extends BankAccountReader, WalletReader, WalletSn
   /** Transfers whose `reconcileAt` is before `now`, oldest first. */
   listDueTransfers(now: Date, limit: number): Promise<Transfer[]>;
   listTransfers(scope: OrganizationScope, filter: TransferFilter, page: PageRequest): Promise<Page<Transfer>>;
-  /** The transfers a wallet pays or receives (internal transfers from both sides). */
-  listWalletTransfers(walletId: string, filter: TransferFilter, page: PageRequest): Promise<Page<Transfer>>;
+  /** The transfers of the organization environment that a wallet pays or receives (internal transfers from both sides). */
+  listWalletTransfers(scope: OrganizationScope, walletId: string, filter: TransferFilter, page: PageRequest): Promise<Page<Transfer>>;
 }

@@ -135,7 +135,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
     const narrowed = { direction: filter.direction, status: filter.status };
     if (walletId === undefined) return store.listTransfers(scope, narrowed, page);
     const wallet = assertAccessible(ctx.principal, await store.getWallet(walletId));
-    return store.listWalletTransfers(wallet.id, narrowed, page);
+    return store.listWalletTransfers(scope, wallet.id, narrowed, page);
   }
 
   // ---- Counterparties ---------------------------------------------------------------------------

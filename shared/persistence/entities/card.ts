@@ -15,7 +15,8 @@ export const CARD_ENTITY = 'CARD';
 export const cardKeys = {
   primary: (cardId: string): ItemKey => ({ PK: `CARD#${cardId}`, SK: 'CARD' }),
   ofOrganization: (organizationId: string, environment: Environment) => `CARDS#${organizationId}#${environment}`,
-  ofWallet: (walletId: string) => `WALLET#${walletId}#CARDS`,
+  /** GSI2: a wallet's cards, within the card's organization environment (never keyed by the wallet alone). */
+  ofWallet: (organizationId: string, environment: Environment, walletId: string) => `CARDS#${organizationId}#${environment}#WALLET#${walletId}`,
   sort: (card: Pick<Card, 'createdAt' | 'id'>) => `${card.createdAt}#${card.id}`,
 };
 
@@ -44,7 +45,7 @@ export const cardCodec = {
       entityType: CARD_ENTITY,
       GSI1PK: cardKeys.ofOrganization(card.organizationId, card.environment),
       GSI1SK: sort,
-      GSI2PK: cardKeys.ofWallet(card.walletId),
+      GSI2PK: cardKeys.ofWallet(card.organizationId, card.environment, card.walletId),
       GSI2SK: sort,
       ...record,
     };

@@ -13,13 +13,25 @@ export const storedEventKeys = {
   primary: (eventId: string): ItemKey => ({ PK: `EVENT#${eventId}`, SK: 'EVENT' }),
   /** GSI1: an organization environment's events, newest first. */
   ofOrganization: (organizationId: string, environment: Environment) => `EVENTS#${organizationId}#${environment}`,
-  /** GSI2 and GSI3: the events of each wallet it concerns (wallet-scoped keys). */
-  ofWallet: (walletId: string) => `EVENTS#WALLET#${walletId}`,
+  /**
+   * GSI2 and GSI3: the events of each wallet it concerns (wallet-scoped keys), within the event's
+   * own organization environment. An event may name a wallet of another organization (a payment's
+   * payee): the partition names the event's organization, so the payee's key, which reads the
+   * partition of its own organization, never reads the payer's events (decisions.md sections 1, 3).
+   */
+  ofWallet: (organizationId: string, environment: Environment, walletId: string) => `EVENTS#${organizationId}#${environment}#WALLET#${walletId}`,
   sort: (event: Pick<OutboxEvent, 'createdAt' | 'id'>) => `${event.createdAt}#${event.id}`,
+  /** GSI4: an organization environment's events in the order they became visible (the polling feed, event-feed.ts). */
+  visible: (organizationId: string, environment: Environment) => `EVENTS#${organizationId}#${environment}#VISIBLE`,
+  /** GSI4's sort: the projector's stamp, then the id. */
+  visibleSort: (visibleAt: string, eventId: string) => `${visibleAt}#${eventId}`,
+  /** A GSI4 sort key after every event stamped at or before `at`. */
+  visibleThrough: (at: string) => `${at}#\uffff`,
 };
 
 export const storedEventCodec = {
-  toItem(event: OutboxEvent): Item {
+  /** The item of an event stored (made visible) at `visibleAt`. */
+  toItem(event: OutboxEvent, visibleAt: string): Item {
     const sort = storedEventKeys.sort(event);
     const [first, second] = walletsOfEvent(event);
     return {
@@ -27,8 +39,11 @@ export const storedEventCodec = {
       entityType: STORED_EVENT_ENTITY,
       GSI1PK: storedEventKeys.ofOrganization(event.organizationId, event.environment),
       GSI1SK: sort,
-      ...(first ? { GSI2PK: storedEventKeys.ofWallet(first), GSI2SK: sort } : {}),
-      ...(second ? { GSI3PK: storedEventKeys.ofWallet(second), GSI3SK: sort } : {}),
+      ...(first ? { GSI2PK: storedEventKeys.ofWallet(event.organizationId, event.environment, first), GSI2SK: sort } : {}),
+      ...(second ? { GSI3PK: storedEventKeys.ofWallet(event.organizationId, event.environment, second), GSI3SK: sort } : {}),
+      GSI4PK: storedEventKeys.visible(event.organizationId, event.environment),
+      GSI4SK: storedEventKeys.visibleSort(visibleAt, event.id),
+      visibleAt,
       id: event.id,
       type: event.type,
       organizationId: event.organizationId,

@@ -18,7 +18,8 @@ export const OPEN_TRANSFERS = dueQueue('TRANSFERS');
 export const transferKeys = {
   primary: (transferId: string): ItemKey => ({ PK: `TRANSFER#${transferId}`, SK: 'TRANSFER' }),
   ofOrganization: (organizationId: string, environment: Environment) => `TRANSFERS#${organizationId}#${environment}`,
-  ofWallet: (walletId: string) => `WALLET#${walletId}#TRANSFERS`,
+  /** GSI2 and GSI3: a wallet's transfers, within the transfer's organization environment (never keyed by the wallet alone). */
+  ofWallet: (organizationId: string, environment: Environment, walletId: string) => `TRANSFERS#${organizationId}#${environment}#WALLET#${walletId}`,
   sort: (transfer: Pick<Transfer, 'createdAt' | 'id'>) => `${transfer.createdAt}#${transfer.id}`,
   /** GSI4 (sparse): transfers with work ahead, by when the reconciler looks at them (`reconcileAt`). */
   open: (transferId: string) => OPEN_TRANSFERS.partitionOf(transferId),
@@ -33,9 +34,9 @@ export const transferCodec = {
       entityType: TRANSFER_ENTITY,
       GSI1PK: transferKeys.ofOrganization(transfer.organizationId, transfer.environment),
       GSI1SK: sort,
-      GSI2PK: transferKeys.ofWallet(transfer.walletId),
+      GSI2PK: transferKeys.ofWallet(transfer.organizationId, transfer.environment, transfer.walletId),
       GSI2SK: sort,
-      ...(transfer.toWalletId ? { GSI3PK: transferKeys.ofWallet(transfer.toWalletId), GSI3SK: sort } : {}),
+      ...(transfer.toWalletId ? { GSI3PK: transferKeys.ofWallet(transfer.organizationId, transfer.environment, transfer.toWalletId), GSI3SK: sort } : {}),
       ...(transfer.reconcileAt ? { ...transferKeys.open(transfer.id), ...transferKeys.openSort(transfer.reconcileAt, transfer.id) } : {}),
       ...transfer,
     };
