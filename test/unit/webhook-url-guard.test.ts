@@ -122,6 +122,17 @@ describe('webhook delivery applies the same rules to the addresses resolved when
     expect(receiver.received.map((hook) => hook.path)).toEqual(['/a']);
   });
 
+  it('takes a production host name made of hex letters (cafe.be) for a name: it looks it up and checks the addresses found', async () => {
+    const looked: string[] = [];
+    const sender = httpSender(async (host) => {
+      looked.push(host);
+      return ['10.0.0.1'];
+    }, DEPLOYED);
+    const sent = await sender.post({ url: 'https://cafe.be/hook', environment: 'PRODUCTION', headers: {}, body: '{}', timeoutMs: 2000 });
+    expect(looked).toEqual(['cafe.be']);
+    expect(sent).toMatchObject({ statusCode: null, error: expect.stringMatching(/resolves to/) });
+  });
+
   it('refuses a name re-bound to the metadata address at send time, even in the local run', async () => {
     const sender = httpSender(resolver({ 'cafe.be': ['169.254.169.254'] }), LOCAL);
     expect(await post(sender, 'http://cafe.be/hook')).toMatchObject({ statusCode: null, error: expect.stringMatching(/refused/) });
