@@ -2,8 +2,9 @@ import Big from 'big.js';
 import { ApiError, validationError } from '../errors.js';
 import { formatAmount, roundToCents } from '../money.js';
 import type { Environment } from '../tenancy.js';
+import { usdcRecipientName } from '../policies/recipients.js';
 import { DEFAULT_USDC_CHAIN, USDC_CHAIN_NAMES, usdcAddressProblem, usdcChainNamed, type UsdcChain } from '../usdc/addresses.js';
-import type { ExternalRail, TransferDirection } from './types.js';
+import type { Counterparty, ExternalRail, TransferDirection } from './types.js';
 
 /** interface-spec 8 and decisions.md section 2: deposits and withdrawals pay 0.5 %, at least 0.25; internal transfers are free. */
 export const TRANSFER_FEE_RATE = new Big('0.005');
@@ -57,4 +58,14 @@ export function usdcCounterparty(field: string, address: string, chainName: stri
   const problem = usdcAddressProblem(chain, address);
   if (problem) throw validationError(`${field}.address`, `${problem} (a ${chain} address)`);
   return { type: 'USDC', address, chain };
+}
+
+/**
+ * A withdrawal's recipient as spend policies name it: a linked bank account by its `ba_` id, a USDC
+ * address as `usdc:<chain>:<address>` (policies compare it by chain and address:
+ * policies/recipients.ts); a bank given by numbers or a provider's id has none.
+ */
+export function withdrawalRecipientOf(counterparty: Counterparty): string | undefined {
+  if (counterparty.type === 'USDC') return usdcRecipientName(usdcChainNamed(counterparty.chain) ?? DEFAULT_USDC_CHAIN, counterparty.address);
+  return counterparty.bankAccountId;
 }

@@ -10,7 +10,6 @@ import { claimOf, fingerprintOf, runIdempotent, answerChange, type IdempotentRes
 import { formatAmount, parseAmount } from '../money.js';
 import { spendOf } from '../policies/spend.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
-import { usdcRecipientName } from '../policies/recipients.js';
 import { DEFAULT_USDC_CHAIN, usdcChainNamed } from '../usdc/addresses.js';
 import type { ServiceDeps } from '../ports.js';
 import type { Sealer } from '../sealing.js';
@@ -22,7 +21,7 @@ import { isValidRoutingNumber } from '../bank-accounts/bank-account-rules.js';
 import { sealingContexts } from '../bank-accounts/types.js';
 import type { RailTransfer, TransferFilter, TransferRail, TransferStepInput, TransferStepOutput, TransferStore, TransferWorkflows } from './ports.js';
 import { depositCredit, clearingRelease, internalPosting, withdrawalCapture, withdrawalHold, withdrawalVoid } from './transfer-postings.js';
-import { ACH_CLEARING_MS, assertDepositAmount, assertRailCurrency, RAIL_SETTLEMENT_MS, scaledMs, transferFeeOf, usdcCounterparty } from './transfer-rules.js';
+import { ACH_CLEARING_MS, assertDepositAmount, assertRailCurrency, RAIL_SETTLEMENT_MS, scaledMs, transferFeeOf, usdcCounterparty, withdrawalRecipientOf } from './transfer-rules.js';
 import { TRANSFER_STATES, type TransferTrigger } from './transfer-states.js';
 import { netAmountOf, presentTransfer, type TransferView } from './transfer-view.js';
 import type { Counterparty, ExternalRail, Transfer, TransferCurrency, TransferStatus } from './types.js';
@@ -74,16 +73,6 @@ function normalizedCounterparty(counterparty: CounterpartyInput | undefined): Co
   if (counterparty?.type !== 'USDC') return counterparty;
   const chain = counterparty.chain ?? DEFAULT_USDC_CHAIN;
   return { ...counterparty, chain: usdcChainNamed(chain) ?? chain };
-}
-
-/**
- * A withdrawal's recipient as spend policies name it: a linked bank account by its `ba_` id, a USDC
- * address as `usdc:<chain>:<address>` (policies compare it by chain and address:
- * policies/recipients.ts); a bank given by numbers or a provider's id has none.
- */
-function recipientOf(counterparty: Counterparty): string | undefined {
-  if (counterparty.type === 'USDC') return usdcRecipientName(usdcChainNamed(counterparty.chain) ?? DEFAULT_USDC_CHAIN, counterparty.address);
-  return counterparty.bankAccountId;
 }
 
 /** The test helper's next move toward a target state, from each state it may leave. */
@@ -328,7 +317,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       const wallet = assertAccessible(ctx.principal, snapshot?.wallet);
       assertActive(wallet);
       const total = amount.plus(fee);
-      const spend = policyCheck(snapshot, recipientOf(stored), total, now);
+      const spend = policyCheck(snapshot, withdrawalRecipientOf(stored), total, now);
       const holdId = ids('transaction');
       const transfer: Transfer = {
         id,
