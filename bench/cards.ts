@@ -70,7 +70,7 @@ export async function runCardsBench(options: { endpoint: string; tableName: stri
   });
   await app.services.policies.create(ctx, { walletId: created.mainWalletId, name: 'Bench guardrails', maxTransactionAmount: '500.00', requireHumanApproval: false, dailyLimit: '1000000.00', blockedRecipients: ['merchant:casino'] });
   let sequence = 0;
-  const authorize = () => app.services.cards.authorizeForNetwork({ cardId: card.id, networkId: `bench-${sequence++}`, amount: '0.01', merchant: MERCHANT });
+  const authorize = () => app.services.cards.authorizeForNetwork({ cardId: card.id, networkId: `bench-${sequence++}`, amount: '0.01', merchant: MERCHANT }, 'SANDBOX');
 
   // 1. Cost: the calls of one authorization, and the items its transaction writes.
   log(`cost: ${options.samples} authorizations, each traced`);

@@ -31,6 +31,8 @@ async function main() {
   }
   process.env[ENV.tableName] ??= DEFAULT_TABLE;
   process.env[ENV.stage] ??= 'local';
+  // This is the local run (never a deployed stage): its sandbox webhooks may deliver to loopback receivers.
+  process.env[ENV.localRun] = '1';
   process.env[ENV.mcpAuthToken] ??= randomBytes(24).toString('hex');
   // The card network endpoint's signing secret (in AWS a generated Secrets Manager secret): one per run unless given.
   process.env[CARD_NETWORK_ENV.secret] ??= randomBytes(32).toString('hex');

@@ -1,3 +1,4 @@
+import { cardNetworkEnvironment } from '../../shared/card-network/environment.js';
 import { handleCardNetworkRequest, type CardNetworkRuntime } from '../../shared/card-network/http.js';
 import { cardNetworkSecret } from '../../shared/card-network/secret.js';
 import { core } from '../../shared/runtime/core.js';
@@ -22,7 +23,7 @@ let runtime: CardNetworkRuntime | undefined;
 export const handler = async (event: APIGatewayProxyEventV2) => {
   runtime ??= (() => {
     const base = core();
-    return { engine: cardAuthorizationService(base), secret, clock: base.clock, log: console };
+    return { engine: cardAuthorizationService(base), environment: cardNetworkEnvironment(process.env, base.config.localRun), secret, clock: base.clock, log: console };
   })();
   return handleCardNetworkRequest(event, runtime);
 };

@@ -62,6 +62,8 @@ export class CardNetworkStack extends Stack {
     });
     this.function.bindTable(table);
     this.function.bindSecret(CARD_NETWORK_ENV.secretArn, this.secret);
+    // The issuing processor's live network calls this endpoint: it authorizes production cards only.
+    this.function.function.addEnvironment(CARD_NETWORK_ENV.environment, 'PRODUCTION');
     if (stage.production) {
       // ServiceFunction takes no concurrency setting; the one function that needs it sets it here.
       (this.function.function.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = CARD_NETWORK_FUNCTION.productionReservedConcurrency;

@@ -48,6 +48,12 @@ export const CARD_NETWORK_SIGNATURE_TOLERANCE_S = 300;
 export const CARD_NETWORK_ENV = {
   secretArn: 'CARD_NETWORK_SECRET_ARN',
   secret: 'CARD_NETWORK_SECRET',
+  /**
+   * The environment whose cards the endpoint authorizes: `PRODUCTION` (the live network; CDK sets
+   * it) or `SANDBOX`. Unset: `SANDBOX` in the local run (LOCAL_RUN=1: no live network there),
+   * `PRODUCTION` anywhere else. A card of the other environment is declined `environment_mismatch`.
+   */
+  environment: 'CARD_NETWORK_ENVIRONMENT',
 } as const;
 /** The generated secret in AWS: letters and digits only (no quoting in the processor's configuration). */
 export const CARD_NETWORK_SECRET_LENGTH = 64;

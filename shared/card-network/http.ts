@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Clock } from '../domain/clock.js';
 import { answerNetworkRequest, type NetworkAnswer } from '../domain/cards/network-request.js';
 import { ApiError } from '../domain/errors.js';
+import type { Environment } from '../domain/tenancy.js';
 import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from '../http/responses.js';
 import { CARD_NETWORK_FAILURE_MARKER, CARD_NETWORK_FUNCTION, CARD_NETWORK_SIGNATURE_HEADER } from './function.js';
 import type { SecretSource } from './secret.js';
@@ -12,6 +13,8 @@ type Engine = Parameters<typeof answerNetworkRequest>[0];
 export interface CardNetworkRuntime {
   /** The authorization engine (the card service's `authorizeForNetwork`). */
   engine: Engine;
+  /** The environment whose cards this endpoint authorizes (environment.ts); another's are declined `environment_mismatch`. */
+  environment: Environment;
   secret: SecretSource;
   clock: Clock;
   log: Pick<Console, 'error' | 'warn'>;
@@ -70,7 +73,11 @@ export async function handleCardNetworkRequest(event: APIGatewayProxyEventV2, ru
     }
     // The engine logs its failures (never the request): marked, so the stack's metric filter counts them.
     const engineLog = { error: (...args: unknown[]) => runtime.log.error(CARD_NETWORK_FAILURE_MARKER, ...args) };
-    const answer: NetworkAnswer = await answerNetworkRequest(runtime.engine, parseJson(body), engineLog);
+    const answer: NetworkAnswer = await answerNetworkRequest(runtime.engine, parseJson(body), engineLog, runtime.environment);
+    if (answer.reason === 'environment_mismatch') {
+      // A card of the other environment: a processor pointed at the wrong endpoint, or a probe.
+      runtime.log.warn(JSON.stringify({ level: 'warn', requestId, message: 'card network request for a card of another environment declined', endpointEnvironment: runtime.environment }));
+    }
     return withRequestId(jsonResponse(200, answer), requestId);
   } catch (error) {
     if (error instanceof ApiError) return withRequestId(errorResponse(error, requestId), requestId);

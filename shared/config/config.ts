@@ -18,6 +18,8 @@ export interface Config {
   walletLimitPerEnvironment: number;
   timeScale: number;
   kybAutoApprove: boolean;
+  /** The service runs on one machine (npm start, LOCAL_RUN=1), never a deployed stage: sandbox webhooks may use loopback receivers. */
+  localRun: boolean;
   /** The key of webhook secrets at rest, as hex (the local run, tests). */
   webhookEncryptionKey: string | undefined;
   /** Where that key lives (AWS: the data stack's secret), read once per process when the key itself is not set. */
@@ -62,6 +64,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     walletLimitPerEnvironment: read.positiveInteger(ENV.walletLimitPerEnvironment) ?? DEFAULT_WALLET_LIMIT,
     timeScale: read.positiveNumber(ENV.timeScale) ?? 60,
     kybAutoApprove: read.flag(ENV.kybAutoApprove) ?? false,
+    localRun: read.flag(ENV.localRun) ?? false,
     webhookEncryptionKey: read.text(ENV.webhookEncryptionKey, { pattern: HEX_KEY }),
     webhookEncryptionKeySecretArn: read.text(ENV.webhookEncryptionKeySecretArn, { pattern: SECRET_ARN }),
     dataEncryptionKey: read.text(ENV.dataEncryptionKey, { pattern: HEX_KEY }),

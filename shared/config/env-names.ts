@@ -11,6 +11,11 @@ export const ENV = {
   walletLimitPerEnvironment: 'WALLET_LIMIT_PER_ENVIRONMENT',
   timeScale: 'TIME_SCALE',
   kybAutoApprove: 'KYB_AUTO_APPROVE',
+  /**
+   * Set (1) only by the local run (npm start, bin/local.ts) and the test fixture that stands for it;
+   * never by CDK, so no deployed stage has it: sandbox webhooks may then deliver to loopback.
+   */
+  localRun: 'LOCAL_RUN',
   webhookEncryptionKey: 'WEBHOOK_ENCRYPTION_KEY',
   /** The secret holding WEBHOOK_ENCRYPTION_KEY (AWS): read at the first use, when WEBHOOK_ENCRYPTION_KEY itself is not set. */
   webhookEncryptionKeySecretArn: 'WEBHOOK_ENCRYPTION_KEY_SECRET_ARN',

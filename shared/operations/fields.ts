@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { normalizeRecipient } from '../domain/policies/recipients.js';
+import { isUsdcRecipient, recipientAsEntered, usdcRecipientOf } from '../domain/policies/recipients.js';
+import { USDC_CHAIN_NAMES } from '../domain/usdc/addresses.js';
 import { withThousands } from '../domain/text.js';
 import { describe } from '../domain/views.js';
 
@@ -65,7 +66,8 @@ export const MAX_RECIPIENT_LENGTH = 262;
 
 /**
  * A payee or recipient: a wallet id or `merchant:<domain>`, printable ASCII, with the merchant
- * domain lower-cased here, where it enters (decisions.md section 3: one payee for every rule).
+ * domain lower-cased here, where it enters (decisions.md section 3: one payee for every rule); a
+ * `usdc:[<chain>:]<address>` entry must name a valid address of a supported chain and is kept as given.
  */
 export const recipient = (description: string) =>
   describe(
@@ -74,7 +76,8 @@ export const recipient = (description: string) =>
       z.minLength(1, 'must not be empty'),
       z.maxLength(MAX_RECIPIENT_LENGTH, `must be at most ${MAX_RECIPIENT_LENGTH} characters`),
       z.regex(TOKEN, 'must be a wallet id or merchant:<domain>'),
-      z.overwrite(normalizeRecipient),
+      z.refine((name: string) => !isUsdcRecipient(name) || usdcRecipientOf(name) !== undefined, `usdc: must be usdc:<address> (Ethereum) or usdc:<chain>:<address>, a valid address of ${USDC_CHAIN_NAMES.join(', ')}`),
+      z.overwrite(recipientAsEntered),
     ),
     description,
   );

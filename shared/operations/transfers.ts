@@ -28,8 +28,8 @@ const counterparty = (role: 'source' | 'destination') =>
         bankAccountId: z.optional(text(128, 'Bank rails: a linked, verified bank account (`ba_...`), or the counterparty id at the banking provider.', { min: 1 })),
         routingNumber: z.optional(describe(z.string().check(z.maxLength(9, 'must be 9 digits'), z.regex(/^\d{9}$/, 'must be 9 digits')), 'Bank rails: the 9-digit ABA routing number (checksum verified).')),
         accountNumber: z.optional(describe(z.string().check(z.maxLength(17, 'must be 4 to 17 digits'), z.regex(/^\d{4,17}$/, 'must be 4 to 17 digits')), 'Bank rails: the account number, 4-17 digits; stored encrypted, shown as last4.')),
-        address: z.optional(describe(z.string().check(z.maxLength(128, 'must be 8 to 128 letters and digits'), z.regex(/^[A-Za-z0-9]{8,128}$/, 'must be 8 to 128 letters and digits')), 'USDC: the address.')),
-        chain: z.optional(text(32, 'USDC: the chain of the address (default Ethereum).', { min: 1 })),
+        address: z.optional(describe(z.string().check(z.maxLength(128, 'must be 8 to 128 letters and digits'), z.regex(/^[A-Za-z0-9]{8,128}$/, 'must be 8 to 128 letters and digits')), 'USDC: the address, kept as sent. EVM chains: 0x + 40 hex digits, EIP-55 checksummed when the letters mix cases; Solana: base58 of a 32-byte key (32-44 characters).')),
+        chain: z.optional(text(32, 'USDC: the chain of the address (default Ethereum): Ethereum, Base, Polygon, Arbitrum, Optimism, Avalanche or Solana, in any case.', { min: 1 })),
       }),
       role === 'source'
         ? 'Where the money comes from: a bank (type ACH, WIRE or FEDNOW with `bankAccountId`, or `routingNumber` and `accountNumber`) or a USDC address. Give this or `bankAccountId`.'

@@ -198,7 +198,7 @@ export function deliveryService(core: Core, overrides: { store?: DeliveryStore; 
   return createDeliveryService({
     store: overrides.store ?? createWebhookStore(core.table),
     queue: overrides.queue ?? deliveryQueue(core),
-    sender: overrides.sender ?? httpSender(),
+    sender: overrides.sender ?? httpSender(resolveAll, { localRun: core.config.localRun }),
     secrets: secrets ?? secretCipher(async () => undefined),
     sign: webhookHeaders,
     clock: core.clock,
@@ -214,7 +214,7 @@ export function webhookService(core: Core, store: WebhookStore & DeliveryStore =
     ids: core.ids,
     secrets: cipherOf(core),
     checkUrl: async (url, environment) => {
-      const checked = await checkWebhookUrl(url, environment, resolveAll);
+      const checked = await checkWebhookUrl(url, environment, resolveAll, { localRun: core.config.localRun });
       return checked.ok ? { ok: true, url: checked.url.toString() } : checked;
     },
     newSecret: newWebhookSecret,

@@ -1,7 +1,8 @@
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { SendResult, WebhookSender } from '../domain/webhooks/ports.js';
-import { isBlockedAddress } from './url-guard.js';
+import { isIP } from 'node:net';
+import { addressAllowed, isBlockedHostName, type UrlGuardOptions } from './url-guard.js';
 
 // node:http, node:https and node:dns are taken with process.getBuiltinModule when a request is
 // sent, not imported: an ESM import of node:http builds its module namespace, which runs the lazy
@@ -15,12 +16,14 @@ export const resolveAll = (host: string): Promise<string[]> =>
   );
 
 /**
- * Posts a webhook body. In production the connection's own DNS lookup refuses blocked addresses:
- * the address checked is the address connected to, so a name re-bound to 10.0.0.1 after the
- * registration check is refused at delivery (decisions.md section 8). Answers are not followed
- * (no redirects) and their bodies are discarded.
+ * Posts a webhook body. The URL guard's rules (url-guard.ts) apply again here, in both
+ * environments: a blocked host name or address literal is refused before connecting, and the
+ * connection's own DNS lookup refuses blocked addresses: the address checked is the address
+ * connected to, so a name re-bound to 10.0.0.1 after the registration check is refused at delivery
+ * (decisions.md section 8). Loopback only for the sandbox of the local run. Answers are not
+ * followed (no redirects) and their bodies are discarded.
  */
-export function httpSender(resolve: (host: string) => Promise<string[]> = resolveAll): WebhookSender {
+export function httpSender(resolve: (host: string) => Promise<string[]> = resolveAll, guard: UrlGuardOptions = { localRun: false }): WebhookSender {
   return {
     post({ url, environment, headers, body, timeoutMs }): Promise<SendResult> {
       return new Promise((done) => {
@@ -38,9 +41,9 @@ export function httpSender(resolve: (host: string) => Promise<string[]> = resolv
         const guardedLookup: LookupFunction = (hostname, options, callback) => {
           resolve(hostname).then(
             (addresses) => {
-              const allowed = environment === 'PRODUCTION' ? addresses.filter((a) => !isBlockedAddress(a)) : addresses;
-              if (allowed.length === 0 || (environment === 'PRODUCTION' && allowed.length !== addresses.length)) {
-                callback(Object.assign(new Error('refused: the host resolves to a private, loopback or link-local address'), { code: 'EBLOCKED' }), '', 4);
+              const allowed = addresses.filter((a) => addressAllowed(a, environment, guard));
+              if (allowed.length === 0 || allowed.length !== addresses.length) {
+                callback(Object.assign(new Error('refused: the host resolves to a private, loopback, link-local or metadata address'), { code: 'EBLOCKED' }), '', 4);
                 return;
               }
               const address = allowed[0]!;
@@ -50,9 +53,11 @@ export function httpSender(resolve: (host: string) => Promise<string[]> = resolv
             (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
           );
         };
+        // An address literal is checked here (no lookup runs for it); a host name made of hex letters
+        // (cafe.be) is a name: isIP, not the look of it, decides, and its lookup checks its addresses.
         const host = target.hostname.replace(/^\[|\]$/g, '');
-        if (environment === 'PRODUCTION' && isBlockedAddress(host) && /^[\d.:a-f]+$/i.test(host)) {
-          done({ statusCode: null, error: 'refused: a private, loopback or link-local address' });
+        if (isIP(host) ? !addressAllowed(host, environment, guard) : isBlockedHostName(host)) {
+          done({ statusCode: null, error: 'refused: a private, loopback, link-local or metadata address' });
           return;
         }
         const send = target.protocol === 'https:' ? process.getBuiltinModule('node:https').request : process.getBuiltinModule('node:http').request;

@@ -2,11 +2,22 @@ import { isIP } from 'node:net';
 import type { Environment } from '../domain/tenancy.js';
 
 /**
- * The SSRF guard of webhook URLs (decisions.md section 8): in production a URL must be https and
- * every address its host resolves to must be public. Checked at registration and again at each
- * delivery, whose connection then uses the address checked (no second lookup: DNS rebinding).
- * Sandbox may use http and local addresses (http://127.0.0.1:PORT/hook for local testing).
+ * The SSRF guard of webhook URLs (decisions.md section 8; docs/api.md "Webhooks: URL rules"), in
+ * both environments: every address a receiver's host is or resolves to must be public unicast:
+ * no private, loopback, link-local, unique-local, CGNAT, metadata or reserved address, nor one of
+ * those embedded in IPv6 (IPv4-mapped and -translated, NAT64, 6to4; Teredo refused whole), and no
+ * cloud metadata or cloud-internal host name. IPv4 spelled otherwise (`2130706433`, `0177.0.0.1`,
+ * `0x7f.1`, `127.1`) is normalized to dotted form by WHATWG URL parsing before these checks. One
+ * exception: a sandbox webhook of the local run (npm start, LOCAL_RUN) may use a loopback
+ * receiver (127.0.0.0/8, ::1), never in a deployed stage. Production URLs must be https.
+ * Checked at registration and again at each delivery, whose connection then uses the address
+ * checked (no second lookup: DNS rebinding).
  */
+
+export interface UrlGuardOptions {
+  /** The service runs locally (npm start, the test fixture): its sandbox may deliver to loopback. */
+  localRun: boolean;
+}
 
 const ipv4ToInt = (ip: string) => ip.split('.').reduce((acc, part) => acc * 256 + Number(part), 0);
 const V4_BLOCKED: [string, number][] = [
@@ -15,10 +26,8 @@ const V4_BLOCKED: [string, number][] = [
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ];
 
-function blockedV4(ip: string): boolean {
-  const value = ipv4ToInt(ip);
-  return V4_BLOCKED.some(([base, bits]) => Math.floor(value / 2 ** (32 - bits)) === Math.floor(ipv4ToInt(base) / 2 ** (32 - bits)));
-}
+const inV4Block = (ip: string, [base, bits]: [string, number]) => Math.floor(ipv4ToInt(ip) / 2 ** (32 - bits)) === Math.floor(ipv4ToInt(base) / 2 ** (32 - bits));
+const blockedV4 = (ip: string): boolean => V4_BLOCKED.some((block) => inV4Block(ip, block));
 
 /** The 8 16-bit groups of an IPv6 address (embedded dotted IPv4 included). */
 function v6Groups(ip: string): number[] {
@@ -35,28 +44,62 @@ function v6Groups(ip: string): number[] {
   return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
+/** The IPv4 address in two groups of an IPv6 address. */
+const v4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+const zeros = (groups: number[]) => groups.every((g) => g === 0);
+
 function blockedV6(ip: string): boolean {
   const g = v6Groups(ip);
-  const v4Tail = () => `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
-  if (g.every((x) => x === 0)) return true; // ::
-  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return true; // ::1
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return blockedV4(v4Tail()); // ::ffff:a.b.c.d
-  if (g.slice(0, 6).every((x) => x === 0)) return true; // ::a.b.c.d (deprecated IPv4-compatible)
-  if (g[0] === 0x64 && g[1] === 0xff9b) return blockedV4(v4Tail()); // NAT64 64:ff9b::/96
-  if ((g[0]! & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
-  if ((g[0]! & 0xfe00) === 0xfc00) return true; // unique local fc00::/7
-  if ((g[0]! & 0xff00) === 0xff00) return true; // multicast
-  if (g[0] === 0x2001 && g[1] === 0x0db8) return true; // documentation
+  const [g0, g1, g2, g3] = g as [number, number, number, number];
+  if (zeros(g.slice(0, 5)) && g[5] === 0xffff) return blockedV4(v4Of(g[6]!, g[7]!)); // ::ffff:a.b.c.d, mapped
+  if (zeros(g.slice(0, 4)) && g[4] === 0xffff && g[5] === 0) return blockedV4(v4Of(g[6]!, g[7]!)); // ::ffff:0:a.b.c.d, translated (SIIT)
+  if (zeros(g.slice(0, 6))) return true; // ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d
+  if (g0 === 0x64 && g1 === 0xff9b && zeros(g.slice(2, 6))) return blockedV4(v4Of(g[6]!, g[7]!)); // NAT64 64:ff9b::/96
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return true; // local-use NAT64 64:ff9b:1::/48 (RFC 8215)
+  if (g0 === 0x2002) return blockedV4(v4Of(g1, g2)); // 6to4 2002:V4ADDR::/48
+  if (g0 === 0x2001 && g1 === 0) return true; // Teredo 2001::/32: tunnels to an address of its own choosing
+  if (g0 === 0x2001 && g1 === 0x0db8) return true; // documentation
+  if (g0 === 0x0100 && zeros([g1, g2, g3])) return true; // discard-only 100::/64
+  if ((g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0) return true; // link-local fe80::/10, site-local fec0::/10
+  if ((g0 & 0xfe00) === 0xfc00) return true; // unique local fc00::/7 (AWS metadata fd00:ec2::254)
+  if ((g0 & 0xff00) === 0xff00) return true; // multicast
   return false;
 }
 
-/** Whether an address is private, loopback, link-local, or otherwise not a public unicast address. */
+const unbracket = (host: string) => host.replace(/^\[|\]$/g, '');
+
+/** Whether an address is private, loopback, link-local, or otherwise not a public unicast address (anything that is no IP address too). */
 export function isBlockedAddress(ip: string): boolean {
-  const unbracketed = ip.replace(/^\[|\]$/g, '');
-  const kind = isIP(unbracketed);
-  if (kind === 4) return blockedV4(unbracketed);
-  if (kind === 6) return blockedV6(unbracketed);
+  const address = unbracket(ip);
+  const kind = isIP(address);
+  if (kind === 4) return blockedV4(address);
+  if (kind === 6) return blockedV6(address);
   return true;
+}
+
+/** 127.0.0.0/8 and ::1 (not their IPv4-mapped forms: a local receiver listens on one of these). */
+export function isLoopbackAddress(ip: string): boolean {
+  const address = unbracket(ip);
+  const kind = isIP(address);
+  if (kind === 4) return inV4Block(address, ['127.0.0.0', 8]);
+  if (kind === 6) return v6Groups(address).every((group, i) => group === (i === 7 ? 1 : 0));
+  return false;
+}
+
+/** Cloud metadata services by name, and the cloud-internal zones (GCP `*.internal`, AWS `*.ec2.internal`, `*.compute.internal`). */
+const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+const INTERNAL_SUFFIX = '.internal';
+
+/** Whether a host name names a metadata service or a cloud-internal host (any case, a trailing dot ignored); an address is no host name. */
+export function isBlockedHostName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.+$/, '');
+  return METADATA_NAMES.has(name) || name.endsWith(INTERNAL_SUFFIX);
+}
+
+/** Whether a webhook of `environment` may connect to `ip`: a public address, or loopback in the sandbox of the local run. */
+export function addressAllowed(ip: string, environment: Environment, options: UrlGuardOptions): boolean {
+  if (!isBlockedAddress(ip)) return true;
+  return environment === 'SANDBOX' && options.localRun && isLoopbackAddress(ip);
 }
 
 export type Resolver = (host: string) => Promise<string[]>;
@@ -65,8 +108,11 @@ export interface UrlProblem {
   reason: string;
 }
 
+const BLOCKED_REASON = 'must not be or resolve to a private, loopback, link-local, metadata or other non-public address';
+const LOOPBACK_REASON = 'must not be or resolve to a loopback address (allowed only for sandbox webhooks of a local run, npm start)';
+
 /** Parses and checks a webhook URL for an environment; answers the addresses allowed, or a problem. */
-export async function checkWebhookUrl(raw: string, environment: Environment, resolve: Resolver): Promise<{ ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }> {
+export async function checkWebhookUrl(raw: string, environment: Environment, resolve: Resolver, options: UrlGuardOptions = { localRun: false }): Promise<{ ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -78,7 +124,9 @@ export async function checkWebhookUrl(raw: string, environment: Environment, res
   if (production ? url.protocol !== 'https:' : url.protocol !== 'https:' && url.protocol !== 'http:') {
     return { ok: false, reason: production ? 'must use https in production' : 'must use http or https' };
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // WHATWG parsing has already turned every IPv4 spelling into dotted form and bracketed IPv6.
+  const host = unbracket(url.hostname);
+  if (!isIP(host) && isBlockedHostName(host)) return { ok: false, reason: 'must not name a cloud metadata service or a cloud-internal host' };
   let addresses: string[];
   try {
     addresses = isIP(host) ? [host] : await resolve(host);
@@ -86,6 +134,7 @@ export async function checkWebhookUrl(raw: string, environment: Environment, res
     return { ok: false, reason: 'does not resolve' };
   }
   if (addresses.length === 0) return { ok: false, reason: 'does not resolve' };
-  if (production && addresses.some(isBlockedAddress)) return { ok: false, reason: 'must not resolve to a private, loopback or link-local address' };
+  const refused = addresses.filter((address) => !addressAllowed(address, environment, options));
+  if (refused.length > 0) return { ok: false, reason: refused.every(isLoopbackAddress) ? LOOPBACK_REASON : BLOCKED_REASON };
   return { ok: true, url, addresses };
 }

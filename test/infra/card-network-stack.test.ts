@@ -33,6 +33,12 @@ describe('card network stack: the function URL', () => {
 });
 
 describe('card network stack: the function and its secret', () => {
+  it('serves the live network: production cards only (CARD_NETWORK_ENVIRONMENT=PRODUCTION), never the local run', () => {
+    const variables = fnProperties().Environment.Variables as Record<string, unknown>;
+    expect(variables[CARD_NETWORK_ENV.environment]).toBe('PRODUCTION');
+    expect(variables[ENV.localRun]).toBeUndefined();
+  });
+
   it('is one Node.js 24 arm64 function with the card network timeout, within the network\'s budget', () => {
     template.resourceCountIs('AWS::Lambda::Function', 1);
     expect(fnProperties()).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: CARD_NETWORK_FUNCTION.timeoutS, MemorySize: CARD_NETWORK_FUNCTION.memoryMb });

@@ -291,7 +291,7 @@ describe('card authorizations against DynamoDB Local', () => {
             const merchant = MERCHANT;
             let view: AuthorizationView;
             if (s.network) {
-              const decision = await retried(() => t.cards.authorizeForNetwork({ cardId: target.id, networkId: key, amount: amountOf(s.cents), merchant }));
+              const decision = await retried(() => t.cards.authorizeForNetwork({ cardId: target.id, networkId: key, amount: amountOf(s.cents), merchant }, 'SANDBOX'));
               view = presentAuthorization(await t.cards.getAuthorization(t.ctx, decision.authorizationId!));
             } else {
               view = (await retried(() => t.cards.authorize(t.ctx, target.id, { amount: amountOf(s.cents), merchant }, key))).body as AuthorizationView;

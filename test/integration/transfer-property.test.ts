@@ -71,7 +71,7 @@ const amountOf = (cents: number) => new Big(cents).div(100).toFixed(2);
 /** USDC takes up to 6 decimals: whole cents plus some micro-units. */
 const amountIn = (railName: Rail, cents: number, micros: number) => (railName === 'USDC' ? new Big(cents).div(100).plus(new Big(micros).div(1_000_000)).toFixed() : amountOf(cents));
 const counterpartyOf = (railName: Rail, ending: string) =>
-  railName === 'USDC' ? { type: railName, address: `0x00000000000000000000000000000000000${ending === '0002' ? 'dead' : 'beef'}` } : { type: railName, routingNumber: '021000021', accountNumber: `00001111${ending}` };
+  railName === 'USDC' ? { type: railName, address: `0x000000000000000000000000000000000000${ending === '0002' ? 'dead' : 'beef'}` } : { type: railName, routingNumber: '021000021', accountNumber: `00001111${ending}` };
 
 describe('transfers keep the ledger invariant under random runs with faults (DynamoDB Local)', () => {
   let table: Awaited<ReturnType<typeof createTestTable>>;

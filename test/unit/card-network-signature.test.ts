@@ -107,7 +107,7 @@ describe('card network edge (handleCardNetworkRequest)', () => {
   function runtimeWith(overrides: Partial<CardNetworkRuntime> = {}) {
     const authorizeForNetwork = vi.fn(async () => decision);
     const log = { error: vi.fn(), warn: vi.fn() };
-    const runtime: CardNetworkRuntime = { engine: { authorizeForNetwork }, secret: async () => SECRET, clock, log, ...overrides };
+    const runtime: CardNetworkRuntime = { engine: { authorizeForNetwork }, environment: 'SANDBOX', secret: async () => SECRET, clock, log, ...overrides };
     return { runtime, authorizeForNetwork, log };
   }
 
@@ -133,7 +133,7 @@ describe('card network edge (handleCardNetworkRequest)', () => {
     expect(json(result.body)).toEqual(decision);
     expect(result.headers['X-Request-Id']).toBe('req-1');
     expect(result.headers['Strict-Transport-Security']).toBeTruthy();
-    expect(authorizeForNetwork).toHaveBeenCalledWith(json(BODY));
+    expect(authorizeForNetwork).toHaveBeenCalledWith(json(BODY), 'SANDBOX');
     expect((await handleCardNetworkRequest(event({ base64: true }), runtime)).statusCode).toBe(200);
   });
 

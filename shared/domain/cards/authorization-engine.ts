@@ -24,11 +24,17 @@ export interface AuthorizationRequest {
   merchant: Merchant;
 }
 
+/**
+ * A decline only the card network endpoint answers, with no authorization record: the card is of
+ * the other environment than the endpoint's (a sandbox card at the live endpoint, or the reverse).
+ */
+export const ENVIRONMENT_MISMATCH_DECLINE = 'environment_mismatch';
+
 /** What the card network is told: approve or decline, and the record that keeps the decision. */
 export interface NetworkDecision {
   approved: boolean;
   authorizationId?: string;
-  reason?: DeclineReason;
+  reason?: DeclineReason | typeof ENVIRONMENT_MISMATCH_DECLINE;
 }
 
 type Slot = { slotId: string; claim: KeyClaim } | undefined;
@@ -162,11 +168,14 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
   /**
    * The card network's real-time request (functions/card-network). `networkId` is the processor's
    * id of the request: a retry of the same request answers the first decision. An unknown card is
-   * declined without a record (there is no wallet to record it against).
+   * declined without a record (there is no wallet to record it against); so is a card of another
+   * environment than the endpoint's (`environment_mismatch`: the request is not that card's
+   * network, so nothing is written in the card's environment).
    */
-  async function authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }): Promise<NetworkDecision> {
+  async function authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }, environment: Environment): Promise<NetworkDecision> {
     const card = await store.getCard(request.cardId);
     if (!card) return { approved: false, reason: 'card_cancelled' };
+    if (card.environment !== environment) return { approved: false, reason: ENVIRONMENT_MISMATCH_DECLINE };
     const amount = parseAmount(request.amount, { allowNumber: false });
     const key = `${RESERVED_KEY_PREFIX}${request.networkId}`;
     const params = { cardId: card.id, amount: amount.toFixed(), merchant: request.merchant };

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ApiError, type ErrorCode } from '../errors.js';
 import { parseAmount } from '../money.js';
+import type { Environment } from '../tenancy.js';
 import { lazy, safeParse } from '../validation.js';
 import type { AuthorizationRequest, NetworkDecision } from './authorization-engine.js';
 
@@ -49,7 +50,12 @@ export type NetworkRequest = z.infer<typeof networkRequest>;
 
 export type NetworkAnswer = NetworkDecision | { approved: false; reason: 'invalid_request' | 'processing_error' };
 
-export async function answerNetworkRequest(engine: { authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }): Promise<NetworkDecision> }, event: unknown, log: Pick<Console, 'error'>): Promise<NetworkAnswer> {
+export async function answerNetworkRequest(
+  engine: { authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }, environment: Environment): Promise<NetworkDecision> },
+  event: unknown,
+  log: Pick<Console, 'error'>,
+  environment: Environment,
+): Promise<NetworkAnswer> {
   const parsed = safeParse(networkRequest, event);
   if (!parsed.success) return { approved: false, reason: 'invalid_request' };
   try {
@@ -60,7 +66,7 @@ export async function answerNetworkRequest(engine: { authorizeForNetwork(request
     return { approved: false, reason: 'invalid_request' };
   }
   try {
-    return await engine.authorizeForNetwork(parsed.data);
+    return await engine.authorizeForNetwork(parsed.data, environment);
   } catch (error) {
     // The same request id with other terms: the processor's mistake, answered without an alarm.
     if (error instanceof ApiError && CLIENT_CAUSED.has(error.code)) return { approved: false, reason: 'invalid_request' };

@@ -2,7 +2,9 @@ import Big from 'big.js';
 import { ApiError, validationError } from '../errors.js';
 import { formatAmount, roundToCents } from '../money.js';
 import type { Environment } from '../tenancy.js';
-import type { ExternalRail, TransferDirection } from './types.js';
+import { usdcRecipientName } from '../policies/recipients.js';
+import { DEFAULT_USDC_CHAIN, USDC_CHAIN_NAMES, usdcAddressProblem, usdcChainNamed, type UsdcChain } from '../usdc/addresses.js';
+import type { Counterparty, ExternalRail, TransferDirection } from './types.js';
 
 /** interface-spec 8 and decisions.md section 2: deposits and withdrawals pay 0.5 %, at least 0.25; internal transfers are free. */
 export const TRANSFER_FEE_RATE = new Big('0.005');
@@ -47,4 +49,23 @@ export function assertRailCurrency(rail: ExternalRail, currency: 'USD' | 'USDC',
   if ((rail === 'USDC') !== (currency === 'USDC')) {
     throw validationError(`${field}.type`, `${rail} moves ${rail === 'USDC' ? 'USDC' : 'USD'}, not ${currency}`);
   }
+}
+
+/** The chain of a USDC counterparty (any case, canonical name kept) and its address, checked for that chain and kept as given. */
+export function usdcCounterparty(field: string, address: string, chainName: string | undefined): { type: 'USDC'; address: string; chain: UsdcChain } {
+  const chain = usdcChainNamed(chainName ?? DEFAULT_USDC_CHAIN);
+  if (!chain) throw validationError(`${field}.chain`, `must be one of ${USDC_CHAIN_NAMES.join(', ')}`);
+  const problem = usdcAddressProblem(chain, address);
+  if (problem) throw validationError(`${field}.address`, `${problem} (a ${chain} address)`);
+  return { type: 'USDC', address, chain };
+}
+
+/**
+ * A withdrawal's recipient as spend policies name it: a linked bank account by its `ba_` id, a USDC
+ * address as `usdc:<chain>:<address>` (policies compare it by chain and address:
+ * policies/recipients.ts); a bank given by numbers or a provider's id has none.
+ */
+export function withdrawalRecipientOf(counterparty: Counterparty): string | undefined {
+  if (counterparty.type === 'USDC') return usdcRecipientName(usdcChainNamed(counterparty.chain) ?? DEFAULT_USDC_CHAIN, counterparty.address);
+  return counterparty.bankAccountId;
 }

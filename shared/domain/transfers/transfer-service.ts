@@ -10,7 +10,7 @@ import { claimOf, fingerprintOf, runIdempotent, answerChange, type IdempotentRes
 import { formatAmount, parseAmount } from '../money.js';
 import { spendOf } from '../policies/spend.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
-import { USDC_RECIPIENT_PREFIX } from '../policies/recipients.js';
+import { DEFAULT_USDC_CHAIN, usdcChainNamed } from '../usdc/addresses.js';
 import type { ServiceDeps } from '../ports.js';
 import type { Sealer } from '../sealing.js';
 import { canTransition } from '../state-table.js';
@@ -21,7 +21,7 @@ import { isValidRoutingNumber } from '../bank-accounts/bank-account-rules.js';
 import { sealingContexts } from '../bank-accounts/types.js';
 import type { RailTransfer, TransferFilter, TransferRail, TransferStepInput, TransferStepOutput, TransferStore, TransferWorkflows } from './ports.js';
 import { depositCredit, clearingRelease, internalPosting, withdrawalCapture, withdrawalHold, withdrawalVoid } from './transfer-postings.js';
-import { ACH_CLEARING_MS, assertDepositAmount, assertRailCurrency, RAIL_SETTLEMENT_MS, scaledMs, transferFeeOf } from './transfer-rules.js';
+import { ACH_CLEARING_MS, assertDepositAmount, assertRailCurrency, RAIL_SETTLEMENT_MS, scaledMs, transferFeeOf, usdcCounterparty, withdrawalRecipientOf } from './transfer-rules.js';
 import { TRANSFER_STATES, type TransferTrigger } from './transfer-states.js';
 import { netAmountOf, presentTransfer, type TransferView } from './transfer-view.js';
 import type { Counterparty, ExternalRail, Transfer, TransferCurrency, TransferStatus } from './types.js';
@@ -63,25 +63,18 @@ export interface TransferServiceOptions {
   log?: Pick<Console, 'error'>;
 }
 
-const DEFAULT_CHAIN = 'Ethereum';
 const LINKED_ACCOUNT_PREFIX = 'ba_';
 const FORCED_REASON = 'FAILED_BY_TEST_HELPER';
 /** The recipient of a withdrawal to a bank given by numbers, for the policy rules that name none. */
 const UNLISTED_RECIPIENT = 'bank:unlisted';
 
-/**
- * A withdrawal's recipient as spend policies name it: a linked bank account by its `ba_` id, a USDC
- * address as `usdc:<address>` (case-insensitive); a bank given by numbers or a provider's id has none.
- */
-/** A counterparty as the idempotency fingerprint compares it: the default chain filled in. */
+/** A counterparty as the idempotency fingerprint compares it: the default chain filled in, a chain named in any case canonical. */
 function normalizedCounterparty(counterparty: CounterpartyInput | undefined): CounterpartyInput | undefined {
-  return counterparty?.type === 'USDC' ? { ...counterparty, chain: counterparty.chain ?? DEFAULT_CHAIN } : counterparty;
+  if (counterparty?.type !== 'USDC') return counterparty;
+  const chain = counterparty.chain ?? DEFAULT_USDC_CHAIN;
+  return { ...counterparty, chain: usdcChainNamed(chain) ?? chain };
 }
 
-function recipientOf(counterparty: Counterparty): string | undefined {
-  if (counterparty.type === 'USDC') return `${USDC_RECIPIENT_PREFIX}${counterparty.address.toLowerCase()}`;
-  return counterparty.bankAccountId;
-}
 /** The test helper's next move toward a target state, from each state it may leave. */
 const ADVANCE_MOVES: Record<'PENDING' | 'COMPLETED' | 'FAILED', Partial<Record<'INITIATED' | 'PENDING', 'submit' | 'complete' | 'reject' | 'fail'>>> = {
   PENDING: { INITIATED: 'submit' },
@@ -161,7 +154,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
     if (rail === 'USDC') {
       if (!given?.address) throw validationError(`${field}.address`, 'is required for USDC');
       if (given.bankAccountId !== undefined || given.routingNumber !== undefined || given.accountNumber !== undefined) throw validationError(field, 'a USDC address takes no bank fields');
-      return { rail, stored: { type: 'USDC', address: given.address, chain: given.chain ?? DEFAULT_CHAIN } };
+      return { rail, stored: usdcCounterparty(field, given.address, given.chain) };
     }
     if (given?.address !== undefined || given?.chain !== undefined) throw validationError(field, `${rail} takes bank fields, not an address`);
 
@@ -324,7 +317,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       const wallet = assertAccessible(ctx.principal, snapshot?.wallet);
       assertActive(wallet);
       const total = amount.plus(fee);
-      const spend = policyCheck(snapshot, recipientOf(stored), total, now);
+      const spend = policyCheck(snapshot, withdrawalRecipientOf(stored), total, now);
       const holdId = ids('transaction');
       const transfer: Transfer = {
         id,
