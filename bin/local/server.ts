@@ -94,8 +94,8 @@ function send(res: ServerResponse, response: HttpResponse) {
 
 const TOO_LARGE = Symbol('request body too large');
 
-/** The body as text; TOO_LARGE once it passes MAX_BODY_BYTES (nothing beyond that is kept). */
-function readBody(req: IncomingMessage): Promise<string | undefined | typeof TOO_LARGE> {
+/** The body's bytes as received; TOO_LARGE once it passes MAX_BODY_BYTES (nothing beyond that is kept). */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined | typeof TOO_LARGE> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     const chunks: Buffer[] = [];
@@ -118,7 +118,7 @@ function readBody(req: IncomingMessage): Promise<string | undefined | typeof TOO
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(tooLarge ? TOO_LARGE : chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined));
+    req.on('end', () => resolve(tooLarge ? TOO_LARGE : chunks.length > 0 ? Buffer.concat(chunks) : undefined));
     req.on('error', reject);
   });
 }
@@ -129,7 +129,7 @@ function toEvent(
   method: string,
   routeKey: string,
   pathParameters: Record<string, string> | undefined,
-  body: string | undefined,
+  body: Buffer | undefined,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -160,7 +160,8 @@ function toEvent(
       time: now.toISOString(),
       timeEpoch: now.getTime(),
     },
-    ...(body === undefined ? {} : { body }),
-    isBase64Encoded: false,
+    // The bytes as received, base64 as API Gateway and function URLs send a binary body: nothing is
+    // decoded here, so the functions' strict UTF-8 check sees what the client sent.
+    ...(body === undefined ? { isBase64Encoded: false } : { body: body.toString('base64'), isBase64Encoded: true }),
   };
 }

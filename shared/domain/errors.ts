@@ -72,6 +72,8 @@ export const ERRORS = {
   CONCURRENT_UPDATE: { status: 409, retryable: true, storedOnRefusal: false },
   // decisions.md section 9: a request body over 1 MB (answered with the envelope and the security headers).
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, storedOnRefusal: false },
+  // Ours (docs/api.md, Conventions): a request body sent as anything but `application/json` (UTF-8).
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, storedOnRefusal: false },
 } as const satisfies Record<string, ErrorTraits>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -119,6 +121,7 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   BANK_ACCOUNT_VERIFICATION_FAILED: 'The micro-deposit amounts are wrong.',
   CONCURRENT_UPDATE: 'Too many concurrent changes to the same wallet; retry after the given number of seconds.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than 1 MB.',
+  UNSUPPORTED_MEDIA_TYPE: 'Send the request body as JSON with "Content-Type: application/json".',
 };
 
 export type ErrorDetails = Record<string, unknown>;

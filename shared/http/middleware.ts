@@ -14,6 +14,7 @@ import type { Cursors, Operation, OperationGroup } from '../operations/define.js
 import { invoke } from '../operations/invoke.js';
 import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from './responses.js';
 import type { RateLimiter } from './rate-limit.js';
+import { bodyTextOf, requireJsonMediaType } from './request-body.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /** The key reads authentication needs (one consistent read by hash; lastUsedAt at most once a minute). */
@@ -66,9 +67,7 @@ const errorEnvelope: Middleware = {
     const { requestId } = stateOf(request);
     const error = request.error;
     if (error instanceof ApiError) {
-      const headers: Record<string, string> = {};
-      if (error.details?.retryAfter !== undefined) headers['Retry-After'] = String(error.details.retryAfter);
-      request.response = errorResponse(error, requestId, headers);
+      request.response = errorResponse(error, requestId);
       return;
     }
     console.error(JSON.stringify({ level: 'error', requestId, message: error?.message, stack: error?.stack }));
@@ -95,9 +94,12 @@ function routing(operations: ReadonlyMap<string, Operation>): Middleware {
   };
 }
 
+/** The body as JSON (after its media type and its UTF-8 are checked), undefined when there is none. */
 function parseBody(event: APIGatewayProxyEventV2): unknown {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  requireJsonMediaType(headerOf(event, 'content-type'));
+  const text = bodyTextOf(event);
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

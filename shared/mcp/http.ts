@@ -55,6 +55,25 @@ async function authenticateCaller(request: Request, runtime: McpRuntime): Promis
   return principal;
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The request with its body decoded strictly (the SDK's transport decodes leniently: invalid bytes
+ * would become U+FFFD and the call would run), or the JSON-RPC parse error (-32700, HTTP 400) for a
+ * body that is not UTF-8. A body over the limit goes on as is; the transport answers it 413.
+ */
+async function withUtf8Body(request: Request): Promise<Request | Response> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+  try {
+    const text = STRICT_UTF8.decode(bytes);
+    return new Request(request.url, { method: request.method, headers: request.headers, body: text });
+  } catch {
+    const error = { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' }, id: null };
+    return new Response(JSON.stringify(error), { status: 400, headers: { 'Content-Type': 'application/json' } });
+  }
+}
+
 /**
  * One MCP request (stateless Streamable HTTP, JSON responses): the MCP token (401), the API key
  * the tools act with (401), then a new server and transport for this request only. GET (a
@@ -71,11 +90,13 @@ export async function handleMcpRequest(request: Request, runtime: McpRuntime, fa
       return toResponse(errorResponse(refusal, requestId), requestId, { Allow: 'POST' });
     }
     const principal = await authenticateCaller(request, runtime);
+    const decoded = await withUtf8Body(request);
+    if (decoded instanceof Response) return withHeaders(decoded, requestId);
     const server = createMcpServer(runtime, { principal, requestId, sourceIp: facts.sourceIp });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
     try {
       await server.connect(transport);
-      return withHeaders(await transport.handleRequest(request), requestId);
+      return withHeaders(await transport.handleRequest(decoded), requestId);
     } finally {
       await server.close();
     }

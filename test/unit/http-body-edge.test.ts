@@ -95,3 +95,27 @@ describe('the HTTP edge refuses bodies before any operation runs', () => {
     expect(runs).toEqual([{}, {}, { note: 'fine' }]);
   });
 });
+
+describe('the HTTP edge reads a body as API Gateway sends it', () => {
+  const base64 = (bytes: Buffer): APIGatewayProxyEventV2 => ({ ...event(undefined), body: bytes.toString('base64'), isBase64Encoded: true });
+
+  it('answers 400 VALIDATION_ERROR (field body) to a base64 body that is not valid UTF-8, and runs nothing', async () => {
+    runs.length = 0;
+    const bytes = Buffer.concat([Buffer.from('{"note":"caf'), Buffer.from([0xc3]), Buffer.from('"}')]);
+
+    const response = await handler(base64(bytes), {} as Context);
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'body: is not valid UTF-8', details: { field: 'body' } });
+    expect(runs).toEqual([]);
+  });
+
+  it('runs the operation with a base64 body in valid UTF-8', async () => {
+    runs.length = 0;
+
+    const response = await handler(base64(Buffer.from('{"note":"café"}', 'utf8')), {} as Context);
+
+    expect(response.statusCode).toBe(200);
+    expect(runs).toEqual([{ note: 'café' }]);
+  });
+});
