@@ -109,7 +109,7 @@ export const errorFields = () => ({
   message: text('Human-readable explanation of the error; the wording may change.'),
   details: z.optional(
     record(
-      'Machine-readable context, when there is any: `field` (VALIDATION_ERROR, INVALID_AMOUNT), `walletId`, `balance` and `requested` (INSUFFICIENT_FUNDS), `rule`, `limit`, `spent` and `remaining` (POLICY_DENIED), `retryAfter` in seconds (RATE_LIMIT_EXCEEDED, CONCURRENT_UPDATE), `allowed` (METHOD_NOT_ALLOWED), `idempotencyKey` (IDEMPOTENCY_KEY_REUSE). Absent when there is none.',
+      'Machine-readable context, when there is any: `field` (VALIDATION_ERROR, INVALID_AMOUNT), `walletId`, `balance` and `requested` (INSUFFICIENT_FUNDS), `rule`, `limit`, `spent` and `remaining` (POLICY_DENIED), `retryAfter` in seconds (RATE_LIMIT_EXCEEDED, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_USE), `allowed` (METHOD_NOT_ALLOWED), `idempotencyKey` (IDEMPOTENCY_KEY_REUSE). Absent when there is none.',
     ),
   ),
 });

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/domain/clock.js';
 import type { ApiKey } from '../../shared/domain/types.js';
+import { ApiError } from '../../shared/domain/errors.js';
 import { createHttpHandler, MAX_BODY_BYTES, type HttpRuntime } from '../../shared/http/middleware.js';
 import { SECURITY_HEADERS } from '../../shared/http/security-headers.js';
 import { defineGroup, operation } from '../../shared/operations/define.js';
@@ -14,6 +15,8 @@ import * as z from 'zod/mini';
  * are not JSON objects never reach an operation (decisions.md section 9).
  */
 const runs: unknown[] = [];
+/** Thrown by the operation when set (an error the service would throw). */
+let nextError: Error | undefined;
 const op = operation<Record<string, never>>();
 const GROUP = defineGroup<Record<string, never>>('approvals', [
   op({
@@ -28,6 +31,7 @@ const GROUP = defineGroup<Record<string, never>>('approvals', [
     output: 'openApiDocumentView',
     errors: [],
     run: async ({ body }) => {
+      if (nextError) throw nextError;
       runs.push(body);
       return { ok: true };
     },
@@ -117,5 +121,17 @@ describe('the HTTP edge reads a body as API Gateway sends it', () => {
 
     expect(response.statusCode).toBe(200);
     expect(runs).toEqual([{ note: 'café' }]);
+  });
+});
+
+describe('the HTTP edge says when to retry a retryable conflict', () => {
+  it('answers 409 IDEMPOTENCY_KEY_IN_USE with a Retry-After header and details.retryAfter', async () => {
+    nextError = new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still being processed; retry shortly.', { idempotencyKey: 'k1' });
+
+    const response = await call('{}').finally(() => (nextError = undefined));
+
+    expect(response.statusCode).toBe(409);
+    expect(response.headers['Retry-After']).toBe('1');
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE', details: { idempotencyKey: 'k1', retryAfter: 1 } });
   });
 });

@@ -1,5 +1,5 @@
 import { scopeOf } from '../access.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { RequestContext } from '../tenancy.js';
 import type { OutboxEvent, Page, PageRequest } from '../types.js';
 import { walletsOfEvent } from './event-scope.js';
@@ -7,8 +7,7 @@ import type { EventQuery, EventStore } from './ports.js';
 
 /** The events API (decisions.md section 8): an organization's events of 30 days; an agent key sees its wallet's. */
 export function createEventService(deps: { store: EventStore }) {
-  const notFound = () => new ApiError('EVENT_NOT_FOUND', 'No such event.');
-  return {
+    return {
     async list(ctx: RequestContext, filter: Omit<EventQuery, 'walletId'>, page: PageRequest): Promise<Page<OutboxEvent>> {
       const scope = scopeOf(ctx.principal);
       if (filter.createdAfter !== undefined && Number.isNaN(Date.parse(filter.createdAfter))) {
@@ -20,9 +19,9 @@ export function createEventService(deps: { store: EventStore }) {
     async get(ctx: RequestContext, eventId: string): Promise<OutboxEvent> {
       const scope = scopeOf(ctx.principal);
       const event = await deps.store.getEvent(eventId);
-      if (!event || event.organizationId !== scope.organizationId || event.environment !== scope.environment) throw notFound();
+      if (!event || event.organizationId !== scope.organizationId || event.environment !== scope.environment) throw notFound('EVENT_NOT_FOUND', eventId);
       const walletId = ctx.principal.walletId;
-      if (walletId && !walletsOfEvent(event).includes(walletId)) throw notFound();
+      if (walletId && !walletsOfEvent(event).includes(walletId)) throw notFound('EVENT_NOT_FOUND', eventId);
       return event;
     },
   };
