@@ -87,9 +87,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (grou
   send(res, await handler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${group}`, timeoutMs: timeoutOf(group) * 1000, memoryMb: LOCAL_MEMORY_MB })));
 }
 
+/** The function's answer as API Gateway sends it: a base64 body (compressed) goes out as its bytes. */
 function send(res: ServerResponse, response: HttpResponse) {
   res.writeHead(response.statusCode, response.headers);
-  res.end(response.body);
+  res.end(response.isBase64Encoded ? Buffer.from(response.body, 'base64') : response.body);
 }
 
 const TOO_LARGE = Symbol('request body too large');

@@ -14,6 +14,7 @@ import type { Cursors, Operation, OperationGroup } from '../operations/define.js
 import { invoke } from '../operations/invoke.js';
 import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from './responses.js';
 import type { RateLimiter } from './rate-limit.js';
+import { compressed } from './compression.js';
 import { bodyTextOf, requireJsonMediaType } from './request-body.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
@@ -59,6 +60,15 @@ function applyHeaders(request: Request) {
   if (request.response) {
     request.response.headers = { ...request.response.headers, ...SECURITY_HEADERS, 'X-Request-Id': stateOf(request).requestId };
   }
+}
+
+// 0. Outermost: the final answer (success or error envelope, with its headers) compressed for clients that accept it.
+const compression: Middleware = {
+  after: (request) => compress(request),
+  onError: (request) => compress(request),
+};
+function compress(request: Request) {
+  if (request.response) request.response = compressed(request.response, headerOf(request.event, 'accept-encoding'));
 }
 
 // Last in effect: every error becomes the envelope; only ApiErrors show their message.
@@ -231,7 +241,7 @@ export interface HttpHandlerOptions {
 
 /**
  * The handler of one function group: middleware in fixed order (headers -> route -> body size ->
- * auth -> rate limit -> validate -> operation -> error envelope), then the operation of the route key.
+ * auth -> rate limit -> validate -> operation -> error envelope -> compression), then the operation of the route key.
  * The group's services are built on first use, from the runtime, by `createServices`.
  */
 export function createHttpHandler<Services>(
@@ -244,6 +254,7 @@ export function createHttpHandler<Services>(
   let services: Services | undefined;
 
   return middy<AllowanceEvent, HttpResponse, Error, Context>()
+    .use(compression)
     .use(securityHeaders)
     .use(errorEnvelope)
     .use(routing(operations))

@@ -6,6 +6,8 @@ export interface HttpResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  /** The body is base64 of the bytes to send (a compressed answer); API Gateway, function URLs and the local server decode it. */
+  isBase64Encoded?: boolean;
 }
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {

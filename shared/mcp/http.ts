@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { authenticate, bearerToken, LAST_USED_WRITE_INTERVAL_MS } from '../auth/authenticate.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { Principal } from '../domain/tenancy.js';
 import { MAX_BODY_BYTES } from '../http/middleware.js';
@@ -55,6 +56,19 @@ async function authenticateCaller(request: Request, runtime: McpRuntime): Promis
   return principal;
 }
 
+/** What the SDK's McpError puts before its message, which it then sends as the JSON-RPC error's message. */
+const RPC_ERROR_PREFIX = /^(?:MCP error -?\d+: )+/;
+
+/**
+ * A JSON-RPC error goes out without the SDK's "MCP error <code>: " prefix: clients (the SDK's own)
+ * add it when they raise the error, which showed it twice ("MCP error -32602: MCP error -32602:
+ * Unknown tool"). Results are left as they are.
+ */
+function withoutErrorPrefix(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message) || typeof message.error.message !== 'string') return message;
+  return { ...message, error: { ...message.error, message: message.error.message.replace(RPC_ERROR_PREFIX, '') } };
+}
+
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
@@ -94,6 +108,8 @@ export async function handleMcpRequest(request: Request, runtime: McpRuntime, fa
     if (decoded instanceof Response) return withHeaders(decoded, requestId);
     const server = createMcpServer(runtime, { principal, requestId, sourceIp: facts.sourceIp });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(withoutErrorPrefix(message), options);
     try {
       await server.connect(transport);
       return withHeaders(await transport.handleRequest(decoded), requestId);
