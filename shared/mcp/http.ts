@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { Principal } from '../domain/tenancy.js';
 import { MAX_BODY_BYTES } from '../http/middleware.js';
+import { isJsonMediaType, JSON_MEDIA_TYPE } from '../http/request-body.js';
 import { errorResponse, internalErrorResponse, type HttpResponse } from '../http/responses.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { API_KEY_HEADER, MCP_FUNCTION } from './function.js';
@@ -74,9 +75,16 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /**
  * The request with its body decoded strictly (the SDK's transport decodes leniently: invalid bytes
  * would become U+FFFD and the call would run), or the JSON-RPC parse error (-32700, HTTP 400) for a
- * body that is not UTF-8. A body over the limit goes on as is; the transport answers it 413.
+ * body that is not UTF-8, or 415 for JSON declared in another charset. A body over the limit goes
+ * on as is; the transport answers it 413.
  */
 async function withUtf8Body(request: Request): Promise<Request | Response> {
+  const contentType = request.headers.get('content-type');
+  // The SDK checks the media type but not its charset: a charset other than UTF-8 is refused as the SDK refuses another type.
+  if (contentType && contentType.split(';')[0]!.trim().toLowerCase() === JSON_MEDIA_TYPE && !isJsonMediaType(contentType)) {
+    const error = { jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported Media Type: send the body as application/json in UTF-8' }, id: null };
+    return new Response(JSON.stringify(error), { status: 415, headers: { 'Content-Type': 'application/json', Accept: JSON_MEDIA_TYPE } });
+  }
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > MAX_BODY_BYTES) return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
   try {

@@ -155,6 +155,24 @@ describe('request body encoding and media type', () => {
       expect(await agentCount()).toBe(before);
     });
 
+    it('answers 415 to a JSON body declared in another charset, and runs no tool', async () => {
+      // Prepare
+      const before = await agentCount();
+      const call = JSON.stringify(rpc(1, 'tools/call', { name: 'allowance_create_agent', arguments: { name: 'Latin' } }));
+
+      // Act
+      const response = await fetch(`${service.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { ...mcpHeaders(TEST_MCP_TOKEN, org.key), 'content-type': 'application/json; charset=iso-8859-1' },
+        body: call,
+      });
+
+      // Assess
+      expect(response.status).toBe(415);
+      expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32000);
+      expect(await agentCount()).toBe(before);
+    });
+
     it('runs the same call in valid UTF-8', async () => {
       // Prepare
       const before = await agentCount();
