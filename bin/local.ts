@@ -12,7 +12,7 @@ import { loadConfig } from '../shared/config/config.js';
 import { createContainer } from '../shared/runtime/container.js';
 import { ensureDemoOrganization, ensureOperatorKey } from './local/bootstrap.js';
 import { localDataKey } from './local/data-key.js';
-import { ensureTable, startDynamoLocal, type DynamoLocal } from './local/dynamodb-local.js';
+import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from './local/dynamodb-local.js';
 import { createLocalServer } from './local/server.js';
 import { LOCAL_SCHEDULE_PERIOD_MS, startLocalWorkers, type LocalWorkers } from './local/workers.js';
 
@@ -26,7 +26,14 @@ async function main() {
   let dynamo: DynamoLocal | undefined;
   if (!process.env[ENV.dynamodbEndpoint]) {
     if (dataDir) mkdirSync(dataDir, { recursive: true });
-    dynamo = await startDynamoLocal({ dataDir });
+    try {
+      dynamo = await startDynamoLocal({ dataDir });
+    } catch (error) {
+      // Without Java: the one line saying what to install, no stack trace.
+      if (!(error instanceof JavaMissingError)) throw error;
+      console.error(error.message);
+      process.exit(1);
+    }
     process.env[ENV.dynamodbEndpoint] = dynamo.endpoint;
   }
   process.env[ENV.tableName] ??= DEFAULT_TABLE;

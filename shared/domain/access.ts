@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { ApiError, notFound } from './errors.js';
 import type { OrganizationScope, Principal } from './tenancy.js';
 import type { Wallet } from './types.js';
 import type { WalletReader } from './wallets/ports.js';
@@ -18,13 +18,14 @@ export function scopeOf(principal: Principal): OrganizationScope {
  * environment answers ENVIRONMENT_MISMATCH.
  */
 export async function loadAccessibleWallet(store: WalletReader, principal: Principal, walletId: string): Promise<Wallet> {
-  return assertAccessible(principal, await store.getWallet(walletId));
+  return assertAccessible(principal, await store.getWallet(walletId), walletId);
 }
 
-export function assertAccessible(principal: Principal, wallet: Wallet | undefined): Wallet {
+/** `walletId`: the id asked for, named in the 404's message (the wallet's own id when it exists). */
+export function assertAccessible(principal: Principal, wallet: Wallet | undefined, walletId: string | undefined = wallet?.id): Wallet {
   const scope = scopeOf(principal);
-  if (!wallet || wallet.organizationId !== scope.organizationId) throw new ApiError('WALLET_NOT_FOUND');
-  if (principal.walletId !== null && principal.walletId !== wallet.id) throw new ApiError('WALLET_NOT_FOUND');
+  if (!wallet || wallet.organizationId !== scope.organizationId) throw notFound('WALLET_NOT_FOUND', walletId);
+  if (principal.walletId !== null && principal.walletId !== wallet.id) throw notFound('WALLET_NOT_FOUND', walletId);
   if (wallet.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
   return wallet;
 }

@@ -84,14 +84,19 @@ export function pageOf<T extends z.ZodMiniType>(item: T, description: string) {
     .check(z.describe(description), z.meta({ examples: [{ data: [exampleOf(item)], cursor: EXAMPLE_CURSOR, hasMore: true }] })));
 }
 
-/** A page of the audit log (interface-spec 4.10): `{data, nextCursor?}`, `nextCursor` absent at the end. */
+/**
+ * A page of the audit log: the standard `{data, cursor, hasMore}` plus the deprecated `nextCursor`
+ * of interface-spec 4.10 (the cursor again, absent on the last page) for the clients that read it.
+ */
 export function nextCursorPageOf<T extends z.ZodMiniType>(item: T, description: string) {
   return lazy(() => z
     .object({
       data: describe(z.array(item), 'The items of this page, newest first (at most `limit`, default 20).'),
-      nextCursor: z.optional(text('Opaque cursor of the next page: pass it as `cursor` with the same filters and key. Absent on the last page.')),
+      cursor: nullableText('Opaque cursor of the next page: pass it as `cursor` with the same filters and key. Null on the last page.'),
+      hasMore: flag('Whether another page follows (true exactly when `cursor` is not null).'),
+      nextCursor: z.optional(text('Deprecated: the same value as `cursor`, absent on the last page. Read `cursor` and `hasMore`.').check(z.meta({ deprecated: true }))),
     })
-    .check(z.describe(description), z.meta({ examples: [{ data: [exampleOf(item)], nextCursor: EXAMPLE_CURSOR }] })));
+    .check(z.describe(description), z.meta({ examples: [{ data: [exampleOf(item)], cursor: EXAMPLE_CURSOR, hasMore: true, nextCursor: EXAMPLE_CURSOR }] })));
 }
 
 /** A complete (unpaged) list: `{data}`. */
@@ -109,7 +114,7 @@ export const errorFields = () => ({
   message: text('Human-readable explanation of the error; the wording may change.'),
   details: z.optional(
     record(
-      'Machine-readable context, when there is any: `field` (VALIDATION_ERROR, INVALID_AMOUNT), `walletId`, `balance` and `requested` (INSUFFICIENT_FUNDS), `rule`, `limit`, `spent` and `remaining` (POLICY_DENIED), `retryAfter` in seconds (RATE_LIMIT_EXCEEDED, CONCURRENT_UPDATE), `allowed` (METHOD_NOT_ALLOWED), `idempotencyKey` (IDEMPOTENCY_KEY_REUSE). Absent when there is none.',
+      'Machine-readable context, when there is any: `field` (VALIDATION_ERROR, INVALID_AMOUNT), `walletId`, `balance` and `requested` (INSUFFICIENT_FUNDS), `rule`, `limit`, `spent` and `remaining` (POLICY_DENIED), `retryAfter` in seconds (RATE_LIMIT_EXCEEDED, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_USE), `allowed` (METHOD_NOT_ALLOWED), `idempotencyKey` (IDEMPOTENCY_KEY_REUSE). Absent when there is none.',
     ),
   ),
 });

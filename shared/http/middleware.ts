@@ -14,6 +14,8 @@ import type { Cursors, Operation, OperationGroup } from '../operations/define.js
 import { invoke } from '../operations/invoke.js';
 import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from './responses.js';
 import type { RateLimiter } from './rate-limit.js';
+import { compressed } from './compression.js';
+import { bodyTextOf, requireJsonMediaType } from './request-body.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /** The key reads authentication needs (one consistent read by hash; lastUsedAt at most once a minute). */
@@ -60,15 +62,22 @@ function applyHeaders(request: Request) {
   }
 }
 
+// 0. Outermost: the final answer (success or error envelope, with its headers) compressed for clients that accept it.
+const compression: Middleware = {
+  after: (request) => compress(request),
+  onError: (request) => compress(request),
+};
+function compress(request: Request) {
+  if (request.response) request.response = compressed(request.response, headerOf(request.event, 'accept-encoding'));
+}
+
 // Last in effect: every error becomes the envelope; only ApiErrors show their message.
 const errorEnvelope: Middleware = {
   onError: (request) => {
     const { requestId } = stateOf(request);
     const error = request.error;
     if (error instanceof ApiError) {
-      const headers: Record<string, string> = {};
-      if (error.details?.retryAfter !== undefined) headers['Retry-After'] = String(error.details.retryAfter);
-      request.response = errorResponse(error, requestId, headers);
+      request.response = errorResponse(error, requestId);
       return;
     }
     console.error(JSON.stringify({ level: 'error', requestId, message: error?.message, stack: error?.stack }));
@@ -95,9 +104,12 @@ function routing(operations: ReadonlyMap<string, Operation>): Middleware {
   };
 }
 
+/** The body as JSON (after its media type and its UTF-8 are checked), undefined when there is none. */
 function parseBody(event: APIGatewayProxyEventV2): unknown {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  requireJsonMediaType(headerOf(event, 'content-type'));
+  const text = bodyTextOf(event);
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -229,7 +241,7 @@ export interface HttpHandlerOptions {
 
 /**
  * The handler of one function group: middleware in fixed order (headers -> route -> body size ->
- * auth -> rate limit -> validate -> operation -> error envelope), then the operation of the route key.
+ * auth -> rate limit -> validate -> operation -> error envelope -> compression), then the operation of the route key.
  * The group's services are built on first use, from the runtime, by `createServices`.
  */
 export function createHttpHandler<Services>(
@@ -242,6 +254,7 @@ export function createHttpHandler<Services>(
   let services: Services | undefined;
 
   return middy<AllowanceEvent, HttpResponse, Error, Context>()
+    .use(compression)
     .use(securityHeaders)
     .use(errorEnvelope)
     .use(routing(operations))

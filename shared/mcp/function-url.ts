@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { compressed } from '../http/compression.js';
 import type { HttpResponse } from '../http/responses.js';
 import { handleMcpRequest } from './http.js';
 import type { McpRuntime } from './server.js';
@@ -20,12 +21,13 @@ export function requestOf(event: APIGatewayProxyEventV2): Request {
   return new Request(url, { method, headers, ...(body === undefined ? {} : { body }) });
 }
 
-export async function resultOf(response: Response): Promise<HttpResponse> {
+/** The function's result, compressed for a client that accepts it (tools/list is about 260 KB). */
+export async function resultOf(response: Response, acceptEncoding?: string): Promise<HttpResponse> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  return { statusCode: response.status, headers, body: await response.text() };
+  return compressed({ statusCode: response.status, headers, body: await response.text() }, acceptEncoding);
 }
 
 /** The Lambda handler of the MCP function; the runtime is built on first use (cold start). */
@@ -34,6 +36,7 @@ export function createMcpFunctionUrlHandler(getRuntime: () => McpRuntime) {
   return async (event: APIGatewayProxyEventV2): Promise<HttpResponse> => {
     runtime ??= getRuntime();
     const facts = { requestId: event.requestContext?.requestId ?? 'unknown', sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown' };
-    return resultOf(await handleMcpRequest(requestOf(event), runtime, facts));
+    const acceptEncoding = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
+    return resultOf(await handleMcpRequest(requestOf(event), runtime, facts), acceptEncoding);
   };
 }

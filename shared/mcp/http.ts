@@ -1,9 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { authenticate, bearerToken, LAST_USED_WRITE_INTERVAL_MS } from '../auth/authenticate.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { Principal } from '../domain/tenancy.js';
 import { MAX_BODY_BYTES } from '../http/middleware.js';
+import { isJsonMediaType, JSON_MEDIA_TYPE } from '../http/request-body.js';
 import { errorResponse, internalErrorResponse, type HttpResponse } from '../http/responses.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { API_KEY_HEADER, MCP_FUNCTION } from './function.js';
@@ -55,6 +57,45 @@ async function authenticateCaller(request: Request, runtime: McpRuntime): Promis
   return principal;
 }
 
+/** What the SDK's McpError puts before its message, which it then sends as the JSON-RPC error's message. */
+const RPC_ERROR_PREFIX = /^(?:MCP error -?\d+: )+/;
+
+/**
+ * A JSON-RPC error goes out without the SDK's "MCP error <code>: " prefix: clients (the SDK's own)
+ * add it when they raise the error, which showed it twice ("MCP error -32602: MCP error -32602:
+ * Unknown tool"). Results are left as they are.
+ */
+function withoutErrorPrefix(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message) || typeof message.error.message !== 'string') return message;
+  return { ...message, error: { ...message.error, message: message.error.message.replace(RPC_ERROR_PREFIX, '') } };
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The request with its body decoded strictly (the SDK's transport decodes leniently: invalid bytes
+ * would become U+FFFD and the call would run), or the JSON-RPC parse error (-32700, HTTP 400) for a
+ * body that is not UTF-8, or 415 for JSON declared in another charset. A body over the limit goes
+ * on as is; the transport answers it 413.
+ */
+async function withUtf8Body(request: Request): Promise<Request | Response> {
+  const contentType = request.headers.get('content-type');
+  // The SDK checks the media type but not its charset: a charset other than UTF-8 is refused as the SDK refuses another type.
+  if (contentType && contentType.split(';')[0]!.trim().toLowerCase() === JSON_MEDIA_TYPE && !isJsonMediaType(contentType)) {
+    const error = { jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported Media Type: send the body as application/json in UTF-8' }, id: null };
+    return new Response(JSON.stringify(error), { status: 415, headers: { 'Content-Type': 'application/json', Accept: JSON_MEDIA_TYPE } });
+  }
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+  try {
+    const text = STRICT_UTF8.decode(bytes);
+    return new Request(request.url, { method: request.method, headers: request.headers, body: text });
+  } catch {
+    const error = { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' }, id: null };
+    return new Response(JSON.stringify(error), { status: 400, headers: { 'Content-Type': 'application/json' } });
+  }
+}
+
 /**
  * One MCP request (stateless Streamable HTTP, JSON responses): the MCP token (401), the API key
  * the tools act with (401), then a new server and transport for this request only. GET (a
@@ -71,11 +112,15 @@ export async function handleMcpRequest(request: Request, runtime: McpRuntime, fa
       return toResponse(errorResponse(refusal, requestId), requestId, { Allow: 'POST' });
     }
     const principal = await authenticateCaller(request, runtime);
+    const decoded = await withUtf8Body(request);
+    if (decoded instanceof Response) return withHeaders(decoded, requestId);
     const server = createMcpServer(runtime, { principal, requestId, sourceIp: facts.sourceIp });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(withoutErrorPrefix(message), options);
     try {
       await server.connect(transport);
-      return withHeaders(await transport.handleRequest(request), requestId);
+      return withHeaders(await transport.handleRequest(decoded), requestId);
     } finally {
       await server.close();
     }

@@ -29,7 +29,7 @@ export const AUDIT_LOGS = defineGroup<AuditLogsServices>('audit-logs', [
       from: instant('Only entries at or after this time.'),
       to: instant('Only entries at or before this time (a date includes the whole day).'),
     }),
-    pageShape: 'next-cursor',
+    pageShape: 'standard-and-next-cursor',
     output: 'auditLogPageView',
     errors: [],
     list: ({ services, auth, query }, page) => services.audit.list(auth, query, page),

@@ -19,8 +19,12 @@ export interface ListSpec<Services, Filters extends Shape, Item> extends Omit<Op
   output: ViewName;
   list(input: OperationInput<Services, undefined, z.output<z.ZodMiniObject<Filters>>>, page: PageRequest): Promise<Page<Item>>;
   present(item: Item): unknown;
-  /** `nextCursor` (absent on the last page) instead of `cursor` + `hasMore` (interface-spec 4.10). */
-  pageShape?: 'standard' | 'next-cursor';
+  /**
+   * `standard-and-next-cursor`: the standard page plus the deprecated `nextCursor` (the cursor again,
+   * absent on the last page) of interface-spec 4.10's audit log, kept for the clients that read it
+   * (docs/api.md, Audit logs).
+   */
+  pageShape?: 'standard' | 'standard-and-next-cursor';
 }
 
 export function listOperation<Services>() {
@@ -40,7 +44,7 @@ function listSpec<Services, Filters extends Shape, Item>(spec: ListSpec<Services
       const binding = bindingOf(input.operation, input.auth.principal.keyId, input.params, Object.fromEntries(filterNamesOf().map((f) => [f, query[f] ?? null])));
       const page = await list(input as never, pageRequestOf(cursors, query, binding));
       const response = pageResponse(cursors, page, binding, present);
-      return pageShape === 'next-cursor' ? { data: response.data, ...(response.cursor ? { nextCursor: response.cursor } : {}) } : response;
+      return pageShape === 'standard-and-next-cursor' && response.cursor ? { ...response, nextCursor: response.cursor } : response;
     },
   };
 }

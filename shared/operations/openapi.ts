@@ -21,6 +21,7 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>([...op.errors, ...COMMON_ERRORS[op.access]]);
   if (op.body || op.query) codes.add('VALIDATION_ERROR');
   if (op.body) codes.add('PAYLOAD_TOO_LARGE');
+  if (op.body) codes.add('UNSUPPORTED_MEDIA_TYPE');
   if (op.params) codes.add('NOT_FOUND');
   if (op.sandboxOnly) codes.add('SANDBOX_ONLY');
   return [...codes];

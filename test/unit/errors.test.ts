@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_CODES, ERROR_STATUS, statusOf, toEnvelope, validationError, type ErrorCode } from '../../shared/domain/errors.js';
+import { ApiError, ERROR_CODES, ERROR_STATUS, notFound, statusOf, toEnvelope, validationError, type ErrorCode, type NotFoundCode } from '../../shared/domain/errors.js';
 
 /** interface-spec.md section 7, copied from the table. */
 const SPEC_TABLE: Record<string, number> = {
@@ -147,5 +147,31 @@ describe('validationError', () => {
     expect(error.status).toBe(400);
     expect(error.details).toEqual({ field: 'limit' });
     expect(error.message).toBe('limit: must be an integer');
+  });
+});
+
+describe('error messages say what went wrong, not the code again', () => {
+  it('gives every code a default message other than the code itself', () => {
+    for (const code of ERROR_CODES) expect(new ApiError(code).message, code).not.toBe(code);
+  });
+
+  it('names the kind of resource of every not-found code, and the id when given', () => {
+    const notFoundCodes = ERROR_CODES.filter((c): c is NotFoundCode => c.endsWith('_NOT_FOUND'));
+    for (const code of notFoundCodes) {
+      const error = notFound(code, 'xyz_123');
+      expect(error.code).toBe(code);
+      expect(error.message, code).toMatch(/^No [A-Za-z][A-Za-z ]+ with id xyz_123 was found\.$/);
+    }
+    expect(notFound('TRANSFER_NOT_FOUND', 'trf_x').message).toBe('No transfer with id trf_x was found.');
+    expect(notFound('API_KEY_NOT_FOUND').message).toBe('No such API key.');
+  });
+});
+
+describe('retryable conflicts say when to retry', () => {
+  it('gives IDEMPOTENCY_KEY_IN_USE details.retryAfter (seconds) unless the thrower gave one', () => {
+    expect(new ApiError('IDEMPOTENCY_KEY_IN_USE', 'Still running.', { idempotencyKey: 'k' }).details).toEqual({ idempotencyKey: 'k', retryAfter: 1 });
+    expect(new ApiError('IDEMPOTENCY_KEY_IN_USE').details).toEqual({ retryAfter: 1 });
+    expect(new ApiError('IDEMPOTENCY_KEY_IN_USE', 'x', { retryAfter: 3 }).details).toEqual({ retryAfter: 3 });
+    expect(new ApiError('CONCURRENT_UPDATE').details).toEqual({ retryAfter: 1 });
   });
 });

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/domain/clock.js';
 import type { ApiKey } from '../../shared/domain/types.js';
+import { ApiError } from '../../shared/domain/errors.js';
 import { createHttpHandler, MAX_BODY_BYTES, type HttpRuntime } from '../../shared/http/middleware.js';
 import { SECURITY_HEADERS } from '../../shared/http/security-headers.js';
 import { defineGroup, operation } from '../../shared/operations/define.js';
@@ -14,6 +15,8 @@ import * as z from 'zod/mini';
  * are not JSON objects never reach an operation (decisions.md section 9).
  */
 const runs: unknown[] = [];
+/** Thrown by the operation when set (an error the service would throw). */
+let nextError: Error | undefined;
 const op = operation<Record<string, never>>();
 const GROUP = defineGroup<Record<string, never>>('approvals', [
   op({
@@ -28,6 +31,7 @@ const GROUP = defineGroup<Record<string, never>>('approvals', [
     output: 'openApiDocumentView',
     errors: [],
     run: async ({ body }) => {
+      if (nextError) throw nextError;
       runs.push(body);
       return { ok: true };
     },
@@ -93,5 +97,41 @@ describe('the HTTP edge refuses bodies before any operation runs', () => {
     expect((await call('')).statusCode).toBe(200);
     expect((await call('{"note":"fine"}')).statusCode).toBe(200);
     expect(runs).toEqual([{}, {}, { note: 'fine' }]);
+  });
+});
+
+describe('the HTTP edge reads a body as API Gateway sends it', () => {
+  const base64 = (bytes: Buffer): APIGatewayProxyEventV2 => ({ ...event(undefined), body: bytes.toString('base64'), isBase64Encoded: true });
+
+  it('answers 400 VALIDATION_ERROR (field body) to a base64 body that is not valid UTF-8, and runs nothing', async () => {
+    runs.length = 0;
+    const bytes = Buffer.concat([Buffer.from('{"note":"caf'), Buffer.from([0xc3]), Buffer.from('"}')]);
+
+    const response = await handler(base64(bytes), {} as Context);
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'body: is not valid UTF-8', details: { field: 'body' } });
+    expect(runs).toEqual([]);
+  });
+
+  it('runs the operation with a base64 body in valid UTF-8', async () => {
+    runs.length = 0;
+
+    const response = await handler(base64(Buffer.from('{"note":"café"}', 'utf8')), {} as Context);
+
+    expect(response.statusCode).toBe(200);
+    expect(runs).toEqual([{ note: 'café' }]);
+  });
+});
+
+describe('the HTTP edge says when to retry a retryable conflict', () => {
+  it('answers 409 IDEMPOTENCY_KEY_IN_USE with a Retry-After header and details.retryAfter', async () => {
+    nextError = new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still being processed; retry shortly.', { idempotencyKey: 'k1' });
+
+    const response = await call('{}').finally(() => (nextError = undefined));
+
+    expect(response.statusCode).toBe(409);
+    expect(response.headers['Retry-After']).toBe('1');
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE', details: { idempotencyKey: 'k1', retryAfter: 1 } });
   });
 });

@@ -3,7 +3,7 @@ import { AUDIT } from '../audit/actions.js';
 import { assertAccessible, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 type AgentChange = Parameters<AgentStore['commit']>[0][number];
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, notFound, validationError } from '../errors.js';
 import { claimOf, fingerprintOf, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { transferLegs, walletAccount, type Leg } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
@@ -99,15 +99,15 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
 
   /** An AGENT wallet the caller may see; any other wallet answers WALLET_NOT_FOUND. */
   async function loadAgent(ctx: RequestContext, agentId: string): Promise<Wallet> {
-    const wallet = assertAccessible(ctx.principal, await store.getWallet(agentId));
-    if (wallet.walletType !== 'AGENT') throw new ApiError('WALLET_NOT_FOUND');
+    const wallet = assertAccessible(ctx.principal, await store.getWallet(agentId), agentId);
+    if (wallet.walletType !== 'AGENT') throw notFound('WALLET_NOT_FOUND', agentId);
     return wallet;
   }
 
   async function get(ctx: RequestContext, agentId: string): Promise<AgentDetails> {
     const snapshot = await store.getWalletSnapshot(agentId);
-    const wallet = assertAccessible(ctx.principal, snapshot?.wallet);
-    if (wallet.walletType !== 'AGENT') throw new ApiError('WALLET_NOT_FOUND');
+    const wallet = assertAccessible(ctx.principal, snapshot?.wallet, agentId);
+    if (wallet.walletType !== 'AGENT') throw notFound('WALLET_NOT_FOUND', agentId);
     const apiKey = wallet.activeKeyId ? await store.getApiKeyById(wallet.activeKeyId) : undefined;
     return { wallet, apiKey, policies: snapshot!.policies.filter((p) => p.status === 'ACTIVE') };
   }

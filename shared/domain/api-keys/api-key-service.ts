@@ -1,7 +1,7 @@
 import { scopeOf } from '../access.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, notFound, validationError } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
 import type { ApiKeyStore } from './ports.js';
 import { API_KEY_STATES } from './api-key-states.js';
@@ -81,7 +81,7 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
   async function revoke(ctx: RequestContext, keyId: string): Promise<ApiKey> {
     const scope = scopeOf(ctx.principal);
     const apiKey = await store.getApiKeyById(keyId);
-    if (!apiKey || apiKey.organizationId !== scope.organizationId) throw new ApiError('API_KEY_NOT_FOUND');
+    if (!apiKey || apiKey.organizationId !== scope.organizationId) throw notFound('API_KEY_NOT_FOUND', keyId);
     if (apiKey.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', 'Revoke this key with a key of its own environment.');
     if (!canTransition(API_KEY_STATES, apiKey.status, 'revoke')) return apiKey;
     const revokedAt = clock.now().toISOString();

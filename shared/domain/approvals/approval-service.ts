@@ -4,7 +4,7 @@ import Big from 'big.js';
 import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { assertAccessible, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import { ApiError, QUEUED_POSTING_FAILURES, type ErrorCode } from '../errors.js';
+import { ApiError, notFound, QUEUED_POSTING_FAILURES, type ErrorCode } from '../errors.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps } from '../ports.js';
 import type { ApprovalChange, ApprovalFilter, ApprovalStore } from './ports.js';
@@ -24,8 +24,8 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
   async function get(ctx: RequestContext, approvalId: string): Promise<Approval> {
     const scope = scopeOf(ctx.principal);
     const approval = await store.getApproval(approvalId);
-    if (!approval || approval.organizationId !== scope.organizationId) throw new ApiError('APPROVAL_NOT_FOUND');
-    if (ctx.principal.walletId !== null && ctx.principal.walletId !== approval.walletId) throw new ApiError('APPROVAL_NOT_FOUND');
+    if (!approval || approval.organizationId !== scope.organizationId) throw notFound('APPROVAL_NOT_FOUND', approvalId);
+    if (ctx.principal.walletId !== null && ctx.principal.walletId !== approval.walletId) throw notFound('APPROVAL_NOT_FOUND', approvalId);
     if (approval.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
     return approval;
   }

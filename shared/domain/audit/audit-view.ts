@@ -50,4 +50,4 @@ export function presentAuditEntry(entry: AuditEntry): AuditEntryView {
   };
 }
 
-export const auditLogPageView = /* @__PURE__ */ lazy(() => nextCursorPageOf(auditEntryView, 'A page of the audit log, newest first (interface-spec 4.10): `nextCursor` is absent on the last page.'));
+export const auditLogPageView = /* @__PURE__ */ lazy(() => nextCursorPageOf(auditEntryView, 'A page of the audit log, newest first, shaped like every list (`cursor` null on the last page); `nextCursor` repeats the cursor for older clients and is deprecated.'));

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { BankAccount } from './types.js';
 
@@ -7,9 +7,9 @@ import type { BankAccount } from './types.js';
  * organization's answers BANK_ACCOUNT_NOT_FOUND; the organization's own account in the other
  * environment answers ENVIRONMENT_MISMATCH. `field` names the request field that carried the id.
  */
-export function accessibleBankAccount(scope: OrganizationScope, account: BankAccount | undefined, field?: string): BankAccount {
+export function accessibleBankAccount(scope: OrganizationScope, account: BankAccount | undefined, field?: string, id: string | undefined = account?.id): BankAccount {
   const details = field ? { field } : undefined;
-  if (!account || account.status === 'DELETED' || account.organizationId !== scope.organizationId) throw new ApiError('BANK_ACCOUNT_NOT_FOUND', 'No such bank account.', details);
+  if (!account || account.status === 'DELETED' || account.organizationId !== scope.organizationId) throw notFound('BANK_ACCOUNT_NOT_FOUND', id, details);
   if (account.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', 'The bank account belongs to the other environment.', details);
   return account;
 }

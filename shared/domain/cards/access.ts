@@ -1,5 +1,5 @@
 import { scopeOf } from '../access.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Authorization, Card, Cardholder } from './types.js';
 
@@ -8,27 +8,27 @@ import type { Authorization, Card, Cardholder } from './types.js';
  * absent, and so does, for a wallet-scoped (agent) key, a card of another wallet; the caller's own
  * card in the other environment answers ENVIRONMENT_MISMATCH.
  */
-export function accessibleCard(ctx: RequestContext, card: Card | undefined): Card {
+export function accessibleCard(ctx: RequestContext, card: Card | undefined, cardId: string): Card {
   const scope = scopeOf(ctx.principal);
-  if (!card || card.organizationId !== scope.organizationId) throw new ApiError('CARD_NOT_FOUND');
-  if (ctx.principal.walletId !== null && card.walletId !== ctx.principal.walletId) throw new ApiError('CARD_NOT_FOUND');
+  if (!card || card.organizationId !== scope.organizationId) throw notFound('CARD_NOT_FOUND', cardId);
+  if (ctx.principal.walletId !== null && card.walletId !== ctx.principal.walletId) throw notFound('CARD_NOT_FOUND', cardId);
   if (card.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
   return card;
 }
 
 /** Cardholders are the organization's: a wallet-scoped key sees none. */
-export function accessibleCardholder(ctx: RequestContext, cardholder: Cardholder | undefined, field?: string): Cardholder {
+export function accessibleCardholder(ctx: RequestContext, cardholder: Cardholder | undefined, cardholderId: string, field?: string): Cardholder {
   const scope = scopeOf(ctx.principal);
-  const absent = () => new ApiError('CARDHOLDER_NOT_FOUND', undefined, field ? { field } : undefined);
+  const absent = () => notFound('CARDHOLDER_NOT_FOUND', cardholderId, field ? { field } : undefined);
   if (!cardholder || cardholder.organizationId !== scope.organizationId || ctx.principal.walletId !== null) throw absent();
   if (cardholder.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', undefined, field ? { field } : undefined);
   return cardholder;
 }
 
-export function accessibleAuthorization(ctx: RequestContext, authorization: Authorization | undefined): Authorization {
+export function accessibleAuthorization(ctx: RequestContext, authorization: Authorization | undefined, authorizationId: string): Authorization {
   const scope = scopeOf(ctx.principal);
-  if (!authorization || authorization.organizationId !== scope.organizationId) throw new ApiError('AUTHORIZATION_NOT_FOUND');
-  if (ctx.principal.walletId !== null && authorization.walletId !== ctx.principal.walletId) throw new ApiError('AUTHORIZATION_NOT_FOUND');
+  if (!authorization || authorization.organizationId !== scope.organizationId) throw notFound('AUTHORIZATION_NOT_FOUND', authorizationId);
+  if (ctx.principal.walletId !== null && authorization.walletId !== ctx.principal.walletId) throw notFound('AUTHORIZATION_NOT_FOUND', authorizationId);
   if (authorization.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
   return authorization;
 }

@@ -159,7 +159,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
 
   /** Sandbox test helper: the network's request for a card of the caller's organization. */
   async function authorize(ctx: RequestContext, cardId: string, input: AuthorizationRequest, idempotencyKey?: string): Promise<IdempotentResponse> {
-    const card = accessibleCard(ctx, await store.getCard(cardId));
+    const card = accessibleCard(ctx, await store.getCard(cardId), cardId);
     const amount = parseAmount(input.amount, { allowNumber: false });
     const params = { cardId, amount: amount.toFixed(), merchant: input.merchant };
     return idempotent(card, ctx.principal.walletId ?? 'organization', 'card.authorize', params, idempotencyKey, (slot) => decide(card, amount, input.merchant, ctx.actor, slot, idempotencyKey));
@@ -187,7 +187,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
   // ---- After the decision -----------------------------------------------------------------------
 
   async function loadApproved(ctx: RequestContext, authorizationId: string, trigger: 'capture' | 'reverse'): Promise<Authorization & { holdId: string }> {
-    const auth = accessibleAuthorization(ctx, await store.getAuthorization(authorizationId));
+    const auth = accessibleAuthorization(ctx, await store.getAuthorization(authorizationId), authorizationId);
     if (auth.status === 'DECLINED' || !canTransition(AUTHORIZATION_STATES, auth.status, trigger) || !auth.holdId) {
       throw new ApiError('INVALID_STATE', `A ${auth.status} authorization can not be ${trigger === 'capture' ? 'captured' : 'reversed'}.`, { status: auth.status });
     }
@@ -300,7 +300,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
     const scope = scopeOf(ctx.principal);
     const amount = parseAmount(amountInput, { allowNumber: false });
     return idempotent(scope, 'organization', 'card.refund', { authorizationId, amount: amount.toFixed() }, idempotencyKey, async (slot) => {
-      const auth = accessibleAuthorization(ctx, await store.getAuthorization(authorizationId));
+      const auth = accessibleAuthorization(ctx, await store.getAuthorization(authorizationId), authorizationId);
       if (auth.status !== 'CAPTURED') throw new ApiError('INVALID_STATE', `A ${auth.status} authorization can not be refunded; only a CAPTURED one.`, { status: auth.status });
       const refundable = new Big(auth.capturedAmount).minus(auth.refundedAmount);
       if (amount.gt(refundable)) throw new ApiError('INVALID_AMOUNT', `amount: at most ${formatAmount(refundable)} is left to refund`, { field: 'amount', max: formatAmount(refundable) });
@@ -321,7 +321,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
   }
 
   async function getAuthorization(ctx: RequestContext, authorizationId: string): Promise<Authorization> {
-    return accessibleAuthorization(ctx, await store.getAuthorization(authorizationId));
+    return accessibleAuthorization(ctx, await store.getAuthorization(authorizationId), authorizationId);
   }
 
   return { authorize, authorizeForNetwork, capture, reverse, refund, getAuthorization, expireDue };

@@ -57,7 +57,7 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
   const { store, clock, ids } = deps;
   const engine = createAuthorizationEngine(deps);
 
-  const loadCard = async (ctx: RequestContext, cardId: string) => accessibleCard(ctx, await store.getCard(cardId));
+  const loadCard = async (ctx: RequestContext, cardId: string) => accessibleCard(ctx, await store.getCard(cardId), cardId);
 
   const auditOf = (ctx: RequestContext, card: Card, action: AuditAction, at: string, metadata: Record<string, unknown> = {}): AuditChange =>
     auditChange({ organizationId: card.organizationId, environment: card.environment, actor: ctx.actor, action, resource: CARD_RESOURCE, resourceId: card.id, walletId: card.walletId, metadata: { type: card.type, status: card.status, last4: card.last4, ...metadata }, createdAt: at }, ids);
@@ -88,7 +88,7 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
   }
 
   async function getCardholder(ctx: RequestContext, cardholderId: string): Promise<Cardholder> {
-    return accessibleCardholder(ctx, await store.getCardholder(cardholderId));
+    return accessibleCardholder(ctx, await store.getCardholder(cardholderId), cardholderId);
   }
 
   function listCardholders(ctx: RequestContext, page: PageRequest): Promise<Page<Cardholder>> {
@@ -99,9 +99,9 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
 
   async function create(ctx: RequestContext, input: CardInput): Promise<Card> {
     const scope = scopeOf(ctx.principal);
-    const wallet = assertAccessible(ctx.principal, await store.getWallet(input.walletId));
+    const wallet = assertAccessible(ctx.principal, await store.getWallet(input.walletId), input.walletId);
     if (wallet.deletedAt) throw new ApiError('WALLET_NOT_FOUND');
-    if (input.cardholderId !== undefined) accessibleCardholder(ctx, await store.getCardholder(input.cardholderId), 'cardholderId');
+    if (input.cardholderId !== undefined) accessibleCardholder(ctx, await store.getCardholder(input.cardholderId), input.cardholderId, 'cardholderId');
     const spendingLimits = normalizeSpendingLimits(input.spendingLimits ?? []);
     const now = clock.now();
     const at = now.toISOString();
@@ -131,7 +131,7 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
   async function list(ctx: RequestContext, filter: CardFilter, page: PageRequest): Promise<Page<Card>> {
     const scope = scopeOf(ctx.principal);
     const walletId = filter.walletId ?? ctx.principal.walletId ?? undefined;
-    if (walletId !== undefined) assertAccessible(ctx.principal, await store.getWallet(walletId));
+    if (walletId !== undefined) assertAccessible(ctx.principal, await store.getWallet(walletId), walletId);
     return store.listCards(scope, { walletId }, page);
   }
 

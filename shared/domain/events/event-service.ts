@@ -1,6 +1,6 @@
 import { scopeOf } from '../access.js';
 import { systemClock, type Clock } from '../clock.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { RequestContext } from '../tenancy.js';
 import type { OutboxEvent, Page, PageRequest } from '../types.js';
 import { FEED_SETTLE_MS, type EventOrder } from './event-feed.js';
@@ -15,7 +15,6 @@ export interface EventListFilter extends Omit<EventQuery, 'walletId'> {
 /** The events API (decisions.md section 8): an organization's events of 30 days; an agent key sees its wallet's. */
 export function createEventService(deps: { store: EventStore; clock?: Clock }) {
   const clock = deps.clock ?? systemClock;
-  const notFound = () => new ApiError('EVENT_NOT_FOUND', 'No such event.');
   return {
     async list(ctx: RequestContext, filter: EventListFilter, page: PageRequest): Promise<Page<OutboxEvent>> {
       const scope = scopeOf(ctx.principal);
@@ -35,9 +34,9 @@ export function createEventService(deps: { store: EventStore; clock?: Clock }) {
     async get(ctx: RequestContext, eventId: string): Promise<OutboxEvent> {
       const scope = scopeOf(ctx.principal);
       const event = await deps.store.getEvent(eventId);
-      if (!event || event.organizationId !== scope.organizationId || event.environment !== scope.environment) throw notFound();
+      if (!event || event.organizationId !== scope.organizationId || event.environment !== scope.environment) throw notFound('EVENT_NOT_FOUND', eventId);
       const walletId = ctx.principal.walletId;
-      if (walletId && !walletsOfEvent(event).includes(walletId)) throw notFound();
+      if (walletId && !walletsOfEvent(event).includes(walletId)) throw notFound('EVENT_NOT_FOUND', eventId);
       return event;
     },
   };

@@ -1,6 +1,6 @@
 import type Big from 'big.js';
 import type { Clock } from '../clock.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { formatAmount } from '../money.js';
 import { canTransition } from '../state-table.js';
@@ -58,7 +58,7 @@ export function createLedgerService(deps: LedgerDeps) {
 
   async function load(scope: OrganizationScope, transactionId: string): Promise<JournalRecord> {
     const record = await store.getJournalRecord(transactionId);
-    if (!record || record.organizationId !== scope.organizationId || record.environment !== scope.environment) throw new ApiError('TRANSACTION_NOT_FOUND');
+    if (!record || record.organizationId !== scope.organizationId || record.environment !== scope.environment) throw notFound('TRANSACTION_NOT_FOUND', transactionId);
     return record;
   }
 
@@ -79,7 +79,7 @@ export function createLedgerService(deps: LedgerDeps) {
 
   async function loadHeld(scope: OrganizationScope, holdId: string, trigger: HoldTrigger): Promise<{ hold: JournalRecord; amount: Big; walletId: string }> {
     const hold = await load(scope, holdId);
-    if (hold.type !== 'HOLD') throw new ApiError('TRANSACTION_NOT_FOUND');
+    if (hold.type !== 'HOLD') throw notFound('TRANSACTION_NOT_FOUND', holdId);
     if (!canTransition(HOLD_STATES, hold.status as HoldStatus, trigger)) throw new ApiError('INVALID_STATE', `The hold is already ${hold.status}.`, { status: hold.status });
     const { amount } = postingLegsOf(hold).find((leg) => leg.bucket === 'held')!;
     return { hold, amount, walletId: hold.from };

@@ -2,7 +2,7 @@ import { presentApproval } from '../approvals/approval-view.js';
 import { assertAccessible, loadAccessibleWallet, scopeOf } from '../access.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import { ApiError, ERRORS, toEnvelope, validationError } from '../errors.js';
+import { ApiError, ERRORS, notFound, toEnvelope, validationError } from '../errors.js';
 import { claimBatchKey, claimOf, fingerprintOf, resolveIdempotencyKey, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
@@ -145,7 +145,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
       transaction &&
       (transaction.organizationId === scope.organizationId || transaction.payeeOrganizationId === scope.organizationId) &&
       (ctx.principal.walletId === null || ctx.principal.walletId === transaction.from || ctx.principal.walletId === transaction.to);
-    if (!visible) throw new ApiError('TRANSACTION_NOT_FOUND');
+    if (!visible) throw notFound('TRANSACTION_NOT_FOUND', transactionId);
     if (transaction.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
     return transaction;
   }

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { AUDIT } from '../audit/actions.js';
 import { loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange } from '../audit/audit.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import { formatAmount, parseAmount } from '../money.js';
 import type { ServiceDeps } from '../ports.js';
 import type { PolicyChange, PolicyStore } from './ports.js';
@@ -76,7 +76,7 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
     const scope = scopeOf(ctx.principal);
     const policy = await store.getPolicy(policyId);
     const visible = policy && policy.status === 'ACTIVE' && policy.organizationId === scope.organizationId && (ctx.principal.walletId === null || ctx.principal.walletId === policy.walletId);
-    if (!visible) throw new ApiError('POLICY_NOT_FOUND');
+    if (!visible) throw notFound('POLICY_NOT_FOUND', policyId);
     if (policy.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
     return policy;
   }

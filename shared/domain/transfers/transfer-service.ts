@@ -4,7 +4,7 @@ import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { AuditChange } from '../audit/ports.js';
 import type { Change } from '../changes.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, notFound, validationError } from '../errors.js';
 import type { ExpiryScheduler } from '../expiries/ports.js';
 import { claimOf, fingerprintOf, runIdempotent, answerChange, type IdempotentResponse, type KeyClaim } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
@@ -111,9 +111,9 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
   async function loadTransfer(ctx: RequestContext, transferId: string): Promise<Transfer> {
     const scope = scopeOf(ctx.principal);
     const transfer = await store.getTransfer(transferId);
-    if (!transfer || transfer.organizationId !== scope.organizationId) throw new ApiError('TRANSFER_NOT_FOUND');
+    if (!transfer || transfer.organizationId !== scope.organizationId) throw notFound('TRANSFER_NOT_FOUND', transferId);
     const own = ctx.principal.walletId;
-    if (own !== null && transfer.walletId !== own && transfer.toWalletId !== own) throw new ApiError('TRANSFER_NOT_FOUND');
+    if (own !== null && transfer.walletId !== own && transfer.toWalletId !== own) throw notFound('TRANSFER_NOT_FOUND', transferId);
     if (transfer.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
     return transfer;
   }
@@ -127,7 +127,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
     const walletId = filter.walletId ?? ctx.principal.walletId ?? undefined;
     const narrowed = { direction: filter.direction, status: filter.status };
     if (walletId === undefined) return store.listTransfers(scope, narrowed, page);
-    const wallet = assertAccessible(ctx.principal, await store.getWallet(walletId));
+    const wallet = assertAccessible(ctx.principal, await store.getWallet(walletId), walletId);
     return store.listWalletTransfers(scope, wallet.id, narrowed, page);
   }
 
@@ -160,7 +160,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
 
     if (linkedId !== undefined) {
       if (given?.routingNumber !== undefined || given?.accountNumber !== undefined) throw validationError(field, 'give a linked bank account or account numbers, not both');
-      const account = accessibleBankAccount(scope, await store.getBankAccount(scope, linkedId), input.bankAccountId !== undefined ? 'bankAccountId' : `${field}.bankAccountId`);
+      const account = accessibleBankAccount(scope, await store.getBankAccount(scope, linkedId), input.bankAccountId !== undefined ? 'bankAccountId' : `${field}.bankAccountId`, linkedId);
       if (account.status !== 'VERIFIED') throw new ApiError('BANK_ACCOUNT_NOT_VERIFIED', undefined, { bankAccountId: linkedId, status: account.status });
       return { rail, stored: { type: rail as Exclude<ExternalRail, 'USDC'>, bankAccountId: account.id, routingNumber: account.routingNumber, last4: account.last4 } };
     }
@@ -517,7 +517,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
 
   async function reload(transferId: string): Promise<Transfer> {
     const transfer = await store.getTransfer(transferId);
-    if (!transfer) throw new ApiError('TRANSFER_NOT_FOUND');
+    if (!transfer) throw notFound('TRANSFER_NOT_FOUND', transferId);
     return transfer;
   }
 

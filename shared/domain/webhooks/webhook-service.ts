@@ -2,7 +2,7 @@ import { scopeOf } from '../access.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import type { Environment, OrganizationScope, RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
@@ -32,11 +32,9 @@ export interface WebhookServiceDeps {
 
 /** Webhooks (decisions.md section 8): organization keys with `admin` only (the catalog checks both). */
 export function createWebhookService(deps: WebhookServiceDeps) {
-  const notFound = () => new ApiError('WEBHOOK_NOT_FOUND', 'No such webhook.');
-
   async function load(scope: OrganizationScope, webhookId: string): Promise<Webhook> {
     const webhook = await deps.store.getWebhook(webhookId);
-    if (!webhook || webhook.status !== 'ENABLED' || webhook.organizationId !== scope.organizationId || webhook.environment !== scope.environment) throw notFound();
+    if (!webhook || webhook.status !== 'ENABLED' || webhook.organizationId !== scope.organizationId || webhook.environment !== scope.environment) throw notFound('WEBHOOK_NOT_FOUND', webhookId);
     return webhook;
   }
 
@@ -100,7 +98,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const scope = scopeOf(ctx.principal);
       await load(scope, webhookId);
       const delivery = await deps.store.getDelivery(deliveryId);
-      if (!delivery || delivery.webhookId !== webhookId) throw new ApiError('DELIVERY_NOT_FOUND', 'No such delivery of this webhook.');
+      if (!delivery || delivery.webhookId !== webhookId) throw new ApiError('DELIVERY_NOT_FOUND', `No delivery with id ${deliveryId} was found for webhook ${webhookId}.`);
       await deps.store.commit([auditChange({ ...scope, actor: ctx.actor, action: AUDIT.webhook.retryDelivery, resource: 'webhook', resourceId: webhookId, metadata: { deliveryId, eventId: delivery.event.id }, createdAt: deps.clock.now().toISOString() }, deps.ids)]);
       await deps.queue.send({ kind: 'attempt', deliveryId, manual: true }, 0);
       return { deliveryId, eventId: delivery.event.id, status: 'PENDING' as const };

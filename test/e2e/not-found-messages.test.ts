@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../shared/http/routes.js';
+import { startTestService, type TestService } from '../fixtures/local-service.js';
+import type { Organization } from '../fixtures/payments-client.js';
+
+/** An id of the right shape that names nothing. */
+const UNKNOWN_ID = 'zz_unknownId0001';
+
+/** Every route that takes an id in its path, for an organization key (operator routes need the operator's key). */
+const ROUTES_WITH_IDS = ROUTES.filter((route) => route.path.includes('{') && route.access !== 'operator' && route.access !== 'public');
+
+describe('not-found answers say what was not found', () => {
+  let service: TestService;
+  let org: Organization;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    org = await service.createOrganization('Lookups');
+  });
+  afterAll(() => service.close());
+
+  it.each(ROUTES_WITH_IDS.map((route) => [`${route.method} ${route.path}`, route] as const))('%s with an unknown id: the message names the resource and the id, never the code', async (_name, route) => {
+    // Act
+    const path = route.path.replace(/\{[^}]+\}/g, UNKNOWN_ID);
+    const response = await service.call(route.method, path, { key: org.key, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }) });
+
+    // Assess
+    expect(response.body?.error, response.text).toBeDefined();
+    const { code, message } = response.body.error as { code: string; message: string };
+    expect(message).not.toBe(code);
+    if (route.method === 'GET') expect(response.status, response.text).toBe(404);
+    if (response.status === 404 && code !== 'NOT_FOUND') expect(message, code).toContain(UNKNOWN_ID);
+  });
+});
