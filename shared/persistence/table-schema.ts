@@ -34,7 +34,7 @@ export const INDEX_USAGE = {
   EVENT: { GSI1: 'events of an organization environment (events API)', GSI2: 'events by the first wallet they concern (wallet-scoped keys)', GSI3: 'events by the second wallet they concern' },
 } as const satisfies Record<string, Partial<Record<GsiName, string>>>;
 
-/** Epoch seconds after which DynamoDB may delete the item (outbox events, stored events, deliveries). */
+/** Epoch seconds after which DynamoDB may delete the item (outbox events, stored events, deliveries, idempotency answers). */
 export const TTL_ATTRIBUTE = 'ttlEpochS';
 
 export const TABLE_ATTRIBUTES = [

@@ -7,6 +7,11 @@ import type { IdempotencyChange, IdempotencySlot, IdempotencyStore } from './por
 
 /** Idempotency keys are kept 24 hours (decisions.md section 3); after that a key may start anew. */
 export const IDEMPOTENCY_RETENTION_S = 24 * 3600;
+/**
+ * An idempotency answer (a stored refusal, a batch's claim, a card or transfer answer) is deleted by
+ * the table's TTL this long after its key's window ends: a day to look at it, then gone.
+ */
+export const IDEMPOTENCY_TTL_AFTER_WINDOW_S = 24 * 3600;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** Idempotency keys of card network requests (`network:<processor id>`); refused from clients. */
 export const RESERVED_KEY_PREFIX = 'network:';
@@ -62,7 +67,8 @@ export interface KeyClaim {
 export async function claimOf(scope: OrganizationScope, key: string, fingerprintText: string): Promise<KeyClaim> {
   const slots = new Map<number, Promise<string>>();
   return {
-    scope,
+    // Only the scope's two fields: a caller passing a richer object (a card) must not have it stored.
+    scope: { organizationId: scope.organizationId, environment: scope.environment },
     key,
     fingerprint: await digestOf(fingerprintText),
     slotId(generation) {
@@ -106,7 +112,11 @@ interface SlotSearch {
 /**
  * Slots 0..k-1 of a key are taken and k.. free, and only the last taken one can still be live
  * (the next is claimed only once it expired). Slot 0 answers almost every request; a key reused
- * day after day is found by galloping, then bisecting: O(log k) reads.
+ * day after day is found by galloping, then bisecting: O(log k) reads. An answer (a stored
+ * refusal, a batch's claim, a card or transfer answer) is deleted by the table's TTL after its
+ * window, so it is only ever the last taken slot: the next claim of its key deletes the expired
+ * answer and takes its slot, never the one after it, and the run of taken slots stays without
+ * holes whether the TTL has deleted the answer yet or not.
  */
 async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, first?: IdempotencySlot | null): Promise<SlotSearch> {
   const read = async (generation: number) => store.getIdempotencySlot(await claim.slotId(generation));
@@ -137,7 +147,14 @@ async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, 
       free = middle;
     }
   }
-  return { ...(isLive(takenSlot, now) ? { live: takenSlot } : {}), free };
+  if (isLive(takenSlot, now)) return { live: takenSlot, free };
+  if (takenSlot.kind !== 'answer') return { free };
+  // An expired answer's slot is the key's next claim: deleted first (the TTL would), so the claim is
+  // a new item like any other. Deleted meanwhile, or claimed: the claim's own condition decides.
+  await store.commit([{ type: 'releaseExpiredAnswer', slotId: await claim.slotId(taken), nowEpochS: Math.floor(now.getTime() / 1000) }]).catch((error: unknown) => {
+    if (!(error instanceof ApiError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error;
+  });
+  return { free: taken };
 }
 
 /** The first answer of a live claim; IDEMPOTENCY_KEY_REUSE when the parameters differ. */
@@ -193,9 +210,15 @@ export async function runIdempotent(
   }
 }
 
+/**
+ * An idempotency answer: the key's scope, the key, the parameters' digest and the first response,
+ * nothing else (the response is the presented view: never a card's sealed number or CVC). Kept
+ * through the key's window and IDEMPOTENCY_TTL_AFTER_WINDOW_S after it (the table's TTL).
+ */
 export function answerChange(slotId: string, claim: KeyClaim, status: number, body: unknown, now: Date): IdempotencyChange {
   const record: IdempotencyRecord = {
-    ...claim.scope,
+    organizationId: claim.scope.organizationId,
+    environment: claim.scope.environment,
     key: claim.key,
     fingerprint: claim.fingerprint,
     status,
