@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthorizationView } from '../../shared/domain/cards/card-view.js';
 import { fixedClock } from '../../shared/domain/clock.js';
 import { IDEMPOTENCY_RETENTION_S, IDEMPOTENCY_TTL_AFTER_WINDOW_S } from '../../shared/domain/idempotency/idempotency.js';
+import { projectsOnChange } from '../../shared/domain/ledger/journal-projection.js';
+import { journalCodec } from '../../shared/persistence/entities/transaction.js';
 import { TTL_ATTRIBUTE } from '../../shared/persistence/table-schema.js';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
 
@@ -124,6 +126,11 @@ describe('idempotency records (DynamoDB Local)', () => {
     clock.set(new Date(START.getTime() + 25 * 3600_000));
     const posted = await t.app.services.payments.create(org.ctx, body);
     expect(posted.replayed).toBe(false);
+    // It took the refusal's slot: written over an item, the stream reports a change, which projects (audit entry, event).
+    const record = (await scan()).find((item) => item.id === (posted.body as { id: string }).id)!;
+    expect(record).toMatchObject({ entityType: 'TRANSACTION', reclaimedSlot: true });
+    expect(projectsOnChange('MODIFY', journalCodec.fromItem(record))).toBe(true);
+    expect(await answerOfKey('reused-key')).toEqual([]);
     // DynamoDB deletes the refusal (its TTL passed) while the payment's window is still open.
     const late = new Date(START.getTime() + 48 * 3600_000 + 60_000);
     clock.set(late);

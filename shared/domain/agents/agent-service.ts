@@ -4,7 +4,7 @@ import { assertAccessible, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 type AgentChange = Parameters<AgentStore['commit']>[0][number];
 import { ApiError, validationError } from '../errors.js';
-import { claimOf, fingerprintOf, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { claimOf, fingerprintOf, postingClaim, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { transferLegs, walletAccount, type Leg } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
 import { buildPolicy, type PolicyPatch } from '../policies/policy-service.js';
@@ -153,7 +153,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
               description: credit ? 'Budget increase' : 'Budget decrease',
               attributes: { from, to, amount: formatAmount(magnitude), fee: '0.00', status: 'POSTED', postedAt: at, payeeOrganizationId: scope.organizationId, requestedByKeyId: ctx.principal.keyId, ...(idempotencyKey ? { idempotencyKey } : {}) },
               record: 'create',
-              ...(keyClaim ? { idempotency: { key: keyClaim.key, fingerprint: keyClaim.fingerprint, awaitsReply: true } } : {}),
+              ...(keyClaim ? { idempotency: { ...postingClaim(keyClaim), awaitsReply: true } } : {}),
               // The audit entry (wallet.budget.adjust, naming the agent) is projected from the journal record.
               audit: { action: AUDIT.wallet.adjustBudget, actor: ctx.actor, resourceId: agent.id },
             },

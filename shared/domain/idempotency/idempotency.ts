@@ -62,6 +62,13 @@ export interface KeyClaim {
   key: string;
   fingerprint: string;
   slotId(generation: number): Promise<string>;
+  /** Set on the claim given to `execute` when its slot holds the key's expired answer: the journal record replaces it. */
+  reclaimsAnswer?: true;
+}
+
+/** The claim a movement's journal record carries (PostingIdempotency) for a key's claim. */
+export function postingClaim(claim: KeyClaim): { key: string; fingerprint: string; reclaimsAnswer?: true } {
+  return { key: claim.key, fingerprint: claim.fingerprint, ...(claim.reclaimsAnswer ? { reclaimsAnswer: true as const } : {}) };
 }
 
 export async function claimOf(scope: OrganizationScope, key: string, fingerprintText: string): Promise<KeyClaim> {
@@ -107,6 +114,8 @@ const isLive = (slot: IdempotencySlot, now: Date): boolean =>
 interface SlotSearch {
   live?: IdempotencySlot;
   free: number;
+  /** The free slot holds the key's expired answer: the claim replaces it. */
+  reclaims?: true;
 }
 
 /**
@@ -114,9 +123,9 @@ interface SlotSearch {
  * (the next is claimed only once it expired). Slot 0 answers almost every request; a key reused
  * day after day is found by galloping, then bisecting: O(log k) reads. An answer (a stored
  * refusal, a batch's claim, a card or transfer answer) is deleted by the table's TTL after its
- * window, so it is only ever the last taken slot: the next claim of its key deletes the expired
- * answer and takes its slot, never the one after it, and the run of taken slots stays without
- * holes whether the TTL has deleted the answer yet or not.
+ * window, so it is only ever the last taken slot: the next claim of its key takes the expired
+ * answer's own slot (the claim's condition allows exactly that), never the one after it, and the
+ * run of taken slots stays without holes whether the TTL has deleted the answer yet or not.
  */
 async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, first?: IdempotencySlot | null): Promise<SlotSearch> {
   const read = async (generation: number) => store.getIdempotencySlot(await claim.slotId(generation));
@@ -148,13 +157,8 @@ async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, 
     }
   }
   if (isLive(takenSlot, now)) return { live: takenSlot, free };
-  if (takenSlot.kind !== 'answer') return { free };
-  // An expired answer's slot is the key's next claim: deleted first (the TTL would), so the claim is
-  // a new item like any other. Deleted meanwhile, or claimed: the claim's own condition decides.
-  await store.commit([{ type: 'releaseExpiredAnswer', slotId: await claim.slotId(taken), nowEpochS: Math.floor(now.getTime() / 1000) }]).catch((error: unknown) => {
-    if (!(error instanceof ApiError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error;
-  });
-  return { free: taken };
+  // An expired answer's slot is the key's next claim (its item waits for the TTL, or is gone already).
+  return takenSlot.kind === 'answer' ? { free: taken, reclaims: true } : { free };
 }
 
 /** The first answer of a live claim; IDEMPOTENCY_KEY_REUSE when the parameters differ. */
@@ -196,7 +200,7 @@ export async function runIdempotent(
   for (let attempt = 1; ; attempt++) {
     if (search.live) return answerOf(search.live, claim, run, now);
     try {
-      return await run.execute(await claim.slotId(search.free), claim);
+      return await run.execute(await claim.slotId(search.free), search.reclaims ? { ...claim, reclaimsAnswer: true } : claim);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code === 'IDEMPOTENCY_KEY_IN_USE' && attempt < MAX_SLOT_ATTEMPTS) {

@@ -11,14 +11,11 @@ import type { IdempotencyRecord } from '../types.js';
 export type IdempotencySlot = { kind: 'movement'; record: JournalRecord } | { kind: 'answer'; record: IdempotencyRecord };
 
 export type IdempotencyChange =
-  /** Stores an answer in a key's slot; fails with IDEMPOTENCY_KEY_IN_USE when the slot was taken meanwhile. */
-  | { type: 'idempotency'; slotId: string; record: IdempotencyRecord }
   /**
-   * Deletes the answer in a key's slot whose window ended by `nowEpochS` (before the table's TTL
-   * does), so the key's next claim takes that slot; IDEMPOTENCY_KEY_IN_USE when the slot holds
-   * anything else by then (a claim made meanwhile) or nothing.
+   * Stores an answer in a key's slot, free or holding an answer whose window is over; fails with
+   * IDEMPOTENCY_KEY_IN_USE when the slot was taken meanwhile.
    */
-  | { type: 'releaseExpiredAnswer'; slotId: string; nowEpochS: number };
+  { type: 'idempotency'; slotId: string; record: IdempotencyRecord };
 
 /** What the idempotency helpers need: the content of a slot, and the commit that stores an answer in one. */
 export interface IdempotencyStore extends ChangeCommitter<IdempotencyChange> {

@@ -13,7 +13,7 @@ export const IDEMPOTENCY_ENTITY = 'IDEMPOTENCY';
  * movement made with the key writes its journal record instead, so one conditional write claims
  * the key either way. An answer carries the table's TTL (24 h after its key's window); a journal
  * record never does (it is the ledger). An answer is only ever the last claim of its key: the key's
- * next claim, once the answer's window is over, deletes the answer and takes its slot, so the
+ * next claim, once the answer's window is over, takes the answer's own slot (slotClaim), so the
  * slots before the last are all journal records and the TTL never leaves a hole that would hide a
  * later claim (idempotency.ts finds a key's claims as a run of taken slots).
  */
@@ -32,3 +32,17 @@ export const idempotencyCodec = {
   },
 };
 
+/**
+ * The condition of a write claiming a key's slot (an answer's put, or the put of a movement's
+ * journal record marked `reclaimedSlot`): the slot is free, or holds an answer whose window ended
+ * by `nowEpochS` (its item may not be deleted by the TTL yet). A journal record there, or a live
+ * answer, fails it: IDEMPOTENCY_KEY_IN_USE.
+ */
+export function slotClaim(nowEpochS: number): { ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> } {
+  return {
+    ConditionExpression: 'attribute_not_exists(PK) OR (entityType = :slotAnswer AND expiresAtEpochS <= :slotNow)',
+    ExpressionAttributeValues: { ':slotAnswer': IDEMPOTENCY_ENTITY, ':slotNow': nowEpochS },
+  };
+}
+
+export const epochSecondsOf = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
