@@ -152,7 +152,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
   op({
     name: 'rotateAgentKey',
     summary: 'Rotate an agent\'s key',
-    description: 'Revokes the agent\'s key and issues a new one (shown once, in `apiKey`).',
+    description: 'Revokes the agent\'s key and issues a new one (shown once, in `apiKey`) with the same permissions: the caller must hold each of them (else 403 PERMISSION_DENIED with `details.missing`). A key an admin revoked is never replaced (409 INVALID_STATE).',
     access: 'organization',
     permission: 'wallets:write',
     audit: AUDIT.apiKey.rotate,

@@ -47,7 +47,7 @@ export const INDEX_USAGE = {
  */
 export const WALLET_INDEXES_SHARED_ACROSS_ORGANIZATIONS: Partial<Record<keyof typeof INDEX_USAGE, readonly GsiName[]>> = { TRANSACTION: ['GSI2', 'GSI3'] };
 
-/** Epoch seconds after which DynamoDB may delete the item (outbox events, stored events, deliveries). */
+/** Epoch seconds after which DynamoDB may delete the item (outbox events, stored events, deliveries, idempotency answers). */
 export const TTL_ATTRIBUTE = 'ttlEpochS';
 
 export const TABLE_ATTRIBUTES = [

@@ -98,6 +98,25 @@ describe('agents: key rotation', () => {
     expectApiError(await api.pay(rotated.apiKey, agent.id, org.mainWalletId, '1.00'), 403, 'WALLET_FROZEN');
   });
 
+  it('never revives a key an admin revoked: rotating an agent whose key is revoked answers 409 INVALID_STATE and issues nothing', async () => {
+    // Prepare
+    const org = await service.createOrganization();
+    const agent = await api.createAgent(org, { name: 'Revoked' });
+    expectStatus(await api.call('DELETE', `/v1/api-keys/${agent.apiKeyId}`, { key: org.key }), 200);
+
+    // Act
+    const response = await api.call('POST', `/v1/agents/${agent.id}/rotate-key`, { key: org.key });
+
+    // Assess
+    const error = expectApiError(response, 409, 'INVALID_STATE');
+    expect(error.details).toMatchObject({ apiKeyId: agent.apiKeyId, keyStatus: 'REVOKED' });
+    expect(response.body.apiKey).toBeUndefined();
+    const keys = await api.listApiKeys(org);
+    expect(keys.filter((k) => k.walletId === agent.id).map((k) => [k.id, k.status])).toEqual([[agent.apiKeyId, 'REVOKED']]);
+    expectApiError(await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: agent.apiKey }), 401, 'API_KEY_REVOKED');
+    expect(expectStatus(await api.call('GET', `/v1/agents/${agent.id}`, { key: org.key }), 200).apiKeyId).toBe(agent.apiKeyId);
+  });
+
   it('leaves exactly one active key after 10 concurrent rotations, and exactly one returned raw key works', async () => {
     // Prepare
     const org = await service.createOrganization();

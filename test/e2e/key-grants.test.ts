@@ -76,6 +76,32 @@ describe('a key grants only the permissions it holds', () => {
     expect(await ledger.balanceOf(org.key, payee)).toBe('0.00000000');
   });
 
+  it('refuses to rotate an agent key holding payments:write from a key holding only wallets:* (403, details.missing); the old key stays, no key is issued', async () => {
+    const payer = await service.call('POST', '/v1/agents', { key: org.key, body: { name: 'Rotated payer' } });
+    expectStatus(payer, 201);
+    const writer = await ledger.createKey(org, ['wallets:read', 'wallets:write'], 'Wallet rotator');
+    const keysBefore = await service.call('GET', '/v1/api-keys?limit=100', { key: org.key });
+
+    const rotated = await service.call('POST', `/v1/agents/${payer.body.id}/rotate-key`, { key: writer.key });
+
+    expect(expectApiError(rotated, 403, 'PERMISSION_DENIED').details?.missing).toEqual(['payments:read', 'payments:write']);
+    expect(rotated.body.apiKey).toBeUndefined();
+    const keysAfter = await service.call('GET', '/v1/api-keys?limit=100', { key: org.key });
+    expect(keysAfter.body.data.length).toBe(keysBefore.body.data.length);
+    expectStatus(await service.call('GET', `/v1/wallets/${payer.body.id}/balance`, { key: payer.body.apiKey }), 200);
+    expect((await service.call('GET', `/v1/agents/${payer.body.id}`, { key: org.key })).body.apiKeyId).toBe(payer.body.apiKeyId);
+  });
+
+  it('rotates an agent key from a key holding every permission of it', async () => {
+    const reader = await service.call('POST', '/v1/agents', { key: org.key, body: { name: 'Rotated reader', permissions: ['wallets:read', 'payments:read'] } });
+    const rotator = await ledger.createKey(org, ['wallets:write', 'wallets:read', 'payments:read'], 'Reader rotator');
+
+    const rotated = await service.call('POST', `/v1/agents/${reader.body.id}/rotate-key`, { key: rotator.key });
+
+    expectStatus(rotated, 200);
+    expectStatus(await service.call('GET', `/v1/wallets/${reader.body.id}/balance`, { key: rotated.body.apiKey }), 200);
+  });
+
   it('checks validation first: admin for an agent is 400 VALIDATION_ERROR even from a key lacking it', async () => {
     const writer = await ledger.createKey(org, ['wallets:write'], 'Wallet writer 3');
 

@@ -96,17 +96,6 @@ describe('review regressions', () => {
     expectApiError(await ledger.pay(second.key, body), 409, 'IDEMPOTENCY_KEY_REUSE');
   });
 
-  it('issues a new agent key by rotation after its key was revoked through /v1/api-keys', async () => {
-    const agent = await service.call('POST', '/v1/agents', { key: orgA.key, body: { name: 'Bot' } });
-    expectStatus(await service.call('DELETE', `/v1/api-keys/${agent.body.apiKeyId}`, { key: orgA.key }), 200);
-
-    const rotated = await service.call('POST', `/v1/agents/${agent.body.id}/rotate-key`, { key: orgA.key });
-
-    expectStatus(rotated, 200);
-    expect(rotated.body.revokedKeyId).toBe(agent.body.apiKeyId);
-    expectStatus(await service.call('GET', `/v1/wallets/${agent.body.id}/balance`, { key: rotated.body.apiKey }), 200);
-  });
-
   it('validates batch item idempotency keys like the top-level one', async () => {
     const payer = await ledger.fundedWallet(orgA, '100.00');
     const payee = await ledger.fundedWallet(orgA, undefined, 'Payee');

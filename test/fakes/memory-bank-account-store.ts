@@ -28,6 +28,7 @@ export function memoryBankAccountStore() {
         return;
       case 'verifyBankAccount':
         if (gone(account) || !fromStatesOf(BANK_ACCOUNT_STATES, 'verify').includes(account.status as never)) throw refusal(account);
+        if (account.failedVerificationAttempts !== change.failedAttempts) throw new ApiError('CONCURRENT_UPDATE');
         next.set(account.id, { ...account, status: targetOf(BANK_ACCOUNT_STATES, 'verify'), verifiedAt: change.verifiedAt, microDepositsSealed: null });
         return;
       case 'countFailedBankAccountVerification':

@@ -103,12 +103,8 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
   });
 
   /** A key rotation committing while a DELETE writes (after its reads): the DELETE must lose. */
-  async function rotationDuringDelete(balance: string | undefined, keyRevokedFirst: boolean) {
+  async function rotationDuringDelete(balance: string | undefined) {
     const agentId = await newAgent(balance);
-    if (keyRevokedFirst) {
-      const wallet = await testApp.app.store.getWallet(agentId);
-      await testApp.app.services.apiKeys.revoke(org.ctx, wallet!.activeKeyId!);
-    }
     const slow = slowDelete('commit');
     const deleting = slow.service.remove(org.ctx, agentId);
     await slow.reached();
@@ -120,12 +116,25 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
     expect(await expectConsistent(agentId)).toEqual({ deleted: false, active: [rotated.apiKeyId] });
   }
 
-  it('an agent whose key was revoked through /v1/api-keys: a rotation committing before the DELETE writes makes the DELETE fail', async () => {
-    for (const balance of [undefined, '25.00']) await rotationDuringDelete(balance, true);
+  it('an agent whose key was revoked through /v1/api-keys: a rotation during the DELETE is refused (409 INVALID_STATE, no key issued) and the DELETE completes', async () => {
+    for (const balance of [undefined, '25.00']) {
+      const agentId = await newAgent(balance);
+      const wallet = await testApp.app.store.getWallet(agentId);
+      await testApp.app.services.apiKeys.revoke(org.ctx, wallet!.activeKeyId!);
+      const slow = slowDelete('commit');
+      const deleting = slow.service.remove(org.ctx, agentId);
+      await slow.reached();
+
+      await expect(testApp.app.services.agents.rotateKey(org.ctx, agentId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+      slow.release();
+
+      await deleting;
+      expect(await expectConsistent(agentId)).toEqual({ deleted: true, active: [] });
+    }
   });
 
   it('a rotation committing while the DELETE writes (key read ACTIVE): the DELETE fails with 409 CONCURRENT_UPDATE and the agent keeps one ACTIVE key', async () => {
-    for (const balance of [undefined, '12.00']) await rotationDuringDelete(balance, false);
+    for (const balance of [undefined, '12.00']) await rotationDuringDelete(balance);
   });
 
   it('a rotation that reads the agent before the DELETE commits fails, and leaves no key behind', async () => {

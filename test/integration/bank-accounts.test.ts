@@ -111,6 +111,52 @@ describe('bank accounts (DynamoDB Local)', () => {
     else expect([item.status, counted, codes.at(-1)]).toEqual(['VERIFICATION_FAILED', 3, 'INVALID_STATE']);
   });
 
+  describe('a burst of guesses (every pair of amounts at once)', () => {
+    /** About 2 000 DynamoDB Local calls (each guess reads and writes up to 4 times): slow on a loaded machine. */
+    const BURST_TIMEOUT_MS = 240_000;
+    const RIGHT = ['0.32', '0.45'];
+    const cents = Array.from({ length: 20 }, (_, i) => (0.3 + i / 100).toFixed(2));
+    /** Every unordered pair of 0.30..0.49 (210 guesses), the right one last: sent all at once. */
+    const burst = () => {
+      const pairs = cents.flatMap((a, i) => cents.slice(i).map((b) => [a, b]));
+      const wrong = pairs.filter(([a, b]) => !(a === RIGHT[0] && b === RIGHT[1]));
+      return [...wrong, RIGHT];
+    };
+
+    it('counts at most three wrong answers, never verifies once three are counted, and every answer told "wrong" was counted', { timeout: BURST_TIMEOUT_MS }, async () => {
+      const { id } = await service.create(ctx, input);
+      const guesses = burst();
+      expect(guesses.length).toBeGreaterThanOrEqual(200);
+
+      const codes = await Promise.all(guesses.map((amounts) => outcome(service.verify(ctx, id, amounts))));
+
+      const item = (await getItem(table, bankAccountKeys.primary(id)))!;
+      const counted = Number(String(item.failedVerificationAttempts));
+      const toldWrong = codes.filter((code) => code === 'BANK_ACCOUNT_VERIFICATION_FAILED').length;
+      expect(counted).toBeLessThanOrEqual(MAX_VERIFICATION_ATTEMPTS);
+      expect(toldWrong).toBe(counted);
+      expect(codes.filter((code) => !['VERIFIED', 'BANK_ACCOUNT_VERIFICATION_FAILED', 'INVALID_STATE'].includes(code))).toEqual([]);
+      if (counted === MAX_VERIFICATION_ATTEMPTS) expect(item.status).toBe('VERIFICATION_FAILED');
+      if (item.status === 'VERIFIED') expect(counted).toBeLessThan(MAX_VERIFICATION_ATTEMPTS);
+      // The burst is decided by the first three answers committed, in the order they commit: the
+      // right one, sent after 209 wrong ones, does not slip in while they wait for their turn.
+      expect([item.status, counted, codes.at(-1)]).toEqual(['VERIFICATION_FAILED', MAX_VERIFICATION_ATTEMPTS, 'INVALID_STATE']);
+    });
+
+    it('still verifies a right answer sent with two wrong ones at once (within the limit)', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const { id } = await service.create(ctx, input);
+
+        const codes = await Promise.all([outcome(service.verify(ctx, id, WRONG)), outcome(service.verify(ctx, id, ['0.45', '0.32'])), outcome(service.verify(ctx, id, ['0.33', '0.45']))]);
+
+        expect(codes[1]).toBe('VERIFIED');
+        const item = (await getItem(table, bankAccountKeys.primary(id)))!;
+        expect(item.status).toBe('VERIFIED');
+        expect(Number(String(item.failedVerificationAttempts))).toBe(codes.filter((code) => code === 'BANK_ACCOUNT_VERIFICATION_FAILED').length);
+      }
+    });
+  });
+
   it('lists the live accounts of the organization environment, newest first', async () => {
     const scoped = ctxOf('org_list');
     const first = await service.create(scoped, input);

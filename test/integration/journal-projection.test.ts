@@ -1,4 +1,6 @@
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { answerChange, claimOf } from '../../shared/domain/idempotency/idempotency.js';
+import { idempotencyCodec } from '../../shared/persistence/entities/idempotency.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayJournal } from '../../shared/persistence/journal-replay.js';
@@ -48,6 +50,29 @@ describe('journal projections', () => {
       expect(redelivered).toEqual({ batchItemFailures: [], projected: 1 });
       const after = (await auditPartition(service.table, org.organizationId)).filter((entry) => entry.resourceId === payment.body.id);
       expect(after.map((entry) => entry.id)).toEqual(entries.map((entry) => entry.id));
+    });
+
+    it('projects a payment written over its key\'s expired idempotency answer (the stream reports a change, not an insert)', async () => {
+      // Prepare: the key's last claim is an answer whose window ended two days ago (the TTL has not deleted it yet).
+      const org = await service.createOrganization();
+      const payer = (await service.call('POST', '/v1/wallets', { key: org.key, body: { name: 'Payer' } })).body.id as string;
+      const payee = (await service.call('POST', '/v1/wallets', { key: org.key, body: { name: 'Payee' } })).body.id as string;
+      await service.call('POST', `/v1/wallets/${payer}/fund`, { key: org.key, body: { amount: '20.00' } });
+      const claim = await claimOf({ organizationId: org.organizationId, environment: 'SANDBOX' }, 'old-key', 'old parameters');
+      const longAgo = new Date(Date.now() - 3 * 24 * 3600_000);
+      const expired = answerChange(await claim.slotId(0), claim, 402, { error: { code: 'INSUFFICIENT_FUNDS' } }, longAgo);
+      await service.table.client.send(new PutCommand({ TableName: service.table.tableName, Item: idempotencyCodec.toItem(expired.slotId, expired.record) }));
+
+      // Act
+      const payment = await service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '3.00', idempotencyKey: 'old-key' } });
+
+      // Assess
+      expect(payment.status, payment.text).toBe(200);
+      expect(payment.body.id).toBe(await claim.slotId(0));
+      await eventually(async () => {
+        const found = (await auditPartition(service.table, org.organizationId)).filter((entry) => entry.resourceId === payment.body.id);
+        expect(found.map((entry) => entry.action)).toEqual(['payment.created']);
+      });
     });
   });
 

@@ -4,7 +4,7 @@ import { assertAccessible, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 type AgentChange = Parameters<AgentStore['commit']>[0][number];
 import { ApiError, notFound, validationError } from '../errors.js';
-import { claimOf, fingerprintOf, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { claimOf, fingerprintOf, postingClaim, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { transferLegs, walletAccount, type Leg } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
 import { buildPolicy, type PolicyPatch } from '../policies/policy-service.js';
@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../ports.js';
 import type { AgentStore } from './ports.js';
 import { API_KEY_STATES } from '../api-keys/api-key-states.js';
 import { canTransition } from '../state-table.js';
-import { requireHeld } from '../api-keys/grants.js';
+import { mintKey } from '../api-keys/grants.js';
 import { AGENT_PERMISSIONS, DEFAULT_AGENT_PERMISSIONS, type OrganizationPermission, type OrganizationScope, type RequestContext } from '../tenancy.js';
 import type { ApiKey, Page, PageRequest, Wallet } from '../types.js';
 import { newWallet } from '../wallets/wallet-rules.js';
@@ -53,22 +53,9 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     const permissions = checkPermissions(input.permissions);
     if ((input.policies?.length ?? 0) > MAX_POLICIES_PER_AGENT) throw validationError('policies', `at most ${MAX_POLICIES_PER_AGENT} policies`);
     const now = clock.now().toISOString();
-    const issued = deps.issueKey(scope.environment);
     const walletId = ids('wallet');
     const apiKeyId = ids('apiKey');
     const wallet: Wallet = { ...newWallet({ id: walletId, ...scope, name: input.name, agentName: input.name, walletType: 'AGENT', isMain: false, createdAt: now }), activeKeyId: apiKeyId };
-    const apiKey: ApiKey = {
-      id: apiKeyId,
-      hash: issued.hash,
-      name: `${input.name} agent key`,
-      prefix: issued.prefix,
-      last4: issued.last4,
-      ...scope,
-      permissions,
-      walletId,
-      status: 'ACTIVE',
-      createdAt: now,
-    };
     const policies = (input.policies ?? []).map((policyInput) =>
       buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now }, policyInput),
     );
@@ -77,8 +64,8 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
         throw validationError(`policies.${index}`, 'needs name, maxTransactionAmount and requireHumanApproval');
       }
     }
-    // A key grants only what it holds (decisions.md section 1), the defaults and a template's included.
-    requireHeld(ctx.principal, permissions);
+    // A key grants only what it holds (grants.ts), the defaults and a template's included.
+    const { apiKey, raw } = mintKey(deps.issueKey, { principal: ctx.principal }, { id: apiKeyId, name: `${input.name} agent key`, ...scope, permissions, walletId, createdAt: now });
     await store.commit([
       { type: 'reserveWalletSlot', ...scope, limit: deps.limits.walletsPerEnvironment },
       { type: 'createWallet', wallet },
@@ -87,7 +74,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
       auditChange({ ...scope, actor: ctx.actor, action: AUDIT.wallet.create, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { walletType: 'AGENT', name: input.name, apiKeyId: apiKey.id, permissions, policyIds: policies.map((p) => p.id), ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
       eventChange({ ...scope, type: 'agent.created', data: { id: wallet.id, name: input.name, apiKeyId: apiKey.id, permissions, ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
     ]);
-    return { wallet, apiKey, rawKey: issued.raw, policies };
+    return { wallet, apiKey, rawKey: raw, policies };
   }
 
   async function createFromTemplate(ctx: RequestContext, input: { name: string; templateId: string }) {
@@ -166,7 +153,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
               description: credit ? 'Budget increase' : 'Budget decrease',
               attributes: { from, to, amount: formatAmount(magnitude), fee: '0.00', status: 'POSTED', postedAt: at, payeeOrganizationId: scope.organizationId, requestedByKeyId: ctx.principal.keyId, ...(idempotencyKey ? { idempotencyKey } : {}) },
               record: 'create',
-              ...(keyClaim ? { idempotency: { key: keyClaim.key, fingerprint: keyClaim.fingerprint, awaitsReply: true } } : {}),
+              ...(keyClaim ? { idempotency: { ...postingClaim(keyClaim), awaitsReply: true } } : {}),
               // The audit entry (wallet.budget.adjust, naming the agent) is projected from the journal record.
               audit: { action: AUDIT.wallet.adjustBudget, actor: ctx.actor, resourceId: agent.id },
             },
@@ -192,7 +179,12 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     return { id: agent.id, status: target };
   }
 
-  /** Old key revoked and new key issued in one transaction: there is always exactly one valid key. */
+  /**
+   * Old key revoked and new key issued in one transaction: there is always exactly one valid key.
+   * The new key holds the old one's permissions, so the caller must hold them too (grants.ts). A
+   * key no longer ACTIVE (an admin revoked it) is never replaced: a revocation is final
+   * (409 INVALID_STATE; docs/api.md "Agents").
+   */
   async function rotateKey(ctx: RequestContext, agentId: string) {
     const scope = scopeOf(ctx.principal);
     const agent = await loadAgent(ctx, agentId);
@@ -200,18 +192,18 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     const old = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
     if (!old) throw new Error(`agent ${agent.id} has no key record`);
     const now = clock.now().toISOString();
-    const issued = deps.issueKey(scope.environment);
-    const apiKey: ApiKey = { ...old, id: ids('apiKey'), hash: issued.hash, prefix: issued.prefix, last4: issued.last4, status: 'ACTIVE', createdAt: now };
-    delete apiKey.lastUsedAt;
-    delete apiKey.revokedAt;
-    // A key revoked through DELETE /v1/api-keys is replaced the same way, so an agent can always get a key back.
+    if (!canTransition(API_KEY_STATES, old.status, 'revoke') || (old.expiresAt !== undefined && old.expiresAt <= now)) {
+      throw new ApiError('INVALID_STATE', 'The agent\'s key was revoked; a revoked key is never replaced. Delete the agent (its balance returns to the main wallet) and create a new one.', { apiKeyId: old.id, keyStatus: old.status === 'ACTIVE' ? 'EXPIRED' : old.status });
+    }
+    const { apiKey, raw } = mintKey(deps.issueKey, { principal: ctx.principal }, { id: ids('apiKey'), name: old.name, ...scope, permissions: old.permissions, walletId: agent.id, createdAt: now, expiresAt: old.expiresAt });
+    // Conditioned on the old key still ACTIVE too: an admin's revocation meanwhile makes this 409 INVALID_STATE, never a new key.
     await store.commit([
       { type: 'updateWallet', walletId: agent.id, set: { activeKeyId: apiKey.id }, expectedActiveKeyId: old.id },
-      ...(canTransition(API_KEY_STATES, old.status, 'revoke') ? [{ type: 'revokeApiKey' as const, apiKey: old, revokedAt: now }] : []),
+      { type: 'revokeApiKey', apiKey: old, revokedAt: now },
       { type: 'createApiKey', apiKey },
       auditChange({ ...scope, actor: ctx.actor, action: AUDIT.apiKey.rotate, resource: 'api-key', resourceId: apiKey.id, walletId: agent.id, metadata: { revokedKeyId: old.id }, createdAt: now }, ids),
     ]);
-    return { id: agent.id, apiKey: issued.raw, apiKeyId: apiKey.id, revokedKeyId: old.id };
+    return { id: agent.id, apiKey: raw, apiKeyId: apiKey.id, revokedKeyId: old.id };
   }
 
   /**

@@ -5,7 +5,7 @@ import { ApiError, notFound, validationError } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
 import type { ApiKeyStore } from './ports.js';
 import { API_KEY_STATES } from './api-key-states.js';
-import { requireHeld } from './grants.js';
+import { mintKey } from './grants.js';
 import { canTransition, targetOf } from '../state-table.js';
 import type { Environment, OrganizationPermission, RequestContext } from '../tenancy.js';
 import type { ApiKey, Page, PageRequest } from '../types.js';
@@ -32,27 +32,22 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
     if (input.expiresAt !== undefined && new Date(input.expiresAt).getTime() <= now.getTime()) {
       throw validationError('expiresAt', 'must be in the future');
     }
-    requireHeld(ctx.principal, input.permissions);
     const environment = input.environment ?? scope.environment;
+    // A key grants only what it holds (grants.ts): checked before anything is read.
+    const { apiKey, raw } = mintKey(deps.issueKey, { principal: ctx.principal }, {
+      id: ids('apiKey'),
+      name: input.name,
+      organizationId: scope.organizationId,
+      environment,
+      permissions: input.permissions,
+      walletId: null,
+      createdAt: now.toISOString(),
+      ...(input.expiresAt ? { expiresAt: new Date(input.expiresAt).toISOString() } : {}),
+    });
     if (environment === 'PRODUCTION') {
       const organization = await store.getOrganization(scope.organizationId);
       if (!organization?.productionActivatedAt) throw new ApiError('ACTIVATION_REQUIRED', 'Production keys can be created only after activation.');
     }
-    const issued = deps.issueKey(environment);
-    const apiKey: ApiKey = {
-      id: ids('apiKey'),
-      hash: issued.hash,
-      name: input.name,
-      prefix: issued.prefix,
-      last4: issued.last4,
-      organizationId: scope.organizationId,
-      environment,
-      permissions: [...new Set(input.permissions)],
-      walletId: null,
-      status: 'ACTIVE',
-      createdAt: now.toISOString(),
-      ...(input.expiresAt ? { expiresAt: new Date(input.expiresAt).toISOString() } : {}),
-    };
     await store.commit([
       { type: 'createApiKey', apiKey },
       auditChange(
@@ -69,7 +64,7 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
         ids,
       ),
     ]);
-    return { apiKey, raw: issued.raw };
+    return { apiKey, raw };
   }
 
   async function list(ctx: RequestContext, page: PageRequest): Promise<Page<ApiKey>> {

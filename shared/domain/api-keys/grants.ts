@@ -1,10 +1,13 @@
 import { ApiError } from '../errors.js';
-import type { Permission, Principal } from '../tenancy.js';
+import type { KeyIssuer } from '../ports.js';
+import type { Environment, Permission, Principal } from '../tenancy.js';
+import type { ApiKey } from '../types.js';
 
 /**
- * A key grants only what it holds (decisions.md section 1): creating an agent or an API key with a
- * permission the calling key lacks is 403 PERMISSION_DENIED with `details.missing` (the permissions
- * it lacks, in the order asked). No request can raise its own authority.
+ * A key grants only what it holds (decisions.md section 1): minting a key (an agent's, a template
+ * agent's, a rotated agent key, a general API key) with a permission the calling key lacks is 403
+ * PERMISSION_DENIED with `details.missing` (the permissions it lacks, in the order asked). No
+ * request can raise its own authority.
  */
 export function requireHeld(principal: Principal, granted: readonly Permission[]): void {
   const held = new Set<Permission>(principal.permissions);
@@ -12,4 +15,51 @@ export function requireHeld(principal: Principal, granted: readonly Permission[]
   if (missing.length > 0) {
     throw new ApiError('PERMISSION_DENIED', `The API key cannot grant permissions it does not hold: ${missing.join(', ')}.`, { missing });
   }
+}
+
+/** What a new key is: everything but its secret and state, which minting adds. */
+export interface KeyGrant {
+  id: string;
+  name: string;
+  organizationId: string;
+  environment: Environment;
+  permissions: readonly Permission[];
+  /** The agent's wallet for a wallet-scoped key; null for an organization-level key. */
+  walletId: string | null;
+  createdAt: string;
+  expiresAt?: string | undefined;
+}
+
+/**
+ * Who grants a new key: the calling key (its permissions bound the grant), or the operator creating
+ * an organization, whose first key is the root of that organization's authority (decisions.md
+ * section 1: it holds every organization permission; the operator's own key holds none of them).
+ */
+export type Grantor = { principal: Principal } | { organizationRoot: true };
+
+export interface MintedKey {
+  apiKey: ApiKey;
+  /** The raw key, returned to the caller once; only its hash is stored. */
+  raw: string;
+}
+
+/**
+ * The one way a key comes into being: the grant checked against the grantor, then the secret
+ * issued. Every path that mints or re-mints a key (organization creation, API key creation, agent
+ * creation and templates, agent key rotation) calls this, so none can skip the check.
+ */
+export function mintKey(issueKey: KeyIssuer, grantor: Grantor, grant: KeyGrant): MintedKey {
+  if ('principal' in grantor) requireHeld(grantor.principal, grant.permissions);
+  const issued = issueKey(grant.environment);
+  const { expiresAt, ...fields } = grant;
+  const apiKey: ApiKey = {
+    ...fields,
+    hash: issued.hash,
+    prefix: issued.prefix,
+    last4: issued.last4,
+    permissions: [...new Set(grant.permissions)],
+    status: 'ACTIVE',
+    ...(expiresAt ? { expiresAt } : {}),
+  };
+  return { apiKey, raw: issued.raw };
 }

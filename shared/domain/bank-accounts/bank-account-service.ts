@@ -33,7 +33,11 @@ export interface BankAccountServiceDeps {
   randomCents: () => number;
 }
 
-/** Concurrent wrong answers on one account: each round counts one of them, at most three rounds count anything. */
+/**
+ * Rounds of one answer: each answer (right or wrong) commits only on the count of wrong answers it
+ * read, so a round is lost only to another answer committed meanwhile; at most three can be (two
+ * counted, then the third or the right one decides the account), and the next read sees it decided.
+ */
 const MAX_COUNTING_ROUNDS = MAX_VERIFICATION_ATTEMPTS + 2;
 const RESOURCE = 'bank-account';
 
@@ -106,10 +110,16 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
         if (!canTransition(BANK_ACCOUNT_STATES, account.status, 'verify')) throw invalidState(account);
         const at = clock.now().toISOString();
         if (microDepositsMatch(await expectedDeposits(account), answered)) {
-          await store.commit([
-            { type: 'verifyBankAccount', bankAccountId: id, verifiedAt: at },
-            auditChange({ ...scope, actor: ctx.actor, action: AUDIT.bankAccount.verify, resource: RESOURCE, resourceId: id, metadata: { status: 'VERIFIED' }, createdAt: at }, ids),
-          ]);
+          try {
+            await store.commit([
+              { type: 'verifyBankAccount', bankAccountId: id, failedAttempts: account.failedVerificationAttempts, verifiedAt: at },
+              auditChange({ ...scope, actor: ctx.actor, action: AUDIT.bankAccount.verify, resource: RESOURCE, resourceId: id, metadata: { status: 'VERIFIED' }, createdAt: at }, ids),
+            ]);
+          } catch (error) {
+            // A wrong answer was counted since this one read the account: decided again on the new count (the third fails the account).
+            if (error instanceof ApiError && error.code === 'CONCURRENT_UPDATE') continue;
+            throw error;
+          }
           return { ...account, status: 'VERIFIED', verifiedAt: at, microDepositsSealed: null };
         }
         const failedAttempts = account.failedVerificationAttempts + 1;

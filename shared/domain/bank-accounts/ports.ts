@@ -6,8 +6,13 @@ import type { BankAccount } from './types.js';
 
 export type BankAccountChange =
   | { type: 'putBankAccount'; bankAccount: BankAccount }
-  /** PENDING_VERIFICATION -> VERIFIED (conditioned on the `verify` from-states); the sealed micro-deposits go. */
-  | { type: 'verifyBankAccount'; bankAccountId: string; verifiedAt: string }
+  /**
+   * PENDING_VERIFICATION -> VERIFIED, conditioned on the `verify` from-states and on the count of
+   * wrong answers read (`failedAttempts`): a right answer checked against a read that other answers
+   * have since been counted over is refused with CONCURRENT_UPDATE (read again and retry), so every
+   * answer is decided against the exact state it commits on. The sealed micro-deposits go.
+   */
+  | { type: 'verifyBankAccount'; bankAccountId: string; failedAttempts: number; verifiedAt: string }
   /**
    * One wrong micro-deposit answer, counted over the count read (`failedAttempts` -> `failedAttempts + 1`,
    * only while PENDING_VERIFICATION): of concurrent answers each is counted once or refused with

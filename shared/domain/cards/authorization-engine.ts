@@ -73,7 +73,8 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
   const { store, clock, ids, timeScale } = deps;
 
   async function idempotent(scope: OrganizationScope, scopeKey: string, operation: string, params: Record<string, unknown>, key: string | undefined, execute: (slot: Slot) => Promise<IdempotentResponse>): Promise<IdempotentResponse> {
-    const claim = key === undefined ? undefined : await claimOf(scope, key, fingerprintOf(operation, { ...params, scope: scopeKey }));
+    // The key's scope only (callers pass the card): claimOf keeps nothing else of it.
+    const claim = key === undefined ? undefined : await claimOf({ organizationId: scope.organizationId, environment: scope.environment }, key, fingerprintOf(operation, { ...params, scope: scopeKey }));
     return runIdempotent(store, claim, clock.now(), () => ids('transaction'), { execute: (slotId, keyClaim) => execute(keyClaim ? { slotId, claim: keyClaim } : undefined) });
   }
 

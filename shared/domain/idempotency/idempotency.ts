@@ -7,6 +7,11 @@ import type { IdempotencyChange, IdempotencySlot, IdempotencyStore } from './por
 
 /** Idempotency keys are kept 24 hours (decisions.md section 3); after that a key may start anew. */
 export const IDEMPOTENCY_RETENTION_S = 24 * 3600;
+/**
+ * An idempotency answer (a stored refusal, a batch's claim, a card or transfer answer) is deleted by
+ * the table's TTL this long after its key's window ends: a day to look at it, then gone.
+ */
+export const IDEMPOTENCY_TTL_AFTER_WINDOW_S = 24 * 3600;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** Idempotency keys of card network requests (`network:<processor id>`); refused from clients. */
 export const RESERVED_KEY_PREFIX = 'network:';
@@ -57,12 +62,20 @@ export interface KeyClaim {
   key: string;
   fingerprint: string;
   slotId(generation: number): Promise<string>;
+  /** Set on the claim given to `execute` when its slot holds the key's expired answer: the journal record replaces it. */
+  reclaimsAnswer?: true;
+}
+
+/** The claim a movement's journal record carries (PostingIdempotency) for a key's claim. */
+export function postingClaim(claim: KeyClaim): { key: string; fingerprint: string; reclaimsAnswer?: true } {
+  return { key: claim.key, fingerprint: claim.fingerprint, ...(claim.reclaimsAnswer ? { reclaimsAnswer: true as const } : {}) };
 }
 
 export async function claimOf(scope: OrganizationScope, key: string, fingerprintText: string): Promise<KeyClaim> {
   const slots = new Map<number, Promise<string>>();
   return {
-    scope,
+    // Only the scope's two fields: a caller passing a richer object (a card) must not have it stored.
+    scope: { organizationId: scope.organizationId, environment: scope.environment },
     key,
     fingerprint: await digestOf(fingerprintText),
     slotId(generation) {
@@ -101,12 +114,18 @@ const isLive = (slot: IdempotencySlot, now: Date): boolean =>
 interface SlotSearch {
   live?: IdempotencySlot;
   free: number;
+  /** The free slot holds the key's expired answer: the claim replaces it. */
+  reclaims?: true;
 }
 
 /**
  * Slots 0..k-1 of a key are taken and k.. free, and only the last taken one can still be live
  * (the next is claimed only once it expired). Slot 0 answers almost every request; a key reused
- * day after day is found by galloping, then bisecting: O(log k) reads.
+ * day after day is found by galloping, then bisecting: O(log k) reads. An answer (a stored
+ * refusal, a batch's claim, a card or transfer answer) is deleted by the table's TTL after its
+ * window, so it is only ever the last taken slot: the next claim of its key takes the expired
+ * answer's own slot (the claim's condition allows exactly that), never the one after it, and the
+ * run of taken slots stays without holes whether the TTL has deleted the answer yet or not.
  */
 async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, first?: IdempotencySlot | null): Promise<SlotSearch> {
   const read = async (generation: number) => store.getIdempotencySlot(await claim.slotId(generation));
@@ -137,7 +156,9 @@ async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, 
       free = middle;
     }
   }
-  return { ...(isLive(takenSlot, now) ? { live: takenSlot } : {}), free };
+  if (isLive(takenSlot, now)) return { live: takenSlot, free };
+  // An expired answer's slot is the key's next claim (its item waits for the TTL, or is gone already).
+  return takenSlot.kind === 'answer' ? { free: taken, reclaims: true } : { free };
 }
 
 /** The first answer of a live claim; IDEMPOTENCY_KEY_REUSE when the parameters differ. */
@@ -179,7 +200,7 @@ export async function runIdempotent(
   for (let attempt = 1; ; attempt++) {
     if (search.live) return answerOf(search.live, claim, run, now);
     try {
-      return await run.execute(await claim.slotId(search.free), claim);
+      return await run.execute(await claim.slotId(search.free), search.reclaims ? { ...claim, reclaimsAnswer: true } : claim);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code === 'IDEMPOTENCY_KEY_IN_USE' && attempt < MAX_SLOT_ATTEMPTS) {
@@ -193,9 +214,15 @@ export async function runIdempotent(
   }
 }
 
+/**
+ * An idempotency answer: the key's scope, the key, the parameters' digest and the first response,
+ * nothing else (the response is the presented view: never a card's sealed number or CVC). Kept
+ * through the key's window and IDEMPOTENCY_TTL_AFTER_WINDOW_S after it (the table's TTL).
+ */
 export function answerChange(slotId: string, claim: KeyClaim, status: number, body: unknown, now: Date): IdempotencyChange {
   const record: IdempotencyRecord = {
-    ...claim.scope,
+    organizationId: claim.scope.organizationId,
+    environment: claim.scope.environment,
     key: claim.key,
     fingerprint: claim.fingerprint,
     status,

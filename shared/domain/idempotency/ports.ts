@@ -11,7 +11,10 @@ import type { IdempotencyRecord } from '../types.js';
 export type IdempotencySlot = { kind: 'movement'; record: JournalRecord } | { kind: 'answer'; record: IdempotencyRecord };
 
 export type IdempotencyChange =
-  /** Stores an answer in a key's slot; fails with IDEMPOTENCY_KEY_IN_USE when the slot was taken meanwhile. */
+  /**
+   * Stores an answer in a key's slot, free or holding an answer whose window is over; fails with
+   * IDEMPOTENCY_KEY_IN_USE when the slot was taken meanwhile.
+   */
   { type: 'idempotency'; slotId: string; record: IdempotencyRecord };
 
 /** What the idempotency helpers need: the content of a slot, and the commit that stores an answer in one. */

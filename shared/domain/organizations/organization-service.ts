@@ -4,7 +4,8 @@ import { auditChange, eventChange } from '../audit/audit.js';
 import type { ServiceDeps } from '../ports.js';
 import type { OrganizationStore } from './ports.js';
 import { ORGANIZATION_PERMISSIONS, type RequestContext } from '../tenancy.js';
-import type { ApiKey, KybStatus, Organization } from '../types.js';
+import type { KybStatus, Organization } from '../types.js';
+import { mintKey } from '../api-keys/grants.js';
 import { newMainWallet } from '../wallets/wallet-rules.js';
 
 export interface CreatedOrganization {
@@ -22,20 +23,16 @@ export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) 
     const now = clock.now().toISOString();
     const organization: Organization = { id: ids('organization'), name: input.name, createdAt: now, kybStatus: 'NOT_SUBMITTED' };
     const wallet = newMainWallet(ids('wallet'), organization.id, 'SANDBOX', now);
-    const issued = deps.issueKey('SANDBOX');
-    const apiKey: ApiKey = {
+    // The organization's first key: the root of its authority, minted by the operator (grants.ts).
+    const { apiKey, raw } = mintKey(deps.issueKey, { organizationRoot: true }, {
       id: ids('apiKey'),
-      hash: issued.hash,
       name: 'Default sandbox key',
-      prefix: issued.prefix,
-      last4: issued.last4,
       organizationId: organization.id,
       environment: 'SANDBOX',
-      permissions: [...ORGANIZATION_PERMISSIONS],
+      permissions: ORGANIZATION_PERMISSIONS,
       walletId: null,
-      status: 'ACTIVE',
       createdAt: now,
-    };
+    });
     const scope = { organizationId: organization.id, environment: 'SANDBOX' as const };
     const changes: Parameters<OrganizationStore['commit']>[0] = [
       { type: 'createOrganization', organization },
@@ -57,7 +54,7 @@ export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) 
       eventChange({ ...scope, type: 'organization.created', data: { id: organization.id, name: organization.name }, createdAt: now }, ids),
     ];
     await store.commit(changes);
-    return { organization, sandboxKey: issued.raw, sandboxKeyId: apiKey.id, mainWalletId: wallet.id };
+    return { organization, sandboxKey: raw, sandboxKeyId: apiKey.id, mainWalletId: wallet.id };
   }
 
   /** The operator's KYB decision. */

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { presentPayment } from './payment-view.js';
 import type { AuditAction } from '../audit/actions.js';
-import type { IdempotentResponse, KeyClaim } from '../idempotency/idempotency.js';
+import { postingClaim, type IdempotentResponse, type KeyClaim } from '../idempotency/idempotency.js';
 import type { JournalRecord } from '../ledger/journal.js';
 import { transferLegs, walletAccount, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
 import type { Actor } from '../tenancy.js';
@@ -35,7 +35,7 @@ export function paymentPosting(args: {
     attributes: { ...t },
     record: args.record,
     ...(args.spend ? { spend: args.spend } : {}),
-    ...(args.claim ? { idempotency: { key: args.claim.key, fingerprint: args.claim.fingerprint } } : {}),
+    ...(args.claim ? { idempotency: postingClaim(args.claim) } : {}),
     audit: { action: args.auditAction, actor: args.actor, ...(args.auditResourceId ? { resourceId: args.auditResourceId } : {}) },
   };
   return { type: 'posting', posting };

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { AUDIT } from '../audit/actions.js';
 import { loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import { claimOf, fingerprintOf, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { claimOf, fingerprintOf, postingClaim, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { ApiError } from '../errors.js';
 import { SYSTEM_ACCOUNTS, systemAccount, transferLegs, walletAccount } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
@@ -96,7 +96,7 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
               description: 'Sandbox funding',
               attributes: { from: SYSTEM_ACCOUNTS.sandboxFunding, to: wallet.id, amount: amountText, fee: '0.00', status: 'POSTED', postedAt: now, requestedByKeyId: ctx.principal.keyId, ...(idempotencyKey ? { idempotencyKey } : {}) },
               record: 'create',
-              ...(keyClaim ? { idempotency: { key: keyClaim.key, fingerprint: keyClaim.fingerprint, awaitsReply: true } } : {}),
+              ...(keyClaim ? { idempotency: { ...postingClaim(keyClaim), awaitsReply: true } } : {}),
               // Audit entry (wallet.fund) and event (wallet.funded) are projected from the journal record.
               audit: { action: AUDIT.wallet.fund, actor: ctx.actor },
             },

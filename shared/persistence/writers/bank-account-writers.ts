@@ -14,11 +14,24 @@ const refusal = (old: Record<string, unknown> | undefined) =>
     ? new ApiError('BANK_ACCOUNT_NOT_FOUND', 'No such bank account.')
     : new ApiError('INVALID_STATE', `The bank account is ${String(old.status)}.`, { status: old.status });
 
+/** A verification answer's condition failed: another answer was counted since the read (retry on the new count), or the account left PENDING_VERIFICATION. */
+const countedMeanwhile = (old: Record<string, unknown> | undefined) =>
+  old && fromStatesOf(BANK_ACCOUNT_STATES, 'verify').includes(old.status as never)
+    ? new ApiError('CONCURRENT_UPDATE', 'Another verification attempt was counted meanwhile; retry.', { retryAfter: CONFLICT_RETRY_AFTER_S })
+    : refusal(old);
+
 export const bankAccountWriters: ChangeWriters<BankAccountChange> = {
   putBankAccount: (tableName, change) => [put(tableName, bankAccountCodec.toItem(change.bankAccount))],
 
+  /** Over the count of wrong answers read, like a wrong answer's count: answers commit one at a time, each on the state it was decided on. */
   verifyBankAccount: (tableName, change) => [
-    transitionUpdate(tableName, bankAccountKeys.primary(change.bankAccountId), BANK_ACCOUNT_STATES.verify, { set: { verifiedAt: change.verifiedAt }, remove: ['microDepositsSealed'], onConditionFailed: refusal }),
+    transitionUpdate(tableName, bankAccountKeys.primary(change.bankAccountId), BANK_ACCOUNT_STATES.verify, {
+      set: { verifiedAt: change.verifiedAt },
+      remove: ['microDepositsSealed'],
+      condition: 'failedVerificationAttempts = :read',
+      values: { ':read': change.failedAttempts },
+      onConditionFailed: countedMeanwhile,
+    }),
   ],
 
   /** Counted over the count read, only while `verify` could still fire: concurrent answers are counted one at a time. */
@@ -35,10 +48,7 @@ export const bankAccountWriters: ChangeWriters<BankAccountChange> = {
         `${from.condition} AND failedVerificationAttempts = :read`,
         { ...from.values, ':read': change.failedAttempts, ':next': change.failedAttempts + 1, ...failing.values },
         STATUS,
-        (old) =>
-          old && fromStatesOf(BANK_ACCOUNT_STATES, 'verify').includes(old.status as never)
-            ? new ApiError('CONCURRENT_UPDATE', 'Another verification attempt was counted meanwhile; retry.', { retryAfter: CONFLICT_RETRY_AFTER_S })
-            : refusal(old),
+        countedMeanwhile,
       ),
     ];
   },

@@ -1,11 +1,14 @@
 import { ApiError } from '../../domain/errors.js';
 import type { IdempotencyChange } from '../../domain/idempotency/ports.js';
-import { idempotencyCodec } from '../entities/idempotency.js';
-import { put, type ChangeWriters } from '../write-builders.js';
+import { epochSecondsOf, idempotencyCodec, slotClaim } from '../entities/idempotency.js';
+import type { ChangeWriters } from '../write-builders.js';
 
 export const idempotencyWriters: ChangeWriters<IdempotencyChange> = {
-  // A slot is claimed once, by an answer or by a movement's journal record (never overwritten).
+  // A slot is claimed by an answer or a movement's journal record: a free slot, or one whose answer's window is over.
   idempotency: (tableName, change) => [
-    put(tableName, idempotencyCodec.toItem(change.slotId, change.record), () => new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.')),
+    {
+      item: { Put: { TableName: tableName, Item: idempotencyCodec.toItem(change.slotId, change.record), ...slotClaim(epochSecondsOf(change.record.createdAt)) } },
+      onConditionFailed: () => new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.'),
+    },
   ],
 };

@@ -8,6 +8,7 @@ import { TRANSACTION_STATES } from '../../domain/payments/transaction-states.js'
 import { PERIOD_RULE } from '../../domain/policies/policy-types.js';
 import { fromStatesOf, targetOf } from '../../domain/state-table.js';
 import { readBig, toNumberAttribute } from '../client.js';
+import { epochSecondsOf, slotClaim } from '../entities/idempotency.js';
 import { journalCodec, transactionKeys } from '../entities/transaction.js';
 import { spendAttribute, walletKeys } from '../entities/wallet.js';
 import type { Item } from '../item.js';
@@ -54,8 +55,10 @@ function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
 function journalWrite(tableName: string, posting: Posting): TransactWrite {
   const record = journalRecordOf(posting);
   if (posting.record === 'create') {
+    // A key's next claim may take the slot of its expired answer (entities/idempotency.ts); the record says so (reclaimedSlot).
+    const condition = posting.idempotency?.reclaimsAnswer ? slotClaim(epochSecondsOf(posting.createdAt)) : { ConditionExpression: 'attribute_not_exists(PK)' };
     return {
-      item: { Put: { TableName: tableName, Item: journalCodec.toItem(record), ConditionExpression: 'attribute_not_exists(PK)' } },
+      item: { Put: { TableName: tableName, Item: journalCodec.toItem(record), ...condition } },
       // A movement's id is its key's slot (or a movement id a retry reuses): taken means done before.
       onConditionFailed: () =>
         posting.idempotency
