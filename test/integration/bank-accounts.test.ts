@@ -137,10 +137,26 @@ describe('bank accounts (DynamoDB Local)', () => {
       expect(toldWrong).toBe(counted);
       expect(codes.filter((code) => !['VERIFIED', 'BANK_ACCOUNT_VERIFICATION_FAILED', 'INVALID_STATE'].includes(code))).toEqual([]);
       if (counted === MAX_VERIFICATION_ATTEMPTS) expect(item.status).toBe('VERIFICATION_FAILED');
-      if (item.status === 'VERIFIED') expect(counted).toBeLessThan(MAX_VERIFICATION_ATTEMPTS);
-      // The burst is decided by the first three answers committed, in the order they commit: the
-      // right one, sent after 209 wrong ones, does not slip in while they wait for their turn.
-      expect([item.status, counted, codes.at(-1)]).toEqual(['VERIFICATION_FAILED', MAX_VERIFICATION_ATTEMPTS, 'INVALID_STATE']);
+      if (item.status === 'VERIFIED') expect([counted < MAX_VERIFICATION_ATTEMPTS, codes.at(-1)]).toEqual([true, 'VERIFIED']);
+      // Which answer wins the account is a race (the right one, sent last, rarely does now that it
+      // competes for its turn like the wrong ones); the test below pins the condition that makes
+      // every answer commit on the state it was decided on, whatever the order.
+    });
+
+    it('refuses to mark an account verified over a stale count of wrong answers: the verify write carries the count it read', async () => {
+      const store = createBankAccountStore(table);
+      const { id } = await service.create(ctx, input);
+      expect(await outcome(service.verify(ctx, id, WRONG))).toBe('BANK_ACCOUNT_VERIFICATION_FAILED');
+
+      // A right answer decided on a read from before that wrong answer was counted.
+      const stale = store.commit([{ type: 'verifyBankAccount', bankAccountId: id, failedAttempts: 0, verifiedAt: new Date().toISOString() }]);
+      await expect(stale).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+      const unchanged = (await getItem(table, bankAccountKeys.primary(id)))!;
+      expect([unchanged.status, Number(String(unchanged.failedVerificationAttempts))]).toEqual(['PENDING_VERIFICATION', 1]);
+
+      // Decided again on the count it commits on, it verifies (within the limit).
+      await store.commit([{ type: 'verifyBankAccount', bankAccountId: id, failedAttempts: 1, verifiedAt: new Date().toISOString() }]);
+      expect((await getItem(table, bankAccountKeys.primary(id)))!.status).toBe('VERIFIED');
     });
 
     it('still verifies a right answer sent with two wrong ones at once (within the limit)', async () => {
