@@ -105,6 +105,13 @@ export const idempotencyKeyValue = (description: string) =>
 
 export const idempotencyKey = () => z.optional(idempotencyKeyValue(`${IDEMPOTENCY_KEY_MEANING} May also be sent as the Idempotency-Key header.`));
 
+/**
+ * An item's key in a batch: each item runs on its own, so a key the server refuses fails that
+ * item (VALIDATION_ERROR in the 207 answer), not the whole request; the schema only bounds it.
+ */
+export const batchItemIdempotencyKey = () =>
+  z.optional(text(MAX_IDEMPOTENCY_KEY_LENGTH, `${IDEMPOTENCY_KEY_MEANING} Defaults to \`<batch key>#<index>\`; an invalid key fails this item only, with VALIDATION_ERROR.`));
+
 export const note = (description: string) => z.optional(text(1024, description, { multiline: true }));
 
 /** An ISO 8601 date-time with its offset (bounded like any other string). */
