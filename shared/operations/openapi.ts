@@ -28,10 +28,13 @@ const ANSWER_VIEWS: Partial<Record<ErrorCode, ViewName>> = {
 /**
  * Every error code an operation can answer: its own, the common ones, validation and unknown ids.
  * Every route may answer 400 and 413: the edge refuses a body larger than 1 MB before anything
- * else, and a body (or a bad query) on any route, whether or not the operation takes one.
+ * else, and a body (or a bad query) on any route, whether or not the operation takes one. Every
+ * operation that writes may answer 409 CONCURRENT_UPDATE: a transaction still conflicting after its
+ * retries (shared/persistence/transact.ts) writes nothing and says so.
  */
 export function errorCodesOf(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>([...op.errors, ...COMMON_ERRORS[op.access], 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE']);
+  if (op.http.method !== 'GET' && op.access !== 'public') codes.add('CONCURRENT_UPDATE');
   if (op.params) codes.add('NOT_FOUND');
   if (op.sandboxOnly) codes.add('SANDBOX_ONLY');
   return [...codes];
