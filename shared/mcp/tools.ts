@@ -6,6 +6,7 @@ import { describe } from '../domain/views.js';
 import { viewOf } from '../domain/view-registry.js';
 import { parseWith } from '../http/middleware.js';
 import type { Operation } from '../operations/define.js';
+import { typedQueryValue } from '../operations/fields.js';
 import { CATALOG_ENTRIES } from '../operations/index.js';
 import { queuedPaymentResult } from './outcomes.js';
 
@@ -62,7 +63,8 @@ export interface ToolCatalog {
 export const moneyMoving = (op: Operation) => op.idempotency === 'key';
 
 function jsonSchemaOf(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  // Query fields as the typed values a model sends (`limit: 20`); resolveCall turns them into text.
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: typedQueryValue }) as JsonSchema;
   return rest;
 }
 

@@ -4,7 +4,7 @@ import { AGENT_TEMPLATES, TEMPLATE_IDS } from '../domain/agents/agent-templates.
 import { presentAgent, presentAgentSummary, presentAgentTemplates, presentCreatedAgent } from '../domain/agents/agent-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, describe, idempotencyKey, name, permissionList, text } from './fields.js';
+import { amount, describe, idempotencyKey, name, permissionList, queryFlag, text } from './fields.js';
 import { listOperation } from './list.js';
 import { policyRulesBody } from './policy-fields.js';
 
@@ -83,7 +83,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/agents', status: 200 },
     mcp: { tool: 'list_agents', hints: HINTS.read },
-    filters: () => ({ includeDeleted: z.optional(describe(z.enum(['true', 'false']), 'Whether deleted agents are listed too (default false).')) }),
+    filters: () => ({ includeDeleted: z.optional(queryFlag('Whether deleted agents are listed too (default false).')) }),
     output: 'agentPageView',
     errors: [],
     list: ({ services, auth, query }, page) => services.agents.list(auth, query.includeDeleted === 'true', page),

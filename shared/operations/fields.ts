@@ -3,6 +3,7 @@ import { isUsdcRecipient, recipientAsEntered, usdcRecipientOf } from '../domain/
 import { USDC_CHAIN_NAMES } from '../domain/usdc/addresses.js';
 import { withThousands } from '../domain/text.js';
 import { describe } from '../domain/views.js';
+import { MAX_PAGE_SIZE } from '../http/pagination.js';
 
 /**
  * Input field builders shared by the catalog modules (decisions.md section 9). Every field carries
@@ -88,14 +89,31 @@ export const name = (description: string) => text(200, description, { trim: true
 export const paymentDescription = (description: string) => text(1024, description, { multiline: true });
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const IDEMPOTENCY_KEY_RULE = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces`;
 
-export const idempotencyKey = () =>
-  z.optional(
-    text(
-      MAX_IDEMPOTENCY_KEY_LENGTH,
-      'Idempotency key (1-255 printable characters). The same key with the same parameters within 24 hours returns the first answer instead of acting again; with other parameters it fails with IDEMPOTENCY_KEY_REUSE. May also be sent as the Idempotency-Key header. Without a key, a retry may act twice.',
-    ),
+/** What a key does, for both places it can be sent. */
+export const IDEMPOTENCY_KEY_MEANING =
+  'Idempotency key (1-255 printable characters without spaces; not starting with "network:"). The same key with the same parameters within 24 hours returns the first answer instead of acting again; with other parameters it fails with IDEMPOTENCY_KEY_REUSE. Without a key, a retry may act twice.';
+
+/**
+ * An idempotency key as the server accepts it (shared/domain/idempotency resolveIdempotencyKey
+ * checks the header against the same rule): 1-255 printable ASCII characters, no space. The same
+ * schema documents the body field and the `Idempotency-Key` header (OpenAPI).
+ */
+export const idempotencyKeyValue = (description: string) =>
+  describe(
+    z.string().check(z.minLength(1, IDEMPOTENCY_KEY_RULE), z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_RULE), z.regex(/^[\x21-\x7e]+$/, IDEMPOTENCY_KEY_RULE)),
+    description,
   );
+
+export const idempotencyKey = () => z.optional(idempotencyKeyValue(`${IDEMPOTENCY_KEY_MEANING} May also be sent as the Idempotency-Key header.`));
+
+/**
+ * An item's key in a batch: each item runs on its own, so a key the server refuses fails that
+ * item (VALIDATION_ERROR in the 207 answer), not the whole request; the schema only bounds it.
+ */
+export const batchItemIdempotencyKey = () =>
+  z.optional(text(MAX_IDEMPOTENCY_KEY_LENGTH, `${IDEMPOTENCY_KEY_MEANING} Defaults to \`<batch key>#<index>\`; an invalid key fails this item only, with VALIDATION_ERROR.`));
 
 export const note = (description: string) => z.optional(text(1024, description, { multiline: true }));
 
@@ -116,8 +134,39 @@ export const permissionList = <T extends z.ZodMiniType<string>>(item: T, max: nu
     description,
   );
 
+/**
+ * Query values arrive as text, and the query schemas check that text; a query field whose value is
+ * a number or a flag registers here the JSON Schema of the value a client sends (`limit=20` is the
+ * integer 20), which OpenAPI's parameters and the MCP tools' input declare instead of the text's.
+ */
+export const QUERY_VALUE_TYPES = /* @__PURE__ */ z.registry<{ json: Record<string, unknown> }>();
+
+function typedQuery<T extends z.ZodMiniType>(schema: T, json: Record<string, unknown>): T {
+  QUERY_VALUE_TYPES.add(schema, { json });
+  return schema;
+}
+
+/** An integer query value in `min..max`, checked as text by the list (`limit`: parseLimit). */
+export const queryInteger = (min: number, max: number, description: string) =>
+  typedQuery(text(20, description, { tooLong: `must be an integer between ${min} and ${max}` }), { type: 'integer', minimum: min, maximum: max });
+
+/** A flag in the query: `true` or `false`. */
+export const queryFlag = (description: string) => typedQuery(describe(z.enum(['true', 'false']), description), { type: 'boolean' });
+
+/**
+ * The `override` of `z.toJSONSchema` for query schemas: a registered query field becomes the JSON
+ * Schema of its typed value (with its description).
+ */
+export function typedQueryValue(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const typed = QUERY_VALUE_TYPES.get(ctx.zodSchema as z.ZodMiniType);
+  if (!typed) return;
+  const { description } = ctx.jsonSchema;
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  Object.assign(ctx.jsonSchema, typed.json, description === undefined ? {} : { description });
+}
+
 /** Paging fields of every list (decisions.md section 9): `limit` 1..100 (default 20) and the signed `cursor`. */
 export const pageFields = () => ({
-  limit: z.optional(text(20, 'Page size, an integer from 1 to 100 (default 20).', { tooLong: 'must be an integer between 1 and 100' })),
+  limit: z.optional(queryInteger(1, MAX_PAGE_SIZE, `Page size, an integer from 1 to ${MAX_PAGE_SIZE} (default 20).`)),
   cursor: z.optional(text(4096, 'The `cursor` of the previous page; pages are bound to the same list, filters and key.')),
 });

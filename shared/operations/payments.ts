@@ -8,7 +8,7 @@ import type { RequestContext } from '../domain/tenancy.js';
 import type { Page, Transaction } from '../domain/types.js';
 import { PAYMENT_STATUSES } from '../domain/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, describe, idempotencyKey, name, paymentDescription, recipient, text, walletId } from './fields.js';
+import { amount, batchItemIdempotencyKey, describe, idempotencyKey, name, paymentDescription, recipient, text, walletId } from './fields.js';
 import { listOperation } from './list.js';
 
 export interface PaymentsServices {
@@ -27,12 +27,12 @@ interface ViewedPayment {
 const viewedBy = (auth: RequestContext) => (transaction: Transaction): ViewedPayment => ({ transaction, viewer: auth.principal.organizationId });
 const presentViewed = ({ transaction, viewer }: ViewedPayment) => presentPaymentTo(transaction, viewer);
 
-const paymentFields = () => ({
+const paymentFields = (key = idempotencyKey) => ({
   from: text(128, 'The paying wallet id (`wal_...`); an agent key may pay only from its own wallet.', { trim: true, min: 1, tooLong: 'is not a wallet id' }),
   to: recipient('The receiving wallet id (`wal_...`), or `merchant:<domain>` for a registered closed-loop merchant (domains are case-insensitive).'),
   amount: amount('Amount to pay, in USD.'),
   description: z.optional(paymentDescription('Free text shown on both statements (at most 1,024 characters; tab and newline allowed).')),
-  idempotencyKey: idempotencyKey(),
+  idempotencyKey: key(),
 });
 
 const PAYMENT_ERRORS = [
@@ -92,7 +92,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     mcp: { tool: 'create_payment_batch', hints: HINTS.money },
     body: () => z.strictObject({
       payments: describe(
-        z.array(z.strictObject(paymentFields())).check(z.minLength(1, 'must hold at least one payment'), z.maxLength(MAX_BATCH_SIZE, `must hold at most ${MAX_BATCH_SIZE} payments`)),
+        z.array(z.strictObject(paymentFields(batchItemIdempotencyKey))).check(z.minLength(1, 'must hold at least one payment'), z.maxLength(MAX_BATCH_SIZE, `must hold at most ${MAX_BATCH_SIZE} payments`)),
         `The payments, 1 to ${MAX_BATCH_SIZE}, run in order.`,
       ),
       idempotencyKey: idempotencyKey(),

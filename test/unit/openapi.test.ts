@@ -67,3 +67,68 @@ describe('the OpenAPI document', () => {
     });
   }
 });
+
+type Parameter = { name: string; in: string; required?: boolean; schema: { type?: string; pattern?: string; minLength?: number } };
+type Described = { parameters: Parameter[]; requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, { minLength?: number }> } } } }; responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }> };
+const operationOf = (op: { http: { path: string; method: string } }) => document.paths[op.http.path]![op.http.method.toLowerCase()] as unknown as Described;
+
+describe('the OpenAPI document for typed clients', () => {
+  it('declares numeric and boolean query parameters with their types, not as strings', () => {
+    const query = CATALOG_ENTRIES.flatMap(({ operation: op }) => operationOf(op).parameters.filter((p) => p.in === 'query').map((p) => ({ op: op.name, ...p })));
+    expect(query.filter((p) => p.name === 'limit').map((p) => p.schema)).toEqual(query.filter((p) => p.name === 'limit').map(() => expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 })));
+    expect(query.find((p) => p.name === 'includeDeleted')?.schema).toMatchObject({ type: 'boolean' });
+  });
+
+  it('declares the 202 APPROVAL_REQUIRED answer with its own schema, not the Error envelope', () => {
+    const queuing = CATALOG_ENTRIES.filter(({ operation: op }) => op.errors.includes('APPROVAL_REQUIRED'));
+    expect(queuing.length).toBeGreaterThan(0);
+    for (const { operation: op } of queuing) {
+      const schema = operationOf(op).responses['202']!.content!['application/json']!.schema;
+      expect(schema, op.name).not.toEqual({ $ref: '#/components/schemas/Error' });
+      expect(JSON.stringify(schema), op.name).toContain('approvalId');
+    }
+  });
+
+  it('declares the Idempotency-Key header on every operation that takes an idempotency key, with the rule of the body field (not empty)', () => {
+    for (const { operation: op } of CATALOG_ENTRIES) {
+      const header = operationOf(op).parameters.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+      if (!op.idempotency) {
+        expect(header, op.name).toBeUndefined();
+        continue;
+      }
+      expect(header?.schema, op.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+      const field = operationOf(op).requestBody?.content['application/json'].schema.properties?.idempotencyKey;
+      if (field) expect(field.minLength, op.name).toBe(1);
+    }
+  });
+
+  it('declares 400 and 413 on every operation (the edge refuses a bad or oversized body on any route)', () => {
+    const missing = CATALOG_ENTRIES.flatMap(({ operation: op }) => ['400', '413'].filter((status) => !operationOf(op).responses[status]).map((status) => `${op.name} ${status}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('tells apart every two paths that could match the same URL (the id parameter pattern rejects the other path\'s literal segment)', () => {
+    const paths = Object.keys(document.paths);
+    const patternOf = (path: string, name: string) => {
+      const methods = Object.values(document.paths[path]!) as unknown as Described[];
+      return methods.flatMap((m) => m.parameters).find((p) => p.in === 'path' && p.name === name)?.schema.pattern;
+    };
+    const unresolved: string[] = [];
+    for (const a of paths) {
+      for (const b of paths) {
+        const sa = a.split('/');
+        const sb = b.split('/');
+        if (a >= b || sa.length !== sb.length) continue;
+        const templated = (s: string) => s.startsWith('{');
+        if (!sa.every((s, i) => s === sb[i] || templated(s) || templated(sb[i]!))) continue;
+        const clashes = sa.flatMap((s, i) => (s !== sb[i] && templated(s) !== templated(sb[i]!) ? [templated(s) ? { path: a, param: s, literal: sb[i]! } : { path: b, param: sb[i]!, literal: s }] : []));
+        const resolved = clashes.some((c) => {
+          const pattern = patternOf(c.path, c.param.slice(1, -1));
+          return pattern !== undefined && !new RegExp(pattern).test(c.literal);
+        });
+        if (!resolved && !(clashes.length > 0 && clashes.every((c) => c.path === clashes[0]!.path))) unresolved.push(`${a} ~ ${b}`);
+      }
+    }
+    expect(unresolved).toEqual([]);
+  });
+});

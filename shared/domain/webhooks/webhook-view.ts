@@ -49,6 +49,7 @@ export const deliveryAttemptView = /* @__PURE__ */ lazy(() => view(
   {
     object: objectTag('webhook_delivery_attempt'),
     deliveryId: id('delivery', 'The delivery (one event to this webhook); retry it with POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry.'),
+    webhookId: id('webhook', 'The webhook the event was sent to (the `{id}` of the delivery log).'),
     eventId: id('event', 'The event delivered (the `webhook-id` header).'),
     eventType: text('The event name.'),
     attempt: integer('Attempt number of this delivery, from 1.'),
@@ -63,6 +64,7 @@ export const deliveryAttemptView = /* @__PURE__ */ lazy(() => view(
   {
     object: 'webhook_delivery_attempt',
     deliveryId: 'dlv_4Zq8Tr2Wb9Xk1PLm4Zq8Tr2W',
+    webhookId: 'whk_Tq8Lm2Zp4Rw9Xb1KLm2Zp4Rw',
     eventId: 'evt_8Lm2Zq4Tr9Wb1XkPq3Ns5Vd7',
     eventType: 'payment.posted',
     attempt: 1,
@@ -77,8 +79,22 @@ export const deliveryAttemptView = /* @__PURE__ */ lazy(() => view(
 
 export const deliveryAttemptPageView = /* @__PURE__ */ lazy(() => pageOf(deliveryAttemptView, 'A page of delivery attempts.'));
 
+/** Field by field: a field the stored attempt gains never reaches the wire undeclared. */
 export function presentDeliveryAttempt(attempt: DeliveryAttempt): z.output<typeof deliveryAttemptView> {
-  return { object: 'webhook_delivery_attempt', ...attempt };
+  return {
+    object: 'webhook_delivery_attempt',
+    deliveryId: attempt.deliveryId,
+    webhookId: attempt.webhookId,
+    eventId: attempt.eventId,
+    eventType: attempt.eventType,
+    attempt: attempt.attempt,
+    statusCode: attempt.statusCode,
+    durationMs: attempt.durationMs,
+    error: attempt.error,
+    attemptedAt: attempt.attemptedAt,
+    nextAttemptAt: attempt.nextAttemptAt,
+    outcome: attempt.outcome,
+  };
 }
 
 /** The answer of a test or a retry: the delivery queued. */
