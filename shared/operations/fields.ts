@@ -68,7 +68,7 @@ export const MAX_RECIPIENT_LENGTH = 262;
 /**
  * A payee or recipient: a wallet id or `merchant:<domain>`, printable ASCII, with the merchant
  * domain lower-cased here, where it enters (decisions.md section 3: one payee for every rule); a
- * `usdc:[<chain>:]<address>` entry must name a valid address of a supported chain and is kept as given.
+ * `usdc:[<chain>:]<address>` entry must name a valid address (of the chain it names, a supported one) and is kept as given.
  */
 export const recipient = (description: string) =>
   describe(
@@ -77,7 +77,7 @@ export const recipient = (description: string) =>
       z.minLength(1, 'must not be empty'),
       z.maxLength(MAX_RECIPIENT_LENGTH, `must be at most ${MAX_RECIPIENT_LENGTH} characters`),
       z.regex(TOKEN, 'must be a wallet id or merchant:<domain>'),
-      z.refine((name: string) => !isUsdcRecipient(name) || usdcRecipientOf(name) !== undefined, `usdc: must be usdc:<address> (Ethereum) or usdc:<chain>:<address>, a valid address of ${USDC_CHAIN_NAMES.join(', ')}`),
+      z.refine((name: string) => !isUsdcRecipient(name) || usdcRecipientOf(name) !== undefined, `usdc: must be usdc:<address> (a valid EVM or Solana address: any chain of its family) or usdc:<chain>:<address>, a valid address of ${USDC_CHAIN_NAMES.join(', ')}`),
       z.overwrite(recipientAsEntered),
     ),
     description,

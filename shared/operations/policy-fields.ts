@@ -12,7 +12,7 @@ const recipients = (description: string) =>
   describe(
     z.optional(
       z.nullable(
-        z.array(recipient(`A wallet id, \`merchant:<domain>\`, or for withdrawals a linked bank account (\`ba_...\`) or \`usdc:<chain>:<address>\` (\`usdc:<address>\`: Ethereum) (at most ${MAX_RECIPIENT_LENGTH} characters; domains and EVM addresses are compared case-insensitively, Solana addresses exactly, a USDC entry only on its chain).`)).check(
+        z.array(recipient(`A wallet id, \`merchant:<domain>\`, or for withdrawals a linked bank account (\`ba_...\`) or \`usdc:<chain>:<address>\` (\`usdc:<address>\`: the address on any chain of its family) (at most ${MAX_RECIPIENT_LENGTH} characters; domains and EVM addresses are compared case-insensitively, Solana addresses exactly; a blocked EVM address is blocked on every EVM chain, an allowed entry naming a chain allows that chain only).`)).check(
           z.maxLength(MAX_RECIPIENTS, `must hold at most ${MAX_RECIPIENTS} recipients`),
         ),
       ),

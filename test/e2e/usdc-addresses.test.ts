@@ -5,7 +5,10 @@ import { expectError, expectValidationError } from '../fixtures/organizations.js
 /**
  * USDC addresses over HTTP (docs/api.md "Transfers: USDC addresses"): each chain's address form is
  * checked (EVM: 0x + 40 hex, EIP-55 when mixed case; Solana: base58 of 32 bytes), the address is
- * kept exactly as sent, and spend policy entries match a withdrawal only on the same chain.
+ * kept exactly as sent, and spend policy entries match a withdrawal by address: one key holds an
+ * EVM address on every EVM chain, so a blocked address is blocked on all of them and a chainless
+ * entry `usdc:<address>` covers every chain of its family; an allowed entry naming a chain allows
+ * that chain only.
  */
 const CHECKSUMMED = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const BAD_CHECKSUM = '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -76,5 +79,40 @@ describe('USDC addresses of deposits, withdrawals and spend policies', () => {
     expect(sameAccount.body.destination).toMatchObject({ address: CHECKSUMMED.toLowerCase(), chain: 'Base' });
     expect(expectError(await withdraw(CHECKSUMMED, 'Ethereum'), 403, 'POLICY_DENIED').details?.rule).toBe('allowedRecipients');
     expect(expectError(await withdraw(CHECKSUMMED), 403, 'POLICY_DENIED').details?.rule).toBe('allowedRecipients');
+  });
+
+  /** An agent (its key is what the policies bind) funded with 500.00, under one policy of `rules`. */
+  async function agentUnder(name: string, rules: Record<string, unknown>) {
+    const agent = await call('POST', '/v1/agents', { name });
+    expect(agent.status, agent.text).toBe(201);
+    expect((await call('POST', `/v1/wallets/${agent.body.id}/fund`, { amount: '500.00' })).status).toBe(200);
+    const policy = await call('POST', '/v1/policies', { walletId: agent.body.id, name: `${name} policy`, maxTransactionAmount: '1000.00', requireHumanApproval: false, ...rules });
+    expect(policy.status, policy.text).toBe(201);
+    return (address: string, chain: string) =>
+      service.call('POST', '/v1/transfers/withdraw', { key: agent.body.apiKey, body: { walletId: agent.body.id, amount: '30.00', currency: 'USDC', destination: { type: 'USDC', address, chain } } });
+  }
+
+  // Review finding (h19): an entry matched its own chain only, so an agent refused a blocked address on Ethereum withdrew to it on Base.
+  it.each([[`usdc:${CHECKSUMMED}`], [`usdc:Ethereum:${CHECKSUMMED}`], [`usdc:base:${CHECKSUMMED.toLowerCase()}`]])('refuses a withdrawal to an address blocked as %s on every EVM chain, whatever its case', async (entry) => {
+    const withdraw = await agentUnder(`Blocked ${entry.length} ${entry.slice(5, 9)}`, { blockedRecipients: [entry] });
+    for (const [address, chain] of [[CHECKSUMMED, 'Ethereum'], [CHECKSUMMED, 'Base'], [CHECKSUMMED.toLowerCase(), 'Polygon'], [CHECKSUMMED.toUpperCase().replace('0X', '0x'), 'Avalanche']] as const) {
+      expect(expectError(await withdraw(address, chain), 403, 'POLICY_DENIED').details?.rule, `${address} on ${chain}`).toBe('blockedRecipients');
+    }
+  });
+
+  it('refuses a Solana address blocked as usdc:<address>, and only that exact address', async () => {
+    const withdraw = await agentUnder('Blocked Solana', { blockedRecipients: [`usdc:${SOLANA}`] });
+    expect(expectError(await withdraw(SOLANA, 'Solana'), 403, 'POLICY_DENIED').details?.rule).toBe('blockedRecipients');
+    const other = await withdraw('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'Solana');
+    expect(other.status, other.text).toBe(201);
+  });
+
+  it('allows a withdrawal to an address allowed as usdc:<address> on every EVM chain', async () => {
+    const withdraw = await agentUnder('Allowed anywhere', { allowedRecipients: [`usdc:${CHECKSUMMED}`] });
+    for (const chain of ['Ethereum', 'Base', 'Optimism']) {
+      const allowed = await withdraw(CHECKSUMMED.toLowerCase(), chain);
+      expect(allowed.status, allowed.text).toBe(201);
+    }
+    expect(expectError(await withdraw('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', 'Base'), 403, 'POLICY_DENIED').details?.rule).toBe('allowedRecipients');
   });
 });

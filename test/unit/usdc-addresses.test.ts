@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeRecipient, usdcRecipientOf } from '../../shared/domain/policies/recipients.js';
 import { keccak256 } from '../../shared/domain/usdc/keccak.js';
-import { base58Decode, evmChecksumAddress, usdcAccountKey, usdcAddressProblem, usdcChainNamed } from '../../shared/domain/usdc/addresses.js';
+import { base58Decode, evmChecksumAddress, usdcAddressFamilyOf, usdcAddressKey, usdcAddressProblem, usdcChainNamed } from '../../shared/domain/usdc/addresses.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
@@ -88,33 +88,36 @@ describe('USDC addresses on Solana (base58, 32-44 characters, a 32-byte key)', (
   });
 });
 
-describe('USDC accounts as rules compare them (the chain must match)', () => {
+describe('USDC addresses and names as rules read them', () => {
   it('names chains in any case by their canonical name, and no unsupported chain', () => {
     expect(usdcChainNamed('ethereum')).toBe('Ethereum');
     expect(usdcChainNamed('SOLANA')).toBe('Solana');
     expect(usdcChainNamed('Dogechain')).toBeUndefined();
   });
 
-  it('compares an EVM address whatever its case, a Solana address exactly, and never across chains', () => {
+  it('compares an EVM address whatever its case and a Solana address exactly; tells the family from the address', () => {
     const [checksummed] = EIP55_CHECKSUMMED;
-    expect(usdcAccountKey('Ethereum', checksummed!)).toBe(usdcAccountKey('Ethereum', checksummed!.toLowerCase()));
-    expect(usdcAccountKey('Ethereum', checksummed!)).not.toBe(usdcAccountKey('Base', checksummed!));
-    expect(usdcAccountKey('Solana', SOLANA[1]!)).not.toBe(usdcAccountKey('Solana', SOLANA[1]!.toLowerCase()));
+    expect(usdcAddressKey('evm', checksummed!)).toBe(usdcAddressKey('evm', checksummed!.toLowerCase()));
+    expect(usdcAddressKey('solana', SOLANA[1]!)).not.toBe(usdcAddressKey('solana', SOLANA[1]!.toLowerCase()));
+    expect(usdcAddressFamilyOf(checksummed!)).toBe('evm');
+    expect(usdcAddressFamilyOf(SOLANA[1]!)).toBe('solana');
+    expect(usdcAddressFamilyOf(flipOneLetter(checksummed!))).toBeUndefined();
   });
 
-  it('matches a policy entry usdc:<chain>:<address> to the same account only; usdc:<address> names the default chain (Ethereum)', () => {
+  it('normalizes usdc:[<chain>:]<address>: the chain and an EVM address lower-cased, a Solana address exact', () => {
     const [checksummed] = EIP55_CHECKSUMMED;
     const lower = checksummed!.toLowerCase();
-    expect(normalizeRecipient(`usdc:Base:${checksummed}`)).toBe(normalizeRecipient(`usdc:base:${lower}`));
-    expect(normalizeRecipient(`usdc:Base:${checksummed}`)).not.toBe(normalizeRecipient(`usdc:Ethereum:${checksummed}`));
-    expect(normalizeRecipient(`usdc:${checksummed}`)).toBe(normalizeRecipient(`usdc:Ethereum:${lower}`));
-    expect(normalizeRecipient(`usdc:Solana:${SOLANA[1]}`)).not.toBe(normalizeRecipient(`usdc:Solana:${SOLANA[1]!.toLowerCase()}`));
+    expect(normalizeRecipient(`usdc:Base:${checksummed}`)).toBe(`usdc:base:${lower}`);
+    expect(normalizeRecipient(`usdc:${checksummed}`)).toBe(`usdc:${lower}`);
+    expect(normalizeRecipient(`usdc:Solana:${SOLANA[1]}`)).toBe(`usdc:solana:${SOLANA[1]}`);
   });
 
-  it('reads no account from an entry with an invalid address or an unsupported chain', () => {
+  it('reads a chainless entry as the address on any chain of its family, and no account from an invalid address or an unsupported chain', () => {
+    expect(usdcRecipientOf(`usdc:${EIP55_CHECKSUMMED[0]}`)).toEqual({ chain: undefined, family: 'evm', address: EIP55_CHECKSUMMED[0] });
+    expect(usdcRecipientOf(`usdc:${SOLANA[1]}`)).toEqual({ chain: undefined, family: 'solana', address: SOLANA[1] });
     expect(usdcRecipientOf(`usdc:${flipOneLetter(EIP55_CHECKSUMMED[0]!)}`)).toBeUndefined();
     expect(usdcRecipientOf(`usdc:Dogechain:${EIP55_ALL_LOWER[0]}`)).toBeUndefined();
     expect(usdcRecipientOf(`usdc:Solana:${EIP55_ALL_LOWER[0]}`)).toBeUndefined();
-    expect(usdcRecipientOf(`usdc:Solana:${SOLANA[0]}`)).toEqual({ chain: 'Solana', address: SOLANA[0] });
+    expect(usdcRecipientOf(`usdc:Solana:${SOLANA[0]}`)).toEqual({ chain: 'Solana', family: 'solana', address: SOLANA[0] });
   });
 });

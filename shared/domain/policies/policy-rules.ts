@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { ApiError } from '../errors.js';
 import { formatAmount } from '../money.js';
 import { PERIOD_RULE, type Period, type PeriodLimitCheck, type Policy, type SpendCounter } from './policy-types.js';
-import { normalizeRecipient } from './recipients.js';
+import { recipientEntryMatches, type RecipientList } from './recipients.js';
 
 /** Counters are kept this long after their period ends, then DynamoDB's TTL removes them. */
 export const COUNTER_RETENTION_S = 35 * 24 * 3600;
@@ -72,10 +72,10 @@ function withinHours(hours: { start: number; end: number }, at: Date): boolean {
  */
 export function evaluatePolicies(policies: Policy[], counters: SpendCounter[], intent: PaymentIntent): PolicyDecision {
   const active = policies.filter((p) => p.status === 'ACTIVE');
-  // Merchant domains are case-insensitive (decisions.md section 3): the request's names enter
-  // lower-cased, and lists stored before that rule are compared the same way.
-  const names = [intent.to, ...(intent.toAliases ?? [])].map(normalizeRecipient);
-  const listed = (list: string[]) => list.some((name) => names.includes(normalizeRecipient(name)));
+  // Merchant domains are case-insensitive (decisions.md section 3), lists stored before that rule
+  // included; a USDC entry covers the chains recipients.ts says (a blocked address: all of its family).
+  const names = [intent.to, ...(intent.toAliases ?? [])];
+  const listed = (list: string[], kind: RecipientList) => list.some((entry) => names.some((name) => recipientEntryMatches(entry, name, kind)));
   for (const policy of active) {
     if (intent.amount.gt(policy.maxTransactionAmount)) {
       deny('maxTransactionAmount', `The amount exceeds the policy "${policy.name}" maximum per transaction.`, {
@@ -84,10 +84,10 @@ export function evaluatePolicies(policies: Policy[], counters: SpendCounter[], i
         remaining: formatAmount(policy.maxTransactionAmount),
       });
     }
-    if (policy.blockedRecipients && listed(policy.blockedRecipients)) {
+    if (policy.blockedRecipients && listed(policy.blockedRecipients, 'blocked')) {
       deny('blockedRecipients', `The recipient is blocked by the policy "${policy.name}".`, { policyId: policy.id });
     }
-    if (policy.allowedRecipients && policy.allowedRecipients.length > 0 && !listed(policy.allowedRecipients)) {
+    if (policy.allowedRecipients && policy.allowedRecipients.length > 0 && !listed(policy.allowedRecipients, 'allowed')) {
       deny('allowedRecipients', `The recipient is not on the allow list of the policy "${policy.name}".`, { policyId: policy.id });
     }
     if (policy.allowedHoursUtc && !withinHours(policy.allowedHoursUtc, intent.at)) {

@@ -62,7 +62,7 @@ export function usdcCounterparty(field: string, address: string, chainName: stri
 
 /**
  * A withdrawal's recipient as spend policies name it: a linked bank account by its `ba_` id, a USDC
- * address as `usdc:<chain>:<address>` (policies compare it by chain and address:
+ * address as `usdc:<chain>:<address>` (which list entries cover it, by address and chain:
  * policies/recipients.ts); a bank given by numbers or a provider's id has none.
  */
 export function withdrawalRecipientOf(counterparty: Counterparty): string | undefined {

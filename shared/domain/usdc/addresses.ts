@@ -5,8 +5,9 @@ import { keccak256 } from './keccak.js';
  * may name, each with its address family: EVM chains take `0x` + 40 hex digits, checksummed
  * (EIP-55) when the letters mix cases; Solana takes base58, 32-44 characters, decoding to 32
  * bytes. An address is stored and shown as the client sent it; rules that compare two addresses
- * use `usdcAccountKey`: an EVM address is one account whatever its case, a Solana address is
- * case-sensitive, and the chain is part of the account.
+ * use `usdcAddressKey`: an EVM address is one account whatever its case, a Solana address is
+ * case-sensitive. Which chains an entry naming an address covers is the policy rule's to say
+ * (policies/recipients.ts): one key holds an EVM address on every EVM chain.
  */
 export const USDC_CHAINS = {
   Ethereum: 'evm',
@@ -83,7 +84,13 @@ export function usdcAddressProblem(chain: UsdcChain, address: string): string | 
   return USDC_CHAINS[chain] === 'evm' ? evmAddressProblem(address) : solanaAddressProblem(address);
 }
 
-/** One account as rules compare it: `<chain>:<address>`, the chain lower-cased, an EVM address lower-cased, a Solana address exact. */
-export function usdcAccountKey(chain: UsdcChain, address: string): string {
-  return `${chain.toLowerCase()}:${USDC_CHAINS[chain] === 'evm' ? address.toLowerCase() : address}`;
+/** The family of a valid address of some supported chain (`0x` + hex: EVM; base58: Solana; the two never overlap), or undefined. */
+export function usdcAddressFamilyOf(address: string): AddressFamily | undefined {
+  if (evmAddressProblem(address) === undefined) return 'evm';
+  return solanaAddressProblem(address) === undefined ? 'solana' : undefined;
+}
+
+/** An address as rules compare it within its family: an EVM address lower-cased (one account whatever its case), a Solana address exact. */
+export function usdcAddressKey(family: AddressFamily, address: string): string {
+  return family === 'evm' ? address.toLowerCase() : address;
 }
