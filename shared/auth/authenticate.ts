@@ -42,6 +42,7 @@ export function principalOf(apiKey: ApiKey): Principal {
     environment: apiKey.environment,
     permissions: apiKey.permissions,
     walletId: apiKey.walletId,
+    ...(apiKey.expiresAt ? { expiresAt: apiKey.expiresAt } : {}),
   };
 }
 

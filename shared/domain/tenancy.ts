@@ -42,6 +42,11 @@ export interface Principal {
   permissions: Permission[];
   /** Set for wallet-scoped (agent) keys only. */
   walletId: string | null;
+  /**
+   * When the calling key stops working; absent if it never does (operator keys never do). A key
+   * can not mint a key that outlives it (shared/domain/api-keys/grants.ts).
+   */
+  expiresAt?: string | undefined;
 }
 
 /** Actor written into audit entries (interface-spec 2.11). */

@@ -21,7 +21,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
   op({
     name: 'createAgent',
     summary: 'Create an agent',
-    description: 'Creates an agent: its own wallet, a wallet-scoped API key (shown once, in `apiKey`) and optional spend policies. Fund it with adjust-budget.',
+    description: 'Creates an agent: its own wallet, a wallet-scoped API key (shown once, in `apiKey`; it expires with the calling key, if that one expires: `apiKeyExpiresAt`) and optional spend policies. Fund it with adjust-budget.',
     access: 'organization',
     permission: 'wallets:write',
     audit: AUDIT.wallet.create,
@@ -152,7 +152,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
   op({
     name: 'rotateAgentKey',
     summary: 'Rotate an agent\'s key',
-    description: 'Revokes the agent\'s key and issues a new one (shown once, in `apiKey`) with the same permissions: the caller must hold each of them (else 403 PERMISSION_DENIED with `details.missing`). A key an admin revoked is never replaced (409 INVALID_STATE).',
+    description: 'Revokes the agent\'s key and issues a new one (shown once, in `apiKey`) with the same permissions and expiry: the caller must hold each of them (else 403 PERMISSION_DENIED with `details.missing`) and not expire before it (a caller that expires can not rotate a key that never expires or expires later: 403 PERMISSION_DENIED with `details.field: expiresAt` and `details.maxExpiresAt`). A key an admin revoked is never replaced (409 INVALID_STATE).',
     access: 'organization',
     permission: 'wallets:write',
     audit: AUDIT.apiKey.rotate,

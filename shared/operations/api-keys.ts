@@ -30,7 +30,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
         2 * ORGANIZATION_PERMISSIONS.length,
         'Permissions the key grants, each at most once (duplicates are dropped); only permissions the calling key holds (else 403 PERMISSION_DENIED with `details.missing`).',
       ),
-      expiresAt: z.optional(dateTime('When the key stops working (ISO 8601); never when absent.')),
+      expiresAt: z.optional(dateTime('When the key stops working (ISO 8601). No later than the calling key\'s expiry, if it has one (else 403 PERMISSION_DENIED with `details.maxExpiresAt`); absent: the calling key\'s expiry, or never if it has none.')),
       environment: z.optional(describe(z.enum(ENVIRONMENTS), 'Environment of the key (default: the calling key\'s); PRODUCTION needs activation.')),
     }),
     output: 'createdApiKeyView',

@@ -64,7 +64,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
         throw validationError(`policies.${index}`, 'needs name, maxTransactionAmount and requireHumanApproval');
       }
     }
-    // A key grants only what it holds (grants.ts), the defaults and a template's included.
+    // A key grants only what it holds (grants.ts), the defaults and a template's included; the agent's key expires with the caller's, if it does.
     const { apiKey, raw } = mintKey(deps.issueKey, { principal: ctx.principal }, { id: apiKeyId, name: `${input.name} agent key`, ...scope, permissions, walletId, createdAt: now });
     await store.commit([
       { type: 'reserveWalletSlot', ...scope, limit: deps.limits.walletsPerEnvironment },
@@ -181,7 +181,8 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
 
   /**
    * Old key revoked and new key issued in one transaction: there is always exactly one valid key.
-   * The new key holds the old one's permissions, so the caller must hold them too (grants.ts). A
+   * The new key holds the old one's permissions and expiry (never, if it had none), so the caller
+   * must hold them too and not expire before it (grants.ts: else 403 PERMISSION_DENIED). A
    * key no longer ACTIVE (an admin revoked it) is never replaced: a revocation is final
    * (409 INVALID_STATE; docs/api.md "Agents").
    */
@@ -195,7 +196,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     if (!canTransition(API_KEY_STATES, old.status, 'revoke') || (old.expiresAt !== undefined && old.expiresAt <= now)) {
       throw new ApiError('INVALID_STATE', 'The agent\'s key was revoked; a revoked key is never replaced. Delete the agent (its balance returns to the main wallet) and create a new one.', { apiKeyId: old.id, keyStatus: old.status === 'ACTIVE' ? 'EXPIRED' : old.status });
     }
-    const { apiKey, raw } = mintKey(deps.issueKey, { principal: ctx.principal }, { id: ids('apiKey'), name: old.name, ...scope, permissions: old.permissions, walletId: agent.id, createdAt: now, expiresAt: old.expiresAt });
+    const { apiKey, raw } = mintKey(deps.issueKey, { principal: ctx.principal }, { id: ids('apiKey'), name: old.name, ...scope, permissions: old.permissions, walletId: agent.id, createdAt: now, expiresAt: old.expiresAt ?? null });
     // Conditioned on the old key still ACTIVE too: an admin's revocation meanwhile makes this 409 INVALID_STATE, never a new key.
     await store.commit([
       { type: 'updateWallet', walletId: agent.id, set: { activeKeyId: apiKey.id }, expectedActiveKeyId: old.id },
