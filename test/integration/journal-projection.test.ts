@@ -52,7 +52,7 @@ describe('journal projections', () => {
       expect(after.map((entry) => entry.id)).toEqual(entries.map((entry) => entry.id));
     });
 
-    it('projects a payment written over its key\'s expired idempotency answer (the stream reports a change, not an insert)', async () => {
+    it('projects a payment written over its key\'s expired idempotency answer (the stream\'s MODIFY whose old image is the answer)', async () => {
       // Prepare: the key's last claim is an answer whose window ended two days ago (the TTL has not deleted it yet).
       const org = await service.createOrganization();
       const payer = (await service.call('POST', '/v1/wallets', { key: org.key, body: { name: 'Payer' } })).body.id as string;

@@ -55,20 +55,19 @@ export interface IdempotentResponse<T = unknown> {
 /**
  * A request's claim on its key: the key, a digest of its normalized parameters, and its slots.
  * Generation 0 is the key's first slot; once a slot's claim is older than 24 hours the key may be
- * used anew, in the next generation's slot (a slot is never rewritten: a journal record is forever).
+ * used anew, in the next generation's slot (a journal record is forever; only an expired answer's
+ * slot is taken again, by the key's next claim).
  */
 export interface KeyClaim {
   scope: OrganizationScope;
   key: string;
   fingerprint: string;
   slotId(generation: number): Promise<string>;
-  /** Set on the claim given to `execute` when its slot holds the key's expired answer: the journal record replaces it. */
-  reclaimsAnswer?: true;
 }
 
 /** The claim a movement's journal record carries (PostingIdempotency) for a key's claim. */
-export function postingClaim(claim: KeyClaim): { key: string; fingerprint: string; reclaimsAnswer?: true } {
-  return { key: claim.key, fingerprint: claim.fingerprint, ...(claim.reclaimsAnswer ? { reclaimsAnswer: true as const } : {}) };
+export function postingClaim(claim: KeyClaim): { key: string; fingerprint: string } {
+  return { key: claim.key, fingerprint: claim.fingerprint };
 }
 
 export async function claimOf(scope: OrganizationScope, key: string, fingerprintText: string): Promise<KeyClaim> {
@@ -114,8 +113,6 @@ const isLive = (slot: IdempotencySlot, now: Date): boolean =>
 interface SlotSearch {
   live?: IdempotencySlot;
   free: number;
-  /** The free slot holds the key's expired answer: the claim replaces it. */
-  reclaims?: true;
 }
 
 /**
@@ -157,8 +154,9 @@ async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, 
     }
   }
   if (isLive(takenSlot, now)) return { live: takenSlot, free };
-  // An expired answer's slot is the key's next claim (its item waits for the TTL, or is gone already).
-  return takenSlot.kind === 'answer' ? { free: taken, reclaims: true } : { free };
+  // An expired answer's slot is the key's next claim (its item waits for the TTL, or is gone already):
+  // every write taking a slot may replace such an answer (persistence slotClaimWrite).
+  return takenSlot.kind === 'answer' ? { free: taken } : { free };
 }
 
 /** The first answer of a live claim; IDEMPOTENCY_KEY_REUSE when the parameters differ. */
@@ -200,7 +198,7 @@ export async function runIdempotent(
   for (let attempt = 1; ; attempt++) {
     if (search.live) return answerOf(search.live, claim, run, now);
     try {
-      return await run.execute(await claim.slotId(search.free), search.reclaims ? { ...claim, reclaimsAnswer: true } : claim);
+      return await run.execute(await claim.slotId(search.free), claim);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code === 'IDEMPOTENCY_KEY_IN_USE' && attempt < MAX_SLOT_ATTEMPTS) {

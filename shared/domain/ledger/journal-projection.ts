@@ -32,13 +32,13 @@ export interface JournalProjections {
 export const LISTED_AS_PAYMENTS: ReadonlySet<TransactionType> = new Set(['PAYMENT', 'REVERSAL']);
 
 /**
- * Which stream records project anything: a new record, or a queued payment that just posted
- * (approved), or any change of a record written over its key's expired answer (the stream
- * reports that write as a change). Other changes of a record (REVERSED, a hold settled, an answer
- * saved) project nothing new, so they cost no write.
+ * Which stream records project anything: a record's first write (INSERT, which includes a record
+ * written over its key's expired answer: journal-stream.ts journalChangeOf decides that from the
+ * stream's old image), or a queued payment that just posted (approved). Other changes of a record
+ * (REVERSED, a hold settled, an answer saved) project nothing new, so they cost no write.
  */
 export function projectsOnChange(change: 'INSERT' | 'MODIFY', record: JournalRecord): boolean {
-  return change === 'INSERT' || record.reclaimedSlot === true || (record.status === 'POSTED' && record.approvalId !== undefined);
+  return change === 'INSERT' || (record.status === 'POSTED' && record.approvalId !== undefined);
 }
 
 export async function projectionsOf(record: JournalRecord): Promise<JournalProjections> {
@@ -53,7 +53,7 @@ export async function projectionsOf(record: JournalRecord): Promise<JournalProje
 
 /** The payment a record holds, as it posted (what its event says whatever happened to it since). */
 function asPosted(record: JournalRecord): Transaction {
-  const { legs: _l, audit: _a, idempotencyFingerprint: _f, reply: _r, reclaimedSlot: _rs, approvalExpiresAt: _e, capturedAmount: _c, settledBy: _s, holdId: _h, reversedBy: _rb, failureCode: _fc, ...rest } = record;
+  const { legs: _l, audit: _a, idempotencyFingerprint: _f, reply: _r, approvalExpiresAt: _e, capturedAmount: _c, settledBy: _s, holdId: _h, reversedBy: _rb, failureCode: _fc, ...rest } = record;
   return { ...(rest as Transaction), status: 'POSTED' };
 }
 

@@ -4,6 +4,11 @@ import { projectionsOf, projectsOnChange, type JournalProjections } from './jour
 
 /** A change of a journal record, as the table's stream reports it. */
 export interface JournalChange {
+  /**
+   * INSERT: the record's first write, a new item or one written over its key's expired
+   * idempotency answer (a MODIFY for the stream, whose old image is that answer); MODIFY: a later
+   * change of the record.
+   */
   change: 'INSERT' | 'MODIFY';
   record: JournalRecord;
 }

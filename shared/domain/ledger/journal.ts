@@ -27,11 +27,6 @@ export interface JournalRecord extends Omit<Transaction, 'type' | 'status'> {
   idempotencyFingerprint?: string;
   /** The first answer, when it could only be known after the commit (fund, budget adjustment). */
   reply?: string;
-  /**
-   * Written over its key's expired answer (the slot's item existed): the table's stream reports
-   * it as a change, not an insert, so its projections are made on its changes too (idempotent).
-   */
-  reclaimedSlot?: true;
   /** A payment queued for approval: when its approval expires (part of its first answer). */
   approvalExpiresAt?: string;
   /** Holds: what was captured, and the capture or void that settled the hold. */
@@ -95,7 +90,6 @@ export function journalRecordOf(posting: Posting): JournalRecord {
     ...(posting.audit ? { audit: posting.audit } : {}),
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     ...(posting.idempotency ? { idempotencyFingerprint: posting.idempotency.fingerprint } : {}),
-    ...(posting.idempotency?.reclaimsAnswer ? { reclaimedSlot: true as const } : {}),
   };
 }
 

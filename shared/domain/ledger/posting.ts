@@ -61,8 +61,6 @@ export interface PostingIdempotency {
   fingerprint: string;
   /** The answer is known only after the commit (a balance read back): saved onto the record right after. */
   awaitsReply?: true;
-  /** The key's slot holds its expired answer, which the record replaces (idempotency.ts `reclaimsAnswer`). */
-  reclaimsAnswer?: true;
 }
 
 /**

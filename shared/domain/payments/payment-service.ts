@@ -3,7 +3,7 @@ import { assertAccessible, loadAccessibleWallet, scopeOf } from '../access.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError, ERRORS, notFound, toEnvelope, validationError } from '../errors.js';
-import { claimBatchKey, claimOf, fingerprintOf, resolveIdempotencyKey, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import { claimBatchKey, claimOf, fingerprintOf, postingClaim, resolveIdempotencyKey, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps } from '../ports.js';
@@ -102,7 +102,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
           ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
           ...(payee.merchant ? { merchant: payee.merchant } : {}),
         };
-        const idempotency = keyClaim ? { key: keyClaim.key, fingerprint: keyClaim.fingerprint } : undefined;
+        const idempotency = keyClaim ? postingClaim(keyClaim) : undefined;
 
         if (decision.kind === 'APPROVAL') {
           const approval: Approval = {

@@ -5,6 +5,7 @@ import { TRANSACTION_STATES } from '../../domain/payments/transaction-states.js'
 import { fromStatesOf, targetOf } from '../../domain/state-table.js';
 import { journalCodec, transactionKeys } from '../entities/transaction.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
+import { slotClaimWrite } from './idempotency-writers.js';
 
 export const paymentWriters: ChangeWriters<PaymentChange> = {
   createTransaction: (tableName, change) => {
@@ -13,8 +14,8 @@ export const paymentWriters: ChangeWriters<PaymentChange> = {
       ...(change.idempotency ? { idempotencyFingerprint: change.idempotency.fingerprint } : {}),
       ...(change.approvalExpiresAt ? { approvalExpiresAt: change.approvalExpiresAt } : {}),
     };
-    // With a key, the record is the key's claim: its slot taken meanwhile means another request won.
-    return [put(tableName, journalCodec.toItem(record), change.idempotency ? () => new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.') : undefined)];
+    // With a key, the record is the key's claim (its id is the key's slot): the one slot-taking write.
+    return [change.idempotency ? slotClaimWrite(tableName, journalCodec.toItem(record), record.createdAt) : put(tableName, journalCodec.toItem(record))];
   },
   setTransactionStatus: (tableName, change) => {
     const { sets, names, values } = setFields({ ...(change.fields ?? {}), status: targetOf(TRANSACTION_STATES, change.trigger) }, 'f_');

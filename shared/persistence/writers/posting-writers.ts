@@ -8,12 +8,12 @@ import { TRANSACTION_STATES } from '../../domain/payments/transaction-states.js'
 import { PERIOD_RULE } from '../../domain/policies/policy-types.js';
 import { fromStatesOf, targetOf } from '../../domain/state-table.js';
 import { readBig, toNumberAttribute } from '../client.js';
-import { epochSecondsOf, slotClaim } from '../entities/idempotency.js';
 import { journalCodec, transactionKeys } from '../entities/transaction.js';
 import { spendAttribute, walletKeys } from '../entities/wallet.js';
 import type { Item } from '../item.js';
 import type { TransactWrite } from '../transact.js';
-import { inStates, setFields, update, type ChangeWriters } from '../write-builders.js';
+import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
+import { slotClaimWrite } from './idempotency-writers.js';
 import { heldOrClearing, NOTHING_HELD_OR_CLEARING } from './wallet-writers.js';
 
 export const postingWriters: ChangeWriters<PostingChange> = {
@@ -55,16 +55,10 @@ function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
 function journalWrite(tableName: string, posting: Posting): TransactWrite {
   const record = journalRecordOf(posting);
   if (posting.record === 'create') {
-    // A key's next claim may take the slot of its expired answer (entities/idempotency.ts); the record says so (reclaimedSlot).
-    const condition = posting.idempotency?.reclaimsAnswer ? slotClaim(epochSecondsOf(posting.createdAt)) : { ConditionExpression: 'attribute_not_exists(PK)' };
-    return {
-      item: { Put: { TableName: tableName, Item: journalCodec.toItem(record), ...condition } },
-      // A movement's id is its key's slot (or a movement id a retry reuses): taken means done before.
-      onConditionFailed: () =>
-        posting.idempotency
-          ? new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.')
-          : new ApiError('IDEMPOTENCY_KEY_IN_USE', `The movement ${posting.transactionId} exists already.`),
-    };
+    // With a key, the record is the key's claim (its id is the key's slot): the one slot-taking write.
+    if (posting.idempotency) return slotClaimWrite(tableName, journalCodec.toItem(record), posting.createdAt);
+    // Without one, a movement id a retry reuses: taken means done before.
+    return put(tableName, journalCodec.toItem(record), () => new ApiError('IDEMPOTENCY_KEY_IN_USE', `The movement ${posting.transactionId} exists already.`));
   }
   // An approved payment: its QUEUED record becomes the posted one (TRANSACTION_STATES 'post'), and
   // carries from now on what its audit entry says (projected once it posts).
