@@ -21,8 +21,12 @@ export async function loadAccessibleWallet(store: WalletReader, principal: Princ
   return assertAccessible(principal, await store.getWallet(walletId), walletId);
 }
 
-/** `walletId`: the id asked for, named in the 404's message (the wallet's own id when it exists). */
-export function assertAccessible(principal: Principal, wallet: Wallet | undefined, walletId: string | undefined = wallet?.id): Wallet {
+/**
+ * `walletId`: the id the request asked for, named in the 404's message. Always the id asked for,
+ * never one read from the stored wallet: otherwise another organization's wallet would answer with a
+ * message an id that exists nowhere does not get (an existence oracle, decisions.md section 1).
+ */
+export function assertAccessible(principal: Principal, wallet: Wallet | undefined, walletId: string): Wallet {
   const scope = scopeOf(principal);
   if (!wallet || wallet.organizationId !== scope.organizationId) throw notFound('WALLET_NOT_FOUND', walletId);
   if (principal.walletId !== null && principal.walletId !== wallet.id) throw notFound('WALLET_NOT_FOUND', walletId);

@@ -11,8 +11,14 @@ import { createQueries, type Filter } from './queries.js';
 import { GSI } from './table-schema.js';
 import { getItem, type TableContext } from './table-context.js';
 
-/** Items the feed's query evaluates a call (a wallet-scoped key's filter may keep few of them). */
+/** Items one query of the feed evaluates (a wallet-scoped key's or a type filter may keep few of them). */
 const FEED_QUERY_BATCH = 100;
+/**
+ * Queries one poll of the feed makes at most, so at most 200 index items are read a call whatever
+ * the rest of the organization did. Two always fill an unfiltered page of 100 (the first may hold
+ * the item at the position itself); a filtered page ends at the position reached, with `more`.
+ */
+export const FEED_QUERIES_PER_CALL = 2;
 /** Before every position of the feed (positions start with an ISO 8601 time; a key value can not be empty). */
 const FEED_START = '0';
 
@@ -81,6 +87,7 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
     const wallet = query.walletId !== undefined ? { ':f_wallet': storedEventKeys.ofWallet(organizationId, environment, query.walletId) } : {};
     const found: Item[] = [];
     let startKey: Record<string, unknown> | undefined;
+    let queries = 0;
     do {
       const output = await table.client.send(
         new QueryCommand({
@@ -98,10 +105,19 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
       // BETWEEN includes its bounds: the event at the position itself was answered before.
       found.push(...(output.Items ?? []).filter((item) => item[GSI.GSI4.sort] !== after));
       startKey = output.LastEvaluatedKey;
-    } while (startKey && found.length <= limit);
+      queries += 1;
+    } while (startKey && found.length <= limit && queries < FEED_QUERIES_PER_CALL);
     const items = found.slice(0, limit);
-    const more = found.length > limit;
-    return { items: items.map(storedEventCodec.fromItem), position: more ? String(items.at(-1)![GSI.GSI4.sort]) : until, more };
+    const page = items.map(storedEventCodec.fromItem);
+    if (found.length > limit) return { items: page, position: String(items.at(-1)![GSI.GSI4.sort]), more: true };
+    // The read bound is reached before the page is full (a filter kept few of the items read): the
+    // page so far, possibly empty, and the position of the last item read; the client calls again at once.
+    if (startKey) {
+      const reached = startKey[GSI.GSI4.sort];
+      if (typeof reached !== 'string') throw new Error('The feed query answered no index position.');
+      return { items: page, position: reached, more: true };
+    }
+    return { items: page, position: until, more: false };
   }
 
   return {

@@ -6,7 +6,8 @@ import { FEED_SETTLE_MS } from '../../shared/domain/events/event-feed.js';
 import { built } from '../../shared/domain/validation.js';
 import { CATALOG_ENTRIES } from '../../shared/operations/index.js';
 import { eventually } from '../fixtures/eventually.js';
-import { foreignActivity, tracesIn, type ForeignActivity } from '../fixtures/foreign-activity.js';
+import { foreignActivity, normalizedAnswer, tracesIn, twinOf, type Answer, type ForeignActivity } from '../fixtures/foreign-activity.js';
+import type { ApiResponse } from '../fixtures/local-service.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { callTool, connectMcp, TEST_MCP_TOKEN } from '../fixtures/mcp-client.js';
 import { startReceiver } from '../fixtures/webhook-receiver.js';
@@ -15,6 +16,17 @@ type Organization = Awaited<ReturnType<TestService['createOrganization']>>;
 
 /** A field that names an object: `id`, `walletId`, `cardId`, `resourceId`, ... */
 const isIdField = (name: string) => name === 'id' || name.endsWith('Id');
+
+/** What an HTTP answer tells: status and error (the body for a success). */
+const httpAnswer = (response: ApiResponse): Answer =>
+  response.status < 300 ? { status: response.status, body: response.body } : { status: response.status, code: response.body?.error?.code, message: response.body?.error?.message };
+
+/** What a tool result tells: the error's status, code and message (its JSON block), or the structured content. */
+const toolAnswer = (result: Awaited<ReturnType<Client['callTool']>>): Answer => {
+  if (!result.isError) return { status: 200, body: result.structuredContent };
+  const error = (JSON.parse(String((result.content as { text: string }[])[1]?.text ?? '{}')) as { error?: { status?: number; code?: string; message?: string } }).error;
+  return { status: Number(error?.status ?? 0), code: error?.code, message: error?.message };
+};
 
 /**
  * Decisions.md sections 1 and 3: an event (and every other object) is visible only to its own
@@ -66,6 +78,10 @@ describe('a wallet-scoped key of another organization', () => {
     expect(paid, paymentEvents.text).toBeDefined();
     const byId = await service.call('GET', `/v1/events/${paid.id}`, { key: agentB.apiKey });
     expect({ status: byId.status, code: byId.body.error?.code }).toEqual({ status: 404, code: 'EVENT_NOT_FOUND' });
+    // The 404 names the id asked for, and only it: exactly the answer for an event id that exists nowhere.
+    const nowhere = twinOf(paid.id);
+    expect(tracesIn(byId.text, activity, [paid.id])).toEqual([]);
+    expect(normalizedAnswer(httpAnswer(byId), [paid.id])).toEqual(normalizedAnswer(httpAnswer(await service.call('GET', `/v1/events/${nowhere}`, { key: agentB.apiKey })), [nowhere]));
 
     // The polling feed too, once A's payment event is in A's own feed (settled).
     await eventually(async () => {
@@ -76,9 +92,13 @@ describe('a wallet-scoped key of another organization', () => {
     expect(feed.status, feed.text).toBe(200);
     expect(tracesIn(feed.text, activity)).toEqual([]);
 
-    const tools = [await callTool(mcp, 'list_events', { limit: 100 }), await callTool(mcp, 'list_events', { type: 'payment.posted' }), await callTool(mcp, 'list_events', { order: 'visible' }), await callTool(mcp, 'get_event', { id: paid.id })];
+    const tools = [await callTool(mcp, 'list_events', { limit: 100 }), await callTool(mcp, 'list_events', { type: 'payment.posted' }), await callTool(mcp, 'list_events', { order: 'visible' })];
     for (const result of tools) expect(tracesIn(JSON.stringify(result), activity)).toEqual([]);
-    expect(tools[3]!.isError).toBe(true);
+    // get_event's error names the id asked for (an echo), and is the error for an id that exists nowhere.
+    const getEvent = await callTool(mcp, 'get_event', { id: paid.id });
+    expect(getEvent.isError).toBe(true);
+    expect(tracesIn(JSON.stringify(getEvent), activity, [paid.id])).toEqual([]);
+    expect(normalizedAnswer(toolAnswer(getEvent), [paid.id])).toEqual(normalizedAnswer(toolAnswer(await callTool(mcp, 'get_event', { id: nowhere })), [nowhere]));
   });
 
   it('still sees the payment it received, without the payer\'s idempotency key', async () => {
@@ -93,17 +113,35 @@ describe('a wallet-scoped key of another organization', () => {
    * The walk is derived from the catalog and from the tools the key is offered, so a new list,
    * get or read tool is walked without editing this test. Each is called with no id and with
    * each of A's ids (one of each kind) in every id-like path parameter, filter or argument.
+   * An answer may name the ids its request carried (a 404 names the id asked for), nothing else of
+   * A's; and every call made with one of A's ids answers exactly as the same call made with an id
+   * of the same kind that exists nowhere (status, error code, message and body, the id replaced).
    */
   it("finds no trace of the other organization through any list, get or read-only MCP tool (every one of them, after a cross-organization payment)", async () => {
     const candidates = [...new Set([...activity.probeIds, activity.payment.id, activity.payment.from, agentB.id])];
+    // A's ids B has no business knowing of: the payment B received and its payer wallet are B's to see
+    // (the payer's wallet id is in the payment), but not as a wallet, a filter or anything else.
+    const twins = new Map(activity.probeIds.map((id) => [id, twinOf(id)]));
     const leaks: string[] = [];
     const failures: string[] = [];
+    const oracles: string[] = [];
     let calls = 0;
-    const check = (what: string, status: number, text: string) => {
+    let compared = 0;
+    const check = (what: string, answer: Answer, text: string, carried: string[]) => {
       calls += 1;
-      if (status >= 500) failures.push(`${what}: ${status} ${text.slice(0, 200)}`);
-      const traces = tracesIn(text, activity);
+      if (answer.status >= 500) failures.push(`${what}: ${answer.status} ${text.slice(0, 200)}`);
+      const traces = tracesIn(text, activity, carried);
       if (traces.length > 0) leaks.push(`${what} shows ${traces.join(', ')}`);
+    };
+    /** The same call with each of A's ids replaced by its twin must answer the same. */
+    const compare = async (what: string, answer: Answer, carried: string[], again: (swap: (text: string) => string) => Promise<Answer>) => {
+      if (!carried.some((id) => twins.has(id))) return;
+      const swap = (text: string) => [...twins].reduce((out, [id, twin]) => (carried.includes(id) ? out.replaceAll(id, twin) : out), text);
+      const twinAnswer = await again(swap);
+      compared += 1;
+      const mine = normalizedAnswer(answer, carried);
+      const theirs = normalizedAnswer(twinAnswer, carried.map(swap));
+      if (JSON.stringify(mine) !== JSON.stringify(theirs)) oracles.push(`${what}: ${JSON.stringify(mine).slice(0, 300)} but for an id that exists nowhere ${JSON.stringify(theirs).slice(0, 300)}`);
     };
 
     const reads = CATALOG_ENTRIES.map((entry) => entry.operation).filter((op) => op.http.method === 'GET');
@@ -113,13 +151,16 @@ describe('a wallet-scoped key of another organization', () => {
       const shape = op.query ? (((built(op.query) as unknown as { _zod: { def: { shape?: Record<string, unknown> } } })._zod.def.shape) ?? {}) : {};
       const filters = Object.keys(shape).filter(isIdField);
       const pathWith = (id: string) => params.reduce((path, name) => path.replace(`{${name}}`, encodeURIComponent(id)), op.http.path);
-      const targets = params.length === 0 ? [op.http.path] : candidates.map(pathWith);
-      for (const path of targets) {
-        const queries = ['', ...filters.flatMap((filter) => candidates.map((id) => `${filter}=${encodeURIComponent(id)}`))];
-        for (const query of queries) {
-          const url = `${path}${query ? `?${query}&` : '?'}limit=100`;
-          const response = await service.call('GET', op.query ? url : path, { key: agentB.apiKey });
-          check(`GET ${op.query ? url : path} (${op.name})`, response.status, response.text);
+      const targets: [string, string[]][] = params.length === 0 ? [[op.http.path, []]] : candidates.map((id) => [pathWith(id), [id]]);
+      for (const [path, pathIds] of targets) {
+        const queries: [string, string[]][] = [['', []], ...filters.flatMap((filter) => candidates.map((id): [string, string[]] => [`${filter}=${encodeURIComponent(id)}`, [id]]))];
+        for (const [query, queryIds] of queries) {
+          const url = op.query ? `${path}${query ? `?${query}&` : '?'}limit=100` : path;
+          const carried = [...new Set([...pathIds, ...queryIds])];
+          const response = await service.call('GET', url, { key: agentB.apiKey });
+          const what = `GET ${url} (${op.name})`;
+          check(what, httpAnswer(response), response.text, carried);
+          await compare(what, httpAnswer(response), carried, async (swap) => httpAnswer(await service.call('GET', swap(url), { key: agentB.apiKey })));
         }
       }
     }
@@ -139,12 +180,17 @@ describe('a wallet-scoped key of another organization', () => {
       }
       for (const args of argumentSets) {
         const result = await mcp.callTool({ name: tool.name, arguments: args });
-        check(`${tool.name} ${JSON.stringify(args)}`, result.isError ? Number((JSON.parse(String((result.content as { text: string }[])[1]?.text ?? '{}')) as { error?: { status?: number } }).error?.status ?? 0) : 200, JSON.stringify(result));
+        const carried = [...new Set(Object.values(args).filter((value): value is string => typeof value === 'string'))];
+        const what = `${tool.name} ${JSON.stringify(args)}`;
+        check(what, toolAnswer(result), JSON.stringify(result), carried);
+        await compare(what, toolAnswer(result), carried, async (swap) => toolAnswer(await mcp.callTool({ name: tool.name, arguments: JSON.parse(swap(JSON.stringify(args))) as Record<string, unknown> })));
       }
     }
 
     expect(calls).toBeGreaterThan(300);
+    expect(compared).toBeGreaterThan(200);
     expect(failures).toEqual([]);
     expect(leaks).toEqual([]);
+    expect(oracles).toEqual([]);
   });
 });

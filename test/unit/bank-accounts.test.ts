@@ -200,10 +200,11 @@ describe('bank account service', () => {
   it('accessibleBankAccount: absent, deleted or foreign -> 404 (with the field), other environment -> 403', () => {
     const scope = { organizationId: 'org_1', environment: 'SANDBOX' as const };
     const base = { id: 'ba_1', organizationId: 'org_1', environment: 'SANDBOX' as const, accountName: 'A', accountType: 'CHECKING' as const, routingNumber: '011000015', last4: '6789', accountNumberSealed: 'x', microDepositsSealed: null, status: 'VERIFIED' as const, failedVerificationAttempts: 0, createdAt: 'now', verifiedAt: null, deletedAt: null };
-    expect(accessibleBankAccount(scope, base)).toBe(base);
-    expect(() => accessibleBankAccount(scope, undefined, 'bankAccountId')).toThrow(expect.objectContaining({ code: 'BANK_ACCOUNT_NOT_FOUND', details: { field: 'bankAccountId' } }));
-    expect(() => accessibleBankAccount(scope, { ...base, status: 'DELETED' })).toThrow(expect.objectContaining({ code: 'BANK_ACCOUNT_NOT_FOUND' }));
-    expect(() => accessibleBankAccount(scope, { ...base, organizationId: 'org_2', environment: 'PRODUCTION' })).toThrow(expect.objectContaining({ code: 'BANK_ACCOUNT_NOT_FOUND' }));
-    expect(() => accessibleBankAccount(scope, { ...base, environment: 'PRODUCTION' })).toThrow(expect.objectContaining({ code: 'ENVIRONMENT_MISMATCH' }));
+    expect(accessibleBankAccount(scope, base, 'ba_1')).toBe(base);
+    expect(() => accessibleBankAccount(scope, undefined, 'ba_9', 'bankAccountId')).toThrow(expect.objectContaining({ code: 'BANK_ACCOUNT_NOT_FOUND', message: 'No bank account with id ba_9 was found.', details: { field: 'bankAccountId' } }));
+    expect(() => accessibleBankAccount(scope, { ...base, status: 'DELETED' }, 'ba_1')).toThrow(expect.objectContaining({ code: 'BANK_ACCOUNT_NOT_FOUND', message: 'No bank account with id ba_1 was found.' }));
+    // Another organization's account answers as one that exists nowhere: the message names the id asked for.
+    expect(() => accessibleBankAccount(scope, { ...base, organizationId: 'org_2', environment: 'PRODUCTION' }, 'ba_1')).toThrow(expect.objectContaining({ code: 'BANK_ACCOUNT_NOT_FOUND', message: 'No bank account with id ba_1 was found.' }));
+    expect(() => accessibleBankAccount(scope, { ...base, environment: 'PRODUCTION' }, 'ba_1')).toThrow(expect.objectContaining({ code: 'ENVIRONMENT_MISMATCH' }));
   });
 });

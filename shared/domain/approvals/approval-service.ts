@@ -33,9 +33,9 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
   async function list(ctx: RequestContext, filter: ApprovalFilter, page: PageRequest): Promise<Page<Approval>> {
     const scope = scopeOf(ctx.principal);
     const own = ctx.principal.walletId;
-    if (own !== null && filter.walletId !== undefined && filter.walletId !== own) throw new ApiError('WALLET_NOT_FOUND');
+    if (own !== null && filter.walletId !== undefined && filter.walletId !== own) throw notFound('WALLET_NOT_FOUND', filter.walletId);
     // A wallet filter names a wallet the key may see: another organization's answers 404, as everywhere.
-    if (own === null && filter.walletId !== undefined) assertAccessible(ctx.principal, (await store.getWalletSnapshot(filter.walletId))?.wallet);
+    if (own === null && filter.walletId !== undefined) assertAccessible(ctx.principal, (await store.getWalletSnapshot(filter.walletId))?.wallet, filter.walletId);
     return store.listApprovals(scope.organizationId, scope.environment, { ...filter, walletId: own ?? filter.walletId }, page);
   }
 

@@ -48,7 +48,7 @@ const RESOURCE = 'bank-account';
 export function createBankAccountService(deps: BankAccountServiceDeps) {
   const { store, clock, ids, sealer } = deps;
 
-  const load = async (scope: OrganizationScope, id: string) => accessibleBankAccount(scope, await store.getBankAccount(scope, id), undefined, id);
+  const load = async (scope: OrganizationScope, id: string) => accessibleBankAccount(scope, await store.getBankAccount(scope, id), id);
 
   async function expectedDeposits(account: BankAccount): Promise<string[]> {
     if (!account.microDepositsSealed) throw new Error(`bank account ${account.id} has no micro-deposits to compare`);

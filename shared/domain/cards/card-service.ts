@@ -2,7 +2,7 @@ import { assertAccessible, scopeOf } from '../access.js';
 import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { AuditChange } from '../audit/ports.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, notFound, validationError } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
 import { canTransition } from '../state-table.js';
 import type { RequestContext } from '../tenancy.js';
@@ -100,7 +100,7 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
   async function create(ctx: RequestContext, input: CardInput): Promise<Card> {
     const scope = scopeOf(ctx.principal);
     const wallet = assertAccessible(ctx.principal, await store.getWallet(input.walletId), input.walletId);
-    if (wallet.deletedAt) throw new ApiError('WALLET_NOT_FOUND');
+    if (wallet.deletedAt) throw notFound('WALLET_NOT_FOUND', input.walletId);
     if (input.cardholderId !== undefined) accessibleCardholder(ctx, await store.getCardholder(input.cardholderId), input.cardholderId, 'cardholderId');
     const spendingLimits = normalizeSpendingLimits(input.spendingLimits ?? []);
     const now = clock.now();

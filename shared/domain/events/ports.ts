@@ -12,8 +12,9 @@ export interface EventQuery {
 /** A page of the visible-order feed: the events, the position after them, whether more are there now. */
 export interface FeedPage {
   items: OutboxEvent[];
-  /** Opaque: where the next poll starts (the last event's position, or `until` when caught up). */
+  /** Opaque: where the next poll starts (the last event's position, the last position read when the read bound was reached, or `until` when caught up). */
   position: string;
+  /** More events may be there now (a full page, or the read bound reached: the page may be short, even empty). */
   more: boolean;
 }
 

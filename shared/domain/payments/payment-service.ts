@@ -76,7 +76,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
       replay: replayOfPayment,
       execute: async (transactionId, keyClaim) => {
         if (input.from === input.to) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
-        const payer = assertAccessible(ctx.principal, snapshot?.wallet);
+        const payer = assertAccessible(ctx.principal, snapshot?.wallet, input.from);
         const payee = await read.payee;
         if (payee.wallet.id === payer.id) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
         // Evaluation order (decisions.md section 3): frozen -> deny rules -> approval -> funds.

@@ -160,7 +160,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
 
     if (linkedId !== undefined) {
       if (given?.routingNumber !== undefined || given?.accountNumber !== undefined) throw validationError(field, 'give a linked bank account or account numbers, not both');
-      const account = accessibleBankAccount(scope, await store.getBankAccount(scope, linkedId), input.bankAccountId !== undefined ? 'bankAccountId' : `${field}.bankAccountId`, linkedId);
+      const account = accessibleBankAccount(scope, await store.getBankAccount(scope, linkedId), linkedId, input.bankAccountId !== undefined ? 'bankAccountId' : `${field}.bankAccountId`);
       if (account.status !== 'VERIFIED') throw new ApiError('BANK_ACCOUNT_NOT_VERIFIED', undefined, { bankAccountId: linkedId, status: account.status });
       return { rail, stored: { type: rail as Exclude<ExternalRail, 'USDC'>, bankAccountId: account.id, routingNumber: account.routingNumber, last4: account.last4 } };
     }
@@ -279,7 +279,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       const at = now.toISOString();
       const id = ids('transfer');
       const { rail, stored } = await resolveCounterparty(scope, id, 'source', input);
-      const wallet = assertAccessible(ctx.principal, await store.getWallet(input.walletId));
+      const wallet = assertAccessible(ctx.principal, await store.getWallet(input.walletId), input.walletId);
       assertActive(wallet);
       const transfer: Transfer = {
         id,
@@ -314,7 +314,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       const id = ids('transfer');
       const { rail, stored } = await resolveCounterparty(scope, id, 'destination', input);
       const snapshot = await store.getWalletSnapshot(input.walletId);
-      const wallet = assertAccessible(ctx.principal, snapshot?.wallet);
+      const wallet = assertAccessible(ctx.principal, snapshot?.wallet, input.walletId);
       assertActive(wallet);
       const total = amount.plus(fee);
       const spend = policyCheck(snapshot, withdrawalRecipientOf(stored), total, now);
@@ -351,7 +351,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       const now = clock.now();
       const at = now.toISOString();
       const [snapshot, payee] = await Promise.all([store.getWalletSnapshot(input.fromWalletId), store.getWallet(input.toWalletId)]);
-      const payer = assertAccessible(ctx.principal, snapshot?.wallet);
+      const payer = assertAccessible(ctx.principal, snapshot?.wallet, input.fromWalletId);
       // Same organization only; the caller's own wallet in the other environment says so.
       if (!payee || payee.organizationId !== scope.organizationId) throw new ApiError('WALLET_NOT_FOUND', undefined, { field: 'toWalletId' });
       if (payee.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { field: 'toWalletId' });
