@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // projects; `vitest run --project <name>` runs one. Only integration and e2e start DynamoDB Local
 // (test/fixtures/global-setup.ts, one instance shared by both); unit and infra need no Java.
 const DYNAMODB_LOCAL = 'test/fixtures/global-setup.ts';
+const DROP_TABLES = 'test/fixtures/drop-tables.ts';
 
 export default defineConfig({
   test: {
@@ -14,9 +15,9 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: [DYNAMODB_LOCAL] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: [DYNAMODB_LOCAL], setupFiles: [DROP_TABLES] } },
       // e2e: every response is checked against its published schema (test/fixtures/response-schemas.ts).
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [DYNAMODB_LOCAL, 'test/fixtures/response-coverage.ts'], setupFiles: ['test/fixtures/response-schema-setup.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [DYNAMODB_LOCAL, 'test/fixtures/response-coverage.ts'], setupFiles: [DROP_TABLES, 'test/fixtures/response-schema-setup.ts'] } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
     ],
   },
