@@ -68,15 +68,15 @@ export function withdrawalVoid(transfer: Transfer, transactionId: string, at: st
   });
 }
 
-/** The credit of a settled deposit: into `pendingBalance` when it must clear first. */
-export function depositCredit(transfer: Transfer, transactionId: string, at: string, clears: boolean): PostingChange {
+/** The credit of a settled deposit, into `bucket`: `pending` (`pendingBalance`) when it must clear first. */
+export function depositCredit(transfer: Transfer, transactionId: string, at: string, bucket: 'pending' | 'available'): PostingChange {
   const amount = new Big(transfer.amount);
   const fee = new Big(transfer.fee);
   const clearing = clearingAccountOf(transfer.rail);
   const legs: Leg[] = [
     { account: systemAccount(clearing), amount: amount.times(-1) },
     // Accepted while the wallet was ACTIVE: the money arrives even if it was paused since (not if it was closed).
-    { account: walletAccount(transfer.walletId), amount: amount.minus(fee), bucket: clears ? 'pending' : 'available', settlesHold: true },
+    { account: walletAccount(transfer.walletId), amount: amount.minus(fee), bucket, settlesHold: true },
     ...feeLeg(fee),
   ];
   return posting(transfer, transactionId, 'DEPOSIT', legs, at, { from: clearing, to: transfer.walletId, amount: formatAmount(amount, transfer.currency), fee: formatAmount(fee) });

@@ -44,6 +44,18 @@ export function scaledMs(environment: Environment, ms: number, timeScale: number
   return environment === 'SANDBOX' ? Math.max(1, Math.floor(ms / timeScale)) : ms;
 }
 
+/** How long past its due time a transfer's work may be late before the reconciler does it (real time: 5 minutes). */
+export const RECONCILE_GRACE_MS = 5 * 60_000;
+
+/**
+ * When the reconciler looks at a transfer whose next step is due at `due` (now for a submission,
+ * the settlement time, the end of the clearing) if the workflow or the expiry has not done it:
+ * a grace period later, long enough for the workflow's own retries (sandbox: divided by TIME_SCALE).
+ */
+export function reconcileAfter(environment: Environment, due: Date, timeScale: number): string {
+  return new Date(due.getTime() + scaledMs(environment, RECONCILE_GRACE_MS, timeScale)).toISOString();
+}
+
 /** Rails by currency: USD moves on ACH, WIRE and FEDNOW; USDC on its chain. */
 export function assertRailCurrency(rail: ExternalRail, currency: 'USD' | 'USDC', field: string): void {
   if ((rail === 'USDC') !== (currency === 'USDC')) {
