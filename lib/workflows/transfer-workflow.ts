@@ -1,4 +1,5 @@
 import { TRANSFER_STEPS_WORKER, TRANSFER_WORKFLOW_NAME } from '../../shared/workers.js';
+import { TRANSFER_END_STATUSES } from '../../shared/workflows/transfer-step-input.js';
 import type { Retrier, StateMachineDefinition, WorkflowDeclaration } from './asl.js';
 import { placeholder } from './asl.js';
 
@@ -11,7 +12,7 @@ import { placeholder } from './asl.js';
  *
  *   Submit -> Submitted? -PENDING-> WaitForRail (until settleAt) -> Settle -> Settled?
  *     Settled? -PENDING-> WaitForRailAgain (until the new settleAt) -> NotSettledYet (1 s) -> Settle ...
- *     COMPLETED | FAILED | CANCELLED (from either step) -> Done
+ *     an end status of the transfer (transfer-states.ts: COMPLETED | FAILED | CANCELLED, from either step) -> Done
  *     anything else -> UnexpectedStatus (the execution fails: alarm)
  *
  * A step that finds its work done answers the status as it is (a test helper advanced the
@@ -70,9 +71,9 @@ export const STEP_FAILURE_RETRY: Retrier = {
 const STEP_RETRY = [LAMBDA_SERVICE_RETRY, STEP_FAILURE_RETRY] as const;
 const TRANSFER_STEPS = placeholder(TRANSFER_STEPS_PLACEHOLDER);
 
-/** The statuses after which there is nothing left to do (the step answered the transfer's end). */
-const FINAL_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED'] as const;
-const isFinal = { Or: FINAL_STATUSES.map((status) => ({ Variable: '$.step.status', StringEquals: status })) };
+/** The statuses after which there is nothing left to do (the step answered the transfer's end): the state table's end states. */
+const isFinal = { Or: TRANSFER_END_STATUSES.map((status) => ({ Variable: '$.step.status', StringEquals: status })) };
+const endStatuses = `${TRANSFER_END_STATUSES.slice(0, -1).join(', ')} or ${TRANSFER_END_STATUSES.at(-1)}`;
 const isPendingWithSettleAt = {
   And: [
     { Variable: '$.step.status', StringEquals: 'PENDING' },
@@ -137,12 +138,12 @@ const definition: StateMachineDefinition = {
       Seconds: NOT_SETTLED_PAUSE_SECONDS,
       Next: 'Settle',
     },
-    Done: { Type: 'Succeed', Comment: 'The transfer is COMPLETED, FAILED or CANCELLED' },
+    Done: { Type: 'Succeed', Comment: `The transfer is ${endStatuses}` },
     UnexpectedStatus: {
       Type: 'Fail',
       Comment: 'A step answered a status the workflow can not act on (a bug): the execution fails and alarms',
       Error: 'Transfer.UnexpectedStatus',
-      Cause: 'a transfer step answered neither PENDING with settleAt nor COMPLETED, FAILED or CANCELLED',
+      Cause: `a transfer step answered neither PENDING with settleAt nor ${endStatuses}`,
     },
   },
 };

@@ -34,3 +34,9 @@ export function canTransition<Table extends AnyTable>(table: Table, state: State
 export function nonTerminalStatesOf<Table extends AnyTable>(table: Table): Table[keyof Table]['from'][number][] {
   return [...new Set(Object.values(table).flatMap((transition) => transition.from))];
 }
+
+/** States no trigger leaves: where an entity's life ends (in the order the table first names them). */
+export function terminalStatesOf<Table extends AnyTable>(table: Table): Exclude<StateOf<Table>, Table[keyof Table]['from'][number]>[] {
+  const leaving = new Set<string>(nonTerminalStatesOf(table));
+  return [...new Set(Object.values(table).map((transition) => transition.to))].filter((state) => !leaving.has(state)) as Exclude<StateOf<Table>, Table[keyof Table]['from'][number]>[];
+}

@@ -17,6 +17,9 @@ export const transferStepInputSchema = /* @__PURE__ */ lazy(() =>
   }),
 );
 
+/** The statuses a step answers once the transfer has ended (the state table's end states): the workflow definition ends on them. */
+export { TRANSFER_END_STATUSES } from '../domain/transfers/transfer-states.js';
+
 // The schema and the port's type are one shape (a change to either fails to compile here).
 type Parsed = z.infer<typeof transferStepInputSchema>;
 const sameShape: [Parsed, TransferStepInput] extends [TransferStepInput, Parsed] ? true : never = true;

@@ -5,6 +5,8 @@ import { renderDefinition } from '../../lib/workflows/asl.js';
 import { WORKFLOWS, workflowProblems } from '../../lib/workflows/index.js';
 import { TRANSFER_STEPS_PLACEHOLDER, TRANSFER_WORKFLOW } from '../../lib/workflows/transfer-workflow.js';
 import { ENV } from '../../shared/config/env-names.js';
+import { TRANSFER_STATES } from '../../shared/domain/transfers/transfer-states.js';
+import { TRANSFER_STATUSES } from '../../shared/domain/transfers/types.js';
 import { FUNCTION_GROUPS } from '../../shared/operations/groups.js';
 import { TRANSFER_STEPS_WORKER, WORKERS } from '../../shared/workers.js';
 import { isDataKeyStatement } from './data-key.js';
@@ -52,6 +54,20 @@ describe('workflows stack: the transfer state machine', () => {
     const substituted = (stateMachine.DefinitionString as string).replaceAll(`\${${TRANSFER_STEPS_PLACEHOLDER}}`, arn);
     expect(JSON.parse(substituted)).toEqual(renderDefinition(TRANSFER_WORKFLOW, { [TRANSFER_STEPS_PLACEHOLDER]: arn }));
     expect(substituted).not.toContain('${');
+  });
+
+  it('ends (Done) after either step on exactly the end states of the transfer state table; any other status but PENDING fails the execution', () => {
+    // The states no trigger of transfer-states.ts leaves, computed here from the table itself.
+    const endStates = TRANSFER_STATUSES.filter((status) => !Object.values(TRANSFER_STATES).some((transition) => (transition.from as readonly string[]).includes(status)));
+    expect(endStates.length).toBeGreaterThan(0);
+    for (const name of ['Submitted', 'Settled']) {
+      const choice = deployedDefinition.States[name];
+      if (choice?.Type !== 'Choice') throw new Error(`${name} is not a Choice state`);
+      const toDone = choice.Choices.filter((rule) => rule.Next === 'Done').flatMap((rule) => rule.Or ?? [rule]).map((rule) => rule.StringEquals);
+      expect(toDone.sort(), name).toEqual([...endStates].sort());
+      expect(choice.Default, name).toBe('UnexpectedStatus');
+    }
+    expect(deployedDefinition.States.Done?.Type).toBe('Succeed');
   });
 
   it('retries both steps: Lambda\'s transient errors with backoff, then any failure of the step a few times', () => {

@@ -5,7 +5,8 @@ import { MERCHANT_STATES } from '../../shared/domain/merchants/merchant-states.j
 import { KYB_STATES } from '../../shared/domain/organizations/kyb-states.js';
 import { TRANSACTION_STATES } from '../../shared/domain/payments/transaction-states.js';
 import { POLICY_STATES } from '../../shared/domain/policies/policy-states.js';
-import { canTransition, fromStatesOf, nonTerminalStatesOf, targetOf } from '../../shared/domain/state-table.js';
+import { canTransition, fromStatesOf, nonTerminalStatesOf, targetOf, terminalStatesOf } from '../../shared/domain/state-table.js';
+import { TRANSFER_END_STATUSES, TRANSFER_STATES } from '../../shared/domain/transfers/transfer-states.js';
 import { WALLET_STATES } from '../../shared/domain/wallets/wallet-states.js';
 import { WEBHOOK_STATES } from '../../shared/domain/webhooks/webhook-states.js';
 
@@ -15,6 +16,13 @@ describe('state tables', () => {
     expect(targetOf(APPROVAL_STATES, 'approve')).toBe('APPROVED');
     expect(canTransition(APPROVAL_STATES, 'APPROVED', 'reject')).toBe(false);
     expect(nonTerminalStatesOf(APPROVAL_STATES)).toEqual(['PENDING']);
+    expect(terminalStatesOf(APPROVAL_STATES).sort()).toEqual(['APPROVED', 'EXPIRED', 'FAILED', 'REJECTED']);
+  });
+
+  it('ends a transfer COMPLETED, FAILED or CANCELLED (the end states the transfer workflow stops on), never INITIATED or PENDING', () => {
+    expect(terminalStatesOf(TRANSFER_STATES).sort()).toEqual(['CANCELLED', 'COMPLETED', 'FAILED']);
+    expect(TRANSFER_END_STATUSES).toEqual(terminalStatesOf(TRANSFER_STATES));
+    expect(nonTerminalStatesOf(TRANSFER_STATES).sort()).toEqual(['INITIATED', 'PENDING']);
   });
 
   it('posts, rejects or fails a queued payment, and reverses a posted one once', () => {

@@ -1,4 +1,4 @@
-import type { StateTable } from '../state-table.js';
+import { terminalStatesOf, type StateTable } from '../state-table.js';
 import type { ClearingStatus, TransferStatus } from './types.js';
 
 /**
@@ -17,6 +17,9 @@ export const TRANSFER_STATES = {
   fail: { from: ['PENDING'], to: 'FAILED' },
   cancel: { from: ['PENDING'], to: 'CANCELLED' },
 } as const satisfies StateTable<TransferStatus, TransferTrigger>;
+
+/** Where a transfer ends (no trigger leaves them): the transfer workflow is done when a step answers one (lib/workflows/transfer-workflow.ts). */
+export const TRANSFER_END_STATUSES = terminalStatesOf(TRANSFER_STATES);
 
 /** The clearing of an ACH deposit after COMPLETED: its funds are released once. */
 export const CLEARING_STATES = {
