@@ -3,7 +3,7 @@ import { assertAccessible, scopeOf } from '../access.js';
 import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { AuditChange } from '../audit/ports.js';
-import type { Change } from '../changes.js';
+import type { ChangeOf } from '../change-committer.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import type { ExpiryScheduler } from '../expiries/ports.js';
 import { claimOf, fingerprintOf, runIdempotent, answerChange, type IdempotentResponse, type KeyClaim } from '../idempotency/idempotency.js';
@@ -89,7 +89,7 @@ export const RECONCILE_BATCH_SIZE = 25;
 
 /** What a transition writes besides the transfer's own state change. */
 interface TransitionWrites {
-  movement?: Change;
+  movement?: ChangeOf<TransferStore>;
   events: AuditChange[];
   audit?: { actor: Actor; action: AuditAction };
 }
@@ -398,7 +398,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
     const after: Transfer = { ...transfer, ...set, status: TRANSFER_STATES[trigger].to };
     const at = clock.now().toISOString();
     const direction = transfer.direction as 'DEPOSIT' | 'WITHDRAWAL';
-    const changes: Change[] = [
+    const changes: ChangeOf<TransferStore>[] = [
       { type: 'transitionTransfer', transferId: transfer.id, trigger, set },
       ...(writes.movement ? [writes.movement] : []),
       eventChange({ organizationId: transfer.organizationId, environment: transfer.environment, type: EVENT_OF[direction][trigger], data: presentTransfer(after), createdAt: at }, ids),
@@ -410,7 +410,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
       );
     }
     try {
-      await store.commit(changes as Parameters<TransferStore['commit']>[0]);
+      await store.commit(changes);
       return after;
     } catch (error) {
       // Raced: the transfer left the trigger's `from` states meanwhile. Any other INVALID_STATE (a
