@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { scopeOf } from '../access.js';
 import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
+import type { ChangeOf } from '../change-committer.js';
 import { ApiError } from '../errors.js';
 import { answerChange, claimOf, fingerprintOf, runIdempotent, type IdempotentResponse, type KeyClaim, RESERVED_KEY_PREFIX } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
@@ -88,7 +89,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
   const eventOf = (auth: Authorization, type: 'card.authorization.approved' | 'card.authorization.declined' | 'card.authorization.captured' | 'card.authorization.reversed', at: string) =>
     eventChange({ organizationId: auth.organizationId, environment: auth.environment, type, data: presentAuthorization(auth), createdAt: at }, ids);
 
-  type Commit = Parameters<CardStore['commit']>[0];
+  type Commit = ChangeOf<CardStore>[];
 
   // ---- The decision -----------------------------------------------------------------------------
 
