@@ -35,6 +35,9 @@ const MESSAGES = {
   domainImport: 'shared/domain imports only zod, big.js and shared/domain (here: {{target}}).',
   domainPackage: "shared/domain does no I/O and imports only zod and big.js, not '{{specifier}}'.",
   sharedImport: 'shared/ adapters import shared/domain (and each other), never runtime, functions, lib, bin or test (here: {{target}}).',
+  operationsEdge: 'shared/operations serves both edges (HTTP and MCP) and imports neither shared/http nor shared/mcp (here: {{target}}).',
+  edgeImport: 'shared/edge (what the HTTP and MCP edges share) imports only shared/domain (here: {{target}}).',
+  mcpMiddleware: 'shared/mcp does not import the HTTP middleware; what both edges need lives in shared/edge or shared/operations (here: {{target}}).',
   runtimeImport: 'shared/runtime (the composition root) never imports functions, lib, bin or test (here: {{target}}).',
   functionGroup: 'functions/{{group}} imports shared/ and its own folder, never another function group (here: {{target}}).',
   functionPersistence: 'functions/ never import shared/persistence directly; they go through shared/runtime (here: {{target}}).',
@@ -59,7 +62,11 @@ function judge(from, specifier) {
     case 'domain':
       return to.area === 'domain' ? undefined : { messageId: 'domainImport' };
     case 'shared':
-      return to.area === 'runtime' || to.area === 'function' || OUTER.has(to.area) || to.area === 'outside' ? { messageId: 'sharedImport' } : undefined;
+      if (to.area === 'runtime' || to.area === 'function' || OUTER.has(to.area) || to.area === 'outside') return { messageId: 'sharedImport' };
+      if (source.folder === 'operations' && (to.folder === 'http' || to.folder === 'mcp')) return { messageId: 'operationsEdge' };
+      if (source.folder === 'edge' && to.area !== 'domain' && to.folder !== 'edge') return { messageId: 'edgeImport' };
+      if (source.folder === 'mcp' && target.replace(/\.[cm]?[jt]s$/, '') === 'shared/http/middleware') return { messageId: 'mcpMiddleware' };
+      return undefined;
     case 'runtime':
       return to.area === 'function' || OUTER.has(to.area) || to.area === 'outside' ? { messageId: 'runtimeImport' } : undefined;
     case 'function':
@@ -113,8 +120,10 @@ export default tseslint.config(
   {
     // The rules of direction for shared/ and functions/ (see allowance/import-direction above):
     // shared/domain imports only zod, big.js and shared/domain; the other shared/ folders never import
-    // runtime, functions, lib, bin or test; functions/<group> imports shared/ (never shared/persistence)
-    // and its own folder; nothing but lib/ uses the CDK.
+    // runtime, functions, lib, bin or test; shared/operations (both edges' catalog) imports neither
+    // shared/http nor shared/mcp; shared/edge (what both edges share) imports only shared/domain;
+    // shared/mcp never imports the HTTP middleware; functions/<group> imports shared/ (never
+    // shared/persistence) and its own folder; nothing but lib/ uses the CDK.
     files: ['shared/**/*.ts', 'functions/**/*.ts'],
     plugins: { allowance: { rules: { 'import-direction': importDirection } } },
     rules: {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { lambdaContext } from './lambda-context.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { MAX_BODY_BYTES, payloadTooLarge } from '../../shared/http/middleware.js';
+import { MAX_BODY_BYTES, payloadTooLarge } from '../../shared/edge/body-limit.js';
 import { errorResponse, type HttpResponse } from '../../shared/http/responses.js';
 import { FALLBACK_ROUTE, matchRoute, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';

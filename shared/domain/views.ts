@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { ActivationRequirement } from './activation/activation-service.js';
+import { ACTIVATION_REQUIREMENTS } from './activation/requirements.js';
 import { ERROR_CODES, type ErrorEnvelope } from './errors.js';
 import { ID_PREFIX, type IdKind } from './ids.js';
 import type { Currency } from './money.js';
@@ -119,18 +119,12 @@ export const errorFields = () => ({
   ),
 });
 
-/**
- * ACTIVATION_REQUIREMENTS restated so that this module needs nothing at run time from a service
- * (services import views; the reverse would be an import cycle); the type below keeps both equal.
- */
-const MISSING_REQUIREMENTS = ['kybVerified', 'tosAccepted', 'billingMethodAdded'] as const satisfies readonly ActivationRequirement[];
-
 export const errorView = /* @__PURE__ */ lazy(() => view(
   {
     error: describe(
       z.object({
         ...errorFields(),
-        missing: z.optional(describe(z.array(z.enum(MISSING_REQUIREMENTS)), 'ACTIVATION_INCOMPLETE only: the activation requirements still missing (also in `details.missing`).')),
+        missing: z.optional(describe(z.array(z.enum(ACTIVATION_REQUIREMENTS)), 'ACTIVATION_INCOMPLETE only: the activation requirements still missing (also in `details.missing`).')),
         requestId: z.optional(text('Id of the request, also sent as the X-Request-Id header; quote it when reporting a problem. Absent in refusals kept under an idempotency key, so that a replay is identical byte for byte.')),
       }),
       'What went wrong.',
@@ -157,4 +151,4 @@ export const openApiDocumentView = /* @__PURE__ */ lazy(() => z.record(z.string(
  */
 export type Conforms<T extends V & { [K in Exclude<keyof T, keyof V>]: never }, V> = T;
 
-export type ErrorEnvelopeConforms = [Conforms<ErrorEnvelope, ErrorView>, Conforms<ActivationRequirement, (typeof MISSING_REQUIREMENTS)[number]>];
+export type ErrorEnvelopeConforms = [Conforms<ErrorEnvelope, ErrorView>];

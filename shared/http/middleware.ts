@@ -1,32 +1,25 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import { isJsonObject } from '../domain/json.js';
-import { withThousands } from '../domain/text.js';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type * as z from 'zod/mini';
 import { authenticate, LAST_USED_WRITE_INTERVAL_MS } from '../auth/authenticate.js';
 import type { Clock } from '../domain/clock.js';
 import { ApiError, validationError } from '../domain/errors.js';
-import { safeParse } from '../domain/validation.js';
 import type { Principal, RequestContext } from '../domain/tenancy.js';
-import type { ApiKey } from '../domain/types.js';
+import type { ApiKeyAuthReader } from '../domain/api-keys/ports.js';
 import { authorize } from '../operations/authorize.js';
 import type { Cursors, Operation, OperationGroup } from '../operations/define.js';
 import { invoke } from '../operations/invoke.js';
 import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from './responses.js';
-import type { RateLimiter } from './rate-limit.js';
+import { MAX_BODY_BYTES, payloadTooLarge } from '../edge/body-limit.js';
+import { parseWith } from '../edge/parse.js';
+import type { RateLimiter } from '../edge/rate-limit.js';
 import { compressed } from './compression.js';
 import { bodyTextOf, requireJsonMediaType } from './request-body.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
-/** The key reads authentication needs (one consistent read by hash; lastUsedAt at most once a minute). */
-export interface ApiKeyReader {
-  getApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
-  touchApiKey(hash: string, now: Date, minIntervalMs: number): Promise<void>;
-}
-
 /** What the HTTP edge needs from the composition root (shared/runtime/core.ts provides it). */
 export interface HttpRuntime {
-  authKeys: ApiKeyReader;
+  authKeys: ApiKeyAuthReader;
   clock: Clock;
   rateLimiter: RateLimiter;
   publicRateLimiter: RateLimiter;
@@ -117,13 +110,6 @@ function parseBody(event: APIGatewayProxyEventV2): unknown {
   }
 }
 
-/** Largest request body accepted (decisions.md section 9): anything larger is 413 PAYLOAD_TOO_LARGE. */
-export const MAX_BODY_BYTES = 1_000_000;
-
-export function payloadTooLarge(): ApiError {
-  return new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${withThousands(MAX_BODY_BYTES)} bytes.`, { maxBytes: MAX_BODY_BYTES });
-}
-
 function bodyBytesOf(event: APIGatewayProxyEventV2): number {
   if (event.body === undefined || event.body === null) return 0;
   return Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
@@ -208,20 +194,6 @@ function validation(): Middleware {
 
 function isEmptyObject(value: unknown): boolean {
   return isJsonObject(value) && Object.keys(value).length === 0;
-}
-
-export function parseWith<T>(schema: z.ZodMiniType<T>, value: unknown, prefix: string): T {
-  const result = safeParse(schema, value);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => {
-    const keysOf = (issue as { keys?: string[] }).keys;
-    const path = [...issue.path.map(String), ...(issue.code === 'unrecognized_keys' && keysOf?.[0] ? [keysOf[0]] : [])];
-    const field = [prefix, ...path].filter(Boolean).join('.') || 'body';
-    const message = issue.code === 'unrecognized_keys' ? 'is not a recognized field' : issue.message;
-    return { field, message };
-  });
-  const first = issues[0] ?? { field: 'body', message: 'is invalid' };
-  throw new ApiError('VALIDATION_ERROR', `${first.field}: ${first.message}`, { field: first.field, issues });
 }
 
 export function headerOf(event: APIGatewayProxyEventV2, name: string): string | undefined {

@@ -4,7 +4,7 @@ import { authenticate, bearerToken, LAST_USED_WRITE_INTERVAL_MS } from '../auth/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { Principal } from '../domain/tenancy.js';
-import { MAX_BODY_BYTES } from '../http/middleware.js';
+import { MAX_BODY_BYTES } from '../edge/body-limit.js';
 import { isJsonMediaType, JSON_MEDIA_TYPE } from '../http/request-body.js';
 import { errorResponse, internalErrorResponse, type HttpResponse } from '../http/responses.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';

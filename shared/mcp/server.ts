@@ -8,8 +8,8 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { ApiError } from '../domain/errors.js';
 import type { Clock } from '../domain/clock.js';
 import type { Principal, RequestContext } from '../domain/tenancy.js';
-import type { ApiKeyReader } from '../http/middleware.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import type { ApiKeyAuthReader } from '../domain/api-keys/ports.js';
+import type { RateLimiter } from '../edge/rate-limit.js';
 import { authorize, mayCall } from '../operations/authorize.js';
 import type { Cursors } from '../operations/define.js';
 import { invoke } from '../operations/invoke.js';
@@ -30,7 +30,7 @@ const NO_ELICITATION: jsonSchemaValidator = {
 
 /** What the MCP edge needs from the composition root (functions/mcp/handler.ts wires it). */
 export interface McpRuntime {
-  authKeys: ApiKeyReader;
+  authKeys: ApiKeyAuthReader;
   clock: Clock;
   rateLimiter: RateLimiter;
   cursors(): Promise<Cursors>;

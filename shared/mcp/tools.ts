@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { ApiError } from '../domain/errors.js';
 import { describe } from '../domain/views.js';
 import { viewOf } from '../domain/view-registry.js';
-import { parseWith } from '../http/middleware.js';
+import { parseWith } from '../edge/parse.js';
 import type { Operation } from '../operations/define.js';
 import { typedQueryValue } from '../operations/fields.js';
 import { CATALOG_ENTRIES } from '../operations/index.js';

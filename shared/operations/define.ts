@@ -25,7 +25,7 @@ export interface ToolHints {
   openWorldHint: boolean;
 }
 
-/** Signed, query-bound cursors (shared/http/pagination.ts implements them). */
+/** Signed, query-bound cursors (shared/operations/pagination.ts implements them). */
 export interface Cursors {
   encode(lastKey: Record<string, unknown>, binding: string): string;
   decode(cursor: string, binding: string): Record<string, unknown>;

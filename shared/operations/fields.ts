@@ -3,7 +3,7 @@ import { isUsdcRecipient, recipientAsEntered, usdcRecipientOf } from '../domain/
 import { USDC_CHAIN_NAMES } from '../domain/usdc/addresses.js';
 import { withThousands } from '../domain/text.js';
 import { describe } from '../domain/views.js';
-import { MAX_PAGE_SIZE } from '../http/pagination.js';
+import { MAX_PAGE_SIZE } from './pagination.js';
 
 /**
  * Input field builders shared by the catalog modules (decisions.md section 9). Every field carries

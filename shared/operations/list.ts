@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Page, PageRequest } from '../domain/types.js';
-import { pageRequestOf, pageResponse } from '../http/pagination.js';
+import { pageRequestOf, pageResponse } from './pagination.js';
 import { lazy } from '../domain/validation.js';
 import type { ViewName } from '../domain/view-registry.js';
 import { pageFields } from './fields.js';

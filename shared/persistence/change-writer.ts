@@ -1,12 +1,12 @@
-import type { Change, ChangeCommitter } from '../domain/changes.js';
+import type { ChangeCommitter } from '../domain/change-committer.js';
 import type { TableContext } from './table-context.js';
 import { transactWrite, type TransactWrite } from './transact.js';
-import type { ChangeWriter, ChangeWriters } from './write-builders.js';
+import type { AnyChange, ChangeWriter, ChangeWriters } from './write-builders.js';
 /**
  * Turns the changes a service decided into the items of one TransactWriteItems call, each with
  * its condition and the error a failed condition means.
  */
-function toTransactWrites<C extends Change>(writers: ChangeWriters<C>, tableName: string, changes: C[]): TransactWrite[] {
+function toTransactWrites<C extends AnyChange>(writers: ChangeWriters<C>, tableName: string, changes: C[]): TransactWrite[] {
   return changes.flatMap((change) => (writers[change.type as C['type']] as unknown as ChangeWriter<C>)(tableName, change));
 }
 
@@ -15,7 +15,7 @@ function toTransactWrites<C extends Change>(writers: ChangeWriters<C>, tableName
  * passes the writers of the change types its area writes (its port's `commit` type): a missing
  * writer does not compile, and the function bundles no other area's writers.
  */
-export function createCommitter<C extends Change>(table: TableContext, writers: ChangeWriters<C>): ChangeCommitter<C> {
+export function createCommitter<C extends AnyChange>(table: TableContext, writers: ChangeWriters<C>): ChangeCommitter<C> {
   return {
     async commit(changes) {
       await transactWrite(table.client, toTransactWrites(writers, table.tableName, changes), table.transact);

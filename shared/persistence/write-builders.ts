@@ -1,12 +1,14 @@
-import type { Change } from '../domain/changes.js';
 import type { Item, ItemKey } from './item.js';
 import type { TransactWrite } from './transact.js';
 
+/** A change a service decided: data, named by its `type` (each area declares its own in its ports.ts). */
+export type AnyChange = { readonly type: string };
+
 /** The items one change writes, each with its condition and the error a failed condition means. */
-export type ChangeWriter<C extends Change> = (tableName: string, change: C) => TransactWrite[];
+export type ChangeWriter<C extends AnyChange> = (tableName: string, change: C) => TransactWrite[];
 
 /** An area's writers: exactly one per change type of the area. */
-export type ChangeWriters<C extends Change> = { [K in C['type']]: ChangeWriter<Extract<C, { type: K }>> };
+export type ChangeWriters<C extends AnyChange> = { [K in C['type']]: ChangeWriter<Extract<C, { type: K }>> };
 
 /** Small builders of transaction items: conditional puts and updates with their failure mapping. */
 export const update = (tableName: string, key: ItemKey, expression: string, condition: string, values: Record<string, unknown>, names: Record<string, string> | undefined, onConditionFailed: TransactWrite['onConditionFailed']): TransactWrite => ({

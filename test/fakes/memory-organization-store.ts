@@ -1,7 +1,7 @@
 import type { ActivationStore } from '../../shared/domain/activation/ports.js';
 import type { AuditChange } from '../../shared/domain/audit/ports.js';
 import { ApiError } from '../../shared/domain/errors.js';
-import type { ApiKeyChange } from '../../shared/domain/api-keys/ports.js';
+import type { ApiKeyChange } from '../../shared/domain/api-keys/changes.js';
 import type { OrganizationChange, OrganizationStore } from '../../shared/domain/organizations/ports.js';
 import type { Environment } from '../../shared/domain/tenancy.js';
 import type { ApiKey, AuditEntry, Organization, OutboxEvent, Wallet } from '../../shared/domain/types.js';

@@ -3,13 +3,12 @@ import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand
 import { mockClient } from 'aws-sdk-client-mock';
 import Big from 'big.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Change } from '../../shared/domain/changes.js';
 import type { Posting } from '../../shared/domain/ledger/posting.js';
 import { transferLegs, walletAccount } from '../../shared/domain/ledger/posting.js';
 import type { Approval, Transaction } from '../../shared/domain/types.js';
 import { createApiKeyAuthReader } from '../../shared/persistence/api-key-auth-store.js';
 import { createCommitter } from '../../shared/persistence/change-writer.js';
-import { WRITERS } from '../../shared/persistence/writers/index.js';
+import { WRITERS, type Change } from '../../shared/persistence/writers/index.js';
 import { createDocumentClient } from '../../shared/persistence/client.js';
 import type { TableContext } from '../../shared/persistence/table-context.js';
 import { CONFLICT_RETRY_LIMIT } from '../../shared/persistence/transact.js';

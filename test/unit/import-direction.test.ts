@@ -49,6 +49,15 @@ const FORBIDDEN: Array<[file: string, code: string]> = [
   ['shared/events/x.ts', importOf('../runtime/container.js')],
   ['shared/mcp/tools/x.ts', importOf('../../runtime/container.js')],
   ['shared/operations/x.ts', importOf('../../functions/agents/handler.js')],
+  // shared/operations serves both edges and imports neither; shared/edge imports only shared/domain
+  ['shared/operations/list.ts', importOf('../http/pagination.js')],
+  ['shared/operations/a/b.ts', importOf('../../http/middleware.js')],
+  ['shared/operations/list.ts', `export { x } from '../mcp/tools.js';\n`],
+  ['shared/edge/parse.ts', importOf('../http/responses.js')],
+  ['shared/edge/parse.ts', importOf('../operations/define.js')],
+  // shared/mcp never imports the HTTP middleware
+  ['shared/mcp/tools.ts', importOf('../http/middleware.js')],
+  ['shared/mcp/server.ts', `import type { X } from '../http/middleware.js';\nexport type Y = X;\n`],
   ['shared/http/x.ts', importOf('aws-cdk-lib/aws-lambda')],
   // shared/runtime (composition root) never imports functions, lib or bin
   ['shared/runtime/container.ts', importOf('../../functions/payments/handler.js')],
@@ -78,6 +87,12 @@ const ALLOWED: Array<[file: string, code: string]> = [
   ['shared/persistence/dynamo-store.ts', importOf('./keys.js')],
   ['shared/persistence/dynamo-store.ts', importOf('@aws-sdk/lib-dynamodb')],
   ['shared/http/middleware.ts', importOf('../auth/authenticate.js')],
+  ['shared/http/middleware.ts', importOf('../operations/invoke.js')],
+  ['shared/http/middleware.ts', importOf('../edge/parse.js')],
+  ['shared/mcp/tools.ts', importOf('../edge/parse.js')],
+  ['shared/mcp/http.ts', importOf('../http/responses.js')],
+  ['shared/edge/parse.ts', importOf('../domain/errors.js')],
+  ['shared/operations/list.ts', importOf('./pagination.js')],
   ['shared/runtime/container.ts', importOf('../persistence/dynamo-store.js')],
   ['shared/runtime/container.ts', importOf('../domain/wallets/service.js')],
   ['functions/payments/handler.ts', importOf('../../shared/runtime/container.js')],

@@ -8,7 +8,7 @@ import {
   pageRequestOf,
   pageResponse,
   parseLimit,
-} from '../../shared/http/pagination.js';
+} from '../../shared/operations/pagination.js';
 
 const SECRET = 'test-cursor-secret';
 const BINDING = 'wallets:org_1:SANDBOX';

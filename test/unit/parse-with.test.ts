@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../shared/domain/errors.js';
-import { parseWith } from '../../shared/http/middleware.js';
+import { parseWith } from '../../shared/edge/parse.js';
 
 const createWallet = z
   .object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter, type RateDecision, type RateLimits } from '../../shared/http/rate-limit.js';
+import { createRateLimiter, type RateDecision, type RateLimits } from '../../shared/edge/rate-limit.js';
 
 /** decisions.md section 9: 100 per second, 6,000 per minute per key. */
 const SPEC_LIMITS: RateLimits = { perSecond: 100, perMinute: 6000 };

@@ -2,17 +2,17 @@ import { scopeOf } from '../access.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, validationError } from '../errors.js';
-import type { Change, OrganizationUpdate } from '../changes.js';
+import type { ChangeOf } from '../change-committer.js';
 import type { ServiceDeps } from '../ports.js';
 import type { ActivationStore } from './ports.js';
+import { ACTIVATION_REQUIREMENTS, type ActivationRequirement } from './requirements.js';
 import { KYB_STATES } from '../organizations/kyb-states.js';
+import type { OrganizationUpdate } from '../organizations/ports.js';
 import { canTransition, targetOf } from '../state-table.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Organization } from '../types.js';
 import { newMainWallet } from '../wallets/wallet-rules.js';
 
-export const ACTIVATION_REQUIREMENTS = ['kybVerified', 'tosAccepted', 'billingMethodAdded'] as const;
-export type ActivationRequirement = (typeof ACTIVATION_REQUIREMENTS)[number];
 
 /** Sandbox billing cards (decisions.md section 11): 4242... succeeds, 4000...0002 declines. */
 export const DECLINED_TEST_CARD = '4000000000000002';
@@ -69,7 +69,7 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
     return { scope, organization };
   }
 
-  async function update(ctx: RequestContext, organization: Organization, set: OrganizationUpdate, action: Parameters<typeof auditChange>[0]['action'], metadata: Record<string, unknown>, unless?: Extract<Change, { type: 'updateOrganization' }>['unless']) {
+  async function update(ctx: RequestContext, organization: Organization, set: OrganizationUpdate, action: Parameters<typeof auditChange>[0]['action'], metadata: Record<string, unknown>, unless?: Extract<ChangeOf<ActivationStore>, { type: 'updateOrganization' }>['unless']) {
     const scope = scopeOf(ctx.principal);
     await store.commit([
       { type: 'updateOrganization', organizationId: organization.id, set, ...(unless ? { unless } : {}) },

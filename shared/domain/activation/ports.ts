@@ -1,5 +1,5 @@
 import type { AuditChange } from '../audit/ports.js';
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { OrganizationChange } from '../organizations/ports.js';
 import type { WalletChange } from '../wallets/ports.js';
 import type { OrganizationReader } from '../organizations/ports.js';

@@ -1,5 +1,5 @@
 import type { ApiKeyReader } from '../api-keys/ports.js';
-import type { ApiKeyChange } from '../api-keys/ports.js';
+import type { ApiKeyChange } from '../api-keys/changes.js';
 import type { AuditChange } from '../audit/ports.js';
 import type { IdempotencyChange, IdempotencyCompleter, IdempotencyStore } from '../idempotency/ports.js';
 import type { PostingChange } from '../ledger/posting.js';

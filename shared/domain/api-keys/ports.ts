@@ -1,14 +1,9 @@
 import type { AuditChange } from '../audit/ports.js';
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
+import type { ApiKeyChange } from './changes.js';
 import type { OrganizationReader } from '../organizations/ports.js';
 import type { Environment } from '../tenancy.js';
 import type { ApiKey, Page, PageRequest } from '../types.js';
-
-export type ApiKeyChange =
-  /** The key item (found by hash) and its pointer (found by id). */
-  | { type: 'createApiKey'; apiKey: ApiKey }
-  /** Revokes an ACTIVE key (API_KEY_STATES); a revoked one fails with INVALID_STATE. */
-  | { type: 'revokeApiKey'; apiKey: ApiKey; revokedAt: string };
 
 export interface ApiKeyReader {
   getApiKeyById(keyId: string): Promise<ApiKey | undefined>;

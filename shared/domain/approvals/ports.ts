@@ -1,17 +1,12 @@
 import type { AuditChange } from '../audit/ports.js';
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { PostingChange } from '../ledger/posting.js';
 import type { PaymentChange } from '../payments/ports.js';
 import type { TransactionReader } from '../payments/ports.js';
 import type { Environment } from '../tenancy.js';
 import type { Approval, ApprovalStatus, Page, PageRequest } from '../types.js';
 import type { WalletSnapshotReader } from '../wallets/ports.js';
-import type { ApprovalTrigger } from './approval-states.js';
-
-export type ApprovalChange =
-  | { type: 'createApproval'; approval: Approval }
-  /** Decides an approval by a trigger of APPROVAL_STATES; a second decision fails with INVALID_STATE. */
-  | { type: 'decideApproval'; approval: Approval; trigger: ApprovalTrigger };
+import type { ApprovalChange } from './changes.js';
 
 export interface ApprovalFilter {
   walletId?: string | undefined;

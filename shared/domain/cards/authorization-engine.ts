@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { scopeOf } from '../access.js';
 import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import type { Change } from '../changes.js';
+import type { ChangeOf } from '../change-committer.js';
 import { ApiError } from '../errors.js';
 import { answerChange, claimOf, fingerprintOf, runIdempotent, type IdempotentResponse, type KeyClaim, RESERVED_KEY_PREFIX } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
@@ -89,7 +89,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
   const eventOf = (auth: Authorization, type: 'card.authorization.approved' | 'card.authorization.declined' | 'card.authorization.captured' | 'card.authorization.reversed', at: string) =>
     eventChange({ organizationId: auth.organizationId, environment: auth.environment, type, data: presentAuthorization(auth), createdAt: at }, ids);
 
-  type Commit = Parameters<CardStore['commit']>[0];
+  type Commit = ChangeOf<CardStore>[];
 
   // ---- The decision -----------------------------------------------------------------------------
 
@@ -227,7 +227,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
       const after: Authorization = { ...auth, status: 'CAPTURED', capturedAmount: formatAmount(captured), captureTransactionId: transactionId, capturedAt: at };
       const settled = settleCard(auth, await store.getCard(auth.cardId), new Big(auth.amount).minus(captured), now);
       const body = presentAuthorization(after);
-      const changes: Change[] = [
+      const changes: Commit = [
         authorizationCapture(auth, transactionId, captured, at),
         { type: 'transitionAuthorization', authorizationId: auth.id, trigger: 'capture', set: { capturedAmount: after.capturedAmount, captureTransactionId: transactionId, capturedAt: at } },
         ...(settled.change ? [settled.change] : []),
@@ -236,7 +236,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
         auditOf(ctx.actor, after, AUDIT.card.capture, at),
         ...answerOf(slot, 200, body, now),
       ];
-      await store.commit(changes as Commit);
+      await store.commit(changes);
       return { status: 200, body, replayed: false };
     });
   }

@@ -1,5 +1,5 @@
 import type { AuditChange } from '../audit/ports.js';
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { IdempotencyChange, IdempotencyStore } from '../idempotency/ports.js';
 import type { PostingChange } from '../ledger/posting.js';
 import type { Environment, OrganizationScope } from '../tenancy.js';

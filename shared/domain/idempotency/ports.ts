@@ -1,4 +1,4 @@
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { JournalRecord } from '../ledger/journal.js';
 import type { IdempotencyRecord } from '../types.js';
 

@@ -1,4 +1,4 @@
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { WalletReader } from '../wallets/ports.js';
 import type { JournalRecord } from './journal.js';
 import type { PostingChange } from './posting.js';

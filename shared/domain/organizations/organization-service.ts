@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.js';
 import { AUDIT } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
+import type { ChangeOf } from '../change-committer.js';
 import type { ServiceDeps } from '../ports.js';
 import type { OrganizationStore } from './ports.js';
 import { ORGANIZATION_PERMISSIONS, type RequestContext } from '../tenancy.js';
@@ -34,7 +35,7 @@ export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) 
       createdAt: now,
     });
     const scope = { organizationId: organization.id, environment: 'SANDBOX' as const };
-    const changes: Parameters<OrganizationStore['commit']>[0] = [
+    const changes: ChangeOf<OrganizationStore>[] = [
       { type: 'createOrganization', organization },
       { type: 'createEnvironment', organizationId: organization.id, environment: 'SANDBOX', mainWalletId: wallet.id },
       { type: 'createWallet', wallet },

@@ -1,6 +1,6 @@
-import type { ApiKeyChange } from '../api-keys/ports.js';
+import type { ApiKeyChange } from '../api-keys/changes.js';
 import type { AuditChange } from '../audit/ports.js';
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { WalletChange } from '../wallets/ports.js';
 import type { Environment } from '../tenancy.js';
 import type { Organization } from '../types.js';

@@ -17,7 +17,7 @@ import { approvalExpiryMs } from '../approvals/approval-rules.js';
 import { createPaymentLookups, type PaymentLookups } from './payment-lookups.js';
 import { paymentPosting, queuedAnswer, replayOfPayment } from './payment-posting.js';
 import { spendOf } from '../policies/spend.js';
-import { presentPayment, type PaymentView } from './payment-view.js';
+import { presentPayment, type BatchItemResult, type PaymentView } from './payment-view.js';
 
 export { MERCHANT_PREFIX } from './payment-lookups.js';
 export const MAX_BATCH_SIZE = 100;
@@ -28,13 +28,6 @@ export interface CreatePaymentInput {
   amount: unknown;
   description?: string | undefined;
   idempotencyKey?: string | undefined;
-}
-
-export interface BatchItemResult {
-  index: number;
-  status: number;
-  payment?: unknown;
-  error?: { code: string; message: string; details?: Record<string, unknown> };
 }
 
 /** Payments between wallets (interface-spec 4.2, decisions.md section 3). */

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { PAYMENT_STATUSES, type Transaction } from '../types.js';
 import { type Conforms, describe, enumOf, errorFields, exampleOf, id, integer, lazy, listOf, money, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
-import type { BatchItemResult } from './payment-service.js';
 
 export const TRANSACTION_TYPES = ['PAYMENT', 'REVERSAL', 'FUNDING', 'BUDGET_ADJUSTMENT', 'SWEEP'] as const satisfies readonly Transaction['type'][];
 
@@ -117,6 +116,14 @@ export type ApprovalRequiredView = z.infer<typeof approvalRequiredView>;
 
 export const batchPaymentsView = /* @__PURE__ */ lazy(() => listOf(paymentView, 'The 200 answer of a batch whose every payment posted.', 'The posted payments, in the order of the request.'));
 export type BatchPaymentsView = z.infer<typeof batchPaymentsView>;
+
+/** One item of a batch as the payment service answers it; PaymentAnswersConform below checks it against its view. */
+export interface BatchItemResult {
+  index: number;
+  status: number;
+  payment?: unknown;
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+}
 
 export const batchItemResultView = /* @__PURE__ */ lazy(() => view(
   {

@@ -1,4 +1,4 @@
-import type { ApprovalChange } from '../approvals/ports.js';
+import type { ApprovalChange } from '../approvals/changes.js';
 import type { AuditChange } from '../audit/ports.js';
 import type { IdempotencyChange, IdempotencySlot, IdempotencyStore } from '../idempotency/ports.js';
 import type { PostingChange, PostingIdempotency } from '../ledger/posting.js';

@@ -1,5 +1,5 @@
 import type { AuditChange } from '../audit/ports.js';
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { Environment } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import type { WalletReader } from '../wallets/ports.js';

@@ -1,6 +1,6 @@
 import type { AuditChange } from '../audit/ports.js';
 import type { BankAccountReader } from '../bank-accounts/ports.js';
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { IdempotencyChange, IdempotencyStore } from '../idempotency/ports.js';
 import type { PostingChange } from '../ledger/posting.js';
 import type { OrganizationScope } from '../tenancy.js';

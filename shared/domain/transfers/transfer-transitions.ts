@@ -1,6 +1,7 @@
 import type { AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { AuditChange } from '../audit/ports.js';
+import type { ChangeOf } from '../change-committer.js';
 import { ApiError, notFound } from '../errors.js';
 import type { PostingChange } from '../ledger/posting.js';
 import { formatAmount } from '../money.js';
@@ -27,7 +28,6 @@ export interface RailAcceptance {
 }
 
 /** What the transfer store commits (its port's change types). */
-type TransferStoreChange = Parameters<TransferStore['commit']>[0][number];
 
 /** What a transition writes besides the transfer's own state change. */
 interface TransitionWrites {
@@ -62,7 +62,7 @@ export function createTransferTransitions(deps: ServiceDeps<TransferStore>, sche
     const after: Transfer = { ...transfer, ...set, status: TRANSFER_STATES[trigger].to };
     const at = clock.now().toISOString();
     const direction = transfer.direction as 'DEPOSIT' | 'WITHDRAWAL';
-    const changes: TransferStoreChange[] = [
+    const changes: ChangeOf<TransferStore>[] = [
       { type: 'transitionTransfer', transferId: transfer.id, trigger, set },
       ...(writes.movement ? [writes.movement] : []),
       eventChange({ organizationId: transfer.organizationId, environment: transfer.environment, type: EVENT_OF[direction][trigger], data: presentTransfer(after), createdAt: at }, ids),

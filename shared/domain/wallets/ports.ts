@@ -1,6 +1,6 @@
 import type Big from 'big.js';
 import type { AuditChange } from '../audit/ports.js';
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { IdempotencyChange, IdempotencyCompleter, IdempotencyStore } from '../idempotency/ports.js';
 import type { PostingChange } from '../ledger/posting.js';
 import type { Policy, SpendCounter } from '../policies/policy-types.js';

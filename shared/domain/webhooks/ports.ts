@@ -1,5 +1,5 @@
 import type { AuditChange } from '../audit/ports.js';
-import type { ChangeCommitter } from '../changes.js';
+import type { ChangeCommitter } from '../change-committer.js';
 import type { Environment } from '../tenancy.js';
 import type { OutboxEvent, Page, PageRequest } from '../types.js';
 import type { DeliveryAttempt, Webhook, WebhookDelivery } from './types.js';

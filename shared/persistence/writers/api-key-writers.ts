@@ -1,5 +1,5 @@
 import { API_KEY_STATES } from '../../domain/api-keys/api-key-states.js';
-import type { ApiKeyChange } from '../../domain/api-keys/ports.js';
+import type { ApiKeyChange } from '../../domain/api-keys/changes.js';
 import { ApiError } from '../../domain/errors.js';
 import { apiKeyCodec, apiKeyKeys, apiKeyPointerCodec } from '../entities/api-key.js';
 import { put, transitionUpdate, type ChangeWriters } from '../write-builders.js';

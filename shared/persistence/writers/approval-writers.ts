@@ -1,5 +1,5 @@
 import { APPROVAL_STATES } from '../../domain/approvals/approval-states.js';
-import type { ApprovalChange } from '../../domain/approvals/ports.js';
+import type { ApprovalChange } from '../../domain/approvals/changes.js';
 import { ApiError } from '../../domain/errors.js';
 import { fromStatesOf } from '../../domain/state-table.js';
 import { approvalCodec, approvalKeys, PENDING_APPROVALS_INDEX } from '../entities/approval.js';
