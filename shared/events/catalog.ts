@@ -3,8 +3,8 @@ import { EMITTED_EVENT_NAMES, EVENT_NAMES, RESERVED_EVENT_NAMES, type EventName,
 import { EVENT_DECLARATIONS, type EmittedEvent } from '../domain/event-payloads.js';
 
 /**
- * The event catalog: every event name with its payload schema and when it is emitted. Webhooks,
- * the events API, the OpenAPI document's `webhooks` and the events table of docs/api.md read it.
+ * The event catalog: every event name with its payload schema and when it is emitted, as the areas
+ * declare them (joined in shared/domain/event-names.ts and event-payloads.ts). The tests read it.
  * A reserved name (its area is not built) has neither.
  */
 export interface CatalogEvent {

@@ -29,6 +29,7 @@ describe('the wallets an event concerns (declared by its area)', () => {
   it('every emitted event declares its wallets, and only those', () => {
     expect(Object.keys(EVENT_WALLETS)).toEqual([...EMITTED_EVENT_NAMES]);
     expect(Object.keys(EVENT_DECLARATIONS)).toEqual([...EMITTED_EVENT_NAMES]);
+    expect(Object.keys(WALLET_FIELDS).filter((name) => !(EMITTED_EVENT_NAMES as readonly string[]).includes(name))).toEqual([]);
   });
 
   it.each(EMITTED_EVENT_NAMES.filter((name) => name in WALLET_FIELDS))('%s: the wallets of its example payload', (name) => {
