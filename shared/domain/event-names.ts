@@ -1,35 +1,41 @@
+import { AGENT_EVENT_WALLETS } from './agents/agent-events.js';
+import { APPROVAL_EVENT_WALLETS } from './approvals/approval-events.js';
+import { CARD_EVENT_WALLETS } from './cards/card-events.js';
+import { ORGANIZATION_EVENT_WALLETS } from './organizations/organization-events.js';
+import { PAYMENT_EVENT_WALLETS } from './payments/payment-events.js';
+import { TRANSFER_EVENT_WALLETS } from './transfers/transfer-events.js';
+import { WALLET_EVENT_WALLETS } from './wallets/wallet-events.js';
+import { WEBHOOK_EVENT_WALLETS } from './webhooks/webhook-events.js';
+
 /**
  * Every event name of the API (interface-spec section 6 and decisions.md section 8), in two lists:
- * the names the service emits today, each with its payload in event-payloads.ts (the compiler
- * checks both ways), and the names reserved for areas still to come. shared/events/catalog.ts joins
- * the names with their payloads for webhooks, the events API, OpenAPI and docs/api.md.
+ * the names the service emits today, declared by their areas (each in its own `<area>-events.ts`,
+ * one line per area below), and the names reserved for areas still to come. This module is what a
+ * function bundle reads (the names, the wallets an event concerns): it carries no payload view.
+ * The payloads and occasions are joined in event-payloads.ts, one line per area as well; the
+ * compiler checks that both lists name the same events.
  */
-export const EMITTED_EVENT_NAMES = [
-  'deposit.initiated', 'deposit.completed', 'deposit.failed',
-  'withdrawal.initiated', 'withdrawal.completed', 'withdrawal.failed',
-  'wallet.funds_pending', 'wallet.funds_available',
-  'card.created', 'card.updated', 'card.cancelled', 'card.authorization.approved',
-  'card.authorization.declined', 'card.authorization.captured', 'card.authorization.reversed',
-  'card.refund.created',
-  'approval.approved', 'approval.rejected',
-  // decisions.md section 8: beyond the spec
-  'payment.posted', 'payment.failed', 'payment.reversed',
-  'approval.requested', 'approval.expired',
-  'agent.created', 'agent.paused', 'agent.resumed', 'agent.deleted',
-  // wallet lifecycle and funding (decided in docs/api.md)
-  'wallet.created', 'wallet.funded',
-  'organization.created',
-  // a transfer cancelled while pending (decided in docs/api.md)
-  'deposit.cancelled', 'withdrawal.cancelled',
-  // decisions.md section 8: POST /v1/webhooks/:id/test
-  'webhook.test',
-] as const;
+export const EVENT_WALLETS = {
+  ...TRANSFER_EVENT_WALLETS,
+  ...CARD_EVENT_WALLETS,
+  ...APPROVAL_EVENT_WALLETS,
+  ...PAYMENT_EVENT_WALLETS,
+  ...AGENT_EVENT_WALLETS,
+  ...WALLET_EVENT_WALLETS,
+  ...ORGANIZATION_EVENT_WALLETS,
+  ...WEBHOOK_EVENT_WALLETS,
+} as const;
+
+export type EmittedEventName = keyof typeof EVENT_WALLETS;
+
+/** The emitted names, area by area in the order above (the events table of docs/api.md, the OpenAPI `webhooks`). */
+export const EMITTED_EVENT_NAMES = Object.keys(EVENT_WALLETS) as readonly EmittedEventName[];
 
 /**
  * RESERVED event names: named by the spec or the decisions, emitted by no code yet (their areas
  * are not built). A webhook filter or `GET /v1/events?type=` naming one answers 400
- * VALIDATION_ERROR ("not emitted yet"). The area that starts emitting one moves it to
- * EMITTED_EVENT_NAMES and declares its payload in event-payloads.ts.
+ * VALIDATION_ERROR ("not emitted yet"). The area that starts emitting one declares it in its
+ * `<area>-events.ts` and removes it from here (the compiler refuses a name in both lists).
  */
 export const RESERVED_EVENT_NAMES = [
   'customer.created', 'customer.updated', 'customer.payment_method.saved',
@@ -42,11 +48,15 @@ export const RESERVED_EVENT_NAMES = [
   'dispute.created', 'dispute.responded', 'dispute.resolved',
 ] as const;
 
-export const EVENT_NAMES = [...EMITTED_EVENT_NAMES, ...RESERVED_EVENT_NAMES] as const;
-
-export type EventName = (typeof EVENT_NAMES)[number];
-export type EmittedEventName = (typeof EMITTED_EVENT_NAMES)[number];
 export type ReservedEventName = (typeof RESERVED_EVENT_NAMES)[number];
+
+type Never<T extends never> = T;
+/** A name both emitted and reserved fails to compile here. */
+export type EmittedAndReserved = Never<Extract<EmittedEventName, ReservedEventName>>;
+
+export const EVENT_NAMES: readonly EventName[] = [...EMITTED_EVENT_NAMES, ...RESERVED_EVENT_NAMES];
+
+export type EventName = EmittedEventName | ReservedEventName;
 
 export const isReservedEventName = (name: unknown): name is ReservedEventName => (RESERVED_EVENT_NAMES as readonly unknown[]).includes(name);
 

@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
 import { EMITTED_EVENT_NAMES, EVENT_NAMES, RESERVED_EVENT_NAMES, type EventName, type ReservedEventName } from '../domain/event-names.js';
-import { EVENT_OCCASIONS } from '../domain/event-occasions.js';
-import { EVENT_PAYLOADS, type EmittedEvent } from '../domain/event-payloads.js';
+import { EVENT_DECLARATIONS, type EmittedEvent } from '../domain/event-payloads.js';
 
 /**
- * The event catalog: every event name with its payload schema and when it is emitted. Webhooks,
- * the events API, the OpenAPI document's `webhooks` and the events table of docs/api.md read it.
+ * The event catalog: every event name with its payload schema and when it is emitted, as the areas
+ * declare them (joined in shared/domain/event-names.ts and event-payloads.ts). The tests read it.
  * A reserved name (its area is not built) has neither.
  */
 export interface CatalogEvent {
@@ -16,10 +15,10 @@ export interface CatalogEvent {
   occasion: string | null;
 }
 
-const isEmitted = (name: EventName): name is EmittedEvent => name in EVENT_PAYLOADS;
+const isEmitted = (name: EventName): name is EmittedEvent => name in EVENT_DECLARATIONS;
 
 export const EVENT_CATALOG: readonly CatalogEvent[] = EVENT_NAMES.map((name) =>
-  isEmitted(name) ? { name, payload: EVENT_PAYLOADS[name], occasion: EVENT_OCCASIONS[name] } : { name, payload: null, occasion: null });
+  isEmitted(name) ? { name, payload: EVENT_DECLARATIONS[name].payload, occasion: EVENT_DECLARATIONS[name].occasion } : { name, payload: null, occasion: null });
 
 export const EMITTED_EVENTS: readonly EmittedEvent[] = EMITTED_EVENT_NAMES;
 
@@ -28,5 +27,5 @@ export const RESERVED_EVENTS: readonly ReservedEventName[] = RESERVED_EVENT_NAME
 
 /** The JSON Schema of an event's payload (for webhook docs). */
 export function payloadJsonSchema(name: EmittedEvent): Record<string, unknown> {
-  return z.toJSONSchema(EVENT_PAYLOADS[name], { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return z.toJSONSchema(EVENT_DECLARATIONS[name].payload, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
 }

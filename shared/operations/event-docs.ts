@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { EMITTED_EVENT_NAMES, RESERVED_EVENT_NAMES, type EmittedEventName } from '../domain/event-names.js';
-import { EVENT_OCCASIONS } from '../domain/event-occasions.js';
-import { EVENT_PAYLOADS } from '../domain/event-payloads.js';
+import { EVENT_DECLARATIONS } from '../domain/event-payloads.js';
 import { CATALOG_ENTRIES } from './index.js';
 import { payloadComponentName, payloadViewName } from './openapi-webhooks.js';
 
@@ -33,7 +32,7 @@ function payloadCell(name: EmittedEventName): string {
 }
 
 function fieldsCell(name: EmittedEventName): string {
-  const schema = z.toJSONSchema(EVENT_PAYLOADS[name], { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const schema = z.toJSONSchema(EVENT_DECLARATIONS[name].payload, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
   const required = new Set(schema.required ?? []);
   return Object.keys(schema.properties ?? {}).map((field) => `\`${field}${required.has(field) ? '' : '?'}\``).join(', ');
 }
@@ -42,7 +41,7 @@ const escapeCell = (text: string) => text.replaceAll('|', '\\|');
 
 /** The generated block, markers included. */
 export function eventTableMarkdown(): string {
-  const rows = EMITTED_EVENT_NAMES.map((name) => `| \`${name}\` | ${escapeCell(EVENT_OCCASIONS[name])} | ${payloadCell(name)} | ${fieldsCell(name)} |`);
+  const rows = EMITTED_EVENT_NAMES.map((name) => `| \`${name}\` | ${escapeCell(EVENT_DECLARATIONS[name].occasion)} | ${payloadCell(name)} | ${fieldsCell(name)} |`);
   return [
     EVENT_TABLE_BEGIN,
     '| Event | Emitted when | `data` (OpenAPI component, public view) | `data` fields (`?`: optional) |',

@@ -1,14 +1,13 @@
 import * as z from 'zod/mini';
 import { EMITTED_EVENT_NAMES, type EmittedEventName } from '../domain/event-names.js';
-import { EVENT_OCCASIONS } from '../domain/event-occasions.js';
-import { EVENT_PAYLOADS } from '../domain/event-payloads.js';
+import { EVENT_DECLARATIONS } from '../domain/event-payloads.js';
 import { eventView } from '../domain/events/event-view.js';
 import { VIEW_MODULES } from '../domain/view-registry.js';
 import { DELIVERY_TIMEOUT_MS, RETRY_WINDOW_MS } from '../domain/webhooks/backoff.js';
 
 /**
  * The events' side of the OpenAPI document, generated from the event declarations
- * (event-names.ts, event-payloads.ts, event-occasions.ts): one `webhooks` entry per emitted event,
+ * (each area's `<area>-events.ts`, joined in event-names.ts and event-payloads.ts): one `webhooks` entry per emitted event,
  * a POST of the Standard Webhooks envelope whose `data` is the event's payload view, and the items
  * of the events API typed as a union discriminated by `type`. Reserved names get nothing.
  */
@@ -35,7 +34,7 @@ let viewNames: ReadonlyMap<unknown, string> | undefined;
 /** The registry name of an event's payload when it is a public view of its own (`transferView`), else undefined. */
 export function payloadViewName(name: EmittedEventName): string | undefined {
   viewNames ??= new Map(Object.values(VIEW_MODULES).flatMap((module) => Object.entries(module)).map(([view, schema]) => [schema, view]));
-  return viewNames.get(EVENT_PAYLOADS[name]);
+  return viewNames.get(EVENT_DECLARATIONS[name].payload);
 }
 
 /**
@@ -52,7 +51,7 @@ function payloadComponents(): { byEvent: Map<EmittedEventName, string>; schemas:
   const schemas: Record<string, JsonSchema> = {};
   for (const name of EMITTED_EVENT_NAMES) {
     const component = payloadComponentName(name);
-    schemas[component] ??= jsonSchemaOf(EVENT_PAYLOADS[name]);
+    schemas[component] ??= jsonSchemaOf(EVENT_DECLARATIONS[name].payload);
     byEvent.set(name, component);
   }
   return { byEvent, schemas };
@@ -63,7 +62,7 @@ function envelopeOf(name: EmittedEventName, payloadComponent: string, payloadSch
   const { properties: eventFields, example } = event;
   return {
     type: 'object',
-    description: `\`${name}\`: ${EVENT_OCCASIONS[name]}`,
+    description: `\`${name}\`: ${EVENT_DECLARATIONS[name].occasion}`,
     properties: {
       ...Object.fromEntries(ENVELOPE_FIELDS.filter((field) => field !== 'type' && field !== 'data').map((field) => [field, eventFields[field]])),
       type: { type: 'string', const: name, description: `Always "${name}".` },
@@ -87,7 +86,7 @@ function webhookOf(name: EmittedEventName, envelope: string, payloadSchema: Json
     post: {
       operationId: `${envelope.charAt(0).toLowerCase()}${envelope.slice(1)}`,
       summary: name,
-      description: `${EVENT_OCCASIONS[name]} \`data\`: ${String(payloadSchema.description ?? '')}`.trim(),
+      description: `${EVENT_DECLARATIONS[name].occasion} \`data\`: ${String(payloadSchema.description ?? '')}`.trim(),
       tags: ['events'],
       security: [],
       parameters: Object.keys(SIGNATURE_HEADERS).map((header) => ({ $ref: `#/components/parameters/${header}` })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_PAYLOADS } from '../../shared/domain/event-payloads.js';
+import { EVENT_DECLARATIONS } from '../../shared/domain/event-payloads.js';
 import { EMITTED_EVENTS, EVENT_CATALOG, payloadJsonSchema } from '../../shared/events/catalog.js';
 
 type Schema = { description?: string; properties?: Record<string, Schema>; examples?: unknown[] };
@@ -8,7 +8,7 @@ describe('the event catalog', () => {
   it('names every event once, with a payload schema for each emitted event', () => {
     const names = EVENT_CATALOG.map((e) => e.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(EMITTED_EVENTS.length).toBe(Object.keys(EVENT_PAYLOADS).length);
+    expect(EMITTED_EVENTS.length).toBe(Object.keys(EVENT_DECLARATIONS).length);
   });
 
   for (const name of EMITTED_EVENTS) {
@@ -16,7 +16,7 @@ describe('the event catalog', () => {
       const schema = payloadJsonSchema(name) as Schema;
       expect(schema.description).toBeTruthy();
       expect(Object.entries(schema.properties ?? {}).filter(([, p]) => !p.description).map(([k]) => k)).toEqual([]);
-      expect(EVENT_PAYLOADS[name].safeParse(schema.examples?.[0]).success).toBe(true);
+      expect(EVENT_DECLARATIONS[name].payload.safeParse(schema.examples?.[0]).success).toBe(true);
     });
   }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createdAgentView, agentDeletedView, agentStatusView, agentTemplateView } from '../../shared/domain/agents/agent-view.js';
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
-import { EVENT_PAYLOADS, type EmittedEvent } from '../../shared/domain/event-payloads.js';
+import { EVENT_DECLARATIONS, type EmittedEvent } from '../../shared/domain/event-payloads.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
 import { walletFundingView, walletView } from '../../shared/domain/wallets/wallet-view.js';
@@ -80,7 +80,7 @@ describe('security: every event payload stays within the public view of its reso
 
   it.each(EMITTED_EVENTS.map((name) => [name] as const))('%s has no field its public view lacks', (name) => {
     const { view, within, renamed = {}, alsoFrom = {} } = PUBLIC_VIEW_OF[name];
-    const payload = jsonSchema(EVENT_PAYLOADS[name]);
+    const payload = jsonSchema(EVENT_DECLARATIONS[name].payload);
     const whole = jsonSchema(view);
     const viewSchema = within ? whole.properties?.[within] ?? {} : whole;
     if (within) expect(viewSchema.properties, `${name}: ${within} in the view`).toBeDefined();
@@ -101,9 +101,9 @@ describe('security: every event payload stays within the public view of its reso
 
   it('approval events are exactly the approval view, with no internal field', () => {
     for (const name of ['approval.requested', 'approval.approved', 'approval.rejected', 'approval.expired'] as const) {
-      expect(Object.keys(jsonSchema(EVENT_PAYLOADS[name]).properties ?? {}).sort()).toEqual(Object.keys(jsonSchema(approvalView).properties ?? {}).sort());
+      expect(Object.keys(jsonSchema(EVENT_DECLARATIONS[name].payload).properties ?? {}).sort()).toEqual(Object.keys(jsonSchema(approvalView).properties ?? {}).sort());
       for (const internal of ['requestedByKeyId', 'organizationId', 'environment', 'PK', 'SK', 'entityType']) {
-        expect(Object.keys(jsonSchema(EVENT_PAYLOADS[name]).properties ?? {}), `${name}: ${internal}`).not.toContain(internal);
+        expect(Object.keys(jsonSchema(EVENT_DECLARATIONS[name].payload).properties ?? {}), `${name}: ${internal}`).not.toContain(internal);
       }
     }
   });

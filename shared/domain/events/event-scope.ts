@@ -1,31 +1,19 @@
+import { EVENT_WALLETS, type EmittedEventName } from '../event-names.js';
 import type { OutboxEvent } from '../types.js';
+import type { WalletsOfPayload } from './event-declaration.js';
 
 const WALLET_ID = /^wal_[A-Za-z0-9]+$/;
 
+const isEmitted = (type: string): type is EmittedEventName => Object.hasOwn(EVENT_WALLETS, type);
+
 /**
  * The wallets an event concerns (at most two): a wallet-scoped (agent) key sees an event when its
- * wallet is one of them. Read from the public payload only, by event family.
+ * wallet is one of them. Read from the public payload only, by the function its area declares for
+ * the event (`<AREA>_EVENT_WALLETS`); what is not a wallet id (a system account) is dropped.
  */
 export function walletsOfEvent(event: Pick<OutboxEvent, 'type' | 'data'>): string[] {
-  const data = event.data;
-  const candidates = ((): unknown[] => {
-    switch (event.type.split('.')[0]) {
-      case 'payment':
-        return [data.from, data.to, data.walletId];
-      case 'approval':
-        return [data.walletId];
-      case 'deposit':
-      case 'withdrawal':
-        return [data.walletId];
-      case 'agent':
-        return [data.id];
-      case 'card':
-        return [data.walletId];
-      case 'wallet':
-        return [data.walletId ?? data.id];
-      default:
-        return [];
-    }
-  })();
+  if (!isEmitted(event.type)) return [];
+  const walletsOf = EVENT_WALLETS[event.type] as WalletsOfPayload<Record<string, unknown>>;
+  const candidates: readonly unknown[] = walletsOf(event.data);
   return [...new Set(candidates.filter((value): value is string => typeof value === 'string' && WALLET_ID.test(value)))].slice(0, 2);
 }
