@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 import { classify, esbuildOptions, FLOOR, functionBuildOptions, functionGroups } from '../../bench/bundles.js';
 import { VIEW_MODULES } from '../../shared/domain/view-registry.js';
 import { built } from '../../shared/domain/views.js';
-import { FUNCTION_GROUPS } from '../../shared/operations/groups.js';
+import { FUNCTION_GROUPS } from '../../shared/operations/index.js';
 
 interface Bundle {
   packages: Set<string>;
