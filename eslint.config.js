@@ -141,11 +141,11 @@ export default tseslint.config(
     },
   },
   {
-    // CDK code reads only declarations from shared/: route table, table schema, env names, event names.
+    // CDK code reads only declarations from shared/: route table (with the groups' grants and timeouts), table schema, env names, event names, grants.
     files: ['lib/**/*.ts', 'bin/app.ts'],
     rules: restrict([
       noDeepImports(
-        ['**/shared/**/*.js', '!**/shared/http/routes.js', '!**/shared/persistence/table-schema.js', '!**/shared/config/env-names.js', '!**/shared/domain/event-names.js', '!**/shared/domain/tenancy.js', '!**/shared/events/catalog.js', '!**/shared/workflows/**', '!**/shared/workers.js', '!**/shared/mcp/function.js', '!**/shared/card-network/function.js'],
+        ['**/shared/**/*.js', '!**/shared/http/routes.js', '!**/shared/persistence/table-schema.js', '!**/shared/config/env-names.js', '!**/shared/domain/event-names.js', '!**/shared/domain/tenancy.js', '!**/shared/events/catalog.js', '!**/shared/workflows/**', '!**/shared/workers.js', '!**/shared/grants.js', '!**/shared/mcp/function.js', '!**/shared/card-network/function.js'],
         'lib/ imports from shared/ only declarations (routes, table schema, env names, event names).',
       ),
       noDeepImports(['**/functions/**'], 'lib/ references function entry files by path, never by import.'),

@@ -30,7 +30,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from '../bin/local/dynamodb-local.js';
-import { formatBundlesReport, runBundlesBench } from './bundles.js';
+import { formatBundlesReport, overTargets, runBundlesBench } from './bundles.js';
 
 interface Args {
   quick: boolean;
@@ -75,7 +75,10 @@ const BENCHES: Record<string, Bench> = {
     dynamo: false,
     run: async (_endpoint, args, log) => {
       const result = await runBundlesBench({ runs: args.runs, log });
-      return { result, report: formatBundlesReport(result) };
+      // A regression guard: a function over its target (bench/bundles.ts TARGETS) fails the run.
+      const over = overTargets(result);
+      if (over.length > 0) process.exitCode = 1;
+      return { result, report: formatBundlesReport(result) + (over.length > 0 ? `\n\nOVER TARGET (exit code 1):\n${over.map((line) => `  ${line}`).join('\n')}` : '') };
     },
   },
   payments: {
@@ -216,7 +219,8 @@ async function runInOwnProcess(name: string, endpoint: string): Promise<unknown>
 }
 
 main().then(
-  () => process.exit(0),
+  // process.exitCode when a bench set it (the bundles bench over its targets), else 0.
+  () => process.exit(),
   (error: unknown) => {
     console.error(error);
     process.exit(1);

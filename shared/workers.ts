@@ -9,6 +9,7 @@
  *
  * Declarations only: no AWS SDK, no CDK, no service imports (lib/ may import this module).
  */
+import { GRANTS, type Grant } from './grants.js';
 
 // ---------------------------------------------------------------------------------------------
 // Triggers: a discriminated union on `kind`, each wired in CDK and in the local run: `schedule`,
@@ -90,35 +91,10 @@ export type WorkerTriggerKind = WorkerTrigger['kind'];
 export const WIRED_TRIGGER_KINDS: readonly WorkerTriggerKind[] = ['schedule', 'stream', 'queue', 'workflow-task'];
 
 // ---------------------------------------------------------------------------------------------
-// Grants: a closed list. Each grant is one `bind*` method of lib/constructs/service-function.ts
-// (environment variable and IAM statements together) and one expectation in the infra tests, so
-// widening what a worker may do is always a visible change. To come with their resources:
-// 'table:writeAudit', ...
+// Grants: the closed vocabulary of shared/grants.ts (the HTTP groups of the catalog use it too).
 // ---------------------------------------------------------------------------------------------
 
-export const WORKER_GRANTS = [
-  /** The ledger table: item reads and writes, index queries; no Scan, no DeleteItem, no AUDIT# updates. */
-  'table:readWrite',
-  /** The ledger table's stream: describe it and read its records (what a stream trigger polls). */
-  'table:readStream',
-  /** PutEvents on the service's event bus (EVENT_BUS_NAME). */
-  'bus:put',
-  /** SendMessage to the worker's own queue and its DLQ (WEBHOOK_QUEUE_URL, WEBHOOK_DLQ_URL): retries later. */
-  'queue:send',
-  /** The stage's KMS data key (DATA_KEY_ID): GenerateDataKey and Decrypt, to seal and open sensitive values (account numbers). */
-  'dataKey:seal',
-  /**
-   * The stage's webhook encryption key: its secret's ARN (WEBHOOK_ENCRYPTION_KEY_SECRET_ARN) and
-   * GetSecretValue on that secret only, to open webhook secrets and sign deliveries.
-   */
-  'webhookKey:read',
-  /**
-   * One-time expiry schedules (EXPIRY_SCHEDULE_GROUP, EXPIRY_SCHEDULER_ROLE_ARN, EXPIRY_QUEUE_ARN):
-   * CreateSchedule in the events stack's group, PassRole on Scheduler's role only.
-   */
-  'scheduler:create',
-] as const;
-export type WorkerGrant = (typeof WORKER_GRANTS)[number];
+export type WorkerGrant = Grant;
 
 /**
  * Where the events a worker failed to process go. `enabled: true` creates an SQS dead-letter
@@ -255,7 +231,7 @@ export function workerTableProblems(workers: readonly WorkerDefinition[]): strin
     if (!inRange(worker.memoryMb, 128, 10_240)) problems.push(`${at}: memoryMb must be 128 to 10240`);
     if (new Set(worker.grants).size !== worker.grants.length) problems.push(`${at}: a grant is listed twice`);
     for (const grant of worker.grants) {
-      if (!(WORKER_GRANTS as readonly string[]).includes(grant)) problems.push(`${at}: unknown grant ${grant}`);
+      if (!(GRANTS as readonly string[]).includes(grant)) problems.push(`${at}: unknown grant ${grant}`);
     }
 
     const { trigger, dlq } = worker;

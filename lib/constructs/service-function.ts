@@ -124,12 +124,8 @@ export class ServiceFunction extends Construct {
    * Gives the function the table: its name in `ENV.tableName` and exactly the item actions it
    * needs on the table and its indexes (no Scan, no DeleteItem, nothing on other resources).
    */
-  bindTable(table: dynamodb.ITable, options: { scan?: boolean } = {}): void {
+  bindTable(table: dynamodb.ITable): void {
     this.function.addEnvironment(ENV.tableName, table.tableName);
-    if (options.scan) {
-      // Operator reports only (the compliance check counts key items across organizations).
-      this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'LedgerTableScan', actions: ['dynamodb:Scan'], resources: [table.tableArn] }));
-    }
     // Audit entries are immutable: no role may update or delete an item whose key starts AUDIT#.
     this.function.addToRolePolicy(
       new iam.PolicyStatement({
@@ -154,6 +150,11 @@ export class ServiceFunction extends Construct {
         resources: [`${table.tableArn}/index/*`],
       }),
     );
+  }
+
+  /** Lets the function Scan the table (operator reports only: the compliance check counts key items across organizations). */
+  bindTableScan(table: dynamodb.ITable): void {
+    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'LedgerTableScan', actions: ['dynamodb:Scan'], resources: [table.tableArn] }));
   }
 
   /** Gives the function the service's event bus: its name in EVENT_BUS_NAME and PutEvents on it only. */

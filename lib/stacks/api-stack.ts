@@ -1,16 +1,20 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { FALLBACK_ROUTE, FUNCTION_GROUPS, ROUTES, routeKeyOf, type FunctionGroup } from '../../shared/http/routes.js';
+import { FALLBACK_ROUTE, FUNCTION_GROUPS, grantsOf, ROUTES, routeKeyOf, type FunctionGroup } from '../../shared/http/routes.js';
 import type { StageConfig } from '../config/stage-config.js';
+import { bindGrants, type GrantResources } from '../constructs/grants.js';
 import { ServiceFunction } from '../constructs/service-function.js';
 
 export interface ApiStackProps extends StackProps {
   readonly stage: StageConfig;
-  /** The ledger table of the data stack (CDK turns the reference into a stack export). */
-  readonly table: dynamodb.ITable;
+  /**
+   * What the groups' grants point at (the catalog's `grants`, bound by lib/constructs/grants.ts):
+   * the ledger table of the data stack and the other stacks' resources (CDK turns the references
+   * into stack exports).
+   */
+  readonly resources: GrantResources;
 }
 
 /** Construct ids may not contain `/`; the route key is unique, so a readable variant of it is too. */
@@ -27,12 +31,13 @@ export class ApiStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
-    const { stage, table } = props;
+    const { stage, resources } = props;
 
     const functions = new Map<FunctionGroup, ServiceFunction>();
     for (const group of FUNCTION_GROUPS) {
       const fn = new ServiceFunction(this, `Fn-${group}`, { group, stage });
-      fn.bindTable(table, { scan: group === 'internal' });
+      // The table every HTTP function has, and what the group declares in the catalog.
+      bindGrants(fn, grantsOf(group), resources);
       functions.set(group, fn);
     }
     this.functions = functions;

@@ -16,7 +16,7 @@ import { assertNever, isWorkflowTask, WORKERS, workerTableProblems, type WorkerD
 import type { StageConfig } from '../config/stage-config.js';
 import { DeadLetterQueue } from '../constructs/dead-letter-queue.js';
 import { ServiceFunction } from '../constructs/service-function.js';
-import { bindWorkerGrants, type GrantResources } from '../constructs/worker-grants.js';
+import { bindWorkerGrants, type GrantResources } from '../constructs/grants.js';
 
 export interface EventsStackProps extends StackProps {
   readonly stage: StageConfig;

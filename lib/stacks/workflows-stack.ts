@@ -10,7 +10,7 @@ import type { Construct } from 'constructs';
 import { TRANSFER_WORKFLOW_NAME, WORKERS, workerTableProblems, type WorkerDefinition } from '../../shared/workers.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { ServiceFunction } from '../constructs/service-function.js';
-import { bindWorkerGrants } from '../constructs/worker-grants.js';
+import { bindWorkerGrants } from '../constructs/grants.js';
 import type { ExpiryScheduling } from './events-stack.js';
 import type { WorkflowDeclaration } from '../workflows/asl.js';
 import { WORKFLOWS, workflowProblems } from '../workflows/index.js';

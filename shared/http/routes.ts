@@ -2,17 +2,16 @@ import type { AuditAction } from '../domain/audit/actions.js';
 import { ApiError } from '../domain/errors.js';
 import type { Permission } from '../domain/tenancy.js';
 import type { Access, HttpMethod } from '../operations/define.js';
-import { FUNCTION_GROUPS, timeoutOf, type FunctionGroup } from '../operations/groups.js';
-import { CATALOG_ENTRIES } from '../operations/index.js';
+import { CATALOG_ENTRIES, FUNCTION_GROUPS, grantsOf, MCP_GRANTS, timeoutOf, type FunctionGroup } from '../operations/index.js';
 
 /**
  * The route table, generated from the operation catalog. CDK creates an HTTP API route per entry
  * (wired to the function of its group); the local server serves the same entries through the same
  * handlers. Paths use API Gateway's `{param}` syntax so the route key is identical everywhere.
  * Function handlers do not import this module (it carries the whole catalog): each serves its own
- * group's operations.
+ * group's operations. CDK reads the groups' timeouts and grants (shared/grants.ts) from here too.
  */
-export { FUNCTION_GROUPS, timeoutOf, type FunctionGroup, type HttpMethod };
+export { FUNCTION_GROUPS, grantsOf, MCP_GRANTS, timeoutOf, type FunctionGroup, type HttpMethod };
 export type RouteAccess = Access;
 
 export interface RouteDefinition {

@@ -15,7 +15,7 @@ const line = (max: number, description: string) => boundedText(max, description,
 const optionalLine = (max: number, description: string) => z.optional(boundedText(max, description));
 
 /** Production activation (decisions.md section 11): what the dashboard calls, organization admin keys only. */
-export const ACTIVATION = defineGroup<ActivationServices>('activation', [
+export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
   op({
     name: 'getStatus',
     summary: 'Get the activation status',

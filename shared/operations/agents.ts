@@ -17,7 +17,7 @@ const list = listOperation<AgentsServices>();
 const agentParam = { id: 'The agent\'s wallet id (`wal_...`).' };
 const agentName = () => name('Name of the agent (1-200 characters).');
 
-export const AGENTS = defineGroup<AgentsServices>('agents', [
+export const AGENTS = defineGroup<AgentsServices>()('agents', {}, [
   op({
     name: 'createAgent',
     summary: 'Create an agent',

@@ -14,7 +14,7 @@ export interface ApiKeysServices {
 const op = operation<ApiKeysServices>();
 const list = listOperation<ApiKeysServices>();
 
-export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
+export const API_KEYS = defineGroup<ApiKeysServices>()('api-keys', {}, [
   op({
     name: 'createApiKey',
     summary: 'Create an API key',

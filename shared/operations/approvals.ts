@@ -15,7 +15,7 @@ const op = operation<ApprovalsServices>();
 const list = listOperation<ApprovalsServices>();
 const approvalParam = { id: 'The approval id (`apr_...`).' };
 
-export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
+export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
   list({
     name: 'listApprovals',
     summary: 'List approvals',

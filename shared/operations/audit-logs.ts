@@ -13,7 +13,7 @@ const list = listOperation<AuditLogsServices>();
 const filter = (max: number, description: string) => z.optional(text(max, description, { min: 1 }));
 const instant = (description: string) => z.optional(text(64, `${description} ISO 8601 date or date-time (Z or an offset).`));
 
-export const AUDIT_LOGS = defineGroup<AuditLogsServices>('audit-logs', [
+export const AUDIT_LOGS = defineGroup<AuditLogsServices>()('audit-logs', {}, [
   list({
     name: 'listAuditLogs',
     summary: 'Query the audit log',

@@ -31,7 +31,10 @@ const digits = (check: (value: string) => boolean, message: string, description:
  * key: an agent key can neither link an account money could be withdrawn to nor remove one.
  * Nothing here moves money, so no idempotency key: a repeated create links a second account.
  */
-export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>('bank-accounts', [
+export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>()('bank-accounts', {
+  // Account numbers are sealed and opened.
+  grants: ['dataKey:seal'],
+}, [
   op({
     name: 'createBankAccount',
     summary: 'Link a bank account',

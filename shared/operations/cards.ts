@@ -58,7 +58,10 @@ const changeErrors = [...cardErrors, 'INVALID_STATE', 'CONCURRENT_UPDATE'] as co
  * organization key, and the details are never an MCP tool. Freezing has its own two
  * operations beside PATCH (the MCP tools freeze_card and unfreeze_card of spec 4.13).
  */
-export const CARDS = defineGroup<CardsServices>('cards', [
+export const CARDS = defineGroup<CardsServices>()('cards', {
+  // Card numbers and CVCs are sealed and opened.
+  grants: ['dataKey:seal'],
+}, [
   op({
     name: 'createCardholder',
     summary: 'Create a cardholder',

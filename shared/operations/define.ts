@@ -6,7 +6,7 @@ import { lazy } from '../domain/validation.js';
 import type { EventName } from '../domain/event-names.js';
 import type { IdempotentResponse } from '../domain/idempotency/idempotency.js';
 import type { Permission, RequestContext } from '../domain/tenancy.js';
-import type { FunctionGroup } from './groups.js';
+import type { Grant } from '../grants.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -105,14 +105,34 @@ export function operation<Services>() {
   };
 }
 
-/** The operations of one function group (one Lambda) and the services they use. */
-export interface OperationGroup<Services = unknown> {
-  group: FunctionGroup;
+/** What a function group declares besides its operations (read by CDK, the local server and the infra tests). */
+export interface GroupOptions {
+  /**
+   * What the group's function may reach beyond the table every HTTP function has
+   * (shared/grants.ts; lib/constructs/grants.ts binds each). The MCP function, which serves the
+   * tools of every group, gets the union of the groups that offer tools.
+   */
+  grants?: readonly Grant[];
+  /** Lambda timeout in seconds (default DEFAULT_TIMEOUT_S). */
+  timeoutS?: number;
+}
+
+/**
+ * The operations of one function group (one Lambda) and the services they use. `Group` is the
+ * group's name as a literal type: the catalog's list of group modules (shared/operations/index.ts)
+ * derives `FunctionGroup` from it.
+ */
+export interface OperationGroup<Services = unknown, Group extends string = string> extends GroupOptions {
+  group: Group;
   operations: readonly Operation<Services>[];
 }
 
-export function defineGroup<Services>(group: FunctionGroup, operations: readonly Operation<Services>[]): OperationGroup<Services> {
-  return { group, operations };
+/**
+ * Declares a function group: `defineGroup<Services>()('wallets', {}, [...operations])` (curried so
+ * that `Services` is given and the group's name inferred as a literal).
+ */
+export function defineGroup<Services>() {
+  return <const Group extends string>(group: Group, options: GroupOptions, operations: readonly Operation<Services>[]): OperationGroup<Services, Group> => ({ group, ...options, operations });
 }
 
 /** An answer from an idempotent operation (status and body as first stored). */

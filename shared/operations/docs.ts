@@ -8,7 +8,7 @@ export interface DocsServices {
 const op = operation<DocsServices>();
 
 /** Public documentation of the API itself; the same function also answers unknown routes. */
-export const DOCS = defineGroup<DocsServices>('docs', [
+export const DOCS = defineGroup<DocsServices>()('docs', {}, [
   op({
     name: 'getOpenApiDocument',
     summary: 'Get the OpenAPI document',

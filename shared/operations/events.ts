@@ -14,7 +14,7 @@ export interface EventsServices {
 const op = operation<EventsServices>();
 const list = listOperation<EventsServices>();
 
-export const EVENTS = defineGroup<EventsServices>('events', [
+export const EVENTS = defineGroup<EventsServices>()('events', {}, [
   list({
     name: 'listEvents',
     summary: 'List events',

@@ -16,7 +16,10 @@ export interface InternalServices {
 const op = operation<InternalServices>();
 
 /** Operator operations (`svc_admin_` keys), not offered as MCP tools. */
-export const INTERNAL = defineGroup<InternalServices>('internal', [
+export const INTERNAL = defineGroup<InternalServices>()('internal', {
+  // The compliance report: counts key items across organizations (Scan), checks that the MCP endpoint has its token (its ARN) and that a stored webhook secret opens.
+  grants: ['table:scan', 'mcpToken:locate', 'webhookKey:read'],
+}, [
   op({
     name: 'createOrganization',
     summary: 'Create an organization',

@@ -40,7 +40,11 @@ const PAYMENT_ERRORS = [
   'MERCHANT_NOT_FOUND', 'MERCHANT_SUSPENDED', 'CLOSED_LOOP_UNAVAILABLE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE',
 ] as const;
 
-export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
+export const PAYMENTS = defineGroup<PaymentsServices>()('payments', {
+  // A queued payment's approval gets a one-time expiry schedule. A batch of up to 100 payments runs its items one after the other: nearly API Gateway's 30 s integration limit.
+  grants: ['scheduler:create'],
+  timeoutS: 28,
+}, [
   op({
     name: 'createPayment',
     summary: 'Pay from a wallet',

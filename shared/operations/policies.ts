@@ -15,7 +15,7 @@ const op = operation<PoliciesServices>();
 const list = listOperation<PoliciesServices>();
 const policyParam = { id: 'The policy id (`pol_...`).' };
 
-export const POLICIES = defineGroup<PoliciesServices>('policies', [
+export const POLICIES = defineGroup<PoliciesServices>()('policies', {}, [
   op({
     name: 'createPolicy',
     summary: 'Create a spend policy',

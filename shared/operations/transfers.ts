@@ -49,7 +49,10 @@ const EXTERNAL_ERRORS = ['INVALID_AMOUNT', 'WALLET_NOT_FOUND', 'WALLET_FROZEN', 
 const transferParam = { id: 'The transfer id (`tr_...`).' };
 const viewedBy = (auth: RequestContext) => (transfer: Transfer): ViewedTransfer => ({ transfer, viewerWalletId: auth.principal.walletId });
 
-export const TRANSFERS = defineGroup<TransfersServices>('transfers', [
+export const TRANSFERS = defineGroup<TransfersServices>()('transfers', {
+  // Creating a transfer starts its workflow; an ACH deposit's clearing gets an expiry schedule; account numbers are opened from their seal.
+  grants: ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'],
+}, [
   op({
     name: 'createDeposit',
     summary: 'Deposit into a wallet',

@@ -14,7 +14,7 @@ const op = operation<WalletsServices>();
 const list = listOperation<WalletsServices>();
 const walletParam = { id: 'The wallet id (`wal_...`).' };
 
-export const WALLETS = defineGroup<WalletsServices>('wallets', [
+export const WALLETS = defineGroup<WalletsServices>()('wallets', {}, [
   op({
     name: 'createWallet',
     summary: 'Create a wallet',

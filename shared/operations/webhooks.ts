@@ -17,7 +17,10 @@ const list = listOperation<WebhooksServices>();
 const webhookParam = { id: 'The webhook id (`whk_...`).' };
 const MAX_EVENT_FILTER = EVENT_NAMES.length;
 
-export const WEBHOOKS = defineGroup<WebhooksServices>('webhooks', [
+export const WEBHOOKS = defineGroup<WebhooksServices>()('webhooks', {
+  // Test events and manual retries queue a delivery attempt; webhook secrets are sealed and opened.
+  grants: ['queue:send', 'webhookKey:read'],
+}, [
   op({
     name: 'createWebhook',
     summary: 'Register a webhook',

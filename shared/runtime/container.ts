@@ -1,17 +1,5 @@
 import { loadConfig, type Config } from '../config/config.js';
-import type { ActivationStore } from '../domain/activation/ports.js';
-import type { AgentStore } from '../domain/agents/ports.js';
-import type { ApiKeyStore } from '../domain/api-keys/ports.js';
-import type { ApprovalStore } from '../domain/approvals/ports.js';
-import type { AuditStore } from '../domain/audit/ports.js';
-import type { BankAccountStore } from '../domain/bank-accounts/ports.js';
 import type { Clock } from '../domain/clock.js';
-import type { ComplianceStore } from '../domain/compliance/ports.js';
-import type { MerchantStore } from '../domain/merchants/ports.js';
-import type { OrganizationStore } from '../domain/organizations/ports.js';
-import type { PaymentStore } from '../domain/payments/ports.js';
-import type { PolicyStore } from '../domain/policies/ports.js';
-import type { WalletStore } from '../domain/wallets/ports.js';
 import { core as sharedCore, createCore, type Core, type TableContext } from './core.js';
 import {
   activationService,
@@ -31,31 +19,43 @@ import {
   eventService,
   webhookService,
 } from './services.js';
-import type { TransferStore } from '../domain/transfers/ports.js';
-import type { CardStore } from '../domain/cards/ports.js';
-import type { EventStore } from '../domain/events/ports.js';
-import type { DeliveryStore, WebhookStore } from '../domain/webhooks/ports.js';
 import type { AreaServices } from '../operations/index.js';
 
+/**
+ * Every area's service and its builder (shared/runtime/services.ts): the one list a new area
+ * joins. `Services`, `StoreOverrides` and the container's lazy services are derived from it.
+ * Only this module imports the list: a function imports its own area's builder, so it bundles
+ * only that area.
+ */
+const AREAS = {
+  organizations: organizationService,
+  apiKeys: apiKeyService,
+  wallets: walletService,
+  activation: activationService,
+  payments: paymentService,
+  policies: policyService,
+  approvals: approvalService,
+  merchants: merchantService,
+  agents: agentService,
+  audit: auditService,
+  compliance: complianceService,
+  bankAccounts: bankAccountService,
+  transfers: transferService,
+  cards: cardService,
+  webhooks: webhookService,
+  events: eventService,
+} satisfies Record<string, AreaBuilder>;
+
+/** The one signature of an area's builder: the core, and what a test replaces (at least its store). */
+type AreaBuilder<Store = never, Service = unknown> = (core: Core, overrides?: { store?: Store }) => Service;
+type Areas = typeof AREAS;
+type StoreOf<Builder> = Builder extends (core: Core, overrides?: infer Overrides) => unknown ? Exclude<NonNullable<Overrides> extends { store?: infer Store } ? Store : never, undefined> : never;
+
 /** Every service, for tests, the local run and edges that serve every area (MCP). */
-export interface Services {
-  organizations: ReturnType<typeof organizationService>;
-  apiKeys: ReturnType<typeof apiKeyService>;
-  wallets: ReturnType<typeof walletService>;
-  activation: ReturnType<typeof activationService>;
-  payments: ReturnType<typeof paymentService>;
-  policies: ReturnType<typeof policyService>;
-  approvals: ReturnType<typeof approvalService>;
-  merchants: ReturnType<typeof merchantService>;
-  agents: ReturnType<typeof agentService>;
-  audit: ReturnType<typeof auditService>;
-  compliance: ReturnType<typeof complianceService>;
-  bankAccounts: ReturnType<typeof bankAccountService>;
-  transfers: ReturnType<typeof transferService>;
-  cards: ReturnType<typeof cardService>;
-  webhooks: ReturnType<typeof webhookService>;
-  events: ReturnType<typeof eventService>;
-}
+export type Services = { [Area in keyof Areas]: ReturnType<Areas[Area]> };
+
+/** Stores to use instead of the table's (tests: fault injection). */
+export type StoreOverrides = { [Area in keyof Areas]?: StoreOf<Areas[Area]> };
 
 /**
  * The container holds every service an operation of the catalog needs (the MCP server runs them
@@ -64,26 +64,6 @@ export interface Services {
  */
 const holdsEveryArea: Services extends AreaServices ? true : never = true;
 void holdsEveryArea;
-
-/** Stores to use instead of the table's (tests: fault injection). */
-export interface StoreOverrides {
-  organizations?: OrganizationStore;
-  apiKeys?: ApiKeyStore;
-  wallets?: WalletStore;
-  activation?: ActivationStore;
-  payments?: PaymentStore;
-  policies?: PolicyStore;
-  approvals?: ApprovalStore;
-  merchants?: MerchantStore;
-  agents?: AgentStore;
-  audit?: AuditStore;
-  compliance?: ComplianceStore;
-  bankAccounts?: BankAccountStore;
-  transfers?: TransferStore;
-  cards?: CardStore;
-  webhooks?: WebhookStore & DeliveryStore;
-  events?: EventStore;
-}
 
 /**
  * The core and every service, each built on first use. Functions do not use it (they build their
@@ -101,31 +81,13 @@ export function createContainer(config: Config = loadConfig(), overrides: { cloc
 }
 
 function containerOf(core: Core, stores: StoreOverrides = {}): Container {
-  const built: Partial<Services> = {};
-  const lazy = <K extends keyof Services>(name: K, build: () => Services[K]) => ({
-    get: () => (built[name] ??= build()),
-    enumerable: true,
-  });
-  // Typed per service, so a service missing here fails to compile like one missing from Services.
-  const descriptors: { [K in keyof Services]: { get: () => Services[K]; enumerable: boolean } } = {
-    organizations: lazy('organizations', () => organizationService(core, stores.organizations)),
-    apiKeys: lazy('apiKeys', () => apiKeyService(core, stores.apiKeys)),
-    wallets: lazy('wallets', () => walletService(core, stores.wallets)),
-    activation: lazy('activation', () => activationService(core, stores.activation)),
-    payments: lazy('payments', () => paymentService(core, stores.payments)),
-    policies: lazy('policies', () => policyService(core, stores.policies)),
-    approvals: lazy('approvals', () => approvalService(core, stores.approvals)),
-    merchants: lazy('merchants', () => merchantService(core, stores.merchants)),
-    agents: lazy('agents', () => agentService(core, stores.agents)),
-    audit: lazy('audit', () => auditService(core, stores.audit)),
-    compliance: lazy('compliance', () => complianceService(core, stores.compliance)),
-    bankAccounts: lazy('bankAccounts', () => bankAccountService(core, stores.bankAccounts)),
-    transfers: lazy('transfers', () => transferService(core, stores.transfers ? { store: stores.transfers } : {})),
-    cards: lazy('cards', () => cardService(core, stores.cards ? { store: stores.cards } : {})),
-    webhooks: lazy('webhooks', () => webhookService(core, stores.webhooks)),
-    events: lazy('events', () => eventService(core, stores.events)),
-  };
-  const services = Object.defineProperties({} as Services, descriptors);
+  const built: Partial<Record<keyof Services, unknown>> = {};
+  const services = {} as Services;
+  for (const area of Object.keys(AREAS) as (keyof Areas)[]) {
+    const build = AREAS[area] as AreaBuilder<unknown>;
+    const store = stores[area];
+    Object.defineProperty(services, area, { get: () => (built[area] ??= build(core, store === undefined ? {} : { store })), enumerable: true });
+  }
   return { config: core.config, clock: core.clock, core, services };
 }
 

@@ -1,7 +1,9 @@
 /**
- * One builder per service, each `(core) => service` over its own area's store (a test may pass
- * another store). Separate named exports and no module-level code, so a function that imports
- * one builder bundles only that area (esbuild drops the others).
+ * One builder per service, each `(core, overrides = {}) => service`: over its own area's store
+ * unless `overrides.store` names another (tests), plus what else a test may replace. Separate
+ * named exports and no module-level code, so a function that imports one builder bundles only
+ * that area (esbuild drops the others); the container (shared/runtime/container.ts) alone maps
+ * every area to its builder.
  */
 import { createActivationService, type ActivationService } from '../domain/activation/activation-service.js';
 import type { ActivationStore } from '../domain/activation/ports.js';
@@ -80,23 +82,23 @@ import { createCardService, type CardService } from '../domain/cards/card-servic
 import { sandboxIssuer, unconfiguredIssuer } from '../domain/cards/sandbox-issuer.js';
 import { createCardStore } from '../persistence/card-store.js';
 
-export function organizationService(core: Core, store: OrganizationStore = createOrganizationStore(core.table)): OrganizationService {
+export function organizationService(core: Core, { store = createOrganizationStore(core.table) }: { store?: OrganizationStore } = {}): OrganizationService {
   return createOrganizationService({ ...core.deps, store });
 }
 
-export function apiKeyService(core: Core, store: ApiKeyStore = createApiKeyStore(core.table)): ApiKeyService {
+export function apiKeyService(core: Core, { store = createApiKeyStore(core.table) }: { store?: ApiKeyStore } = {}): ApiKeyService {
   return createApiKeyService({ ...core.deps, store });
 }
 
-export function walletService(core: Core, store: WalletStore = createWalletStore(core.table)): WalletService {
+export function walletService(core: Core, { store = createWalletStore(core.table) }: { store?: WalletStore } = {}): WalletService {
   return createWalletService({ ...core.deps, store });
 }
 
-export function activationService(core: Core, store: ActivationStore = createActivationStore(core.table)): ActivationService {
+export function activationService(core: Core, { store = createActivationStore(core.table) }: { store?: ActivationStore } = {}): ActivationService {
   return createActivationService({ ...core.deps, store }, { kybAutoApprove: core.config.kybAutoApprove });
 }
 
-export function paymentService(core: Core, store: PaymentStore = createPaymentStore(core.table)): PaymentService {
+export function paymentService(core: Core, { store = createPaymentStore(core.table) }: { store?: PaymentStore } = {}): PaymentService {
   return createPaymentService({ ...core.deps, store }, { expiries: expiryScheduler(core) });
 }
 
@@ -106,27 +108,27 @@ export function expiryScheduler(core: Core): ExpiryScheduler {
   return config.expiryScheduling ? eventBridgeExpiryScheduler(new SchedulerClient({ region: config.region }), config.expiryScheduling) : localExpiryScheduler(EXPIRY_QUEUE, () => core.clock.now().getTime());
 }
 
-export function policyService(core: Core, store: PolicyStore = createPolicyStore(core.table)): PolicyService {
+export function policyService(core: Core, { store = createPolicyStore(core.table) }: { store?: PolicyStore } = {}): PolicyService {
   return createPolicyService({ ...core.deps, store });
 }
 
-export function approvalService(core: Core, store: ApprovalStore = createApprovalStore(core.table)): ApprovalService {
+export function approvalService(core: Core, { store = createApprovalStore(core.table) }: { store?: ApprovalStore } = {}): ApprovalService {
   return createApprovalService({ ...core.deps, store });
 }
 
-export function merchantService(core: Core, store: MerchantStore = createMerchantStore(core.table)): MerchantService {
+export function merchantService(core: Core, { store = createMerchantStore(core.table) }: { store?: MerchantStore } = {}): MerchantService {
   return createMerchantService({ ...core.deps, store });
 }
 
-export function agentService(core: Core, store: AgentStore = createAgentStore(core.table)): AgentService {
+export function agentService(core: Core, { store = createAgentStore(core.table) }: { store?: AgentStore } = {}): AgentService {
   return createAgentService({ ...core.deps, store });
 }
 
-export function auditService(core: Core, store: AuditStore = createAuditStore(core.table)): AuditService {
+export function auditService(core: Core, { store = createAuditStore(core.table) }: { store?: AuditStore } = {}): AuditService {
   return createAuditService({ ...core.deps, store });
 }
 
-export function complianceService(core: Core, store: ComplianceStore = createComplianceStore(core.table)): ComplianceService {
+export function complianceService(core: Core, { store = createComplianceStore(core.table) }: { store?: ComplianceStore } = {}): ComplianceService {
   const { config } = core;
   const cipher = cipherOf(core);
   return createComplianceService(
@@ -174,7 +176,7 @@ export function deliveryQueue(core: Core): DeliveryQueue {
   return localDeliveryQueue(WEBHOOK_DELIVERY_QUEUE);
 }
 
-export function eventService(core: Core, store: EventStore = createEventStore(core.table, { clock: core.clock })): EventService {
+export function eventService(core: Core, { store = createEventStore(core.table, { clock: core.clock }) }: { store?: EventStore } = {}): EventService {
   return createEventService({ store, clock: core.clock });
 }
 
@@ -206,7 +208,7 @@ export function deliveryService(core: Core, overrides: { store?: DeliveryStore; 
   });
 }
 
-export function webhookService(core: Core, store: WebhookStore & DeliveryStore = createWebhookStore(core.table)): WebhookService {
+export function webhookService(core: Core, { store = createWebhookStore(core.table) }: { store?: WebhookStore & DeliveryStore } = {}): WebhookService {
   const queue = deliveryQueue(core);
   return createWebhookService({
     store,
@@ -236,7 +238,7 @@ export function dataSealer(core: Core): Sealer {
 /** Production micro-deposits: 1 to 99 cents each, drawn from the CSPRNG. */
 const MICRO_DEPOSIT_CENTS = { min: 1, maxExclusive: 100 };
 
-export function bankAccountService(core: Core, store: BankAccountStore = createBankAccountStore(core.table)): BankAccountService {
+export function bankAccountService(core: Core, { store = createBankAccountStore(core.table) }: { store?: BankAccountStore } = {}): BankAccountService {
   return createBankAccountService({ store, clock: core.clock, ids: core.ids, sealer: dataSealer(core), randomCents: () => randomInt(MICRO_DEPOSIT_CENTS.min, MICRO_DEPOSIT_CENTS.maxExclusive) });
 }
 

@@ -1,9 +1,9 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { DATA_KEY_GROUPS } from '../../lib/stacks/stage-stacks.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { ROUTES, routeKeyOf, type FunctionGroup } from '../../shared/http/routes.js';
 import { isDataKeyStatement } from './data-key.js';
+import { groupsWith } from './grants.js';
 import { asArray, resourcesOfType, sameJson, statementsOfRole, type Statement } from './iam.js';
 import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
 
@@ -39,7 +39,9 @@ describe('data key (envelope encryption of account numbers)', () => {
   });
 
   it('gives the bank-accounts function DATA_KEY_ID and only GenerateDataKey + Decrypt on that key', () => {
-    for (const group of DATA_KEY_GROUPS) {
+    // The groups whose catalog entry declares `dataKey:seal` (bank-accounts, cards, transfers).
+    expect(groupsWith('dataKey:seal')).toContain('bank-accounts');
+    for (const group of groupsWith('dataKey:seal')) {
       const fn = dev.api.functions.get(group as FunctionGroup)!.function;
       const variables = (dev.apiTemplate.toJSON() as { Resources: Record<string, { Properties: { Environment: { Variables: Record<string, unknown> } } }> }).Resources[logicalIdOf(fn)]!.Properties.Environment.Variables;
       expect(resolveCrossStack(variables[ENV.dataKeyId], dev.dataTemplate)).toEqual(dataKeyArn);
@@ -57,7 +59,7 @@ describe('data key (envelope encryption of account numbers)', () => {
 
   it('gives no other API function any KMS action', () => {
     for (const [group, fn] of dev.api.functions) {
-      if (DATA_KEY_GROUPS.includes(group)) continue;
+      if (groupsWith('dataKey:seal').includes(group)) continue;
       expect(kmsStatements(statementsOfRole(dev.apiTemplate, fn.function.role!)), group).toEqual([]);
     }
   });

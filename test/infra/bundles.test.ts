@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { classify, esbuildOptions, FLOOR, functionBuildOptions, functionGroups } from '../../bench/bundles.js';
+import { classify, esbuildOptions, EVERY_AREA_FUNCTIONS, FLOOR, functionBuildOptions, functionGroups, TARGETS, targetOf } from '../../bench/bundles.js';
 import { VIEW_MODULES } from '../../shared/domain/view-registry.js';
 import { built } from '../../shared/domain/views.js';
-import { FUNCTION_GROUPS } from '../../shared/operations/groups.js';
+import { FUNCTION_GROUPS } from '../../shared/operations/index.js';
 
 interface Bundle {
   packages: Set<string>;
@@ -97,6 +97,32 @@ describe('function bundles carry what their function uses', () => {
     // The check above sees a view's description in a bundle (a few are escaped by the minifier).
     const descriptions = viewDescriptions();
     expect(descriptions.filter((description) => text.includes(description)).length).toBeGreaterThan(descriptions.length * 0.8);
+  });
+});
+
+describe('bundle size against the floor (the targets of bench/bundles.ts; import time is the bench\'s to guard)', () => {
+  /** The floor bundle (bench/lib/floor-handler.ts, the SDK as published), built as the bench builds it. */
+  const floorBytes = async () => {
+    const result = await build({ ...esbuildOptions(FLOOR), entryPoints: [path.join(REPO_ROOT, 'bench/lib/floor-handler.ts')], absWorkingDir: REPO_ROOT, outdir: 'cdk.out/bundle-test-floor', write: false, logLevel: 'silent' });
+    return Buffer.byteLength(result.outputFiles.find((file) => /\.m?js$/.test(file.path))?.text ?? '');
+  };
+  let floor: number;
+  beforeAll(async () => {
+    floor = await floorBytes();
+  });
+
+  it('holds every HTTP and worker group to 1.3x, the functions that serve every area (MCP, docs) to 2.6x', () => {
+    expect(TARGETS.group.sizeRatio).toBe(1.3);
+    expect(TARGETS.everyArea.sizeRatio).toBe(2.6);
+    expect([...EVERY_AREA_FUNCTIONS].sort()).toEqual(['docs', 'mcp']);
+    expect(functionGroups()).toEqual(expect.arrayContaining([...EVERY_AREA_FUNCTIONS]));
+  });
+
+  it.each(functionGroups())('%s is within its size target', async (group) => {
+    const { text } = await bundleOf(group);
+    expect(floor).toBeGreaterThan(100_000);
+    const ratio = Buffer.byteLength(text) / floor;
+    expect(ratio, `${group}: ${ratio.toFixed(2)}x the floor`).toBeLessThanOrEqual(targetOf(group).sizeRatio);
   });
 });
 

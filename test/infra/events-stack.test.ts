@@ -19,7 +19,7 @@ import {
   expectPoliciesOnlyOn,
 } from './iam.js';
 import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
-import { EXPIRY_SCHEDULING_GROUPS } from '../../lib/stacks/stage-stacks.js';
+import { groupsWith } from './grants.js';
 
 /**
  * Every entry of shared/workers.ts, checked against the synthesized events stack: its function
@@ -65,6 +65,12 @@ const GRANT_ALLOWS: { readonly [G in WorkerGrant]: (action: string, resource: un
   },
   // The stream's records and shards, and ListStreams (which IAM only grants on "*").
   'table:readStream': (action, resource) => (STREAM_READ_ACTIONS.has(action) && isTableStream(resource)) || (action === 'dynamodb:ListStreams' && resource === '*'),
+  // Scan on the table only.
+  'table:scan': (action, resource) => action === 'dynamodb:Scan' && tables.classify(resource) === 'table',
+  // The token secret's ARN only: no permission.
+  'mcpToken:locate': () => false,
+  // StartExecution on the transfer state machine only.
+  'transferWorkflow:start': (action, resource) => action === 'states:StartExecution' && JSON.stringify(resource).includes('StateMachinetransfer'),
   // PutEvents on the service's bus only.
   'bus:put': (action, resource) => action === 'events:PutEvents' && JSON.stringify(resource).includes(logicalIdOf(dev.events.bus)),
   // SendMessage on the worker's own queue and DLQ only.
@@ -81,6 +87,9 @@ const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<strin
   'table:readWrite': (variables) => expect(tables.resolve(variables[ENV.tableName])).toEqual(tables.tableName),
   // The stream reaches the function as events: no variable.
   'table:readStream': () => undefined,
+  'table:scan': () => undefined,
+  'mcpToken:locate': (variables) => expect(variables[ENV.mcpAuthTokenSecretArn]).toBeDefined(),
+  'transferWorkflow:start': (variables) => expect(variables[ENV.transferStateMachineArn]).toBeDefined(),
   'bus:put': (variables) => expect(JSON.stringify(variables[ENV.eventBusName])).toContain(logicalIdOf(dev.events.bus)),
   'queue:send': (variables) => {
     expect(variables[ENV.webhookQueueUrl]).toBeDefined();
@@ -420,7 +429,7 @@ describe('events stack: one-time expiry schedules (EventBridge Scheduler)', () =
     const schedulingRoles = [...dev.api.functions].map(([group, fn]) => [group, statementsOfRole(dev.apiTemplate, fn.function.role!)] as const);
     for (const [group, statements] of schedulingRoles) {
       const scheduling = statements.filter((statement) => asArray(statement.Action as string | string[]).some((action) => action.startsWith('scheduler:') || action.startsWith('iam:')));
-      if ((EXPIRY_SCHEDULING_GROUPS as readonly string[]).includes(group)) {
+      if (groupsWith('scheduler:create').includes(group)) {
         expect(scheduling, group).toHaveLength(2);
         for (const statement of scheduling) expect(isExpirySchedulingStatement(statement), JSON.stringify(statement)).toBe(true);
         const variables = resourcesOfType(dev.apiTemplate, 'AWS::Lambda::Function').find(([id]) => id === logicalIdOf(dev.api.functions.get(group)!.function))![1].Properties.Environment as { Variables: Record<string, unknown> };

@@ -1,13 +1,12 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { TRANSFER_WORKFLOW_GROUPS } from '../../lib/stacks/stage-stacks.js';
+import { groupsWith } from './grants.js';
 import { renderDefinition } from '../../lib/workflows/asl.js';
 import { WORKFLOWS, workflowProblems } from '../../lib/workflows/index.js';
 import { TRANSFER_STEPS_PLACEHOLDER, TRANSFER_WORKFLOW } from '../../lib/workflows/transfer-workflow.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { TRANSFER_STATES } from '../../shared/domain/transfers/transfer-states.js';
 import { TRANSFER_STATUSES } from '../../shared/domain/transfers/types.js';
-import { FUNCTION_GROUPS } from '../../shared/operations/groups.js';
 import { TRANSFER_STEPS_WORKER, WORKERS } from '../../shared/workers.js';
 import { isDataKeyStatement } from './data-key.js';
 import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, isExpirySchedulingStatement, resourcesOfType, statementsOfRole, tableReferences, XRAY_ACTIONS, type Statement } from './iam.js';
@@ -184,7 +183,7 @@ describe('who may start the transfer workflow', () => {
     for (const [group, fn] of dev.api.functions) {
       const starting = startersOf(statementsOfRole(dev.apiTemplate, fn.function.role!));
       const variables = (resourcesOfType(dev.apiTemplate, 'AWS::Lambda::Function').find(([id]) => id === logicalIdOf(fn.function))![1].Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      if (TRANSFER_WORKFLOW_GROUPS.includes(group)) {
+      if (groupsWith('transferWorkflow:start').includes(group)) {
         expect(starting, group).toHaveLength(1);
         expect(isTransferWorkflowStartStatement(dev, starting[0]!), group).toBe(true);
         expect(resolveCrossStack(variables[ENV.transferStateMachineArn], template), group).toEqual({ Ref: stateMachineId });
@@ -195,8 +194,8 @@ describe('who may start the transfer workflow', () => {
     }
   });
 
-  it.skipIf(!(FUNCTION_GROUPS as readonly string[]).includes('transfers'))('includes the transfers group once it exists', () => {
-    expect(TRANSFER_WORKFLOW_GROUPS.every((group) => (FUNCTION_GROUPS as readonly string[]).includes(group))).toBe(true);
+  it('is granted to the transfers group in the catalog, and to no other group', () => {
+    expect(groupsWith('transferWorkflow:start')).toEqual(['transfers']);
   });
 
   it('no worker', () => {

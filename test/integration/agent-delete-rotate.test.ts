@@ -59,7 +59,7 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
 
   function slowDelete(point: PausePoint) {
     const paused = pausedStore(createAgentStore(testApp.app.core.table), point);
-    return { service: agentService(testApp.app.core, paused.store), reached: paused.reached, release: paused.release };
+    return { service: agentService(testApp.app.core, { store: paused.store }), reached: paused.reached, release: paused.release };
   }
 
   /** The invariant: a deleted agent has no ACTIVE key; a live one has exactly its active key ACTIVE. */

@@ -48,7 +48,7 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
   /** The policy service of one request whose write waits until released. */
   function slowRequest() {
     const paused = pausedBeforeWrite(createPolicyStore(testApp.app.core.table));
-    return { service: policyService(testApp.app.core, paused.store), reached: paused.reached, release: paused.release };
+    return { service: policyService(testApp.app.core, { store: paused.store }), reached: paused.reached, release: paused.release };
   }
 
   async function storedVersion(walletId: string, policyId: string): Promise<number | undefined> {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from '../../shared/domain/audit/actions.js';
-import { FUNCTION_GROUPS } from '../../shared/operations/groups.js';
+import { FUNCTION_GROUPS } from '../../shared/operations/index.js';
 import { CATALOG, CATALOG_ENTRIES } from '../../shared/operations/index.js';
 
 const ROOT = join(import.meta.dirname, '../..');

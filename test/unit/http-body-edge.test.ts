@@ -19,7 +19,7 @@ const runs: unknown[] = [];
 /** Thrown by the operation when set (an error the service would throw). */
 let nextError: Error | undefined;
 const op = operation<Record<string, never>>();
-const GROUP = defineGroup<Record<string, never>>('approvals', [
+const GROUP = defineGroup<Record<string, never>>()('approvals', {}, [
   op({
     name: 'decide',
     summary: 'Decide something',
