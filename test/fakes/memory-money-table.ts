@@ -101,6 +101,8 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
       if (leg.amount.lt(0)) taken[bucket] = taken[bucket].plus(leg.amount.abs());
     }
     const settlesHold = legs.every((leg) => leg.settlesHold);
+    // DynamoDB refuses the write (an unused `:spent`): a spend always counts at least one period.
+    if (spend && spend.periods.length === 0) throw new Error('a spend without periods (DynamoDB: ValidationException)');
     if (!row) throw new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
     const { wallet } = row;
     if (wallet.environment !== posting.environment) throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
@@ -234,4 +236,7 @@ export function pageOf<T>(all: T[], page: PageRequest): Page<T> {
 }
 
 /** Newest first by `createdAt`, then id: the order of the index queries (`<createdAt>#<id>`, descending). */
-export const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number => `${b.createdAt}#${b.id}`.localeCompare(`${a.createdAt}#${a.id}`);
+export const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number => codeUnitOrder(`${b.createdAt}#${b.id}`, `${a.createdAt}#${a.id}`);
+
+/** The order DynamoDB sorts string keys in (code units), not a locale's collation. */
+export const codeUnitOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

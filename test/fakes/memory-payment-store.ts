@@ -4,7 +4,7 @@ import { TRANSACTION_TYPES } from '../../shared/domain/payments/payment-view.js'
 import { transactionOf } from '../../shared/domain/payments/payment-posting.js';
 import type { Period, Policy, SpendCounter } from '../../shared/domain/policies/policy-types.js';
 import type { MerchantProfile } from '../../shared/domain/types.js';
-import { createMemoryMoneyTable, pageOf, type MemoryMoneyTable } from './memory-money-table.js';
+import { codeUnitOrder, createMemoryMoneyTable, pageOf, type MemoryMoneyTable } from './memory-money-table.js';
 
 const isPayment = (record: JournalRecord) => (TRANSACTION_TYPES as readonly string[]).includes(record.type);
 const listedAt = (record: JournalRecord) => `${record.postedAt ?? record.createdAt}#${record.id}`;
@@ -51,7 +51,7 @@ export function createMemoryPaymentStore(table: MemoryMoneyTable = createMemoryM
         .filter((record) => (record.type === 'PAYMENT' || record.type === 'REVERSAL') && record.environment === environment)
         .filter((record) => (filter.walletId ? record.from === filter.walletId || record.to === filter.walletId : record.organizationId === organizationId || record.payeeOrganizationId === organizationId))
         .filter((record) => filter.status === undefined || record.status === filter.status)
-        .sort((a, b) => listedAt(b).localeCompare(listedAt(a)));
+        .sort((a, b) => codeUnitOrder(listedAt(b), listedAt(a)));
       return pageOf(records.map(transactionOf), page);
     },
   };
