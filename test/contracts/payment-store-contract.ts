@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../shared/domain/ids.js';
 import type { PaymentStore } from '../../shared/domain/payments/ports.js';
 import { paymentPosting } from '../../shared/domain/payments/payment-posting.js';
-import type { Environment } from '../../shared/domain/tenancy.js';
+import type { Actor, Environment } from '../../shared/domain/tenancy.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 import type { IdempotencyRecord, PaymentStatus, Transaction, Wallet } from '../../shared/domain/types.js';
 import { at, organizationScope, refusal, walletOf } from './money-fixtures.js';
 
@@ -13,7 +14,7 @@ export interface PaymentStoreHarness {
   addWallet(wallet: Wallet): Promise<void>;
 }
 
-const actor = { type: 'api_key', id: 'key_contract' } as const;
+const actor: Actor = { actorType: 'API_KEY', actorId: 'key_contract', ipAddress: '198.51.100.7' };
 
 function payment(from: Wallet, to: Wallet, amount: string, minutes: number, overrides: Partial<Transaction> = {}): Transaction {
   return {
@@ -33,7 +34,7 @@ function payment(from: Wallet, to: Wallet, amount: string, minutes: number, over
   };
 }
 
-const posted = (t: Transaction, extra: Partial<Parameters<typeof paymentPosting>[0]> = {}) => paymentPosting({ transaction: t, record: 'create', actor: actor as never, auditAction: 'payment.create' as never, ...extra });
+const posted = (t: Transaction, extra: Partial<Parameters<typeof paymentPosting>[0]> = {}) => paymentPosting({ transaction: t, record: 'create', actor, auditAction: AUDIT.payment.create, ...extra });
 const queued = (t: Transaction) => ({ type: 'createTransaction' as const, transaction: { ...t, status: 'QUEUED' as PaymentStatus, postedAt: undefined } as Transaction });
 const balance = async (store: PaymentStore, walletId: string) => (await store.getWallet(walletId))?.balance.toFixed(2);
 
@@ -117,7 +118,7 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
       const { store, payer, payee } = await twoWallets();
       const t = payment(payer, payee, '20.00', 1);
       await store.commit([queued(t)]);
-      const post = paymentPosting({ transaction: { ...t, postedAt: at(2) }, record: 'fromQueued', actor: actor as never, auditAction: 'approval.approve' as never });
+      const post = paymentPosting({ transaction: { ...t, postedAt: at(2) }, record: 'fromQueued', actor, auditAction: AUDIT.approval.approve });
       await store.commit([post]);
       expect(await store.getTransaction(t.id)).toMatchObject({ status: 'POSTED', postedAt: at(2) });
       await expect(store.commit([post])).rejects.toMatchObject(refusal('INVALID_STATE', { status: 'POSTED' }));

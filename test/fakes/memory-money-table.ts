@@ -10,7 +10,7 @@ import { assertBalanced, BUCKETS, type Bucket, type Leg, type Posting, type Post
 import { formatAmount, formatBalance } from '../../shared/domain/money.js';
 import type { PaymentChange } from '../../shared/domain/payments/ports.js';
 import { TRANSACTION_STATES } from '../../shared/domain/payments/transaction-states.js';
-import { PERIOD_RULE } from '../../shared/domain/policies/policy-types.js';
+import { periodLimitDenied } from '../../shared/domain/policies/policy-rules.js';
 import { fromStatesOf, targetOf } from '../../shared/domain/state-table.js';
 import type { Approval, AuditEntry, IdempotencyRecord, OutboxEvent, Page, PageRequest, Wallet } from '../../shared/domain/types.js';
 
@@ -112,14 +112,7 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
       if (!period.limit) continue;
       const spent = row.spend[spendKey(period.period, period.periodKey)] ?? new Big(0);
       if (spent.plus(spend!.amount).lte(period.limit)) continue;
-      const remaining = period.limit.minus(spent);
-      const rule = PERIOD_RULE[period.period];
-      throw new ApiError('POLICY_DENIED', `The payment would exceed the ${rule} of ${formatAmount(period.limit)}.`, {
-        rule,
-        limit: formatAmount(period.limit),
-        spent: formatAmount(spent),
-        remaining: formatAmount(remaining.lt(0) ? new Big(0) : remaining),
-      });
+      throw periodLimitDenied({ walletId, period: period.period, periodKey: period.periodKey, limit: period.limit, amount: spend!.amount, expiresAtEpochS: 0 }, spent);
     }
     const balances: Record<Bucket, Big> = { available: wallet.balance, held: wallet.heldBalance, pending: wallet.pendingBalance };
     const short = BUCKETS.find((bucket) => taken[bucket].gt(0) && balances[bucket].lt(taken[bucket]));
