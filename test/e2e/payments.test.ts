@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { activateProduction } from '../fixtures/organizations.js';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 import { eventually } from '../fixtures/eventually.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('payments: POST /v1/payments', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let org: Organization;
-  let otherOrg: Organization;
-  beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    org = await service.createOrganization('Payer Org');
-    otherOrg = await service.createOrganization('Payee Org');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, org, otherOrg } = setupE2e({ organizations: { org: 'Payer Org', otherOrg: 'Payee Org' } });
 
   describe('success', () => {
     it.each([
