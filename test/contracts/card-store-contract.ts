@@ -4,7 +4,7 @@ import type { CardStore } from '../../shared/domain/cards/ports.js';
 import type { Authorization, Card, Cardholder } from '../../shared/domain/cards/types.js';
 import { newId } from '../../shared/domain/ids.js';
 import type { Wallet } from '../../shared/domain/types.js';
-import { at, organizationScope, refusal, walletOf } from './money-fixtures.js';
+import { at, collectIds, organizationScope, refusal, walletOf } from './money-fixtures.js';
 
 /** A store under the contract, and how the test seeds what other areas write (wallets). */
 export interface CardStoreHarness {
@@ -167,22 +167,11 @@ export function describeCardStoreContract(name: string, makeStore: () => Promise
       const auths = [1, 2, 3].map((minute) => authorizationOf(card, minute));
       for (const authorization of auths) await store.commit([{ type: 'putAuthorization', authorization }]);
 
-      const collect = async <T extends { id: string }>(list: (page: { limit: number; startKey?: Record<string, unknown> }) => Promise<{ items: T[]; lastKey?: Record<string, unknown> }>, limit: number) => {
-        const ids: string[] = [];
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const page = await list({ limit, ...(startKey ? { startKey } : {}) });
-          expect(page.items.length).toBeLessThanOrEqual(limit);
-          ids.push(...page.items.map((x) => x.id));
-          startKey = page.lastKey;
-        } while (startKey);
-        return ids;
-      };
-      expect(await collect((page) => store.listCards(scope, {}, page), 2)).toEqual([cards[1]!.id, cards[0]!.id, card.id]);
-      expect(await collect((page) => store.listCards(scope, { walletId: wallet.id }, page), 1)).toEqual([cards[1]!.id, card.id]);
-      expect(await collect((page) => store.listCardholders(scope, page), 2)).toEqual(holders.map((h) => h.id).reverse());
+      expect(await collectIds((page) => store.listCards(scope, {}, page), 2)).toEqual([cards[1]!.id, cards[0]!.id, card.id]);
+      expect(await collectIds((page) => store.listCards(scope, { walletId: wallet.id }, page), 1)).toEqual([cards[1]!.id, card.id]);
+      expect(await collectIds((page) => store.listCardholders(scope, page), 2)).toEqual(holders.map((h) => h.id).reverse());
       expect(await store.getCardholder(holders[0]!.id)).toEqual(holders[0]);
-      expect(await collect((page) => store.listAuthorizations(card.id, page), 2)).toEqual(auths.map((a) => a.id).reverse());
+      expect(await collectIds((page) => store.listAuthorizations(card.id, page), 2)).toEqual(auths.map((a) => a.id).reverse());
     });
   });
 }

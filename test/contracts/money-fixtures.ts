@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import Big from 'big.js';
 import { newId } from '../../shared/domain/ids.js';
 import type { Environment } from '../../shared/domain/tenancy.js';
-import type { Wallet } from '../../shared/domain/types.js';
+import type { Page, PageRequest, Wallet } from '../../shared/domain/types.js';
 
 /** Shared makings of the store contracts (test/contracts/*-store-contract.ts). */
 export const SANDBOX: Environment = 'SANDBOX';
@@ -34,3 +34,16 @@ export const at = (minutes: number) => new Date(Date.parse('2026-11-21T10:00:00.
 
 /** What a rejected commit threw, for `expect(...).rejects.toMatchObject(refusal(...))`. */
 export const refusal = (code: string, details?: Record<string, unknown>) => ({ code, ...(details ? { details: expect.objectContaining(details) } : {}) });
+
+/** The ids of a whole listing, read page by page (`limit` each) through `lastKey`: what a client paging through it sees. */
+export async function collectIds<T extends { id: string }>(list: (page: PageRequest) => Promise<Page<T>>, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await list({ limit, ...(startKey ? { startKey } : {}) });
+    expect(page.items.length).toBeLessThanOrEqual(limit);
+    ids.push(...page.items.map((item) => item.id));
+    startKey = page.lastKey;
+  } while (startKey);
+  return ids;
+}

@@ -6,7 +6,7 @@ import { paymentPosting } from '../../shared/domain/payments/payment-posting.js'
 import type { Actor, Environment } from '../../shared/domain/tenancy.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 import type { IdempotencyRecord, PaymentStatus, Transaction, Wallet } from '../../shared/domain/types.js';
-import { at, organizationScope, refusal, walletOf } from './money-fixtures.js';
+import { at, collectIds, organizationScope, refusal, walletOf } from './money-fixtures.js';
 
 /** A store under the contract, and how the test seeds what other areas write (wallets, with balances). */
 export interface PaymentStoreHarness {
@@ -183,17 +183,8 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
       await store.commit([posted(received)]);
       await store.commit([posted(unrelated)]);
       await store.commit([queued(waiting)]);
-      const ids = async (filter: { status?: PaymentStatus }, limit: number) => {
-        const all: string[] = [];
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const page = await store.listTransactions(scope.organizationId, scope.environment, { walletId: payer.id, ...filter }, { limit, ...(startKey ? { startKey } : {}) });
-          expect(page.items.length).toBeLessThanOrEqual(limit);
-          all.push(...page.items.map((t) => t.id));
-          startKey = page.lastKey;
-        } while (startKey);
-        return all;
-      };
+      const ids = (filter: { status?: PaymentStatus }, limit: number) =>
+        collectIds((page) => store.listTransactions(scope.organizationId, scope.environment, { walletId: payer.id, ...filter }, page), limit);
       const newest = [waiting.id, received.id, sent[2]!.id, sent[1]!.id, sent[0]!.id];
       expect(await ids({}, 10)).toEqual(newest);
       expect(await ids({}, 2)).toEqual(newest);

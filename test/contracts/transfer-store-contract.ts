@@ -5,7 +5,7 @@ import type { TransferStore } from '../../shared/domain/transfers/ports.js';
 import { withdrawalCapture, withdrawalHold, withdrawalVoid } from '../../shared/domain/transfers/transfer-postings.js';
 import type { Transfer, TransferDirection, TransferStatus } from '../../shared/domain/transfers/types.js';
 import type { Wallet } from '../../shared/domain/types.js';
-import { at, organizationScope, refusal, walletOf } from './money-fixtures.js';
+import { at, collectIds, organizationScope, refusal, walletOf } from './money-fixtures.js';
 
 /** A store under the contract, and how the test seeds what other areas write (wallets, with balances). */
 export interface TransferStoreHarness {
@@ -150,19 +150,8 @@ export function describeTransferStoreContract(name: string, makeStore: () => Pro
       ];
       for (const transfer of made) await store.commit([{ type: 'putTransfer', transfer }]);
       const [t1, t2, t3, t4, t5] = made.map((t) => t.id);
-      const collect = async (list: (page: { limit: number; startKey?: Record<string, unknown> }) => Promise<{ items: Transfer[]; lastKey?: Record<string, unknown> }>, limit: number) => {
-        const ids: string[] = [];
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const page = await list({ limit, ...(startKey ? { startKey } : {}) });
-          expect(page.items.length).toBeLessThanOrEqual(limit);
-          ids.push(...page.items.map((t) => t.id));
-          startKey = page.lastKey;
-        } while (startKey);
-        return ids;
-      };
-      const organization = (filter: { direction?: TransferDirection; status?: TransferStatus }, limit: number) => collect((page) => store.listTransfers(scope, filter, page), limit);
-      const ofWallet = (filter: { direction?: TransferDirection; status?: TransferStatus }, limit: number) => collect((page) => store.listWalletTransfers(scope, wallet.id, filter, page), limit);
+      const organization = (filter: { direction?: TransferDirection; status?: TransferStatus }, limit: number) => collectIds((page) => store.listTransfers(scope, filter, page), limit);
+      const ofWallet = (filter: { direction?: TransferDirection; status?: TransferStatus }, limit: number) => collectIds((page) => store.listWalletTransfers(scope, wallet.id, filter, page), limit);
       expect(await organization({}, 10)).toEqual([t5, t4, t3, t2, t1]);
       expect(await organization({}, 2)).toEqual([t5, t4, t3, t2, t1]);
       expect(await organization({ direction: 'INTERNAL' }, 10)).toEqual([t5, t3]);
