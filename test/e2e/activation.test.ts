@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { createApiKey, DECLINED_CARD, expectError, expectValidationError, GOOD_CARD, KYB_BODY, type Organization } from '../fixtures/organizations.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const REQUIREMENTS = ['billingMethodAdded', 'kybVerified', 'tosAccepted'];
 
 describe('production activation', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(() => service.close());
+  const { service } = setupE2e();
 
   const status = async (org: Organization) => {
     const response = await service.call('GET', '/v1/activation/status', { key: org.key });

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, expectApiError, expectStatus, type AgentsApi } from '../fixtures/agents-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus } from '../fixtures/agents-client.js';
 
 describe('agents: payments held for human approval', () => {
-  let service: TestService;
-  let api: AgentsApi;
-  beforeAll(async () => {
-    service = await startTestService();
-    api = agentsApi(service);
-  });
-  afterAll(() => service.close());
+  const { service, agents: api } = setupE2e();
 
   /** A procurement agent (requireHumanApproval) funded through adjust-budget, with a queued payment of 40.00. */
   async function queuedProcurementPayment() {

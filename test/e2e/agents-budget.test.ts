@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, expectApiError, expectStatus, type AgentOrganization, type AgentsApi } from '../fixtures/agents-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus, type AgentOrganization } from '../fixtures/agents-client.js';
 
 describe('agents: budget adjustment', () => {
-  let service: TestService;
-  let api: AgentsApi;
-  beforeAll(async () => {
-    service = await startTestService();
-    api = agentsApi(service);
-  });
-  afterAll(() => service.close());
+  const { service, agents: api } = setupE2e();
 
   async function orgWithAgent(mainFunds = '100.00') {
     const org = await service.createOrganization();

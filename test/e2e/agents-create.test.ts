@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, DEFAULT_AGENT_PERMISSIONS, expectApiError, expectStatus, ZERO_BALANCE, type AgentOrganization, type AgentsApi } from '../fixtures/agents-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { DEFAULT_AGENT_PERMISSIONS, expectApiError, expectStatus, ZERO_BALANCE } from '../fixtures/agents-client.js';
 
 describe('agents: creation', () => {
-  let service: TestService;
-  let api: AgentsApi;
-  let org: AgentOrganization;
-  beforeAll(async () => {
-    service = await startTestService();
-    api = agentsApi(service);
-    org = await service.createOrganization('Agents Create Org');
-  });
-  afterAll(() => service.close());
+  const { agents: api, org } = setupE2e({ organizations: { org: 'Agents Create Org' } });
 
   it('creates an agent with a wallet id, a raw sandbox key usable at once, its key id and a zero balance', async () => {
     // Act

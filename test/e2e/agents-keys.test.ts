@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, expectApiError, expectStatus, type AgentsApi } from '../fixtures/agents-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus } from '../fixtures/agents-client.js';
 
 describe('agents: key rotation', () => {
-  let service: TestService;
-  let api: AgentsApi;
-  beforeAll(async () => {
-    service = await startTestService();
-    api = agentsApi(service);
-  });
-  afterAll(() => service.close());
+  const { service, agents: api } = setupE2e();
 
   it('returns a new raw key, its id and the revoked key id; the old key answers 401 API_KEY_REVOKED at once', async () => {
     // Prepare

@@ -1,16 +1,10 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, expectApiError, expectStatus, ZERO_BALANCE, type AgentOrganization, type AgentsApi } from '../fixtures/agents-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus, ZERO_BALANCE, type AgentOrganization } from '../fixtures/agents-client.js';
 
 describe('agents: reading', () => {
-  let service: TestService;
-  let api: AgentsApi;
-  beforeAll(async () => {
-    service = await startTestService();
-    api = agentsApi(service);
-  });
-  afterAll(() => service.close());
+  const { service, agents: api } = setupE2e();
 
   async function allAgentIds(org: AgentOrganization, query = '', limit = 2): Promise<string[]> {
     const ids: string[] = [];

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import {
-  agentsApi,
   DEFAULT_AGENT_PERMISSIONS,
   expectApiError,
   expectStatus,
   READ_ONLY_AGENT_PERMISSIONS,
   ZERO_BALANCE,
-  type AgentOrganization,
-  type AgentsApi,
 } from '../fixtures/agents-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 /** interface-spec 4.1, templates table: [templateId, name, max transaction, daily limit, human approval]. */
 const SPEC_TEMPLATES = [
@@ -31,15 +28,7 @@ const READ_ONLY_TEMPLATES = SPEC_TEMPLATES.filter(([, , max]) => max === '0.00')
 const sameAmount = (actual: unknown, expected: string) => Number(String(actual).replace(/,/g, '')) === Number(expected);
 
 describe('agents: templates', () => {
-  let service: TestService;
-  let api: AgentsApi;
-  let org: AgentOrganization;
-  beforeAll(async () => {
-    service = await startTestService();
-    api = agentsApi(service);
-    org = await service.createOrganization('Agents Templates Org');
-  });
-  afterAll(() => service.close());
+  const { agents: api, org } = setupE2e({ organizations: { org: 'Agents Templates Org' } });
 
   it('lists exactly the ten templates of the specification with their limits and approval setting', async () => {
     // Act

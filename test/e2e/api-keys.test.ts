@@ -1,20 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, expectError, expectValidationError, type Organization } from '../fixtures/organizations.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { createApiKey, expectError, expectValidationError } from '../fixtures/organizations.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('api keys', () => {
-  let service: TestService;
-  let org: Organization;
-  let otherOrg: Organization;
-  beforeAll(async () => {
-    service = await startTestService();
-    org = await service.createOrganization('Keys Org');
-    otherOrg = await service.createOrganization('Other Org');
-  });
-  afterAll(() => service.close());
+  const { service, org, otherOrg } = setupE2e({ organizations: { org: 'Keys Org', otherOrg: 'Other Org' } });
 
   const listKeys = async (key = org.key) => {
     const response = await service.call('GET', '/v1/api-keys?limit=100', { key });

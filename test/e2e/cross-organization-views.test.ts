@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 
 /** Defect 10 (issue 9): what one organization sees of another's (decisions.md sections 1 and 3). */
 describe('cross-organization views', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let payer: Organization;
-  let payee: Organization;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    payer = await service.createOrganization('Payer org');
-    payee = await service.createOrganization('Payee org');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, payer, payee } = setupE2e({ organizations: { payer: 'Payer org', payee: 'Payee org' } });
 
   it("answers 404 WALLET_NOT_FOUND for GET /v1/approvals?walletId=<another organization's wallet>", async () => {
     const wallet = await ledger.fundedWallet(payer, '100.00');

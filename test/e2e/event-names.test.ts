@@ -1,20 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { ENV } from '../../shared/config/env-names.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { eventually } from '../fixtures/eventually.js';
-import { ledgerClient, type Organization } from '../fixtures/payments-client.js';
+import { ledgerClient } from '../fixtures/payments-client.js';
 
 /** Reserved event names (declared by the spec, emitted by no code yet) are refused where a client names events; emitted ones are typed. */
 describe('event names over HTTP: reserved ones refused, emitted ones typed in OpenAPI', () => {
-  let service: TestService;
-  let org: Organization;
-
-  beforeAll(async () => {
-    service = await startTestService({ [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex') });
-    org = await service.createOrganization('Event Names Org');
-  });
-  afterAll(() => service.close());
+  const { service, org } = setupE2e({ env: { [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex') }, organizations: { org: 'Event Names Org' } });
 
   it('refuses a webhook filter naming a reserved event with 400 VALIDATION_ERROR on `events`, saying it is not emitted yet', async () => {
     const response = await service.call('POST', '/v1/webhooks', { key: org.key, body: { url: 'http://127.0.0.1:9/hook', events: ['payment.posted', 'dispute.created'] } });

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { FEED_SETTLE_MS } from '../../shared/domain/events/event-feed.js';
 import { eventually } from '../fixtures/eventually.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
-
-type Organization = Awaited<ReturnType<TestService['createOrganization']>>;
 
 /** docs/api.md "Events", polling: `GET /v1/events?order=visible` and its cursor. */
 describe('polling GET /v1/events in visible order', () => {
-  let service: TestService;
-  let org: Organization;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    org = await service.createOrganization('Polling org');
-  });
-  afterAll(() => service.close());
+  const { service, org } = setupE2e({ organizations: { org: 'Polling org' } });
 
   const poll = (cursor?: string, query = 'order=visible') => service.call('GET', `/v1/events?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: org.key });
 

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { expectSecurityHeaders, KYB_BODY } from '../fixtures/organizations.js';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 
 const NUL = '\u0000';
 const ESC = '\u001b';
 
 /** Defects 10 (413) and 11 (issue 9): hostile input tried from outside (decisions.md section 9). */
 describe('hostile input', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let org: Organization;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    org = await service.createOrganization('Hostile');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, org } = setupE2e({ organizations: { org: 'Hostile' } });
 
   const json = (method: string, path: string, rawBody: string, key = org.key) =>
     service.call(method, path, { key, rawBody, headers: { 'content-type': 'application/json' } });

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 
 /** Defect 7 (issue 9): a key grants only what it holds (decisions.md section 1). */
 describe('a key grants only the permissions it holds', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let org: Organization;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    org = await service.createOrganization('Grants');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, org } = setupE2e({ organizations: { org: 'Grants' } });
 
   async function agentCount(): Promise<number> {
     const page = await service.call('GET', '/v1/agents?limit=100&includeDeleted=true', { key: org.key });

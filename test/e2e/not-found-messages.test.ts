@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { ROUTES } from '../../shared/http/routes.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
-import type { Organization } from '../fixtures/payments-client.js';
 
 /** An id of the right shape that names nothing. */
 const UNKNOWN_ID = 'zz_unknownId0001';
@@ -10,14 +9,7 @@ const UNKNOWN_ID = 'zz_unknownId0001';
 const ROUTES_WITH_IDS = ROUTES.filter((route) => route.path.includes('{') && route.access !== 'operator' && route.access !== 'public');
 
 describe('not-found answers say what was not found', () => {
-  let service: TestService;
-  let org: Organization;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    org = await service.createOrganization('Lookups');
-  });
-  afterAll(() => service.close());
+  const { service, org } = setupE2e({ organizations: { org: 'Lookups' } });
 
   it.each(ROUTES_WITH_IDS.map((route) => [`${route.method} ${route.path}`, route] as const))('%s with an unknown id: the message names the resource and the id, never the code', async (_name, route) => {
     // Act

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { ROUTES } from '../../shared/http/routes.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('GET /v1/openapi.json', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(() => service.close());
+  const { service } = setupE2e();
 
   it('serves the OpenAPI 3.1 document of every route without a key, with the security headers', async () => {
     const response = await service.call('GET', '/v1/openapi.json');

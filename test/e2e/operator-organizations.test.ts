@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectValidationError, type Organization } from '../fixtures/organizations.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectError, expectValidationError } from '../fixtures/organizations.js';
 
 describe('operator organizations endpoint', () => {
-  let service: TestService;
-  let org: Organization;
-  beforeAll(async () => {
-    service = await startTestService();
-    org = await service.createOrganization('Existing Org');
-  });
-  afterAll(() => service.close());
+  const { service, org } = setupE2e({ organizations: { org: 'Existing Org' } });
 
   it('creates an organization with a sandbox key holding every organization permission and a main wallet', async () => {
     // Act

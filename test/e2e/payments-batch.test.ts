@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 
 describe('payments: POST /v1/payments/batch', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let org: Organization;
-  beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    org = await service.createOrganization('Batch Org');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, org } = setupE2e({ organizations: { org: 'Batch Org' } });
 
   const batch = (body: unknown, key = org.key, headers?: Record<string, string>) =>
     service.call('POST', '/v1/payments/batch', { key, body, ...(headers ? { headers } : {}) });

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 
 describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let org: Organization;
-  let otherOrg: Organization;
-  let payer: string;
-  let payee: string;
-  let secondPayer: string;
-  let posted: string[];
+  const { service, ledger, org, otherOrg, wallets } = setupE2e({
+    organizations: { org: 'Reader Org', otherOrg: 'Other Org' },
+    wallets: { payer: { organization: 'org', balance: '100.00' }, payee: { organization: 'org', name: 'Payee' }, secondPayer: { organization: 'org', balance: '100.00', name: 'Second payer' } },
+  });
+  const posted: string[] = [];
   let queuedId: string;
   beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    org = await service.createOrganization('Reader Org');
-    otherOrg = await service.createOrganization('Other Org');
-    payer = await ledger.fundedWallet(org, '100.00');
-    payee = await ledger.fundedWallet(org, undefined, 'Payee');
-    secondPayer = await ledger.fundedWallet(org, '100.00', 'Second payer');
-    posted = [];
+    const { payer, payee, secondPayer } = wallets;
     for (const amount of ['1.00', '2.00', '3.00', '4.00', '5.00']) posted.push((await ledger.paid(org.key, { from: payer, to: payee, amount })).id);
     await ledger.paid(org.key, { from: secondPayer, to: payee, amount: '9.00' });
     await ledger.createPolicy(org.key, { walletId: secondPayer, requireHumanApproval: true });
@@ -28,7 +18,6 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
     // The organization-wide list is projected from the journal (visible within 2 s); a wallet's is not.
     await service.projected();
   });
-  afterAll(() => service.close());
 
   const list = (query: string, key = org.key) => service.call('GET', `/v1/payments${query}`, { key });
 
@@ -59,7 +48,7 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
     });
 
     it('filters by paying wallet', async () => {
-      const response = await list(`?walletId=${payer}`);
+      const response = await list(`?walletId=${wallets.payer}`);
       expectStatus(response, 200);
       expect(response.body.data.map((p: { id: string }) => p.id)).toEqual([...posted].reverse());
     });
@@ -68,7 +57,7 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
       // Act
       const queued = await list('?status=QUEUED');
       const postedOnly = await list('?status=POSTED');
-      const both = await list(`?status=QUEUED&walletId=${secondPayer}`);
+      const both = await list(`?status=QUEUED&walletId=${wallets.secondPayer}`);
 
       // Assess
       expect(queued.body.data.map((p: { id: string }) => p.id)).toEqual([queuedId]);
@@ -80,7 +69,7 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
 
     it('pages with limit and cursor without gaps or repeats', async () => {
       // Act
-      const pages = await ledger.allPages(org.key, `/v1/payments?walletId=${payer}`, 2);
+      const pages = await ledger.allPages(org.key, `/v1/payments?walletId=${wallets.payer}`, 2);
 
       // Assess
       expect(pages.map((p) => p.body.data.length)).toEqual([2, 2, 1]);
@@ -92,7 +81,7 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
 
     it('answers hasMore false and a null cursor when the last page is exactly full', async () => {
       // Act
-      const response = await list(`?walletId=${payer}&limit=${posted.length}`);
+      const response = await list(`?walletId=${wallets.payer}&limit=${posted.length}`);
 
       // Assess
       expectStatus(response, 200);
@@ -102,7 +91,7 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
 
     it('lists a payment under its payee wallet too', async () => {
       // Act
-      const response = await list(`?walletId=${payee}`);
+      const response = await list(`?walletId=${wallets.payee}`);
 
       // Assess
       expectStatus(response, 200);
@@ -114,10 +103,10 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
       expectApiError(await list('?limit=0'), 400, 'VALIDATION_ERROR');
       expectApiError(await list('?limit=101'), 400, 'VALIDATION_ERROR');
       expectApiError(await list('?color=blue'), 400, 'VALIDATION_ERROR');
-      const page = await list(`?walletId=${payer}&limit=2`);
+      const page = await list(`?walletId=${wallets.payer}&limit=2`);
       const cursor = encodeURIComponent(page.body.cursor as string);
       expectApiError(await list(`?limit=2&cursor=${cursor}`), 400, 'VALIDATION_ERROR');
-      expectApiError(await list(`?walletId=${payer}&limit=2&cursor=${cursor}x`), 400, 'VALIDATION_ERROR');
+      expectApiError(await list(`?walletId=${wallets.payer}&limit=2&cursor=${cursor}x`), 400, 'VALIDATION_ERROR');
     });
 
     it("does not show another organization's payments", async () => {
@@ -140,7 +129,7 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
 
       // Assess
       expectStatus(response, 200);
-      expect(response.body).toMatchObject({ id: posted[0], from: payer, to: payee, amount: '1.00', fee: '0.00', status: 'POSTED' });
+      expect(response.body).toMatchObject({ id: posted[0], from: wallets.payer, to: wallets.payee, amount: '1.00', fee: '0.00', status: 'POSTED' });
     });
 
     it('answers 404 TRANSACTION_NOT_FOUND for an unknown id', async () => {
@@ -154,14 +143,14 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
     it('lets the receiving organization read a payment made to its wallet', async () => {
       // Prepare
       const receiving = await ledger.fundedWallet(otherOrg, undefined, 'Receiving');
-      const payment = await ledger.paid(org.key, { from: payer, to: receiving, amount: '2.50' });
+      const payment = await ledger.paid(org.key, { from: wallets.payer, to: receiving, amount: '2.50' });
 
       // Act
       const response = await ledger.getPayment(otherOrg.key, payment.id);
 
       // Assess
       expectStatus(response, 200);
-      expect(response.body).toMatchObject({ id: payment.id, from: payer, to: receiving, amount: '2.50', status: 'POSTED' });
+      expect(response.body).toMatchObject({ id: payment.id, from: wallets.payer, to: receiving, amount: '2.50', status: 'POSTED' });
     });
 
     it("answers 404 to an agent key for a payment of neither side of its wallet", async () => {

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus, type Organization } from '../fixtures/payments-client.js';
 import { eventually } from '../fixtures/eventually.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('payments: POST /v1/payments/:id/reverse', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let payerOrg: Organization;
-  let payeeOrg: Organization;
-  beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    payerOrg = await service.createOrganization('Paying Org');
-    payeeOrg = await service.createOrganization('Receiving Org');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, payerOrg, payeeOrg } = setupE2e({ organizations: { payerOrg: 'Paying Org', payeeOrg: 'Receiving Org' } });
 
   const reverse = (key: string, paymentId: string, options: { body?: unknown; headers?: Record<string, string> } = {}) =>
     service.call('POST', `/v1/payments/${paymentId}/reverse`, { key, ...options });

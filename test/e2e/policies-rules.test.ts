@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus, type LedgerClient } from '../fixtures/payments-client.js';
 
 describe('policies: how spend rules judge POST /v1/payments', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let org: Organization;
-  beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    org = await service.createOrganization('Rules Org');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, org } = setupE2e({ organizations: { org: 'Rules Org' } });
 
   async function governed(rules: Record<string, unknown>, amount = '1000.00') {
     const payer = await ledger.fundedWallet(org, amount);

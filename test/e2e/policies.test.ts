@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 
 describe('policies: CRUD under /v1/policies', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let org: Organization;
-  let otherOrg: Organization;
-  beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    org = await service.createOrganization('Policy Org');
-    otherOrg = await service.createOrganization('Other Org');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, org, otherOrg } = setupE2e({ organizations: { org: 'Policy Org', otherOrg: 'Other Org' } });
 
   const post = (body: unknown, key = org.key) => service.call('POST', '/v1/policies', { key, body });
   const get = (id: string, key = org.key) => service.call('GET', `/v1/policies/${id}`, { key });

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { expectError, expectSecurityHeaders } from '../fixtures/organizations.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const PER_SECOND = 3;
 
 describe('rate limits per key', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ RATE_LIMIT_PER_SECOND: String(PER_SECOND) });
-  });
-  afterAll(() => service.close());
+  const { service } = setupE2e({ env: { RATE_LIMIT_PER_SECOND: String(PER_SECOND) } });
 
   it('answers 429 RATE_LIMIT_EXCEEDED with retryAfter, a Retry-After header and the security headers', async () => {
     // Prepare

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { ENV } from '../../shared/config/env-names.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { TEST_MCP_TOKEN } from '../fixtures/mcp-client.js';
 import { mcpHeaders, rpc } from '../fixtures/mcp-events.js';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 
 /** JSON text with one raw 0xff byte (never valid UTF-8) where `<FF>` marks the spot. */
 function withInvalidByte(json: string): Uint8Array {
@@ -13,16 +13,7 @@ function withInvalidByte(json: string): Uint8Array {
 
 /** Request bodies are JSON text in UTF-8, sent as `application/json` (docs/api.md, Conventions). */
 describe('request body encoding and media type', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let org: Organization;
-
-  beforeAll(async () => {
-    service = await startTestService({ [ENV.mcpAuthToken]: TEST_MCP_TOKEN });
-    ledger = ledgerClient(service);
-    org = await service.createOrganization('Encoding');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, org } = setupE2e({ env: { [ENV.mcpAuthToken]: TEST_MCP_TOKEN }, organizations: { org: 'Encoding' } });
 
   const send = (method: string, path: string, rawBody: string | Uint8Array, contentType?: string) =>
     service.call(method, path, { key: org.key, rawBody, headers: contentType === undefined ? {} : { 'content-type': contentType } });

@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 
 /** Defects found in review: each test failed before its fix. */
 describe('review regressions', () => {
-  let service: TestService;
-  let ledger: LedgerClient;
-  let orgA: Organization;
-  let orgB: Organization;
-
-  beforeAll(async () => {
-    service = await startTestService();
-    ledger = ledgerClient(service);
-    orgA = await service.createOrganization('A');
-    orgB = await service.createOrganization('B');
-  });
-  afterAll(() => service.close());
+  const { service, ledger, orgA, orgB } = setupE2e({ organizations: { orgA: 'A', orgB: 'B' } });
 
   it("answers 404 for another organization's wallet as a payments or policies filter", async () => {
     const payer = await ledger.fundedWallet(orgA, '100.00');

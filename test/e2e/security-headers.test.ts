@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectSecurityHeaders, type Organization } from '../fixtures/organizations.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { expectError, expectSecurityHeaders } from '../fixtures/organizations.js';
 
 describe('security headers', () => {
-  let service: TestService;
-  let org: Organization;
-  beforeAll(async () => {
-    service = await startTestService();
-    org = await service.createOrganization();
-  });
-  afterAll(() => service.close());
+  const { service, org } = setupE2e({ organizations: { org: 'Test Org' } });
 
   it('sends every security header on a 200', async () => {
     const response = await service.call('GET', '/v1/wallets', { key: org.key });

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 
 describe('local service', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(() => service.close());
+  const { service } = setupE2e();
 
   it('creates an organization whose sandbox key lists its main wallet', async () => {
     const org = await service.createOrganization();

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
 import { countWallets, createWallet, expectError } from '../fixtures/organizations.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const WALLET_LIMIT = 3;
 
 describe('wallet limit per environment', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ WALLET_LIMIT_PER_ENVIRONMENT: String(WALLET_LIMIT) });
-  });
-  afterAll(() => service.close());
+  const { service } = setupE2e({ env: { WALLET_LIMIT_PER_ENVIRONMENT: String(WALLET_LIMIT) } });
 
   it('answers 403 WALLET_LIMIT_EXCEEDED once the main wallet and two more reach the limit', async () => {
     // Prepare

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countWallets, createApiKey, createWallet, expectError, expectValidationError, type Organization } from '../fixtures/organizations.js';
-import { startTestService, type TestService } from '../fixtures/local-service.js';
+import { describe, expect, it } from 'vitest';
+import { setupE2e } from '../fixtures/e2e-setup.js';
+import { countWallets, createApiKey, createWallet, expectError, expectValidationError } from '../fixtures/organizations.js';
 
 describe('wallets', () => {
-  let service: TestService;
-  let org: Organization;
-  let otherOrg: Organization;
-  beforeAll(async () => {
-    service = await startTestService();
-    org = await service.createOrganization('Wallet Org');
-    otherOrg = await service.createOrganization('Other Org');
-  });
-  afterAll(() => service.close());
+  const { service, org, otherOrg } = setupE2e({ organizations: { org: 'Wallet Org', otherOrg: 'Other Org' } });
 
   const fund = (walletId: string, body: unknown, key = org.key) => service.call('POST', `/v1/wallets/${walletId}/fund`, { key, body });
   const balanceOf = async (walletId: string, key = org.key) => (await service.call('GET', `/v1/wallets/${walletId}/balance`, { key })).body.balance as string;

@@ -1,0 +1,7 @@
+import { describeTransferStoreContract } from '../contracts/transfer-store-contract.js';
+import { createMemoryTransferStore } from '../fakes/memory-transfer-store.js';
+
+describeTransferStoreContract('in-memory fake', async () => {
+  const { store, table } = createMemoryTransferStore();
+  return { store, addWallet: async (wallet) => table.addWallet(wallet) };
+});
