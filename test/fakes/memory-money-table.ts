@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { APPROVAL_STATES } from '../../shared/domain/approvals/approval-states.js';
-import type { ApprovalChange } from '../../shared/domain/approvals/ports.js';
+import type { ApprovalChange } from '../../shared/domain/approvals/changes.js';
 import type { AuditChange } from '../../shared/domain/audit/ports.js';
 import { ApiError } from '../../shared/domain/errors.js';
 import type { IdempotencyChange, IdempotencySlot } from '../../shared/domain/idempotency/ports.js';
