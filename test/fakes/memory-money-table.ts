@@ -6,7 +6,7 @@ import { ApiError } from '../../shared/domain/errors.js';
 import type { IdempotencyChange, IdempotencySlot } from '../../shared/domain/idempotency/ports.js';
 import { HOLD_STATES } from '../../shared/domain/ledger/hold-states.js';
 import { journalRecordOf, type JournalRecord } from '../../shared/domain/ledger/journal.js';
-import { assertBalanced, BUCKETS, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../shared/domain/ledger/posting.js';
+import { assertBalanced, bucketMovementOf, BUCKETS, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../shared/domain/ledger/posting.js';
 import { formatAmount, formatBalance } from '../../shared/domain/money.js';
 import type { PaymentChange } from '../../shared/domain/payments/ports.js';
 import { TRANSACTION_STATES } from '../../shared/domain/payments/transaction-states.js';
@@ -93,14 +93,7 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
   /** walletUpdate of posting-writers.ts: the refusals in its mapper's order. */
   function moveWallet(next: MemoryItems, posting: Posting, walletId: string, legs: Leg[], spend: SpendCount | undefined): void {
     const row = next.wallets.get(walletId);
-    const delta: Record<Bucket, Big> = { available: new Big(0), held: new Big(0), pending: new Big(0) };
-    const taken: Record<Bucket, Big> = { available: new Big(0), held: new Big(0), pending: new Big(0) };
-    for (const leg of legs) {
-      const bucket = leg.bucket ?? 'available';
-      delta[bucket] = delta[bucket].plus(leg.amount);
-      if (leg.amount.lt(0)) taken[bucket] = taken[bucket].plus(leg.amount.abs());
-    }
-    const settlesHold = legs.every((leg) => leg.settlesHold);
+    const { delta, taken, settlesHold } = bucketMovementOf(legs);
     // DynamoDB refuses the write (an unused `:spent`): a spend always counts at least one period.
     if (spend && spend.periods.length === 0) throw new Error('a spend without periods (DynamoDB: ValidationException)');
     if (!row) throw new ApiError('WALLET_NOT_FOUND', undefined, { walletId });

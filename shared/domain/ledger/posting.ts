@@ -162,3 +162,21 @@ export const systemAccount = (accountId: string): LedgerAccount => ({ kind: 'SYS
 /** An account id as the journal stores it (`wal_...` or `acc_...`). */
 export const accountIdOf = (account: LedgerAccount): string => (account.kind === 'WALLET' ? account.walletId : account.accountId);
 export const accountOf = (id: string): LedgerAccount => (id.startsWith(SYSTEM_ACCOUNT_PREFIX) ? systemAccount(id) : walletAccount(id));
+
+/** What one wallet's legs do to its buckets: the net change, the amounts taken out, and whether every leg settles a hold. */
+export interface BucketMovement {
+  delta: Record<Bucket, Big>;
+  taken: Record<Bucket, Big>;
+  settlesHold: boolean;
+}
+
+export function bucketMovementOf(legs: Leg[]): BucketMovement {
+  const delta: Record<Bucket, Big> = { available: new Big(0), held: new Big(0), pending: new Big(0) };
+  const taken: Record<Bucket, Big> = { available: new Big(0), held: new Big(0), pending: new Big(0) };
+  for (const leg of legs) {
+    const bucket = leg.bucket ?? 'available';
+    delta[bucket] = delta[bucket].plus(leg.amount);
+    if (leg.amount.lt(0)) taken[bucket] = taken[bucket].plus(leg.amount.abs());
+  }
+  return { delta, taken, settlesHold: legs.every((leg) => leg.settlesHold) };
+}

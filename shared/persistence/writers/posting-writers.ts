@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { ApiError } from '../../domain/errors.js';
 import { HOLD_STATES } from '../../domain/ledger/hold-states.js';
 import { journalRecordOf } from '../../domain/ledger/journal.js';
-import { assertBalanced, BUCKETS, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../domain/ledger/posting.js';
+import { assertBalanced, bucketMovementOf, BUCKETS, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../domain/ledger/posting.js';
 import { formatAmount, formatBalance } from '../../domain/money.js';
 import { TRANSACTION_STATES } from '../../domain/payments/transaction-states.js';
 import { PERIOD_RULE } from '../../domain/policies/policy-types.js';
@@ -74,14 +74,7 @@ const BALANCE_ATTRIBUTE: Record<Bucket, string> = { available: 'balance', held: 
 
 /** One wallet's balances under the conditions of its legs (and, for a paying wallet, its spend). */
 function walletUpdate(tableName: string, posting: Posting, walletId: string, legs: Leg[], spend: SpendCount | undefined): TransactWrite {
-  const delta: Record<Bucket, Big> = { available: new Big(0), held: new Big(0), pending: new Big(0) };
-  const taken: Record<Bucket, Big> = { available: new Big(0), held: new Big(0), pending: new Big(0) };
-  for (const leg of legs) {
-    const bucket = leg.bucket ?? 'available';
-    delta[bucket] = delta[bucket].plus(leg.amount);
-    if (leg.amount.lt(0)) taken[bucket] = taken[bucket].plus(leg.amount.abs());
-  }
-  const settlesHold = legs.every((leg) => leg.settlesHold);
+  const { delta, taken, settlesHold } = bucketMovementOf(legs);
   const adds = ['entryCount :one'];
   const removes: string[] = [];
   // A closed (deleted agent) wallet takes nothing more: money there would be stranded.
