@@ -41,7 +41,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     }),
     output: 'createdAgentView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'INVALID_AMOUNT', 'ACTIVATION_REQUIRED'],
-    run: ({ services, auth, body }) => services.agents.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.agents.create(auth, audit, body),
     present: (result) => presentCreatedAgent(result, false),
   }),
   op({
@@ -60,7 +60,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     }),
     output: 'createdAgentView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'ACTIVATION_REQUIRED'],
-    run: ({ services, auth, body }) => services.agents.createFromTemplate(auth, body),
+    run: ({ services, auth, audit, body }) => services.agents.createFromTemplate(auth, audit, body),
     present: (result) => presentCreatedAgent(result, true),
   }),
   op({
@@ -117,7 +117,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     body: () => z.strictObject({ amount: amount('Amount to move, in USD: positive funds the agent, negative returns money to the main wallet.'), idempotencyKey: idempotencyKey() }),
     output: 'budgetAdjustedView',
     errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INSUFFICIENT_FUNDS', 'INVALID_AMOUNT', 'INVALID_STATE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, body, idempotencyKey }) => services.agents.adjustBudget(auth, params.id!, body.amount, idempotencyKey),
+    run: ({ services, auth, audit, params, body, idempotencyKey }) => services.agents.adjustBudget(auth, audit, params.id!, body.amount, idempotencyKey),
   }),
   op({
     name: 'pauseAgent',
@@ -132,7 +132,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     mcp: { tool: 'pause_agent', hints: HINTS.update },
     output: 'agentStatusView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.agents.pause(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.agents.pause(auth, audit, params.id!),
   }),
   op({
     name: 'resumeAgent',
@@ -147,7 +147,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     mcp: { tool: 'resume_agent', hints: HINTS.update },
     output: 'agentStatusView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.agents.resume(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.agents.resume(auth, audit, params.id!),
   }),
   op({
     name: 'rotateAgentKey',
@@ -162,7 +162,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     mcp: { tool: 'rotate_agent_key', hints: { ...HINTS.destructive, idempotentHint: false } },
     output: 'agentKeyRotatedView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.agents.rotateKey(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.agents.rotateKey(auth, audit, params.id!),
   }),
   op({
     name: 'deleteAgent',
@@ -177,6 +177,6 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
     mcp: { tool: 'delete_agent', hints: HINTS.destructive },
     output: 'agentDeletedView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params }) => services.agents.remove(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.agents.remove(auth, audit, params.id!),
   }),
 ]);

@@ -35,7 +35,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
     }),
     output: 'createdApiKeyView',
     errors: ['ACTIVATION_REQUIRED'],
-    run: ({ services, auth, body }) => services.apiKeys.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.apiKeys.create(auth, audit, body),
     present: (created) => presentCreatedApiKey(created.apiKey, created.raw),
   }),
   list({
@@ -62,7 +62,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>('api-keys', [
     params: { id: 'The key id (`key_...`).' },
     output: 'apiKeyView',
     errors: ['API_KEY_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.apiKeys.revoke(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.apiKeys.revoke(auth, audit, params.id!),
     present: presentApiKey,
   }),
 ]);

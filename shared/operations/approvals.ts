@@ -62,7 +62,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
     body: () => z.strictObject({ note: note('A note kept with the decision (at most 1,024 characters).') }),
     output: 'approvalView',
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params, body }) => services.approvals.approve(auth, params.id!, body.note),
+    run: ({ services, auth, audit, params, body }) => services.approvals.approve(auth, audit, params.id!, body.note),
     present: presentApproval,
   }),
   op({
@@ -79,7 +79,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>('approvals', [
     body: () => z.strictObject({ reason: note('Why the payment was rejected (at most 1,024 characters).') }),
     output: 'approvalView',
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params, body }) => services.approvals.reject(auth, params.id!, body.reason),
+    run: ({ services, auth, audit, params, body }) => services.approvals.reject(auth, audit, params.id!, body.reason),
     present: presentApproval,
   }),
 ]);

@@ -29,7 +29,7 @@ export const INTERNAL = defineGroup<InternalServices>('internal', [
     body: () => z.strictObject({ name: name('Name of the organization (1-200 characters).') }),
     output: 'createdOrganizationView',
     errors: [],
-    run: ({ services, auth, body }) => services.organizations.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.organizations.create(auth, audit, body),
     present: presentCreatedOrganization,
   }),
   op({
@@ -44,7 +44,7 @@ export const INTERNAL = defineGroup<InternalServices>('internal', [
     body: () => z.strictObject({ status: describe(z.enum(['VERIFIED', 'REJECTED']), 'The decision.') }),
     output: 'kybDecisionView',
     errors: ['ORGANIZATION_NOT_FOUND'],
-    run: ({ services, auth, params, body }) => services.organizations.decideKyb(auth, params.id!, body.status),
+    run: ({ services, auth, audit, params, body }) => services.organizations.decideKyb(auth, audit, params.id!, body.status),
   }),
   op({
     name: 'getCompliance',
@@ -68,6 +68,6 @@ export const INTERNAL = defineGroup<InternalServices>('internal', [
     params: { domain: 'The merchant domain, e.g. shop.example.com.' },
     output: 'merchantSuspendedView',
     errors: ['MERCHANT_NOT_FOUND'],
-    run: ({ services, auth, params }) => services.merchants.suspend(auth, params.domain!),
+    run: ({ services, auth, audit, params }) => services.merchants.suspend(auth, audit, params.domain!),
   }),
 ]);

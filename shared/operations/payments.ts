@@ -56,7 +56,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     body: () => z.strictObject(paymentFields()),
     output: 'paymentView',
     errors: ['APPROVAL_REQUIRED', ...PAYMENT_ERRORS],
-    run: ({ services, auth, body, idempotencyKey }) => services.payments.create(auth, { ...body, idempotencyKey }),
+    run: ({ services, auth, audit, body, idempotencyKey }) => services.payments.create(auth, audit, { ...body, idempotencyKey }),
   }),
   list({
     name: 'listPayments',
@@ -99,7 +99,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     }),
     output: 'batchPaymentsView',
     errors: ['BATCH_PARTIAL_FAILURE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE'],
-    run: ({ services, auth, body, idempotencyKey }) => services.payments.batch(auth, body.payments, idempotencyKey),
+    run: ({ services, auth, audit, body, idempotencyKey }) => services.payments.batch(auth, audit, body.payments, idempotencyKey),
   }),
   op({
     name: 'getPayment',
@@ -130,7 +130,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     body: () => z.strictObject({ idempotencyKey: idempotencyKey() }),
     output: 'paymentView',
     errors: ['TRANSACTION_NOT_FOUND', 'REVERSAL_NOT_ALLOWED', 'INSUFFICIENT_FUNDS', 'WALLET_FROZEN', 'ENVIRONMENT_MISMATCH', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, idempotencyKey }) => services.payments.reverse(auth, params.id!, idempotencyKey),
+    run: ({ services, auth, audit, params, idempotencyKey }) => services.payments.reverse(auth, audit, params.id!, idempotencyKey),
   }),
   op({
     name: 'putMerchantProfile',
@@ -152,7 +152,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>('payments', [
     }),
     output: 'merchantView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, body }) => services.merchants.upsert(auth, body),
+    run: ({ services, auth, audit, body }) => services.merchants.upsert(auth, audit, body),
     present: presentMerchant,
   }),
 ]);

@@ -31,7 +31,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
     }),
     output: 'walletView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'ACTIVATION_REQUIRED'],
-    run: ({ services, auth, body }) => services.wallets.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.wallets.create(auth, audit, body),
     present: presentWallet,
   }),
   list({
@@ -92,7 +92,7 @@ export const WALLETS = defineGroup<WalletsServices>('wallets', [
     body: () => z.strictObject({ amount: amount('Amount to add, in USD, from 0.01 to 10,000.00.'), idempotencyKey: idempotencyKey() }),
     output: 'walletFundingView',
     errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE'],
-    run: ({ services, auth, params, body, idempotencyKey }) => services.wallets.fundWithKey(auth, params.id!, body.amount, idempotencyKey),
+    run: ({ services, auth, audit, params, body, idempotencyKey }) => services.wallets.fundWithKey(auth, audit, params.id!, body.amount, idempotencyKey),
   }),
   list({
     name: 'getStatement',

@@ -11,6 +11,7 @@ import { unconfiguredRail } from '../../shared/domain/transfers/sandbox-rail.js'
 import { transferService } from '../../shared/runtime/services.js';
 import { replayJournal } from '../../shared/persistence/journal-replay.js';
 import { startTestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /**
  * The transfer service against DynamoDB Local, its workflow steps driven by hand on a fixed clock
@@ -75,7 +76,7 @@ describe('transfers against DynamoDB Local', () => {
   it('a withdrawal holds amount + fee, captures it on settlement, and the fee reaches acc_FEES', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '500.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '500.00');
     const created = await t.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '200.00', currency: 'USD', counterparty: bank('000111112222', 'WIRE') });
     const body = created.body as TransferView;
     expect(body).toMatchObject({ status: 'INITIATED', fee: '1.00', netAmount: '201.00', rail: 'WIRE' });
@@ -91,7 +92,7 @@ describe('transfers against DynamoDB Local', () => {
   it('a withdrawal to an account ending 0002 fails at settlement and returns amount and fee; 0003 is rejected at submission', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
     const failing = (await t.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '10.00', currency: 'USD', counterparty: bank('000000000002', 'FEDNOW') })).body as TransferView;
     expect(failing.fee).toBe('0.25');
     await t.transfers.runStep({ step: 'submit', transferId: failing.id });
@@ -109,7 +110,7 @@ describe('transfers against DynamoDB Local', () => {
   it('cancel and settlement racing: exactly one wins, and the money follows the winner', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '1000.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '1000.00');
     // A rail that settles at once and still accepts cancels: the database alone decides the race.
     const permissive: TransferRail = { submit: async (transfer) => ({ accepted: true, reference: transfer.id, settleAt: t.clock.now().toISOString() }), settlement: async () => ({ outcome: 'SETTLED' }), cancel: async () => ({ cancelled: true }) };
     const transfers = transferService(t.app.core, { rails: { SANDBOX: permissive, PRODUCTION: unconfiguredRail } });
@@ -139,7 +140,7 @@ describe('transfers against DynamoDB Local', () => {
   it('cancel from PENDING returns amount and fee; afterwards, and before submission, it answers INVALID_STATE', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
     const body = (await t.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '40.00', currency: 'USD', counterparty: bank('000444445555') })).body as TransferView;
     await expect(t.transfers.cancel(org.ctx, body.id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
     await t.transfers.runStep({ step: 'submit', transferId: body.id });
@@ -155,8 +156,8 @@ describe('transfers against DynamoDB Local', () => {
     const t = await startTransfers();
     const org = await t.organization();
     const other = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
-    const second = await t.app.services.wallets.create(org.ctx, { name: 'Second' });
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
+    const second = await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Second' });
     const done = (await t.transfers.internal(org.ctx, { fromWalletId: org.mainWalletId, toWalletId: second.id, amount: '30.00', description: 'float' })).body as TransferView;
     expect(done).toMatchObject({ status: 'COMPLETED', rail: 'INTERNAL', direction: 'INTERNAL', fee: '0.00', toWalletId: second.id });
     expect(await t.wallet(org.ctx, second.id)).toMatchObject({ balance: '30.00' });
@@ -181,7 +182,7 @@ describe('transfers against DynamoDB Local', () => {
   it('a cancel committed while the settle step is waiting on the rail wins: the step then finds the transfer CANCELLED and moves nothing', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow: TransferRail = {
@@ -206,7 +207,7 @@ describe('transfers against DynamoDB Local', () => {
   it('the sandbox rail refuses a cancel once the transfer is settling (409 INVALID_STATE); the settlement then completes it', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
     const body = (await t.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '30.00', currency: 'USD', counterparty: bank('000444445555', 'WIRE') })).body as TransferView;
     await t.transfers.runStep({ step: 'submit', transferId: body.id });
     t.clock.advance(1000);
@@ -217,21 +218,21 @@ describe('transfers against DynamoDB Local', () => {
   it('an agent with money held or clearing can not be deleted (it would be stranded); once its transfers finish it can', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '200.00');
-    const agent = (await t.app.services.agents.create(org.ctx, { name: 'Withdrawing agent' })).wallet;
-    await t.app.services.agents.adjustBudget(org.ctx, agent.id, '100.00', undefined);
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '200.00');
+    const agent = (await t.app.services.agents.create(org.ctx, AUDIT.wallet.create, { name: 'Withdrawing agent' })).wallet;
+    await t.app.services.agents.adjustBudget(org.ctx, AUDIT.wallet.adjustBudget, agent.id, '100.00', undefined);
     const out = (await t.transfers.withdraw(org.ctx, { walletId: agent.id, amount: '50.00', currency: 'USD', counterparty: bank('000444445555', 'ACH') })).body as TransferView;
-    await expect(t.app.services.agents.remove(org.ctx, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { heldBalance: '50.25000000' } });
+    await expect(t.app.services.agents.remove(org.ctx, AUDIT.wallet.close, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { heldBalance: '50.25000000' } });
     await t.transfers.runStep({ step: 'submit', transferId: out.id });
     await t.transfers.cancel(org.ctx, out.id);
     const deposit = (await t.transfers.deposit(org.ctx, { walletId: agent.id, amount: '30.00', currency: 'USD', counterparty: bank('000444445555', 'ACH') })).body as TransferView;
     await t.transfers.runStep({ step: 'submit', transferId: deposit.id });
     t.clock.advance(3000);
     await t.transfers.runStep({ step: 'settle', transferId: deposit.id });
-    await expect(t.app.services.agents.remove(org.ctx, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { pendingBalance: '29.75000000' } });
+    await expect(t.app.services.agents.remove(org.ctx, AUDIT.wallet.close, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { pendingBalance: '29.75000000' } });
     t.clock.advance(2000);
     expect(await t.transfers.releaseClearing(deposit.id)).toBe('released');
-    await t.app.services.agents.remove(org.ctx, agent.id);
+    await t.app.services.agents.remove(org.ctx, AUDIT.wallet.close, agent.id);
     expect(await t.wallet(org.ctx, agent.id)).toEqual({ balance: '0.00', held: '0.00', pending: '0.00' });
     expect(await t.ledgerProblems()).toEqual([]);
   });
@@ -239,12 +240,12 @@ describe('transfers against DynamoDB Local', () => {
   it('a wallet whose policies list recipients withdraws only to a listed linked account or USDC address (case-insensitive), never to bank numbers', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '500.00');
-    const linked = await t.app.services.bankAccounts.create(org.ctx, { routingNumber: '011000015', accountNumber: '000987654321', accountName: 'Ops', accountType: 'CHECKING' });
-    await t.app.services.bankAccounts.verify(org.ctx, linked.id, ['0.32', '0.45']);
-    const other = await t.app.services.bankAccounts.create(org.ctx, { routingNumber: '011000015', accountNumber: '000111122223', accountName: 'Other', accountType: 'CHECKING' });
-    await t.app.services.bankAccounts.verify(org.ctx, other.id, ['0.32', '0.45']);
-    await t.app.services.policies.create(org.ctx, { walletId: org.mainWalletId, name: 'Only ops', maxTransactionAmount: '1000', requireHumanApproval: false, allowedRecipients: [linked.id, 'usdc:0xABCDEF0000000000000000000000000000000001'] });
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '500.00');
+    const linked = await t.app.services.bankAccounts.create(org.ctx, AUDIT.bankAccount.create, { routingNumber: '011000015', accountNumber: '000987654321', accountName: 'Ops', accountType: 'CHECKING' });
+    await t.app.services.bankAccounts.verify(org.ctx, AUDIT.bankAccount.verify, linked.id, ['0.32', '0.45']);
+    const other = await t.app.services.bankAccounts.create(org.ctx, AUDIT.bankAccount.create, { routingNumber: '011000015', accountNumber: '000111122223', accountName: 'Other', accountType: 'CHECKING' });
+    await t.app.services.bankAccounts.verify(org.ctx, AUDIT.bankAccount.verify, other.id, ['0.32', '0.45']);
+    await t.app.services.policies.create(org.ctx, AUDIT.policy.create, { walletId: org.mainWalletId, name: 'Only ops', maxTransactionAmount: '1000', requireHumanApproval: false, allowedRecipients: [linked.id, 'usdc:0xABCDEF0000000000000000000000000000000001'] });
     const withdraw = (input: Partial<Parameters<typeof t.transfers.withdraw>[1]>) => t.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '10.00', currency: 'USD', ...input });
     expect((await withdraw({ bankAccountId: linked.id })).status).toBe(201);
     await expect(withdraw({ bankAccountId: other.id })).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'allowedRecipients' } });
@@ -257,11 +258,11 @@ describe('transfers against DynamoDB Local', () => {
   it('a transfer to a linked account deleted before submission fails (BANK_ACCOUNT_DELETED) and returns the hold', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
-    const linked = await t.app.services.bankAccounts.create(org.ctx, { routingNumber: '011000015', accountNumber: '000987654321', accountName: 'Ops', accountType: 'CHECKING' });
-    await t.app.services.bankAccounts.verify(org.ctx, linked.id, ['0.32', '0.45']);
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
+    const linked = await t.app.services.bankAccounts.create(org.ctx, AUDIT.bankAccount.create, { routingNumber: '011000015', accountNumber: '000987654321', accountName: 'Ops', accountType: 'CHECKING' });
+    await t.app.services.bankAccounts.verify(org.ctx, AUDIT.bankAccount.verify, linked.id, ['0.32', '0.45']);
     const body = (await t.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '10.00', currency: 'USD', bankAccountId: linked.id })).body as TransferView;
-    await t.app.services.bankAccounts.remove(org.ctx, linked.id);
+    await t.app.services.bankAccounts.remove(org.ctx, AUDIT.bankAccount.delete, linked.id);
     expect(await t.transfers.runStep({ step: 'submit', transferId: body.id })).toEqual({ transferId: body.id, status: 'FAILED' });
     expect(await t.transfers.get(org.ctx, body.id)).toMatchObject({ failureReason: 'BANK_ACCOUNT_DELETED' });
     expect(await t.wallet(org.ctx, org.mainWalletId)).toEqual({ balance: '100.00', held: '0.00', pending: '0.00' });
@@ -270,7 +271,7 @@ describe('transfers against DynamoDB Local', () => {
   it('USDC amounts keep their 6 decimals in the journal: the hold and its capture record exactly amount + fee', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
     const body = (await t.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '10.123456', currency: 'USDC', counterparty: { type: 'USDC', address: '0x52908400098527886E0F7030069857D2E4169EE7' } })).body as TransferView;
     expect(body).toMatchObject({ amount: '10.123456', fee: '0.25', netAmount: '10.373456' });
     expect((await t.app.services.wallets.get(org.ctx, org.mainWalletId)).balance.toFixed()).toBe('89.626544');
@@ -312,7 +313,7 @@ describe('transfers against DynamoDB Local', () => {
   it('the reconciler defers a transfer it could not move (the rail failing) instead of retrying it on every run', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
     const down: TransferRail = { submit: async () => { throw new Error('rail unreachable'); }, settlement: async () => ({ outcome: 'SETTLED' }), cancel: async () => ({ cancelled: true }) };
     const transfers = transferService(t.app.core, { rails: { SANDBOX: down, PRODUCTION: unconfiguredRail } });
     const body = (await transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '10.00', currency: 'USD', counterparty: bank('000444445555', 'WIRE') })).body as TransferView;
@@ -339,8 +340,8 @@ describe('transfers against DynamoDB Local', () => {
   it('a withdrawal that fails or is cancelled gives its amount + fee back to the wallet\'s daily spend', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '500.00');
-    await t.app.services.policies.create(org.ctx, { walletId: org.mainWalletId, name: 'Daily 50', maxTransactionAmount: '1000', requireHumanApproval: false, dailyLimit: '50' });
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '500.00');
+    await t.app.services.policies.create(org.ctx, AUDIT.policy.create, { walletId: org.mainWalletId, name: 'Daily 50', maxTransactionAmount: '1000', requireHumanApproval: false, dailyLimit: '50' });
     const withdraw = () => t.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '40.00', currency: 'USD', counterparty: bank('000444445555', 'WIRE') });
     const first = (await withdraw()).body as TransferView;
     await expect(withdraw()).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit' } });
@@ -350,32 +351,32 @@ describe('transfers against DynamoDB Local', () => {
     await t.transfers.advance(org.ctx, second.id, 'FAILED');
     expect((await withdraw()).status).toBe(201);
     // A payment sees the same counter: 40.25 of 50 spent.
-    const payee = await t.app.services.wallets.create(org.ctx, { name: 'Payee' });
-    await expect(t.app.services.payments.create(org.ctx, { from: org.mainWalletId, to: payee.id, amount: '10.00' })).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', spent: '40.25' } });
+    const payee = await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Payee' });
+    await expect(t.app.services.payments.create(org.ctx, AUDIT.payment.create, { from: org.mainWalletId, to: payee.id, amount: '10.00' })).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', spent: '40.25' } });
     expect(await t.ledgerProblems()).toEqual([]);
   });
   it('an agent with a deposit or withdrawal in flight can not be deleted; a deposit settling on a paused agent\'s wallet is credited', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    const agent = (await t.app.services.agents.create(org.ctx, { name: 'Receiving agent' })).wallet;
+    const agent = (await t.app.services.agents.create(org.ctx, AUDIT.wallet.create, { name: 'Receiving agent' })).wallet;
     const deposit = (await t.transfers.deposit(org.ctx, { walletId: agent.id, amount: '40.00', currency: 'USD', counterparty: bank('000444445555', 'WIRE') })).body as TransferView;
-    await expect(t.app.services.agents.remove(org.ctx, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { openTransfers: true } });
+    await expect(t.app.services.agents.remove(org.ctx, AUDIT.wallet.close, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { openTransfers: true } });
     await t.transfers.runStep({ step: 'submit', transferId: deposit.id });
-    await expect(t.app.services.agents.remove(org.ctx, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { openTransfers: true } });
+    await expect(t.app.services.agents.remove(org.ctx, AUDIT.wallet.close, agent.id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { openTransfers: true } });
     // Paused meanwhile: the money accepted while it was active still arrives.
-    await t.app.services.agents.pause(org.ctx, agent.id);
+    await t.app.services.agents.pause(org.ctx, AUDIT.wallet.freeze, agent.id);
     t.clock.advance(1000);
     expect((await t.transfers.runStep({ step: 'settle', transferId: deposit.id })).status).toBe('COMPLETED');
     expect((await t.wallet(org.ctx, agent.id)).balance).toBe('39.75');
     // Settled: the agent can go, its balance swept to the main wallet.
-    await t.app.services.agents.remove(org.ctx, agent.id);
+    await t.app.services.agents.remove(org.ctx, AUDIT.wallet.close, agent.id);
     expect((await t.wallet(org.ctx, org.mainWalletId)).balance).toBe('39.75');
     expect(await t.ledgerProblems()).toEqual([]);
   });
   it('tells the rail the account number at submission only: settlement and cancel get its last 4 digits', async () => {
     const t = await startTransfers();
     const org = await t.organization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
     const told: { call: string; counterparty: unknown }[] = [];
     const recording: TransferRail = {
       submit: async (transfer) => (told.push({ call: 'submit', counterparty: transfer.counterparty }), { accepted: true, reference: `ref_${transfer.id}`, settleAt: t.clock.now().toISOString() }),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { AuditAction } from '../audit/actions.js';
 import { ApiError, type ErrorCode } from '../errors.js';
 import { parseAmount } from '../money.js';
 import type { Environment } from '../tenancy.js';
@@ -51,10 +52,12 @@ export type NetworkRequest = z.infer<typeof networkRequest>;
 export type NetworkAnswer = NetworkDecision | { approved: false; reason: 'invalid_request' | 'processing_error' };
 
 export async function answerNetworkRequest(
-  engine: { authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }, environment: Environment): Promise<NetworkDecision> },
+  engine: { authorizeForNetwork(action: AuditAction, request: AuthorizationRequest & { cardId: string; networkId: string }, environment: Environment): Promise<NetworkDecision> },
   event: unknown,
   log: Pick<Console, 'error'>,
   environment: Environment,
+  /** The audit action of a decision: the card network function's (shared/card-network/function.ts). */
+  action: AuditAction,
 ): Promise<NetworkAnswer> {
   const parsed = safeParse(networkRequest, event);
   if (!parsed.success) return { approved: false, reason: 'invalid_request' };
@@ -66,7 +69,7 @@ export async function answerNetworkRequest(
     return { approved: false, reason: 'invalid_request' };
   }
   try {
-    return await engine.authorizeForNetwork(parsed.data, environment);
+    return await engine.authorizeForNetwork(action, parsed.data, environment);
   } catch (error) {
     // The same request id with other terms: the processor's mistake, answered without an alarm.
     if (error instanceof ApiError && CLIENT_CAUSED.has(error.code)) return { approved: false, reason: 'invalid_request' };
