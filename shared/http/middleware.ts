@@ -12,6 +12,7 @@ import type { ApiKey } from '../domain/types.js';
 import { authorize } from '../operations/authorize.js';
 import type { Cursors, Operation, OperationGroup } from '../operations/define.js';
 import { invoke } from '../operations/invoke.js';
+import { routeKeyOf } from '../operations/paths.js';
 import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from './responses.js';
 import type { RateLimiter } from './rate-limit.js';
 import { compressed } from './compression.js';
@@ -92,7 +93,6 @@ function requestIdOf(event: APIGatewayProxyEventV2): string {
 /** Path parameters are ids (prefix_ + base62) or merchant domains. */
 const PATH_PARAMETER = /^[A-Za-z0-9_.-]{1,253}$/;
 
-const routeKeyOfOperation = (op: Operation) => `${op.http.method} ${op.http.path}`;
 
 // 2. Route resolution among the group's own operations (the body is parsed after authentication).
 function routing(operations: ReadonlyMap<string, Operation>): Middleware {
@@ -250,7 +250,7 @@ export function createHttpHandler<Services>(
   createServices: () => Services,
   options: HttpHandlerOptions = {},
 ) {
-  const operations = new Map(group.operations.map((op) => [routeKeyOfOperation(op), op as Operation]));
+  const operations = new Map(group.operations.map((op) => [routeKeyOf(op.http), op as Operation]));
   let services: Services | undefined;
 
   return middy<AllowanceEvent, HttpResponse, Error, Context>()

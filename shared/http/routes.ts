@@ -4,6 +4,7 @@ import type { Permission } from '../domain/tenancy.js';
 import type { Access, HttpMethod } from '../operations/define.js';
 import { FUNCTION_GROUPS, timeoutOf, type FunctionGroup } from '../operations/groups.js';
 import { CATALOG_ENTRIES } from '../operations/index.js';
+import { fillPath, routeKeyOf } from '../operations/paths.js';
 
 /**
  * The route table, generated from the operation catalog. CDK creates an HTTP API route per entry
@@ -45,7 +46,7 @@ export const ROUTES: readonly RouteDefinition[] = CATALOG_ENTRIES.map(({ group, 
 /** The catch-all route: unknown paths and methods answer the error envelope with security headers. */
 export const FALLBACK_ROUTE = { routeKey: '$default', group: 'docs' as FunctionGroup, operation: 'fallback' } as const;
 
-export const routeKeyOf = (route: Pick<RouteDefinition, 'method' | 'path'>) => `${route.method} ${route.path}`;
+export { routeKeyOf };
 
 const BY_KEY = new Map(ROUTES.map((r) => [routeKeyOf(r), r]));
 
@@ -59,7 +60,7 @@ export function routesOfGroup(group: FunctionGroup): RouteDefinition[] {
 
 const compiled = ROUTES.map((r) => {
   const names: string[] = [];
-  const pattern = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+  const pattern = fillPath(r.path, (name) => {
     names.push(name);
     return '([^/]+)';
   });

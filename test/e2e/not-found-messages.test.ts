@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../shared/http/routes.js';
+import { ROUTES, routeKeyOf } from '../../shared/http/routes.js';
+import { fillPath } from '../../shared/operations/paths.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import type { Organization } from '../fixtures/payments-client.js';
 
@@ -19,9 +20,9 @@ describe('not-found answers say what was not found', () => {
   });
   afterAll(() => service.close());
 
-  it.each(ROUTES_WITH_IDS.map((route) => [`${route.method} ${route.path}`, route] as const))('%s with an unknown id: the message names the resource and the id, never the code', async (_name, route) => {
+  it.each(ROUTES_WITH_IDS.map((route) => [routeKeyOf(route), route] as const))('%s with an unknown id: the message names the resource and the id, never the code', async (_name, route) => {
     // Act
-    const path = route.path.replace(/\{[^}]+\}/g, UNKNOWN_ID);
+    const path = fillPath(route.path, () => UNKNOWN_ID);
     const response = await service.call(route.method, path, { key: org.key, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }) });
 
     // Assess

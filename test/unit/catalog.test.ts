@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from '../../shared/domain/audit/actions.js';
 import { FUNCTION_GROUPS } from '../../shared/operations/groups.js';
 import { CATALOG, CATALOG_ENTRIES } from '../../shared/operations/index.js';
+import { pathParameterNames, routeKeyOf } from '../../shared/operations/paths.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -21,11 +22,15 @@ describe('the operation catalog', () => {
 
   it('names every operation, route and MCP tool once', () => {
     const names = CATALOG_ENTRIES.map((e) => e.operation.name);
-    const routes = CATALOG_ENTRIES.map((e) => `${e.operation.http.method} ${e.operation.http.path}`);
+    const routes = CATALOG_ENTRIES.map((e) => routeKeyOf(e.operation.http));
     const tools = CATALOG_ENTRIES.flatMap((e) => (e.operation.mcp ? [e.operation.mcp.tool] : []));
     expect(new Set(names).size).toBe(names.length);
     expect(new Set(routes).size).toBe(routes.length);
     expect(new Set(tools).size).toBe(tools.length);
+  });
+
+  it('describes exactly the parameters of its path (the `{name}` placeholders), in their order', () => {
+    for (const { operation } of CATALOG_ENTRIES) expect(Object.keys(operation.params ?? {}), operation.name).toEqual(pathParameterNames(operation.http.path));
   });
 
   it('declares an audit action for every operation that changes state, and none for reads', () => {
