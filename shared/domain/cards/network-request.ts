@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { AuditAction } from '../audit/actions.js';
 import { ApiError, type ErrorCode } from '../errors.js';
+import { ID_PREFIX } from '../ids.js';
 import { parseAmount } from '../money.js';
 import type { Environment } from '../tenancy.js';
 import { lazy, safeParse } from '../validation.js';
@@ -37,7 +38,7 @@ export const networkRequest = /* @__PURE__ */ lazy(() =>
   z.strictObject({
     /** The processor's id of this request: a retry of it gets the first decision. */
     networkId: z.string().check(z.minLength(1), z.maxLength(128), z.regex(/^[\x21-\x7e]+$/)),
-    cardId: z.string().check(z.maxLength(128), z.regex(/^card_[A-Za-z0-9]+$/)),
+    cardId: z.string().check(z.maxLength(128), z.regex(new RegExp(`^${ID_PREFIX.card}[A-Za-z0-9]+$`))),
     amount: z.string().check(z.maxLength(32), z.regex(/^\d+(\.\d{1,2})?$/)),
     currency: z.literal('USD'),
     merchant: z.strictObject({

@@ -19,7 +19,6 @@ import { paymentPosting, queuedAnswer, replayOfPayment } from './payment-posting
 import { spendOf } from '../policies/spend.js';
 import { presentPayment, type PaymentView } from './payment-view.js';
 
-export { MERCHANT_PREFIX } from './payment-lookups.js';
 export const MAX_BATCH_SIZE = 100;
 
 export interface CreatePaymentInput {
