@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import type { AgentService } from '../domain/agents/agent-service.js';
+import { MAX_POLICIES_PER_AGENT, type AgentService } from '../domain/agents/agent-service.js';
 import { AGENT_TEMPLATES, TEMPLATE_IDS } from '../domain/agents/agent-templates.js';
 import { presentAgent, presentAgentSummary, presentAgentTemplates, presentCreatedAgent } from '../domain/agents/agent-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, describe, idempotencyKey, name, permissionList, queryFlag, text } from './fields.js';
+import { amount, describe, idempotencyKey, name, permissionList, queryFlag, text, MAX_NAME_LENGTH } from './fields.js';
 import { listOperation } from './list.js';
 import { policyRulesBody } from './policy-fields.js';
 
@@ -15,7 +15,7 @@ export interface AgentsServices {
 const op = operation<AgentsServices>();
 const list = listOperation<AgentsServices>();
 const agentParam = { id: 'The agent\'s wallet id (`wal_...`).' };
-const agentName = () => name('Name of the agent (1-200 characters).');
+const agentName = () => name(`Name of the agent (1-${MAX_NAME_LENGTH} characters).`);
 
 export const AGENTS = defineGroup<AgentsServices>('agents', [
   op({
@@ -37,7 +37,7 @@ export const AGENTS = defineGroup<AgentsServices>('agents', [
           'Permissions of the agent\'s key, each at most once (default wallets:read, wallets:write, payments:read, payments:write); never admin, and only permissions the calling key holds (else 403 PERMISSION_DENIED with `details.missing`).',
         ),
       ),
-      policies: z.optional(describe(z.array(policyRulesBody()).check(z.maxLength(10, 'at most 10 policies')), 'Spend policies of the agent\'s wallet (at most 10).')),
+      policies: z.optional(describe(z.array(policyRulesBody()).check(z.maxLength(MAX_POLICIES_PER_AGENT, `at most ${MAX_POLICIES_PER_AGENT} policies`)), `Spend policies of the agent's wallet (at most ${MAX_POLICIES_PER_AGENT}).`)),
     }),
     output: 'createdAgentView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'INVALID_AMOUNT', 'ACTIVATION_REQUIRED'],

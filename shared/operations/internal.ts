@@ -5,7 +5,7 @@ import type { MerchantService } from '../domain/merchants/merchant-service.js';
 import type { createOrganizationService } from '../domain/organizations/organization-service.js';
 import { presentCreatedOrganization } from '../domain/organizations/organization-view.js';
 import { defineGroup, operation } from './define.js';
-import { describe, name } from './fields.js';
+import { describe, name, MAX_NAME_LENGTH } from './fields.js';
 
 export interface InternalServices {
   organizations: ReturnType<typeof createOrganizationService>;
@@ -26,7 +26,7 @@ export const INTERNAL = defineGroup<InternalServices>('internal', [
     audit: AUDIT.organization.create,
     events: ['organization.created'],
     http: { method: 'POST', path: '/v1/internal/organizations', status: 201 },
-    body: () => z.strictObject({ name: name('Name of the organization (1-200 characters).') }),
+    body: () => z.strictObject({ name: name(`Name of the organization (1-${MAX_NAME_LENGTH} characters).`) }),
     output: 'createdOrganizationView',
     errors: [],
     run: ({ services, auth, audit, body }) => services.organizations.create(auth, audit, body),
