@@ -12,7 +12,7 @@ import type { ApiKey } from '../domain/types.js';
 import { authorize } from '../operations/authorize.js';
 import type { Cursors, Operation, OperationGroup } from '../operations/define.js';
 import { invoke } from '../operations/invoke.js';
-import { routeKeyOf } from '../operations/paths.js';
+import { noRoute, routeKeyOf } from '../operations/paths.js';
 import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from './responses.js';
 import type { RateLimiter } from './rate-limit.js';
 import { compressed } from './compression.js';
@@ -296,6 +296,6 @@ function fallbackResponse(event: APIGatewayProxyEventV2, options: HttpHandlerOpt
   const method = event.requestContext?.http?.method ?? 'GET';
   const path = event.requestContext?.http?.path ?? event.rawPath ?? '/';
   options.fallback?.(method, path);
-  throw new ApiError('NOT_FOUND', `No route ${method} ${path}.`);
+  throw noRoute(method, path);
 }
 

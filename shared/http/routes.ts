@@ -4,7 +4,7 @@ import type { Permission } from '../domain/tenancy.js';
 import type { Access, HttpMethod } from '../operations/define.js';
 import { FUNCTION_GROUPS, timeoutOf, type FunctionGroup } from '../operations/groups.js';
 import { CATALOG_ENTRIES } from '../operations/index.js';
-import { fillPath, routeKeyOf } from '../operations/paths.js';
+import { fillPath, noRoute, routeKeyOf } from '../operations/paths.js';
 
 /**
  * The route table, generated from the operation catalog. CDK creates an HTTP API route per entry
@@ -101,5 +101,5 @@ export function answerUnknownRoute(method: string, path: string): never {
   if (match.kind === 'method-not-allowed') {
     throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}.`, { allowed: match.allowed });
   }
-  throw new ApiError('NOT_FOUND', `No route ${method} ${path}.`);
+  throw noRoute(method, path);
 }

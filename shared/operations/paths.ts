@@ -1,3 +1,5 @@
+import { ApiError } from '../domain/errors.js';
+
 /**
  * The path templates of the catalog (`/v1/wallets/{id}`): API Gateway's `{name}` syntax, the one
  * pattern of a path parameter, and the one route-key format (`"METHOD /path"`). CDK's routes, the
@@ -20,4 +22,9 @@ export function fillPath(path: string, value: (name: string) => string): string 
 /** The route key of an operation or route: `"METHOD /path"`, as API Gateway's HTTP API names routes. */
 export function routeKeyOf(route: { readonly method: string; readonly path: string }): string {
   return `${route.method} ${route.path}`;
+}
+
+/** The 404 of a request no route matches (the local server, API Gateway's `$default` route). */
+export function noRoute(method: string, path: string): ApiError {
+  return new ApiError('NOT_FOUND', `No route ${method} ${path}.`);
 }
