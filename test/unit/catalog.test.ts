@@ -61,10 +61,14 @@ describe('one declaration per fact', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('builds no table key outside shared/persistence/entities', () => {
-    const offenders = [...sourcesUnder('shared'), ...sourcesUnder('functions')]
+  it('builds no table key outside shared/persistence/entities: no key prefix an entity module uses is spelled elsewhere', () => {
+    // Derived from the entity modules, so a new entity's prefix is guarded without editing this test.
+    const prefixes = [...new Set(sourcesUnder('shared/persistence/entities').flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/['`]([A-Z][A-Z_]*)#/g)].map((match) => match[1]!)))];
+    expect(prefixes).toEqual(expect.arrayContaining(['WALLET', 'ORG', 'TXN', 'AUDIT', 'POLICY', 'APPROVAL', 'KEYHASH', 'KEY', 'MERCHANT', 'OUTBOX', 'CONFIG', 'CARD', 'TRANSFER', 'WEBHOOK', 'EVENT']));
+    const spelled = new RegExp(`['\`](?:${prefixes.join('|')})#`);
+    const offenders = [...sourcesUnder('shared'), ...sourcesUnder('functions'), ...sourcesUnder('bin')]
       .filter((file) => !file.includes(join('persistence', 'entities')))
-      .filter((file) => /['`](?:WALLET|ORG|TXN|AUDIT|POLICY|APPROVAL|KEYHASH|KEY|IDEMP|MERCHANT|OUTBOX|CONFIG|ACCOUNT)#/.test(readFileSync(file, 'utf8')));
+      .filter((file) => spelled.test(readFileSync(file, 'utf8')));
     expect(offenders).toEqual([]);
   });
 });
