@@ -16,6 +16,7 @@ import { createContainer } from '../shared/runtime/container.js';
 import { installProbe, type CallRecord } from './lib/ddb-probe.js';
 import { docItemSize, writeUnits } from './lib/item-size.js';
 import { fmt, mix, summarize, table, type Summary } from './lib/stats.js';
+import { AUDIT } from '../shared/domain/audit/actions.js';
 
 export interface CardsBenchResult {
   samples: number;
@@ -53,13 +54,13 @@ export async function runCardsBench(options: { endpoint: string; tableName: stri
     actor: { actorType: 'SYSTEM', actorId: 'bench', ipAddress: '127.0.0.1' },
     requestId: 'bench',
   };
-  const created = await app.services.organizations.create(operator, { name: 'Bench cards' });
+  const created = await app.services.organizations.create(operator, AUDIT.organization.create, { name: 'Bench cards' });
   const { principal } = await authenticate(app.core.authKeys, `Bearer ${created.sandboxKey}`, new Date());
   const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' }, requestId: 'bench' };
   const total = options.samples * 2 + options.cpuInvocations + 50;
-  for (let funded = 0; funded < total * 0.01 + 10; funded += 10_000) await app.services.wallets.fund(ctx, created.mainWalletId, '10000.00');
+  for (let funded = 0; funded < total * 0.01 + 10; funded += 10_000) await app.services.wallets.fund(ctx, AUDIT.wallet.fund, created.mainWalletId, '10000.00');
   // A card with every kind of limit and a category allow list, on a wallet with a spend policy: the full decision.
-  const card = await app.services.cards.create(ctx, {
+  const card = await app.services.cards.create(ctx, AUDIT.card.create, {
     walletId: created.mainWalletId,
     type: 'PERSISTENT',
     spendingLimits: [
@@ -68,9 +69,9 @@ export async function runCardsBench(options: { endpoint: string; tableName: stri
       { amount: '1000000.00', interval: 'monthly' },
     ],
   });
-  await app.services.policies.create(ctx, { walletId: created.mainWalletId, name: 'Bench guardrails', maxTransactionAmount: '500.00', requireHumanApproval: false, dailyLimit: '1000000.00', blockedRecipients: ['merchant:casino'] });
+  await app.services.policies.create(ctx, AUDIT.policy.create, { walletId: created.mainWalletId, name: 'Bench guardrails', maxTransactionAmount: '500.00', requireHumanApproval: false, dailyLimit: '1000000.00', blockedRecipients: ['merchant:casino'] });
   let sequence = 0;
-  const authorize = () => app.services.cards.authorizeForNetwork({ cardId: card.id, networkId: `bench-${sequence++}`, amount: '0.01', merchant: MERCHANT }, 'SANDBOX');
+  const authorize = () => app.services.cards.authorizeForNetwork(AUDIT.card.authorize, { cardId: card.id, networkId: `bench-${sequence++}`, amount: '0.01', merchant: MERCHANT }, 'SANDBOX');
 
   // 1. Cost: the calls of one authorization, and the items its transaction writes.
   log(`cost: ${options.samples} authorizations, each traced`);

@@ -22,6 +22,7 @@ import { installProbe, type DynamoProbe } from './lib/ddb-probe.js';
 import { apiEvent, lambdaContext, type LambdaResult, type PaymentsHandler } from './lib/events.js';
 import { fmt, summarize, table, type Summary } from './lib/stats.js';
 import { paymentsBenchEnvironment } from './payments.js';
+import { AUDIT } from '../shared/domain/audit/actions.js';
 
 const MCP_TOKEN = 'bench-mcp-token-0123456789abcdef';
 const AMOUNT = '0.01';
@@ -64,12 +65,12 @@ async function setup() {
     actor: { actorType: 'SYSTEM', actorId: 'bench', ipAddress: '127.0.0.1' },
     requestId: 'bench-setup',
   };
-  const org = await app.services.organizations.create(operator, { name: 'MCP Bench Organization' });
+  const org = await app.services.organizations.create(operator, AUDIT.organization.create, { name: 'MCP Bench Organization' });
   const { principal } = await authenticate(app.core.authKeys, `Bearer ${org.sandboxKey}`, app.clock.now());
   const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' }, requestId: 'bench-setup' };
-  const payer = await app.services.wallets.create(ctx, { name: 'MCP bench payer' });
-  await app.services.wallets.fund(ctx, payer.id, '10000.00');
-  const payee = await app.services.wallets.create(ctx, { name: 'MCP bench payee' });
+  const payer = await app.services.wallets.create(ctx, AUDIT.wallet.create, { name: 'MCP bench payer' });
+  await app.services.wallets.fund(ctx, AUDIT.wallet.fund, payer.id, '10000.00');
+  const payee = await app.services.wallets.create(ctx, AUDIT.wallet.create, { name: 'MCP bench payee' });
   return { key: org.sandboxKey, payer: payer.id, payee: payee.id };
 }
 

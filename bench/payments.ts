@@ -28,6 +28,7 @@ import { installProbe, type CallRecord, type DynamoProbe, type HttpStubResponse,
 import { apiEvent, lambdaContext, type LambdaResult, type PaymentsHandler } from './lib/events.js';
 import { docItemSize, itemSize, readUnits, toAttributeMap, writeUnits, type AttributeMap } from './lib/item-size.js';
 import { fmt, mix, summarize, table, type Summary } from './lib/stats.js';
+import { AUDIT } from '../shared/domain/audit/actions.js';
 
 const handler = paymentsLambda as unknown as PaymentsHandler;
 
@@ -105,16 +106,16 @@ async function setup(maxClients: number): Promise<Fixture> {
     actor: { actorType: 'SYSTEM', actorId: 'bench', ipAddress: '127.0.0.1' },
     requestId: 'bench-setup',
   };
-  const org = await app.services.organizations.create(operator, { name: 'Bench Organization' });
+  const org = await app.services.organizations.create(operator, AUDIT.organization.create, { name: 'Bench Organization' });
   const { principal } = await authenticate(app.core.authKeys, `Bearer ${org.sandboxKey}`, app.clock.now());
   const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' }, requestId: 'bench-setup' };
   const services = app.services;
 
   async function wallet(name: string, options: { fund?: string; limits?: Record<string, string> } = {}): Promise<string> {
-    const created = await services.wallets.create(ctx, { name });
-    if (options.fund) await services.wallets.fund(ctx, created.id, options.fund);
+    const created = await services.wallets.create(ctx, AUDIT.wallet.create, { name });
+    if (options.fund) await services.wallets.fund(ctx, AUDIT.wallet.fund, created.id, options.fund);
     if (options.limits) {
-      await services.policies.create(ctx, { walletId: created.id, name: `${name} limits`, maxTransactionAmount: '1000.00', requireHumanApproval: false, ...options.limits });
+      await services.policies.create(ctx, AUDIT.policy.create, { walletId: created.id, name: `${name} limits`, maxTransactionAmount: '1000.00', requireHumanApproval: false, ...options.limits });
     }
     return created.id;
   }

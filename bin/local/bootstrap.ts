@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hashKey, issueKey, parseKey } from '../../shared/auth/api-key-format.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { OPERATOR_PERMISSION } from '../../shared/domain/tenancy.js';
 import type { ApiKey } from '../../shared/domain/types.js';
 import { createApiKeyStore } from '../../shared/persistence/api-key-store.js';
@@ -54,6 +55,7 @@ export async function ensureDemoOrganization(app: Container, credentialsFile: st
   }
   const created = await app.services.organizations.create(
     { principal: { kind: 'OPERATOR', keyId: 'local-bootstrap', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null }, actor: { actorType: 'SYSTEM', actorId: 'local-bootstrap', ipAddress: '127.0.0.1' }, requestId: 'bootstrap' },
+    AUDIT.organization.create,
     { name: DEMO_ORGANIZATION_NAME },
   );
   return { organizationId: created.organization.id, sandboxKey: created.sandboxKey };

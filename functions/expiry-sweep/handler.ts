@@ -1,5 +1,6 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { core } from '../../shared/runtime/core.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { AUTHORIZATION_EXPIRY_BATCH_SIZE } from '../../shared/domain/cards/authorization-engine.js';
 import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-service.js';
 import { approvalService, cardAuthorizationService, transferService } from '../../shared/runtime/services.js';
@@ -54,11 +55,11 @@ export async function handler(_event?: ScheduledEvent, context?: Pick<Context, '
   }
 
   // Pending approvals past their expiry (a count of those expired: runs until none is left).
-  const expired = await drain(() => (approvals ??= approvalService(core())).expireDue(), (count) => count > 0, Number.POSITIVE_INFINITY, 0.3);
+  const expired = await drain(() => (approvals ??= approvalService(core())).expireDue(AUDIT.approval.expire), (count) => count > 0, Number.POSITIVE_INFINITY, 0.3);
   // Transfers whose work is overdue: the same steps as the workflow and the clearing expiry.
   const reconciled = await drain(() => (transfers ??= transferService(core(), { expiries: null })).reconcileDue(), (count) => count >= RECONCILE_BATCH_SIZE, MAX_RECONCILE_ROUNDS, 0.6);
   // APPROVED card authorizations past their expiresAt: reversed (the hold voided, the spend given back).
-  const authorizationsExpired = await drain(() => (cards ??= cardAuthorizationService(core())).expireDue(), (count) => count >= AUTHORIZATION_EXPIRY_BATCH_SIZE, MAX_AUTHORIZATION_EXPIRY_ROUNDS, 1);
+  const authorizationsExpired = await drain(() => (cards ??= cardAuthorizationService(core())).expireDue(AUDIT.card.reverse), (count) => count >= AUTHORIZATION_EXPIRY_BATCH_SIZE, MAX_AUTHORIZATION_EXPIRY_ROUNDS, 1);
   if (failures.length > 0) throw new AggregateError(failures, `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled}, authorizations expired ${authorizationsExpired})`);
   return { expired, reconciled, authorizationsExpired };
 }

@@ -1,4 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { expiryMessageOf } from '../../shared/domain/expiries/ports.js';
 import { core } from '../../shared/runtime/core.js';
 import { approvalService, transferService } from '../../shared/runtime/services.js';
@@ -13,7 +14,7 @@ async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>):
     return transfers.releaseClearing(message.id);
   }
   approvals ??= approvalService(core());
-  return approvals.expire(message.id);
+  return approvals.expire(AUDIT.approval.expire, message.id);
 }
 
 /**

@@ -1,7 +1,9 @@
+import { AUDIT } from '../domain/audit/actions.js';
+
 /**
  * The card network function as plain data, read by CDK (lib/stacks/card-network-stack.ts), the
- * local server and the function's own edge alike (no import here, so CDK loads nothing else).
- * docs/api.md "Cards: the card network endpoint".
+ * local server and the function's own edge alike (no import here but the audit action table, a
+ * leaf, so CDK loads nothing else). docs/api.md "Cards: the card network endpoint".
  */
 export const CARD_NETWORK_FUNCTION = {
   /** The folder under functions/ (functions/card-network/handler.ts). */
@@ -27,6 +29,8 @@ export const CARD_NETWORK_FUNCTION = {
   productionReservedConcurrency: 20,
   /** Bodies are one small JSON object; anything larger is refused before the signature is checked. */
   maxBodyBytes: 16_384,
+  /** The audit action of each decision it writes (approved or declined), as an operation's `audit`. */
+  audit: AUDIT.card.authorize,
 } as const;
 
 /**

@@ -73,7 +73,7 @@ export async function handleCardNetworkRequest(event: APIGatewayProxyEventV2, ru
     }
     // The engine logs its failures (never the request): marked, so the stack's metric filter counts them.
     const engineLog = { error: (...args: unknown[]) => runtime.log.error(CARD_NETWORK_FAILURE_MARKER, ...args) };
-    const answer: NetworkAnswer = await answerNetworkRequest(runtime.engine, parseJson(body), engineLog, runtime.environment);
+    const answer: NetworkAnswer = await answerNetworkRequest(runtime.engine, parseJson(body), engineLog, runtime.environment, CARD_NETWORK_FUNCTION.audit);
     if (answer.reason === 'environment_mismatch') {
       // A card of the other environment: a processor pointed at the wrong endpoint, or a probe.
       runtime.log.warn(JSON.stringify({ level: 'warn', requestId, message: 'card network request for a card of another environment declined', endpointEnvironment: runtime.environment }));

@@ -5,6 +5,7 @@ import { ID_PREFIX, type IdKind } from './ids.js';
 import type { Currency } from './money.js';
 import { ENVIRONMENTS } from './tenancy.js';
 import { built, lazy } from './validation.js';
+import { everyOf } from './enums.js';
 
 export { built, lazy } from './validation.js';
 
@@ -64,7 +65,7 @@ const timestampBase = () => z.string().check(z.meta({ format: 'date-time' }));
 export const timestamp = (description: string) => describe(timestampBase(), `${description} ISO 8601 date-time in UTC.`);
 export const nullableTimestamp = (description: string) => describe(z.nullable(timestampBase()), `${description} ISO 8601 date-time in UTC.`);
 
-export const CURRENCIES = ['USD', 'USDC'] as const satisfies readonly Currency[];
+export const CURRENCIES = everyOf<Currency>()(['USD', 'USDC']);
 export const currency = (description = 'Currency of the wallet: USD or USDC.') => enumOf(CURRENCIES, description);
 export const environment = (description = 'Environment the resource lives in: SANDBOX (test money) or PRODUCTION (real money).') => enumOf(ENVIRONMENTS, description);
 export const usd = (description = 'Currency code, always "USD".') => describe(z.literal('USD'), description);

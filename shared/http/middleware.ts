@@ -9,6 +9,7 @@ import type { ApiKeyAuthReader } from '../domain/api-keys/ports.js';
 import { authorize } from '../operations/authorize.js';
 import type { Cursors, Operation, OperationGroup } from '../operations/define.js';
 import { invoke } from '../operations/invoke.js';
+import { noRoute, routeKeyOf } from '../operations/paths.js';
 import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from './responses.js';
 import { MAX_BODY_BYTES, payloadTooLarge } from '../edge/body-limit.js';
 import { parseWith } from '../edge/parse.js';
@@ -85,7 +86,6 @@ function requestIdOf(event: APIGatewayProxyEventV2): string {
 /** Path parameters are ids (prefix_ + base62) or merchant domains. */
 const PATH_PARAMETER = /^[A-Za-z0-9_.-]{1,253}$/;
 
-const routeKeyOfOperation = (op: Operation) => `${op.http.method} ${op.http.path}`;
 
 // 2. Route resolution among the group's own operations (the body is parsed after authentication).
 function routing(operations: ReadonlyMap<string, Operation>): Middleware {
@@ -222,7 +222,7 @@ export function createHttpHandler<Services>(
   createServices: () => Services,
   options: HttpHandlerOptions = {},
 ) {
-  const operations = new Map(group.operations.map((op) => [routeKeyOfOperation(op), op as Operation]));
+  const operations = new Map(group.operations.map((op) => [routeKeyOf(op.http), op as Operation]));
   let services: Services | undefined;
 
   return middy<AllowanceEvent, HttpResponse, Error, Context>()
@@ -268,6 +268,6 @@ function fallbackResponse(event: APIGatewayProxyEventV2, options: HttpHandlerOpt
   const method = event.requestContext?.http?.method ?? 'GET';
   const path = event.requestContext?.http?.path ?? event.rawPath ?? '/';
   options.fallback?.(method, path);
-  throw new ApiError('NOT_FOUND', `No route ${method} ${path}.`);
+  throw noRoute(method, path);
 }
 

@@ -3,6 +3,7 @@ import { ApiError } from '../domain/errors.js';
 import type { Permission } from '../domain/tenancy.js';
 import type { Access, HttpMethod } from '../operations/define.js';
 import { CATALOG_ENTRIES, FUNCTION_GROUPS, grantsOf, MCP_GRANTS, timeoutOf, type FunctionGroup } from '../operations/index.js';
+import { fillPath, noRoute, routeKeyOf } from '../operations/paths.js';
 
 /**
  * The route table, generated from the operation catalog. CDK creates an HTTP API route per entry
@@ -44,7 +45,7 @@ export const ROUTES: readonly RouteDefinition[] = CATALOG_ENTRIES.map(({ group, 
 /** The catch-all route: unknown paths and methods answer the error envelope with security headers. */
 export const FALLBACK_ROUTE = { routeKey: '$default', group: 'docs' as FunctionGroup, operation: 'fallback' } as const;
 
-export const routeKeyOf = (route: Pick<RouteDefinition, 'method' | 'path'>) => `${route.method} ${route.path}`;
+export { routeKeyOf };
 
 const BY_KEY = new Map(ROUTES.map((r) => [routeKeyOf(r), r]));
 
@@ -58,7 +59,7 @@ export function routesOfGroup(group: FunctionGroup): RouteDefinition[] {
 
 const compiled = ROUTES.map((r) => {
   const names: string[] = [];
-  const pattern = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+  const pattern = fillPath(r.path, (name) => {
     names.push(name);
     return '([^/]+)';
   });
@@ -99,5 +100,5 @@ export function answerUnknownRoute(method: string, path: string): never {
   if (match.kind === 'method-not-allowed') {
     throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}.`, { allowed: match.allowed });
   }
-  throw new ApiError('NOT_FOUND', `No route ${method} ${path}.`);
+  throw noRoute(method, path);
 }

@@ -38,7 +38,7 @@ export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
     body: () => z.strictObject({ tosVersion: text(50, 'The version of the terms accepted.') }),
     output: 'tosAcceptedView',
     errors: ['ORGANIZATION_NOT_FOUND', 'INVALID_STATE'],
-    run: ({ services, auth, body }) => services.activation.acceptTos(auth, body),
+    run: ({ services, auth, audit, body }) => services.activation.acceptTos(auth, audit, body),
   }),
   op({
     name: 'submitKyb',
@@ -65,7 +65,7 @@ export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
     }),
     output: 'kybSubmittedView',
     errors: ['ORGANIZATION_NOT_FOUND', 'INVALID_STATE'],
-    run: ({ services, auth, body }) => services.activation.submitKyb(auth, body),
+    run: ({ services, auth, audit, body }) => services.activation.submitKyb(auth, audit, body),
   }),
   op({
     name: 'addBillingMethod',
@@ -81,7 +81,7 @@ export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
     }),
     output: 'billingMethodAddedView',
     errors: ['ORGANIZATION_NOT_FOUND'],
-    run: ({ services, auth, body }) => services.activation.addBillingMethod(auth, body),
+    run: ({ services, auth, audit, body }) => services.activation.addBillingMethod(auth, audit, body),
   }),
   op({
     name: 'activateProduction',
@@ -93,6 +93,6 @@ export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
     http: { method: 'POST', path: '/v1/activation/activate-production', status: 200 },
     output: 'activatedView',
     errors: ['ACTIVATION_INCOMPLETE', 'ORGANIZATION_NOT_FOUND'],
-    run: ({ services, auth }) => services.activation.activateProduction(auth),
+    run: ({ services, auth, audit }) => services.activation.activateProduction(auth, audit),
   }),
 ]);

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import type { AgentService } from '../domain/agents/agent-service.js';
+import { MAX_POLICIES_PER_AGENT, type AgentService } from '../domain/agents/agent-service.js';
 import { AGENT_TEMPLATES, TEMPLATE_IDS } from '../domain/agents/agent-templates.js';
 import { presentAgent, presentAgentSummary, presentAgentTemplates, presentCreatedAgent } from '../domain/agents/agent-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, describe, idempotencyKey, name, permissionList, queryFlag, text } from './fields.js';
+import { amount, describe, idempotencyKey, name, permissionList, queryFlag, text, MAX_NAME_LENGTH } from './fields.js';
 import { listOperation } from './list.js';
 import { policyRulesBody } from './policy-fields.js';
 
@@ -15,7 +15,7 @@ export interface AgentsServices {
 const op = operation<AgentsServices>();
 const list = listOperation<AgentsServices>();
 const agentParam = { id: 'The agent\'s wallet id (`wal_...`).' };
-const agentName = () => name('Name of the agent (1-200 characters).');
+const agentName = () => name(`Name of the agent (1-${MAX_NAME_LENGTH} characters).`);
 
 export const AGENTS = defineGroup<AgentsServices>()('agents', {}, [
   op({
@@ -37,11 +37,11 @@ export const AGENTS = defineGroup<AgentsServices>()('agents', {}, [
           'Permissions of the agent\'s key, each at most once (default wallets:read, wallets:write, payments:read, payments:write); never admin, and only permissions the calling key holds (else 403 PERMISSION_DENIED with `details.missing`).',
         ),
       ),
-      policies: z.optional(describe(z.array(policyRulesBody()).check(z.maxLength(10, 'at most 10 policies')), 'Spend policies of the agent\'s wallet (at most 10).')),
+      policies: z.optional(describe(z.array(policyRulesBody()).check(z.maxLength(MAX_POLICIES_PER_AGENT, `at most ${MAX_POLICIES_PER_AGENT} policies`)), `Spend policies of the agent's wallet (at most ${MAX_POLICIES_PER_AGENT}).`)),
     }),
     output: 'createdAgentView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'INVALID_AMOUNT', 'ACTIVATION_REQUIRED'],
-    run: ({ services, auth, body }) => services.agents.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.agents.create(auth, audit, body),
     present: (result) => presentCreatedAgent(result, false),
   }),
   op({
@@ -60,7 +60,7 @@ export const AGENTS = defineGroup<AgentsServices>()('agents', {}, [
     }),
     output: 'createdAgentView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'ACTIVATION_REQUIRED'],
-    run: ({ services, auth, body }) => services.agents.createFromTemplate(auth, body),
+    run: ({ services, auth, audit, body }) => services.agents.createFromTemplate(auth, audit, body),
     present: (result) => presentCreatedAgent(result, true),
   }),
   op({
@@ -117,7 +117,7 @@ export const AGENTS = defineGroup<AgentsServices>()('agents', {}, [
     body: () => z.strictObject({ amount: amount('Amount to move, in USD: positive funds the agent, negative returns money to the main wallet.'), idempotencyKey: idempotencyKey() }),
     output: 'budgetAdjustedView',
     errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INSUFFICIENT_FUNDS', 'INVALID_AMOUNT', 'INVALID_STATE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, body, idempotencyKey }) => services.agents.adjustBudget(auth, params.id!, body.amount, idempotencyKey),
+    run: ({ services, auth, audit, params, body, idempotencyKey }) => services.agents.adjustBudget(auth, audit, params.id!, body.amount, idempotencyKey),
   }),
   op({
     name: 'pauseAgent',
@@ -132,7 +132,7 @@ export const AGENTS = defineGroup<AgentsServices>()('agents', {}, [
     mcp: { tool: 'pause_agent', hints: HINTS.update },
     output: 'agentStatusView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.agents.pause(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.agents.pause(auth, audit, params.id!),
   }),
   op({
     name: 'resumeAgent',
@@ -147,7 +147,7 @@ export const AGENTS = defineGroup<AgentsServices>()('agents', {}, [
     mcp: { tool: 'resume_agent', hints: HINTS.update },
     output: 'agentStatusView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.agents.resume(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.agents.resume(auth, audit, params.id!),
   }),
   op({
     name: 'rotateAgentKey',
@@ -162,7 +162,7 @@ export const AGENTS = defineGroup<AgentsServices>()('agents', {}, [
     mcp: { tool: 'rotate_agent_key', hints: { ...HINTS.destructive, idempotentHint: false } },
     output: 'agentKeyRotatedView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.agents.rotateKey(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.agents.rotateKey(auth, audit, params.id!),
   }),
   op({
     name: 'deleteAgent',
@@ -177,6 +177,6 @@ export const AGENTS = defineGroup<AgentsServices>()('agents', {}, [
     mcp: { tool: 'delete_agent', hints: HINTS.destructive },
     output: 'agentDeletedView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params }) => services.agents.remove(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.agents.remove(auth, audit, params.id!),
   }),
 ]);

@@ -4,7 +4,7 @@ import { presentApiKey, presentCreatedApiKey } from '../domain/api-keys/api-key-
 import { AUDIT } from '../domain/audit/actions.js';
 import { ENVIRONMENTS, ORGANIZATION_PERMISSIONS } from '../domain/tenancy.js';
 import { defineGroup, operation } from './define.js';
-import { dateTime, describe, name, permissionList } from './fields.js';
+import { dateTime, describe, name, permissionList, MAX_NAME_LENGTH } from './fields.js';
 import { listOperation } from './list.js';
 
 export interface ApiKeysServices {
@@ -24,7 +24,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>()('api-keys', {}, [
     audit: AUDIT.apiKey.create,
     http: { method: 'POST', path: '/v1/api-keys', status: 201 },
     body: () => z.strictObject({
-      name: name('Name of the key (1-200 characters).'),
+      name: name(`Name of the key (1-${MAX_NAME_LENGTH} characters).`),
       permissions: permissionList(
         z.enum(ORGANIZATION_PERMISSIONS),
         2 * ORGANIZATION_PERMISSIONS.length,
@@ -35,7 +35,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>()('api-keys', {}, [
     }),
     output: 'createdApiKeyView',
     errors: ['ACTIVATION_REQUIRED'],
-    run: ({ services, auth, body }) => services.apiKeys.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.apiKeys.create(auth, audit, body),
     present: (created) => presentCreatedApiKey(created.apiKey, created.raw),
   }),
   list({
@@ -62,7 +62,7 @@ export const API_KEYS = defineGroup<ApiKeysServices>()('api-keys', {}, [
     params: { id: 'The key id (`key_...`).' },
     output: 'apiKeyView',
     errors: ['API_KEY_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.apiKeys.revoke(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.apiKeys.revoke(auth, audit, params.id!),
     present: presentApiKey,
   }),
 ]);

@@ -2,9 +2,10 @@ import * as z from 'zod/mini';
 import type { ApprovalService } from '../domain/approvals/approval-service.js';
 import { presentApproval } from '../domain/approvals/approval-view.js';
 import { AUDIT } from '../domain/audit/actions.js';
+import { withThousands } from '../domain/text.js';
 import { APPROVAL_STATUSES } from '../domain/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { describe, note, walletId } from './fields.js';
+import { describe, note, walletId, MAX_NOTE_LENGTH } from './fields.js';
 import { listOperation } from './list.js';
 
 export interface ApprovalsServices {
@@ -59,10 +60,10 @@ export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
     params: approvalParam,
     // Moves money once: a repeated decision answers INVALID_STATE and moves nothing.
     mcp: { tool: 'approve_payment', hints: HINTS.destructive },
-    body: () => z.strictObject({ note: note('A note kept with the decision (at most 1,024 characters).') }),
+    body: () => z.strictObject({ note: note(`A note kept with the decision (at most ${withThousands(MAX_NOTE_LENGTH)} characters).`) }),
     output: 'approvalView',
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params, body }) => services.approvals.approve(auth, params.id!, body.note),
+    run: ({ services, auth, audit, params, body }) => services.approvals.approve(auth, audit, params.id!, body.note),
     present: presentApproval,
   }),
   op({
@@ -76,10 +77,10 @@ export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
     http: { method: 'POST', path: '/v1/approvals/{id}/reject', status: 200 },
     params: approvalParam,
     mcp: { tool: 'reject_payment', hints: HINTS.destructive },
-    body: () => z.strictObject({ reason: note('Why the payment was rejected (at most 1,024 characters).') }),
+    body: () => z.strictObject({ reason: note(`Why the payment was rejected (at most ${withThousands(MAX_NOTE_LENGTH)} characters).`) }),
     output: 'approvalView',
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params, body }) => services.approvals.reject(auth, params.id!, body.reason),
+    run: ({ services, auth, audit, params, body }) => services.approvals.reject(auth, audit, params.id!, body.reason),
     present: presentApproval,
   }),
 ]);

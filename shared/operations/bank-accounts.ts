@@ -57,7 +57,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>()('bank-accounts'
     }),
     output: 'bankAccountView',
     errors: [],
-    run: ({ services, auth, body }) => services.bankAccounts.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.bankAccounts.create(auth, audit, body),
     present: presentBankAccount,
   }),
   list({
@@ -107,7 +107,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>()('bank-accounts'
     }),
     output: 'bankAccountView',
     errors: ['BANK_ACCOUNT_NOT_FOUND', 'ENVIRONMENT_MISMATCH', 'BANK_ACCOUNT_VERIFICATION_FAILED', 'INVALID_STATE', 'INVALID_AMOUNT', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, body }) => services.bankAccounts.verify(auth, params.id!, body.amounts),
+    run: ({ services, auth, audit, params, body }) => services.bankAccounts.verify(auth, audit, params.id!, body.amounts),
     present: presentBankAccount,
   }),
   op({
@@ -122,7 +122,7 @@ export const BANK_ACCOUNTS = defineGroup<BankAccountsServices>()('bank-accounts'
     mcp: { tool: 'delete_bank_account', hints: HINTS.destructive },
     output: 'bankAccountView',
     errors: ['BANK_ACCOUNT_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.bankAccounts.remove(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.bankAccounts.remove(auth, audit, params.id!),
     present: presentBankAccount,
   }),
 ]);

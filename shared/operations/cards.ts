@@ -89,7 +89,7 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     }),
     output: 'cardholderView',
     errors: [],
-    run: ({ services, auth, body }) => services.cards.createCardholder(auth, body),
+    run: ({ services, auth, audit, body }) => services.cards.createCardholder(auth, audit, body),
     present: presentCardholder,
   }),
   list({
@@ -139,7 +139,7 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     }),
     output: 'cardView',
     errors: ['WALLET_NOT_FOUND', 'CARDHOLDER_NOT_FOUND', 'ENVIRONMENT_MISMATCH', 'INVALID_AMOUNT', 'INVALID_STATE'],
-    run: ({ services, auth, body }) => services.cards.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.cards.create(auth, audit, body),
     present: presentCard,
   }),
   list({
@@ -201,7 +201,7 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     }),
     output: 'cardView',
     errors: [...changeErrors, 'VALIDATION_ERROR', 'INVALID_AMOUNT'],
-    run: ({ services, auth, params, body }) => services.cards.update(auth, params.id!, body),
+    run: ({ services, auth, audit, params, body }) => services.cards.update(auth, audit, params.id!, body),
     present: presentCard,
   }),
   op({
@@ -217,7 +217,7 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     mcp: { tool: 'freeze_card', hints: HINTS.update },
     output: 'cardView',
     errors: [...changeErrors],
-    run: ({ services, auth, params }) => services.cards.freeze(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.cards.freeze(auth, audit, params.id!),
     present: presentCard,
   }),
   op({
@@ -233,7 +233,7 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     mcp: { tool: 'unfreeze_card', hints: HINTS.update },
     output: 'cardView',
     errors: [...changeErrors],
-    run: ({ services, auth, params }) => services.cards.unfreeze(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.cards.unfreeze(auth, audit, params.id!),
     present: presentCard,
   }),
   op({
@@ -249,7 +249,7 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     mcp: { tool: 'cancel_card', hints: HINTS.destructive },
     output: 'cardView',
     errors: [...changeErrors],
-    run: ({ services, auth, params }) => services.cards.cancel(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.cards.cancel(auth, audit, params.id!),
     present: presentCard,
   }),
   list({
@@ -297,7 +297,7 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     }),
     output: 'authorizationView',
     errors: [...cardErrors, 'INVALID_AMOUNT', 'SANDBOX_ONLY', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, body, idempotencyKey: key }) => services.cards.authorize(auth, params.id!, { amount: body.amount, merchant: body.merchant }, key),
+    run: ({ services, auth, audit, params, body, idempotencyKey: key }) => services.cards.authorize(auth, audit, params.id!, { amount: body.amount, merchant: body.merchant }, key),
   }),
   op({
     name: 'captureTestAuthorization',
@@ -314,7 +314,7 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     body: () => z.strictObject({ amount: z.optional(decimal('Amount to capture, at most the authorized amount (default: all of it).')), idempotencyKey: idempotencyKey() }),
     output: 'authorizationView',
     errors: ['AUTHORIZATION_NOT_FOUND', 'ENVIRONMENT_MISMATCH', 'INVALID_STATE', 'INVALID_AMOUNT', 'SANDBOX_ONLY', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, body, idempotencyKey: key }) => services.cards.capture(auth, params.id!, body?.amount, key),
+    run: ({ services, auth, audit, params, body, idempotencyKey: key }) => services.cards.capture(auth, audit, params.id!, body?.amount, key),
   }),
   op({
     name: 'reverseTestAuthorization',
@@ -329,7 +329,7 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     params: authorizationParam,
     output: 'authorizationView',
     errors: ['AUTHORIZATION_NOT_FOUND', 'ENVIRONMENT_MISMATCH', 'INVALID_STATE', 'SANDBOX_ONLY', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params }) => services.cards.reverse(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.cards.reverse(auth, audit, params.id!),
     present: presentAuthorization,
   }),
   op({
@@ -347,6 +347,6 @@ export const CARDS = defineGroup<CardsServices>()('cards', {
     body: () => z.strictObject({ amount: decimal('Amount to refund.'), idempotencyKey: idempotencyKey() }),
     output: 'cardRefundView',
     errors: ['AUTHORIZATION_NOT_FOUND', 'ENVIRONMENT_MISMATCH', 'INVALID_STATE', 'INVALID_AMOUNT', 'SANDBOX_ONLY', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, body, idempotencyKey: key }) => services.cards.refund(auth, params.id!, body.amount, key),
+    run: ({ services, auth, audit, params, body, idempotencyKey: key }) => services.cards.refund(auth, audit, params.id!, body.amount, key),
   }),
 ]);

@@ -32,7 +32,7 @@ export interface Cursors {
 }
 
 /** What an edge (HTTP or MCP) hands an operation after authentication and validation. */
-export interface OperationInput<Services, Body, Query> {
+export interface OperationInput<Services, Body, Query, Audit extends AuditAction | undefined = AuditAction | undefined> {
   services: Services;
   /** The caller (authenticated by the edge). */
   auth: RequestContext;
@@ -43,12 +43,17 @@ export interface OperationInput<Services, Body, Query> {
   idempotencyKey: string | undefined;
   cursors(): Promise<Cursors>;
   operation: string;
+  /**
+   * The operation's declared `audit` action, passed on by `invoke`: the service writes this one
+   * and does not name it (an operation declaring `audit` sees an AuditAction here, never undefined).
+   */
+  audit: Audit;
 }
 
 type AnySchema = z.ZodMiniType;
 
 /** One entry of the catalog: everything the three edges (HTTP, MCP, OpenAPI) need to know. */
-export interface OperationSpec<Services = never, Body = unknown, Query = unknown, Result = unknown> {
+export interface OperationSpec<Services = never, Body = unknown, Query = unknown, Result = unknown, Audit extends AuditAction | undefined = AuditAction | undefined> {
   /** Unique operation id (also the OpenAPI operationId). */
   name: string;
   summary: string;
@@ -56,8 +61,8 @@ export interface OperationSpec<Services = never, Body = unknown, Query = unknown
   description: string;
   access: Access;
   permission?: Permission;
-  /** The one audit entry a successful call writes (mutating operations only). */
-  audit?: AuditAction;
+  /** The one audit entry a successful call writes (mutating operations only); `run` gets it as `audit`. */
+  audit?: Audit;
   /** Events a successful call may emit. */
   events?: readonly EventName[];
   /**
@@ -82,7 +87,7 @@ export interface OperationSpec<Services = never, Body = unknown, Query = unknown
   output: ViewName;
   /** Error codes a client can get from this operation beyond the common ones. */
   errors: readonly ErrorCode[];
-  run(input: OperationInput<Services, Body, Query>): Promise<Result>;
+  run(input: OperationInput<Services, Body, Query, Audit>): Promise<Result>;
   /** Wire shape of the result (the presenter); identity when absent. */
   present?: (result: Result) => unknown;
 }
@@ -97,8 +102,8 @@ export type Operation<Services = any> = OperationSpec<Services, any, any, any>;
  * cold start (the edges see an ordinary, lazy, schema).
  */
 export function operation<Services>() {
-  return <BodySchema extends AnySchema = z.ZodMiniUndefined, QuerySchema extends AnySchema = z.ZodMiniUndefined, Result = unknown>(
-    spec: Omit<OperationSpec<Services, z.output<BodySchema>, z.output<QuerySchema>, Result>, 'body' | 'query'> & { body?: () => BodySchema; query?: () => QuerySchema },
+  return <BodySchema extends AnySchema = z.ZodMiniUndefined, QuerySchema extends AnySchema = z.ZodMiniUndefined, Result = unknown, Audit extends AuditAction | undefined = undefined>(
+    spec: Omit<OperationSpec<Services, z.output<BodySchema>, z.output<QuerySchema>, Result, Audit>, 'body' | 'query'> & { body?: () => BodySchema; query?: () => QuerySchema },
   ): Operation<Services> => {
     const { body, query, ...rest } = spec;
     return { ...rest, ...(body ? { body: lazy(body) } : {}), ...(query ? { query: lazy(query) } : {}) } as Operation<Services>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { RESERVED_KEY_PREFIX } from '../domain/idempotency/idempotency.js';
 import { isUsdcRecipient, recipientAsEntered, usdcRecipientOf } from '../domain/policies/recipients.js';
 import { USDC_CHAIN_NAMES } from '../domain/usdc/addresses.js';
 import { withThousands } from '../domain/text.js';
@@ -83,21 +84,35 @@ export const recipient = (description: string) =>
     description,
   );
 
-export const name = (description: string) => text(200, description, { trim: true, min: 1 });
+/**
+ * Bounds of the text fields: descriptions name them by these constants (`1-${MAX_NAME_LENGTH}`), never
+ * by a number of their own.
+ */
+export const MAX_NAME_LENGTH = 200;
+export const MAX_PAYMENT_DESCRIPTION_LENGTH = 1024;
+export const MAX_NOTE_LENGTH = 1024;
 
-/** Free text shown with a payment (multi-line, at most 1,024 characters). */
-export const paymentDescription = (description: string) => text(1024, description, { multiline: true });
+/** A decimal string bound (`10000.00`) as descriptions show it (`10,000.00`): whole units with thousands separators. */
+export function decimalText(value: string): string {
+  const [whole = '0', cents] = value.split('.');
+  return `${withThousands(Number.parseInt(whole, 10))}${cents === undefined ? '' : `.${cents}`}`;
+}
+
+export const name = (description: string) => text(MAX_NAME_LENGTH, description, { trim: true, min: 1 });
+
+/** Free text shown with a payment (multi-line, at most MAX_PAYMENT_DESCRIPTION_LENGTH characters). */
+export const paymentDescription = (description: string) => text(MAX_PAYMENT_DESCRIPTION_LENGTH, description, { multiline: true });
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const IDEMPOTENCY_KEY_RULE = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces`;
 
 /** What a key does, for both places it can be sent. */
 export const IDEMPOTENCY_KEY_MEANING =
-  'Idempotency key (1-255 printable characters without spaces; not starting with "network:"). The same key with the same parameters within 24 hours returns the first answer instead of acting again; with other parameters it fails with IDEMPOTENCY_KEY_REUSE. Without a key, a retry may act twice.';
+  `Idempotency key (1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces; not starting with "${RESERVED_KEY_PREFIX}"). The same key with the same parameters within 24 hours returns the first answer instead of acting again; with other parameters it fails with IDEMPOTENCY_KEY_REUSE. Without a key, a retry may act twice.`;
 
 /**
  * An idempotency key as the server accepts it (shared/domain/idempotency resolveIdempotencyKey
- * checks the header against the same rule): 1-255 printable ASCII characters, no space. The same
+ * checks the header against the same rule): 1 to MAX_IDEMPOTENCY_KEY_LENGTH printable ASCII characters, no space. The same
  * schema documents the body field and the `Idempotency-Key` header (OpenAPI).
  */
 export const idempotencyKeyValue = (description: string) =>
@@ -115,7 +130,7 @@ export const idempotencyKey = () => z.optional(idempotencyKeyValue(`${IDEMPOTENC
 export const batchItemIdempotencyKey = () =>
   z.optional(text(MAX_IDEMPOTENCY_KEY_LENGTH, `${IDEMPOTENCY_KEY_MEANING} Defaults to \`<batch key>#<index>\`; an invalid key fails this item only, with VALIDATION_ERROR.`));
 
-export const note = (description: string) => z.optional(text(1024, description, { multiline: true }));
+export const note = (description: string) => z.optional(text(MAX_NOTE_LENGTH, description, { multiline: true }));
 
 /** An ISO 8601 date-time with its offset (bounded like any other string). */
 export const dateTime = (description: string) => describe(z.iso.datetime({ offset: true }).check(z.maxLength(64)), description);

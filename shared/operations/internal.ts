@@ -5,7 +5,7 @@ import type { MerchantService } from '../domain/merchants/merchant-service.js';
 import type { createOrganizationService } from '../domain/organizations/organization-service.js';
 import { presentCreatedOrganization } from '../domain/organizations/organization-view.js';
 import { defineGroup, operation } from './define.js';
-import { describe, name } from './fields.js';
+import { describe, name, MAX_NAME_LENGTH } from './fields.js';
 
 export interface InternalServices {
   organizations: ReturnType<typeof createOrganizationService>;
@@ -29,10 +29,10 @@ export const INTERNAL = defineGroup<InternalServices>()('internal', {
     audit: AUDIT.organization.create,
     events: ['organization.created'],
     http: { method: 'POST', path: '/v1/internal/organizations', status: 201 },
-    body: () => z.strictObject({ name: name('Name of the organization (1-200 characters).') }),
+    body: () => z.strictObject({ name: name(`Name of the organization (1-${MAX_NAME_LENGTH} characters).`) }),
     output: 'createdOrganizationView',
     errors: [],
-    run: ({ services, auth, body }) => services.organizations.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.organizations.create(auth, audit, body),
     present: presentCreatedOrganization,
   }),
   op({
@@ -47,7 +47,7 @@ export const INTERNAL = defineGroup<InternalServices>()('internal', {
     body: () => z.strictObject({ status: describe(z.enum(['VERIFIED', 'REJECTED']), 'The decision.') }),
     output: 'kybDecisionView',
     errors: ['ORGANIZATION_NOT_FOUND'],
-    run: ({ services, auth, params, body }) => services.organizations.decideKyb(auth, params.id!, body.status),
+    run: ({ services, auth, audit, params, body }) => services.organizations.decideKyb(auth, audit, params.id!, body.status),
   }),
   op({
     name: 'getCompliance',
@@ -71,6 +71,6 @@ export const INTERNAL = defineGroup<InternalServices>()('internal', {
     params: { domain: 'The merchant domain, e.g. shop.example.com.' },
     output: 'merchantSuspendedView',
     errors: ['MERCHANT_NOT_FOUND'],
-    run: ({ services, auth, params }) => services.merchants.suspend(auth, params.domain!),
+    run: ({ services, auth, audit, params }) => services.merchants.suspend(auth, audit, params.domain!),
   }),
 ]);

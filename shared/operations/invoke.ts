@@ -41,6 +41,7 @@ export async function invoke<Services>(op: Operation<Services>, request: InvokeR
     idempotencyKey,
     cursors: request.cursors,
     operation: op.name,
+    audit: op.audit,
   });
   if (op.idempotency && isIdempotentResponse(result)) return { status: result.status, body: result.body, replayed: result.replayed };
   return { status: op.http.status, body: op.present ? op.present(result) : result, replayed: false };

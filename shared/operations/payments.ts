@@ -5,10 +5,11 @@ import { presentMerchant } from '../domain/merchants/merchant-view.js';
 import { MAX_BATCH_SIZE, type PaymentService } from '../domain/payments/payment-service.js';
 import { presentPaymentTo } from '../domain/payments/payment-view.js';
 import type { RequestContext } from '../domain/tenancy.js';
+import { withThousands } from '../domain/text.js';
 import type { Page, Transaction } from '../domain/types.js';
 import { PAYMENT_STATUSES } from '../domain/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, batchItemIdempotencyKey, describe, idempotencyKey, name, paymentDescription, recipient, text, walletId } from './fields.js';
+import { amount, batchItemIdempotencyKey, describe, idempotencyKey, name, paymentDescription, recipient, text, walletId, MAX_NAME_LENGTH, MAX_PAYMENT_DESCRIPTION_LENGTH } from './fields.js';
 import { listOperation } from './list.js';
 
 export interface PaymentsServices {
@@ -31,7 +32,7 @@ const paymentFields = (key = idempotencyKey) => ({
   from: text(128, 'The paying wallet id (`wal_...`); an agent key may pay only from its own wallet.', { trim: true, min: 1, tooLong: 'is not a wallet id' }),
   to: recipient('The receiving wallet id (`wal_...`), or `merchant:<domain>` for a registered closed-loop merchant (domains are case-insensitive).'),
   amount: amount('Amount to pay, in USD.'),
-  description: z.optional(paymentDescription('Free text shown on both statements (at most 1,024 characters; tab and newline allowed).')),
+  description: z.optional(paymentDescription(`Free text shown on both statements (at most ${withThousands(MAX_PAYMENT_DESCRIPTION_LENGTH)} characters; tab and newline allowed).`)),
   idempotencyKey: key(),
 });
 
@@ -60,7 +61,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>()('payments', {
     body: () => z.strictObject(paymentFields()),
     output: 'paymentView',
     errors: ['APPROVAL_REQUIRED', ...PAYMENT_ERRORS],
-    run: ({ services, auth, body, idempotencyKey }) => services.payments.create(auth, { ...body, idempotencyKey }),
+    run: ({ services, auth, audit, body, idempotencyKey }) => services.payments.create(auth, audit, { ...body, idempotencyKey }),
   }),
   list({
     name: 'listPayments',
@@ -86,7 +87,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>()('payments', {
     name: 'createBatch',
     summary: 'Pay several recipients',
     description:
-      'Up to 100 payments, each run on its own with its own idempotency key (its own, or `<batch key>#<index>`). All posted: 200 with the payments; otherwise 207 BATCH_PARTIAL_FAILURE with every item\'s result. With a batch key the whole answer is kept and replayed.',
+      `Up to ${MAX_BATCH_SIZE} payments, each run on its own with its own idempotency key (its own, or \`<batch key>#<index>\`). All posted: 200 with the payments; otherwise 207 BATCH_PARTIAL_FAILURE with every item's result. With a batch key the whole answer is kept and replayed.`,
     access: 'key',
     permission: 'payments:write',
     audit: AUDIT.payment.create,
@@ -103,7 +104,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>()('payments', {
     }),
     output: 'batchPaymentsView',
     errors: ['BATCH_PARTIAL_FAILURE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE'],
-    run: ({ services, auth, body, idempotencyKey }) => services.payments.batch(auth, body.payments, idempotencyKey),
+    run: ({ services, auth, audit, body, idempotencyKey }) => services.payments.batch(auth, audit, body.payments, idempotencyKey),
   }),
   op({
     name: 'getPayment',
@@ -134,7 +135,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>()('payments', {
     body: () => z.strictObject({ idempotencyKey: idempotencyKey() }),
     output: 'paymentView',
     errors: ['TRANSACTION_NOT_FOUND', 'REVERSAL_NOT_ALLOWED', 'INSUFFICIENT_FUNDS', 'WALLET_FROZEN', 'ENVIRONMENT_MISMATCH', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, idempotencyKey }) => services.payments.reverse(auth, params.id!, idempotencyKey),
+    run: ({ services, auth, audit, params, idempotencyKey }) => services.payments.reverse(auth, audit, params.id!, idempotencyKey),
   }),
   op({
     name: 'putMerchantProfile',
@@ -150,13 +151,13 @@ export const PAYMENTS = defineGroup<PaymentsServices>()('payments', {
         z.string().check(z.trim(), z.toLowerCase(), z.maxLength(253, 'must be a domain name such as shop.example.com'), z.regex(/^(?=.{3,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/, 'must be a domain name such as shop.example.com')),
         'The merchant\'s domain name, such as shop.example.com (stored lower-case).',
       ),
-      displayName: name('Name shown to payers (1-200 characters).'),
+      displayName: name(`Name shown to payers (1-${MAX_NAME_LENGTH} characters).`),
       walletId: walletId('The wallet that receives the merchant\'s payments.'),
       closedLoop: describe(z.boolean(), 'Whether the merchant accepts closed-loop (wallet to wallet) payments.'),
     }),
     output: 'merchantView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, body }) => services.merchants.upsert(auth, body),
+    run: ({ services, auth, audit, body }) => services.merchants.upsert(auth, audit, body),
     present: presentMerchant,
   }),
 ]);

@@ -28,7 +28,7 @@ export const POLICIES = defineGroup<PoliciesServices>()('policies', {}, [
     body: createPolicyBody,
     output: 'policyView',
     errors: ['WALLET_NOT_FOUND', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, body }) => services.policies.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.policies.create(auth, audit, body),
     present: presentPolicy,
   }),
   list({
@@ -72,7 +72,7 @@ export const POLICIES = defineGroup<PoliciesServices>()('policies', {}, [
     body: updatePolicyBody,
     output: 'policyView',
     errors: ['POLICY_NOT_FOUND', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params, body }) => services.policies.update(auth, params.id!, body),
+    run: ({ services, auth, audit, params, body }) => services.policies.update(auth, audit, params.id!, body),
     present: presentPolicy,
   }),
   op({
@@ -87,6 +87,6 @@ export const POLICIES = defineGroup<PoliciesServices>()('policies', {}, [
     mcp: { tool: 'delete_policy', hints: HINTS.destructive },
     output: 'policyDeletedView',
     errors: ['POLICY_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.policies.remove(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.policies.remove(auth, audit, params.id!),
   }),
 ]);

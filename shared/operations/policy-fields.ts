@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { amount, describe, MAX_RECIPIENT_LENGTH, name, recipient, walletId } from './fields.js';
+import { amount, describe, MAX_RECIPIENT_LENGTH, name, recipient, walletId, MAX_NAME_LENGTH } from './fields.js';
 
 /** Spend policy request fields, shared by the policies and agents operations (decisions.md section 3). */
 const hour = (max: number, description: string) => describe(z.int().check(z.minimum(0), z.maximum(max)), description);
@@ -39,7 +39,7 @@ const optionalRules = () => ({
   approvalThreshold: optionalAmount('Payments above this amount need human approval.'),
 });
 
-const policyName = () => name('Name of the policy (1-200 characters).');
+const policyName = () => name(`Name of the policy (1-${MAX_NAME_LENGTH} characters).`);
 const maxTransactionAmount = () => amount('Largest single payment allowed; "0" denies every payment.');
 const requireHumanApproval = () => describe(z.boolean(), 'Whether every payment needs human approval.');
 

@@ -6,7 +6,8 @@ import type { RequestContext } from '../domain/tenancy.js';
 import type { Transfer } from '../domain/transfers/types.js';
 import { EXTERNAL_RAILS, TRANSFER_CURRENCIES, TRANSFER_DIRECTIONS, TRANSFER_STATUSES } from '../domain/transfers/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { describe, idempotencyKey, paymentDescription, text, walletId } from './fields.js';
+import { describe, idempotencyKey, paymentDescription, text, walletId, MAX_PAYMENT_DESCRIPTION_LENGTH } from './fields.js';
+import { withThousands } from '../domain/text.js';
 import { listOperation } from './list.js';
 
 export interface TransfersServices {
@@ -67,7 +68,7 @@ export const TRANSFERS = defineGroup<TransfersServices>()('transfers', {
     body: () => z.strictObject({ ...externalFields('source', 'The wallet to credit; an agent key may deposit only into its own wallet.'), source: counterparty('source') }),
     output: 'transferView',
     errors: [...EXTERNAL_ERRORS, 'VALIDATION_ERROR'],
-    run: ({ services, auth, body, idempotencyKey }) => services.transfers.deposit(auth, { walletId: body.walletId, amount: body.amount, currency: body.currency, counterparty: body.source, bankAccountId: body.bankAccountId }, idempotencyKey),
+    run: ({ services, auth, audit, body, idempotencyKey }) => services.transfers.deposit(auth, audit, { walletId: body.walletId, amount: body.amount, currency: body.currency, counterparty: body.source, bankAccountId: body.bankAccountId }, idempotencyKey),
   }),
   op({
     name: 'createWithdrawal',
@@ -83,7 +84,7 @@ export const TRANSFERS = defineGroup<TransfersServices>()('transfers', {
     body: () => z.strictObject({ ...externalFields('destination', 'The wallet to debit; an agent key may withdraw only from its own wallet.'), destination: counterparty('destination') }),
     output: 'transferView',
     errors: [...EXTERNAL_ERRORS, 'INSUFFICIENT_FUNDS', 'POLICY_DENIED', 'VALIDATION_ERROR'],
-    run: ({ services, auth, body, idempotencyKey }) => services.transfers.withdraw(auth, { walletId: body.walletId, amount: body.amount, currency: body.currency, counterparty: body.destination, bankAccountId: body.bankAccountId }, idempotencyKey),
+    run: ({ services, auth, audit, body, idempotencyKey }) => services.transfers.withdraw(auth, audit, { walletId: body.walletId, amount: body.amount, currency: body.currency, counterparty: body.destination, bankAccountId: body.bankAccountId }, idempotencyKey),
   }),
   op({
     name: 'createInternalTransfer',
@@ -99,12 +100,12 @@ export const TRANSFERS = defineGroup<TransfersServices>()('transfers', {
       fromWalletId: walletId('The paying wallet; an agent key may pay only from its own wallet.'),
       toWalletId: walletId('The receiving wallet, of the same organization and environment.'),
       amount: transferAmount('Amount to move, in USD.'),
-      description: z.optional(paymentDescription('Free text for your own reference (at most 1,024 characters).')),
+      description: z.optional(paymentDescription(`Free text for your own reference (at most ${withThousands(MAX_PAYMENT_DESCRIPTION_LENGTH)} characters).`)),
       idempotencyKey: idempotencyKey(),
     }),
     output: 'transferView',
     errors: ['INVALID_AMOUNT', 'SELF_PAYMENT', 'WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INSUFFICIENT_FUNDS', 'POLICY_DENIED', 'ENVIRONMENT_MISMATCH', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, body, idempotencyKey }) => services.transfers.internal(auth, body, idempotencyKey),
+    run: ({ services, auth, audit, body, idempotencyKey }) => services.transfers.internal(auth, audit, body, idempotencyKey),
   }),
   list({
     name: 'listTransfers',
@@ -154,7 +155,7 @@ export const TRANSFERS = defineGroup<TransfersServices>()('transfers', {
     mcp: { tool: 'cancel_transfer', hints: HINTS.destructive },
     output: 'transferView',
     errors: ['TRANSFER_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params }) => services.transfers.cancel(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.transfers.cancel(auth, audit, params.id!),
     present: presentTransfer,
   }),
   op({
@@ -173,7 +174,7 @@ export const TRANSFERS = defineGroup<TransfersServices>()('transfers', {
     body: () => z.strictObject({ to: describe(z.enum(['PENDING', 'COMPLETED', 'FAILED']), 'The state to move the transfer to.') }),
     output: 'transferView',
     errors: ['TRANSFER_NOT_FOUND', 'INVALID_STATE', 'SANDBOX_ONLY', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE'],
-    run: ({ services, auth, params, body }) => services.transfers.advance(auth, params.id!, body.to),
+    run: ({ services, auth, audit, params, body }) => services.transfers.advance(auth, audit, params.id!, body.to),
     present: presentTransfer,
   }),
 ]);

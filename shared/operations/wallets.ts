@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
+import { SANDBOX_FUNDING_MAX } from '../config/config.js';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { createWalletService } from '../domain/wallets/wallet-service.js';
 import { presentBalance, presentStatementEntry, presentWallet } from '../domain/wallets/wallet-view.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, idempotencyKey, name } from './fields.js';
+import { amount, idempotencyKey, name, MAX_NAME_LENGTH, decimalText } from './fields.js';
 import { listOperation } from './list.js';
 
 export interface WalletsServices {
@@ -26,12 +27,12 @@ export const WALLETS = defineGroup<WalletsServices>()('wallets', {}, [
     http: { method: 'POST', path: '/v1/wallets', status: 201 },
     mcp: { tool: 'create_wallet', hints: HINTS.create },
     body: () => z.strictObject({
-      name: name('Display name of the wallet (1-200 characters).'),
+      name: name(`Display name of the wallet (1-${MAX_NAME_LENGTH} characters).`),
       agentName: z.optional(name('Name of the agent the wallet is meant for, if any.')),
     }),
     output: 'walletView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'ACTIVATION_REQUIRED'],
-    run: ({ services, auth, body }) => services.wallets.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.wallets.create(auth, audit, body),
     present: presentWallet,
   }),
   list({
@@ -79,7 +80,7 @@ export const WALLETS = defineGroup<WalletsServices>()('wallets', {}, [
   op({
     name: 'fundWallet',
     summary: 'Fund a wallet (sandbox)',
-    description: 'Adds test money to a sandbox wallet (at most 10,000.00 per call). Production wallets are funded with a deposit transfer. A money movement like a payment: send an idempotency key so a retry never funds twice.',
+    description: `Adds test money to a sandbox wallet (at most ${decimalText(SANDBOX_FUNDING_MAX)} per call). Production wallets are funded with a deposit transfer. A money movement like a payment: send an idempotency key so a retry never funds twice.`,
     access: 'key',
     permission: 'wallets:write',
     audit: AUDIT.wallet.fund,
@@ -89,10 +90,10 @@ export const WALLETS = defineGroup<WalletsServices>()('wallets', {}, [
     http: { method: 'POST', path: '/v1/wallets/{id}/fund', status: 200 },
     params: walletParam,
     mcp: { tool: 'fund_wallet', hints: HINTS.money },
-    body: () => z.strictObject({ amount: amount('Amount to add, in USD, from 0.01 to 10,000.00.'), idempotencyKey: idempotencyKey() }),
+    body: () => z.strictObject({ amount: amount(`Amount to add, in USD, from 0.01 to ${decimalText(SANDBOX_FUNDING_MAX)}.`), idempotencyKey: idempotencyKey() }),
     output: 'walletFundingView',
     errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE'],
-    run: ({ services, auth, params, body, idempotencyKey }) => services.wallets.fundWithKey(auth, params.id!, body.amount, idempotencyKey),
+    run: ({ services, auth, audit, params, body, idempotencyKey }) => services.wallets.fundWithKey(auth, audit, params.id!, body.amount, idempotencyKey),
   }),
   list({
     name: 'getStatement',

@@ -40,7 +40,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>()('webhooks', {
     }),
     output: 'createdWebhookView',
     errors: [],
-    run: ({ services, auth, body }) => services.webhooks.create(auth, body),
+    run: ({ services, auth, audit, body }) => services.webhooks.create(auth, audit, body),
     present: presentCreatedWebhook,
   }),
   list({
@@ -83,7 +83,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>()('webhooks', {
     mcp: { tool: 'delete_webhook', hints: HINTS.destructive },
     output: 'webhookView',
     errors: ['WEBHOOK_NOT_FOUND'],
-    run: ({ services, auth, params }) => services.webhooks.remove(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.webhooks.remove(auth, audit, params.id!),
     present: presentWebhook,
   }),
   list({
@@ -113,7 +113,7 @@ export const WEBHOOKS = defineGroup<WebhooksServices>()('webhooks', {
     mcp: { tool: 'test_webhook', hints: HINTS.create },
     output: 'queuedDeliveryView',
     errors: ['WEBHOOK_NOT_FOUND'],
-    run: ({ services, auth, params }) => services.webhooks.test(auth, params.id!),
+    run: ({ services, auth, audit, params }) => services.webhooks.test(auth, audit, params.id!),
   }),
   op({
     name: 'retryWebhookDelivery',
@@ -127,6 +127,6 @@ export const WEBHOOKS = defineGroup<WebhooksServices>()('webhooks', {
     mcp: { tool: 'retry_webhook_delivery', hints: HINTS.create },
     output: 'queuedDeliveryView',
     errors: ['WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND'],
-    run: ({ services, auth, params }) => services.webhooks.retry(auth, params.id!, params.deliveryId!),
+    run: ({ services, auth, audit, params }) => services.webhooks.retry(auth, audit, params.id!, params.deliveryId!),
   }),
 ]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { eventually } from '../fixtures/eventually.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /** 72 hours divided by this scale is one second: sandbox approvals expire after 1 s in this file. */
 const TIME_SCALE = '259200';
@@ -54,7 +55,7 @@ describe('approvals: expiry of pending approvals (TIME_SCALE)', () => {
     // Prepare
     const { payer, approvalId } = await pending();
     await sleep(PAST_EXPIRY_MS);
-    await service.app.services.approvals.expireDue();
+    await service.app.services.approvals.expireDue(AUDIT.approval.expire);
 
     // Act
     const approved = await service.call('POST', `/v1/approvals/${approvalId}/approve`, { key: approver.key });
@@ -73,8 +74,8 @@ describe('approvals: expiry of pending approvals (TIME_SCALE)', () => {
     await eventually(async () => expect((await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key })).body.status).toBe('EXPIRED'));
 
     // Act
-    await service.app.services.approvals.expireDue();
-    await service.app.services.approvals.expireDue();
+    await service.app.services.approvals.expireDue(AUDIT.approval.expire);
+    await service.app.services.approvals.expireDue(AUDIT.approval.expire);
 
     // Assess: one expiry, one audit entry, whoever came first.
     await eventually(async () => expect((await ledger.auditOf(org.organizationId)).filter((e) => e.action === 'approval.expired' && e.resourceId === approvalId)).toHaveLength(1));
@@ -89,8 +90,8 @@ describe('approvals: expiry of pending approvals (TIME_SCALE)', () => {
     await sleep(PAST_EXPIRY_MS);
 
     // Act
-    await service.app.services.approvals.expireDue();
-    const again = await service.app.services.approvals.expireDue();
+    await service.app.services.approvals.expireDue(AUDIT.approval.expire);
+    const again = await service.app.services.approvals.expireDue(AUDIT.approval.expire);
 
     // Assess
     expect(again).toBe(0);

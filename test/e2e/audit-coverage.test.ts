@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from '../../shared/domain/audit/actions.js';
 import { ROUTES, routeKeyOf, type RouteDefinition } from '../../shared/http/routes.js';
+import { fillPath } from '../../shared/operations/paths.js';
 import { auditPartition, type AuditItem } from '../fixtures/audit-reads.js';
 import { auditFactories, type AuditFactories } from '../fixtures/fresh-resources.js';
 import { GOOD_CARD, KYB_BODY } from '../fixtures/organizations.js';
@@ -286,7 +287,7 @@ const MUTATING = ROUTES.filter((route) => route.mutating);
 
 /** The route's path with its `{param}` placeholders filled (URL-encoded). */
 function pathOf(route: RouteDefinition, params: Record<string, string> = {}): string {
-  return route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+  return fillPath(route.path, (name) => {
     const value = params[name];
     if (value === undefined) throw new Error(`case for ${route.operation} gives no value for {${name}}`);
     return encodeURIComponent(value);

@@ -5,6 +5,7 @@ import { ENV } from '../../shared/config/env-names.js';
 import { FEED_SETTLE_MS } from '../../shared/domain/events/event-feed.js';
 import { built } from '../../shared/domain/validation.js';
 import { CATALOG_ENTRIES } from '../../shared/operations/index.js';
+import { fillPath, pathParameterNames } from '../../shared/operations/paths.js';
 import { eventually } from '../fixtures/eventually.js';
 import { foreignActivity, normalizedAnswer, tracesIn, twinOf, type Answer, type ForeignActivity } from '../fixtures/foreign-activity.js';
 import type { ApiResponse } from '../fixtures/local-service.js';
@@ -147,10 +148,10 @@ describe('a wallet-scoped key of another organization', () => {
     const reads = CATALOG_ENTRIES.map((entry) => entry.operation).filter((op) => op.http.method === 'GET');
     expect(reads.map((op) => op.name)).toEqual(expect.arrayContaining(['listEvents', 'getEvent', 'listTransfers', 'getTransfer', 'listCardAuthorizations', 'listWebhookDeliveries']));
     for (const op of reads) {
-      const params = [...op.http.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+      const params = pathParameterNames(op.http.path);
       const shape = op.query ? (((built(op.query) as unknown as { _zod: { def: { shape?: Record<string, unknown> } } })._zod.def.shape) ?? {}) : {};
       const filters = Object.keys(shape).filter(isIdField);
-      const pathWith = (id: string) => params.reduce((path, name) => path.replace(`{${name}}`, encodeURIComponent(id)), op.http.path);
+      const pathWith = (id: string) => fillPath(op.http.path, () => encodeURIComponent(id));
       const targets: [string, string[]][] = params.length === 0 ? [[op.http.path, []]] : candidates.map((id) => [pathWith(id), [id]]);
       for (const [path, pathIds] of targets) {
         const queries: [string, string[]][] = [['', []], ...filters.flatMap((filter) => candidates.map((id): [string, string[]] => [`${filter}=${encodeURIComponent(id)}`, [id]]))];

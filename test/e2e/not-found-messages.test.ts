@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setupE2e } from '../fixtures/e2e-setup.js';
-import { ROUTES } from '../../shared/http/routes.js';
+import { ROUTES, routeKeyOf } from '../../shared/http/routes.js';
+import { fillPath } from '../../shared/operations/paths.js';
 
 /** An id of the right shape that names nothing. */
 const UNKNOWN_ID = 'zz_unknownId0001';
@@ -11,9 +12,9 @@ const ROUTES_WITH_IDS = ROUTES.filter((route) => route.path.includes('{') && rou
 describe('not-found answers say what was not found', () => {
   const { service, org } = setupE2e({ organizations: { org: 'Lookups' } });
 
-  it.each(ROUTES_WITH_IDS.map((route) => [`${route.method} ${route.path}`, route] as const))('%s with an unknown id: the message names the resource and the id, never the code', async (_name, route) => {
+  it.each(ROUTES_WITH_IDS.map((route) => [routeKeyOf(route), route] as const))('%s with an unknown id: the message names the resource and the id, never the code', async (_name, route) => {
     // Act
-    const path = route.path.replace(/\{[^}]+\}/g, UNKNOWN_ID);
+    const path = fillPath(route.path, () => UNKNOWN_ID);
     const response = await service.call(route.method, path, { key: org.key, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }) });
 
     // Assess

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setupE2e } from '../fixtures/e2e-setup.js';
-import { ROUTES } from '../../shared/http/routes.js';
+import { ROUTES, routeKeyOf } from '../../shared/http/routes.js';
 
 describe('GET /v1/openapi.json', () => {
   const { service } = setupE2e();
@@ -10,8 +10,8 @@ describe('GET /v1/openapi.json', () => {
 
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
-    const documented = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
-    expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    const documented = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) => Object.keys(methods).map((m) => routeKeyOf({ method: m.toUpperCase(), path })));
+    expect(documented.sort()).toEqual(ROUTES.map(routeKeyOf).sort());
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 

@@ -105,7 +105,7 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
       if (!period.limit) continue;
       const spent = row.spend[spendKey(period.period, period.periodKey)] ?? new Big(0);
       if (spent.plus(spend!.amount).lte(period.limit)) continue;
-      throw periodLimitDenied({ walletId, period: period.period, periodKey: period.periodKey, limit: period.limit, amount: spend!.amount, expiresAtEpochS: 0 }, spent);
+      throw periodLimitDenied({ period: period.period, limit: period.limit }, spent);
     }
     const balances: Record<Bucket, Big> = { available: wallet.balance, held: wallet.heldBalance, pending: wallet.pendingBalance };
     const short = BUCKETS.find((bucket) => taken[bucket].gt(0) && balances[bucket].lt(taken[bucket]));

@@ -3,6 +3,7 @@ import type { AgentStore } from '../../shared/domain/agents/ports.js';
 import { createAgentStore } from '../../shared/persistence/agent-store.js';
 import { agentService } from '../../shared/runtime/services.js';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /** A one-shot signal: `wait()` resolves once `open()` was called. */
 function signal() {
@@ -52,8 +53,8 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
   });
 
   async function newAgent(balance?: string) {
-    const created = await testApp.app.services.agents.create(org.ctx, { name: 'Racer' });
-    if (balance) await testApp.app.services.wallets.fund(org.ctx, created.wallet.id, balance);
+    const created = await testApp.app.services.agents.create(org.ctx, AUDIT.wallet.create, { name: 'Racer' });
+    if (balance) await testApp.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, created.wallet.id, balance);
     return created.wallet.id;
   }
 
@@ -76,9 +77,9 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
   async function rotationBetweenReads(balance?: string) {
     const agentId = await newAgent(balance);
     const slow = slowDelete('keyRead');
-    const deleting = slow.service.remove(org.ctx, agentId);
+    const deleting = slow.service.remove(org.ctx, AUDIT.wallet.close, agentId);
     await slow.reached();
-    const rotated = await testApp.app.services.agents.rotateKey(org.ctx, agentId);
+    const rotated = await testApp.app.services.agents.rotateKey(org.ctx, AUDIT.apiKey.rotate, agentId);
     slow.release();
     return { agentId, outcome: await deleting.then(() => 'deleted', (error: unknown) => error), rotated };
   }
@@ -88,7 +89,7 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
 
     expect(outcome).toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect(await expectConsistent(agentId)).toEqual({ deleted: false, active: [rotated.apiKeyId] });
-    await testApp.app.services.agents.remove(org.ctx, agentId);
+    await testApp.app.services.agents.remove(org.ctx, AUDIT.wallet.close, agentId);
     expect(await expectConsistent(agentId)).toEqual({ deleted: true, active: [] });
   });
 
@@ -98,7 +99,7 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
     expect(outcome).toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect(await expectConsistent(agentId)).toEqual({ deleted: false, active: [rotated.apiKeyId] });
     expect((await testApp.app.store.getWallet(agentId))?.balance.toFixed(2)).toBe('25.00');
-    await testApp.app.services.agents.remove(org.ctx, agentId);
+    await testApp.app.services.agents.remove(org.ctx, AUDIT.wallet.close, agentId);
     expect(await expectConsistent(agentId)).toEqual({ deleted: true, active: [] });
   });
 
@@ -106,10 +107,10 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
   async function rotationDuringDelete(balance: string | undefined) {
     const agentId = await newAgent(balance);
     const slow = slowDelete('commit');
-    const deleting = slow.service.remove(org.ctx, agentId);
+    const deleting = slow.service.remove(org.ctx, AUDIT.wallet.close, agentId);
     await slow.reached();
 
-    const rotated = await testApp.app.services.agents.rotateKey(org.ctx, agentId);
+    const rotated = await testApp.app.services.agents.rotateKey(org.ctx, AUDIT.apiKey.rotate, agentId);
     slow.release();
 
     await expect(deleting).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
@@ -120,12 +121,12 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
     for (const balance of [undefined, '25.00']) {
       const agentId = await newAgent(balance);
       const wallet = await testApp.app.store.getWallet(agentId);
-      await testApp.app.services.apiKeys.revoke(org.ctx, wallet!.activeKeyId!);
+      await testApp.app.services.apiKeys.revoke(org.ctx, AUDIT.apiKey.revoke, wallet!.activeKeyId!);
       const slow = slowDelete('commit');
-      const deleting = slow.service.remove(org.ctx, agentId);
+      const deleting = slow.service.remove(org.ctx, AUDIT.wallet.close, agentId);
       await slow.reached();
 
-      await expect(testApp.app.services.agents.rotateKey(org.ctx, agentId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+      await expect(testApp.app.services.agents.rotateKey(org.ctx, AUDIT.apiKey.rotate, agentId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
       slow.release();
 
       await deleting;
@@ -139,8 +140,8 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
 
   it('a rotation that reads the agent before the DELETE commits fails, and leaves no key behind', async () => {
     const agentId = await newAgent('5.00');
-    const rotating = testApp.app.services.agents.rotateKey(org.ctx, agentId);
-    const deleting = testApp.app.services.agents.remove(org.ctx, agentId);
+    const rotating = testApp.app.services.agents.rotateKey(org.ctx, AUDIT.apiKey.rotate, agentId);
+    const deleting = testApp.app.services.agents.remove(org.ctx, AUDIT.wallet.close, agentId);
 
     const [rotation, deletion] = await Promise.allSettled([rotating, deleting]);
 

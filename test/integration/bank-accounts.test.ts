@@ -14,6 +14,7 @@ import { getItem, type TableContext } from '../../shared/persistence/table-conte
 import type { Sealer } from '../../shared/domain/sealing.js';
 import { localSealer } from '../../shared/sealing/local-sealer.js';
 import { createTestTable } from '../fixtures/table.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 const ACCOUNT_NUMBER = '987650004321';
 const input = { routingNumber: '021000021', accountNumber: ACCOUNT_NUMBER, accountName: 'Acme Operating', accountType: 'CHECKING' as const };
@@ -56,7 +57,7 @@ describe('bank accounts (DynamoDB Local)', () => {
   });
 
   it('stores the account number only sealed: no item of the table holds it in clear', async () => {
-    const account = await service.create(ctx, input);
+    const account = await service.create(ctx, AUDIT.bankAccount.create, input);
     const item = (await getItem(table, bankAccountKeys.primary(account.id)))!;
     expect(item).toMatchObject({ entityType: 'BANK_ACCOUNT', status: 'PENDING_VERIFICATION', last4: '4321', routingNumber: '021000021' });
     expect(JSON.stringify(item)).not.toContain(ACCOUNT_NUMBER);
@@ -68,12 +69,12 @@ describe('bank accounts (DynamoDB Local)', () => {
   });
 
   it('reads through readBankAccount for its organization only, never a deleted one', async () => {
-    const account = await service.create(ctx, input);
+    const account = await service.create(ctx, AUDIT.bankAccount.create, input);
     expect(await readBankAccount(table, { organizationId: 'org_bank', environment: 'SANDBOX' }, account.id)).toMatchObject({ id: account.id, status: 'PENDING_VERIFICATION', accountNumberSealed: expect.stringMatching(/^lk1\./) });
     // The other environment of the same organization is returned (the caller answers ENVIRONMENT_MISMATCH).
     expect(await readBankAccount(table, { organizationId: 'org_bank', environment: 'PRODUCTION' }, account.id)).toMatchObject({ environment: 'SANDBOX' });
     expect(await readBankAccount(table, { organizationId: 'org_other', environment: 'SANDBOX' }, account.id)).toBeUndefined();
-    await service.remove(ctx, account.id);
+    await service.remove(ctx, AUDIT.bankAccount.delete, account.id);
     expect(await readBankAccount(table, { organizationId: 'org_bank', environment: 'SANDBOX' }, account.id)).toBeUndefined();
     const item = (await getItem(table, bankAccountKeys.primary(account.id)))!;
     expect(item).toMatchObject({ status: 'DELETED' });
@@ -83,17 +84,17 @@ describe('bank accounts (DynamoDB Local)', () => {
   });
 
   it('fails the account on the third wrong answer and refuses the right one after it', async () => {
-    const { id } = await service.create(ctx, input);
+    const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
     const codes = [];
-    for (let i = 0; i < MAX_VERIFICATION_ATTEMPTS; i += 1) codes.push(await outcome(service.verify(ctx, id, WRONG)));
+    for (let i = 0; i < MAX_VERIFICATION_ATTEMPTS; i += 1) codes.push(await outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG)));
     expect(codes).toEqual(Array(3).fill('BANK_ACCOUNT_VERIFICATION_FAILED'));
-    expect(await outcome(service.verify(ctx, id, ['0.32', '0.45']))).toBe('INVALID_STATE');
+    expect(await outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.32', '0.45']))).toBe('INVALID_STATE');
     expect(await getItem(table, bankAccountKeys.primary(id))).toMatchObject({ status: 'VERIFICATION_FAILED' });
   });
 
   it('10 concurrent wrong answers: exactly 3 are counted and the account is VERIFICATION_FAILED', async () => {
-    const { id } = await service.create(ctx, input);
-    const codes = await Promise.all(Array.from({ length: 10 }, () => outcome(service.verify(ctx, id, WRONG))));
+    const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
+    const codes = await Promise.all(Array.from({ length: 10 }, () => outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG))));
     expect(codes.filter((code) => code === 'BANK_ACCOUNT_VERIFICATION_FAILED')).toHaveLength(3);
     expect(codes.filter((code) => code === 'INVALID_STATE' || code === 'CONCURRENT_UPDATE')).toHaveLength(7);
     const item = (await getItem(table, bankAccountKeys.primary(id)))!;
@@ -102,8 +103,8 @@ describe('bank accounts (DynamoDB Local)', () => {
   });
 
   it('a right answer racing wrong ones: either it verifies first, or three wrong ones fail the account first', async () => {
-    const { id } = await service.create(ctx, input);
-    const codes = await Promise.all([...Array.from({ length: 6 }, () => outcome(service.verify(ctx, id, WRONG))), outcome(service.verify(ctx, id, ['0.45', '0.32']))]);
+    const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
+    const codes = await Promise.all([...Array.from({ length: 6 }, () => outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG))), outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.45', '0.32']))]);
     const item = (await getItem(table, bankAccountKeys.primary(id)))!;
     const counted = Number(String(item.failedVerificationAttempts ?? 0));
     expect(counted).toBeLessThanOrEqual(3);
@@ -124,11 +125,11 @@ describe('bank accounts (DynamoDB Local)', () => {
     };
 
     it('counts at most three wrong answers, never verifies once three are counted, and every answer told "wrong" was counted', { timeout: BURST_TIMEOUT_MS }, async () => {
-      const { id } = await service.create(ctx, input);
+      const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
       const guesses = burst();
       expect(guesses.length).toBeGreaterThanOrEqual(200);
 
-      const codes = await Promise.all(guesses.map((amounts) => outcome(service.verify(ctx, id, amounts))));
+      const codes = await Promise.all(guesses.map((amounts) => outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, amounts))));
 
       const item = (await getItem(table, bankAccountKeys.primary(id)))!;
       const counted = Number(String(item.failedVerificationAttempts));
@@ -145,8 +146,8 @@ describe('bank accounts (DynamoDB Local)', () => {
 
     it('refuses to mark an account verified over a stale count of wrong answers: the verify write carries the count it read', async () => {
       const store = createBankAccountStore(table);
-      const { id } = await service.create(ctx, input);
-      expect(await outcome(service.verify(ctx, id, WRONG))).toBe('BANK_ACCOUNT_VERIFICATION_FAILED');
+      const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
+      expect(await outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG))).toBe('BANK_ACCOUNT_VERIFICATION_FAILED');
 
       // A right answer decided on a read from before that wrong answer was counted.
       const stale = store.commit([{ type: 'verifyBankAccount', bankAccountId: id, failedAttempts: 0, verifiedAt: new Date().toISOString() }]);
@@ -161,9 +162,9 @@ describe('bank accounts (DynamoDB Local)', () => {
 
     it('still verifies a right answer sent with two wrong ones at once (within the limit)', async () => {
       for (let round = 0; round < 5; round += 1) {
-        const { id } = await service.create(ctx, input);
+        const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
 
-        const codes = await Promise.all([outcome(service.verify(ctx, id, WRONG)), outcome(service.verify(ctx, id, ['0.45', '0.32'])), outcome(service.verify(ctx, id, ['0.33', '0.45']))]);
+        const codes = await Promise.all([outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG)), outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.45', '0.32'])), outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.33', '0.45']))]);
 
         expect(codes[1]).toBe('VERIFIED');
         const item = (await getItem(table, bankAccountKeys.primary(id)))!;
@@ -175,11 +176,11 @@ describe('bank accounts (DynamoDB Local)', () => {
 
   it('lists the live accounts of the organization environment, newest first', async () => {
     const scoped = ctxOf('org_list');
-    const first = await service.create(scoped, input);
-    const second = await service.create(scoped, { ...input, accountType: 'SAVINGS' });
-    const third = await service.create(scoped, input);
-    await service.remove(scoped, third.id);
-    await service.create(ctxOf('org_list', 'PRODUCTION'), input);
+    const first = await service.create(scoped, AUDIT.bankAccount.create, input);
+    const second = await service.create(scoped, AUDIT.bankAccount.create, { ...input, accountType: 'SAVINGS' });
+    const third = await service.create(scoped, AUDIT.bankAccount.create, input);
+    await service.remove(scoped, AUDIT.bankAccount.delete, third.id);
+    await service.create(ctxOf('org_list', 'PRODUCTION'), AUDIT.bankAccount.create, input);
     const page = await service.list(scoped, { limit: 10 });
     expect(page.items.map((account) => account.id)).toEqual([second.id, first.id]);
   });

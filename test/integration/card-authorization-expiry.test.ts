@@ -11,6 +11,7 @@ import { checkLedger } from '../../shared/persistence/ledger-check.js';
 import type { StoreOverrides } from '../../shared/runtime/container.js';
 import { startTestApp } from '../fixtures/service-app.js';
 import { createTestTable } from '../fixtures/table.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /**
  * Authorization expiry against DynamoDB Local, on a fixed clock (TIME_SCALE 60: a sandbox
@@ -35,17 +36,17 @@ async function start(stores?: (table: Awaited<ReturnType<typeof createTestTable>
   return { app, table, clock, ctx, organizationId, mainWalletId, balances, scan, problems, cards: app.services.cards };
 }
 
-const authorize = async (t: Awaited<ReturnType<typeof start>>, cardId: string, amount: string) => (await t.cards.authorize(t.ctx, cardId, { amount, merchant: MERCHANT })).body as AuthorizationView;
+const authorize = async (t: Awaited<ReturnType<typeof start>>, cardId: string, amount: string) => (await t.cards.authorize(t.ctx, AUDIT.card.authorize, cardId, { amount, merchant: MERCHANT })).body as AuthorizationView;
 
 describe('card authorization expiry against DynamoDB Local', () => {
   it('reverses an approved authorization once past its expiry (not before), gives the spend back, and leaves a captured one alone', async () => {
     const t = await start();
-    await t.app.services.wallets.fund(t.ctx, t.mainWalletId, '100.00');
-    const card = await t.cards.create(t.ctx, { walletId: t.mainWalletId, type: 'PERSISTENT', spendingLimits: [{ amount: '50.00', interval: 'all_time' }] });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.mainWalletId, '100.00');
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.mainWalletId, type: 'PERSISTENT', spendingLimits: [{ amount: '50.00', interval: 'all_time' }] });
     const held = await authorize(t, card.id, '30.00');
     const captured = await authorize(t, card.id, '10.00');
     expect(held).toMatchObject({ status: 'APPROVED', expiresAt: new Date(t.clock.now().getTime() + EXPIRY_MS).toISOString(), expiredAt: null });
-    await t.cards.capture(t.ctx, captured.id, undefined);
+    await t.cards.capture(t.ctx, AUDIT.card.capture, captured.id, undefined);
     const declined = await authorize(t, card.id, '20.00');
     expect(declined).toMatchObject({ status: 'DECLINED', reason: 'spending_limit_exceeded', expiresAt: null });
     expect(await t.balances(t.mainWalletId)).toEqual({ balance: '60.00', held: '30.00' });
@@ -56,11 +57,11 @@ describe('card authorization expiry against DynamoDB Local', () => {
 
     // At its expiry exactly: not yet due.
     t.clock.advance(EXPIRY_MS);
-    expect(await t.cards.expireDue()).toBe(0);
+    expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(0);
     expect((await t.cards.getAuthorization(t.ctx, held.id)).status).toBe('APPROVED');
 
     t.clock.advance(1);
-    expect(await t.cards.expireDue()).toBe(1);
+    expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(1);
     const at = t.clock.now().toISOString();
     expect(await t.cards.getAuthorization(t.ctx, held.id)).toMatchObject({ status: 'REVERSED', reversedAt: at, expiredAt: at });
     expect(await t.cards.getAuthorization(t.ctx, captured.id)).toMatchObject({ status: 'CAPTURED', capturedAmount: '10.00' });
@@ -78,7 +79,7 @@ describe('card authorization expiry against DynamoDB Local', () => {
 
     // A second run finds nothing, changes nothing.
     t.clock.advance(60_000);
-    expect(await t.cards.expireDue()).toBe(0);
+    expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(0);
     expect(await t.balances(t.mainWalletId)).toEqual({ balance: '90.00', held: '0.00' });
     expect((await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed')).toHaveLength(1);
     expect(await t.problems()).toEqual([]);
@@ -86,23 +87,23 @@ describe('card authorization expiry against DynamoDB Local', () => {
 
   it('frees a single-use card, and an agent whose only hold expired can then be deleted', async () => {
     const t = await start();
-    const agent = await t.app.services.agents.create(t.ctx, { name: 'Shopper' });
+    const agent = await t.app.services.agents.create(t.ctx, AUDIT.wallet.create, { name: 'Shopper' });
     const agentId = agent.wallet.id;
-    await t.app.services.wallets.fund(t.ctx, agentId, '40.00');
-    const card = await t.cards.create(t.ctx, { walletId: agentId, type: 'SINGLE_USE' });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, agentId, '40.00');
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: agentId, type: 'SINGLE_USE' });
     const auth = await authorize(t, card.id, '25.00');
     expect(auth.status).toBe('APPROVED');
     expect(await t.balances(agentId)).toEqual({ balance: '15.00', held: '25.00' });
-    await expect(t.app.services.agents.remove(t.ctx, agentId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(t.app.services.agents.remove(t.ctx, AUDIT.wallet.close, agentId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
     expect(await authorize(t, card.id, '1.00')).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
 
     t.clock.advance(EXPIRY_MS + 1);
-    expect(await t.cards.expireDue()).toBe(1);
+    expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(1);
     expect(await t.cards.getAuthorization(t.ctx, auth.id)).toMatchObject({ status: 'REVERSED', expiredAt: t.clock.now().toISOString() });
     expect(await t.balances(agentId)).toEqual({ balance: '40.00', held: '0.00' });
     expect((await t.cards.get(t.ctx, card.id)).status).toBe('ACTIVE');
 
-    await t.app.services.agents.remove(t.ctx, agentId);
+    await t.app.services.agents.remove(t.ctx, AUDIT.wallet.close, agentId);
     expect(await t.balances(t.mainWalletId)).toMatchObject({ balance: '40.00' });
     expect(await t.problems()).toEqual([]);
   });
@@ -119,15 +120,15 @@ describe('card authorization expiry against DynamoDB Local', () => {
       };
       return { cards: store };
     });
-    await t.app.services.wallets.fund(t.ctx, t.mainWalletId, '20.00');
-    const card = await t.cards.create(t.ctx, { walletId: t.mainWalletId, type: 'PERSISTENT' });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.mainWalletId, '20.00');
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.mainWalletId, type: 'PERSISTENT' });
     const auth = await authorize(t, card.id, '5.00');
     stale.listed = await createCardStore(t.table).getAuthorization(auth.id);
-    await t.cards.capture(t.ctx, auth.id, '4.00');
+    await t.cards.capture(t.ctx, AUDIT.card.capture, auth.id, '4.00');
     t.clock.advance(EXPIRY_MS + 1);
     // Refused as INVALID_STATE (expected, not logged as a failure), not by any other error.
     const logged = vi.spyOn(console, 'error');
-    expect(await t.cards.expireDue()).toBe(1);
+    expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(1);
     expect(logged).not.toHaveBeenCalled();
     logged.mockRestore();
     stale.listed = undefined;
@@ -137,7 +138,7 @@ describe('card authorization expiry against DynamoDB Local', () => {
     expect(after).not.toHaveProperty('reversedAt');
     expect(await t.balances(t.mainWalletId)).toEqual({ balance: '16.00', held: '0.00' });
     expect((await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed')).toHaveLength(0);
-    expect(await t.cards.expireDue()).toBe(0);
+    expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(0);
     expect(await t.problems()).toEqual([]);
   });
   it('moves an authorization whose reversal keeps failing back in the queue, so it never blocks the others', async () => {
@@ -153,8 +154,8 @@ describe('card authorization expiry against DynamoDB Local', () => {
       };
       return { cards: store };
     });
-    await t.app.services.wallets.fund(t.ctx, t.mainWalletId, '100.00');
-    const card = await t.cards.create(t.ctx, { walletId: t.mainWalletId, type: 'PERSISTENT', spendingLimits: [] });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.mainWalletId, '100.00');
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.mainWalletId, type: 'PERSISTENT', spendingLimits: [] });
     const first = await authorize(t, card.id, '10.00');
     t.clock.advance(1);
     const second = await authorize(t, card.id, '20.00');
@@ -162,9 +163,9 @@ describe('card authorization expiry against DynamoDB Local', () => {
     t.clock.advance(EXPIRY_MS + 1);
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      expect(await t.cards.expireDue()).toBe(2);
+      expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(2);
       // The failing one was moved back: the next run does not list it first (nor at all, until its retry time).
-      expect(await t.cards.expireDue()).toBe(0);
+      expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(0);
     } finally {
       errors.mockRestore();
     }
@@ -173,7 +174,7 @@ describe('card authorization expiry against DynamoDB Local', () => {
     // The storage recovers: a later run reverses it.
     poison = '';
     t.clock.advance(10 * 60_000);
-    expect(await t.cards.expireDue()).toBe(1);
+    expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(1);
     expect((await t.cards.getAuthorization(t.ctx, first.id)).status).toBe('REVERSED');
     expect(await t.problems()).toEqual([]);
   });

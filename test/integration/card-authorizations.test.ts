@@ -15,6 +15,7 @@ import type { TransactOptions } from '../../shared/persistence/transact.js';
 import { createContainer, type StoreOverrides } from '../../shared/runtime/container.js';
 import { LostResponse } from '../fixtures/in-memory-ledger.js';
 import { createTestTable } from '../fixtures/table.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /**
  * The authorization engine against DynamoDB Local: real conditional transactions decide what
@@ -37,7 +38,7 @@ async function startCards(options: { transact?: TransactOptions; stores?: (table
     actor: { actorType: 'API_KEY', actorId: 'key_operator_test', ipAddress: '203.0.113.1' },
     requestId: 'test-operator',
   };
-  const created = await app.services.organizations.create(operator, { name: 'Cards Org' });
+  const created = await app.services.organizations.create(operator, AUDIT.organization.create, { name: 'Cards Org' });
   const { principal } = await authenticate(app.core.authKeys, `Bearer ${created.sandboxKey}`, clock.now());
   const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '203.0.113.7' }, requestId: 'test' };
   const walletId = created.mainWalletId;
@@ -55,9 +56,9 @@ const reasonOf = (response: { body: unknown }) => (response.body as Authorizatio
 describe('card authorizations against DynamoDB Local', () => {
   it('50 concurrent authorizations against a daily limit admit exactly as many as fit', async () => {
     const t = await startCards();
-    await t.app.services.wallets.fund(t.ctx, t.walletId, '1000.00');
-    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT', spendingLimits: [{ amount: '200.00', interval: 'daily' }] });
-    const results = await Promise.all(Array.from({ length: 50 }, () => t.cards.authorize(t.ctx, card.id, { amount: '10.00', merchant: MERCHANT })));
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '1000.00');
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT', spendingLimits: [{ amount: '200.00', interval: 'daily' }] });
+    const results = await Promise.all(Array.from({ length: 50 }, () => t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT })));
     const approved = results.filter((r) => statusOf(r) === 'APPROVED');
     const declined = results.filter((r) => statusOf(r) === 'DECLINED');
     expect(approved).toHaveLength(20);
@@ -73,9 +74,9 @@ describe('card authorizations against DynamoDB Local', () => {
 
   it('50 concurrent authorizations against the balance admit exactly as many as it holds', async () => {
     const t = await startCards();
-    await t.app.services.wallets.fund(t.ctx, t.walletId, '95.00');
-    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT' });
-    const results = await Promise.all(Array.from({ length: 50 }, () => t.cards.authorize(t.ctx, card.id, { amount: '10.00', merchant: MERCHANT })));
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '95.00');
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT' });
+    const results = await Promise.all(Array.from({ length: 50 }, () => t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT })));
     expect(results.filter((r) => statusOf(r) === 'APPROVED')).toHaveLength(9);
     expect(new Set(results.filter((r) => statusOf(r) === 'DECLINED').map(reasonOf))).toEqual(new Set(['insufficient_funds']));
     expect(await t.balances()).toEqual({ balance: '5.00', held: '90.00' });
@@ -95,19 +96,19 @@ describe('card authorizations against DynamoDB Local', () => {
         return { cards: store };
       },
     });
-    await t.app.services.wallets.fund(t.ctx, t.walletId, '50.00');
-    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT' });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '50.00');
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT' });
     stale.card = card;
-    await t.cards.freeze(t.ctx, card.id);
-    const frozen = await t.cards.authorize(t.ctx, card.id, { amount: '10.00', merchant: MERCHANT });
+    await t.cards.freeze(t.ctx, AUDIT.card.freeze, card.id);
+    const frozen = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT });
     expect(frozen).toMatchObject({ status: 201, body: { status: 'DECLINED', reason: 'card_inactive' } });
     stale.card = undefined;
-    await t.cards.unfreeze(t.ctx, card.id);
+    await t.cards.unfreeze(t.ctx, AUDIT.card.unfreeze, card.id);
     stale.snapshot = await createCardStore(t.table).getWalletSnapshot(t.walletId);
-    await t.app.services.wallets.fund(t.ctx, t.walletId, '1.00');
-    const payment = await t.cards.authorize(t.ctx, card.id, { amount: '45.00', merchant: MERCHANT });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '1.00');
+    const payment = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '45.00', merchant: MERCHANT });
     expect(statusOf(payment)).toBe('APPROVED');
-    const late = await t.cards.authorize(t.ctx, card.id, { amount: '45.00', merchant: MERCHANT });
+    const late = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '45.00', merchant: MERCHANT });
     expect(late.body).toMatchObject({ status: 'DECLINED', reason: 'insufficient_funds' });
     expect(await t.balances()).toEqual({ balance: '6.00', held: '45.00' });
     expect(await t.problems()).toEqual([]);
@@ -115,8 +116,8 @@ describe('card authorizations against DynamoDB Local', () => {
 
   it('keeps the number and CVC only sealed, and a single-use card ends with its capture', async () => {
     const t = await startCards();
-    await t.app.services.wallets.fund(t.ctx, t.walletId, '100.00');
-    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: [{ amount: '30.00', interval: 'per_authorization' }] });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '100.00');
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: [{ amount: '30.00', interval: 'per_authorization' }] });
     const details = await t.cards.details(t.ctx, card.id);
     expect(details.number).toMatch(/^400000\d{10}$/);
     expect(details.number.endsWith(card.last4)).toBe(true);
@@ -124,36 +125,36 @@ describe('card authorizations against DynamoDB Local', () => {
     const everything = JSON.stringify(items);
     expect(everything).not.toContain(details.number);
     expect(everything).not.toMatch(new RegExp(`"cvc"\\s*:\\s*"${details.cvc}"`));
-    const auth = (await t.cards.authorize(t.ctx, card.id, { amount: '25.00', merchant: MERCHANT })).body as AuthorizationView;
-    const captured = await t.cards.capture(t.ctx, auth.id, '20.00');
+    const auth = (await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '25.00', merchant: MERCHANT })).body as AuthorizationView;
+    const captured = await t.cards.capture(t.ctx, AUDIT.card.capture, auth.id, '20.00');
     expect(captured.body).toMatchObject({ status: 'CAPTURED', capturedAmount: '20.00' });
     expect((await t.cards.get(t.ctx, card.id)).status).toBe('CANCELLED');
     expect(await t.balances()).toEqual({ balance: '80.00', held: '0.00' });
-    const again = await t.cards.authorize(t.ctx, card.id, { amount: '1.00', merchant: MERCHANT });
+    const again = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '1.00', merchant: MERCHANT });
     expect(again.body).toMatchObject({ status: 'DECLINED', reason: 'card_cancelled' });
     expect(await t.problems()).toEqual([]);
   });
 
   it('a single-use card admits one live authorization, also under concurrency; its reversal frees the card', async () => {
     const t = await startCards();
-    await t.app.services.wallets.fund(t.ctx, t.walletId, '500.00');
-    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'SINGLE_USE' });
-    const first = await t.cards.authorize(t.ctx, card.id, { amount: '10.00', merchant: MERCHANT });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '500.00');
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE' });
+    const first = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT });
     expect(statusOf(first)).toBe('APPROVED');
-    const second = await t.cards.authorize(t.ctx, card.id, { amount: '20.00', merchant: MERCHANT });
+    const second = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '20.00', merchant: MERCHANT });
     expect(second.body).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
     expect(await t.balances()).toEqual({ balance: '490.00', held: '10.00' });
     // Reversed, it paid nothing: the card may be used again, once.
-    await t.cards.reverse(t.ctx, (first.body as AuthorizationView).id);
-    const again = await t.cards.authorize(t.ctx, card.id, { amount: '20.00', merchant: MERCHANT });
+    await t.cards.reverse(t.ctx, AUDIT.card.reverse, (first.body as AuthorizationView).id);
+    const again = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '20.00', merchant: MERCHANT });
     expect(statusOf(again)).toBe('APPROVED');
-    expect((await t.cards.authorize(t.ctx, card.id, { amount: '1.00', merchant: MERCHANT })).body).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
-    await t.cards.capture(t.ctx, (again.body as AuthorizationView).id, '20.00');
+    expect((await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '1.00', merchant: MERCHANT })).body).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
+    await t.cards.capture(t.ctx, AUDIT.card.capture, (again.body as AuthorizationView).id, '20.00');
     expect((await t.cards.get(t.ctx, card.id)).status).toBe('CANCELLED');
 
     // 20 at once on a fresh single-use card: exactly one approved, the others card_used.
-    const fresh = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'SINGLE_USE' });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => t.cards.authorize(t.ctx, fresh.id, { amount: `${i + 1}.00`, merchant: MERCHANT })));
+    const fresh = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE' });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => t.cards.authorize(t.ctx, AUDIT.card.authorize, fresh.id, { amount: `${i + 1}.00`, merchant: MERCHANT })));
     expect(results.filter((r) => statusOf(r) === 'APPROVED')).toHaveLength(1);
     expect(new Set(results.filter((r) => statusOf(r) === 'DECLINED').map(reasonOf))).toEqual(new Set(['card_used']));
     const held = (results.find((r) => statusOf(r) === 'APPROVED')!.body as AuthorizationView).amount;
@@ -163,20 +164,20 @@ describe('card authorizations against DynamoDB Local', () => {
 
   it('gives the wallet\'s period spend back on a reversal and on the uncaptured part of a capture', async () => {
     const t = await startCards();
-    await t.app.services.wallets.fund(t.ctx, t.walletId, '500.00');
-    await t.app.services.policies.create(t.ctx, { walletId: t.walletId, name: 'Daily 50', maxTransactionAmount: '1000', requireHumanApproval: false, dailyLimit: '50' });
-    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT' });
-    const first = await t.cards.authorize(t.ctx, card.id, { amount: '40.00', merchant: MERCHANT });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '500.00');
+    await t.app.services.policies.create(t.ctx, AUDIT.policy.create, { walletId: t.walletId, name: 'Daily 50', maxTransactionAmount: '1000', requireHumanApproval: false, dailyLimit: '50' });
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT' });
+    const first = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '40.00', merchant: MERCHANT });
     expect(statusOf(first)).toBe('APPROVED');
-    expect((await t.cards.authorize(t.ctx, card.id, { amount: '40.00', merchant: MERCHANT })).body).toMatchObject({ status: 'DECLINED', reason: 'policy_denied' });
-    await t.cards.reverse(t.ctx, (first.body as AuthorizationView).id);
-    const second = await t.cards.authorize(t.ctx, card.id, { amount: '40.00', merchant: MERCHANT });
+    expect((await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '40.00', merchant: MERCHANT })).body).toMatchObject({ status: 'DECLINED', reason: 'policy_denied' });
+    await t.cards.reverse(t.ctx, AUDIT.card.reverse, (first.body as AuthorizationView).id);
+    const second = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '40.00', merchant: MERCHANT });
     expect(statusOf(second)).toBe('APPROVED');
     // Captured for 10: 10 of the daily 50 spent, so a payment of 35 passes and one more of 10 does not.
-    await t.cards.capture(t.ctx, (second.body as AuthorizationView).id, '10.00');
-    const payee = await t.app.services.wallets.create(t.ctx, { name: 'Payee' });
-    expect((await t.app.services.payments.create(t.ctx, { from: t.walletId, to: payee.id, amount: '35.00' })).status).toBe(200);
-    await expect(t.app.services.payments.create(t.ctx, { from: t.walletId, to: payee.id, amount: '10.00' })).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', spent: '45.00' } });
+    await t.cards.capture(t.ctx, AUDIT.card.capture, (second.body as AuthorizationView).id, '10.00');
+    const payee = await t.app.services.wallets.create(t.ctx, AUDIT.wallet.create, { name: 'Payee' });
+    expect((await t.app.services.payments.create(t.ctx, AUDIT.payment.create, { from: t.walletId, to: payee.id, amount: '35.00' })).status).toBe(200);
+    await expect(t.app.services.payments.create(t.ctx, AUDIT.payment.create, { from: t.walletId, to: payee.id, amount: '10.00' })).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', spent: '45.00' } });
     const snapshot = await createCardStore(t.table).getWalletSnapshot(t.walletId);
     expect(snapshot!.counters.map((c) => `${c.period}:${c.spent.toFixed(2)}`).sort()).toEqual(['DAY:45.00', 'MONTH:45.00', 'WEEK:45.00']);
     expect(await t.problems()).toEqual([]);
@@ -184,13 +185,13 @@ describe('card authorizations against DynamoDB Local', () => {
 
   it('matches card merchants against policy lists by their normalized names', async () => {
     const t = await startCards();
-    await t.app.services.wallets.fund(t.ctx, t.walletId, '500.00');
-    await t.app.services.policies.create(t.ctx, { walletId: t.walletId, name: 'No OpenAI', maxTransactionAmount: '1000', requireHumanApproval: false, blockedRecipients: ['merchant:openai', 'merchant:lucky-casino'] });
-    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT' });
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '500.00');
+    await t.app.services.policies.create(t.ctx, AUDIT.policy.create, { walletId: t.walletId, name: 'No OpenAI', maxTransactionAmount: '1000', requireHumanApproval: false, blockedRecipients: ['merchant:openai', 'merchant:lucky-casino'] });
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT' });
     for (const name of ['OpenAI', 'OPENAI', 'Open AI', 'open-ai', 'Lucky Casino', 'LUCKY CASINO']) {
-      expect((await t.cards.authorize(t.ctx, card.id, { amount: '1.00', merchant: { ...MERCHANT, name } })).body, name).toMatchObject({ status: 'DECLINED', reason: 'policy_denied' });
+      expect((await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '1.00', merchant: { ...MERCHANT, name } })).body, name).toMatchObject({ status: 'DECLINED', reason: 'policy_denied' });
     }
-    expect(statusOf(await t.cards.authorize(t.ctx, card.id, { amount: '1.00', merchant: { ...MERCHANT, name: 'Anthropic' } }))).toBe('APPROVED');
+    expect(statusOf(await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '1.00', merchant: { ...MERCHANT, name: 'Anthropic' } }))).toBe('APPROVED');
     expect(await t.balances()).toEqual({ balance: '499.00', held: '1.00' });
   });
 
@@ -222,10 +223,10 @@ describe('card authorizations against DynamoDB Local', () => {
         return { cards: store };
       },
     });
-    await t.app.services.wallets.fund(t.ctx, t.walletId, '10000.00');
+    await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '10000.00');
     const limits = [{ amount: '60.00', interval: 'per_authorization' as const }];
-    const card = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'PERSISTENT', spendingLimits: limits });
-    let single = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: limits });
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT', spendingLimits: limits });
+    let single = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: limits });
     const counts: Record<string, number> = {};
     const count = (name: string) => void (counts[name] = (counts[name] ?? 0) + 1);
     type Step =
@@ -256,11 +257,11 @@ describe('card authorizations against DynamoDB Local', () => {
     /** A reversal takes no key: after a lost answer the retry finds it REVERSED (409), nothing moved twice. */
     async function reverse(id: string): Promise<void> {
       try {
-        await t.cards.reverse(t.ctx, id);
+        await t.cards.reverse(t.ctx, AUDIT.card.reverse, id);
       } catch (error) {
         if (!(error instanceof LostResponse)) throw error;
         faults.retries++;
-        await expect(t.cards.reverse(t.ctx, id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { status: 'REVERSED' } });
+        await expect(t.cards.reverse(t.ctx, AUDIT.card.reverse, id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { status: 'REVERSED' } });
       }
     }
 
@@ -291,10 +292,10 @@ describe('card authorizations against DynamoDB Local', () => {
             const merchant = MERCHANT;
             let view: AuthorizationView;
             if (s.network) {
-              const decision = await retried(() => t.cards.authorizeForNetwork({ cardId: target.id, networkId: key, amount: amountOf(s.cents), merchant }, 'SANDBOX'));
+              const decision = await retried(() => t.cards.authorizeForNetwork(AUDIT.card.authorize, { cardId: target.id, networkId: key, amount: amountOf(s.cents), merchant }, 'SANDBOX'));
               view = presentAuthorization(await t.cards.getAuthorization(t.ctx, decision.authorizationId!));
             } else {
-              view = (await retried(() => t.cards.authorize(t.ctx, target.id, { amount: amountOf(s.cents), merchant }, key))).body as AuthorizationView;
+              view = (await retried(() => t.cards.authorize(t.ctx, AUDIT.card.authorize, target.id, { amount: amountOf(s.cents), merchant }, key))).body as AuthorizationView;
             }
             count(`authorize${s.single ? ':single' : ''}:${view.status}${view.reason ? `:${view.reason}` : ''}`);
             if (view.status === 'APPROVED') {
@@ -312,7 +313,7 @@ describe('card authorizations against DynamoDB Local', () => {
             const which = target.cardId === card.id ? 'card' : target.cardId === single.id ? 'single' : undefined;
             if (s.kind === 'capture') {
               const take = Math.max(1, Math.floor((held * s.percent) / 100));
-              const view = (await retried(() => t.cards.capture(t.ctx, target.id, amountOf(take), key))).body as AuthorizationView;
+              const view = (await retried(() => t.cards.capture(t.ctx, AUDIT.card.capture, target.id, amountOf(take), key))).body as AuthorizationView;
               expect(view).toMatchObject({ status: 'CAPTURED', capturedAmount: amountOf(take) });
               capturedOnes.push(view);
               expected = { available: expected.available + held - take, held: expected.held - held };
@@ -323,7 +324,7 @@ describe('card authorizations against DynamoDB Local', () => {
                 expect((await t.cards.get(t.ctx, target.cardId)).status).toBe('CANCELLED');
                 // (Card creation takes no key: made without faults.)
                 inject = false;
-                single = await t.cards.create(t.ctx, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: limits });
+                single = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: limits });
                 inject = true;
                 spent.single = 0;
               }
@@ -340,7 +341,7 @@ describe('card authorizations against DynamoDB Local', () => {
             const current = await t.cards.getAuthorization(t.ctx, target.id);
             const left = cents(current.capturedAmount) - cents(current.refundedAmount);
             try {
-              const answer = await retried(() => t.cards.refund(t.ctx, target.id, amountOf(s.cents), key));
+              const answer = await retried(() => t.cards.refund(t.ctx, AUDIT.card.refund, target.id, amountOf(s.cents), key));
               // A refusal kept under the key is answered (a retry after a lost answer), not thrown.
               if (answer.status >= 400) throw new ApiError((answer.body as { error: { code: 'INVALID_AMOUNT' } }).error.code);
               expect(s.cents).toBeLessThanOrEqual(left);

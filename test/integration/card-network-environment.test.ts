@@ -8,6 +8,7 @@ import { signCardNetworkRequest } from '../../shared/card-network/signature.js';
 import type { Environment } from '../../shared/domain/tenancy.js';
 import { createCardStore } from '../../shared/persistence/card-store.js';
 import { startTestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /**
  * The card network edge (handleCardNetworkRequest, as functions/card-network runs it) over
@@ -37,8 +38,8 @@ describe('card network edge: the endpoint\'s environment', () => {
   it('the sandbox endpoint declines a production card (environment_mismatch, nothing written) and authorizes its sandbox twin; the live endpoint declines the sandbox card', async () => {
     const t = await startTestApp({ DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
     const org = await t.createOrganization('Card Environments Org');
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
-    const sandboxCard = await t.app.services.cards.create(org.ctx, { walletId: org.mainWalletId, type: 'PERSISTENT' });
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
+    const sandboxCard = await t.app.services.cards.create(org.ctx, AUDIT.card.create, { walletId: org.mainWalletId, type: 'PERSISTENT' });
     // A production card: live cards come from an issuing processor (none locally), so its record is written as the issuer would leave it.
     const store = createCardStore(t.table);
     const liveCard = { ...(await store.getCard(sandboxCard.id))!, id: `card_live${sandboxCard.id.slice('card_'.length)}`, environment: 'PRODUCTION' as const };

@@ -10,6 +10,7 @@ import {
   type ComplianceBody,
 } from '../fixtures/compliance-controls.js';
 import { startTestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -30,11 +31,11 @@ async function scenario({ webhook = true }: { webhook?: boolean } = {}) {
   }
 
   async function createKey(expiresAt?: string) {
-    const created = await test.app.services.apiKeys.create(org.ctx, { name: 'Compliance key', permissions: ['wallets:read'], ...(expiresAt ? { expiresAt } : {}) });
+    const created = await test.app.services.apiKeys.create(org.ctx, AUDIT.apiKey.create, { name: 'Compliance key', permissions: ['wallets:read'], ...(expiresAt ? { expiresAt } : {}) });
     return created.apiKey.id;
   }
 
-  const revoke = (keyId: string) => test.app.services.apiKeys.revoke(org.ctx, keyId);
+  const revoke = (keyId: string) => test.app.services.apiKeys.revoke(org.ctx, AUDIT.apiKey.revoke, keyId);
 
   return { ...test, org, check, createKey, revoke };
 }

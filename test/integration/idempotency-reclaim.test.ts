@@ -7,6 +7,7 @@ import { ApiError } from '../../shared/domain/errors.js';
 import { answerChange, claimOf, type IdempotentResponse } from '../../shared/domain/idempotency/idempotency.js';
 import { idempotencyCodec, idempotencyKeys } from '../../shared/persistence/entities/idempotency.js';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 const START = new Date('2026-11-25T10:00:00.000Z');
 const MERCHANT = { name: 'OpenAI', category: '5734', country: 'US' };
@@ -38,7 +39,7 @@ describe('a key whose last answer expired (DynamoDB Local)', () => {
   beforeAll(async () => {
     t = await startTestApp({ DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') }, { clock });
     org = await t.createOrganization('Reclaim Org');
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '500.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '500.00');
   });
 
   /**
@@ -47,42 +48,42 @@ describe('a key whose last answer expired (DynamoDB Local)', () => {
    * approval), or an answer (stored refusals, batch claims, card and transfer answers).
    */
   const operations: { name: string; writes: 'journal record' | 'answer'; run: (key: string) => Promise<IdempotentResponse | unknown> }[] = [
-    { name: 'a posted payment', writes: 'journal record', run: async (key) => t.app.services.payments.create(org.ctx, { from: org.mainWalletId, to: (await t.app.services.wallets.create(org.ctx, { name: 'Payee' })).id, amount: '1.00', idempotencyKey: key }) },
+    { name: 'a posted payment', writes: 'journal record', run: async (key) => t.app.services.payments.create(org.ctx, AUDIT.payment.create, { from: org.mainWalletId, to: (await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Payee' })).id, amount: '1.00', idempotencyKey: key }) },
     {
       name: 'a payment queued for approval',
       writes: 'journal record',
       run: async (key) => {
-        const payee = await t.app.services.wallets.create(org.ctx, { name: 'Approved payee' });
-        const policy = await t.app.services.policies.create(org.ctx, { walletId: org.mainWalletId, name: 'Approve all', maxTransactionAmount: '1000', requireHumanApproval: true });
+        const payee = await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Approved payee' });
+        const policy = await t.app.services.policies.create(org.ctx, AUDIT.policy.create, { walletId: org.mainWalletId, name: 'Approve all', maxTransactionAmount: '1000', requireHumanApproval: true });
         try {
-          const queued = await t.app.services.payments.create(org.ctx, { from: org.mainWalletId, to: payee.id, amount: '1.00', idempotencyKey: key });
+          const queued = await t.app.services.payments.create(org.ctx, AUDIT.payment.create, { from: org.mainWalletId, to: payee.id, amount: '1.00', idempotencyKey: key });
           expect(queued.status).toBe(202);
           return queued;
         } finally {
-          await t.app.services.policies.remove(org.ctx, policy.id);
+          await t.app.services.policies.remove(org.ctx, AUDIT.policy.delete, policy.id);
         }
       },
     },
-    { name: 'a stored refusal', writes: 'answer', run: async (key) => t.app.services.payments.create(org.ctx, { from: (await t.app.services.wallets.create(org.ctx, { name: 'Empty' })).id, to: org.mainWalletId, amount: '1.00', idempotencyKey: key }) },
-    { name: 'a batch\'s claim', writes: 'answer', run: async (key) => t.app.services.payments.batch(org.ctx, [{ from: org.mainWalletId, to: (await t.app.services.wallets.create(org.ctx, { name: 'Batch payee' })).id, amount: '1.00' }], key) },
+    { name: 'a stored refusal', writes: 'answer', run: async (key) => t.app.services.payments.create(org.ctx, AUDIT.payment.create, { from: (await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Empty' })).id, to: org.mainWalletId, amount: '1.00', idempotencyKey: key }) },
+    { name: 'a batch\'s claim', writes: 'answer', run: async (key) => t.app.services.payments.batch(org.ctx, AUDIT.payment.create, [{ from: org.mainWalletId, to: (await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Batch payee' })).id, amount: '1.00' }], key) },
     {
       name: 'a reversal',
       writes: 'journal record',
       run: async (key) => {
-        const payment = await t.app.services.payments.create(org.ctx, { from: org.mainWalletId, to: (await t.app.services.wallets.create(org.ctx, { name: 'Reversed payee' })).id, amount: '1.00' });
-        return t.app.services.payments.reverse(org.ctx, (payment.body as { id: string }).id, key);
+        const payment = await t.app.services.payments.create(org.ctx, AUDIT.payment.create, { from: org.mainWalletId, to: (await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Reversed payee' })).id, amount: '1.00' });
+        return t.app.services.payments.reverse(org.ctx, AUDIT.payment.reverse, (payment.body as { id: string }).id, key);
       },
     },
-    { name: 'a funding', writes: 'journal record', run: async (key) => t.app.services.wallets.fundWithKey(org.ctx, org.mainWalletId, '5.00', key) },
-    { name: 'a budget adjustment', writes: 'journal record', run: async (key) => t.app.services.agents.adjustBudget(org.ctx, (await t.app.services.agents.create(org.ctx, { name: `Agent ${key}` })).wallet.id, '5.00', key) },
-    { name: 'an internal transfer', writes: 'answer', run: async (key) => t.app.services.transfers.internal(org.ctx, { fromWalletId: org.mainWalletId, toWalletId: (await t.app.services.wallets.create(org.ctx, { name: 'Transfer payee' })).id, amount: '1.00' }, key) },
+    { name: 'a funding', writes: 'journal record', run: async (key) => t.app.services.wallets.fundWithKey(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '5.00', key) },
+    { name: 'a budget adjustment', writes: 'journal record', run: async (key) => t.app.services.agents.adjustBudget(org.ctx, AUDIT.wallet.adjustBudget, (await t.app.services.agents.create(org.ctx, AUDIT.wallet.create, { name: `Agent ${key}` })).wallet.id, '5.00', key) },
+    { name: 'an internal transfer', writes: 'answer', run: async (key) => t.app.services.transfers.internal(org.ctx, AUDIT.transfer.internal, { fromWalletId: org.mainWalletId, toWalletId: (await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Transfer payee' })).id, amount: '1.00' }, key) },
     {
       name: 'a card authorization and its capture',
       writes: 'answer',
       run: async (key) => {
-        const card = await t.app.services.cards.create(org.ctx, { walletId: org.mainWalletId, type: 'PERSISTENT' });
-        const authorization = await t.app.services.cards.authorize(org.ctx, card.id, { amount: '2.00', merchant: MERCHANT });
-        return t.app.services.cards.capture(org.ctx, (authorization.body as AuthorizationView).id, undefined, key);
+        const card = await t.app.services.cards.create(org.ctx, AUDIT.card.create, { walletId: org.mainWalletId, type: 'PERSISTENT' });
+        const authorization = await t.app.services.cards.authorize(org.ctx, AUDIT.card.authorize, card.id, { amount: '2.00', merchant: MERCHANT });
+        return t.app.services.cards.capture(org.ctx, AUDIT.card.capture, (authorization.body as AuthorizationView).id, undefined, key);
       },
     },
   ];
@@ -105,11 +106,11 @@ describe('a key whose last answer expired (DynamoDB Local)', () => {
     clock.set(START);
     const key = 'reclaim-race';
     const slotId = await expiredAnswer(key);
-    const payee = await t.app.services.wallets.create(org.ctx, { name: 'Race payee' });
+    const payee = await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Race payee' });
     const before = (await t.app.services.wallets.get(org.ctx, payee.id)).balance.toFixed(2);
 
     const body = { from: org.mainWalletId, to: payee.id, amount: '2.00', idempotencyKey: key };
-    const answers = await Promise.all(Array.from({ length: 6 }, () => t.app.services.payments.create(org.ctx, body)));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => t.app.services.payments.create(org.ctx, AUDIT.payment.create, body)));
 
     expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
     expect(new Set(answers.map((answer) => (answer.body as { id: string }).id))).toEqual(new Set([slotId]));
@@ -122,10 +123,10 @@ describe('a key whose last answer expired (DynamoDB Local)', () => {
     clock.set(START);
     const key = 'reclaim-race-other';
     const slotId = await expiredAnswer(key);
-    const payee = await t.app.services.wallets.create(org.ctx, { name: 'Other race payee' });
+    const payee = await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Other race payee' });
 
     const outcomes = await Promise.all(
-      ['2.00', '3.00'].map((amount) => t.app.services.payments.create(org.ctx, { from: org.mainWalletId, to: payee.id, amount, idempotencyKey: key }).catch((error: unknown) => error)),
+      ['2.00', '3.00'].map((amount) => t.app.services.payments.create(org.ctx, AUDIT.payment.create, { from: org.mainWalletId, to: payee.id, amount, idempotencyKey: key }).catch((error: unknown) => error)),
     );
 
     const answered = outcomes.filter((outcome): outcome is IdempotentResponse => !(outcome instanceof ApiError));

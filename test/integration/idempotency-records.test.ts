@@ -9,6 +9,7 @@ import { projectsOnChange } from '../../shared/domain/ledger/journal-projection.
 import { journalChangeOf } from '../../shared/persistence/journal-stream.js';
 import { TTL_ATTRIBUTE } from '../../shared/persistence/table-schema.js';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 const DAY_S = 24 * 3600;
 const START = new Date('2026-11-25T10:00:00.000Z');
@@ -56,19 +57,19 @@ describe('idempotency records (DynamoDB Local)', () => {
   beforeAll(async () => {
     t = await startTestApp({ DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') }, { clock });
     org = await t.createOrganization('Idempotency Org');
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '500.00');
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '500.00');
   });
 
   it('stores a card authorization\'s answer without the card (no sealed number, CVC or card fields), deleted 24 h after the key\'s window', async () => {
     clock.set(START);
-    const card = await t.app.services.cards.create(org.ctx, { walletId: org.mainWalletId, type: 'PERSISTENT' });
+    const card = await t.app.services.cards.create(org.ctx, AUDIT.card.create, { walletId: org.mainWalletId, type: 'PERSISTENT' });
     const cardItem = (await scan()).find((item) => item.entityType === 'CARD' && item.id === card.id)!;
     const secrets = cardItem.secrets as Item;
     const sealed = [secrets.numberSealed, secrets.cvcSealed].filter((value): value is string => typeof value === 'string');
     expect(sealed).toHaveLength(2);
 
-    const helper = await t.app.services.cards.authorize(org.ctx, card.id, { amount: '10.00', merchant: MERCHANT }, 'auth-1');
-    const network = await t.app.services.cards.authorizeForNetwork({ cardId: card.id, networkId: 'iauth_1', amount: '5.00', merchant: MERCHANT }, 'SANDBOX');
+    const helper = await t.app.services.cards.authorize(org.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT }, 'auth-1');
+    const network = await t.app.services.cards.authorizeForNetwork(AUDIT.card.authorize, { cardId: card.id, networkId: 'iauth_1', amount: '5.00', merchant: MERCHANT }, 'SANDBOX');
 
     expect((helper.body as AuthorizationView).status).toBe('APPROVED');
     expect(network.approved).toBe(true);
@@ -87,14 +88,14 @@ describe('idempotency records (DynamoDB Local)', () => {
 
   it('gives every kind of idempotency answer the TTL (stored refusals, batch claims, card captures: every answer in the table), and never the journal record holding a key\'s claim', async () => {
     clock.set(START);
-    const payee = await t.app.services.wallets.create(org.ctx, { name: 'Payee' });
-    const card = await t.app.services.cards.create(org.ctx, { walletId: org.mainWalletId, type: 'PERSISTENT' });
-    const authorization = await t.app.services.cards.authorize(org.ctx, card.id, { amount: '3.00', merchant: MERCHANT });
+    const payee = await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Payee' });
+    const card = await t.app.services.cards.create(org.ctx, AUDIT.card.create, { walletId: org.mainWalletId, type: 'PERSISTENT' });
+    const authorization = await t.app.services.cards.authorize(org.ctx, AUDIT.card.authorize, card.id, { amount: '3.00', merchant: MERCHANT });
 
-    const refused = await t.app.services.payments.create(org.ctx, { from: payee.id, to: org.mainWalletId, amount: '1.00', idempotencyKey: 'refused-1' });
-    const posted = await t.app.services.payments.create(org.ctx, { from: org.mainWalletId, to: payee.id, amount: '1.00', idempotencyKey: 'posted-1' });
-    await t.app.services.payments.batch(org.ctx, [{ from: org.mainWalletId, to: payee.id, amount: '1.00' }], 'batch-1');
-    await t.app.services.cards.capture(org.ctx, (authorization.body as AuthorizationView).id, undefined, 'capture-1');
+    const refused = await t.app.services.payments.create(org.ctx, AUDIT.payment.create, { from: payee.id, to: org.mainWalletId, amount: '1.00', idempotencyKey: 'refused-1' });
+    const posted = await t.app.services.payments.create(org.ctx, AUDIT.payment.create, { from: org.mainWalletId, to: payee.id, amount: '1.00', idempotencyKey: 'posted-1' });
+    await t.app.services.payments.batch(org.ctx, AUDIT.payment.create, [{ from: org.mainWalletId, to: payee.id, amount: '1.00' }], 'batch-1');
+    await t.app.services.cards.capture(org.ctx, AUDIT.card.capture, (authorization.body as AuthorizationView).id, undefined, 'capture-1');
 
     expect(refused).toMatchObject({ status: 402, body: { error: { code: 'INSUFFICIENT_FUNDS' } } });
     const all = await answers();
@@ -116,17 +117,17 @@ describe('idempotency records (DynamoDB Local)', () => {
   });
 
   it('keeps a key\'s later claim found once its expired answer is deleted: the next claim takes the expired answer\'s slot', async () => {
-    const payee = await t.app.services.wallets.create(org.ctx, { name: 'Late payee' });
-    const poor = await t.app.services.wallets.create(org.ctx, { name: 'Poor' });
+    const payee = await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Late payee' });
+    const poor = await t.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Poor' });
     const body = { from: poor.id, to: payee.id, amount: '2.00', idempotencyKey: 'reused-key' };
     clock.set(START);
-    expect(await t.app.services.payments.create(org.ctx, body)).toMatchObject({ status: 402, body: { error: { code: 'INSUFFICIENT_FUNDS' } } });
-    await t.app.services.wallets.fund(org.ctx, poor.id, '10.00');
+    expect(await t.app.services.payments.create(org.ctx, AUDIT.payment.create, body)).toMatchObject({ status: 402, body: { error: { code: 'INSUFFICIENT_FUNDS' } } });
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, poor.id, '10.00');
 
     const [refusal] = await answerOfKey('reused-key');
     // The refusal's window is over: the key starts anew and the payment posts.
     clock.set(new Date(START.getTime() + 25 * 3600_000));
-    const posted = await t.app.services.payments.create(org.ctx, body);
+    const posted = await t.app.services.payments.create(org.ctx, AUDIT.payment.create, body);
     expect(posted.replayed).toBe(false);
     // It took the refusal's slot: written over an item, the stream reports a MODIFY whose old image
     // is the refusal, which is the record's first write (audit entry, event); a later change of the
@@ -143,7 +144,7 @@ describe('idempotency records (DynamoDB Local)', () => {
     clock.set(late);
     await expireByTtl(late);
 
-    const retried = await t.app.services.payments.create(org.ctx, body);
+    const retried = await t.app.services.payments.create(org.ctx, AUDIT.payment.create, body);
 
     expect(retried).toMatchObject({ replayed: true, body: { id: (posted.body as { id: string }).id } });
     expect((await t.app.services.wallets.get(org.ctx, poor.id)).balance.toFixed(2)).toBe('8.00');

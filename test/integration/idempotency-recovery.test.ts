@@ -7,6 +7,7 @@ import type { AgentStore } from '../../shared/domain/agents/ports.js';
 import { createContainer } from '../../shared/runtime/container.js';
 import { checkLedger } from '../../shared/persistence/ledger-check.js';
 import { startTestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 describe('budget adjustment idempotency after a crash between commit and answer', () => {
   it('answers the committed adjustment once the in-flight record is stale, and moves the money once', async () => {
@@ -14,8 +15,8 @@ describe('budget adjustment idempotency after a crash between commit and answer'
     // answer once (as if the function died right after the commit).
     const { app, table, createOrganization } = await startTestApp();
     const org = await createOrganization();
-    await app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
-    const agent = await app.services.agents.create(org.ctx, { name: 'Bot' });
+    await app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
+    const agent = await app.services.agents.create(org.ctx, AUDIT.wallet.create, { name: 'Bot' });
     const clock = fixedClock(new Date());
     let failOnce = true;
     const crashingStore: AgentStore = {
@@ -29,7 +30,7 @@ describe('budget adjustment idempotency after a crash between commit and answer'
       },
     };
     const crashing = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), { stores: { agents: crashingStore }, clock });
-    const adjust = () => crashing.services.agents.adjustBudget(org.ctx, agent.wallet.id, 25, 'budget-1');
+    const adjust = () => crashing.services.agents.adjustBudget(org.ctx, AUDIT.wallet.adjustBudget, agent.wallet.id, 25, 'budget-1');
 
     // Act + Assess
     await expect(adjust()).rejects.toThrow('function died');

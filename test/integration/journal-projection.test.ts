@@ -12,6 +12,7 @@ import { eventually } from '../fixtures/eventually.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { startTestApp } from '../fixtures/service-app.js';
 import { queryPartition } from '../fixtures/table-reads.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /**
  * The journal's projections (audit entries, organization payment listings): written by the table
@@ -80,11 +81,11 @@ describe('journal projections', () => {
     // Prepare: movements made through the services, with no stream consumer running.
     const { app, table, createOrganization } = await startTestApp();
     const org = await createOrganization();
-    const payer = await app.services.wallets.create(org.ctx, { name: 'Payer' });
-    const payee = await app.services.wallets.create(org.ctx, { name: 'Payee' });
-    const funding = await app.services.wallets.fund(org.ctx, payer.id, '30.00');
-    const payment = (await app.services.payments.create(org.ctx, { from: payer.id, to: payee.id, amount: '5.00' })).body as { id: string };
-    const reversal = (await app.services.payments.reverse(org.ctx, payment.id, undefined)).body as { id: string };
+    const payer = await app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Payer' });
+    const payee = await app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Payee' });
+    const funding = await app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, payer.id, '30.00');
+    const payment = (await app.services.payments.create(org.ctx, AUDIT.payment.create, { from: payer.id, to: payee.id, amount: '5.00' })).body as { id: string };
+    const reversal = (await app.services.payments.reverse(org.ctx, AUDIT.payment.reverse, payment.id, undefined)).body as { id: string };
 
     // Act
     const first = await replayJournal(table);

@@ -24,6 +24,7 @@ import {
   type ModelPayment,
 } from '../fixtures/payments-model.js';
 import { createTestTable } from '../fixtures/table.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /**
  * Random sequences of fund, pay, reverse, approve and reject over four wallets of a fresh
@@ -85,20 +86,20 @@ let worlds = 0;
 
 /** A fresh organization with the four wallets of the model (see payments-model.ts) and two keys. */
 async function newWorld(app: Container): Promise<World> {
-  const created = await app.services.organizations.create(operator, { name: `Ledger property ${++worlds}` });
+  const created = await app.services.organizations.create(operator, AUDIT.organization.create, { name: `Ledger property ${++worlds}` });
   const requester = await contextOf(app, created.sandboxKey);
-  const approverKey = await app.services.apiKeys.create(requester, { name: 'Approver', permissions: [...ORGANIZATION_PERMISSIONS] });
+  const approverKey = await app.services.apiKeys.create(requester, AUDIT.apiKey.create, { name: 'Approver', permissions: [...ORGANIZATION_PERMISSIONS] });
   const approver = await contextOf(app, approverKey.raw);
   const walletIds = [created.mainWalletId];
-  for (const name of WALLET_NAMES.slice(1)) walletIds.push((await app.services.wallets.create(requester, { name })).id);
-  await app.services.policies.create(requester, {
+  for (const name of WALLET_NAMES.slice(1)) walletIds.push((await app.services.wallets.create(requester, AUDIT.wallet.create, { name })).id);
+  await app.services.policies.create(requester, AUDIT.policy.create, {
     walletId: walletIds[THRESHOLD_WALLET]!,
     name: 'Approval above 50',
     maxTransactionAmount: POLICY_MAX_TRANSACTION,
     requireHumanApproval: false,
     approvalThreshold: centsToAmount(APPROVAL_THRESHOLD_CENTS),
   });
-  await app.services.policies.create(requester, {
+  await app.services.policies.create(requester, AUDIT.policy.create, {
     walletId: walletIds[APPROVAL_WALLET]!,
     name: 'Human approval',
     maxTransactionAmount: POLICY_MAX_TRANSACTION,
@@ -130,12 +131,12 @@ async function execute(app: Container, world: World, model: LedgerModel, expecte
       return { code: 'NONE' };
     case 'fund':
       return observe(async () => {
-        const result = await s.wallets.fund(world.requester, world.walletIds[action.wallet]!, centsToAmount(action.cents));
+        const result = await s.wallets.fund(world.requester, AUDIT.wallet.fund, world.walletIds[action.wallet]!, centsToAmount(action.cents));
         return { code: 'FUNDED', fund: result };
       });
     case 'pay':
       return observe(async () => {
-        const response = await s.payments.create(world.requester, {
+        const response = await s.payments.create(world.requester, AUDIT.payment.create, {
           from: world.walletIds[action.from]!,
           to: world.walletIds[action.to]!,
           amount: centsToAmount(action.cents),
@@ -148,7 +149,7 @@ async function execute(app: Container, world: World, model: LedgerModel, expecte
     case 'reverse': {
       const original = model.payments[action.paymentRef]!;
       return observe(async () => {
-        const response = await s.payments.reverse(world.requester, idOf(original, `p${original.ref}`), undefined);
+        const response = await s.payments.reverse(world.requester, AUDIT.payment.reverse, idOf(original, `p${original.ref}`), undefined);
         const body = response.body as Record<string, unknown>;
         return { code: response.status === 200 ? 'REVERSED' : `HTTP_${response.status}`, body };
       });
@@ -159,7 +160,7 @@ async function execute(app: Container, world: World, model: LedgerModel, expecte
       const ctx = action.asRequester ? world.requester : world.approver;
       return observe(async () => {
         const id = idOf(approval, `a${approval.ref}`);
-        const decided = action.kind === 'approve' ? await s.approvals.approve(ctx, id, undefined) : await s.approvals.reject(ctx, id, 'property test');
+        const decided = action.kind === 'approve' ? await s.approvals.approve(ctx, AUDIT.approval.approve, id, undefined) : await s.approvals.reject(ctx, AUDIT.approval.reject, id, 'property test');
         return { code: decided.status, approval: decided };
       });
     }

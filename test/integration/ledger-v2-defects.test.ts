@@ -11,6 +11,7 @@ import { createContainer } from '../../shared/runtime/container.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { startTestApp } from '../fixtures/service-app.js';
 import { createTestTable } from '../fixtures/table.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /**
  * Regression tests of the money-path defects of issue 9 (the "Ledger v2" part): each fails on the
@@ -76,9 +77,9 @@ describe('ledger v2 defects (DynamoDB Local)', () => {
     // Prepare: the second posting of the first run meets a conflict that outlasts the retries.
     const { app, table, createOrganization } = await startTestApp();
     const org = await createOrganization();
-    const payer = await app.services.wallets.create(org.ctx, { name: 'Payer' });
-    const payee = await app.services.wallets.create(org.ctx, { name: 'Payee' });
-    await app.services.wallets.fund(org.ctx, payer.id, '10.00');
+    const payer = await app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Payer' });
+    const payee = await app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Payee' });
+    await app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, payer.id, '10.00');
     const real = createPaymentStore(table);
     let commits = 0;
     const flaky: PaymentStore = {
@@ -92,8 +93,8 @@ describe('ledger v2 defects (DynamoDB Local)', () => {
     const items = ['1.00', '2.00', '3.00'].map((amount) => ({ from: payer.id, to: payee.id, amount }));
 
     // Act
-    const first = await payments.batch(org.ctx, items, 'nightly-42');
-    const retry = await payments.batch(org.ctx, items, 'nightly-42');
+    const first = await payments.batch(org.ctx, AUDIT.payment.create, items, 'nightly-42');
+    const retry = await payments.batch(org.ctx, AUDIT.payment.create, items, 'nightly-42');
 
     // Assess
     expect(first.status).toBe(207);

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 describe('organization updates', () => {
   it("writes only the fields a step changes, so a late step never undoes the operator's KYB decision", async () => {
     const { app, operatorContext, createOrganization } = await startTestApp();
     const org = await createOrganization();
-    await app.services.activation.submitKyb(org.ctx, { legalName: 'Acme', taxId: '12-3456789', address: { line1: '1 Main St', city: 'X', postalCode: '1', country: 'US' } });
+    await app.services.activation.submitKyb(org.ctx, AUDIT.organization.submitKyb, { legalName: 'Acme', taxId: '12-3456789', address: { line1: '1 Main St', city: 'X', postalCode: '1', country: 'US' } });
     // A step that read the organization before the decision (kybStatus PENDING) and writes after it.
     const staleRead = await app.store.getOrganization(org.organizationId);
     expect(staleRead?.kybStatus).toBe('PENDING');
-    await app.services.organizations.decideKyb(operatorContext, org.organizationId, 'VERIFIED');
+    await app.services.organizations.decideKyb(operatorContext, AUDIT.organization.decideKyb, org.organizationId, 'VERIFIED');
 
     await app.store.commit([{ type: 'updateOrganization', organizationId: org.organizationId, set: { tosAcceptance: { tosVersion: 'v1', ipAddress: '203.0.113.9', acceptedAt: new Date().toISOString() } } }]);
 

@@ -4,6 +4,7 @@ import type { PolicyStore } from '../../shared/domain/policies/ports.js';
 import { createPolicyStore } from '../../shared/persistence/policy-store.js';
 import { policyService } from '../../shared/runtime/services.js';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /** A one-shot signal: `wait()` resolves once `open()` was called. */
 function signal() {
@@ -41,8 +42,8 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
   });
 
   async function newPolicy(dailyLimit = '500.00') {
-    const wallet = await testApp.app.services.wallets.create(org.ctx, { name: 'Payer' });
-    return testApp.app.services.policies.create(org.ctx, { walletId: wallet.id, name: 'Cap', maxTransactionAmount: '100.00', requireHumanApproval: false, dailyLimit });
+    const wallet = await testApp.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Payer' });
+    return testApp.app.services.policies.create(org.ctx, AUDIT.policy.create, { walletId: wallet.id, name: 'Cap', maxTransactionAmount: '100.00', requireHumanApproval: false, dailyLimit });
   }
 
   /** The policy service of one request whose write waits until released. */
@@ -59,10 +60,10 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
   it('refuses a PATCH that read the policy before a DELETE committed: the policy stays deleted', async () => {
     const policy = await newPolicy();
     const patch = slowRequest();
-    const patching = patch.service.update(org.ctx, policy.id, { name: 'Renamed' });
+    const patching = patch.service.update(org.ctx, AUDIT.policy.update, policy.id, { name: 'Renamed' });
     await patch.reached();
 
-    await testApp.app.services.policies.remove(org.ctx, policy.id);
+    await testApp.app.services.policies.remove(org.ctx, AUDIT.policy.delete, policy.id);
     patch.release();
 
     await expect(patching).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
@@ -75,10 +76,10 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
   it('refuses a PATCH that read an older version: a tightened limit is never replaced by the looser one it read', async () => {
     const policy = await newPolicy('500.00');
     const stale = slowRequest();
-    const renaming = stale.service.update(org.ctx, policy.id, { name: 'Renamed' });
+    const renaming = stale.service.update(org.ctx, AUDIT.policy.update, policy.id, { name: 'Renamed' });
     await stale.reached();
 
-    const tightened = await testApp.app.services.policies.update(org.ctx, policy.id, { dailyLimit: '50.00' });
+    const tightened = await testApp.app.services.policies.update(org.ctx, AUDIT.policy.update, policy.id, { dailyLimit: '50.00' });
     stale.release();
 
     await expect(renaming).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
@@ -91,22 +92,22 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
   it('refuses a DELETE that read an older version, and the next DELETE succeeds', async () => {
     const policy = await newPolicy();
     const stale = slowRequest();
-    const deleting = stale.service.remove(org.ctx, policy.id);
+    const deleting = stale.service.remove(org.ctx, AUDIT.policy.delete, policy.id);
     await stale.reached();
 
-    await testApp.app.services.policies.update(org.ctx, policy.id, { dailyLimit: '10.00' });
+    await testApp.app.services.policies.update(org.ctx, AUDIT.policy.update, policy.id, { dailyLimit: '10.00' });
     stale.release();
 
     await expect(deleting).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect((await testApp.app.services.policies.get(org.ctx, policy.id)).dailyLimit?.toFixed(2)).toBe('10.00');
-    await expect(testApp.app.services.policies.remove(org.ctx, policy.id)).resolves.toEqual({ id: policy.id, deleted: true });
+    await expect(testApp.app.services.policies.remove(org.ctx, AUDIT.policy.delete, policy.id)).resolves.toEqual({ id: policy.id, deleted: true });
   });
 
   it('under 12 simultaneous PATCHes counts one version per write that succeeded, and every other one answers CONCURRENT_UPDATE', async () => {
     const policy = await newPolicy();
     const limits = Array.from({ length: 12 }, (_, i) => `${(i + 1) * 10}.00`);
 
-    const outcomes = await Promise.allSettled(limits.map((dailyLimit) => testApp.app.services.policies.update(org.ctx, policy.id, { dailyLimit })));
+    const outcomes = await Promise.allSettled(limits.map((dailyLimit) => testApp.app.services.policies.update(org.ctx, AUDIT.policy.update, policy.id, { dailyLimit })));
 
     const written = outcomes.filter((o) => o.status === 'fulfilled');
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -123,10 +124,10 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
     const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     await testApp.table.client.send(new UpdateCommand({ TableName: testApp.table.tableName, Key: { PK: `WALLET#${policy.walletId}`, SK: `POLICY#${policy.id}` }, UpdateExpression: 'REMOVE version' }));
     const stale = slowRequest();
-    const renaming = stale.service.update(org.ctx, policy.id, { name: 'Stale' });
+    const renaming = stale.service.update(org.ctx, AUDIT.policy.update, policy.id, { name: 'Stale' });
     await stale.reached();
 
-    await testApp.app.services.policies.update(org.ctx, policy.id, { dailyLimit: '20.00' });
+    await testApp.app.services.policies.update(org.ctx, AUDIT.policy.update, policy.id, { dailyLimit: '20.00' });
     stale.release();
 
     await expect(renaming).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Big from 'big.js';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { fixedClock } from '../../shared/domain/clock.js';
 import { ApiError } from '../../shared/domain/errors.js';
 import { newId } from '../../shared/domain/ids.js';
@@ -154,15 +155,15 @@ describe('transfers keep the ledger invariant under random runs with faults (Dyn
       outcomes[c.kind] = (outcomes[c.kind] ?? 0) + 1;
       if (c.kind === 'deposit') {
         const currency = c.rail === 'USDC' ? 'USDC' : 'USD';
-        const answer = await retried(() => transfers.deposit(ctx, { walletId: walletIds[c.wallet]!, amount: amountIn(c.rail, c.cents, c.micros), currency, counterparty: counterpartyOf(c.rail, c.failing ? '0002' : '1234') }, key));
+        const answer = await retried(() => transfers.deposit(ctx, AUDIT.transfer.deposit, { walletId: walletIds[c.wallet]!, amount: amountIn(c.rail, c.cents, c.micros), currency, counterparty: counterpartyOf(c.rail, c.failing ? '0002' : '1234') }, key));
         if (answer && answer.status < 300 && !ids.includes((answer.body as { id: string }).id)) ids.push((answer.body as { id: string }).id);
       } else if (c.kind === 'withdraw') {
         const currency = c.rail === 'USDC' ? 'USDC' : 'USD';
         const ending = c.magic === 'fail' ? '0002' : c.magic === 'reject' && c.rail !== 'USDC' ? '0003' : '1234';
-        const answer = await retried(() => transfers.withdraw(ctx, { walletId: walletIds[c.wallet]!, amount: amountIn(c.rail, c.cents, c.micros), currency, counterparty: counterpartyOf(c.rail, ending) }, key));
+        const answer = await retried(() => transfers.withdraw(ctx, AUDIT.transfer.withdraw, { walletId: walletIds[c.wallet]!, amount: amountIn(c.rail, c.cents, c.micros), currency, counterparty: counterpartyOf(c.rail, ending) }, key));
         if (answer && answer.status < 300 && !ids.includes((answer.body as { id: string }).id)) ids.push((answer.body as { id: string }).id);
       } else if (c.kind === 'internal') {
-        await retried(() => transfers.internal(ctx, { fromWalletId: walletIds[c.from]!, toWalletId: walletIds[c.to]!, amount: amountOf(c.cents) }, key));
+        await retried(() => transfers.internal(ctx, AUDIT.transfer.internal, { fromWalletId: walletIds[c.from]!, toWalletId: walletIds[c.to]!, amount: amountOf(c.cents) }, key));
       } else if (c.kind === 'tick') {
         clock.advance(c.ms);
       } else if (c.kind === 'freeze') {
@@ -175,12 +176,12 @@ describe('transfers keep the ledger invariant under random runs with faults (Dyn
           const step = () => retried(() => transfers.runStep({ step: c.step, transferId: id }));
           await (c.twice ? Promise.all([step(), step()]) : step());
         } else if (c.kind === 'cancel') {
-          await retried(() => transfers.cancel(ctx, id));
+          await retried(() => transfers.cancel(ctx, AUDIT.transfer.cancel, id));
         } else if (c.kind === 'advance') {
-          await retried(() => transfers.advance(ctx, id, c.to));
+          await retried(() => transfers.advance(ctx, AUDIT.transfer.advance, id, c.to));
         } else if (c.kind === 'race') {
           // The workflow's settle, a client's cancel and the test helper at once on one transfer.
-          await Promise.all([retried(() => transfers.runStep({ step: 'settle', transferId: id })), retried(() => transfers.cancel(ctx, id)), retried(() => transfers.advance(ctx, id, c.to))]);
+          await Promise.all([retried(() => transfers.runStep({ step: 'settle', transferId: id })), retried(() => transfers.cancel(ctx, AUDIT.transfer.cancel, id)), retried(() => transfers.advance(ctx, AUDIT.transfer.advance, id, c.to))]);
         } else {
           await retried(() => transfers.releaseClearing(id));
         }

@@ -8,6 +8,7 @@ import { localTransferWorkflows } from '../../shared/workflows/local-workflows.j
 import { ENV } from '../../shared/config/env-names.js';
 import { TRANSFER_STEPS_WORKER, TRANSFER_WORKFLOW_NAME, WORKERS } from '../../shared/workers.js';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 /**
  * The transfer workflow's definition (lib/workflows/transfer-workflow.ts), run by the local run's
@@ -207,7 +208,7 @@ describe('transfer workflow with the real transfer-steps handler (DynamoDB Local
 
   async function deposit(accountNumber: string) {
     const org = await t.createOrganization();
-    const created = await t.app.services.transfers.deposit(org.ctx, {
+    const created = await t.app.services.transfers.deposit(org.ctx, AUDIT.transfer.deposit, {
       walletId: org.mainWalletId,
       amount: '100.00',
       currency: 'USD',
@@ -241,12 +242,12 @@ describe('transfer workflow with the real transfer-steps handler (DynamoDB Local
 
   it('a cancel committed while the execution waits for the rail wins: the settle step finds CANCELLED, the hold is released once', async () => {
     const org = await t.createOrganization();
-    await t.app.services.wallets.fund(org.ctx, org.mainWalletId, '100.00');
-    const created = await t.app.services.transfers.withdraw(org.ctx, { walletId: org.mainWalletId, amount: '40.00', currency: 'USD', counterparty: { type: 'ACH', routingNumber: ROUTING_NUMBER, accountNumber: '123456789' } });
+    await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
+    const created = await t.app.services.transfers.withdraw(org.ctx, AUDIT.transfer.withdraw, { walletId: org.mainWalletId, amount: '40.00', currency: 'USD', counterparty: { type: 'ACH', routingNumber: ROUTING_NUMBER, accountNumber: '123456789' } });
     const transferId = (created.body as { id: string }).id;
     // ACH settles after 3 minutes / TIME_SCALE 100 = 1.8 s: the execution is in its Wait state.
     for (let i = 0; i < 100 && (await t.app.services.transfers.get(org.ctx, transferId)).status !== 'PENDING'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(await t.app.services.transfers.cancel(org.ctx, transferId)).toMatchObject({ status: 'CANCELLED' });
+    expect(await t.app.services.transfers.cancel(org.ctx, AUDIT.transfer.cancel, transferId)).toMatchObject({ status: 'CANCELLED' });
     const outcome = await workers.workflows!.outcome(TRANSFER_WORKFLOW_NAME, transferId);
     expect(outcome).toMatchObject({ status: 'SUCCEEDED', output: { step: { status: 'CANCELLED' } } });
     const wallet = await t.app.services.wallets.get(org.ctx, org.mainWalletId);

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
 import { auditEntries, exactNumber, sumOf, systemAccountEntries, walletEntries } from '../fixtures/table-reads.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 const CONCURRENT_FUNDINGS = 20;
 
@@ -18,7 +19,7 @@ describe('wallet funding against DynamoDB Local', () => {
 
     // Act
     const results = await Promise.allSettled(
-      Array.from({ length: CONCURRENT_FUNDINGS }, () => t.app.services.wallets.fund(org.ctx, walletId, '12.34')),
+      Array.from({ length: CONCURRENT_FUNDINGS }, () => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, walletId, '12.34')),
     );
 
     // Assess
@@ -34,7 +35,7 @@ describe('wallet funding against DynamoDB Local', () => {
 
     // Act
     await Promise.all(
-      Array.from({ length: CONCURRENT_FUNDINGS }, () => t.app.services.wallets.fund(org.ctx, org.mainWalletId, '12.34')),
+      Array.from({ length: CONCURRENT_FUNDINGS }, () => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '12.34')),
     );
 
     // Assess
@@ -53,7 +54,7 @@ describe('wallet funding against DynamoDB Local', () => {
 
     // Act
     const funded = await Promise.all(
-      Array.from({ length: CONCURRENT_FUNDINGS }, () => t.app.services.wallets.fund(org.ctx, org.mainWalletId, '12.34')),
+      Array.from({ length: CONCURRENT_FUNDINGS }, () => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '12.34')),
     );
 
     // Assess
@@ -74,14 +75,14 @@ describe('wallet funding against DynamoDB Local', () => {
     // Prepare
     const orgA = await t.createOrganization('A');
     const orgB = await t.createOrganization('B');
-    const extra = await t.app.services.wallets.create(orgB.ctx, { name: 'Ops' });
+    const extra = await t.app.services.wallets.create(orgB.ctx, AUDIT.wallet.create, { name: 'Ops' });
 
     // Act
     await Promise.all([
-      t.app.services.wallets.fund(orgA.ctx, orgA.mainWalletId, 0.1),
-      t.app.services.wallets.fund(orgA.ctx, orgA.mainWalletId, '0.20'),
-      t.app.services.wallets.fund(orgB.ctx, extra.id, '9999.99'),
-      t.app.services.wallets.fund(orgB.ctx, orgB.mainWalletId, 7),
+      t.app.services.wallets.fund(orgA.ctx, AUDIT.wallet.fund, orgA.mainWalletId, 0.1),
+      t.app.services.wallets.fund(orgA.ctx, AUDIT.wallet.fund, orgA.mainWalletId, '0.20'),
+      t.app.services.wallets.fund(orgB.ctx, AUDIT.wallet.fund, extra.id, '9999.99'),
+      t.app.services.wallets.fund(orgB.ctx, AUDIT.wallet.fund, orgB.mainWalletId, 7),
     ]);
 
     // Assess
@@ -100,7 +101,7 @@ describe('wallet funding against DynamoDB Local', () => {
 
     // Act
     const funded = await Promise.all(
-      Array.from({ length: 5 }, () => t.app.services.wallets.fund(org.ctx, org.mainWalletId, '1.00')),
+      Array.from({ length: 5 }, () => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '1.00')),
     );
     await t.projectJournal();
 
@@ -117,7 +118,7 @@ describe('wallet funding against DynamoDB Local', () => {
     const auditBefore = (await auditEntries(t.table, org.organizationId)).length;
 
     // Act
-    const attempts = await Promise.allSettled(['0', '-5', '1.005', '10000.01'].map((amount) => t.app.services.wallets.fund(org.ctx, org.mainWalletId, amount)));
+    const attempts = await Promise.allSettled(['0', '-5', '1.005', '10000.01'].map((amount) => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, amount)));
 
     // Assess
     await t.projectJournal();

@@ -14,6 +14,7 @@ import { canTransition } from '../../shared/domain/state-table.js';
 import { ORGANIZATION_PERMISSIONS, type Environment, type RequestContext } from '../../shared/domain/tenancy.js';
 import { localSealer } from '../../shared/sealing/local-sealer.js';
 import { memoryBankAccountStore } from '../fakes/memory-bank-account-store.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 const ACCOUNT_NUMBER = '000123456789';
 const input = { routingNumber: '011000015', accountNumber: ACCOUNT_NUMBER, accountName: 'Acme Operating', accountType: 'CHECKING' as const };
@@ -104,7 +105,7 @@ describe('bank account rules', () => {
 describe('bank account service', () => {
   it('links an account PENDING_VERIFICATION with last4 and the number sealed under the account id only', async () => {
     const { service, memory, sealer, ctx } = world();
-    const account = await service.create(ctx, input);
+    const account = await service.create(ctx, AUDIT.bankAccount.create, input);
     expect(account).toMatchObject({ status: 'PENDING_VERIFICATION', last4: '6789', routingNumber: '011000015', failedVerificationAttempts: 0, verifiedAt: null });
     expect(account.id).toMatch(/^ba_/);
     const stored = memory.accounts.get(account.id)!;
@@ -120,80 +121,80 @@ describe('bank account service', () => {
 
   it('refuses a routing number with a bad checksum and a malformed account number, naming the field', async () => {
     const { service, ctx } = world();
-    await expect(service.create(ctx, { ...input, routingNumber: '011000016' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'routingNumber' } });
-    const refused = await service.create(ctx, { ...input, accountNumber: `${ACCOUNT_NUMBER}x` }).catch((error: ApiError) => error);
+    await expect(service.create(ctx, AUDIT.bankAccount.create, { ...input, routingNumber: '011000016' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'routingNumber' } });
+    const refused = await service.create(ctx, AUDIT.bankAccount.create, { ...input, accountNumber: `${ACCOUNT_NUMBER}x` }).catch((error: ApiError) => error);
     expect(refused).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'accountNumber' } });
     expect(JSON.stringify({ message: (refused as ApiError).message, details: (refused as ApiError).details })).not.toContain(ACCOUNT_NUMBER);
   });
 
   it('verifies with the right amounts in any order, and forgets the micro-deposits', async () => {
     const { service, memory, ctx } = world();
-    const { id } = await service.create(ctx, input);
-    const verified = await service.verify(ctx, id, ['0.45', '0.32']);
+    const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
+    const verified = await service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.45', '0.32']);
     expect(verified).toMatchObject({ status: 'VERIFIED', verifiedAt: '2026-11-22T10:00:00.000Z' });
     expect(memory.accounts.get(id)).toMatchObject({ status: 'VERIFIED', microDepositsSealed: null });
-    expect(await codeOf(service.verify(ctx, id, ['0.32', '0.45']))).toBe('INVALID_STATE');
+    expect(await codeOf(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.32', '0.45']))).toBe('INVALID_STATE');
   });
 
   it('counts wrong answers and fails the account on the third, then answers INVALID_STATE', async () => {
     const { service, memory, ctx } = world();
-    const { id } = await service.create(ctx, input);
+    const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
     const remaining: unknown[] = [];
     for (let i = 0; i < MAX_VERIFICATION_ATTEMPTS; i += 1) {
-      const error = await service.verify(ctx, id, ['0.12', '0.34']).catch((e: ApiError) => e);
+      const error = await service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.12', '0.34']).catch((e: ApiError) => e);
       expect(error).toMatchObject({ code: 'BANK_ACCOUNT_VERIFICATION_FAILED' });
       remaining.push((error as ApiError).details?.attemptsRemaining);
     }
     expect(remaining).toEqual([2, 1, 0]);
     expect(memory.accounts.get(id)).toMatchObject({ status: 'VERIFICATION_FAILED', failedVerificationAttempts: 3 });
-    expect(await codeOf(service.verify(ctx, id, ['0.32', '0.45']))).toBe('INVALID_STATE');
+    expect(await codeOf(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.32', '0.45']))).toBe('INVALID_STATE');
     expect(memory.audit.map((entry) => entry.action)).toEqual(['bank-account.create', ...Array(3).fill('bank-account.verification-failed')]);
     expect(memory.audit.at(-1)!.metadata).toEqual({ attempt: 3, attemptsRemaining: 0, status: 'VERIFICATION_FAILED' });
   });
 
   it('counts a wrong answer after one that raced it (read again), never both as the same attempt', async () => {
     const { service, memory, ctx } = world();
-    const { id } = await service.create(ctx, input);
+    const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
     // Between this answer's read and its write another wrong answer is counted.
     memory.interleave(() => {
       const account = memory.accounts.get(id)!;
       memory.accounts.set(id, { ...account, failedVerificationAttempts: account.failedVerificationAttempts + 1 });
     });
-    const error = await service.verify(ctx, id, ['0.01', '0.02']).catch((e: ApiError) => e);
+    const error = await service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.01', '0.02']).catch((e: ApiError) => e);
     expect(error).toMatchObject({ code: 'BANK_ACCOUNT_VERIFICATION_FAILED', details: { attemptsRemaining: 1 } });
     expect(memory.accounts.get(id)!.failedVerificationAttempts).toBe(2);
   });
 
   it('parses amounts as money before looking the account up', async () => {
     const { service, ctx } = world();
-    await expect(service.verify(ctx, 'ba_unknown', ['0.32', 'abc'])).rejects.toMatchObject({ code: 'INVALID_AMOUNT', details: { field: 'amounts.1' } });
-    await expect(service.verify(ctx, 'ba_unknown', ['0.32', '0.451'])).rejects.toMatchObject({ code: 'INVALID_AMOUNT' });
+    await expect(service.verify(ctx, AUDIT.bankAccount.verify, 'ba_unknown', ['0.32', 'abc'])).rejects.toMatchObject({ code: 'INVALID_AMOUNT', details: { field: 'amounts.1' } });
+    await expect(service.verify(ctx, AUDIT.bankAccount.verify, 'ba_unknown', ['0.32', '0.451'])).rejects.toMatchObject({ code: 'INVALID_AMOUNT' });
     // A JSON number is read through its shortest decimal text (decisions.md section 2).
-    const { id } = await service.create(ctx, input);
-    expect((await service.verify(ctx, id, [0.45, 0.32])).status).toBe('VERIFIED');
-    expect(await codeOf(service.verify(ctx, 'ba_unknown', ['0.32', '0.45']))).toBe('BANK_ACCOUNT_NOT_FOUND');
+    const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
+    expect((await service.verify(ctx, AUDIT.bankAccount.verify, id, [0.45, 0.32])).status).toBe('VERIFIED');
+    expect(await codeOf(service.verify(ctx, AUDIT.bankAccount.verify, 'ba_unknown', ['0.32', '0.45']))).toBe('BANK_ACCOUNT_NOT_FOUND');
   });
 
   it('hides other organizations\' accounts, answers ENVIRONMENT_MISMATCH for its own other environment, 404 once deleted', async () => {
     const { service, ctx } = world();
-    const { id } = await service.create(ctx, input);
+    const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
     expect(await codeOf(service.get(ctxOf('org_2'), id))).toBe('BANK_ACCOUNT_NOT_FOUND');
     expect(await codeOf(service.get(ctxOf('org_1', 'PRODUCTION'), id))).toBe('ENVIRONMENT_MISMATCH');
-    expect(await codeOf(service.remove(ctxOf('org_2'), id))).toBe('BANK_ACCOUNT_NOT_FOUND');
-    const removed = await service.remove(ctx, id);
+    expect(await codeOf(service.remove(ctxOf('org_2'), AUDIT.bankAccount.delete, id))).toBe('BANK_ACCOUNT_NOT_FOUND');
+    const removed = await service.remove(ctx, AUDIT.bankAccount.delete, id);
     expect(removed.status).toBe('DELETED');
     expect(await codeOf(service.get(ctx, id))).toBe('BANK_ACCOUNT_NOT_FOUND');
-    expect(await codeOf(service.remove(ctx, id))).toBe('BANK_ACCOUNT_NOT_FOUND');
-    expect(await codeOf(service.verify(ctx, id, ['0.32', '0.45']))).toBe('BANK_ACCOUNT_NOT_FOUND');
+    expect(await codeOf(service.remove(ctx, AUDIT.bankAccount.delete, id))).toBe('BANK_ACCOUNT_NOT_FOUND');
+    expect(await codeOf(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.32', '0.45']))).toBe('BANK_ACCOUNT_NOT_FOUND');
     expect((await service.list(ctx, { limit: 10 })).items).toEqual([]);
   });
 
   it('lists the organization environment\'s accounts, newest first', async () => {
     const { service, clock, ctx } = world();
-    const first = await service.create(ctx, input);
+    const first = await service.create(ctx, AUDIT.bankAccount.create, input);
     clock.advance(1000);
-    const second = await service.create(ctx, { ...input, accountType: 'SAVINGS' });
-    await service.create(ctxOf('org_2'), input);
+    const second = await service.create(ctx, AUDIT.bankAccount.create, { ...input, accountType: 'SAVINGS' });
+    await service.create(ctxOf('org_2'), AUDIT.bankAccount.create, input);
     expect((await service.list(ctx, { limit: 10 })).items.map((a) => a.id)).toEqual([second.id, first.id]);
   });
 

@@ -133,7 +133,7 @@ describe('card network edge (handleCardNetworkRequest)', () => {
     expect(json(result.body)).toEqual(decision);
     expect(result.headers['X-Request-Id']).toBe('req-1');
     expect(result.headers['Strict-Transport-Security']).toBeTruthy();
-    expect(authorizeForNetwork).toHaveBeenCalledWith(json(BODY), 'SANDBOX');
+    expect(authorizeForNetwork).toHaveBeenCalledWith(CARD_NETWORK_FUNCTION.audit, json(BODY), 'SANDBOX');
     expect((await handleCardNetworkRequest(event({ base64: true }), runtime)).statusCode).toBe(200);
   });
 

@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { decideAuthorization, declineOfCommitFailure, merchantRecipientOf, normalizeMerchantName } from '../../shared/domain/cards/authorization-decision.js';
 import { expiryOf, isLuhnValid, luhnCheckDigit, randomCvc, sandboxCardNumber, SANDBOX_BIN } from '../../shared/domain/cards/card-numbers.js';
 import { cardExpired, cardSpendOf, categoryAllowed, exceededLimit, intervalKeyOf, isLiveKey, normalizeSpendingLimits, previousIntervalKeyOf } from '../../shared/domain/cards/card-rules.js';
@@ -236,11 +237,11 @@ describe('the card network request', () => {
 
   it('passes a well-formed request to the engine and answers its decision', async () => {
     const seen: unknown[] = [];
-    const engine = { authorizeForNetwork: async (input: unknown) => (seen.push(input), { approved: true, authorizationId: 'auth_1' }) };
-    expect(await answerNetworkRequest(engine, request, silent, 'SANDBOX')).toEqual({ approved: true, authorizationId: 'auth_1' });
+    const engine = { authorizeForNetwork: async (_action: unknown, input: unknown) => (seen.push(input), { approved: true, authorizationId: 'auth_1' }) };
+    expect(await answerNetworkRequest(engine, request, silent, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: true, authorizationId: 'auth_1' });
     expect(seen).toEqual([request]);
     // The merchant's name arrives trimmed.
-    await answerNetworkRequest(engine, { ...request, merchant: { ...request.merchant, name: '  OpenAI  ' } }, silent, 'SANDBOX');
+    await answerNetworkRequest(engine, { ...request, merchant: { ...request.merchant, name: '  OpenAI  ' } }, silent, 'SANDBOX', AUDIT.card.authorize);
     expect(seen[1]).toEqual(request);
   });
 
@@ -248,11 +249,11 @@ describe('the card network request', () => {
     const engine = { authorizeForNetwork: async () => ({ approved: true }) };
     const named = (name: string) => ({ ...request, merchant: { ...request.merchant, name } });
     for (const bad of [null, {}, { ...request, amount: '1.001' }, { ...request, currency: 'EUR' }, { ...request, cardId: 'wal_1' }, { ...request, extra: 1 }, named(''), named('   '), named(' *** '), named('x'.repeat(129)), named('Open\nAI')]) {
-      expect(await answerNetworkRequest(engine, bad, silent, 'SANDBOX')).toEqual({ approved: false, reason: 'invalid_request' });
+      expect(await answerNetworkRequest(engine, bad, silent, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: false, reason: 'invalid_request' });
     }
     const logged: unknown[][] = [];
     const failing = { authorizeForNetwork: async () => Promise.reject(new Error('DynamoDB down')) };
-    expect(await answerNetworkRequest(failing, request, { error: (...args: unknown[]) => void logged.push(args) }, 'SANDBOX')).toEqual({ approved: false, reason: 'processing_error' });
+    expect(await answerNetworkRequest(failing, request, { error: (...args: unknown[]) => void logged.push(args) }, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: false, reason: 'processing_error' });
     expect(JSON.stringify(logged)).not.toContain('card_1');
   });
 
@@ -260,13 +261,13 @@ describe('the card network request', () => {
     const logged: unknown[][] = [];
     const log = { error: (...args: unknown[]) => void logged.push(args) };
     const calls: unknown[] = [];
-    const engine = { authorizeForNetwork: async (input: unknown) => (calls.push(input), { approved: true }) };
+    const engine = { authorizeForNetwork: async (_action: unknown, input: unknown) => (calls.push(input), { approved: true }) };
     for (const amount of ['0.00', '0', '01.00', '1000000001.00']) {
-      expect(await answerNetworkRequest(engine, { ...request, amount }, log, 'SANDBOX')).toEqual({ approved: false, reason: 'invalid_request' });
+      expect(await answerNetworkRequest(engine, { ...request, amount }, log, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: false, reason: 'invalid_request' });
     }
     expect(calls).toEqual([]);
     const reused = { authorizeForNetwork: async () => Promise.reject(new ApiError('IDEMPOTENCY_KEY_REUSE')) };
-    expect(await answerNetworkRequest(reused, request, log, 'SANDBOX')).toEqual({ approved: false, reason: 'invalid_request' });
+    expect(await answerNetworkRequest(reused, request, log, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: false, reason: 'invalid_request' });
     expect(logged).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { ERRORS } from '../../shared/domain/errors.js';
 import { viewOf } from '../../shared/domain/view-registry.js';
-import { ROUTES } from '../../shared/http/routes.js';
+import { ROUTES, routeKeyOf } from '../../shared/http/routes.js';
 import { CATALOG_ENTRIES } from '../../shared/operations/index.js';
 import { buildOpenApiDocument, errorCodesOf } from '../../shared/operations/openapi.js';
 
@@ -31,8 +31,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('has every route of the route table, generated from the catalog', () => {
-    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
-    expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => routeKeyOf({ method: method.toUpperCase(), path })));
+    expect(documented.sort()).toEqual(ROUTES.map(routeKeyOf).sort());
   });
 
   for (const { operation: op } of CATALOG_ENTRIES) {

@@ -7,6 +7,7 @@ import { createOrganizationService } from '../../shared/domain/organizations/org
 import type { CoreDeps, KeyKind } from '../../shared/domain/ports.js';
 import { OPERATOR_PERMISSION, ORGANIZATION_PERMISSIONS, type RequestContext } from '../../shared/domain/tenancy.js';
 import { createMemoryOrganizationStore } from '../fakes/memory-organization-store.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 const VALID_CARD = '4242424242424242';
 
@@ -49,7 +50,7 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 describe('organization service (in-memory store)', () => {
   it('creates an organization with its sandbox environment, main wallet, an all-permission key shown once, an audit entry and an event', async () => {
     const w = world();
-    const created = await w.organizations.create(w.operator, { name: 'Acme' });
+    const created = await w.organizations.create(w.operator, AUDIT.organization.create, { name: 'Acme' });
 
     expect(w.memory.organizations.get(created.organization.id)).toMatchObject({ name: 'Acme', kybStatus: 'NOT_SUBMITTED' });
     expect(w.memory.environments.get(`${created.organization.id}#SANDBOX`)).toEqual({ mainWalletId: created.mainWalletId, walletCount: 1 });
@@ -64,7 +65,7 @@ describe('organization service (in-memory store)', () => {
 
   it('answers ORGANIZATION_NOT_FOUND for a KYB decision on an unknown organization and writes nothing', async () => {
     const w = world();
-    const error = await rejection(w.organizations.decideKyb(w.operator, 'org_unknown', 'VERIFIED'));
+    const error = await rejection(w.organizations.decideKyb(w.operator, AUDIT.organization.decideKyb, 'org_unknown', 'VERIFIED'));
     expect(error.code).toBe('ORGANIZATION_NOT_FOUND');
     expect(w.memory.audit).toEqual([]);
   });
@@ -73,11 +74,11 @@ describe('organization service (in-memory store)', () => {
 describe('activation service (in-memory store)', () => {
   it('lists what is missing and refuses to activate until every requirement is met, writing nothing', async () => {
     const w = world();
-    const { organization } = await w.organizations.create(w.operator, { name: 'Acme' });
+    const { organization } = await w.organizations.create(w.operator, AUDIT.organization.create, { name: 'Acme' });
     const admin = w.adminOf(organization.id);
     const auditBefore = w.memory.audit.length;
 
-    const error = await rejection(w.activation.activateProduction(admin));
+    const error = await rejection(w.activation.activateProduction(admin, AUDIT.organization.activateProduction));
 
     expect(error.code).toBe('ACTIVATION_INCOMPLETE');
     expect(error.details).toEqual({ missing: ['kybVerified', 'tosAccepted', 'billingMethodAdded'] });
@@ -88,15 +89,15 @@ describe('activation service (in-memory store)', () => {
 
   it('activates once every step is done, creating the production main wallet once; activating again answers the same time', async () => {
     const w = world({ kybAutoApprove: true });
-    const { organization } = await w.organizations.create(w.operator, { name: 'Acme' });
+    const { organization } = await w.organizations.create(w.operator, AUDIT.organization.create, { name: 'Acme' });
     const admin = w.adminOf(organization.id);
-    await w.activation.acceptTos(admin, { tosVersion: '2026-01' });
-    await w.activation.submitKyb(admin, { legalName: 'Acme Inc.', taxId: '12-3456789', address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' } });
-    await w.activation.addBillingMethod(admin, { type: 'card', number: VALID_CARD });
+    await w.activation.acceptTos(admin, AUDIT.organization.acceptTos, { tosVersion: '2026-01' });
+    await w.activation.submitKyb(admin, AUDIT.organization.submitKyb, { legalName: 'Acme Inc.', taxId: '12-3456789', address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' } });
+    await w.activation.addBillingMethod(admin, AUDIT.organization.addBillingMethod, { type: 'card', number: VALID_CARD });
 
-    const first = await w.activation.activateProduction(admin);
+    const first = await w.activation.activateProduction(admin, AUDIT.organization.activateProduction);
     w.clock.advance(60_000);
-    const again = await w.activation.activateProduction(admin);
+    const again = await w.activation.activateProduction(admin, AUDIT.organization.activateProduction);
 
     expect(first).toEqual({ activated: true, activatedAt: '2026-11-22T10:00:00.000Z' });
     expect(again).toEqual(first);
@@ -113,11 +114,11 @@ describe('activation service (in-memory store)', () => {
 
   it('keeps only the last 4 digits of a billing card and refuses the sandbox decline card', async () => {
     const w = world();
-    const { organization } = await w.organizations.create(w.operator, { name: 'Acme' });
+    const { organization } = await w.organizations.create(w.operator, AUDIT.organization.create, { name: 'Acme' });
     const admin = w.adminOf(organization.id);
 
-    await w.activation.addBillingMethod(admin, { type: 'card', number: VALID_CARD });
-    const declined = await rejection(w.activation.addBillingMethod(admin, { type: 'card', number: '4000000000000002' }));
+    await w.activation.addBillingMethod(admin, AUDIT.organization.addBillingMethod, { type: 'card', number: VALID_CARD });
+    const declined = await rejection(w.activation.addBillingMethod(admin, AUDIT.organization.addBillingMethod, { type: 'card', number: '4000000000000002' }));
 
     expect(w.memory.organizations.get(organization.id)?.billingMethod).toEqual({ type: 'card', last4: '4242', addedAt: '2026-11-22T10:00:00.000Z' });
     expect(JSON.stringify([...w.memory.organizations.values(), ...w.memory.audit])).not.toContain(VALID_CARD);
@@ -126,12 +127,12 @@ describe('activation service (in-memory store)', () => {
 
   it('refuses a KYB resubmission once verified (the state table), leaving the verified status', async () => {
     const w = world({ kybAutoApprove: true });
-    const { organization } = await w.organizations.create(w.operator, { name: 'Acme' });
+    const { organization } = await w.organizations.create(w.operator, AUDIT.organization.create, { name: 'Acme' });
     const admin = w.adminOf(organization.id);
     const kyb = { legalName: 'Acme Inc.', taxId: '12-3456789', address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' } };
-    await w.activation.submitKyb(admin, kyb);
+    await w.activation.submitKyb(admin, AUDIT.organization.submitKyb, kyb);
 
-    const again = await rejection(w.activation.submitKyb(admin, kyb));
+    const again = await rejection(w.activation.submitKyb(admin, AUDIT.organization.submitKyb, kyb));
 
     expect(again.code).toBe('INVALID_STATE');
     expect(w.memory.organizations.get(organization.id)?.kybStatus).toBe('VERIFIED');

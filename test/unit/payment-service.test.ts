@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/domain/clock.js';
 import { ApiError } from '../../shared/domain/errors.js';
+import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { newId } from '../../shared/domain/ids.js';
 import { createPaymentService } from '../../shared/domain/payments/payment-service.js';
 import type { Policy } from '../../shared/domain/policies/policy-types.js';
@@ -61,7 +62,7 @@ describe('payment service: the rules of a payment', () => {
     const w = world();
     const payer = w.wallet('100.00');
     const payee = w.wallet('0');
-    const answer = await w.service.create(w.ctx, { from: payer, to: payee, amount: '12.50', description: 'API credits' });
+    const answer = await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '12.50', description: 'API credits' });
     expect(answer).toMatchObject({ status: 200, body: { from: payer, to: payee, amount: '12.50', fee: '0.00', status: 'POSTED', description: 'API credits' } });
     expect(await w.balanceOf(payer)).toBe('87.50');
     expect(await w.balanceOf(payee)).toBe('12.50');
@@ -73,14 +74,14 @@ describe('payment service: the rules of a payment', () => {
     const w = world();
     const payer = w.wallet('100.00');
     const payee = w.wallet('0');
-    expect(await refusalOf(w.service.create(w.ctx, { from: payer, to: payee, amount }))).toMatchObject({ code: 'INVALID_AMOUNT', details: { field: 'amount' } });
+    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount }))).toMatchObject({ code: 'INVALID_AMOUNT', details: { field: 'amount' } });
     expect(await w.balanceOf(payer)).toBe('100.00');
   });
 
   it('refuses a payment to the paying wallet with SELF_PAYMENT', async () => {
     const w = world();
     const payer = w.wallet('100.00');
-    expect(await refusalOf(w.service.create(w.ctx, { from: payer, to: payer, amount: '1.00' }))).toMatchObject({ code: 'SELF_PAYMENT' });
+    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payer, amount: '1.00' }))).toMatchObject({ code: 'SELF_PAYMENT' });
     expect(await w.balanceOf(payer)).toBe('100.00');
   });
 
@@ -90,9 +91,9 @@ describe('payment service: the rules of a payment', () => {
     const payee = w.wallet('0');
     const foreign = w.wallet('10.00', {}, { organizationId: newId('organization'), environment: 'SANDBOX' });
     const unknown = 'wal_doesnotexist000000000000';
-    expect(await refusalOf(w.service.create(w.ctx, { from: unknown, to: payee, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
-    expect(await refusalOf(w.service.create(w.ctx, { from: payer, to: unknown, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
-    expect(await refusalOf(w.service.create(w.ctx, { from: foreign, to: payee, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: unknown, to: payee, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: unknown, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: foreign, to: payee, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
     expect(await w.balanceOf(foreign)).toBe('10.00');
     expect(await w.balanceOf(payer)).toBe('100.00');
   });
@@ -101,7 +102,7 @@ describe('payment service: the rules of a payment', () => {
     const w = world();
     const payer = w.wallet('50.00');
     const payee = w.wallet('0', {}, { organizationId: newId('organization'), environment: 'SANDBOX' });
-    expect(await w.service.create(w.ctx, { from: payer, to: payee, amount: '20.00' })).toMatchObject({ status: 200, body: { status: 'POSTED' } });
+    expect(await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '20.00' })).toMatchObject({ status: 200, body: { status: 'POSTED' } });
     expect([await w.balanceOf(payer), await w.balanceOf(payee)]).toEqual(['30.00', '20.00']);
   });
 
@@ -109,7 +110,7 @@ describe('payment service: the rules of a payment', () => {
     const w = world();
     const poor = w.wallet('5.00');
     const payee = w.wallet('0');
-    const refused = await refusalOf(w.service.create(w.ctx, { from: poor, to: payee, amount: '5.01' }));
+    const refused = await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: poor, to: payee, amount: '5.01' }));
     expect(refused).toMatchObject({ code: 'INSUFFICIENT_FUNDS', details: { walletId: poor } });
     const details = (refused as { details: Record<string, unknown> }).details;
     expect([Number(details.balance), Number(details.requested)]).toEqual([5, 5.01]);
@@ -122,8 +123,8 @@ describe('payment service: the rules of a payment', () => {
     const paused = w.wallet('10.00', { status: 'FROZEN' });
     const payee = w.wallet('0');
     const payer = w.wallet('10.00');
-    expect(await refusalOf(w.service.create(w.ctx, { from: paused, to: payee, amount: '1.00' }))).toEqual({ code: 'WALLET_FROZEN', details: { walletId: paused } });
-    expect(await refusalOf(w.service.create(w.ctx, { from: payer, to: paused, amount: '1.00' }))).toEqual({ code: 'WALLET_FROZEN', details: { walletId: paused } });
+    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: paused, to: payee, amount: '1.00' }))).toEqual({ code: 'WALLET_FROZEN', details: { walletId: paused } });
+    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: paused, amount: '1.00' }))).toEqual({ code: 'WALLET_FROZEN', details: { walletId: paused } });
     expect([await w.balanceOf(paused), await w.balanceOf(payer)]).toEqual(['10.00', '10.00']);
   });
 
@@ -132,8 +133,8 @@ describe('payment service: the rules of a payment', () => {
     const agentWallet = w.wallet('10.00', { walletType: 'AGENT' });
     const other = w.wallet('10.00');
     const payee = w.wallet('0');
-    expect(await refusalOf(w.service.create(w.agentCtx(agentWallet), { from: other, to: payee, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
-    expect(await w.service.create(w.agentCtx(agentWallet), { from: agentWallet, to: payee, amount: '1.00' })).toMatchObject({ status: 200 });
+    expect(await refusalOf(w.service.create(w.agentCtx(agentWallet), AUDIT.payment.create, { from: other, to: payee, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(await w.service.create(w.agentCtx(agentWallet), AUDIT.payment.create, { from: agentWallet, to: payee, amount: '1.00' })).toMatchObject({ status: 200 });
     expect([await w.balanceOf(agentWallet), await w.balanceOf(other)]).toEqual(['9.00', '10.00']);
   });
 
@@ -154,9 +155,9 @@ describe('payment service: the rules of a payment', () => {
       updatedAt: '2026-11-20T10:00:00.000Z',
     };
     w.memory.addPolicy(payer, policy);
-    expect(await w.service.create(w.ctx, { from: payer, to: payee, amount: '40.00' })).toMatchObject({ status: 200 });
-    expect(await refusalOf(w.service.create(w.ctx, { from: payer, to: payee, amount: '10.01' }))).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', remaining: '10.00' } });
-    expect(await w.service.create(w.ctx, { from: payer, to: payee, amount: '10.00' })).toMatchObject({ status: 200 });
+    expect(await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '40.00' })).toMatchObject({ status: 200 });
+    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '10.01' }))).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', remaining: '10.00' } });
+    expect(await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '10.00' })).toMatchObject({ status: 200 });
     expect(await w.balanceOf(payer)).toBe('950.00');
   });
 });

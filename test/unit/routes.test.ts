@@ -7,6 +7,7 @@ import {
   ROUTES,
   routesOfGroup,
 } from '../../shared/http/routes.js';
+import { fillPath } from '../../shared/operations/paths.js';
 
 describe('matchRoute', () => {
   it('matches a static route', () => {
@@ -122,7 +123,7 @@ describe('route table', () => {
 
   it('matches every route by its own path', () => {
     for (const route of ROUTES) {
-      const path = route.path.replace(/\{(\w+)\}/g, 'x_1');
+      const path = fillPath(route.path, () => 'x_1');
       const match = matchRoute(route.method, path);
       expect(match.kind === 'matched' && match.route, routeKeyOf(route)).toBe(route);
     }
@@ -132,8 +133,8 @@ describe('route table', () => {
 describe('route table: audit coverage', () => {
   it('names the audit action of every mutating route, and of no read', () => {
     for (const route of ROUTES) {
-      if (route.mutating) expect(route.audit, `${route.method} ${route.path}`).toBeDefined();
-      else expect(route.audit, `${route.method} ${route.path}`).toBeUndefined();
+      if (route.mutating) expect(route.audit, routeKeyOf(route)).toBeDefined();
+      else expect(route.audit, routeKeyOf(route)).toBeUndefined();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { scopeOf } from '../access.js';
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, validationError } from '../errors.js';
 import type { ChangeOf } from '../change-committer.js';
@@ -69,7 +69,7 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
     return { scope, organization };
   }
 
-  async function update(ctx: RequestContext, organization: Organization, set: OrganizationUpdate, action: Parameters<typeof auditChange>[0]['action'], metadata: Record<string, unknown>, unless?: Extract<ChangeOf<ActivationStore>, { type: 'updateOrganization' }>['unless']) {
+  async function update(ctx: RequestContext, organization: Organization, set: OrganizationUpdate, action: AuditAction, metadata: Record<string, unknown>, unless?: Extract<ChangeOf<ActivationStore>, { type: 'updateOrganization' }>['unless']) {
     const scope = scopeOf(ctx.principal);
     await store.commit([
       { type: 'updateOrganization', organizationId: organization.id, set, ...(unless ? { unless } : {}) },
@@ -82,31 +82,31 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
     return activationStatusOf((await load(ctx)).organization);
   }
 
-  async function acceptTos(ctx: RequestContext, input: { tosVersion: string }) {
+  async function acceptTos(ctx: RequestContext, action: AuditAction, input: { tosVersion: string }) {
     const { organization } = await load(ctx);
     const acceptance = { tosVersion: input.tosVersion, ipAddress: ctx.actor.ipAddress, acceptedAt: clock.now().toISOString() };
-    const result = await update(ctx, organization, { tosAcceptance: acceptance }, AUDIT.organization.acceptTos, { tosVersion: input.tosVersion });
+    const result = await update(ctx, organization, { tosAcceptance: acceptance }, action, { tosVersion: input.tosVersion });
     return { ...result, tosAcceptance: acceptance };
   }
 
-  async function submitKyb(ctx: RequestContext, input: { legalName: string; taxId: string; address: Record<string, string> }) {
+  async function submitKyb(ctx: RequestContext, action: AuditAction, input: { legalName: string; taxId: string; address: Record<string, string> }) {
     const { organization } = await load(ctx);
     if (!canTransition(KYB_STATES, organization.kybStatus, 'submit')) throw new ApiError('INVALID_STATE', 'Business verification is already complete.');
     const kyb = { ...input, submittedAt: clock.now().toISOString() };
     const kybStatus = targetOf(KYB_STATES, options.kybAutoApprove ? 'autoVerify' : 'submit');
-    return update(ctx, organization, { kyb, kybStatus }, AUDIT.organization.submitKyb, { legalName: input.legalName, kybStatus }, { field: 'kybStatus', equals: 'VERIFIED' });
+    return update(ctx, organization, { kyb, kybStatus }, action, { legalName: input.legalName, kybStatus }, { field: 'kybStatus', equals: 'VERIFIED' });
   }
 
-  async function addBillingMethod(ctx: RequestContext, input: { type: 'card'; number: string }) {
+  async function addBillingMethod(ctx: RequestContext, action: AuditAction, input: { type: 'card'; number: string }) {
     const { organization } = await load(ctx);
     if (!luhnValid(input.number)) throw validationError('number', 'is not a valid card number');
     if (input.number === DECLINED_TEST_CARD) throw validationError('number', 'the card was declined');
     const billingMethod = { type: input.type, last4: input.number.slice(-4), addedAt: clock.now().toISOString() };
-    return update(ctx, organization, { billingMethod }, AUDIT.organization.addBillingMethod, { type: input.type, last4: billingMethod.last4 });
+    return update(ctx, organization, { billingMethod }, action, { type: input.type, last4: billingMethod.last4 });
   }
 
   /** Creates the production main wallet; calling it again after activation answers the same result. */
-  async function activateProduction(ctx: RequestContext) {
+  async function activateProduction(ctx: RequestContext, action: AuditAction) {
     const { scope, organization } = await load(ctx);
     if (organization.productionActivatedAt) return { activated: true, activatedAt: organization.productionActivatedAt };
     const missing = missingRequirements(activationStatusOf(organization));
@@ -119,7 +119,7 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
       { type: 'updateOrganization', organizationId: organization.id, set: { productionActivatedAt: activatedAt }, unless: { field: 'productionActivatedAt' } },
       { type: 'createEnvironment', organizationId: organization.id, environment: 'PRODUCTION', mainWalletId: wallet.id },
       { type: 'createWallet', wallet },
-      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.organization.activateProduction, resource: 'organization', resourceId: organization.id, metadata: { productionMainWalletId: wallet.id }, createdAt: activatedAt }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'organization', resourceId: organization.id, metadata: { productionMainWalletId: wallet.id }, createdAt: activatedAt }, ids),
     ]);
     return { activated: true, activatedAt };
   }

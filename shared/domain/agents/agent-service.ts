@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { assertAccessible, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { ChangeOf } from '../change-committer.js';
@@ -49,7 +49,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
   }
 
   /** One transaction: wallet slot, wallet, scoped key, policies, audit entry and event. */
-  async function create(ctx: RequestContext, input: CreateAgentInput, templateId?: string) {
+  async function create(ctx: RequestContext, action: AuditAction, input: CreateAgentInput, templateId?: string) {
     const scope = scopeOf(ctx.principal);
     const permissions = checkPermissions(input.permissions);
     if ((input.policies?.length ?? 0) > MAX_POLICIES_PER_AGENT) throw validationError('policies', `at most ${MAX_POLICIES_PER_AGENT} policies`);
@@ -72,17 +72,17 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
       { type: 'createWallet', wallet },
       { type: 'createApiKey', apiKey },
       ...policies.map((policy): AgentChange => ({ type: 'putPolicy', policy, isNew: true })),
-      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.wallet.create, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { walletType: 'AGENT', name: input.name, apiKeyId: apiKey.id, permissions, policyIds: policies.map((p) => p.id), ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { walletType: 'AGENT', name: input.name, apiKeyId: apiKey.id, permissions, policyIds: policies.map((p) => p.id), ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
       eventChange({ ...scope, type: 'agent.created', data: { id: wallet.id, name: input.name, apiKeyId: apiKey.id, permissions, ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
     ]);
     return { wallet, apiKey, rawKey: raw, policies };
   }
 
-  async function createFromTemplate(ctx: RequestContext, input: { name: string; templateId: string }) {
+  async function createFromTemplate(ctx: RequestContext, action: AuditAction, input: { name: string; templateId: string }) {
     const template = findTemplate(input.templateId);
     if (!template) throw validationError('templateId', 'is not a known template');
     const policy: PolicyPatch = { name: template.name, maxTransactionAmount: template.maxTransactionAmount, requireHumanApproval: template.requireHumanApproval, dailyLimit: template.dailyLimit };
-    return create(ctx, { name: input.name, permissions: template.permissions, policies: [policy] }, template.templateId);
+    return create(ctx, action, { name: input.name, permissions: template.permissions, policies: [policy] }, template.templateId);
   }
 
   /** An AGENT wallet the caller may see; any other wallet answers WALLET_NOT_FOUND. */
@@ -116,7 +116,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
   }
 
   /** One double-entry transaction between the main wallet and the agent wallet, either way. */
-  async function adjustBudget(ctx: RequestContext, agentId: string, rawAmount: unknown, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
+  async function adjustBudget(ctx: RequestContext, action: AuditAction, agentId: string, rawAmount: unknown, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseAmount(rawAmount, { allowNegative: true });
     const amountText = formatAmount(amount);
@@ -156,7 +156,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
               record: 'create',
               ...(keyClaim ? { idempotency: { ...postingClaim(keyClaim), awaitsReply: true } } : {}),
               // The audit entry (wallet.budget.adjust, naming the agent) is projected from the journal record.
-              audit: { action: AUDIT.wallet.adjustBudget, actor: ctx.actor, resourceId: agent.id },
+              audit: { action, actor: ctx.actor, resourceId: agent.id },
             },
           },
         ];
@@ -166,7 +166,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     });
   }
 
-  async function setStatus(ctx: RequestContext, agentId: string, target: 'FROZEN' | 'ACTIVE') {
+  async function setStatus(ctx: RequestContext, action: AuditAction, agentId: string, target: 'FROZEN' | 'ACTIVE') {
     const scope = scopeOf(ctx.principal);
     const agent = await loadAgent(ctx, agentId);
     if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is deleted.');
@@ -174,7 +174,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     const at = clock.now().toISOString();
     await store.commit([
       { type: 'updateWallet', walletId: agent.id, trigger: target === 'FROZEN' ? 'freeze' : 'unfreeze', set: { status: target } },
-      auditChange({ ...scope, actor: ctx.actor, action: target === 'FROZEN' ? AUDIT.wallet.freeze : AUDIT.wallet.unfreeze, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { status: target }, createdAt: at }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { status: target }, createdAt: at }, ids),
       eventChange({ ...scope, type: target === 'FROZEN' ? 'agent.paused' : 'agent.resumed', data: { id: agent.id, status: target }, createdAt: at }, ids),
     ]);
     return { id: agent.id, status: target };
@@ -187,7 +187,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
    * key no longer ACTIVE (an admin revoked it) is never replaced: a revocation is final
    * (409 INVALID_STATE; docs/api.md "Agents").
    */
-  async function rotateKey(ctx: RequestContext, agentId: string) {
+  async function rotateKey(ctx: RequestContext, action: AuditAction, agentId: string) {
     const scope = scopeOf(ctx.principal);
     const agent = await loadAgent(ctx, agentId);
     if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is deleted.');
@@ -203,7 +203,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
       { type: 'updateWallet', walletId: agent.id, set: { activeKeyId: apiKey.id }, expectedActiveKeyId: old.id },
       { type: 'revokeApiKey', apiKey: old, revokedAt: now },
       { type: 'createApiKey', apiKey },
-      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.apiKey.rotate, resource: 'api-key', resourceId: apiKey.id, walletId: agent.id, metadata: { revokedKeyId: old.id }, createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'api-key', resourceId: apiKey.id, walletId: agent.id, metadata: { revokedKeyId: old.id }, createdAt: now }, ids),
     ]);
     return { id: agent.id, apiKey: raw, apiKeyId: apiKey.id, revokedKeyId: old.id };
   }
@@ -215,7 +215,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
    * agent, or the sweep's close leg of a funded one), and that key's revocation on its being
    * ACTIVE. The loser answers 409 CONCURRENT_UPDATE.
    */
-  async function remove(ctx: RequestContext, agentId: string) {
+  async function remove(ctx: RequestContext, action: AuditAction, agentId: string) {
     const scope = scopeOf(ctx.principal);
     const agent = await loadAgent(ctx, agentId);
     if (agent.deletedAt) throw new ApiError('INVALID_STATE', 'The agent is already deleted.');
@@ -252,7 +252,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     }
     if (keyRevocable) changes.push({ type: 'revokeApiKey', apiKey: activeKey, revokedAt: at });
     changes.push(
-      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.wallet.close, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { sweptAmount: formatBalance(swept), currency: 'USD', recipientWalletId: mainWalletId }, createdAt: at }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { sweptAmount: formatBalance(swept), currency: 'USD', recipientWalletId: mainWalletId }, createdAt: at }, ids),
       eventChange({ ...scope, type: 'agent.deleted', data: { id: agent.id, sweptAmount: formatBalance(swept) }, createdAt: at }, ids),
     );
     try {
@@ -268,7 +268,7 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     return { id: agent.id, deleted: true, sweptAmount: formatBalance(swept) };
   }
 
-  return { create, createFromTemplate, get, list, adjustBudget, pause: (ctx: RequestContext, id: string) => setStatus(ctx, id, 'FROZEN'), resume: (ctx: RequestContext, id: string) => setStatus(ctx, id, 'ACTIVE'), rotateKey, remove };
+  return { create, createFromTemplate, get, list, adjustBudget, pause: (ctx: RequestContext, action: AuditAction, id: string) => setStatus(ctx, action, id, 'FROZEN'), resume: (ctx: RequestContext, action: AuditAction, id: string) => setStatus(ctx, action, id, 'ACTIVE'), rotateKey, remove };
 }
 
 function keyRotatedConcurrently(): ApiError {

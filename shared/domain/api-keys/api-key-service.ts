@@ -1,5 +1,5 @@
 import { scopeOf } from '../access.js';
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, notFound, validationError } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
@@ -26,7 +26,7 @@ export interface CreatedApiKey {
 export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
   const { store, clock, ids } = deps;
 
-  async function create(ctx: RequestContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  async function create(ctx: RequestContext, action: AuditAction, input: CreateApiKeyInput): Promise<CreatedApiKey> {
     const scope = scopeOf(ctx.principal);
     const now = clock.now();
     if (input.expiresAt !== undefined && new Date(input.expiresAt).getTime() <= now.getTime()) {
@@ -55,7 +55,7 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
           organizationId: scope.organizationId,
           environment,
           actor: ctx.actor,
-          action: AUDIT.apiKey.create,
+          action,
           resource: 'api-key',
           resourceId: apiKey.id,
           metadata: { name: apiKey.name, permissions: apiKey.permissions, environment },
@@ -73,7 +73,7 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
   }
 
   /** Revocation takes effect at once: authentication reads the key item with a consistent read. */
-  async function revoke(ctx: RequestContext, keyId: string): Promise<ApiKey> {
+  async function revoke(ctx: RequestContext, action: AuditAction, keyId: string): Promise<ApiKey> {
     const scope = scopeOf(ctx.principal);
     const apiKey = await store.getApiKeyById(keyId);
     if (!apiKey || apiKey.organizationId !== scope.organizationId) throw notFound('API_KEY_NOT_FOUND', keyId);
@@ -87,7 +87,7 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
           organizationId: scope.organizationId,
           environment: apiKey.environment ?? scope.environment,
           actor: ctx.actor,
-          action: AUDIT.apiKey.revoke,
+          action,
           resource: 'api-key',
           resourceId: apiKey.id,
           metadata: { name: apiKey.name },

@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import { ENVIRONMENTS, OPERATOR_PERMISSION, ORGANIZATION_PERMISSIONS } from '../tenancy.js';
 import type { ApiKey, ApiKeyStatus } from '../types.js';
 import { describe, enumOf, id, lazy, nullableId, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
+import { everyOf } from '../enums.js';
 
-export const API_KEY_STATUSES = ['ACTIVE', 'REVOKED'] as const satisfies readonly ApiKeyStatus[];
+export const API_KEY_STATUSES = everyOf<ApiKeyStatus>()(['ACTIVE', 'REVOKED']);
 export const PERMISSIONS = [...ORGANIZATION_PERMISSIONS, OPERATOR_PERMISSION] as const;
 
 /** A list of permissions (interface-spec section 5). */

@@ -65,10 +65,11 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
       throw new ApiError('PERMISSION_DENIED', 'The key that requested a payment cannot decide its approval.');
     }
     if (approval.status !== 'PENDING') throw new ApiError('INVALID_STATE', `The approval is already ${approval.status}.`, { status: approval.status });
-    // Past its expiry it can no longer be decided, even before the scheduled job has run.
+    // Past its expiry it can no longer be decided, even before the scheduled job has run: it is
+    // expired here, a consequence of the refused decision, so its action is named here.
     const now = clock.now();
     if (approval.expiresAt <= now.toISOString()) {
-      await expireOne(approval, now);
+      await expireOne(AUDIT.approval.expire, approval, now);
       throw new ApiError('INVALID_STATE', 'The approval has expired.', { status: 'EXPIRED' });
     }
     return approval;
@@ -84,7 +85,7 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
    * now (a limit tightened since the request applies); funds, freeze and period limits are
    * conditions of the posting itself.
    */
-  async function approve(ctx: RequestContext, approvalId: string, note: string | undefined): Promise<Approval> {
+  async function approve(ctx: RequestContext, action: AuditAction, approvalId: string, note: string | undefined): Promise<Approval> {
     const approval = await loadForDecision(ctx, approvalId);
     const now = clock.now();
     const at = now.toISOString();
@@ -101,30 +102,30 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
       // The payment's audit entry (approval.approved, naming the approval) and payment.posted are projected from its journal record.
       await store.commit([
         ...changes,
-        paymentPosting({ transaction: posted, record: 'fromQueued', actor: ctx.actor, auditAction: AUDIT.approval.approve, spend: spendOf(approval.walletId, amount, now, periodLimits, counters) }),
+        paymentPosting({ transaction: posted, record: 'fromQueued', actor: ctx.actor, auditAction: action, spend: spendOf(approval.walletId, amount, now, periodLimits, counters) }),
         eventChange({ ...scopeOf(ctx.principal), type: 'approval.approved', data: presentApproval(decided), createdAt: at }, ids),
       ]);
       return decided;
     } catch (error) {
       if (!(error instanceof ApiError) || !QUEUED_POSTING_FAILURES.has(error.code)) throw error;
-      return fail(ctx.actor, approval, error.code, at, note);
+      return fail(ctx.actor, action, approval, error.code, at, note);
     }
   }
 
-  /** The approval could not post: it ends FAILED with the reason, and the payment FAILED. */
-  async function fail(actor: Actor, approval: Approval, failureCode: ErrorCode, at: string, note: string | undefined): Promise<Approval> {
+  /** The approval could not post: it ends FAILED with the reason, and the payment FAILED (audited as the approval, with the FAILED status). */
+  async function fail(actor: Actor, action: AuditAction, approval: Approval, failureCode: ErrorCode, at: string, note: string | undefined): Promise<Approval> {
     const { decided, changes } = decisionChanges(approval, 'fail', actor, { failureCode, ...(note ? { note } : {}) }, at);
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
     await store.commit([
       ...changes,
       { type: 'setTransactionStatus', transactionId: approval.transactionId, trigger: 'fail', fields: { failureCode }, onMismatch: 'INVALID_STATE' },
-      decisionAudit(approval, actor, AUDIT.approval.approve, at, { status: 'FAILED', failureCode }),
+      decisionAudit(approval, actor, action, at, { status: 'FAILED', failureCode }),
       eventChange({ ...scope, type: 'payment.failed', data: { transactionId: approval.transactionId, approvalId: approval.id, failureCode }, createdAt: at }, ids),
     ]);
     return decided;
   }
 
-  async function reject(ctx: RequestContext, approvalId: string, reason: string | undefined): Promise<Approval> {
+  async function reject(ctx: RequestContext, action: AuditAction, approvalId: string, reason: string | undefined): Promise<Approval> {
     const approval = await loadForDecision(ctx, approvalId);
     const at = clock.now().toISOString();
     const { decided, changes } = decisionChanges(approval, 'reject', ctx.actor, reason ? { rejectionReason: reason } : {}, at);
@@ -132,14 +133,14 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     await store.commit([
       ...changes,
       { type: 'setTransactionStatus', transactionId: approval.transactionId, trigger: 'reject', onMismatch: 'INVALID_STATE' },
-      decisionAudit(approval, ctx.actor, AUDIT.approval.reject, at, reason ? { reason } : {}),
+      decisionAudit(approval, ctx.actor, action, at, reason ? { reason } : {}),
       eventChange({ ...scope, type: 'approval.rejected', data: presentApproval(decided), createdAt: at }, ids),
     ]);
     return decided;
   }
 
   /** Expires one pending approval (actor SYSTEM); false if a person decided it meanwhile. */
-  async function expireOne(approval: Approval, now: Date): Promise<boolean> {
+  async function expireOne(action: AuditAction, approval: Approval, now: Date): Promise<boolean> {
     const at = now.toISOString();
     const actor: Actor = { actorType: 'SYSTEM', actorId: 'approval-expiry', ipAddress: '127.0.0.1' };
     const { decided, changes } = decisionChanges(approval, 'expire', actor, { failureCode: 'APPROVAL_EXPIRED' }, at);
@@ -148,7 +149,7 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
       await store.commit([
         ...changes,
         { type: 'setTransactionStatus', transactionId: approval.transactionId, trigger: 'fail', fields: { failureCode: 'APPROVAL_EXPIRED' }, onMismatch: 'INVALID_STATE' },
-        decisionAudit(approval, actor, AUDIT.approval.expire, at, {}),
+        decisionAudit(approval, actor, action, at, {}),
         eventChange({ ...scope, type: 'approval.expired', data: presentApproval(decided), createdAt: at }, ids),
       ]);
       return true;
@@ -158,12 +159,15 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     }
   }
 
-  /** The sweep (safety net of the one-time schedules): expires pending approvals past their expiry. Idempotent. */
-  async function expireDue(): Promise<number> {
+  /**
+   * The sweep (safety net of the one-time schedules): expires pending approvals past their expiry.
+   * Idempotent. `action`: the audit action of an expiry, named by the worker (functions/expiry-sweep).
+   */
+  async function expireDue(action: AuditAction): Promise<number> {
     const now = clock.now();
     const due = await store.listExpiredApprovals(now, EXPIRY_BATCH_SIZE);
     let expired = 0;
-    for (const approval of due) if (await expireOne(approval, now)) expired++;
+    for (const approval of due) if (await expireOne(action, approval, now)) expired++;
     return expired;
   }
 
@@ -172,13 +176,13 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
    * still pending and due. Idempotent: a decided (or already expired) approval is left alone.
    * `not-due` (a schedule fired early, a clock skew) lets the caller have it delivered again.
    */
-  async function expire(approvalId: string): Promise<'expired' | 'decided' | 'not-found' | 'not-due'> {
+  async function expire(action: AuditAction, approvalId: string): Promise<'expired' | 'decided' | 'not-found' | 'not-due'> {
     const approval = await store.getApproval(approvalId);
     if (!approval) return 'not-found';
     if (approval.status !== 'PENDING') return 'decided';
     const now = clock.now();
     if (approval.expiresAt > now.toISOString()) return 'not-due';
-    return (await expireOne(approval, now)) ? 'expired' : 'decided';
+    return (await expireOne(action, approval, now)) ? 'expired' : 'decided';
   }
 
   return { get, list, approve, reject, expire, expireDue };

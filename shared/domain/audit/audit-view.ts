@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import type { AuditActorType, AuditEntry } from '../types.js';
 import { AUDIT_ACTIONS } from './actions.js';
 import { enumOf, id, lazy, nextCursorPageOf, record, text, timestamp, view } from '../views.js';
+import { everyOf } from '../enums.js';
 
-export const AUDIT_ACTOR_TYPES = ['API_KEY', 'USER', 'SYSTEM'] as const satisfies readonly AuditActorType[];
+export const AUDIT_ACTOR_TYPES = everyOf<AuditActorType>()(['API_KEY', 'USER', 'SYSTEM']);
 
 export const auditEntryView = /* @__PURE__ */ lazy(() => view(
   {

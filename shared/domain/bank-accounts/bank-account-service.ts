@@ -1,6 +1,6 @@
 import type Big from 'big.js';
 import { scopeOf } from '../access.js';
-import { AUDIT } from '../audit/actions.js';
+import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
 import { ApiError, validationError } from '../errors.js';
@@ -61,7 +61,7 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
     new ApiError('INVALID_STATE', `The bank account is ${account.status}; only a PENDING_VERIFICATION account can be verified.`, { status: account.status });
 
   return {
-    async create(ctx: RequestContext, input: BankAccountInput): Promise<BankAccount> {
+    async create(ctx: RequestContext, action: AuditAction, input: BankAccountInput): Promise<BankAccount> {
       const scope = scopeOf(ctx.principal);
       // The schema checks both already; the rules are the domain's, so they hold on any edge.
       if (!isValidRoutingNumber(input.routingNumber)) throw validationError('routingNumber', 'must be 9 digits with a valid ABA checksum');
@@ -86,7 +86,7 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
       };
       await store.commit([
         { type: 'putBankAccount', bankAccount: account },
-        auditChange({ ...scope, actor: ctx.actor, action: AUDIT.bankAccount.create, resource: RESOURCE, resourceId: id, metadata: { accountType: account.accountType, routingNumber: account.routingNumber, last4: account.last4 }, createdAt: at }, ids),
+        auditChange({ ...scope, actor: ctx.actor, action, resource: RESOURCE, resourceId: id, metadata: { accountType: account.accountType, routingNumber: account.routingNumber, last4: account.last4 }, createdAt: at }, ids),
       ]);
       return account;
     },
@@ -101,8 +101,10 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
      * Compares the answered micro-deposits (any order, as money). Right: VERIFIED. Wrong: counted
      * (BANK_ACCOUNT_VERIFICATION_FAILED with attemptsRemaining), and the third wrong answer fails
      * the account. Amounts are parsed before the account is looked up (validation comes first).
+     * `action` (the operation's) audits a success; a refused answer is audited as
+     * `bank-account.verification-failed`, a consequence named here (docs/architecture.md).
      */
-    async verify(ctx: RequestContext, id: string, amounts: readonly unknown[]): Promise<BankAccount> {
+    async verify(ctx: RequestContext, action: AuditAction, id: string, amounts: readonly unknown[]): Promise<BankAccount> {
       const scope = scopeOf(ctx.principal);
       const answered: Big[] = amounts.map((amount, i) => parseAmount(amount, { field: `amounts.${i}` }));
       for (let round = 0; round < MAX_COUNTING_ROUNDS; round += 1) {
@@ -113,7 +115,7 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
           try {
             await store.commit([
               { type: 'verifyBankAccount', bankAccountId: id, failedAttempts: account.failedVerificationAttempts, verifiedAt: at },
-              auditChange({ ...scope, actor: ctx.actor, action: AUDIT.bankAccount.verify, resource: RESOURCE, resourceId: id, metadata: { status: 'VERIFIED' }, createdAt: at }, ids),
+              auditChange({ ...scope, actor: ctx.actor, action, resource: RESOURCE, resourceId: id, metadata: { status: 'VERIFIED' }, createdAt: at }, ids),
             ]);
           } catch (error) {
             // A wrong answer was counted since this one read the account: decided again on the new count (the third fails the account).
@@ -145,13 +147,13 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
       throw new ApiError('CONCURRENT_UPDATE', 'Too many concurrent verification attempts on this bank account; retry.', { retryAfter: 1 });
     },
 
-    async remove(ctx: RequestContext, id: string): Promise<BankAccount> {
+    async remove(ctx: RequestContext, action: AuditAction, id: string): Promise<BankAccount> {
       const scope = scopeOf(ctx.principal);
       const account = await load(scope, id);
       const at = clock.now().toISOString();
       await store.commit([
         { type: 'deleteBankAccount', bankAccountId: id, deletedAt: at },
-        auditChange({ ...scope, actor: ctx.actor, action: AUDIT.bankAccount.delete, resource: RESOURCE, resourceId: id, metadata: { last4: account.last4, status: account.status }, createdAt: at }, ids),
+        auditChange({ ...scope, actor: ctx.actor, action, resource: RESOURCE, resourceId: id, metadata: { last4: account.last4, status: account.status }, createdAt: at }, ids),
       ]);
       return { ...account, status: 'DELETED', deletedAt: at, accountNumberSealed: '', microDepositsSealed: null };
     },

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { scopeOf } from '../access.js';
-import { AUDIT, type AuditAction } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { ChangeOf } from '../change-committer.js';
 import { ApiError } from '../errors.js';
@@ -94,11 +94,11 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
   // ---- The decision -----------------------------------------------------------------------------
 
   /** Stores a decline: the record, its event and audit entry (no money moves). */
-  async function declined(base: Authorization, reason: DeclineReason, actor: Actor, slot: Slot, now: Date): Promise<IdempotentResponse> {
+  async function declined(action: AuditAction, base: Authorization, reason: DeclineReason, actor: Actor, slot: Slot, now: Date): Promise<IdempotentResponse> {
     const auth: Authorization = { ...base, status: 'DECLINED', reason };
     const at = now.toISOString();
     const body = presentAuthorization(auth);
-    await store.commit([{ type: 'putAuthorization', authorization: auth }, eventOf(auth, 'card.authorization.declined', at), auditOf(actor, auth, AUDIT.card.authorize, at), ...answerOf(slot, 201, body, now)]);
+    await store.commit([{ type: 'putAuthorization', authorization: auth }, eventOf(auth, 'card.authorization.declined', at), auditOf(actor, auth, action, at), ...answerOf(slot, 201, body, now)]);
     return { status: 201, body, replayed: false };
   }
 
@@ -107,7 +107,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
    * in one transaction; declined (by the rules, or by a condition that failed at commit because a
    * concurrent change got there first), the declined record.
    */
-  async function decide(card: Card, amount: Big, merchant: Merchant, actor: Actor, slot: Slot, idempotencyKey: string | undefined, attempt = 1): Promise<IdempotentResponse> {
+  async function decide(action: AuditAction, card: Card, amount: Big, merchant: Merchant, actor: Actor, slot: Slot, idempotencyKey: string | undefined, attempt = 1): Promise<IdempotentResponse> {
     const now = clock.now();
     const at = now.toISOString();
     const snapshot = await store.getWalletSnapshot(card.walletId);
@@ -126,7 +126,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     };
     const decision = decideAuthorization({ card, snapshot: snapshot?.wallet.environment === card.environment ? snapshot : undefined, amount, merchant: base.merchant, at: now });
-    if (!decision.approved) return declined(base, decision.reason, actor, slot, now);
+    if (!decision.approved) return declined(action, base, decision.reason, actor, slot, now);
     const holdId = ids('transaction');
     const singleUse = card.type === 'SINGLE_USE';
     const auth: Authorization = {
@@ -144,26 +144,26 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
         { type: 'countCardSpend', spend: decision.cardSpend, ...(singleUse ? { usedBy: auth.id } : {}) },
         { type: 'putAuthorization', authorization: auth },
         eventOf(auth, 'card.authorization.approved', at),
-        auditOf(actor, auth, AUDIT.card.authorize, at),
+        auditOf(actor, auth, action, at),
         ...answerOf(slot, 201, body, now),
       ]);
     } catch (error) {
       const reason = declineOfCommitFailure(error);
-      if (reason) return declined(base, reason, actor, slot, now);
+      if (reason) return declined(action, base, reason, actor, slot, now);
       // The card's status or limits changed between the read and the commit: decide again on the card as it is now.
       const fresh = error instanceof ApiError && error.code === 'CONCURRENT_UPDATE' && attempt < MAX_DECISION_ATTEMPTS ? await store.getCard(card.id) : undefined;
       if (!fresh) throw error;
-      return decide(fresh, amount, merchant, actor, slot, idempotencyKey, attempt + 1);
+      return decide(action, fresh, amount, merchant, actor, slot, idempotencyKey, attempt + 1);
     }
     return { status: 201, body, replayed: false };
   }
 
   /** Sandbox test helper: the network's request for a card of the caller's organization. */
-  async function authorize(ctx: RequestContext, cardId: string, input: AuthorizationRequest, idempotencyKey?: string): Promise<IdempotentResponse> {
+  async function authorize(ctx: RequestContext, action: AuditAction, cardId: string, input: AuthorizationRequest, idempotencyKey?: string): Promise<IdempotentResponse> {
     const card = accessibleCard(ctx, await store.getCard(cardId), cardId);
     const amount = parseAmount(input.amount, { allowNumber: false });
     const params = { cardId, amount: amount.toFixed(), merchant: input.merchant };
-    return idempotent(card, ctx.principal.walletId ?? 'organization', 'card.authorize', params, idempotencyKey, (slot) => decide(card, amount, input.merchant, ctx.actor, slot, idempotencyKey));
+    return idempotent(card, ctx.principal.walletId ?? 'organization', 'card.authorize', params, idempotencyKey, (slot) => decide(action, card, amount, input.merchant, ctx.actor, slot, idempotencyKey));
   }
 
   /**
@@ -171,16 +171,17 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
    * id of the request: a retry of the same request answers the first decision. An unknown card is
    * declined without a record (there is no wallet to record it against); so is a card of another
    * environment than the endpoint's (`environment_mismatch`: the request is not that card's
-   * network, so nothing is written in the card's environment).
+   * network, so nothing is written in the card's environment). `action`: the audit action the
+   * card network function declares (shared/card-network/function.ts).
    */
-  async function authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }, environment: Environment): Promise<NetworkDecision> {
+  async function authorizeForNetwork(action: AuditAction, request: AuthorizationRequest & { cardId: string; networkId: string }, environment: Environment): Promise<NetworkDecision> {
     const card = await store.getCard(request.cardId);
     if (!card) return { approved: false, reason: 'card_cancelled' };
     if (card.environment !== environment) return { approved: false, reason: ENVIRONMENT_MISMATCH_DECLINE };
     const amount = parseAmount(request.amount, { allowNumber: false });
     const key = `${RESERVED_KEY_PREFIX}${request.networkId}`;
     const params = { cardId: card.id, amount: amount.toFixed(), merchant: request.merchant };
-    const response = await idempotent(card, 'network', 'card.authorize', params, key, (slot) => decide(card, amount, request.merchant, CARD_NETWORK_ACTOR, slot, key));
+    const response = await idempotent(card, 'network', 'card.authorize', params, key, (slot) => decide(action, card, amount, request.merchant, CARD_NETWORK_ACTOR, slot, key));
     const view = response.body as AuthorizationView;
     return { approved: view.status === 'APPROVED', authorizationId: view.id, ...(view.reason ? { reason: view.reason } : {}) };
   }
@@ -214,7 +215,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
   }
 
   /** Captures an APPROVED authorization: `amount` (default all of it) paid, the rest released; a single-use card is cancelled. */
-  async function capture(ctx: RequestContext, authorizationId: string, amountInput: string | undefined, idempotencyKey?: string): Promise<IdempotentResponse> {
+  async function capture(ctx: RequestContext, action: AuditAction, authorizationId: string, amountInput: string | undefined, idempotencyKey?: string): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const requested = amountInput === undefined ? undefined : parseAmount(amountInput, { allowNumber: false });
     return idempotent(scope, 'organization', 'card.capture', { authorizationId, amount: requested?.toFixed() }, idempotencyKey, async (slot) => {
@@ -233,7 +234,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
         ...(settled.change ? [settled.change] : []),
         ...(settled.closed ? [eventChange({ organizationId: auth.organizationId, environment: auth.environment, type: 'card.cancelled', data: presentCard(settled.closed), createdAt: at }, ids)] : []),
         eventOf(after, 'card.authorization.captured', at),
-        auditOf(ctx.actor, after, AUDIT.card.capture, at),
+        auditOf(ctx.actor, after, action, at),
         ...answerOf(slot, 200, body, now),
       ];
       await store.commit(changes);
@@ -246,7 +247,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
    * single-use card freed, in one transaction conditioned on the authorization still APPROVED
    * (INVALID_STATE if it was captured or reversed meanwhile). `expired`: by the expiry sweep.
    */
-  async function reverseApproved(auth: Authorization & { holdId: string }, actor: Actor, expired = false): Promise<Authorization> {
+  async function reverseApproved(action: AuditAction, auth: Authorization & { holdId: string }, actor: Actor, expired = false): Promise<Authorization> {
     const now = clock.now();
     const at = now.toISOString();
     const after: Authorization = { ...auth, status: 'REVERSED', reversedAt: at, ...(expired ? { expiredAt: at } : {}) };
@@ -256,14 +257,14 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
       { type: 'transitionAuthorization', authorizationId: auth.id, trigger: 'reverse', set: { reversedAt: at, ...(expired ? { expiredAt: at } : {}) } },
       ...(release ? [release] : []),
       eventOf(after, 'card.authorization.reversed', at),
-      auditOf(actor, after, AUDIT.card.reverse, at, expired ? { expired: true } : {}),
+      auditOf(actor, after, action, at, expired ? { expired: true } : {}),
     ]);
     return after;
   }
 
   /** Reverses an APPROVED authorization: the whole hold released, its card spend given back. */
-  async function reverse(ctx: RequestContext, authorizationId: string): Promise<Authorization> {
-    return reverseApproved(await loadApproved(ctx, authorizationId, 'reverse'), ctx.actor);
+  async function reverse(ctx: RequestContext, action: AuditAction, authorizationId: string): Promise<Authorization> {
+    return reverseApproved(action, await loadApproved(ctx, authorizationId, 'reverse'), ctx.actor);
   }
 
   /**
@@ -273,15 +274,16 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
    * AUTHORIZATION_EXPIRY_BATCH_SIZE; returns how many were listed (a full batch: call again). One
    * captured or reversed meanwhile (the index lags, or a race) is left alone: the reversal's state
    * condition refuses it. Any other failure is logged; the authorization stays listed for the next run.
+   * `action`: the audit action of the reversal, named by the worker.
    */
-  async function expireDue(): Promise<number> {
+  async function expireDue(action: AuditAction): Promise<number> {
     const now = clock.now();
     const due = await store.listDueAuthorizations(now, AUTHORIZATION_EXPIRY_BATCH_SIZE);
     for (const listed of due) {
       try {
         const auth = await store.getAuthorization(listed.id);
         if (auth?.status !== 'APPROVED' || !auth.holdId || !auth.expiresAt || auth.expiresAt >= now.toISOString()) continue;
-        await reverseApproved(auth as Authorization & { holdId: string }, AUTHORIZATION_EXPIRY_ACTOR, true);
+        await reverseApproved(action, auth as Authorization & { holdId: string }, AUTHORIZATION_EXPIRY_ACTOR, true);
       } catch (error) {
         // A race (captured or reversed meanwhile) is no failure; anything else is logged and the
         // authorization moved back in the queue, so a record that keeps failing never blocks the batch.
@@ -297,7 +299,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
   }
 
   /** Refunds part or all of a CAPTURED authorization into its wallet: never more in all than was captured. */
-  async function refund(ctx: RequestContext, authorizationId: string, amountInput: string, idempotencyKey?: string): Promise<IdempotentResponse> {
+  async function refund(ctx: RequestContext, action: AuditAction, authorizationId: string, amountInput: string, idempotencyKey?: string): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseAmount(amountInput, { allowNumber: false });
     return idempotent(scope, 'organization', 'card.refund', { authorizationId, amount: amount.toFixed() }, idempotencyKey, async (slot) => {
@@ -314,7 +316,7 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
         cardRefund(auth, transactionId, amount, at),
         { type: 'refundAuthorization', authorizationId: auth.id, amount: amount.toFixed(), capturedAmount: auth.capturedAmount },
         eventChange({ organizationId: auth.organizationId, environment: auth.environment, type: 'card.refund.created', data: body, createdAt: at }, ids),
-        auditOf(ctx.actor, after, AUDIT.card.refund, at, { refundAmount: body.amount, transactionId }),
+        auditOf(ctx.actor, after, action, at, { refundAmount: body.amount, transactionId }),
         ...answerOf(slot, 201, body, now),
       ]);
       return { status: 201, body, replayed: false };

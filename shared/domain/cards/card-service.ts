@@ -67,7 +67,7 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
 
   // ---- Cardholders ------------------------------------------------------------------------------
 
-  async function createCardholder(ctx: RequestContext, input: CardholderInput): Promise<Cardholder> {
+  async function createCardholder(ctx: RequestContext, action: AuditAction, input: CardholderInput): Promise<Cardholder> {
     const scope = scopeOf(ctx.principal);
     const at = clock.now().toISOString();
     const { line2, ...address } = input.billingAddress;
@@ -82,7 +82,7 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
     };
     await store.commit([
       { type: 'putCardholder', cardholder },
-      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.cardholder.create, resource: 'cardholder', resourceId: cardholder.id, metadata: { country: cardholder.billingAddress.country }, createdAt: at }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'cardholder', resourceId: cardholder.id, metadata: { country: cardholder.billingAddress.country }, createdAt: at }, ids),
     ]);
     return cardholder;
   }
@@ -97,7 +97,7 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
 
   // ---- Cards ------------------------------------------------------------------------------------
 
-  async function create(ctx: RequestContext, input: CardInput): Promise<Card> {
+  async function create(ctx: RequestContext, action: AuditAction, input: CardInput): Promise<Card> {
     const scope = scopeOf(ctx.principal);
     const wallet = assertAccessible(ctx.principal, await store.getWallet(input.walletId), input.walletId);
     if (wallet.deletedAt) throw notFound('WALLET_NOT_FOUND', input.walletId);
@@ -120,7 +120,7 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
       createdAt: at,
       updatedAt: at,
     };
-    await store.commit([{ type: 'putCard', card }, cardEvent(card, 'card.created', at), auditOf(ctx, card, AUDIT.card.create, at)]);
+    await store.commit([{ type: 'putCard', card }, cardEvent(card, 'card.created', at), auditOf(ctx, card, action, at)]);
     return card;
   }
 
@@ -159,7 +159,7 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
    * freeze (and cancel). The catalog refuses agent keys for PATCH and unfreeze already; this is the
    * same rule where the change is made.
    */
-  async function update(ctx: RequestContext, cardId: string, input: CardUpdate, action: AuditAction = AUDIT.card.update): Promise<Card> {
+  async function update(ctx: RequestContext, action: AuditAction, cardId: string, input: CardUpdate): Promise<Card> {
     if ((input.status === undefined) === (input.spendingLimits === undefined)) throw validationError('status', 'give either status or spendingLimits');
     if (ctx.principal.walletId !== null && (input.spendingLimits !== undefined || input.status === 'ACTIVE')) {
       throw new ApiError('PERMISSION_DENIED', 'Changing a card\'s spending limits or unfreezing it needs an organization API key.');
@@ -172,19 +172,21 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
     return change(ctx, card, action, trigger, {});
   }
 
-  const freeze = (ctx: RequestContext, cardId: string) => update(ctx, cardId, { status: 'INACTIVE' }, AUDIT.card.freeze);
-  const unfreeze = (ctx: RequestContext, cardId: string) => update(ctx, cardId, { status: 'ACTIVE' }, AUDIT.card.unfreeze);
+  const freeze = (ctx: RequestContext, action: AuditAction, cardId: string) => update(ctx, action, cardId, { status: 'INACTIVE' });
+  const unfreeze = (ctx: RequestContext, action: AuditAction, cardId: string) => update(ctx, action, cardId, { status: 'ACTIVE' });
 
   /** DELETE: CANCELLED for good. Holds of approved authorizations stay capturable. */
-  async function cancel(ctx: RequestContext, cardId: string): Promise<Card> {
+  async function cancel(ctx: RequestContext, action: AuditAction, cardId: string): Promise<Card> {
     const card = await loadCard(ctx, cardId);
     refuseCancelled(card);
-    return change(ctx, card, AUDIT.card.cancel, 'cancel', { cancelledAt: clock.now().toISOString() });
+    return change(ctx, card, action, 'cancel', { cancelledAt: clock.now().toISOString() });
   }
 
   /**
    * The sensitive details (`cards:sensitive_read`): opened from the issuer, then the read is
    * audited (`card.details.viewed`, without the number or the CVC) before anything is answered.
+   * A read declares no audit action in the catalog (`audit` is a mutation's one entry), so this
+   * service names it (docs/architecture.md, "Audit actions").
    */
   async function details(ctx: RequestContext, cardId: string): Promise<CardDetailsView> {
     const card = await loadCard(ctx, cardId);

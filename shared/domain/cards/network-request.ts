@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
+import type { AuditAction } from '../audit/actions.js';
 import { ApiError, type ErrorCode } from '../errors.js';
+import { ID_PREFIX } from '../ids.js';
 import { parseAmount } from '../money.js';
 import type { Environment } from '../tenancy.js';
 import { lazy, safeParse } from '../validation.js';
@@ -36,7 +38,7 @@ export const networkRequest = /* @__PURE__ */ lazy(() =>
   z.strictObject({
     /** The processor's id of this request: a retry of it gets the first decision. */
     networkId: z.string().check(z.minLength(1), z.maxLength(128), z.regex(/^[\x21-\x7e]+$/)),
-    cardId: z.string().check(z.maxLength(128), z.regex(/^card_[A-Za-z0-9]+$/)),
+    cardId: z.string().check(z.maxLength(128), z.regex(new RegExp(`^${ID_PREFIX.card}[A-Za-z0-9]+$`))),
     amount: z.string().check(z.maxLength(32), z.regex(/^\d+(\.\d{1,2})?$/)),
     currency: z.literal('USD'),
     merchant: z.strictObject({
@@ -51,10 +53,12 @@ export type NetworkRequest = z.infer<typeof networkRequest>;
 export type NetworkAnswer = NetworkDecision | { approved: false; reason: 'invalid_request' | 'processing_error' };
 
 export async function answerNetworkRequest(
-  engine: { authorizeForNetwork(request: AuthorizationRequest & { cardId: string; networkId: string }, environment: Environment): Promise<NetworkDecision> },
+  engine: { authorizeForNetwork(action: AuditAction, request: AuthorizationRequest & { cardId: string; networkId: string }, environment: Environment): Promise<NetworkDecision> },
   event: unknown,
   log: Pick<Console, 'error'>,
   environment: Environment,
+  /** The audit action of a decision: the card network function's (shared/card-network/function.ts). */
+  action: AuditAction,
 ): Promise<NetworkAnswer> {
   const parsed = safeParse(networkRequest, event);
   if (!parsed.success) return { approved: false, reason: 'invalid_request' };
@@ -66,7 +70,7 @@ export async function answerNetworkRequest(
     return { approved: false, reason: 'invalid_request' };
   }
   try {
-    return await engine.authorizeForNetwork(parsed.data, environment);
+    return await engine.authorizeForNetwork(action, parsed.data, environment);
   } catch (error) {
     // The same request id with other terms: the processor's mistake, answered without an alarm.
     if (error instanceof ApiError && CLIENT_CAUSED.has(error.code)) return { approved: false, reason: 'invalid_request' };

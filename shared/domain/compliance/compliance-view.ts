@@ -2,9 +2,10 @@ import * as z from 'zod/mini';
 import { type Conforms, describe, enumOf, integer, lazy, text, timestamp, view } from '../views.js';
 import type { ComplianceService } from './compliance-service.js';
 import type { ComplianceResult, ControlStatus, OverallStatus } from './compliance-rules.js';
+import { everyOf } from '../enums.js';
 
-export const CONTROL_STATUSES = ['pass', 'fail', 'warn'] as const satisfies readonly ControlStatus[];
-export const OVERALL_STATUSES = ['compliant', 'warnings', 'non_compliant'] as const satisfies readonly OverallStatus[];
+export const CONTROL_STATUSES = everyOf<ControlStatus>()(['pass', 'fail', 'warn']);
+export const OVERALL_STATUSES = everyOf<OverallStatus>()(['compliant', 'warnings', 'non_compliant']);
 
 const controlView = /* @__PURE__ */ lazy(() => z.object({
   control: text(

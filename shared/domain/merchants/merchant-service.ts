@@ -1,5 +1,5 @@
 import { loadAccessibleWallet, scopeOf } from '../access.js';
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
@@ -13,7 +13,7 @@ import type { MerchantProfile } from '../types.js';
 export function createMerchantService(deps: ServiceDeps<MerchantStore>) {
   const { store, clock, ids } = deps;
 
-  async function upsert(ctx: RequestContext, input: { domain: string; displayName: string; walletId: string; closedLoop: boolean }): Promise<MerchantProfile> {
+  async function upsert(ctx: RequestContext, action: AuditAction, input: { domain: string; displayName: string; walletId: string; closedLoop: boolean }): Promise<MerchantProfile> {
     const scope = scopeOf(ctx.principal);
     const wallet = await loadAccessibleWallet(store, ctx.principal, input.walletId);
     const domain = input.domain.toLowerCase();
@@ -34,13 +34,13 @@ export function createMerchantService(deps: ServiceDeps<MerchantStore>) {
     };
     await store.commit([
       { type: 'putMerchant', merchant, isNew: !existing, ...(existing ? { expectedStatus: existing.status } : {}) },
-      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.merchant.upsert, resource: 'merchant', resourceId: domain, walletId: wallet.id, metadata: { closedLoop: input.closedLoop }, createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'merchant', resourceId: domain, walletId: wallet.id, metadata: { closedLoop: input.closedLoop }, createdAt: now }, ids),
     ]);
     return merchant;
   }
 
   /** Operator: suspends the domain in every environment where it has a profile. */
-  async function suspend(ctx: RequestContext, rawDomain: string): Promise<{ domain: string; status: 'SUSPENDED' }> {
+  async function suspend(ctx: RequestContext, action: AuditAction, rawDomain: string): Promise<{ domain: string; status: 'SUSPENDED' }> {
     const domain = rawDomain.toLowerCase();
     const now = clock.now().toISOString();
     const profiles = (await Promise.all(ENVIRONMENTS.map((environment) => store.getMerchant(environment, domain)))).filter((m): m is MerchantProfile => m !== undefined);
@@ -48,7 +48,7 @@ export function createMerchantService(deps: ServiceDeps<MerchantStore>) {
     await store.commit(
       profiles.flatMap((merchant) => [
         { type: 'putMerchant' as const, merchant: { ...merchant, status: targetOf(MERCHANT_STATES, 'suspend'), updatedAt: now }, isNew: false },
-        auditChange({ organizationId: merchant.organizationId, environment: merchant.environment, actor: ctx.actor, action: AUDIT.merchant.suspend, resource: 'merchant', resourceId: domain, metadata: {}, createdAt: now }, ids),
+        auditChange({ organizationId: merchant.organizationId, environment: merchant.environment, actor: ctx.actor, action, resource: 'merchant', resourceId: domain, metadata: {}, createdAt: now }, ids),
       ]),
     );
     return { domain, status: 'SUSPENDED' };

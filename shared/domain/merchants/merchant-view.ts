@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import type { MerchantProfile } from '../types.js';
 import { type Conforms, describe, enumOf, environment, flag, id, lazy, objectTag, text, timestamp, view } from '../views.js';
 import type { MerchantService } from './merchant-service.js';
+import { everyOf } from '../enums.js';
 
-export const MERCHANT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const satisfies readonly MerchantProfile['status'][];
+export const MERCHANT_STATUSES = everyOf<MerchantProfile['status']>()(['ACTIVE', 'SUSPENDED']);
 
 const domain = () => text('Merchant domain, lower case (e.g. `shop.example.com`); payers pay it with `to: "merchant:<domain>"`.');
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import type { ChangeOf } from '../change-committer.js';
 import type { ServiceDeps } from '../ports.js';
@@ -20,7 +20,7 @@ export interface CreatedOrganization {
 export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) {
   const { store, clock, ids } = deps;
 
-  async function create(ctx: RequestContext, input: { name: string }): Promise<CreatedOrganization> {
+  async function create(ctx: RequestContext, action: AuditAction, input: { name: string }): Promise<CreatedOrganization> {
     const now = clock.now().toISOString();
     const organization: Organization = { id: ids('organization'), name: input.name, createdAt: now, kybStatus: 'NOT_SUBMITTED' };
     const wallet = newMainWallet(ids('wallet'), organization.id, 'SANDBOX', now);
@@ -44,7 +44,7 @@ export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) 
         {
           ...scope,
           actor: ctx.actor,
-          action: AUDIT.organization.create,
+          action,
           resource: 'organization',
           resourceId: organization.id,
           metadata: { name: organization.name, mainWalletId: wallet.id, sandboxKeyId: apiKey.id },
@@ -59,7 +59,7 @@ export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) 
   }
 
   /** The operator's KYB decision. */
-  async function decideKyb(ctx: RequestContext, organizationId: string, status: Extract<KybStatus, 'VERIFIED' | 'REJECTED'>) {
+  async function decideKyb(ctx: RequestContext, action: AuditAction, organizationId: string, status: Extract<KybStatus, 'VERIFIED' | 'REJECTED'>) {
     const organization = await store.getOrganization(organizationId);
     if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
     const now = clock.now().toISOString();
@@ -70,7 +70,7 @@ export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) 
           organizationId,
           environment: 'SANDBOX',
           actor: ctx.actor,
-          action: AUDIT.organization.decideKyb,
+          action,
           resource: 'organization',
           resourceId: organizationId,
           metadata: { status },

@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import type { KybStatus } from '../types.js';
 import { type Conforms, describe, enumOf, id, lazy, text, view } from '../views.js';
 import type { CreatedOrganization, OrganizationService } from './organization-service.js';
+import { everyOf } from '../enums.js';
 
-export const KYB_STATUSES = ['NOT_SUBMITTED', 'PENDING', 'VERIFIED', 'REJECTED'] as const satisfies readonly KybStatus[];
+export const KYB_STATUSES = everyOf<KybStatus>()(['NOT_SUBMITTED', 'PENDING', 'VERIFIED', 'REJECTED']);
 
 export const kybStatus = (description: string) => enumOf(KYB_STATUSES, description);
 

@@ -1,12 +1,11 @@
 import { assertPayable } from '../access.js';
 import { ApiError } from '../errors.js';
 import type { IdempotencySlot } from '../idempotency/ports.js';
+import { MERCHANT_PREFIX } from '../policies/recipients.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { Wallet } from '../types.js';
 import type { WalletSnapshot } from '../wallets/ports.js';
 import type { PaymentStore } from './ports.js';
-
-export const MERCHANT_PREFIX = 'merchant:';
 
 export interface Payee {
   wallet: Wallet;

@@ -1,6 +1,6 @@
 import { presentApproval } from '../approvals/approval-view.js';
 import { assertAccessible, loadAccessibleWallet, scopeOf } from '../access.js';
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError, ERRORS, notFound, toEnvelope, validationError } from '../errors.js';
 import { claimBatchKey, claimOf, fingerprintOf, postingClaim, resolveIdempotencyKey, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
@@ -19,7 +19,6 @@ import { paymentPosting, queuedAnswer, replayOfPayment } from './payment-posting
 import { spendOf } from '../policies/spend.js';
 import { presentPayment, type BatchItemResult, type PaymentView } from './payment-view.js';
 
-export { MERCHANT_PREFIX } from './payment-lookups.js';
 export const MAX_BATCH_SIZE = 100;
 
 export interface CreatePaymentInput {
@@ -55,7 +54,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
   }
   const { freshLookups, batchLookups } = createPaymentLookups(store);
 
-  async function create(ctx: RequestContext, input: CreatePaymentInput, lookups: PaymentLookups = freshLookups): Promise<IdempotentResponse> {
+  async function create(ctx: RequestContext, action: AuditAction, input: CreatePaymentInput, lookups: PaymentLookups = freshLookups): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseAmount(input.amount);
     const amountText = formatAmount(amount);
@@ -114,7 +113,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
           await store.commit([
             { type: 'createTransaction', transaction: queued, ...(idempotency ? { idempotency, approvalExpiresAt: approval.expiresAt } : {}) },
             { type: 'createApproval', approval },
-            auditChange({ ...scope, actor: ctx.actor, action: AUDIT.payment.create, resource: 'payment', resourceId: queued.id, walletId: payer.id, metadata: { transactionId: queued.id, amount: amountText, currency: 'USD', recipientWalletId: payee.wallet.id, status: 'QUEUED', approvalId: approval.id }, createdAt }, ids),
+            auditChange({ ...scope, actor: ctx.actor, action, resource: 'payment', resourceId: queued.id, walletId: payer.id, metadata: { transactionId: queued.id, amount: amountText, currency: 'USD', recipientWalletId: payee.wallet.id, status: 'QUEUED', approvalId: approval.id }, createdAt }, ids),
             eventChange({ ...scope, type: 'approval.requested', data: presentApproval(approval), createdAt }, ids),
           ]);
           await scheduleExpiry(approval);
@@ -123,7 +122,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
 
         const posted: Transaction = { ...transaction, postedAt: createdAt };
         await store.commit([
-          paymentPosting({ transaction: posted, record: 'create', actor: ctx.actor, auditAction: AUDIT.payment.create, spend: spendOf(payer.id, amount, now, decision.periodLimits, snapshot!.counters), ...(keyClaim ? { claim: keyClaim } : {}) }),
+          paymentPosting({ transaction: posted, record: 'create', actor: ctx.actor, auditAction: action, spend: spendOf(payer.id, amount, now, decision.periodLimits, snapshot!.counters), ...(keyClaim ? { claim: keyClaim } : {}) }),
         ]);
         return { status: 200, body: presentPayment(posted), replayed: false };
       },
@@ -155,7 +154,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
    * Posts the mirror transaction; the original becomes REVERSED in the same transaction, so a
    * second reversal finds it no longer POSTED (REVERSAL_NOT_ALLOWED) and nothing moves twice.
    */
-  async function reverse(ctx: RequestContext, transactionId: string, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
+  async function reverse(ctx: RequestContext, action: AuditAction, transactionId: string, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const fingerprint = fingerprintOf('payment.reverse', { transactionId, scope: ctx.principal.walletId ?? 'organization' });
     const claim = idempotencyKey === undefined ? undefined : await claimOf(scope, idempotencyKey, fingerprint);
@@ -194,7 +193,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
         };
         await store.commit([
           { type: 'setTransactionStatus', transactionId: original.id, trigger: 'reverse', fields: { reversedBy: reversal.id }, onMismatch: 'REVERSAL_NOT_ALLOWED' },
-          paymentPosting({ transaction: reversal, record: 'create', actor: ctx.actor, auditAction: AUDIT.payment.reverse, ...(keyClaim ? { claim: keyClaim } : {}) }),
+          paymentPosting({ transaction: reversal, record: 'create', actor: ctx.actor, auditAction: action, ...(keyClaim ? { claim: keyClaim } : {}) }),
         ]);
         return { status: 200, body: presentPayment(reversal), replayed: false };
       },
@@ -208,7 +207,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
    * slots) and items that failed for a retryable reason run again. Nothing of the answer is stored
    * beyond the items' own records, so no batch can outgrow an item.
    */
-  async function batch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<IdempotentResponse> {
+  async function batch(ctx: RequestContext, action: AuditAction, items: CreatePaymentInput[], batchKey: string | undefined): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     if (batchKey !== undefined) {
       items.forEach((item, index) => {
@@ -217,18 +216,18 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
       const fingerprint = fingerprintOf('payment.batch', { items: items.map(normalizedItem), scope: ctx.principal.walletId ?? 'organization' });
       await claimBatchKey(store, await claimOf(scope, batchKey, fingerprint), clock.now());
     }
-    const results = await runBatch(ctx, items, batchKey);
+    const results = await runBatch(ctx, action, items, batchKey);
     const response = batchResponse(results.map((r) => r.result));
     return { ...response, replayed: batchKey !== undefined && results.every((r) => r.replayed) };
   }
 
-  async function runBatch(ctx: RequestContext, items: CreatePaymentInput[], batchKey: string | undefined): Promise<{ result: BatchItemResult; replayed: boolean }[]> {
+  async function runBatch(ctx: RequestContext, action: AuditAction, items: CreatePaymentInput[], batchKey: string | undefined): Promise<{ result: BatchItemResult; replayed: boolean }[]> {
     const results: { result: BatchItemResult; replayed: boolean }[] = [];
     const lookups = batchLookups();
     for (const [index, item] of items.entries()) {
       try {
         const idempotencyKey = resolveIdempotencyKey(item.idempotencyKey, undefined) ?? (batchKey ? `${batchKey}#${index}` : undefined);
-        const response = await create(ctx, { ...item, idempotencyKey }, lookups);
+        const response = await create(ctx, action, { ...item, idempotencyKey }, lookups);
         const result: BatchItemResult = { index, status: response.status, ...(response.status === 200 ? { payment: response.body } : { error: (response.body as { error: BatchItemResult['error'] }).error }) };
         results.push({ result, replayed: response.replayed });
       } catch (error) {

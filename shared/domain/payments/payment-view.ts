@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { PAYMENT_STATUSES, type Transaction } from '../types.js';
 import { type Conforms, describe, enumOf, errorFields, exampleOf, id, integer, lazy, listOf, money, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
+import { everyOf } from '../enums.js';
 
-export const TRANSACTION_TYPES = ['PAYMENT', 'REVERSAL', 'FUNDING', 'BUDGET_ADJUSTMENT', 'SWEEP'] as const satisfies readonly Transaction['type'][];
+export const TRANSACTION_TYPES = everyOf<Transaction['type']>()(['PAYMENT', 'REVERSAL', 'FUNDING', 'BUDGET_ADJUSTMENT', 'SWEEP']);
 
 export const paymentView = /* @__PURE__ */ lazy(() => view(
   {

@@ -131,7 +131,12 @@ export function periodLimitChecks(policies: Policy[], intent: PaymentIntent): Pe
   return checks;
 }
 
-export function periodLimitDenied(check: PeriodLimitCheck, spent: Big): ApiError {
+/**
+ * The one refusal of a period limit (POLICY_DENIED with the rule, the limit, the spend and the
+ * headroom): the evaluation's and the commit's (shared/persistence/writers/posting-writers.ts,
+ * when a concurrent payment took the headroom between the read and the write).
+ */
+export function periodLimitDenied(check: Pick<PeriodLimitCheck, 'period' | 'limit'>, spent: Big): ApiError {
   const remaining = check.limit.minus(spent);
   const rule = PERIOD_RULE[check.period];
   return new ApiError('POLICY_DENIED', `The payment would exceed the ${rule} of ${formatAmount(check.limit)}.`, {

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, notFound } from '../errors.js';
@@ -60,14 +60,14 @@ export function buildPolicy(base: Omit<Policy, 'name' | 'maxTransactionAmount' |
 export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
   const { store, clock, ids } = deps;
 
-  async function create(ctx: RequestContext, input: PolicyInput): Promise<Policy> {
+  async function create(ctx: RequestContext, action: AuditAction, input: PolicyInput): Promise<Policy> {
     const scope = scopeOf(ctx.principal);
     const wallet = await loadAccessibleWallet(store, ctx.principal, input.walletId);
     const now = clock.now().toISOString();
     const policy = buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now, version: 1 }, input);
     await store.commit([
       { type: 'putPolicy', policy, isNew: true },
-      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.policy.create, resource: 'policy', resourceId: policy.id, walletId: wallet.id, metadata: summary(policy), createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'policy', resourceId: policy.id, walletId: wallet.id, metadata: summary(policy), createdAt: now }, ids),
     ]);
     return policy;
   }
@@ -94,7 +94,7 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
     return { type: 'putPolicy', policy: { ...next, version: expectedVersion + 1 }, isNew: false, expectedVersion };
   }
 
-  async function update(ctx: RequestContext, policyId: string, patch: PolicyPatch): Promise<Policy> {
+  async function update(ctx: RequestContext, action: AuditAction, policyId: string, patch: PolicyPatch): Promise<Policy> {
     const scope = scopeOf(ctx.principal);
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
@@ -102,19 +102,19 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
     const policy = change.policy;
     await store.commit([
       change,
-      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.policy.update, resource: 'policy', resourceId: policy.id, walletId: policy.walletId, metadata: { changed: Object.keys(patch) }, createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'policy', resourceId: policy.id, walletId: policy.walletId, metadata: { changed: Object.keys(patch) }, createdAt: now }, ids),
     ]);
     return policy;
   }
 
   /** Deleted policies stop applying at once and stay stored for the audit trail. */
-  async function remove(ctx: RequestContext, policyId: string): Promise<{ id: string; deleted: true }> {
+  async function remove(ctx: RequestContext, action: AuditAction, policyId: string): Promise<{ id: string; deleted: true }> {
     const scope = scopeOf(ctx.principal);
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
     await store.commit([
       changeOf(current, { ...current, status: targetOf(POLICY_STATES, 'delete'), updatedAt: now }),
-      auditChange({ ...scope, actor: ctx.actor, action: AUDIT.policy.delete, resource: 'policy', resourceId: policyId, walletId: current.walletId, metadata: { name: current.name }, createdAt: now }, ids),
+      auditChange({ ...scope, actor: ctx.actor, action, resource: 'policy', resourceId: policyId, walletId: current.walletId, metadata: { name: current.name }, createdAt: now }, ids),
     ]);
     return { id: policyId, deleted: true };
   }

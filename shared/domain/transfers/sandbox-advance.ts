@@ -1,4 +1,4 @@
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { ApiError } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
 import type { RequestContext } from '../tenancy.js';
@@ -42,9 +42,9 @@ export function createSandboxAdvance(deps: ServiceDeps<TransferStore>, options: 
     settleAt: new Date(clock.now().getTime() + scaledMs(transfer.environment, RAIL_SETTLEMENT_MS[transfer.rail as ExternalRail], deps.timeScale)).toISOString(),
   });
 
-  async function advance(ctx: RequestContext, transferId: string, to: AdvanceTarget): Promise<Transfer> {
+  async function advance(ctx: RequestContext, action: AuditAction, transferId: string, to: AdvanceTarget): Promise<Transfer> {
     let transfer = await load(ctx, transferId);
-    const audit = { actor: ctx.actor, action: AUDIT.transfer.advance };
+    const audit = { actor: ctx.actor, action };
     const moves = {
       submit: (current: Transfer) => transitions.submit(current, forcedAcceptance(current), audit),
       complete: (current: Transfer) => transitions.complete(current, audit),

@@ -1,4 +1,5 @@
 import { ApiError, validationError } from '../errors.js';
+import { ID_PREFIX } from '../ids.js';
 import type { Sealer } from '../sealing.js';
 import type { OrganizationScope } from '../tenancy.js';
 import { DEFAULT_USDC_CHAIN, usdcChainNamed } from '../usdc/addresses.js';
@@ -34,7 +35,6 @@ export interface ResolvedCounterparty {
   stored: Counterparty;
 }
 
-const LINKED_ACCOUNT_PREFIX = 'ba_';
 
 /** A counterparty as the idempotency fingerprint compares it: the default chain filled in, a chain named in any case canonical. */
 export function normalizedCounterparty(counterparty: CounterpartyInput | undefined): CounterpartyInput | undefined {
@@ -59,7 +59,7 @@ export function createTransferCounterparties(store: BankAccountReader, sealer: S
     const given = input.counterparty;
     if (given && input.bankAccountId !== undefined) throw validationError(field, `give either ${field} or bankAccountId, not both`);
     if (!given && input.bankAccountId === undefined) throw validationError(field, `${field} or bankAccountId is required`);
-    const linkedId = input.bankAccountId ?? (given?.bankAccountId?.startsWith(LINKED_ACCOUNT_PREFIX) ? given.bankAccountId : undefined);
+    const linkedId = input.bankAccountId ?? (given?.bankAccountId?.startsWith(ID_PREFIX.bankAccount) ? given.bankAccountId : undefined);
     const rail: ExternalRail = given?.type ?? 'ACH';
     assertRailCurrency(rail, input.currency, field);
 

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { assertAccessible, scopeOf } from '../access.js';
-import { AUDIT, type AuditAction } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, notFound } from '../errors.js';
 import { claimOf, fingerprintOf, runIdempotent, answerChange, type IdempotentResponse, type KeyClaim } from '../idempotency/idempotency.js';
@@ -130,7 +130,7 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
     return parseAmount(input, { currency, allowNumber: false });
   }
 
-  async function deposit(ctx: RequestContext, input: ExternalTransferInput, idempotencyKey?: string): Promise<IdempotentResponse> {
+  async function deposit(ctx: RequestContext, action: AuditAction, input: ExternalTransferInput, idempotencyKey?: string): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseTransferAmount(input.amount, input.currency);
     assertDepositAmount(amount);
@@ -158,13 +158,13 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
       const body = presentTransfer(transfer);
-      await store.commit([{ type: 'putTransfer', transfer }, auditOf(ctx, transfer, AUDIT.transfer.deposit, at), ...answerOf(slot, 202, body, now)]);
+      await store.commit([{ type: 'putTransfer', transfer }, auditOf(ctx, transfer, action, at), ...answerOf(slot, 202, body, now)]);
       await startWorkflow(transfer);
       return { status: 202, body, replayed: false };
     });
   }
 
-  async function withdraw(ctx: RequestContext, input: ExternalTransferInput, idempotencyKey?: string): Promise<IdempotentResponse> {
+  async function withdraw(ctx: RequestContext, action: AuditAction, input: ExternalTransferInput, idempotencyKey?: string): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseTransferAmount(input.amount, input.currency);
     const fee = transferFeeOf('WITHDRAWAL', amount);
@@ -197,13 +197,13 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
       const body = presentTransfer(transfer);
-      await store.commit([withdrawalHold(transfer, holdId, at, spend), { type: 'putTransfer', transfer }, auditOf(ctx, transfer, AUDIT.transfer.withdraw, at), ...answerOf(slot, 201, body, now)]);
+      await store.commit([withdrawalHold(transfer, holdId, at, spend), { type: 'putTransfer', transfer }, auditOf(ctx, transfer, action, at), ...answerOf(slot, 201, body, now)]);
       await startWorkflow(transfer);
       return { status: 201, body, replayed: false };
     });
   }
 
-  async function internal(ctx: RequestContext, input: InternalTransferInput, idempotencyKey?: string): Promise<IdempotentResponse> {
+  async function internal(ctx: RequestContext, action: AuditAction, input: InternalTransferInput, idempotencyKey?: string): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseTransferAmount(input.amount, 'USD');
     const params = { fromWalletId: input.fromWalletId, toWalletId: input.toWalletId, amount: amount.toFixed(), description: input.description };
@@ -238,13 +238,13 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
       const body = presentTransfer(transfer);
-      await store.commit([internalPosting(transfer, transactionId, at, spend), { type: 'putTransfer', transfer }, auditOf(ctx, transfer, AUDIT.transfer.internal, at), ...answerOf(slot, 201, body, now)]);
+      await store.commit([internalPosting(transfer, transactionId, at, spend), { type: 'putTransfer', transfer }, auditOf(ctx, transfer, action, at), ...answerOf(slot, 201, body, now)]);
       return { status: 201, body, replayed: false };
     });
   }
 
   /** Cancels a PENDING transfer before it settles: a withdrawal's amount and fee return to available. */
-  async function cancel(ctx: RequestContext, transferId: string): Promise<Transfer> {
+  async function cancel(ctx: RequestContext, action: AuditAction, transferId: string): Promise<Transfer> {
     const transfer = await get(ctx, transferId);
     if (transfer.direction === 'INTERNAL' || !canTransition(TRANSFER_STATES, transfer.status, 'cancel')) {
       throw new ApiError('INVALID_STATE', `A ${transfer.status} transfer can not be cancelled.`, { status: transfer.status });
@@ -252,7 +252,7 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
     // The rail first: once it has confirmed, its settlement fails; if it is too late, nothing changes here.
     const stopped = await rails[transfer.environment].cancel(counterparties.submittedOf(transfer));
     if (!stopped.cancelled) throw new ApiError('INVALID_STATE', 'The rail is settling the transfer: it can no longer be cancelled.', { status: transfer.status, reason: stopped.reason });
-    const after = await transitions.cancel(transfer, { actor: ctx.actor, action: AUDIT.transfer.cancel });
+    const after = await transitions.cancel(transfer, { actor: ctx.actor, action });
     if (!after) {
       const now = await reloadTransfer(store, transferId);
       throw new ApiError('INVALID_STATE', `A ${now.status} transfer can not be cancelled.`, { status: now.status });

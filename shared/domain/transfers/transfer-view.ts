@@ -2,7 +2,8 @@ import Big from 'big.js';
 import * as z from 'zod/mini';
 import { formatAmount } from '../money.js';
 import { describe, enumOf, id, lazy, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, timestamp, view } from '../views.js';
-import { TRANSFER_CURRENCIES, TRANSFER_DIRECTIONS, TRANSFER_STATUSES, RAILS, EXTERNAL_RAILS, type Counterparty, type Transfer } from './types.js';
+import { TRANSFER_CURRENCIES, TRANSFER_DIRECTIONS, TRANSFER_STATUSES, RAILS, EXTERNAL_RAILS, type ClearingStatus, type Counterparty, type Transfer } from './types.js';
+import { everyOf } from '../enums.js';
 
 const AMOUNT_TEXT = 'A decimal string with 2 decimal places (USDC: up to 6), e.g. "250.00".';
 const transferAmount = (description: string) => describe(z.string().check(z.regex(/^\d+\.\d{2,6}$/)), `${description} ${AMOUNT_TEXT}`);
@@ -22,7 +23,7 @@ export const counterpartyView = /* @__PURE__ */ lazy(() => view(
 
 export const clearingView = /* @__PURE__ */ lazy(() => view(
   {
-    status: enumOf(['PENDING', 'AVAILABLE'], 'PENDING while the deposited funds clear (in `pendingBalance`), AVAILABLE once released to `balance`.'),
+    status: enumOf(everyOf<ClearingStatus>()(['PENDING', 'AVAILABLE']), 'PENDING while the deposited funds clear (in `pendingBalance`), AVAILABLE once released to `balance`.'),
     availableAt: timestamp('When the funds become (or became) available.'),
   },
   'The clearing of a completed ACH deposit.',

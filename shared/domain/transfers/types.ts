@@ -1,3 +1,4 @@
+import { everyOf } from '../enums.js';
 import type { Environment } from '../tenancy.js';
 
 /**
@@ -83,4 +84,4 @@ export interface Transfer {
 }
 
 export type TransferStatus = 'INITIATED' | 'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-export const TRANSFER_STATUSES: readonly TransferStatus[] = ['INITIATED', 'PENDING', 'COMPLETED', 'FAILED', 'CANCELLED'];
+export const TRANSFER_STATUSES = everyOf<TransferStatus>()(['INITIATED', 'PENDING', 'COMPLETED', 'FAILED', 'CANCELLED']);

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { claimOf, fingerprintOf, postingClaim, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
@@ -24,7 +24,7 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
   const { store, clock, ids, limits } = deps;
   const sandboxFundingMax = new Big(limits.sandboxFundingMax);
 
-  async function create(ctx: RequestContext, input: { name: string; agentName?: string | undefined }): Promise<Wallet> {
+  async function create(ctx: RequestContext, action: AuditAction, input: { name: string; agentName?: string | undefined }): Promise<Wallet> {
     const scope = scopeOf(ctx.principal);
     const now = clock.now().toISOString();
     const wallet = newWallet({ id: ids('wallet'), ...scope, name: input.name, agentName: input.agentName, walletType: 'ORG', isMain: false, createdAt: now });
@@ -32,7 +32,7 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
       { type: 'reserveWalletSlot', ...scope, limit: limits.walletsPerEnvironment },
       { type: 'createWallet', wallet },
       auditChange(
-        { ...scope, actor: ctx.actor, action: AUDIT.wallet.create, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { name: wallet.name, walletType: wallet.walletType }, createdAt: now },
+        { ...scope, actor: ctx.actor, action, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { name: wallet.name, walletType: wallet.walletType }, createdAt: now },
         ids,
       ),
       eventChange({ ...scope, type: 'wallet.created', data: { id: wallet.id, name: wallet.name, walletType: wallet.walletType }, createdAt: now }, ids),
@@ -61,7 +61,7 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
    * written in flight and completed with the answer; a request that died in between is answered
    * from the record once it is stale.
    */
-  async function fundWithKey(ctx: RequestContext, walletId: string, rawAmount: unknown, idempotencyKey: string | undefined): Promise<IdempotentResponse<FundResult>> {
+  async function fundWithKey(ctx: RequestContext, action: AuditAction, walletId: string, rawAmount: unknown, idempotencyKey: string | undefined): Promise<IdempotentResponse<FundResult>> {
     const scope = scopeOf(ctx.principal);
     if (scope.environment !== 'SANDBOX') throw new ApiError('SANDBOX_ONLY', 'Funding exists only in the sandbox; deposit with a transfer in production.');
     const amount = parseAmount(rawAmount);
@@ -98,7 +98,7 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
               record: 'create',
               ...(keyClaim ? { idempotency: { ...postingClaim(keyClaim), awaitsReply: true } } : {}),
               // Audit entry (wallet.fund) and event (wallet.funded) are projected from the journal record.
-              audit: { action: AUDIT.wallet.fund, actor: ctx.actor },
+              audit: { action, actor: ctx.actor },
             },
           },
         ]);
@@ -108,8 +108,8 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
     return response as IdempotentResponse<FundResult>;
   }
 
-  async function fund(ctx: RequestContext, walletId: string, rawAmount: unknown): Promise<FundResult> {
-    return (await fundWithKey(ctx, walletId, rawAmount, undefined)).body;
+  async function fund(ctx: RequestContext, action: AuditAction, walletId: string, rawAmount: unknown): Promise<FundResult> {
+    return (await fundWithKey(ctx, action, walletId, rawAmount, undefined)).body;
   }
 
   /** The wallet statement: ledger entries newest first, each with the balance after it. */

@@ -3,9 +3,10 @@ import { formatBalance } from '../money.js';
 import type { StatementEntry, Wallet, WalletStatus, WalletType } from '../types.js';
 import { balance, type Conforms, currency, enumOf, environment, flag, id, lazy, money, nullableText, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
 import type { WalletService } from './wallet-service.js';
+import { everyOf } from '../enums.js';
 
-export const WALLET_STATUSES = ['ACTIVE', 'FROZEN'] as const satisfies readonly WalletStatus[];
-export const WALLET_TYPES = ['ORG', 'AGENT'] as const satisfies readonly WalletType[];
+export const WALLET_STATUSES = everyOf<WalletStatus>()(['ACTIVE', 'FROZEN']);
+export const WALLET_TYPES = everyOf<WalletType>()(['ORG', 'AGENT']);
 
 export const walletStatus = (description: string) => enumOf(WALLET_STATUSES, description);
 

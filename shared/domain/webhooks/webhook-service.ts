@@ -1,5 +1,5 @@
 import { scopeOf } from '../access.js';
-import { AUDIT } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import type { Clock } from '../clock.js';
 import { ApiError, notFound } from '../errors.js';
@@ -39,7 +39,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   }
 
   return {
-    async create(ctx: RequestContext, input: WebhookInput): Promise<{ webhook: Webhook; rawSecret: string }> {
+    async create(ctx: RequestContext, action: AuditAction, input: WebhookInput): Promise<{ webhook: Webhook; rawSecret: string }> {
       const scope = scopeOf(ctx.principal);
       const checked = await deps.checkUrl(input.url, scope.environment);
       if (!checked.ok) throw new ApiError('VALIDATION_ERROR', `url ${checked.reason}.`, { field: 'url' });
@@ -59,7 +59,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       };
       await deps.store.commit([
         { type: 'putWebhook', webhook },
-        auditChange({ ...scope, actor: ctx.actor, action: AUDIT.webhook.create, resource: 'webhook', resourceId: webhook.id, metadata: { url: webhook.url, events: webhook.events }, createdAt: at }, deps.ids),
+        auditChange({ ...scope, actor: ctx.actor, action, resource: 'webhook', resourceId: webhook.id, metadata: { url: webhook.url, events: webhook.events }, createdAt: at }, deps.ids),
       ]);
       return { webhook, rawSecret };
     },
@@ -68,13 +68,13 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return deps.store.listWebhooks(scope.organizationId, scope.environment, page);
     },
     get: (ctx: RequestContext, webhookId: string) => load(scopeOf(ctx.principal), webhookId),
-    async remove(ctx: RequestContext, webhookId: string): Promise<Webhook> {
+    async remove(ctx: RequestContext, action: AuditAction, webhookId: string): Promise<Webhook> {
       const scope = scopeOf(ctx.principal);
       const webhook = await load(scope, webhookId);
       const at = deps.clock.now().toISOString();
       await deps.store.commit([
         { type: 'deleteWebhook', webhookId, deletedAt: at },
-        auditChange({ ...scope, actor: ctx.actor, action: AUDIT.webhook.delete, resource: 'webhook', resourceId: webhookId, metadata: { url: webhook.url }, createdAt: at }, deps.ids),
+        auditChange({ ...scope, actor: ctx.actor, action, resource: 'webhook', resourceId: webhookId, metadata: { url: webhook.url }, createdAt: at }, deps.ids),
       ]);
       return webhook;
     },
@@ -83,23 +83,23 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return deps.store.listAttempts(webhookId, page);
     },
     /** Sends a `webhook.test` event to this webhook only (not kept in the events API). */
-    async test(ctx: RequestContext, webhookId: string) {
+    async test(ctx: RequestContext, action: AuditAction, webhookId: string) {
       const scope = scopeOf(ctx.principal);
       const webhook = await load(scope, webhookId);
       const event = { id: deps.ids('event'), type: 'webhook.test', ...scope, createdAt: deps.clock.now().toISOString(), data: { webhookId: webhook.id } };
       const delivery = await deps.deliveries.newDelivery(webhook, event);
       if (!delivery) throw new ApiError('INTERNAL_ERROR', 'The test delivery could not be created.');
-      await deps.store.commit([auditChange({ ...scope, actor: ctx.actor, action: AUDIT.webhook.test, resource: 'webhook', resourceId: webhookId, metadata: { eventId: event.id, deliveryId: delivery.id }, createdAt: event.createdAt }, deps.ids)]);
+      await deps.store.commit([auditChange({ ...scope, actor: ctx.actor, action, resource: 'webhook', resourceId: webhookId, metadata: { eventId: event.id, deliveryId: delivery.id }, createdAt: event.createdAt }, deps.ids)]);
       await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id }, 0);
       return { deliveryId: delivery.id, eventId: event.id, status: 'PENDING' as const };
     },
     /** One more attempt of a delivery now, whatever its state (a failure schedules no further retry). */
-    async retry(ctx: RequestContext, webhookId: string, deliveryId: string) {
+    async retry(ctx: RequestContext, action: AuditAction, webhookId: string, deliveryId: string) {
       const scope = scopeOf(ctx.principal);
       await load(scope, webhookId);
       const delivery = await deps.store.getDelivery(deliveryId);
       if (!delivery || delivery.webhookId !== webhookId) throw new ApiError('DELIVERY_NOT_FOUND', `No delivery with id ${deliveryId} was found for webhook ${webhookId}.`);
-      await deps.store.commit([auditChange({ ...scope, actor: ctx.actor, action: AUDIT.webhook.retryDelivery, resource: 'webhook', resourceId: webhookId, metadata: { deliveryId, eventId: delivery.event.id }, createdAt: deps.clock.now().toISOString() }, deps.ids)]);
+      await deps.store.commit([auditChange({ ...scope, actor: ctx.actor, action, resource: 'webhook', resourceId: webhookId, metadata: { deliveryId, eventId: delivery.event.id }, createdAt: deps.clock.now().toISOString() }, deps.ids)]);
       await deps.queue.send({ kind: 'attempt', deliveryId, manual: true }, 0);
       return { deliveryId, eventId: delivery.event.id, status: 'PENDING' as const };
     },

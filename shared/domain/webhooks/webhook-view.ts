@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { describe, enumOf, environment, id, integer, lazy, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
 import { DELIVERY_STATUSES, type DeliveryAttempt, type Webhook } from './types.js';
+import { everyOf } from '../enums.js';
 
 const webhookFields = () => ({
   id: id('webhook', 'The webhook id.'),
@@ -58,7 +59,7 @@ export const deliveryAttemptView = /* @__PURE__ */ lazy(() => view(
     error: nullableText('What went wrong, or null on success.'),
     attemptedAt: timestamp('When the attempt started.'),
     nextAttemptAt: nullableTimestamp('When the next attempt is due, or null (delivered, dead-lettered, or a manual retry).'),
-    outcome: enumOf(['SUCCEEDED', 'RETRYING', 'FAILED', 'DEAD_LETTERED'], 'SUCCEEDED (2xx), RETRYING (another attempt is scheduled), FAILED (a manual retry that failed) or DEAD_LETTERED (3 days of retries are over).'),
+    outcome: enumOf(everyOf<DeliveryAttempt['outcome']>()(['SUCCEEDED', 'RETRYING', 'FAILED', 'DEAD_LETTERED']), 'SUCCEEDED (2xx), RETRYING (another attempt is scheduled), FAILED (a manual retry that failed) or DEAD_LETTERED (3 days of retries are over).'),
   },
   'One attempt to deliver an event to a webhook.',
   {

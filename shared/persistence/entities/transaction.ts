@@ -1,6 +1,7 @@
 import type { Bucket, JournalAudit, TransactionType } from '../../domain/ledger/posting.js';
 import type { JournalLeg, JournalRecord } from '../../domain/ledger/journal.js';
 import { transactionOf } from '../../domain/payments/payment-posting.js';
+import { ID_PREFIX } from '../../domain/ids.js';
 import type { Environment } from '../../domain/tenancy.js';
 import type { Transaction } from '../../domain/types.js';
 import { readBig, toNumberAttribute } from '../client.js';
@@ -10,8 +11,6 @@ export const TRANSACTION_ENTITY = 'TRANSACTION';
 
 /** The fields of a transaction record as a queued payment writes them. */
 export type TransactionRecord = Record<string, unknown> & { id: string; type: string; organizationId: string; environment: Environment; createdAt: string; from: string; to: string; payeeOrganizationId?: string };
-
-const WALLET_PREFIX = 'wal_';
 
 /**
  * The journal record of a movement (shared/domain/ledger/journal.ts), one item per movement in its
@@ -32,7 +31,7 @@ export const transactionKeys = {
 const BUCKET_CODE: Record<Bucket, string> = { available: 'A', held: 'H', pending: 'P' };
 const bucketOfCode = (code: unknown): Bucket => (code === 'H' ? 'held' : code === 'P' ? 'pending' : 'available');
 
-const isWallet = (account: string | undefined) => typeof account === 'string' && account.startsWith(WALLET_PREFIX);
+const isWallet = (account: string | undefined) => typeof account === 'string' && account.startsWith(ID_PREFIX.wallet);
 
 const encodeActor = (actor: JournalAudit['actor']) => `${actor.actorType}|${actor.actorId}|${actor.ipAddress}`;
 function decodeActor(text: string): JournalAudit['actor'] {

@@ -11,7 +11,7 @@ const STATUS = { '#status': 'status' };
 /** A failed condition: the account is gone (deleted or never there), or left the states the trigger fires from. */
 const refusal = (old: Record<string, unknown> | undefined) =>
   !old || old.status === targetOf(BANK_ACCOUNT_STATES, 'delete')
-    ? new ApiError('BANK_ACCOUNT_NOT_FOUND', 'No such bank account.')
+    ? new ApiError('BANK_ACCOUNT_NOT_FOUND')
     : new ApiError('INVALID_STATE', `The bank account is ${String(old.status)}.`, { status: old.status });
 
 /** A verification answer's condition failed: another answer was counted since the read (retry on the new count), or the account left PENDING_VERIFICATION. */
@@ -58,7 +58,7 @@ export const bankAccountWriters: ChangeWriters<BankAccountChange> = {
     transitionUpdate(tableName, bankAccountKeys.primary(change.bankAccountId), BANK_ACCOUNT_STATES.delete, {
       set: { deletedAt: change.deletedAt },
       remove: ['accountNumberSealed', 'microDepositsSealed', 'GSI1PK', 'GSI1SK'],
-      onConditionFailed: () => new ApiError('BANK_ACCOUNT_NOT_FOUND', 'No such bank account.'),
+      onConditionFailed: () => new ApiError('BANK_ACCOUNT_NOT_FOUND'),
     }),
   ],
 };

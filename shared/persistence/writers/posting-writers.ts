@@ -5,7 +5,7 @@ import { journalRecordOf } from '../../domain/ledger/journal.js';
 import { assertBalanced, bucketMovementOf, BUCKETS, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../domain/ledger/posting.js';
 import { formatAmount, formatBalance } from '../../domain/money.js';
 import { TRANSACTION_STATES } from '../../domain/payments/transaction-states.js';
-import { PERIOD_RULE } from '../../domain/policies/policy-types.js';
+import { periodLimitDenied } from '../../domain/policies/policy-rules.js';
 import { fromStatesOf, targetOf } from '../../domain/state-table.js';
 import { readBig, toNumberAttribute } from '../client.js';
 import { journalCodec, transactionKeys } from '../entities/transaction.js';
@@ -145,14 +145,7 @@ function periodLimitExceeded(spend: SpendCount, old: Item): ApiError | undefined
     const stored = old[spendAttribute(period.period, period.periodKey)];
     const spent = stored === undefined ? new Big(0) : readBig(stored);
     if (spent.plus(spend.amount).lte(period.limit)) continue;
-    const remaining = period.limit.minus(spent);
-    const rule = PERIOD_RULE[period.period];
-    return new ApiError('POLICY_DENIED', `The payment would exceed the ${rule} of ${formatAmount(period.limit)}.`, {
-      rule,
-      limit: formatAmount(period.limit),
-      spent: formatAmount(spent),
-      remaining: formatAmount(remaining.lt(0) ? new Big(0) : remaining),
-    });
+    return periodLimitDenied({ period: period.period, limit: period.limit }, spent);
   }
   return undefined;
 }

@@ -11,7 +11,7 @@ export const webhookWriters: ChangeWriters<WebhookChange> = {
     transitionUpdate(tableName, webhookKeys.primary(change.webhookId), WEBHOOK_STATES.delete, {
       set: { deletedAt: change.deletedAt },
       remove: ['secret', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'],
-      onConditionFailed: () => new ApiError('WEBHOOK_NOT_FOUND', 'No such webhook.'),
+      onConditionFailed: () => new ApiError('WEBHOOK_NOT_FOUND'),
     }),
   ],
 };
