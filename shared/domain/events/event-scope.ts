@@ -1,8 +1,9 @@
 import { EVENT_WALLETS, type EmittedEventName } from '../event-names.js';
+import { ID_PREFIX } from '../ids.js';
 import type { OutboxEvent } from '../types.js';
 import type { WalletsOfPayload } from './event-declaration.js';
 
-const WALLET_ID = /^wal_[A-Za-z0-9]+$/;
+const WALLET_ID = new RegExp(`^${ID_PREFIX.wallet}[A-Za-z0-9]+$`);
 
 const isEmitted = (type: string): type is EmittedEventName => Object.hasOwn(EVENT_WALLETS, type);
 
