@@ -2,7 +2,9 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { core } from '../../shared/runtime/core.js';
 import { AUTHORIZATION_EXPIRY_BATCH_SIZE } from '../../shared/domain/cards/authorization-engine.js';
 import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-service.js';
-import { approvalService, cardAuthorizationService, transferService } from '../../shared/runtime/services.js';
+import { approvalService } from '../../shared/runtime/services/approvals.js';
+import { cardAuthorizationService } from '../../shared/runtime/services/cards.js';
+import { transferService } from '../../shared/runtime/services/transfers.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
 let transfers: ReturnType<typeof transferService> | undefined;
