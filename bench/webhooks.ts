@@ -22,7 +22,7 @@ import { ENV } from '../shared/config/env-names.js';
 import { eventBridgePublisher } from '../shared/events/publishers.js';
 import { createContainer } from '../shared/runtime/container.js';
 import { createCore } from '../shared/runtime/core.js';
-import { journalProjector } from '../shared/runtime/services.js';
+import { journalProjector } from '../shared/runtime/event-bus.js';
 import { WORKERS } from '../shared/workers.js';
 import { fmt, mix, summarize, table, type Summary } from './lib/stats.js';
 

@@ -2,7 +2,7 @@ import { cardNetworkEnvironment } from '../../shared/card-network/environment.js
 import { handleCardNetworkRequest, type CardNetworkRuntime } from '../../shared/card-network/http.js';
 import { cardNetworkSecret } from '../../shared/card-network/secret.js';
 import { core } from '../../shared/runtime/core.js';
-import { cardAuthorizationService } from '../../shared/runtime/services.js';
+import { cardAuthorizationService } from '../../shared/runtime/services/cards.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
 const secret = cardNetworkSecret();

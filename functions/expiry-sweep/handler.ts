@@ -3,7 +3,9 @@ import { core } from '../../shared/runtime/core.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { AUTHORIZATION_EXPIRY_BATCH_SIZE } from '../../shared/domain/cards/authorization-engine.js';
 import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-service.js';
-import { approvalService, cardAuthorizationService, transferService } from '../../shared/runtime/services.js';
+import { approvalService } from '../../shared/runtime/services/approvals.js';
+import { cardAuthorizationService } from '../../shared/runtime/services/cards.js';
+import { transferService } from '../../shared/runtime/services/transfers.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
 let transfers: ReturnType<typeof transferService> | undefined;

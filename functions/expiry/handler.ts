@@ -2,7 +2,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { expiryMessageOf } from '../../shared/domain/expiries/ports.js';
 import { core } from '../../shared/runtime/core.js';
-import { approvalService, transferService } from '../../shared/runtime/services.js';
+import { approvalService } from '../../shared/runtime/services/approvals.js';
+import { transferService } from '../../shared/runtime/services/transfers.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
 let transfers: ReturnType<typeof transferService> | undefined;

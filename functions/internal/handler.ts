@@ -1,7 +1,9 @@
 import { createHttpHandler } from '../../shared/http/middleware.js';
 import { INTERNAL } from '../../shared/operations/internal.js';
 import { core } from '../../shared/runtime/core.js';
-import { complianceService, merchantService, organizationService } from '../../shared/runtime/services.js';
+import { complianceService } from '../../shared/runtime/services/compliance.js';
+import { merchantService } from '../../shared/runtime/services/merchants.js';
+import { organizationService } from '../../shared/runtime/services/organizations.js';
 
 /** Operator endpoints. */
 export const handler = createHttpHandler(INTERNAL, core, () => ({

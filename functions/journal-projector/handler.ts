@@ -1,6 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { core } from '../../shared/runtime/core.js';
-import { journalProjector } from '../../shared/runtime/services.js';
+import { journalProjector } from '../../shared/runtime/event-bus.js';
 
 let projector: ReturnType<typeof journalProjector> | undefined;
 

@@ -1,6 +1,6 @@
 import type { TransferStepOutput } from '../../shared/domain/transfers/ports.js';
 import { core } from '../../shared/runtime/core.js';
-import { transferService } from '../../shared/runtime/services.js';
+import { transferService } from '../../shared/runtime/services/transfers.js';
 import { transferStepInputOf } from '../../shared/workflows/transfer-step-input.js';
 
 let transfers: ReturnType<typeof transferService> | undefined;

@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { deliveryMessageOf } from '../../shared/events/delivery-queue.js';
 import { core } from '../../shared/runtime/core.js';
-import { deliveryService } from '../../shared/runtime/services.js';
+import { deliveryService } from '../../shared/runtime/services/webhooks.js';
 
 let service: ReturnType<typeof deliveryService> | undefined;
 

@@ -1,31 +1,32 @@
 import { loadConfig, type Config } from '../config/config.js';
 import type { Clock } from '../domain/clock.js';
 import { core as sharedCore, createCore, type Core, type TableContext } from './core.js';
-import {
-  activationService,
-  agentService,
-  apiKeyService,
-  approvalService,
-  auditService,
-  bankAccountService,
-  complianceService,
-  merchantService,
-  organizationService,
-  paymentService,
-  policyService,
-  transferService,
-  walletService,
-  cardService,
-  eventService,
-  webhookService,
-} from './services.js';
+import { activationService } from './services/activation.js';
+import { agentService } from './services/agents.js';
+import { apiKeyService } from './services/api-keys.js';
+import { approvalService } from './services/approvals.js';
+import { auditService } from './services/audit.js';
+import { bankAccountService } from './services/bank-accounts.js';
+import { cardService } from './services/cards.js';
+import { complianceService } from './services/compliance.js';
+import { eventService } from './services/events.js';
+import { merchantService } from './services/merchants.js';
+import { organizationService } from './services/organizations.js';
+import { paymentService } from './services/payments.js';
+import { policyService } from './services/policies.js';
+import { transferService } from './services/transfers.js';
+import { walletService } from './services/wallets.js';
+import { webhookService } from './services/webhooks.js';
 import type { AreaServices } from '../operations/index.js';
 
 /**
- * Every area's service and its builder (shared/runtime/services.ts): the one list a new area
- * joins. `Services`, `StoreOverrides` and the container's lazy services are derived from it.
- * Only this module imports the list: a function imports its own area's builder, so it bundles
- * only that area.
+ * Every area's service and its builder: the one list a new area joins. Each area's builder is
+ * its own file, shared/runtime/services/<area>.ts (`(core, overrides = {}) => service`, over its
+ * own area's store unless `overrides.store` names another, plus what else a test may replace; no
+ * module-level code); what several areas share is built in shared/runtime (expiries.ts,
+ * sealing.ts, webhook-cipher.ts, event-bus.ts, workflows.ts). `Services`, `StoreOverrides` and
+ * the container's lazy services are derived from this list. Only this module imports every
+ * builder: a function imports its own area's file, so it bundles only that area.
  */
 const AREAS = {
   organizations: organizationService,

@@ -18,7 +18,7 @@ export type { TableContext };
  * What every function needs whatever its area: config parsed once, the clock, ids, the table
  * (one SDK client per process), the deps every service shares, authentication's key reads,
  * cursors and rate limiters. It builds no service and no area store: a function builds its own
- * area's service from it (shared/runtime/services.ts), so it bundles only that area.
+ * area's service from it (shared/runtime/services/<area>.ts), so it bundles only that area.
  */
 export interface Core {
   config: Config;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentStore } from '../../shared/domain/agents/ports.js';
 import { createAgentStore } from '../../shared/persistence/agent-store.js';
-import { agentService } from '../../shared/runtime/services.js';
+import { agentService } from '../../shared/runtime/services/agents.js';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayJournal } from '../../shared/persistence/journal-replay.js';
 import { transactionKeys } from '../../shared/persistence/entities/transaction.js';
 import { core } from '../../shared/runtime/core.js';
-import { journalProjector } from '../../shared/runtime/services.js';
+import { journalProjector } from '../../shared/runtime/event-bus.js';
 import { auditPartition } from '../fixtures/audit-reads.js';
 import { eventually } from '../fixtures/eventually.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';

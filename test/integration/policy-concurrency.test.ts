@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyStore } from '../../shared/domain/policies/ports.js';
 import { createPolicyStore } from '../../shared/persistence/policy-store.js';
-import { policyService } from '../../shared/runtime/services.js';
+import { policyService } from '../../shared/runtime/services/policies.js';
 import { startTestApp, type TestApp } from '../fixtures/service-app.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 

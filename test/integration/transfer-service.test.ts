@@ -8,7 +8,7 @@ import { checkLedger } from '../../shared/persistence/ledger-check.js';
 import { createTransferStore } from '../../shared/persistence/transfer-store.js';
 import type { TransferRail } from '../../shared/domain/transfers/ports.js';
 import { unconfiguredRail } from '../../shared/domain/transfers/sandbox-rail.js';
-import { transferService } from '../../shared/runtime/services.js';
+import { transferService } from '../../shared/runtime/services/transfers.js';
 import { replayJournal } from '../../shared/persistence/journal-replay.js';
 import { startTestApp } from '../fixtures/service-app.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';

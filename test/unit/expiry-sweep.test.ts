@@ -15,11 +15,9 @@ const next = (duty: keyof typeof batches) => async () => {
 };
 
 vi.mock('../../shared/runtime/core.js', () => ({ core: () => ({}) }));
-vi.mock('../../shared/runtime/services.js', () => ({
-  approvalService: () => ({ expireDue: next('approvals') }),
-  transferService: () => ({ reconcileDue: next('transfers') }),
-  cardAuthorizationService: () => ({ expireDue: next('cards') }),
-}));
+vi.mock('../../shared/runtime/services/approvals.js', () => ({ approvalService: () => ({ expireDue: next('approvals') }) }));
+vi.mock('../../shared/runtime/services/transfers.js', () => ({ transferService: () => ({ reconcileDue: next('transfers') }) }));
+vi.mock('../../shared/runtime/services/cards.js', () => ({ cardAuthorizationService: () => ({ expireDue: next('cards') }) }));
 
 const { handler } = await import('../../functions/expiry-sweep/handler.js');
 const { RECONCILE_BATCH_SIZE } = await import('../../shared/domain/transfers/transfer-service.js');
