@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One command (`npm test`, `vitest run`) runs the four layers of ARCHITECTURE.md "Tests" as Vitest
@@ -13,6 +14,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores, so 1 on CI's 2 cores: the integration
+    // and e2e files then ran one after the other while the test process and DynamoDB Local took
+    // turns on the CPU. Two workers overlap them (each file has its own table, its own port).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: [DYNAMODB_LOCAL], setupFiles: [DROP_TABLES] } },
