@@ -3,6 +3,9 @@ import type { KybStatus } from '../types.js';
 import { type Conforms, describe, enumOf, id, lazy, text, view } from '../views.js';
 import type { CreatedOrganization, OrganizationService } from './organization-service.js';
 
+/** The payload views of this area's own events (a module of their own: shared/domain/organizations/organization-events.ts reads their types without reaching the service this module presents). */
+export * from './organization-event-views.js';
+
 export const KYB_STATUSES = ['NOT_SUBMITTED', 'PENDING', 'VERIFIED', 'REJECTED'] as const satisfies readonly KybStatus[];
 
 export const kybStatus = (description: string) => enumOf(KYB_STATUSES, description);

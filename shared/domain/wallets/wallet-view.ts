@@ -4,6 +4,9 @@ import type { StatementEntry, Wallet, WalletStatus, WalletType } from '../types.
 import { balance, type Conforms, currency, enumOf, environment, flag, id, lazy, money, nullableText, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
 import type { WalletService } from './wallet-service.js';
 
+/** The payload views of this area's own events (a module of their own: shared/domain/wallets/wallet-events.ts reads their types without reaching the service this module presents). */
+export * from './wallet-event-views.js';
+
 export const WALLET_STATUSES = ['ACTIVE', 'FROZEN'] as const satisfies readonly WalletStatus[];
 export const WALLET_TYPES = ['ORG', 'AGENT'] as const satisfies readonly WalletType[];
 
