@@ -1,6 +1,6 @@
 /**
  * npm run docs:events: writes the events table of docs/api.md ("Events") from the event
- * declarations (each area's `<area>-events.ts`, joined in shared/domain/event-names.ts and event-payloads.ts).
+ * declarations (each area's `<area>-events.ts`, joined in shared/domain/event-names.ts).
  * test/unit/event-docs.test.ts fails while the committed table differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,35 +1,41 @@
-import { AGENT_EVENT_WALLETS } from './agents/agent-events.js';
-import { APPROVAL_EVENT_WALLETS } from './approvals/approval-events.js';
-import { CARD_EVENT_WALLETS } from './cards/card-events.js';
-import { ORGANIZATION_EVENT_WALLETS } from './organizations/organization-events.js';
-import { PAYMENT_EVENT_WALLETS } from './payments/payment-events.js';
-import { TRANSFER_EVENT_WALLETS } from './transfers/transfer-events.js';
-import { WALLET_EVENT_WALLETS } from './wallets/wallet-events.js';
-import { WEBHOOK_EVENT_WALLETS } from './webhooks/webhook-events.js';
+import { AGENT_EVENTS } from './agents/agent-events.js';
+import { APPROVAL_EVENTS } from './approvals/approval-events.js';
+import { CARD_EVENTS } from './cards/card-events.js';
+import { ORGANIZATION_EVENTS } from './organizations/organization-events.js';
+import { PAYMENT_EVENTS } from './payments/payment-events.js';
+import { TRANSFER_EVENTS } from './transfers/transfer-events.js';
+import { WALLET_EVENTS } from './wallets/wallet-events.js';
+import { WEBHOOK_EVENTS } from './webhooks/webhook-events.js';
 
 /**
  * Every event name of the API (interface-spec section 6 and decisions.md section 8), in two lists:
- * the names the service emits today, declared by their areas (each in its own `<area>-events.ts`,
- * one line per area below), and the names reserved for areas still to come. This module is what a
- * function bundle reads (the names, the wallets an event concerns): it carries no payload view.
- * The payloads and occasions are joined in event-payloads.ts, one line per area as well; the
- * compiler checks that both lists name the same events.
+ * the events the service emits today, as their areas declare them (each in its own
+ * `<area>-events.ts`: payload view by name, when it is committed, the wallets it concerns; one line
+ * per area below), and the names reserved for areas still to come. Function bundles read this
+ * module (the names, the wallets of an event): it carries the views' names, never a view.
  */
-export const EVENT_WALLETS = {
-  ...TRANSFER_EVENT_WALLETS,
-  ...CARD_EVENT_WALLETS,
-  ...APPROVAL_EVENT_WALLETS,
-  ...PAYMENT_EVENT_WALLETS,
-  ...AGENT_EVENT_WALLETS,
-  ...WALLET_EVENT_WALLETS,
-  ...ORGANIZATION_EVENT_WALLETS,
-  ...WEBHOOK_EVENT_WALLETS,
+export const EVENT_DECLARATIONS = {
+  ...TRANSFER_EVENTS,
+  ...CARD_EVENTS,
+  ...APPROVAL_EVENTS,
+  ...PAYMENT_EVENTS,
+  ...AGENT_EVENTS,
+  ...WALLET_EVENTS,
+  ...ORGANIZATION_EVENTS,
+  ...WEBHOOK_EVENTS,
 } as const;
 
-export type EmittedEventName = keyof typeof EVENT_WALLETS;
+export type EmittedEventName = Extract<keyof typeof EVENT_DECLARATIONS, string>;
+
+/**
+ * The payload (`data`) of an emitted event: the output of its public view, as its area's
+ * declaration types its wallets function. `eventChange` accepts nothing else, so a service can not
+ * put internal fields on the bus.
+ */
+export type EventData<N extends EmittedEventName> = Parameters<(typeof EVENT_DECLARATIONS)[N]['wallets']>[0];
 
 /** The emitted names, area by area in the order above (the events table of docs/api.md, the OpenAPI `webhooks`). */
-export const EMITTED_EVENT_NAMES = Object.keys(EVENT_WALLETS) as readonly EmittedEventName[];
+export const EMITTED_EVENT_NAMES = Object.keys(EVENT_DECLARATIONS) as readonly EmittedEventName[];
 
 /**
  * RESERVED event names: named by the spec or the decisions, emitted by no code yet (their areas

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { EMITTED_EVENT_NAMES, RESERVED_EVENT_NAMES, type EmittedEventName } from '../domain/event-names.js';
-import { EVENT_DECLARATIONS } from '../domain/event-payloads.js';
+import { EMITTED_EVENT_NAMES, EVENT_DECLARATIONS, RESERVED_EVENT_NAMES, type EmittedEventName } from '../domain/event-names.js';
 import { CATALOG_ENTRIES } from './index.js';
-import { payloadComponentName, payloadViewName } from './openapi-webhooks.js';
+import { isOwnPayloadView, payloadComponentName, payloadViewOf } from './openapi-webhooks.js';
 
 /**
  * The events table of docs/api.md ("Events"), generated from the event declarations: every emitted
@@ -26,13 +25,14 @@ function routeShowing(view: string): string | undefined {
 }
 
 function payloadCell(name: EmittedEventName): string {
-  const view = payloadViewName(name);
+  const declared = EVENT_DECLARATIONS[name].payload;
+  const view = isOwnPayloadView(declared) ? undefined : declared;
   const shown = view ? routeShowing(view) : undefined;
   return `\`${payloadComponentName(name)}\`${view ? ` (\`${view}\`${shown ? `, ${shown}` : ''})` : ''}`;
 }
 
 function fieldsCell(name: EmittedEventName): string {
-  const schema = z.toJSONSchema(EVENT_DECLARATIONS[name].payload, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const schema = z.toJSONSchema(payloadViewOf(name), { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
   const required = new Set(schema.required ?? []);
   return Object.keys(schema.properties ?? {}).map((field) => `\`${field}${required.has(field) ? '' : '?'}\``).join(', ');
 }

@@ -1,13 +1,12 @@
 import * as z from 'zod/mini';
-import { EMITTED_EVENT_NAMES, type EmittedEventName } from '../domain/event-names.js';
-import { EVENT_DECLARATIONS } from '../domain/event-payloads.js';
+import { EMITTED_EVENT_NAMES, EVENT_DECLARATIONS, type EmittedEventName } from '../domain/event-names.js';
 import { eventView } from '../domain/events/event-view.js';
-import { VIEW_MODULES } from '../domain/view-registry.js';
+import { viewOf } from '../domain/view-registry.js';
 import { DELIVERY_TIMEOUT_MS, RETRY_WINDOW_MS } from '../domain/webhooks/backoff.js';
 
 /**
  * The events' side of the OpenAPI document, generated from the event declarations
- * (each area's `<area>-events.ts`, joined in event-names.ts and event-payloads.ts): one `webhooks` entry per emitted event,
+ * (each area's `<area>-events.ts`, joined in event-names.ts): one `webhooks` entry per emitted event,
  * a POST of the Standard Webhooks envelope whose `data` is the event's payload view, and the items
  * of the events API typed as a union discriminated by `type`. Reserved names get nothing.
  */
@@ -29,21 +28,22 @@ const pascal = (name: string) => name.split(/[._]/).map((part) => part.charAt(0)
 const envelopeName = (name: EmittedEventName) => `${pascal(name)}Event`;
 const refTo = (component: string) => ({ $ref: `${SCHEMAS}${component}` });
 
-let viewNames: ReadonlyMap<unknown, string> | undefined;
+/**
+ * An event's own payload view: named after its event (`walletFundedEventView`), shown by no route;
+ * the others are public views events share with the API (`transferView`).
+ */
+export const isOwnPayloadView = (view: string): boolean => view.endsWith('EventView');
 
-/** The registry name of an event's payload when it is a public view of its own (`transferView`), else undefined. */
-export function payloadViewName(name: EmittedEventName): string | undefined {
-  viewNames ??= new Map(Object.values(VIEW_MODULES).flatMap((module) => Object.entries(module)).map(([view, schema]) => [schema, view]));
-  return viewNames.get(EVENT_DECLARATIONS[name].payload);
-}
+/** The schema of an event's payload: its view, resolved by the name its area declares. */
+export const payloadViewOf = (name: EmittedEventName): z.ZodMiniType => viewOf(EVENT_DECLARATIONS[name].payload);
 
 /**
- * The OpenAPI component of an event's payload: a public view several events share is described
- * once, under the name of its view (`transferView` -> `TransferEventData`); another under its event's.
+ * The OpenAPI component of an event's payload, after its view: a public view several events share
+ * is described once (`transferView` -> `TransferEventData`), an event's own view after its event
+ * (`walletFundedEventView` -> `WalletFundedEventData`).
  */
 export function payloadComponentName(name: EmittedEventName): string {
-  const view = payloadViewName(name);
-  return view ? `${pascal(view.replace(/View$/, ''))}EventData` : `${pascal(name)}EventData`;
+  return `${pascal(EVENT_DECLARATIONS[name].payload.replace(/(Event)?View$/, ''))}EventData`;
 }
 
 function payloadComponents(): { byEvent: Map<EmittedEventName, string>; schemas: Record<string, JsonSchema> } {
@@ -51,7 +51,7 @@ function payloadComponents(): { byEvent: Map<EmittedEventName, string>; schemas:
   const schemas: Record<string, JsonSchema> = {};
   for (const name of EMITTED_EVENT_NAMES) {
     const component = payloadComponentName(name);
-    schemas[component] ??= jsonSchemaOf(EVENT_DECLARATIONS[name].payload);
+    schemas[component] ??= jsonSchemaOf(payloadViewOf(name));
     byEvent.set(name, component);
   }
   return { byEvent, schemas };

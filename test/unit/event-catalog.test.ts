@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_DECLARATIONS } from '../../shared/domain/event-payloads.js';
+import { EVENT_DECLARATIONS } from '../../shared/domain/event-names.js';
+import { viewOf } from '../../shared/domain/view-registry.js';
 import { EMITTED_EVENTS, EVENT_CATALOG, payloadJsonSchema } from '../../shared/events/catalog.js';
 
 type Schema = { description?: string; properties?: Record<string, Schema>; examples?: unknown[] };
@@ -16,7 +17,7 @@ describe('the event catalog', () => {
       const schema = payloadJsonSchema(name) as Schema;
       expect(schema.description).toBeTruthy();
       expect(Object.entries(schema.properties ?? {}).filter(([, p]) => !p.description).map(([k]) => k)).toEqual([]);
-      expect(EVENT_DECLARATIONS[name].payload.safeParse(schema.examples?.[0]).success).toBe(true);
+      expect(viewOf(EVENT_DECLARATIONS[name].payload).safeParse(schema.examples?.[0]).success).toBe(true);
     });
   }
 

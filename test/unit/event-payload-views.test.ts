@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createdAgentView, agentDeletedView, agentStatusView, agentTemplateView } from '../../shared/domain/agents/agent-view.js';
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
-import { EVENT_DECLARATIONS, type EmittedEvent } from '../../shared/domain/event-payloads.js';
+import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
 import { walletFundingView, walletView } from '../../shared/domain/wallets/wallet-view.js';
 import { clearingView, transferView } from '../../shared/domain/transfers/transfer-view.js';
+import { viewOf } from '../../shared/domain/view-registry.js';
 import { webhookView } from '../../shared/domain/webhooks/webhook-view.js';
 import { EMITTED_EVENTS } from '../../shared/events/catalog.js';
 
@@ -22,7 +23,7 @@ const jsonSchema = (schema: z.ZodMiniType) => z.toJSONSchema(schema, { target: '
  * (agent.created echoes the public template id of GET /v1/agent-templates). A mapped type: a new
  * emitted event fails to compile here until its view is named.
  */
-const PUBLIC_VIEW_OF: { readonly [N in EmittedEvent]: { view: z.ZodMiniType; within?: string; renamed?: Record<string, string>; alsoFrom?: Record<string, z.ZodMiniType> } } = {
+const PUBLIC_VIEW_OF: { readonly [N in EmittedEventName]: { view: z.ZodMiniType; within?: string; renamed?: Record<string, string>; alsoFrom?: Record<string, z.ZodMiniType> } } = {
   'organization.created': { view: createdOrganizationView, within: 'organization' },
   'wallet.created': { view: walletView },
   'wallet.funded': { view: walletFundingView },
@@ -80,7 +81,7 @@ describe('security: every event payload stays within the public view of its reso
 
   it.each(EMITTED_EVENTS.map((name) => [name] as const))('%s has no field its public view lacks', (name) => {
     const { view, within, renamed = {}, alsoFrom = {} } = PUBLIC_VIEW_OF[name];
-    const payload = jsonSchema(EVENT_DECLARATIONS[name].payload);
+    const payload = jsonSchema(viewOf(EVENT_DECLARATIONS[name].payload));
     const whole = jsonSchema(view);
     const viewSchema = within ? whole.properties?.[within] ?? {} : whole;
     if (within) expect(viewSchema.properties, `${name}: ${within} in the view`).toBeDefined();
@@ -101,9 +102,9 @@ describe('security: every event payload stays within the public view of its reso
 
   it('approval events are exactly the approval view, with no internal field', () => {
     for (const name of ['approval.requested', 'approval.approved', 'approval.rejected', 'approval.expired'] as const) {
-      expect(Object.keys(jsonSchema(EVENT_DECLARATIONS[name].payload).properties ?? {}).sort()).toEqual(Object.keys(jsonSchema(approvalView).properties ?? {}).sort());
+      expect(Object.keys(jsonSchema(viewOf(EVENT_DECLARATIONS[name].payload)).properties ?? {}).sort()).toEqual(Object.keys(jsonSchema(approvalView).properties ?? {}).sort());
       for (const internal of ['requestedByKeyId', 'organizationId', 'environment', 'PK', 'SK', 'entityType']) {
-        expect(Object.keys(jsonSchema(EVENT_DECLARATIONS[name].payload).properties ?? {}), `${name}: ${internal}`).not.toContain(internal);
+        expect(Object.keys(jsonSchema(viewOf(EVENT_DECLARATIONS[name].payload)).properties ?? {}), `${name}: ${internal}`).not.toContain(internal);
       }
     }
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { EVENT_DECLARATIONS } from '../../shared/domain/event-payloads.js';
+import { EVENT_DECLARATIONS } from '../../shared/domain/event-names.js';
 import { VIEW_MODULES, viewOf } from '../../shared/domain/view-registry.js';
 import { built, exampleOf, lazy, view } from '../../shared/domain/views.js';
 import { CATALOG_ENTRIES } from '../../shared/operations/index.js';
@@ -37,7 +37,7 @@ describe('views are built on first use (cold start, bundle size)', () => {
     expect(isBuilt(probe)).toBe(true);
     const inputs = CATALOG_ENTRIES.flatMap(({ operation }) => [operation.body, operation.query]).filter((schema) => schema !== undefined);
     const outputs = CATALOG_ENTRIES.map(({ operation }) => viewOf(operation.output));
-    const lazies = [...inputs, ...outputs, ...Object.values(EVENT_DECLARATIONS).map((event) => event.payload)];
+    const lazies = [...inputs, ...outputs, ...Object.values(EVENT_DECLARATIONS).map((event) => viewOf(event.payload))];
     expect(lazies.length).toBeGreaterThan(150);
     expect(lazies.filter((schema) => !(schema instanceof z.ZodMiniLazy))).toEqual([]);
     expect(lazies.filter(isBuilt)).toEqual([]);
@@ -65,7 +65,7 @@ describe('views are built on first use (cold start, bundle size)', () => {
   });
 
   it('every event payload schema is lazy', () => {
-    for (const [name, { payload: schema }] of Object.entries(EVENT_DECLARATIONS)) expect(schema, name).toBeInstanceOf(z.ZodMiniLazy);
+    for (const [name, { payload }] of Object.entries(EVENT_DECLARATIONS)) expect(viewOf(payload), name).toBeInstanceOf(z.ZodMiniLazy);
   });
 
   it('every operation builds its body and query schemas on first use', () => {

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { EMITTED_EVENT_NAMES, RESERVED_EVENT_NAMES } from '../../shared/domain/event-names.js';
-import { EVENT_DECLARATIONS } from '../../shared/domain/event-payloads.js';
+import { EMITTED_EVENT_NAMES, EVENT_DECLARATIONS, RESERVED_EVENT_NAMES } from '../../shared/domain/event-names.js';
+import { viewOf } from '../../shared/domain/view-registry.js';
 import { payloadJsonSchema } from '../../shared/events/catalog.js';
 import { buildOpenApiDocument } from '../../shared/operations/openapi.js';
 
@@ -68,7 +68,7 @@ describe('the OpenAPI document\'s webhooks (one per emitted event)', () => {
 
     const example = envelope.examples?.[0] as { type?: string; data?: unknown } | undefined;
     expect(example?.type).toBe(name);
-    expect(EVENT_DECLARATIONS[name].payload.safeParse(example?.data).success).toBe(true);
+    expect(viewOf(EVENT_DECLARATIONS[name].payload).safeParse(example?.data).success).toBe(true);
   });
 
   it('types the items of GET /v1/events and GET /v1/events/{id} as a union discriminated by `type` (a const per branch), one branch per emitted event', () => {

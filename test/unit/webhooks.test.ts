@@ -3,7 +3,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { EVENT_DECLARATIONS } from '../../shared/domain/event-payloads.js';
+import { EVENT_DECLARATIONS } from '../../shared/domain/event-names.js';
+import { viewOf } from '../../shared/domain/view-registry.js';
 import { walletsOfEvent } from '../../shared/domain/events/event-scope.js';
 import { webhookBodyOf } from '../../shared/domain/events/event-view.js';
 import { projectionsOf } from '../../shared/domain/ledger/journal-projection.js';
@@ -127,7 +128,7 @@ describe('EventBridge publisher', () => {
 describe('event payloads carry public views only', () => {
   const INTERNAL = /^(PK|SK|GSI\d(PK|SK)|entityType|ttlEpochS|hash|keyHash|secret|legs|audit|reply|idempotencyFingerprint|fingerprint|requestedByKeyId|requestedBy|approvalExpiresAt|settledBy)$/;
   it.each(EMITTED_EVENTS)('%s: its payload schema names no internal field', (name) => {
-    const schema = z.toJSONSchema(EVENT_DECLARATIONS[name].payload, { io: 'output', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
+    const schema = z.toJSONSchema(viewOf(EVENT_DECLARATIONS[name].payload), { io: 'output', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
     for (const field of Object.keys(schema.properties ?? {})) expect(field).not.toMatch(INTERNAL);
   });
 
@@ -139,7 +140,7 @@ describe('event payloads carry public views only', () => {
     };
     const { events } = await projectionsOf(record as never);
     expect(events).toHaveLength(1);
-    const schema = z.toJSONSchema(EVENT_DECLARATIONS['payment.posted'].payload, { io: 'output', unrepresentable: 'any' }) as { properties: Record<string, unknown> };
+    const schema = z.toJSONSchema(viewOf(EVENT_DECLARATIONS['payment.posted'].payload), { io: 'output', unrepresentable: 'any' }) as { properties: Record<string, unknown> };
     for (const field of Object.keys(events[0]!.data)) expect(Object.keys(schema.properties)).toContain(field);
     expect(JSON.stringify(events[0])).not.toMatch(/idempotencyFingerprint|key_1|1\.2\.3\.4/);
     expect(walletsOfEvent(events[0]!)).toEqual(['wal_a', 'wal_b']);

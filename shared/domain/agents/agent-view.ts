@@ -8,6 +8,9 @@ import { walletStatus } from '../wallets/wallet-view.js';
 import type { AgentDetails, AgentService } from './agent-service.js';
 import { TEMPLATE_IDS, type AgentTemplate } from './agent-templates.js';
 
+/** The payload views of this area's own events (a module of their own: shared/domain/agents/agent-events.ts reads their types without reaching the service this module presents). */
+export * from './agent-event-views.js';
+
 const agentId = () => id('wallet', "Agent id: the id of the agent's AGENT wallet.");
 const rawKey = () => text("The agent's secret API key, shown this once only (only its hash is stored): hand it to the agent now. It acts only on the agent's wallet.");
 const policyIds = () => describe(z.array(id('policy', 'Policy id.')), 'Ids of the spend policies created with the agent, in request order.');

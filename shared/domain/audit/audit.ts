@@ -1,7 +1,7 @@
 import type { IdGenerator } from '../ids.js';
 import type { AuditChange } from './ports.js';
 import type { Actor, Environment } from '../tenancy.js';
-import type { EmittedEvent, EventData } from '../event-payloads.js';
+import type { EmittedEventName, EventData } from '../event-names.js';
 import type { AuditAction } from './actions.js';
 
 export interface AuditInput {
@@ -37,17 +37,17 @@ export function auditChange(input: AuditInput, ids: IdGenerator): AuditChange {
   };
 }
 
-export interface EventInput<N extends EmittedEvent> {
+export interface EventInput<N extends EmittedEventName> {
   organizationId: string;
   environment: Environment;
   type: N;
-  /** The public payload of the event (shared/domain/event-payloads.ts). */
+  /** The public payload of the event (shared/domain/event-names.ts). */
   data: EventData<N>;
   createdAt: string;
 }
 
 /** The outbox event of an action, written in the action's own transaction. */
-export function eventChange<N extends EmittedEvent>(input: EventInput<N>, ids: IdGenerator): AuditChange {
+export function eventChange<N extends EmittedEventName>(input: EventInput<N>, ids: IdGenerator): AuditChange {
   return {
     type: 'event',
     event: {

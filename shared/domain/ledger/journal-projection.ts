@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { AUDIT } from '../audit/actions.js';
-import type { EmittedEvent } from '../event-payloads.js';
+import type { EmittedEventName } from '../event-names.js';
 import { formatAmount } from '../money.js';
 import { presentPayment } from '../payments/payment-view.js';
 import type { Environment } from '../tenancy.js';
@@ -99,7 +99,7 @@ async function auditEntryOf(record: JournalRecord): Promise<AuditEntry | undefin
 
 async function eventOf(record: JournalRecord): Promise<OutboxEvent | undefined> {
   const at = record.postedAt ?? record.createdAt;
-  const typed = ((): { type: EmittedEvent; data: Record<string, unknown> } | undefined => {
+  const typed = ((): { type: EmittedEventName; data: Record<string, unknown> } | undefined => {
     switch (record.type) {
       case 'PAYMENT':
         return { type: 'payment.posted', data: presentPayment(asPosted(record)) };

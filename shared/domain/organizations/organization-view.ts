@@ -4,6 +4,9 @@ import { type Conforms, describe, enumOf, id, lazy, text, view } from '../views.
 import type { CreatedOrganization, OrganizationService } from './organization-service.js';
 import { everyOf } from '../enums.js';
 
+/** The payload views of this area's own events (a module of their own: shared/domain/organizations/organization-events.ts reads their types without reaching the service this module presents). */
+export * from './organization-event-views.js';
+
 export const KYB_STATUSES = everyOf<KybStatus>()(['NOT_SUBMITTED', 'PENDING', 'VERIFIED', 'REJECTED']);
 
 export const kybStatus = (description: string) => enumOf(KYB_STATUSES, description);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ERROR_CODES } from '../errors.js';
 import { PAYMENT_STATUSES, type Transaction } from '../types.js';
 import { type Conforms, describe, enumOf, errorFields, exampleOf, id, integer, lazy, listOf, money, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, text, timestamp, usd, view } from '../views.js';
 import { everyOf } from '../enums.js';
@@ -162,3 +163,10 @@ export type BatchPartialFailureView = z.infer<typeof batchPartialFailureView>;
 
 /** Type-only: the service's batch items fit the view (`payment` and `error` are untyped there). */
 export type PaymentAnswersConform = [Conforms<Omit<BatchItemResult, 'payment' | 'error'>, Omit<BatchItemResultView, 'payment' | 'error'>>];
+
+/** The payload of `payment.failed` (shared/domain/payments/payment-events.ts). */
+export const paymentFailedEventView = /* @__PURE__ */ lazy(() => view(
+  { transactionId: id('transaction', 'The queued payment that failed.'), approvalId: id('approval', 'Its approval.'), failureCode: enumOf(ERROR_CODES, 'Why it could not post.') },
+  'A queued payment was approved but could not post.',
+  { transactionId: 'txn_9fQw2LmZr4Tb8Ks1', approvalId: 'apr_Lm4Zq8Tr2Wb9Xk1P', failureCode: 'INSUFFICIENT_FUNDS' },
+));

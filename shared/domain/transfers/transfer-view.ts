@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import * as z from 'zod/mini';
 import { formatAmount } from '../money.js';
-import { describe, enumOf, id, lazy, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, timestamp, view } from '../views.js';
+import { describe, enumOf, id, lazy, money, nullableId, nullableText, nullableTimestamp, objectTag, pageOf, timestamp, view } from '../views.js';
 import { TRANSFER_CURRENCIES, TRANSFER_DIRECTIONS, TRANSFER_STATUSES, RAILS, EXTERNAL_RAILS, type ClearingStatus, type Counterparty, type Transfer } from './types.js';
 import { everyOf } from '../enums.js';
 
@@ -144,3 +144,17 @@ export function presentTransfer(transfer: Transfer): TransferView {
     cancelledAt: transfer.cancelledAt ?? null,
   };
 }
+
+/** The payload of `wallet.funds_pending` (shared/domain/transfers/transfer-events.ts). */
+export const walletFundsPendingEventView = /* @__PURE__ */ lazy(() => view(
+  { walletId: id('wallet', 'The wallet the deposit credited.'), transferId: id('transfer', 'The ACH deposit.'), amount: money('Amount now in `pendingBalance`.'), availableAt: timestamp('When it becomes available.') },
+  'A completed ACH deposit is clearing: its net amount is in `pendingBalance` until `availableAt`.',
+  { walletId: 'wal_3kTnYpLqW8rXbZ2m', transferId: 'tr_5Kq8ZtLm2Rw9Xb1KcV4nYs7D', amount: '248.75', availableAt: '2026-03-16T10:05:11.412Z' },
+));
+
+/** The payload of `wallet.funds_available` (shared/domain/transfers/transfer-events.ts). */
+export const walletFundsAvailableEventView = /* @__PURE__ */ lazy(() => view(
+  { walletId: id('wallet', 'The wallet the deposit credited.'), transferId: id('transfer', 'The ACH deposit.'), amount: money('Amount moved from `pendingBalance` to `balance`.') },
+  'The clearing of an ACH deposit ended: its funds are available.',
+  { walletId: 'wal_3kTnYpLqW8rXbZ2m', transferId: 'tr_5Kq8ZtLm2Rw9Xb1KcV4nYs7D', amount: '248.75' },
+));

@@ -5,6 +5,9 @@ import { balance, type Conforms, currency, enumOf, environment, flag, id, lazy, 
 import type { WalletService } from './wallet-service.js';
 import { everyOf } from '../enums.js';
 
+/** The payload views of this area's own events (a module of their own: shared/domain/wallets/wallet-events.ts reads their types without reaching the service this module presents). */
+export * from './wallet-event-views.js';
+
 export const WALLET_STATUSES = everyOf<WalletStatus>()(['ACTIVE', 'FROZEN']);
 export const WALLET_TYPES = everyOf<WalletType>()(['ORG', 'AGENT']);
 

@@ -104,3 +104,6 @@ export const queuedDeliveryView = /* @__PURE__ */ lazy(() => view(
   'A delivery queued for an immediate attempt.',
   { deliveryId: 'dlv_4Zq8Tr2Wb9Xk1PLm4Zq8Tr2W', eventId: 'evt_8Lm2Zq4Tr9Wb1XkPq3Ns5Vd7', status: 'PENDING' },
 ));
+
+/** The payload of `webhook.test` (shared/domain/webhooks/webhook-events.ts). */
+export const webhookTestEventView = /* @__PURE__ */ lazy(() => view({ webhookId: id('webhook', 'The webhook tested.') }, 'A test event, sent by POST /v1/webhooks/{id}/test to that webhook only.', { webhookId: 'whk_Tq8Lm2Zp4Rw9Xb1KLm2Zp4Rw' }));
