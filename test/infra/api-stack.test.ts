@@ -133,6 +133,30 @@ describe('api stack: functions', () => {
 });
 
 describe('api stack: least-privilege IAM', () => {
+  // Written out, not read from the catalog: a grant added to a group's `defineGroup` (a Scan of
+  // the whole table, a key) must be a visible change to this list too, not pass the checks below
+  // that read the catalog.
+  it('grants each group exactly what this list says beyond the table (a Scan only to the operator group)', () => {
+    const beyondTheTable = Object.fromEntries(FUNCTION_GROUPS.map((group) => [group, grantsOf(group).filter((grant) => grant !== 'table:readWrite')]));
+    expect(beyondTheTable).toEqual({
+      internal: ['table:scan', 'mcpToken:locate', 'webhookKey:read'],
+      'api-keys': [],
+      wallets: [],
+      activation: [],
+      payments: ['scheduler:create'],
+      policies: [],
+      approvals: [],
+      agents: [],
+      'audit-logs': [],
+      events: [],
+      webhooks: ['queue:send', 'webhookKey:read'],
+      'bank-accounts': ['dataKey:seal'],
+      transfers: ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'],
+      cards: ['dataKey:seal'],
+      docs: [],
+    });
+  });
+
   it('defines no other kind of policy', () => {
     expectNoOtherPolicyKinds(dev.apiTemplate);
   });

@@ -65,6 +65,11 @@ describe('mcp stack: the function', () => {
     expect(reads.map((statement) => [asArray(statement.Action), statement.Resource])).toEqual([[['secretsmanager:GetSecretValue'], { Ref: logicalIdOf(dev.mcp.token) }]]);
   });
 
+  // Written out, not read from the catalog: a grant reaching MCP through a group's `defineGroup` must be a visible change here.
+  it('holds the union of the tool groups\' grants, written out: never a Scan, nor the operator group\'s token reference', () => {
+    expect([...MCP_GRANTS].sort()).toEqual(['dataKey:seal', 'queue:send', 'scheduler:create', 'table:readWrite', 'transferWorkflow:start', 'webhookKey:read']);
+  });
+
   it('is the only function of the stage whose role may touch the token secret', () => {
     const others = [dev.dataTemplate, dev.apiTemplate, dev.eventsTemplate, Template.fromStack(dev.workflows), Template.fromStack(dev.cardNetwork)];
     for (const other of others) {
