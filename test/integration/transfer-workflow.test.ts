@@ -99,13 +99,14 @@ describe('transfer workflow', () => {
     expect(lastStatus(run.outcome)).toBe('FAILED');
   });
 
+  // No wall-clock bound (it failed under load at 1.2 s): the only waits of the definition are
+  // WaitForRail, which needs a PENDING answer's settleAt, and NotSettledYet, which comes after a
+  // settle; an execution that succeeds with the submit step alone passed neither.
   it('neither waits nor settles when the rail refuses the submission', async () => {
-    const started = Date.now();
     const run = await runTransfer({ submit: answer('FAILED') });
     expect(run.outcome.status).toBe('SUCCEEDED');
     expect(run.steps).toEqual(['submit']);
     expect(lastStatus(run.outcome)).toBe('FAILED');
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('ends without error when a cancel won the race with the settlement', async () => {
