@@ -226,10 +226,11 @@ describe('transfer service: internal transfers', () => {
     expect(await refusalOf(w.service.cancel(w.ctx, AUDIT.transfer.cancel, idOf(answer)))).toMatchObject({ code: 'INVALID_STATE' });
   });
 
-  it('refuses more than the balance with INSUFFICIENT_FUNDS, and a blocked recipient with POLICY_DENIED, moving nothing', async () => {
+  it('refuses the same wallet on both ends with SELF_PAYMENT, more than the balance with INSUFFICIENT_FUNDS, and a blocked recipient with POLICY_DENIED, moving nothing', async () => {
     const w = world();
     const from = w.wallet('10.00');
     const to = w.wallet('0');
+    expect(await refusalOf(w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: from, amount: '1.00' }))).toMatchObject({ code: 'SELF_PAYMENT' });
     expect(await refusalOf(w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: to, amount: '10.01' }))).toMatchObject({ code: 'INSUFFICIENT_FUNDS', details: { walletId: from } });
     w.memory.addPolicy(from, w.policyOf(from, { blockedRecipients: [to] }));
     expect(await refusalOf(w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: to, amount: '1.00' }))).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'blockedRecipients' } });
