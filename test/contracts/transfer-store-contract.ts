@@ -4,6 +4,7 @@ import { newId } from '../../shared/domain/ids.js';
 import type { TransferStore } from '../../shared/domain/transfers/ports.js';
 import { withdrawalCapture, withdrawalHold, withdrawalVoid } from '../../shared/domain/transfers/transfer-postings.js';
 import type { Transfer, TransferDirection, TransferStatus } from '../../shared/domain/transfers/types.js';
+import type { Policy } from '../../shared/domain/policies/policy-types.js';
 import type { Wallet } from '../../shared/domain/types.js';
 import { at, collectIds, organizationScope, refusal, walletOf } from './money-fixtures.js';
 
@@ -11,6 +12,8 @@ import { at, collectIds, organizationScope, refusal, walletOf } from './money-fi
 export interface TransferStoreHarness {
   store: TransferStore;
   addWallet(wallet: Wallet): Promise<void>;
+  /** A spend policy of the wallet (the policies area writes them). */
+  addPolicy(policy: Policy): Promise<void>;
 }
 
 function transferOf(wallet: Wallet, minutes: number, overrides: Partial<Transfer> = {}): Transfer {
@@ -160,6 +163,31 @@ export function describeTransferStoreContract(name: string, makeStore: () => Pro
       expect(await ofWallet({}, 1)).toEqual([t5, t3, t2, t1]);
       expect(await ofWallet({ direction: 'WITHDRAWAL' }, 10)).toEqual([t1]);
       expect(await store.listTransfers({ ...scope, environment: 'PRODUCTION' }, {}, { limit: 10 })).toMatchObject({ items: [] });
+    });
+    it("reads a wallet's snapshot with its policies and the spend a withdrawal hold counted", async () => {
+      const { store, wallet, addPolicy } = await oneWallet();
+      const policy: Policy = {
+        id: newId('policy'),
+        walletId: wallet.id,
+        organizationId: wallet.organizationId,
+        environment: wallet.environment,
+        name: 'Listed recipients',
+        maxTransactionAmount: new Big('500'),
+        requireHumanApproval: false,
+        blockedRecipients: ['ba_blocked'],
+        status: 'ACTIVE',
+        createdAt: at(0),
+        updatedAt: at(0),
+        version: 1,
+      };
+      await addPolicy(policy);
+      const transfer = transferOf(wallet, 1, { holdId: newId('transaction') });
+      await store.commit([{ type: 'putTransfer', transfer }, withdrawalHold(transfer, transfer.holdId!, at(1), spendOf(transfer))]);
+      const snapshot = await store.getWalletSnapshot(wallet.id);
+      expect(snapshot?.wallet.id).toBe(wallet.id);
+      expect(snapshot?.policies.map((p) => [p.id, p.name, p.blockedRecipients, p.maxTransactionAmount.toFixed(2)])).toEqual([[policy.id, 'Listed recipients', ['ba_blocked'], '500.00']]);
+      expect(snapshot?.counters.map((c) => [c.period, c.periodKey, c.spent.toFixed(2)])).toEqual([['DAY', '2026-11-21', '10.50']]);
+      expect(await store.getWalletSnapshot(newId('wallet'))).toBeUndefined();
     });
   });
 }

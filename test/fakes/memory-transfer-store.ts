@@ -1,4 +1,5 @@
 import type { BankAccount } from '../../shared/domain/bank-accounts/types.js';
+import type { Period, Policy, SpendCounter } from '../../shared/domain/policies/policy-types.js';
 import { ApiError } from '../../shared/domain/errors.js';
 import { fromStatesOf, targetOf } from '../../shared/domain/state-table.js';
 import type { TransferChange, TransferFilter, TransferStore } from '../../shared/domain/transfers/ports.js';
@@ -11,11 +12,12 @@ const TRANSFER_CHANGES: readonly string[] = ['putTransfer', 'transitionTransfer'
 /**
  * An in-memory TransferStore over the shared money table (memory-money-table.ts), with the
  * conditions of transfer-writers.ts; test/contracts/transfer-store-contract.ts holds it to the
- * DynamoDB store. Bank accounts are seeded by the test (their own area writes them).
+ * DynamoDB store. Bank accounts and policies are seeded by the test (their own areas write them).
  */
 export function createMemoryTransferStore() {
   const table = createMemoryMoneyTable({ transfers: new Map<string, Transfer>() });
   const bankAccounts = new Map<string, BankAccount>();
+  const policies = new Map<string, Policy[]>();
 
   function apply(transfers: Map<string, Transfer>, change: TransferChange): void {
     if (change.type === 'putTransfer') {
@@ -57,7 +59,12 @@ export function createMemoryTransferStore() {
     getWallet: table.getWallet,
     getWalletSnapshot: async (walletId) => {
       const row = table.items.wallets.get(walletId);
-      return row ? { wallet: row.wallet, policies: [], counters: [] } : undefined;
+      if (!row) return undefined;
+      const counters = Object.entries(row.spend).map(([name, spent]): SpendCounter => {
+        const [period, ...key] = name.split('#');
+        return { walletId, period: period as Period, periodKey: key.join('#'), spent };
+      });
+      return { wallet: row.wallet, policies: policies.get(walletId) ?? [], counters };
     },
     getIdempotencySlot: table.getIdempotencySlot,
     async getBankAccount(scope, id) {
@@ -88,5 +95,10 @@ export function createMemoryTransferStore() {
         page,
       ),
   };
-  return { store, table, addBankAccount: (account: BankAccount) => bankAccounts.set(account.id, account) };
+  return {
+    store,
+    table,
+    addBankAccount: (account: BankAccount) => bankAccounts.set(account.id, account),
+    addPolicy: (walletId: string, policy: Policy) => policies.set(walletId, [...(policies.get(walletId) ?? []), policy]),
+  };
 }
