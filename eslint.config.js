@@ -28,19 +28,28 @@ function areaOf(relativePath) {
 }
 
 const isBare = (specifier) => !specifier.startsWith('.') && !specifier.startsWith('/');
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 const isCdk = (specifier) => ['aws-cdk-lib', 'constructs', 'aws-cdk'].includes(packageOf(specifier));
 
 const MESSAGES = {
   domainImport: 'shared/domain imports only zod, big.js and shared/domain (here: {{target}}).',
   domainPackage: "shared/domain does no I/O and imports only zod and big.js, not '{{specifier}}'.",
-  sharedImport: 'shared/ adapters import shared/domain (and each other), never runtime, functions, lib, bin or test (here: {{target}}).',
-  operationsEdge: 'shared/operations serves both edges (HTTP and MCP) and imports neither shared/http nor shared/mcp (here: {{target}}).',
+  sharedImport:
+    'shared/ adapters import shared/domain (and each other), never runtime, functions, lib, bin or test (here: {{target}}).',
+  operationsEdge:
+    'shared/operations serves both edges (HTTP and MCP) and imports neither shared/http nor shared/mcp (here: {{target}}).',
   edgeImport: 'shared/edge (what the HTTP and MCP edges share) imports only shared/domain (here: {{target}}).',
-  mcpMiddleware: 'shared/mcp does not import the HTTP middleware; what both edges need lives in shared/edge or shared/operations (here: {{target}}).',
+  mcpMiddleware:
+    'shared/mcp does not import the HTTP middleware; what both edges need lives in shared/edge or shared/operations (here: {{target}}).',
   runtimeImport: 'shared/runtime (the composition root) never imports functions, lib, bin or test (here: {{target}}).',
-  functionGroup: 'functions/{{group}} imports shared/ and its own folder, never another function group (here: {{target}}).',
-  functionPersistence: 'functions/ never import shared/persistence directly; they go through shared/runtime (here: {{target}}).',
+  functionGroup:
+    'functions/{{group}} imports shared/ and its own folder, never another function group (here: {{target}}).',
+  functionPersistence:
+    'functions/ never import shared/persistence directly; they go through shared/runtime (here: {{target}}).',
   functionOuter: 'functions/ import shared/ and their own folder, never lib, bin or test (here: {{target}}).',
   cdk: "Only lib/ (and bin/app.ts) use the CDK, not '{{specifier}}'.",
 };
@@ -62,15 +71,21 @@ function judge(from, specifier) {
     case 'domain':
       return to.area === 'domain' ? undefined : { messageId: 'domainImport' };
     case 'shared':
-      if (to.area === 'runtime' || to.area === 'function' || OUTER.has(to.area) || to.area === 'outside') return { messageId: 'sharedImport' };
-      if (source.folder === 'operations' && (to.folder === 'http' || to.folder === 'mcp')) return { messageId: 'operationsEdge' };
+      if (to.area === 'runtime' || to.area === 'function' || OUTER.has(to.area) || to.area === 'outside')
+        return { messageId: 'sharedImport' };
+      if (source.folder === 'operations' && (to.folder === 'http' || to.folder === 'mcp'))
+        return { messageId: 'operationsEdge' };
       if (source.folder === 'edge' && to.area !== 'domain' && to.folder !== 'edge') return { messageId: 'edgeImport' };
-      if (source.folder === 'mcp' && target.replace(/\.[cm]?[jt]s$/, '') === 'shared/http/middleware') return { messageId: 'mcpMiddleware' };
+      if (source.folder === 'mcp' && target.replace(/\.[cm]?[jt]s$/, '') === 'shared/http/middleware')
+        return { messageId: 'mcpMiddleware' };
       return undefined;
     case 'runtime':
-      return to.area === 'function' || OUTER.has(to.area) || to.area === 'outside' ? { messageId: 'runtimeImport' } : undefined;
+      return to.area === 'function' || OUTER.has(to.area) || to.area === 'outside'
+        ? { messageId: 'runtimeImport' }
+        : undefined;
     case 'function':
-      if (to.area === 'function') return to.group === source.group ? undefined : { messageId: 'functionGroup', group: source.group };
+      if (to.area === 'function')
+        return to.group === source.group ? undefined : { messageId: 'functionGroup', group: source.group };
       if (to.area === 'shared' && to.folder === 'persistence') return { messageId: 'functionPersistence' };
       if (to.area === 'domain' || to.area === 'runtime' || to.area === 'shared') return undefined;
       return { messageId: 'functionOuter' };
@@ -92,8 +107,14 @@ const importDirection = {
       if (!node || node.type !== 'Literal' || typeof node.value !== 'string') return;
       const problem = judge(from, node.value);
       if (!problem) return;
-      const target = isBare(node.value) ? node.value : path.posix.normalize(path.posix.join(path.posix.dirname(from), node.value));
-      context.report({ node, messageId: problem.messageId, data: { specifier: node.value, target, group: problem.group ?? '' } });
+      const target = isBare(node.value)
+        ? node.value
+        : path.posix.normalize(path.posix.join(path.posix.dirname(from), node.value));
+      context.report({
+        node,
+        messageId: problem.messageId,
+        data: { specifier: node.value, target, group: problem.group ?? '' },
+      });
     };
     return {
       ImportDeclaration: (node) => check(node.source),
@@ -132,12 +153,27 @@ export default tseslint.config(
       // import when a catalog formats a bound at module level). shared/domain/text.ts formats numbers.
       'no-restricted-properties': [
         'error',
-        { property: 'toLocaleString', message: 'Locale formatting loads ICU data at cold start; use withThousands (shared/domain/text.ts).' },
-        { property: 'toLocaleDateString', message: 'Locale formatting loads ICU data at cold start; format ISO dates instead.' },
-        { property: 'toLocaleTimeString', message: 'Locale formatting loads ICU data at cold start; format ISO dates instead.' },
-        { property: 'localeCompare', message: 'Collation loads ICU data and does not sort as DynamoDB does; compare code units (a < b).' },
+        {
+          property: 'toLocaleString',
+          message: 'Locale formatting loads ICU data at cold start; use withThousands (shared/domain/text.ts).',
+        },
+        {
+          property: 'toLocaleDateString',
+          message: 'Locale formatting loads ICU data at cold start; format ISO dates instead.',
+        },
+        {
+          property: 'toLocaleTimeString',
+          message: 'Locale formatting loads ICU data at cold start; format ISO dates instead.',
+        },
+        {
+          property: 'localeCompare',
+          message: 'Collation loads ICU data and does not sort as DynamoDB does; compare code units (a < b).',
+        },
       ],
-      'no-restricted-globals': ['error', { name: 'Intl', message: 'Intl loads ICU locale data at cold start; see shared/domain/text.ts.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'Intl', message: 'Intl loads ICU locale data at cold start; see shared/domain/text.ts.' },
+      ],
     },
   },
   {
@@ -145,7 +181,20 @@ export default tseslint.config(
     files: ['lib/**/*.ts', 'bin/app.ts'],
     rules: restrict([
       noDeepImports(
-        ['**/shared/**/*.js', '!**/shared/http/routes.js', '!**/shared/persistence/table-schema.js', '!**/shared/config/env-names.js', '!**/shared/domain/event-names.js', '!**/shared/domain/tenancy.js', '!**/shared/events/catalog.js', '!**/shared/workflows/**', '!**/shared/workers.js', '!**/shared/grants.js', '!**/shared/mcp/function.js', '!**/shared/card-network/function.js'],
+        [
+          '**/shared/**/*.js',
+          '!**/shared/http/routes.js',
+          '!**/shared/persistence/table-schema.js',
+          '!**/shared/config/env-names.js',
+          '!**/shared/domain/event-names.js',
+          '!**/shared/domain/tenancy.js',
+          '!**/shared/events/catalog.js',
+          '!**/shared/workflows/**',
+          '!**/shared/workers.js',
+          '!**/shared/grants.js',
+          '!**/shared/mcp/function.js',
+          '!**/shared/card-network/function.js',
+        ],
         'lib/ imports from shared/ only declarations (routes, table schema, env names, event names).',
       ),
       noDeepImports(['**/functions/**'], 'lib/ references function entry files by path, never by import.'),

@@ -20,9 +20,25 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: [DYNAMODB_LOCAL], setupFiles: [DROP_TABLES] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: [DYNAMODB_LOCAL],
+          setupFiles: [DROP_TABLES],
+        },
+      },
       // e2e: every response is checked against its published schema (test/fixtures/response-schemas.ts).
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [DYNAMODB_LOCAL, 'test/fixtures/response-coverage.ts'], setupFiles: [DROP_TABLES, 'test/fixtures/response-schema-setup.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: [DYNAMODB_LOCAL, 'test/fixtures/response-coverage.ts'],
+          setupFiles: [DROP_TABLES, 'test/fixtures/response-schema-setup.ts'],
+        },
+      },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
     ],
   },

@@ -68,7 +68,8 @@ export type Target = (typeof TARGETS)[keyof typeof TARGETS];
 export const EVERY_AREA_FUNCTIONS: readonly string[] = [MCP_FUNCTION.name, 'docs' satisfies FunctionGroup];
 
 /** The targets of one function (a folder of functions/). */
-export const targetOf = (name: string): Target => (EVERY_AREA_FUNCTIONS.includes(name) ? TARGETS.everyArea : TARGETS.group);
+export const targetOf = (name: string): Target =>
+  EVERY_AREA_FUNCTIONS.includes(name) ? TARGETS.everyArea : TARGETS.group;
 
 /** NODE_OPTIONS of every deployed function (ServiceFunction's environment). */
 const LAMBDA_NODE_OPTIONS = '--enable-source-maps';
@@ -94,8 +95,20 @@ export interface BundlesBenchOptions {
  */
 export function esbuildOptions(group?: string): BuildOptions {
   const { banner, external, mainFields, ...rest } = BUNDLING;
-  const alias = group === undefined || group === FLOOR ? undefined : group === FLOOR_LAMBDA ? EVERY_FUNCTION_ALIASES : bundleAliases(group);
-  return { ...rest, bundle: true, banner: { js: banner }, external: [...external], mainFields: [...mainFields], ...(alias ? { alias: { ...alias } } : {}) };
+  const alias =
+    group === undefined || group === FLOOR
+      ? undefined
+      : group === FLOOR_LAMBDA
+        ? EVERY_FUNCTION_ALIASES
+        : bundleAliases(group);
+  return {
+    ...rest,
+    bundle: true,
+    banner: { js: banner },
+    external: [...external],
+    mainFields: [...mainFields],
+    ...(alias ? { alias: { ...alias } } : {}),
+  };
 }
 
 /**
@@ -103,7 +116,12 @@ export function esbuildOptions(group?: string): BuildOptions {
  * (the bench and the bundle tests add their output: a file, or `write: false`).
  */
 export function functionBuildOptions(group: string): BuildOptions {
-  return { ...esbuildOptions(group), entryPoints: [path.join(FUNCTIONS_DIR, group, 'handler.ts')], absWorkingDir: REPO_ROOT, logLevel: 'silent' };
+  return {
+    ...esbuildOptions(group),
+    entryPoints: [path.join(FUNCTIONS_DIR, group, 'handler.ts')],
+    absWorkingDir: REPO_ROOT,
+    logLevel: 'silent',
+  };
 }
 
 /** Every folder of functions/ holding a handler.ts, sorted. */
@@ -259,7 +277,11 @@ type ImportSample = { ms: number; cpuMs: number } | { error: string };
 
 function importOnce(probe: string, bundle: string, cwd: string): Promise<ImportSample> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [probe, pathToFileURL(bundle).href], { cwd, env: childEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [probe, pathToFileURL(bundle).href], {
+      cwd,
+      env: childEnvironment(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -279,7 +301,10 @@ function importOnce(probe: string, bundle: string, cwd: string): Promise<ImportS
       } catch {
         // reported below
       }
-      const why = signal === 'SIGKILL' ? `killed after ${IMPORT_TIMEOUT_MS} ms` : `exit code ${code}${signal ? `, signal ${signal}` : ''}`;
+      const why =
+        signal === 'SIGKILL'
+          ? `killed after ${IMPORT_TIMEOUT_MS} ms`
+          : `exit code ${code}${signal ? `, signal ${signal}` : ''}`;
       resolve({ error: `import probe failed (${why}): ${(stderr || stdout).trim().slice(0, 2000)}` });
     });
   });
@@ -343,14 +368,24 @@ export interface BundlesBenchResult {
 
 function importFigures(samples: number[]): ImportFigures | undefined {
   if (samples.length === 0) return undefined;
-  return { n: samples.length, median: percentile(samples, 50), p90: percentile(samples, 90), min: Math.min(...samples), max: Math.max(...samples) };
+  return {
+    n: samples.length,
+    median: percentile(samples, 50),
+    p90: percentile(samples, 90),
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+  };
 }
 
 /** esbuild's errors one a line (file:line:column: text), or the error's message. */
 function buildErrorMessage(error: unknown): string {
-  const errors = (error as { errors?: { text: string; location: { file: string; line: number; column: number } | null }[] }).errors;
+  const errors = (
+    error as { errors?: { text: string; location: { file: string; line: number; column: number } | null }[] }
+  ).errors;
   if (Array.isArray(errors) && errors.length > 0) {
-    return errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text)).join('\n');
+    return errors
+      .map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text))
+      .join('\n');
   }
   return error instanceof Error ? error.message : String(error);
 }
@@ -378,7 +413,9 @@ export async function runBundlesBench(options: BundlesBenchOptions): Promise<Bun
     { name: FLOOR_LAMBDA, entry: FLOOR_ENTRY },
     ...groups.map((name) => ({ name, entry: path.join(FUNCTIONS_DIR, name, 'handler.ts') })),
   ];
-  log(`building ${entries.length} bundles (${groups.length} groups + two floors) with esbuild ${esbuildVersion} into ${outDir}`);
+  log(
+    `building ${entries.length} bundles (${groups.length} groups + two floors) with esbuild ${esbuildVersion} into ${outDir}`,
+  );
   const figures = new Map<string, BundleFigures>();
   const built = new Map<string, Built>();
   await Promise.all(
@@ -389,13 +426,20 @@ export async function runBundlesBench(options: BundlesBenchOptions): Promise<Bun
         const { file: _file, ...rest } = bundle;
         figures.set(name, rest);
       } catch (error) {
-        figures.set(name, { name, entry: path.relative(REPO_ROOT, entry), error: { stage: 'build', message: buildErrorMessage(error) } });
+        figures.set(name, {
+          name,
+          entry: path.relative(REPO_ROOT, entry),
+          error: { stage: 'build', message: buildErrorMessage(error) },
+        });
       }
     }),
   );
   const buildS = (performance.now() - started) / 1000;
   const floorBuilt = built.get(FLOOR);
-  if (!floorBuilt) throw new Error(`the floor bundle (${path.relative(REPO_ROOT, FLOOR_ENTRY)}) did not build: ${figures.get(FLOOR)?.error?.message}`);
+  if (!floorBuilt)
+    throw new Error(
+      `the floor bundle (${path.relative(REPO_ROOT, FLOOR_ENTRY)}) did not build: ${figures.get(FLOOR)?.error?.message}`,
+    );
 
   // Untimed pass: warms the file cache and finds the bundles that do not import at all.
   const importStarted = performance.now();
@@ -406,10 +450,13 @@ export async function runBundlesBench(options: BundlesBenchOptions): Promise<Bun
     else figures.get(name)!.error = { stage: 'import', message: sample.error };
   }
   for (const reference of [FLOOR, FLOOR_LAMBDA]) {
-    if (!importable.includes(reference)) throw new Error(`the ${reference} bundle does not import: ${figures.get(reference)?.error?.message}`);
+    if (!importable.includes(reference))
+      throw new Error(`the ${reference} bundle does not import: ${figures.get(reference)?.error?.message}`);
   }
   const timedGroups = groups.filter((name) => importable.includes(name));
-  log(`cold imports: ${runs} rounds of ${timedGroups.length} groups + floor x2 + ${FLOOR_LAMBDA}, fresh node ${process.version} each (NODE_OPTIONS=${LAMBDA_NODE_OPTIONS})`);
+  log(
+    `cold imports: ${runs} rounds of ${timedGroups.length} groups + floor x2 + ${FLOOR_LAMBDA}, fresh node ${process.version} each (NODE_OPTIONS=${LAMBDA_NODE_OPTIONS})`,
+  );
 
   const samples = new Map<string, number[]>(importable.map((name) => [name, []]));
   const cpuSamples = new Map<string, number[]>(importable.map((name) => [name, []]));
@@ -426,7 +473,8 @@ export async function runBundlesBench(options: BundlesBenchOptions): Promise<Bun
       if ('ms' in sample) {
         samples.get(name)!.push(sample.ms);
         cpuSamples.get(name)!.push(sample.cpuMs);
-      } else if (!figures.get(name)!.error) figures.get(name)!.error = { stage: 'import', message: `failed in round ${round + 1}: ${sample.error}` };
+      } else if (!figures.get(name)!.error)
+        figures.get(name)!.error = { stage: 'import', message: `failed in round ${round + 1}: ${sample.error}` };
     }
   }
   const importS = (performance.now() - importStarted) / 1000;
@@ -440,19 +488,23 @@ export async function runBundlesBench(options: BundlesBenchOptions): Promise<Bun
   const floor = figures.get(FLOOR)!;
   const floorLambda = figures.get(FLOOR_LAMBDA)!;
   floorLambda.sizeRatio = floorLambda.bytes! / floor.bytes!;
-  if (floorLambda.importMs && floor.importMs) floorLambda.importRatio = floorLambda.importMs.median / floor.importMs.median;
+  if (floorLambda.importMs && floor.importMs)
+    floorLambda.importRatio = floorLambda.importMs.median / floor.importMs.median;
   for (const name of groups) {
     const group = figures.get(name)!;
     group.sameBasis = {
       ...(group.bytes !== undefined ? { sizeRatio: group.bytes / floorLambda.bytes! } : {}),
-      ...(group.importMs && floorLambda.importMs ? { importRatio: group.importMs.median / floorLambda.importMs.median } : {}),
+      ...(group.importMs && floorLambda.importMs
+        ? { importRatio: group.importMs.median / floorLambda.importMs.median }
+        : {}),
     };
     if (group.bytes !== undefined) group.sizeRatio = group.bytes / floor.bytes!;
     if (group.importMs && floor.importMs) {
       group.importRatio = group.importMs.median / floor.importMs.median;
       group.importP90Ratio = group.importMs.p90 / floor.importMs.p90;
     }
-    if (group.importCpuMs && floor.importCpuMs) group.importCpuRatio = group.importCpuMs.median / floor.importCpuMs.median;
+    if (group.importCpuMs && floor.importCpuMs)
+      group.importCpuRatio = group.importCpuMs.median / floor.importCpuMs.median;
     if (group.sizeRatio !== undefined || group.importRatio !== undefined) {
       const target = targetOf(name);
       group.withinTargets = {
@@ -515,19 +567,27 @@ function breakdownLines(figures: BundleFigures, floor: BundleFigures): string[] 
   const isFloor = figures.name === FLOOR;
   const rows: (string | number)[][] = top.map((p) => {
     const inFloor = floorPackages.get(p.name) ?? 0;
-    return isFloor ? [`  ${p.name}`, kb(p.bytes)] : [`  ${p.name}`, kb(p.bytes), kb(inFloor), signedKb(p.bytes - inFloor)];
+    return isFloor
+      ? [`  ${p.name}`, kb(p.bytes)]
+      : [`  ${p.name}`, kb(p.bytes), kb(inFloor), signedKb(p.bytes - inFloor)];
   });
   if (rest.length) {
     const restFloor = rest.reduce((sum, p) => sum + (floorPackages.get(p.name) ?? 0), 0);
     const label = `  (${rest.length} more packages)`;
-    rows.push(isFloor ? [label, kb(restBytes)] : [label, kb(restBytes), kb(restFloor), signedKb(restBytes - restFloor)]);
+    rows.push(
+      isFloor ? [label, kb(restBytes)] : [label, kb(restBytes), kb(restFloor), signedKb(restBytes - restFloor)],
+    );
   }
   out.push(table(isFloor ? ['  package', 'KB'] : ['  package', 'KB', 'floor KB', '+KB'], rows));
   if (!isFloor) {
     const extra = b.packages.filter((p) => !floorPackages.has(p.name));
-    if (extra.length) out.push(`  not in the floor at all: ${extra.map((p) => `${p.name} ${kb(p.bytes)}`).join(', ')} (KB)`);
+    if (extra.length)
+      out.push(`  not in the floor at all: ${extra.map((p) => `${p.name} ${kb(p.bytes)}`).join(', ')} (KB)`);
   }
-  if (b.sharedFolders.length) out.push(`  shared/ by folder: ${b.sharedFolders.map((f) => `${f.name.slice('shared/'.length) || '.'} ${kb(f.bytes)}`).join(', ')} (KB)`);
+  if (b.sharedFolders.length)
+    out.push(
+      `  shared/ by folder: ${b.sharedFolders.map((f) => `${f.name.slice('shared/'.length) || '.'} ${kb(f.bytes)}`).join(', ')} (KB)`,
+    );
   return out;
 }
 
@@ -535,7 +595,9 @@ const signedKb = (bytes: number) => (bytes >= 0 ? `+${kb(bytes)}` : `-${kb(-byte
 
 /** The functions over their targets, or that did not build or import (the bench's exit code is 1 when any). */
 export function overTargets(result: BundlesBenchResult): string[] {
-  return result.groups.filter((g) => g.error || (g.withinTargets && !(g.withinTargets.size && g.withinTargets.importTime))).map((g) => `${g.name}: ${verdict(g)}`);
+  return result.groups
+    .filter((g) => g.error || (g.withinTargets && !(g.withinTargets.size && g.withinTargets.importTime)))
+    .map((g) => `${g.name}: ${verdict(g)}`);
 }
 
 export function formatBundlesReport(result: BundlesBenchResult): string {
@@ -563,8 +625,19 @@ export function formatBundlesReport(result: BundlesBenchResult): string {
   out.push(
     table(
       [
-        'group', 'bundle KB', 'x floor', 'gzip KB', 'import ms p50', 'p90', 'x floor p50', 'x floor p90', 'cpu ms p50', 'x floor',
-        "size x floor'", "p50 x floor'", `targets (against the floor: size <= ${TARGETS.group.sizeRatio}x, import p50 <= ${TARGETS.group.importRatio}x; ${EVERY_AREA_FUNCTIONS.join(', ')} ${TARGETS.everyArea.sizeRatio}x, ${TARGETS.everyArea.importRatio}x)`,
+        'group',
+        'bundle KB',
+        'x floor',
+        'gzip KB',
+        'import ms p50',
+        'p90',
+        'x floor p50',
+        'x floor p90',
+        'cpu ms p50',
+        'x floor',
+        "size x floor'",
+        "p50 x floor'",
+        `targets (against the floor: size <= ${TARGETS.group.sizeRatio}x, import p50 <= ${TARGETS.group.importRatio}x; ${EVERY_AREA_FUNCTIONS.join(', ')} ${TARGETS.everyArea.sizeRatio}x, ${TARGETS.everyArea.importRatio}x)`,
       ],
       [row(floor, 'floor'), row(floorLambdaCredentials, 'reference'), ...groups.map((g) => row(g, 'group'))],
     ),
@@ -572,11 +645,17 @@ export function formatBundlesReport(result: BundlesBenchResult): string {
   const measured = groups.filter((g) => g.withinTargets);
   const within = measured.filter((g) => g.withinTargets!.size && g.withinTargets!.importTime);
   const withinSameBasis = groups.filter(
-    (g) => g.sameBasis?.sizeRatio !== undefined && g.sameBasis.sizeRatio <= targetOf(g.name).sizeRatio && g.sameBasis.importRatio !== undefined && g.sameBasis.importRatio <= targetOf(g.name).importRatio,
+    (g) =>
+      g.sameBasis?.sizeRatio !== undefined &&
+      g.sameBasis.sizeRatio <= targetOf(g.name).sizeRatio &&
+      g.sameBasis.importRatio !== undefined &&
+      g.sameBasis.importRatio <= targetOf(g.name).importRatio,
   );
   out.push(
     `${within.length} of ${groups.length} groups within both targets against the floor, ${withinSameBasis.length} against ${FLOOR_LAMBDA}` +
-      (measured.length ? `; largest ${ratio(Math.max(...measured.map((g) => g.sizeRatio ?? 0)))} size, ${ratio(Math.max(...measured.map((g) => g.importRatio ?? 0)))} import p50.` : '.') +
+      (measured.length
+        ? `; largest ${ratio(Math.max(...measured.map((g) => g.sizeRatio ?? 0)))} size, ${ratio(Math.max(...measured.map((g) => g.importRatio ?? 0)))} import p50.`
+        : '.') +
       ' KB = 1024 bytes; "x floor" compares with the floor bundle of this same run. "import ms" is wall time (the target);' +
       ' "cpu ms" is the CPU time of the same imports, steadier when other work shares the machine (load average above).' +
       ` "x floor'" compares with ${FLOOR_LAMBDA}: the floor built with the credential replacement every function gets` +
@@ -585,11 +664,15 @@ export function formatBundlesReport(result: BundlesBenchResult): string {
   const failed = groups.filter((g) => g.error);
   for (const g of failed) {
     out.push('');
-    out.push(`${g.name}: ${g.error!.stage} FAILED${g.error!.stage === 'import' ? ' (module-level code threw at import, e.g. missing configuration)' : ''}:`);
+    out.push(
+      `${g.name}: ${g.error!.stage} FAILED${g.error!.stage === 'import' ? ' (module-level code threw at import, e.g. missing configuration)' : ''}:`,
+    );
     out.push(firstLines(g.error!.message));
   }
   out.push('');
-  out.push('What the bundles are made of (esbuild metafile, bytes in the output; "+KB" is beyond the same package in the floor):');
+  out.push(
+    'What the bundles are made of (esbuild metafile, bytes in the output; "+KB" is beyond the same package in the floor):',
+  );
   for (const f of [floor, ...groups]) {
     out.push('');
     out.push(...breakdownLines(f, floor));

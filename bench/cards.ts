@@ -34,7 +34,7 @@ const MERCHANT = { name: 'Bench Cloud', category: '5734', country: 'US' };
 const WRITE_OPS = new Set(['TransactWriteItems', 'PutItem', 'UpdateItem']);
 
 function labelOf(pk: string, entityType: unknown): string {
-  if (entityType === 'IDEMPOTENCY') return 'answer in the network request\'s idempotency slot';
+  if (entityType === 'IDEMPOTENCY') return "answer in the network request's idempotency slot";
   if (pk.startsWith('TXN#')) return 'journal record of the hold';
   if (pk.startsWith('WALLET#')) return 'wallet (balances, period spend)';
   if (pk.startsWith('CARD_AUTHORIZATION#')) return 'authorization record';
@@ -44,21 +44,44 @@ function labelOf(pk: string, entityType: unknown): string {
   return pk.split('#')[0]!;
 }
 
-export async function runCardsBench(options: { endpoint: string; tableName: string; samples: number; cpuInvocations: number; concurrency: number; log: (line: string) => void }): Promise<CardsBenchResult> {
+export async function runCardsBench(options: {
+  endpoint: string;
+  tableName: string;
+  samples: number;
+  cpuInvocations: number;
+  concurrency: number;
+  log: (line: string) => void;
+}): Promise<CardsBenchResult> {
   const { log } = options;
   const probe = installProbe();
-  const config = loadConfig({ TABLE_NAME: options.tableName, DYNAMODB_ENDPOINT: options.endpoint, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+  const config = loadConfig({
+    TABLE_NAME: options.tableName,
+    DYNAMODB_ENDPOINT: options.endpoint,
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  });
   const app = createContainer(config);
   const operator: RequestContext = {
-    principal: { kind: 'OPERATOR', keyId: 'key_bench', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
+    principal: {
+      kind: 'OPERATOR',
+      keyId: 'key_bench',
+      organizationId: null,
+      environment: null,
+      permissions: [OPERATOR_PERMISSION],
+      walletId: null,
+    },
     actor: { actorType: 'SYSTEM', actorId: 'bench', ipAddress: '127.0.0.1' },
     requestId: 'bench',
   };
   const created = await app.services.organizations.create(operator, AUDIT.organization.create, { name: 'Bench cards' });
   const { principal } = await authenticate(app.core.authKeys, `Bearer ${created.sandboxKey}`, new Date());
-  const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' }, requestId: 'bench' };
+  const ctx: RequestContext = {
+    principal,
+    actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' },
+    requestId: 'bench',
+  };
   const total = options.samples * 2 + options.cpuInvocations + 50;
-  for (let funded = 0; funded < total * 0.01 + 10; funded += 10_000) await app.services.wallets.fund(ctx, AUDIT.wallet.fund, created.mainWalletId, '10000.00');
+  for (let funded = 0; funded < total * 0.01 + 10; funded += 10_000)
+    await app.services.wallets.fund(ctx, AUDIT.wallet.fund, created.mainWalletId, '10000.00');
   // A card with every kind of limit and a category allow list, on a wallet with a spend policy: the full decision.
   const card = await app.services.cards.create(ctx, AUDIT.card.create, {
     walletId: created.mainWalletId,
@@ -69,9 +92,21 @@ export async function runCardsBench(options: { endpoint: string; tableName: stri
       { amount: '1000000.00', interval: 'monthly' },
     ],
   });
-  await app.services.policies.create(ctx, AUDIT.policy.create, { walletId: created.mainWalletId, name: 'Bench guardrails', maxTransactionAmount: '500.00', requireHumanApproval: false, dailyLimit: '1000000.00', blockedRecipients: ['merchant:casino'] });
+  await app.services.policies.create(ctx, AUDIT.policy.create, {
+    walletId: created.mainWalletId,
+    name: 'Bench guardrails',
+    maxTransactionAmount: '500.00',
+    requireHumanApproval: false,
+    dailyLimit: '1000000.00',
+    blockedRecipients: ['merchant:casino'],
+  });
   let sequence = 0;
-  const authorize = () => app.services.cards.authorizeForNetwork(AUDIT.card.authorize, { cardId: card.id, networkId: `bench-${sequence++}`, amount: '0.01', merchant: MERCHANT }, 'SANDBOX');
+  const authorize = () =>
+    app.services.cards.authorizeForNetwork(
+      AUDIT.card.authorize,
+      { cardId: card.id, networkId: `bench-${sequence++}`, amount: '0.01', merchant: MERCHANT },
+      'SANDBOX',
+    );
 
   // 1. Cost: the calls of one authorization, and the items its transaction writes.
   log(`cost: ${options.samples} authorizations, each traced`);
@@ -87,12 +122,22 @@ export async function runCardsBench(options: { endpoint: string; tableName: stri
   const transaction = last.find((call) => call.op === 'TransactWriteItems');
   const transactItems = [];
   for (const item of transaction?.transactItems ?? []) {
-    const stored = (await app.core.table.client.send(new GetCommand({ TableName: options.tableName, Key: item.key }))).Item ?? item.item ?? {};
+    const stored =
+      (await app.core.table.client.send(new GetCommand({ TableName: options.tableName, Key: item.key }))).Item ??
+      item.item ??
+      {};
     const bytes = docItemSize(stored);
     const gsis = Object.values(GSI).filter((index) => stored[index.partition] !== undefined).length;
-    transactItems.push({ label: labelOf(item.key.PK, stored.entityType), bytes, tableWcu: writeUnits(bytes, true), gsiWcu: gsis * writeUnits(bytes, false) });
+    transactItems.push({
+      label: labelOf(item.key.PK, stored.entityType),
+      bytes,
+      tableWcu: writeUnits(bytes, true),
+      gsiWcu: gsis * writeUnits(bytes, false),
+    });
   }
-  const reportedWcu = last.filter((call) => WRITE_OPS.has(call.op)).reduce((sum, call) => sum + call.consumed.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0), 0);
+  const reportedWcu = last
+    .filter((call) => WRITE_OPS.has(call.op))
+    .reduce((sum, call) => sum + call.consumed.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0), 0);
 
   // 2. CPU of the Node process per authorization (sequential, probe off).
   probe.requestCapacity = false;
@@ -145,8 +190,22 @@ export function formatCardsReport(result: CardsBenchResult): string {
   const latency = table(
     ['latency (ms)', 'n', 'p50', 'p95', 'p99', 'max'],
     [
-      ['one at a time', result.sequential.n, fmt(result.sequential.p50), fmt(result.sequential.p95), fmt(result.sequential.p99), fmt(result.sequential.max)],
-      [`${result.concurrent.clients} at a time`, result.concurrent.n, fmt(result.concurrent.p50), fmt(result.concurrent.p95), fmt(result.concurrent.p99), fmt(result.concurrent.max)],
+      [
+        'one at a time',
+        result.sequential.n,
+        fmt(result.sequential.p50),
+        fmt(result.sequential.p95),
+        fmt(result.sequential.p99),
+        fmt(result.sequential.max),
+      ],
+      [
+        `${result.concurrent.clients} at a time`,
+        result.concurrent.n,
+        fmt(result.concurrent.p50),
+        fmt(result.concurrent.p95),
+        fmt(result.concurrent.p99),
+        fmt(result.concurrent.max),
+      ],
     ],
   );
   return [

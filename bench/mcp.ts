@@ -61,13 +61,26 @@ interface Variant {
 async function setup() {
   const app = container();
   const operator: RequestContext = {
-    principal: { kind: 'OPERATOR', keyId: 'key_bench_operator', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
+    principal: {
+      kind: 'OPERATOR',
+      keyId: 'key_bench_operator',
+      organizationId: null,
+      environment: null,
+      permissions: [OPERATOR_PERMISSION],
+      walletId: null,
+    },
     actor: { actorType: 'SYSTEM', actorId: 'bench', ipAddress: '127.0.0.1' },
     requestId: 'bench-setup',
   };
-  const org = await app.services.organizations.create(operator, AUDIT.organization.create, { name: 'MCP Bench Organization' });
+  const org = await app.services.organizations.create(operator, AUDIT.organization.create, {
+    name: 'MCP Bench Organization',
+  });
   const { principal } = await authenticate(app.core.authKeys, `Bearer ${org.sandboxKey}`, app.clock.now());
-  const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' }, requestId: 'bench-setup' };
+  const ctx: RequestContext = {
+    principal,
+    actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' },
+    requestId: 'bench-setup',
+  };
   const payer = await app.services.wallets.create(ctx, AUDIT.wallet.create, { name: 'MCP bench payer' });
   await app.services.wallets.fund(ctx, AUDIT.wallet.fund, payer.id, '10000.00');
   const payee = await app.services.wallets.create(ctx, AUDIT.wallet.create, { name: 'MCP bench payee' });
@@ -77,11 +90,21 @@ async function setup() {
 function mcpEvent(key: string, message: unknown): APIGatewayProxyEventV2 {
   return apiEvent('POST', '/mcp', {
     body: message,
-    headers: { authorization: `Bearer ${MCP_TOKEN}`, 'x-api-key': key, accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+    headers: {
+      authorization: `Bearer ${MCP_TOKEN}`,
+      'x-api-key': key,
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    },
   });
 }
 
-const toolCall = (name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+const toolCall = (name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 function mcpOk(result: LambdaResult): boolean {
   if (result.statusCode !== 200) return false;
@@ -93,37 +116,95 @@ function variantsOf(fixture: Awaited<ReturnType<typeof setup>>): Variant[] {
   const run = randomUUID().slice(0, 8);
   // The MCP function's own wiring (functions/mcp/handler.ts), with the bench's token: the container
   // may have been created before MCP_AUTH_TOKEN was set.
-  const mcp = createMcpFunctionUrlHandler(() => ({ ...runtimeOf(container()), authToken: async () => MCP_TOKEN })) as unknown as PaymentsHandler;
+  const mcp = createMcpFunctionUrlHandler(() => ({
+    ...runtimeOf(container()),
+    authToken: async () => MCP_TOKEN,
+  })) as unknown as PaymentsHandler;
   const rest200 = (result: LambdaResult) => result.statusCode === 200;
-  const payment = (i: number) => ({ from: fixture.payer, to: fixture.payee, amount: AMOUNT, idempotencyKey: `mcp-bench-${run}-${i}` });
+  const payment = (i: number) => ({
+    from: fixture.payer,
+    to: fixture.payee,
+    amount: AMOUNT,
+    idempotencyKey: `mcp-bench-${run}-${i}`,
+  });
   return [
-    { variant: 'get_balance', edge: 'MCP', handler: mcp, event: () => mcpEvent(fixture.key, toolCall('allowance_get_balance', { id: fixture.payer })), ok: mcpOk },
-    { variant: 'get_balance', edge: 'REST', handler: walletsLambda as unknown as PaymentsHandler, event: () => apiEvent('GET', '/v1/wallets/{id}/balance', { key: fixture.key }), ok: rest200 },
-    { variant: 'create_payment (idempotency key)', edge: 'MCP', handler: mcp, event: (i) => mcpEvent(fixture.key, toolCall('allowance_create_payment', payment(i))), ok: mcpOk },
-    { variant: 'create_payment (idempotency key)', edge: 'REST', handler: paymentsLambda as unknown as PaymentsHandler, event: (i) => apiEvent('POST', '/v1/payments', { key: fixture.key, body: payment(1_000_000_000 + i) }), ok: rest200 },
+    {
+      variant: 'get_balance',
+      edge: 'MCP',
+      handler: mcp,
+      event: () => mcpEvent(fixture.key, toolCall('allowance_get_balance', { id: fixture.payer })),
+      ok: mcpOk,
+    },
+    {
+      variant: 'get_balance',
+      edge: 'REST',
+      handler: walletsLambda as unknown as PaymentsHandler,
+      event: () => apiEvent('GET', '/v1/wallets/{id}/balance', { key: fixture.key }),
+      ok: rest200,
+    },
+    {
+      variant: 'create_payment (idempotency key)',
+      edge: 'MCP',
+      handler: mcp,
+      event: (i) => mcpEvent(fixture.key, toolCall('allowance_create_payment', payment(i))),
+      ok: mcpOk,
+    },
+    {
+      variant: 'create_payment (idempotency key)',
+      edge: 'REST',
+      handler: paymentsLambda as unknown as PaymentsHandler,
+      event: (i) => apiEvent('POST', '/v1/payments', { key: fixture.key, body: payment(1_000_000_000 + i) }),
+      ok: rest200,
+    },
     {
       variant: 'initialize',
       edge: 'MCP',
       handler: mcp,
-      event: () => mcpEvent(fixture.key, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+      event: () =>
+        mcpEvent(fixture.key, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: LATEST_PROTOCOL_VERSION,
+            capabilities: {},
+            clientInfo: { name: 'bench', version: '1' },
+          },
+        }),
       ok: (r) => r.statusCode === 200,
     },
-    { variant: 'tools/list (organization key)', edge: 'MCP', handler: mcp, event: () => mcpEvent(fixture.key, { jsonrpc: '2.0', id: 1, method: 'tools/list' }), ok: (r) => r.statusCode === 200 },
+    {
+      variant: 'tools/list (organization key)',
+      edge: 'MCP',
+      handler: mcp,
+      event: () => mcpEvent(fixture.key, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      ok: (r) => r.statusCode === 200,
+    },
   ];
 }
 
 /** The path parameter of the REST balance event (apiEvent takes the route key's path as is). */
 function withPathParameter(event: APIGatewayProxyEventV2, id: string): APIGatewayProxyEventV2 {
-  return event.routeKey.includes('{id}') ? { ...event, rawPath: event.rawPath.replace('{id}', id), pathParameters: { id } } : event;
+  return event.routeKey.includes('{id}')
+    ? { ...event, rawPath: event.rawPath.replace('{id}', id), pathParameters: { id } }
+    : event;
 }
 
 const prefixOf = (op: string, input: Record<string, unknown>): string => {
   if (op === 'GetItem') return String((input.Key as { PK?: string } | undefined)?.PK ?? '').split('#')[0]!;
-  if (op === 'Query') return String((input.ExpressionAttributeValues as Record<string, unknown> | undefined)?.[':pk'] ?? '').split('#')[0]!;
+  if (op === 'Query')
+    return String((input.ExpressionAttributeValues as Record<string, unknown> | undefined)?.[':pk'] ?? '').split(
+      '#',
+    )[0]!;
   return '';
 };
 
-async function measure(variant: Variant, probe: DynamoProbe, options: McpBenchOptions, payer: string): Promise<McpCpuResult> {
+async function measure(
+  variant: Variant,
+  probe: DynamoProbe,
+  options: McpBenchOptions,
+  payer: string,
+): Promise<McpCpuResult> {
   const context = lambdaContext();
   const event = (i: number) => withPathParameter(variant.event(i), payer);
   // Real replies of DynamoDB Local for this request shape, keyed by command and key prefix.
@@ -132,8 +213,10 @@ async function measure(variant: Variant, probe: DynamoProbe, options: McpBenchOp
   probe.captureOutputs = true;
   for (let i = 0; i < RECORDING_CALLS; i++) {
     const { result, trace } = await probe.traced(() => variant.handler(event(-1 - i), context));
-    if (!variant.ok(result)) throw new Error(`${variant.edge} ${variant.variant} answered ${result.statusCode}: ${result.body}`);
-    for (const call of trace.calls) if (call.output) replies.set(`${call.op}:${prefixOf(call.op, call.input ?? {})}`, call.output);
+    if (!variant.ok(result))
+      throw new Error(`${variant.edge} ${variant.variant} answered ${result.statusCode}: ${result.body}`);
+    for (const call of trace.calls)
+      if (call.output) replies.set(`${call.op}:${prefixOf(call.op, call.input ?? {})}`, call.output);
   }
   probe.captureOutputs = false;
   // The steady state: the key was used a moment ago, so no lastUsedAt write.
@@ -147,7 +230,10 @@ async function measure(variant: Variant, probe: DynamoProbe, options: McpBenchOp
   });
   try {
     const check = await probe.traced(() => variant.handler(event(100_000), context));
-    if (!variant.ok(check.result)) throw new Error(`stubbed ${variant.edge} ${variant.variant} answered ${check.result.statusCode}: ${check.result.body}`);
+    if (!variant.ok(check.result))
+      throw new Error(
+        `stubbed ${variant.edge} ${variant.variant} answered ${check.result.statusCode}: ${check.result.body}`,
+      );
     probe.observing = false;
     let n = 200_000;
     for (let i = 0; i < options.warmup; i++) await variant.handler(event(n++), context);
@@ -161,9 +247,17 @@ async function measure(variant: Variant, probe: DynamoProbe, options: McpBenchOp
       wall.push(performance.now() - started);
       const used = process.cpuUsage(cpuBefore);
       cpu.push(used.user + used.system);
-      if (!variant.ok(result)) throw new Error(`${variant.edge} ${variant.variant} failed under the stub: ${result.body}`);
+      if (!variant.ok(result))
+        throw new Error(`${variant.edge} ${variant.variant} failed under the stub: ${result.body}`);
     }
-    return { variant: variant.variant, edge: variant.edge, invocations: events.length, callsPerInvocation: check.trace.calls.length, cpuUs: summarize(cpu), wallMs: summarize(wall) };
+    return {
+      variant: variant.variant,
+      edge: variant.edge,
+      invocations: events.length,
+      callsPerInvocation: check.trace.calls.length,
+      cpuUs: summarize(cpu),
+      wallMs: summarize(wall),
+    };
   } finally {
     probe.observing = true;
     probe.setDocumentStub(undefined);
@@ -176,7 +270,9 @@ export async function runMcpBench(options: McpBenchOptions): Promise<{ cpu: McpC
   Object.assign(process.env, paymentsBenchEnvironment(options.endpoint, TABLE_NAME));
   const probe = installProbe();
   const fixture = await setup();
-  options.log(`handler CPU per call with DynamoDB stubbed (${options.invocations} invocations after ${options.warmup} warm-up, per variant) ...`);
+  options.log(
+    `handler CPU per call with DynamoDB stubbed (${options.invocations} invocations after ${options.warmup} warm-up, per variant) ...`,
+  );
   const cpu: McpCpuResult[] = [];
   for (const variant of variantsOf(fixture)) cpu.push(await measure(variant, probe, options, fixture.payer));
   return { cpu };
@@ -186,12 +282,27 @@ export function formatMcpReport(result: { cpu: McpCpuResult[] }): string {
   const rest = new Map(result.cpu.filter((r) => r.edge === 'REST').map((r) => [r.variant, r]));
   const rows = result.cpu.map((r) => {
     const base = r.edge === 'MCP' ? rest.get(r.variant) : undefined;
-    const overhead = base ? `+${fmt(r.cpuUs.p50 - base.cpuUs.p50, 0)} us (${fmt(r.cpuUs.p50 / base.cpuUs.p50, 2)}x)` : '';
-    return [r.variant, r.edge, r.invocations, r.callsPerInvocation, fmt(r.cpuUs.mean, 0), fmt(r.cpuUs.p50, 0), fmt(r.cpuUs.p99, 0), fmt(r.wallMs.p50, 3), overhead];
+    const overhead = base
+      ? `+${fmt(r.cpuUs.p50 - base.cpuUs.p50, 0)} us (${fmt(r.cpuUs.p50 / base.cpuUs.p50, 2)}x)`
+      : '';
+    return [
+      r.variant,
+      r.edge,
+      r.invocations,
+      r.callsPerInvocation,
+      fmt(r.cpuUs.mean, 0),
+      fmt(r.cpuUs.p50, 0),
+      fmt(r.cpuUs.p99, 0),
+      fmt(r.wallMs.p50, 3),
+      overhead,
+    ];
   });
   return [
     '== MCP handler CPU per tool call, beside the REST handler of the same operation (DynamoDB stubbed with recorded replies; process.cpuUsage per sequential invocation) ==',
-    table(['variant', 'edge', 'n', 'calls/inv', 'CPU mean us', 'CPU p50', 'CPU p99', 'wall p50 ms', 'MCP over REST (p50)'], rows),
+    table(
+      ['variant', 'edge', 'n', 'calls/inv', 'CPU mean us', 'CPU p50', 'CPU p99', 'wall p50 ms', 'MCP over REST (p50)'],
+      rows,
+    ),
     'Each MCP request builds its own server and transport (stateless Streamable HTTP); tool schemas are built once per process. A client session costs initialize + tools/list once, then one request per tool call.',
   ].join('\n');
 }

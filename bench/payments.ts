@@ -102,20 +102,42 @@ async function inBatches<T>(count: number, size: number, make: (index: number) =
 async function setup(maxClients: number): Promise<Fixture> {
   const app = container();
   const operator: RequestContext = {
-    principal: { kind: 'OPERATOR', keyId: 'key_bench_operator', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
+    principal: {
+      kind: 'OPERATOR',
+      keyId: 'key_bench_operator',
+      organizationId: null,
+      environment: null,
+      permissions: [OPERATOR_PERMISSION],
+      walletId: null,
+    },
     actor: { actorType: 'SYSTEM', actorId: 'bench', ipAddress: '127.0.0.1' },
     requestId: 'bench-setup',
   };
-  const org = await app.services.organizations.create(operator, AUDIT.organization.create, { name: 'Bench Organization' });
+  const org = await app.services.organizations.create(operator, AUDIT.organization.create, {
+    name: 'Bench Organization',
+  });
   const { principal } = await authenticate(app.core.authKeys, `Bearer ${org.sandboxKey}`, app.clock.now());
-  const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' }, requestId: 'bench-setup' };
+  const ctx: RequestContext = {
+    principal,
+    actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' },
+    requestId: 'bench-setup',
+  };
   const services = app.services;
 
-  async function wallet(name: string, options: { fund?: string; limits?: Record<string, string> } = {}): Promise<string> {
+  async function wallet(
+    name: string,
+    options: { fund?: string; limits?: Record<string, string> } = {},
+  ): Promise<string> {
     const created = await services.wallets.create(ctx, AUDIT.wallet.create, { name });
     if (options.fund) await services.wallets.fund(ctx, AUDIT.wallet.fund, created.id, options.fund);
     if (options.limits) {
-      await services.policies.create(ctx, AUDIT.policy.create, { walletId: created.id, name: `${name} limits`, maxTransactionAmount: '1000.00', requireHumanApproval: false, ...options.limits });
+      await services.policies.create(ctx, AUDIT.policy.create, {
+        walletId: created.id,
+        name: `${name} limits`,
+        maxTransactionAmount: '1000.00',
+        requireHumanApproval: false,
+        ...options.limits,
+      });
     }
     return created.id;
   }
@@ -124,14 +146,32 @@ async function setup(maxClients: number): Promise<Fixture> {
   const [plainPayer, policyPayer, periodsPayer, emptyPayer, payee, hotPayer] = await Promise.all([
     wallet('Cost plain payer', { fund: '1000.00' }),
     wallet('Cost policy payer', { fund: '1000.00', limits: daily }),
-    wallet('Cost periods payer', { fund: '1000.00', limits: { dailyLimit: '100000.00', weeklyLimit: '100000.00', monthlyLimit: '100000.00' } }),
+    wallet('Cost periods payer', {
+      fund: '1000.00',
+      limits: { dailyLimit: '100000.00', weeklyLimit: '100000.00', monthlyLimit: '100000.00' },
+    }),
     wallet('Cost empty payer'),
     wallet('Cost payee'),
     wallet('Hot payer', { fund: '10000.00', limits: daily }),
   ]);
-  const payers = await inBatches(maxClients, 10, (i) => wallet(`Client ${i} payer`, { fund: '1000.00', limits: daily }));
+  const payers = await inBatches(maxClients, 10, (i) =>
+    wallet(`Client ${i} payer`, { fund: '1000.00', limits: daily }),
+  );
   const payees = await inBatches(maxClients, 10, (i) => wallet(`Client ${i} payee`));
-  return { app, key: org.sandboxKey, keyId: org.sandboxKeyId, ctx, plainPayer, policyPayer, periodsPayer, emptyPayer, payee, hotPayer, payers, payees };
+  return {
+    app,
+    key: org.sandboxKey,
+    keyId: org.sandboxKeyId,
+    ctx,
+    plainPayer,
+    policyPayer,
+    periodsPayer,
+    emptyPayer,
+    payee,
+    hotPayer,
+    payers,
+    payees,
+  };
 }
 
 function paymentEvent(key: string, body: { from: string; to: string; amount: string; idempotencyKey?: string }) {
@@ -198,7 +238,8 @@ function reportedUnits(call: CallRecord) {
   for (const c of call.consumed) {
     total += c.CapacityUnits ?? 0;
     tableUnits += c.Table?.CapacityUnits ?? 0;
-    for (const [name, units] of Object.entries(c.GlobalSecondaryIndexes ?? {})) gsi[name] = (gsi[name] ?? 0) + (units.CapacityUnits ?? 0);
+    for (const [name, units] of Object.entries(c.GlobalSecondaryIndexes ?? {}))
+      gsi[name] = (gsi[name] ?? 0) + (units.CapacityUnits ?? 0);
   }
   return { total, table: tableUnits, gsi };
 }
@@ -227,20 +268,31 @@ function readLabel(call: CallRecord, roles: Record<string, string>): string {
     return pk.startsWith('WALLET#') ? `${roles[pk.slice(7)] ?? 'wallet'} snapshot (wallet+policies+counters)` : 'query';
   }
   if (call.op === 'BatchGetItem') {
-    const keys = Object.values((input.RequestItems as Record<string, { Keys: { PK: string; SK: string }[] }> | undefined) ?? {}).flatMap((request) => request.Keys);
+    const keys = Object.values(
+      (input.RequestItems as Record<string, { Keys: { PK: string; SK: string }[] }> | undefined) ?? {},
+    ).flatMap((request) => request.Keys);
     return keys.map((key) => (key.PK.startsWith('TXN#') ? 'key slot' : labelOf(key, roles))).join(' + ');
   }
   const key = input.Key as { PK: string; SK: string } | undefined;
   return key ? labelOf(key, roles) : call.op;
 }
 
-async function storedItem(raw: DynamoDBClient, tableName: string, key: { PK: string; SK: string }): Promise<AttributeMap | undefined> {
-  const output = await raw.send(new GetItemCommand({ TableName: tableName, Key: { PK: { S: key.PK }, SK: { S: key.SK } }, ConsistentRead: true }));
+async function storedItem(
+  raw: DynamoDBClient,
+  tableName: string,
+  key: { PK: string; SK: string },
+): Promise<AttributeMap | undefined> {
+  const output = await raw.send(
+    new GetItemCommand({ TableName: tableName, Key: { PK: { S: key.PK }, SK: { S: key.SK } }, ConsistentRead: true }),
+  );
   return output.Item;
 }
 
 /** The projector's writes for a payment: each PutItem, modeled by its item and its index entries, and as reported. */
-function projectionCosts(trace: Trace | undefined, roles: Record<string, string>): { items: ItemCost[]; reported: number } {
+function projectionCosts(
+  trace: Trace | undefined,
+  roles: Record<string, string>,
+): { items: ItemCost[]; reported: number } {
   const items: ItemCost[] = [];
   let reported = 0;
   for (const call of trace?.calls ?? []) {
@@ -252,12 +304,30 @@ function projectionCosts(trace: Trace | undefined, roles: Record<string, string>
       .filter((index) => item[index.partition] !== undefined && item[index.sort] !== undefined)
       .map((index) => index.name);
     const key = { PK: String(item.PK), SK: String(item.SK) };
-    items.push({ label: labelOf(key, roles), key, action: 'Put', bytes, storedBytes: bytes, tableWcu: writeUnits(bytes, false), gsis, gsiWcu: gsis.length * writeUnits(bytes, false) });
+    items.push({
+      label: labelOf(key, roles),
+      key,
+      action: 'Put',
+      bytes,
+      storedBytes: bytes,
+      tableWcu: writeUnits(bytes, false),
+      gsis,
+      gsiWcu: gsis.length * writeUnits(bytes, false),
+    });
   }
   return { items, reported };
 }
 
-async function analyze(variant: string, result: LambdaResult, trace: Trace, latencyMs: number, raw: DynamoDBClient, tableName: string, roles: Record<string, string>, projection?: Trace): Promise<PaymentCost> {
+async function analyze(
+  variant: string,
+  result: LambdaResult,
+  trace: Trace,
+  latencyMs: number,
+  raw: DynamoDBClient,
+  tableName: string,
+  roles: Record<string, string>,
+  projection?: Trace,
+): Promise<PaymentCost> {
   const callsByOp: Record<string, number> = {};
   const failedByOp: Record<string, number> = {};
   for (const call of trace.calls) {
@@ -283,7 +353,10 @@ async function analyze(variant: string, result: LambdaResult, trace: Trace, late
       // A batch read is billed item by item (a key not found costs nothing); a query rounds its total once.
       const modeled =
         call.op === 'BatchGetItem'
-          ? (call.readItems ?? []).reduce((sum, item) => sum + readUnits(docItemSize(item), { consistent: call.consistent === true }), 0)
+          ? (call.readItems ?? []).reduce(
+              (sum, item) => sum + readUnits(docItemSize(item), { consistent: call.consistent === true }),
+              0,
+            )
           : readUnits(bytes, { consistent: call.consistent === true });
       rcuModeled += modeled;
       reads.push({ op: call.op, label: readLabel(call, roles), bytes, rcuModeled: modeled, rcuReported: units.total });
@@ -315,7 +388,11 @@ async function analyze(variant: string, result: LambdaResult, trace: Trace, late
   const projected = projectionCosts(projection, roles);
   const projectionModeled = projected.items.reduce((sum, item) => sum + item.tableWcu + item.gsiWcu, 0);
   const allInWcu = tableModeled + gsiModeled + projectionModeled;
-  const readsBeyondKey = trace.calls.filter((call) => !WRITE_OPS.has(call.op) && !String((call.input?.Key as { PK?: string } | undefined)?.PK ?? '').startsWith('KEYHASH#')).length;
+  const readsBeyondKey = trace.calls.filter(
+    (call) =>
+      !WRITE_OPS.has(call.op) &&
+      !String((call.input?.Key as { PK?: string } | undefined)?.PK ?? '').startsWith('KEYHASH#'),
+  ).length;
   return {
     variant,
     status: result.statusCode,
@@ -345,23 +422,34 @@ export interface KeyTouch {
 }
 
 async function measureCosts(fixture: Fixture, probe: DynamoProbe, options: PaymentsBenchOptions) {
-  const raw = new DynamoDBClient({ endpoint: options.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const raw = new DynamoDBClient({
+    endpoint: options.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const roles: Record<string, string> = {};
-  for (const id of [fixture.plainPayer, fixture.policyPayer, fixture.periodsPayer, fixture.emptyPayer]) roles[id] = 'payer';
+  for (const id of [fixture.plainPayer, fixture.policyPayer, fixture.periodsPayer, fixture.emptyPayer])
+    roles[id] = 'payer';
   roles[fixture.payee] = 'payee';
   probe.requestCapacity = true;
   probe.captureOutputs = true;
   let seq = 0;
   // The journal projector as the table's stream runs it, on the record each payment wrote.
   const table = fixture.app.core.table;
-  const projector = createJournalProjector({ store: createProjectionStore(table), publisher: { publish: async () => undefined } });
+  const projector = createJournalProjector({
+    store: createProjectionStore(table),
+    publisher: { publish: async () => undefined },
+  });
   const journal = createLedgerStore(table);
   const run = async (body: { from: string; to: string; amount: string; idempotencyKey?: string }) => {
     const started = performance.now();
     const traced = await probe.traced(() => handler(paymentEvent(fixture.key, body), lambdaContext()));
     const ms = performance.now() - started;
     let projection: Trace | undefined;
-    const id = traced.result.statusCode === 200 && !traced.result.headers?.['Idempotent-Replayed'] ? (JSON.parse(traced.result.body ?? '{}') as { id?: string }).id : undefined;
+    const id =
+      traced.result.statusCode === 200 && !traced.result.headers?.['Idempotent-Replayed']
+        ? (JSON.parse(traced.result.body ?? '{}') as { id?: string }).id
+        : undefined;
     const record = id ? await journal.getJournalRecord(id) : undefined;
     if (record) projection = (await probe.traced(() => projector.project([{ change: 'INSERT', record }]))).trace;
     return { ...traced, ms, projection };
@@ -370,7 +458,10 @@ async function measureCosts(fixture: Fixture, probe: DynamoProbe, options: Payme
   // The key's first request of the minute also writes lastUsedAt (UpdateItem, not in the transaction).
   const first = await run({ from: fixture.plainPayer, to: fixture.payee, amount: AMOUNT });
   const touchCall = first.trace.calls.find((call) => call.op === 'UpdateItem');
-  const keyRead = first.trace.calls.find((call) => call.op === 'GetItem' && String((call.input?.Key as { PK?: string } | undefined)?.PK).startsWith('KEYHASH#'));
+  const keyRead = first.trace.calls.find(
+    (call) =>
+      call.op === 'GetItem' && String((call.input?.Key as { PK?: string } | undefined)?.PK).startsWith('KEYHASH#'),
+  );
   const apiKeyBytes = keyRead?.readItems?.[0] ? docItemSize(keyRead.readItems[0]) : 0;
   const touch: KeyTouch = {
     calls: touchCall ? 1 : 0,
@@ -380,10 +471,22 @@ async function measureCosts(fixture: Fixture, probe: DynamoProbe, options: Payme
     apiKeyBytes,
   };
 
-  const variants: { name: string; body: () => { from: string; to: string; amount: string; idempotencyKey?: string } }[] = [
-    { name: 'plain (no key, no policy)', body: () => ({ from: fixture.plainPayer, to: fixture.payee, amount: AMOUNT }) },
-    { name: 'idempotency key + daily limit', body: () => ({ from: fixture.policyPayer, to: fixture.payee, amount: AMOUNT, idempotencyKey: `cost-${seq++}` }) },
-    { name: 'idempotency key + day/week/month limits', body: () => ({ from: fixture.periodsPayer, to: fixture.payee, amount: AMOUNT, idempotencyKey: `cost-${seq++}` }) },
+  const variants: {
+    name: string;
+    body: () => { from: string; to: string; amount: string; idempotencyKey?: string };
+  }[] = [
+    {
+      name: 'plain (no key, no policy)',
+      body: () => ({ from: fixture.plainPayer, to: fixture.payee, amount: AMOUNT }),
+    },
+    {
+      name: 'idempotency key + daily limit',
+      body: () => ({ from: fixture.policyPayer, to: fixture.payee, amount: AMOUNT, idempotencyKey: `cost-${seq++}` }),
+    },
+    {
+      name: 'idempotency key + day/week/month limits',
+      body: () => ({ from: fixture.periodsPayer, to: fixture.payee, amount: AMOUNT, idempotencyKey: `cost-${seq++}` }),
+    },
   ];
   const costs: PaymentCost[] = [];
   for (const variant of variants) {
@@ -401,14 +504,41 @@ async function measureCosts(fixture: Fixture, probe: DynamoProbe, options: Payme
   }
 
   // A refusal with a key: the movement's transaction is cancelled, then the refusal is stored.
-  const refused = await run({ from: fixture.emptyPayer, to: fixture.payee, amount: AMOUNT, idempotencyKey: `cost-refused-${seq++}` });
-  costs.push(await analyze('refused: insufficient funds, with a key', refused.result, refused.trace, refused.ms, raw, options.tableName, roles, refused.projection));
+  const refused = await run({
+    from: fixture.emptyPayer,
+    to: fixture.payee,
+    amount: AMOUNT,
+    idempotencyKey: `cost-refused-${seq++}`,
+  });
+  costs.push(
+    await analyze(
+      'refused: insufficient funds, with a key',
+      refused.result,
+      refused.trace,
+      refused.ms,
+      raw,
+      options.tableName,
+      roles,
+      refused.projection,
+    ),
+  );
 
   // A replay: the same idempotency key and body again.
   const replayBody = { from: fixture.policyPayer, to: fixture.payee, amount: AMOUNT, idempotencyKey: 'cost-replay' };
   await run(replayBody);
   const replay = await run(replayBody);
-  costs.push(await analyze('replay of an idempotency key', replay.result, replay.trace, replay.ms, raw, options.tableName, roles, replay.projection));
+  costs.push(
+    await analyze(
+      'replay of an idempotency key',
+      replay.result,
+      replay.trace,
+      replay.ms,
+      raw,
+      options.tableName,
+      roles,
+      replay.projection,
+    ),
+  );
 
   probe.captureOutputs = false;
   const detailed = costs.find((c) => c.variant.startsWith('idempotency key + daily'))!;
@@ -423,7 +553,15 @@ async function measureCosts(fixture: Fixture, probe: DynamoProbe, options: Payme
  * then all copies once more in one TransactWriteItems, then a single copy alone in one.
  */
 export interface Calibration {
-  items: { label: string; bytes: number; gsis: string[]; modelTable: number; modelGsi: number; reportedTable: number; reportedGsi: number }[];
+  items: {
+    label: string;
+    bytes: number;
+    gsis: string[];
+    modelTable: number;
+    modelGsi: number;
+    reportedTable: number;
+    reportedGsi: number;
+  }[];
   putTotal: { model: number; reported: number };
   transactionAll: { items: number; modelTable: number; modelGsi: number; reportedTable: number; reportedGsi: number };
   transactionOne: { label: string; modelTable: number; modelGsi: number; reportedTable: number; reportedGsi: number };
@@ -436,7 +574,10 @@ function gsisOf(item: AttributeMap): string[] {
 }
 
 function unitsOf(consumed: unknown): { table: number; gsi: number } {
-  const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as { Table?: { CapacityUnits?: number }; GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> }[];
+  const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as {
+    Table?: { CapacityUnits?: number };
+    GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
+  }[];
   let tableUnits = 0;
   let gsi = 0;
   for (const c of list) {
@@ -452,7 +593,10 @@ async function calibrate(raw: DynamoDBClient, tableName: string, items: ItemCost
     const stored = await storedItem(raw, tableName, entry.key);
     if (stored) originals.push({ label: entry.label, item: stored });
   }
-  const copy = (item: AttributeMap, mark: string): AttributeMap => ({ ...item, PK: { S: `${mark}#${item.PK?.S ?? ''}` } });
+  const copy = (item: AttributeMap, mark: string): AttributeMap => ({
+    ...item,
+    PK: { S: `${mark}#${item.PK?.S ?? ''}` },
+  });
   const model = (item: AttributeMap, transactional: boolean) => {
     const bytes = itemSize(item);
     return { bytes, table: writeUnits(bytes, transactional), gsi: gsisOf(item).length * writeUnits(bytes, false) };
@@ -460,21 +604,44 @@ async function calibrate(raw: DynamoDBClient, tableName: string, items: ItemCost
   const rows: Calibration['items'] = [];
   for (const { label, item } of originals) {
     const written = copy(item, 'BENCHPUT');
-    const output = await raw.send(new PutItemCommand({ TableName: tableName, Item: written, ReturnConsumedCapacity: 'INDEXES' }));
+    const output = await raw.send(
+      new PutItemCommand({ TableName: tableName, Item: written, ReturnConsumedCapacity: 'INDEXES' }),
+    );
     const reported = unitsOf(output.ConsumedCapacity);
     const expected = model(written, false);
-    rows.push({ label, bytes: expected.bytes, gsis: gsisOf(written), modelTable: expected.table, modelGsi: expected.gsi, reportedTable: reported.table, reportedGsi: reported.gsi });
+    rows.push({
+      label,
+      bytes: expected.bytes,
+      gsis: gsisOf(written),
+      modelTable: expected.table,
+      modelGsi: expected.gsi,
+      reportedTable: reported.table,
+      reportedGsi: reported.gsi,
+    });
   }
   const all = originals.map(({ item }) => copy(item, 'BENCHTXN'));
-  const allOutput = await raw.send(new TransactWriteItemsCommand({ TransactItems: all.map((Item) => ({ Put: { TableName: tableName, Item } })), ReturnConsumedCapacity: 'INDEXES' }));
+  const allOutput = await raw.send(
+    new TransactWriteItemsCommand({
+      TransactItems: all.map((Item) => ({ Put: { TableName: tableName, Item } })),
+      ReturnConsumedCapacity: 'INDEXES',
+    }),
+  );
   const allReported = unitsOf(allOutput.ConsumedCapacity);
   const single = copy(originals[0]!.item, 'BENCHONE');
-  const oneOutput = await raw.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: tableName, Item: single } }], ReturnConsumedCapacity: 'INDEXES' }));
+  const oneOutput = await raw.send(
+    new TransactWriteItemsCommand({
+      TransactItems: [{ Put: { TableName: tableName, Item: single } }],
+      ReturnConsumedCapacity: 'INDEXES',
+    }),
+  );
   const oneReported = unitsOf(oneOutput.ConsumedCapacity);
   const singleModel = model(single, true);
   return {
     items: rows,
-    putTotal: { model: rows.reduce((sum, r) => sum + r.modelTable + r.modelGsi, 0), reported: rows.reduce((sum, r) => sum + r.reportedTable + r.reportedGsi, 0) },
+    putTotal: {
+      model: rows.reduce((sum, r) => sum + r.modelTable + r.modelGsi, 0),
+      reported: rows.reduce((sum, r) => sum + r.reportedTable + r.reportedGsi, 0),
+    },
     transactionAll: {
       items: all.length,
       modelTable: all.reduce((sum, item) => sum + model(item, true).table, 0),
@@ -482,7 +649,13 @@ async function calibrate(raw: DynamoDBClient, tableName: string, items: ItemCost
       reportedTable: allReported.table,
       reportedGsi: allReported.gsi,
     },
-    transactionOne: { label: originals[0]!.label, modelTable: singleModel.table, modelGsi: singleModel.gsi, reportedTable: oneReported.table, reportedGsi: oneReported.gsi },
+    transactionOne: {
+      label: originals[0]!.label,
+      modelTable: singleModel.table,
+      modelGsi: singleModel.gsi,
+      reportedTable: oneReported.table,
+      reportedGsi: oneReported.gsi,
+    },
   };
 }
 
@@ -502,7 +675,10 @@ const PREFIX_OF_BODY = /\{"S":"([A-Z]+)#/;
 
 function prefixOfInput(op: string, input: Record<string, unknown>): string {
   if (op === 'GetItem') return String((input.Key as { PK?: string } | undefined)?.PK ?? '').split('#')[0]!;
-  if (op === 'Query') return String((input.ExpressionAttributeValues as Record<string, unknown> | undefined)?.[':pk'] ?? '').split('#')[0]!;
+  if (op === 'Query')
+    return String((input.ExpressionAttributeValues as Record<string, unknown> | undefined)?.[':pk'] ?? '').split(
+      '#',
+    )[0]!;
   return '';
 }
 
@@ -515,8 +691,19 @@ async function measureCpu(fixture: Fixture, probe: DynamoProbe, options: Payment
   // Keys never used before: a recorded reply must be a first request, not a replay.
   const run = randomUUID().slice(0, 8);
   const variants = [
-    { name: 'plain (no key, no policy)', body: (_i: number) => ({ from: fixture.plainPayer, to: fixture.payee, amount: AMOUNT }) },
-    { name: 'idempotency key + daily limit', body: (i: number) => ({ from: fixture.policyPayer, to: fixture.payee, amount: AMOUNT, idempotencyKey: `cpu-${run}-${i}` }) },
+    {
+      name: 'plain (no key, no policy)',
+      body: (_i: number) => ({ from: fixture.plainPayer, to: fixture.payee, amount: AMOUNT }),
+    },
+    {
+      name: 'idempotency key + daily limit',
+      body: (i: number) => ({
+        from: fixture.policyPayer,
+        to: fixture.payee,
+        amount: AMOUNT,
+        idempotencyKey: `cpu-${run}-${i}`,
+      }),
+    },
   ];
   const results: CpuResult[] = [];
   const context = lambdaContext();
@@ -526,10 +713,15 @@ async function measureCpu(fixture: Fixture, probe: DynamoProbe, options: Payment
     const httpReplies = new Map<string, HttpStubResponse>();
     probe.requestCapacity = false;
     probe.captureOutputs = true;
-    probe.setHttpRecorder((target, body, response) => httpReplies.set(`${target}:${prefixOfBody(target, body)}`, response));
+    probe.setHttpRecorder((target, body, response) =>
+      httpReplies.set(`${target}:${prefixOfBody(target, body)}`, response),
+    );
     for (let i = 0; i < 3; i++) {
-      const { trace } = await probe.traced(() => handler(paymentEvent(fixture.key, variant.body(-1000 - i - results.length * 10)), context));
-      for (const call of trace.calls) if (call.output) documentReplies.set(`${call.op}:${prefixOfInput(call.op, call.input ?? {})}`, call.output);
+      const { trace } = await probe.traced(() =>
+        handler(paymentEvent(fixture.key, variant.body(-1000 - i - results.length * 10)), context),
+      );
+      for (const call of trace.calls)
+        if (call.output) documentReplies.set(`${call.op}:${prefixOfInput(call.op, call.input ?? {})}`, call.output);
     }
     probe.setHttpRecorder(undefined);
     probe.captureOutputs = false;
@@ -538,7 +730,15 @@ async function measureCpu(fixture: Fixture, probe: DynamoProbe, options: Payment
     const keyReply = documentReplies.get('GetItem:KEYHASH');
     if (keyReply?.Item) (keyReply.Item as Record<string, unknown>).lastUsedAt = fresh;
     for (const [name, reply] of httpReplies) {
-      if (name === 'GetItem:KEYHASH') httpReplies.set(name, { ...reply, body: Buffer.from(Buffer.from(reply.body).toString('utf8').replace(/("lastUsedAt":\{"S":")[^"]*(")/, `$1${fresh}$2`)) });
+      if (name === 'GetItem:KEYHASH')
+        httpReplies.set(name, {
+          ...reply,
+          body: Buffer.from(
+            Buffer.from(reply.body)
+              .toString('utf8')
+              .replace(/("lastUsedAt":\{"S":")[^"]*(")/, `$1${fresh}$2`),
+          ),
+        });
     }
     // A never-seen idempotency key reads as "no item"; the recorded reply is exactly that.
     const stubs = {
@@ -560,8 +760,11 @@ async function measureCpu(fixture: Fixture, probe: DynamoProbe, options: Payment
       install();
       // Calls per invocation, checked once under the stub.
       probe.observing = true;
-      const check = await probe.traced(() => handler(paymentEvent(fixture.key, variant.body(900_000 + results.length)), context));
-      if (check.result.statusCode !== 200 || check.result.headers?.['Idempotent-Replayed']) throw new Error(`stubbed payment answered ${check.result.statusCode}: ${check.result.body}`);
+      const check = await probe.traced(() =>
+        handler(paymentEvent(fixture.key, variant.body(900_000 + results.length)), context),
+      );
+      if (check.result.statusCode !== 200 || check.result.headers?.['Idempotent-Replayed'])
+        throw new Error(`stubbed payment answered ${check.result.statusCode}: ${check.result.body}`);
       probe.observing = false;
       let n = 1_000_000 * (results.length + 1);
       for (let i = 0; i < options.cpuWarmup; i++) await handler(paymentEvent(fixture.key, variant.body(n++)), context);
@@ -583,7 +786,14 @@ async function measureCpu(fixture: Fixture, probe: DynamoProbe, options: Payment
       probe.setHttpStub(undefined);
       probe.setDocumentStub(undefined);
       if (failures > 0) throw new Error(`${failures} stubbed invocations failed`);
-      results.push({ variant: variant.name, stub: stubName, invocations: events.length, callsPerInvocation: check.trace.calls.length, cpuUs: summarize(cpu), wallMs: summarize(wall) });
+      results.push({
+        variant: variant.name,
+        stub: stubName,
+        invocations: events.length,
+        callsPerInvocation: check.trace.calls.length,
+        cpuUs: summarize(cpu),
+        wallMs: summarize(wall),
+      });
     }
   }
   probe.requestCapacity = true;
@@ -644,7 +854,14 @@ async function balanceOf(app: Container, walletId: string): Promise<Big> {
   return new Big(wallet.balance.toString());
 }
 
-async function loadRun(fixture: Fixture, probe: DynamoProbe, scenario: { name: string; hot: boolean; conflicts: boolean }, clients: number, durationS: number, runId: string): Promise<LoadResult> {
+async function loadRun(
+  fixture: Fixture,
+  probe: DynamoProbe,
+  scenario: { name: string; hot: boolean; conflicts: boolean },
+  clients: number,
+  durationS: number,
+  runId: string,
+): Promise<LoadResult> {
   const payerOf = (i: number) => (scenario.hot ? fixture.hotPayer : fixture.payers[i]!);
   const payers = [...new Set(Array.from({ length: clients }, (_, i) => payerOf(i)))];
   const before = await Promise.all(payers.map((id) => balanceOf(fixture.app, id)));
@@ -666,7 +883,12 @@ async function loadRun(fixture: Fixture, probe: DynamoProbe, scenario: { name: s
     Array.from({ length: clients }, async (_, client) => {
       for (let seq = 0; performance.now() < deadline; seq++) {
         const from = payerOf(client);
-        const event = paymentEvent(fixture.key, { from, to: fixture.payees[client]!, amount: AMOUNT, idempotencyKey: `${runId}-${client}-${seq}` });
+        const event = paymentEvent(fixture.key, {
+          from,
+          to: fixture.payees[client]!,
+          amount: AMOUNT,
+          idempotencyKey: `${runId}-${client}-${seq}`,
+        });
         const t0 = performance.now();
         const { result, trace } = await probe.traced(() => handler(event, lambdaContext()));
         latencies.push(performance.now() - t0);
@@ -679,7 +901,9 @@ async function loadRun(fixture: Fixture, probe: DynamoProbe, scenario: { name: s
         }
         const code = errorCodeOf(result);
         const transactions = trace.calls.filter((call) => call.op === 'TransactWriteItems');
-        const exhausted = transactions.length >= CONFLICT_RETRY_LIMIT && transactions.every((call) => call.error === 'TransactionCanceledException');
+        const exhausted =
+          transactions.length >= CONFLICT_RETRY_LIMIT &&
+          transactions.every((call) => call.error === 'TransactionCanceledException');
         const outcome = `${result.statusCode}${code ? ` ${code}` : ''}${exhausted ? ' (conflict retries exhausted)' : ''}`;
         outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
         if (result.statusCode === 200) {
@@ -696,7 +920,9 @@ async function loadRun(fixture: Fixture, probe: DynamoProbe, scenario: { name: s
   probe.requestCapacity = true;
 
   const after = await Promise.all(payers.map((id) => balanceOf(fixture.app, id)));
-  const mismatches = payers.filter((id, i) => !before[i]!.minus(after[i]!).eq(new Big(AMOUNT).times(postedBy.get(id) ?? 0)));
+  const mismatches = payers.filter(
+    (id, i) => !before[i]!.minus(after[i]!).eq(new Big(AMOUNT).times(postedBy.get(id) ?? 0)),
+  );
   return {
     scenario: scenario.name,
     clients,
@@ -709,7 +935,10 @@ async function loadRun(fixture: Fixture, probe: DynamoProbe, scenario: { name: s
     txAttemptsPerRequest: attempts / Math.max(1, latencies.length),
     conflictsSimulated: probe.conflictsSimulated,
     nodeCpuPct: ((cpu.user + cpu.system) / 1e6 / seconds) * 100,
-    dynamoCpuPct: javaBefore !== undefined && javaAfter !== undefined ? ((javaAfter - javaBefore) / CLOCK_TICKS_PER_S / seconds) * 100 : undefined,
+    dynamoCpuPct:
+      javaBefore !== undefined && javaAfter !== undefined
+        ? ((javaAfter - javaBefore) / CLOCK_TICKS_PER_S / seconds) * 100
+        : undefined,
     balanceCheck: mismatches.length === 0 ? 'ok' : `MISMATCH on ${mismatches.length} wallet(s)`,
     loadAverage: loadavg()[0]!,
     callMs: Object.fromEntries([...callMs.entries()].map(([op, values]) => [op, summarize(values)])),
@@ -731,12 +960,28 @@ async function measureLoad(fixture: Fixture, probe: DynamoProbe, options: Paymen
   const results: LoadResult[] = [];
   try {
     // Warm-up: JIT, connection pool, DynamoDB Local's own warm-up.
-    await loadRun(fixture, probe, { name: 'warm-up', hot: false, conflicts: false }, Math.min(10, fixture.payers.length), Math.min(2, options.durationS), 'warm');
+    await loadRun(
+      fixture,
+      probe,
+      { name: 'warm-up', hot: false, conflicts: false },
+      Math.min(10, fixture.payers.length),
+      Math.min(2, options.durationS),
+      'warm',
+    );
     for (const scenario of scenarios) {
       for (const clients of options.concurrency) {
         if (scenario.conflicts && clients === 1) continue; // one client cannot conflict with itself
-        const result = await loadRun(fixture, probe, scenario, clients, options.durationS, `${scenario.hot ? 'h' : 'd'}${scenario.conflicts ? 'c' : ''}${clients}`);
-        options.log(`  ${result.scenario}, ${clients} client(s): ${fmt(result.paymentsPerS)} payments/s, p50 ${fmt(result.latencyMs.p50)} ms, ${mix(new Map(Object.entries(result.outcomes)))}`);
+        const result = await loadRun(
+          fixture,
+          probe,
+          scenario,
+          clients,
+          options.durationS,
+          `${scenario.hot ? 'h' : 'd'}${scenario.conflicts ? 'c' : ''}${clients}`,
+        );
+        options.log(
+          `  ${result.scenario}, ${clients} client(s): ${fmt(result.paymentsPerS)} payments/s, p50 ${fmt(result.latencyMs.p50)} ms, ${mix(new Map(Object.entries(result.outcomes)))}`,
+        );
         results.push(result);
       }
     }
@@ -765,7 +1010,8 @@ export async function runPaymentsBench(options: PaymentsBenchOptions): Promise<P
   const fixture = await setup(maxClients);
   if (probe.adoptedClients === 0) throw new Error('the probe did not see the container DynamoDB client');
 
-  const runs = (section: 'cost' | 'cpu' | 'load') => options.sections === undefined || options.sections.includes(section);
+  const runs = (section: 'cost' | 'cpu' | 'load') =>
+    options.sections === undefined || options.sections.includes(section);
   let costs: PaymentCost[] = [];
   let touch: KeyTouch = { calls: 0, wcuReported: 0, wcuModeled: 0, apiKeyBytes: 0 };
   let calibration: Calibration | undefined;
@@ -775,7 +1021,9 @@ export async function runPaymentsBench(options: PaymentsBenchOptions): Promise<P
   }
   let cpu: CpuResult[] = [];
   if (runs('cpu')) {
-    options.log(`2/3 handler CPU with DynamoDB stubbed (${options.cpuInvocations} invocations after ${options.cpuWarmup} warm-up, per variant and stub) ...`);
+    options.log(
+      `2/3 handler CPU with DynamoDB stubbed (${options.cpuInvocations} invocations after ${options.cpuWarmup} warm-up, per variant and stub) ...`,
+    );
     cpu = await measureCpu(fixture, probe, options);
   }
   let load: LoadResult[] = [];
@@ -801,19 +1049,40 @@ export function formatPaymentsReport(result: PaymentsBenchResult): string {
 function formatCostSection(result: PaymentsBenchResult): string {
   const out: string[] = [];
   const { costs, touch, calibration } = result;
-  out.push('== 1. DynamoDB calls and capacity units per POST /v1/payments (DynamoDB Local, ReturnConsumedCapacity INDEXES) ==');
+  out.push(
+    '== 1. DynamoDB calls and capacity units per POST /v1/payments (DynamoDB Local, ReturnConsumedCapacity INDEXES) ==',
+  );
   out.push(
     table(
-      ['variant', 'status', 'calls', 'by command', 'reads beyond key', 'tx items', 'RCU rep/model', 'WCU reported (table + GSIs)', 'tx WCU model: table 2x/KB', '+ GSIs 1x/KB', '+ projections', 'all-in', `$ per 1M (on-demand)`],
+      [
+        'variant',
+        'status',
+        'calls',
+        'by command',
+        'reads beyond key',
+        'tx items',
+        'RCU rep/model',
+        'WCU reported (table + GSIs)',
+        'tx WCU model: table 2x/KB',
+        '+ GSIs 1x/KB',
+        '+ projections',
+        'all-in',
+        `$ per 1M (on-demand)`,
+      ],
       costs.map((c) => [
         c.variant,
         c.status,
         c.calls,
-        Object.entries(c.callsByOp).map(([op, n]) => `${op} ${n}${c.failedByOp[op] ? ` (${c.failedByOp[op]} failed)` : ''}`).join(', '),
+        Object.entries(c.callsByOp)
+          .map(([op, n]) => `${op} ${n}${c.failedByOp[op] ? ` (${c.failedByOp[op]} failed)` : ''}`)
+          .join(', '),
         c.readsBeyondKey,
         c.transactionItems,
         `${fmt(c.reported.rcu, 1)} / ${fmt(c.modeled.rcu, 1)}`,
-        `${fmt(c.reported.wcu, 0)} (${fmt(c.reported.wcuTable, 0)} + ${fmt(Object.values(c.reported.wcuGsi).reduce((a, b) => a + b, 0), 0)})`,
+        `${fmt(c.reported.wcu, 0)} (${fmt(c.reported.wcuTable, 0)} + ${fmt(
+          Object.values(c.reported.wcuGsi).reduce((a, b) => a + b, 0),
+          0,
+        )})`,
         fmt(c.modeled.wcuTable, 0),
         `${fmt(c.modeled.wcuGsi, 0)} -> tx ${fmt(c.modeled.wcuTable + c.modeled.wcuGsi, 0)}`,
         `${fmt(c.projectionWcu.modeled, 0)} (${c.projections.length} items, reported ${fmt(c.projectionWcu.reported, 0)})`,
@@ -835,11 +1104,21 @@ function formatCostSection(result: PaymentsBenchResult): string {
   const detailed = costs.find((c) => c.variant.startsWith('idempotency key + daily'));
   if (detailed && calibration) {
     out.push('');
-    out.push(`Items of the transaction (${detailed.variant}); sizes by DynamoDB's rules, "stored" read back after the payment:`);
+    out.push(
+      `Items of the transaction (${detailed.variant}); sizes by DynamoDB's rules, "stored" read back after the payment:`,
+    );
     out.push(
       table(
         ['item', 'action', 'bytes sent', 'bytes stored', 'table WCU (tx 2x/KB)', 'GSIs written', 'GSI WCU (1x/KB)'],
-        detailed.items.map((item) => [item.label, item.action, item.action === 'Put' ? item.bytes : '-', item.storedBytes, item.tableWcu, item.gsis.join(' ') || '-', item.gsiWcu]),
+        detailed.items.map((item) => [
+          item.label,
+          item.action,
+          item.action === 'Put' ? item.bytes : '-',
+          item.storedBytes,
+          item.tableWcu,
+          item.gsis.join(' ') || '-',
+          item.gsiWcu,
+        ]),
       ),
     );
     if (detailed.projections.length > 0) {
@@ -847,21 +1126,37 @@ function formatCostSection(result: PaymentsBenchResult): string {
       out.push(
         table(
           ['item', 'bytes', 'table WCU (1x/KB)', 'GSIs written', 'GSI WCU (1x/KB)'],
-          detailed.projections.map((item) => [item.label, item.bytes, item.tableWcu, item.gsis.join(' ') || '-', item.gsiWcu]),
+          detailed.projections.map((item) => [
+            item.label,
+            item.bytes,
+            item.tableWcu,
+            item.gsis.join(' ') || '-',
+            item.gsiWcu,
+          ]),
         ),
       );
     }
-    const gsiReported = Object.entries(detailed.reported.wcuGsi).map(([name, units]) => `${name} ${units}`).join(', ');
+    const gsiReported = Object.entries(detailed.reported.wcuGsi)
+      .map(([name, units]) => `${name} ${units}`)
+      .join(', ');
     out.push(
       `Reported by DynamoDB Local for this transaction: table ${detailed.reported.wcuTable}, indexes ${gsiReported} ` +
         `(model: table ${detailed.modeled.wcuTable}, indexes ${detailed.modeled.wcuGsi} at 1x or ${detailed.modeled.wcuGsiDoubled} at 2x).`,
     );
     out.push('');
-    out.push('Cross-check of the model against DynamoDB Local\'s own accounting, the same items copied and written again:');
+    out.push(
+      "Cross-check of the model against DynamoDB Local's own accounting, the same items copied and written again:",
+    );
     out.push(
       table(
         ['item (copy)', 'bytes', 'GSIs', 'PutItem model table+GSI', 'PutItem reported table+GSI'],
-        calibration.items.map((r) => [r.label, r.bytes, r.gsis.join(' ') || '-', `${r.modelTable} + ${r.modelGsi}`, `${fmt(r.reportedTable, 0)} + ${fmt(r.reportedGsi, 0)}`]),
+        calibration.items.map((r) => [
+          r.label,
+          r.bytes,
+          r.gsis.join(' ') || '-',
+          `${r.modelTable} + ${r.modelGsi}`,
+          `${fmt(r.reportedTable, 0)} + ${fmt(r.reportedGsi, 0)}`,
+        ]),
       ),
     );
     const t = calibration.transactionAll;
@@ -873,7 +1168,12 @@ function formatCostSection(result: PaymentsBenchResult): string {
     );
     out.push('');
     out.push('Reads of the same payment:');
-    out.push(table(['read', 'command', 'bytes', 'RCU model', 'RCU reported'], detailed.reads.map((r) => [r.label, r.op, r.bytes, fmt(r.rcuModeled, 1), fmt(r.rcuReported, 1)])));
+    out.push(
+      table(
+        ['read', 'command', 'bytes', 'RCU model', 'RCU reported'],
+        detailed.reads.map((r) => [r.label, r.op, r.bytes, fmt(r.rcuModeled, 1), fmt(r.rcuReported, 1)]),
+      ),
+    );
   }
   return out.join('\n');
 }
@@ -883,20 +1183,63 @@ function formatCpuSection(cpu: CpuResult[]): string {
   out.push('== 2. Handler CPU per invocation with DynamoDB stubbed (sequential invocations, process.cpuUsage) ==');
   out.push(
     table(
-      ['variant', 'stub at', 'n', 'calls/inv', 'CPU mean us', 'CPU p50', 'CPU p99', 'wall mean ms', 'wall p50', 'wall p99'],
-      cpu.map((r) => [r.variant, r.stub, r.invocations, r.callsPerInvocation, fmt(r.cpuUs.mean, 0), fmt(r.cpuUs.p50, 0), fmt(r.cpuUs.p99, 0), fmt(r.wallMs.mean, 3), fmt(r.wallMs.p50, 3), fmt(r.wallMs.p99, 3)]),
+      [
+        'variant',
+        'stub at',
+        'n',
+        'calls/inv',
+        'CPU mean us',
+        'CPU p50',
+        'CPU p99',
+        'wall mean ms',
+        'wall p50',
+        'wall p99',
+      ],
+      cpu.map((r) => [
+        r.variant,
+        r.stub,
+        r.invocations,
+        r.callsPerInvocation,
+        fmt(r.cpuUs.mean, 0),
+        fmt(r.cpuUs.p50, 0),
+        fmt(r.cpuUs.p99, 0),
+        fmt(r.wallMs.mean, 3),
+        fmt(r.wallMs.p50, 3),
+        fmt(r.wallMs.p99, 3),
+      ]),
     ),
   );
-  out.push('"HTTP transport": the SDK runs in full (marshalling, JSON, SigV4 signing, parsing) with canned responses; "document client": the SDK is skipped.');
+  out.push(
+    '"HTTP transport": the SDK runs in full (marshalling, JSON, SigV4 signing, parsing) with canned responses; "document client": the SDK is skipped.',
+  );
   return out.join('\n');
 }
 
 function formatLoadSection(load: LoadResult[]): string {
   const out: string[] = [];
-  out.push(`== 3. Load: N clients in one process, each sending payments of ${AMOUNT} (idempotency key + daily-limit policy) back to back ==`);
+  out.push(
+    `== 3. Load: N clients in one process, each sending payments of ${AMOUNT} (idempotency key + daily-limit policy) back to back ==`,
+  );
   out.push(
     table(
-      ['scenario', 'N', 'req', 'payments/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'tx attempts/req', 'TransactWrite p50 ms', 'reads p50 ms', 'node CPU %', 'DDB Local CPU %', 'load avg', 'balances', 'outcomes'],
+      [
+        'scenario',
+        'N',
+        'req',
+        'payments/s',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'max ms',
+        'tx attempts/req',
+        'TransactWrite p50 ms',
+        'reads p50 ms',
+        'node CPU %',
+        'DDB Local CPU %',
+        'load avg',
+        'balances',
+        'outcomes',
+      ],
       load.map((r) => [
         r.scenario,
         r.clients,

@@ -51,16 +51,19 @@ function parseArgs(argv: string[]): Args {
   const value = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const quick = argv.includes('--quick');
   const clients = (value('clients') ?? '1,10,50').split(',').map(Number);
-  if (clients.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--clients takes positive integers, e.g. --clients=1,10,50');
+  if (clients.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error('--clients takes positive integers, e.g. --clients=1,10,50');
   const durationS = Number(value('duration') ?? (quick ? 2 : 8));
   if (!(durationS > 0)) throw new Error('--duration takes a positive number of seconds');
   const runs = Number(value('runs') ?? (quick ? 5 : 15));
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive integer');
   const only = [...argv.filter((arg) => !arg.startsWith('--')), ...(value('only')?.split(',') ?? [])].filter(Boolean);
   const unknown = only.filter((name) => !(name in BENCHES));
-  if (unknown.length) throw new Error(`unknown bench ${unknown.join(', ')}; benches: ${Object.keys(BENCHES).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown bench ${unknown.join(', ')}; benches: ${Object.keys(BENCHES).join(', ')}`);
   const sections = value('sections')?.split(',') as Args['sections'];
-  if (sections?.some((section) => !['cost', 'cpu', 'load'].includes(section))) throw new Error('--sections takes cost, cpu and/or load');
+  if (sections?.some((section) => !['cost', 'cpu', 'load'].includes(section)))
+    throw new Error('--sections takes cost, cpu and/or load');
   return { quick, durationS, clients, json: value('json'), runs, only, sections, endpoint: value('endpoint') };
 }
 
@@ -78,7 +81,12 @@ const BENCHES: Record<string, Bench> = {
       // A regression guard: a function over its target (bench/bundles.ts TARGETS) fails the run.
       const over = overTargets(result);
       if (over.length > 0) process.exitCode = 1;
-      return { result, report: formatBundlesReport(result) + (over.length > 0 ? `\n\nOVER TARGET (exit code 1):\n${over.map((line) => `  ${line}`).join('\n')}` : '') };
+      return {
+        result,
+        report:
+          formatBundlesReport(result) +
+          (over.length > 0 ? `\n\nOVER TARGET (exit code 1):\n${over.map((line) => `  ${line}`).join('\n')}` : ''),
+      };
     },
   },
   payments: {
@@ -112,7 +120,14 @@ const BENCHES: Record<string, Bench> = {
       const tableName = 'bench-webhooks';
       await ensureTable(endpoint, tableName);
       Object.assign(process.env, webhooksBenchEnvironment(endpoint, tableName));
-      const result = await runWebhooksBench({ endpoint, tableName, costEvents: args.quick ? 100 : 500, latencyEvents: args.quick ? 200 : 1000, concurrency: args.clients[0] ?? 1, log });
+      const result = await runWebhooksBench({
+        endpoint,
+        tableName,
+        costEvents: args.quick ? 100 : 500,
+        latencyEvents: args.quick ? 200 : 1000,
+        concurrency: args.clients[0] ?? 1,
+        log,
+      });
       return { result, report: formatWebhooksReport(result) };
     },
   },
@@ -123,7 +138,14 @@ const BENCHES: Record<string, Bench> = {
       const { formatCardsReport, runCardsBench } = await import('./cards.js');
       const tableName = 'bench-cards';
       await ensureTable(endpoint, tableName);
-      const result = await runCardsBench({ endpoint, tableName, samples: args.quick ? 50 : 300, cpuInvocations: args.quick ? 200 : 1000, concurrency: args.clients[1] ?? args.clients[0] ?? 10, log });
+      const result = await runCardsBench({
+        endpoint,
+        tableName,
+        samples: args.quick ? 50 : 300,
+        cpuInvocations: args.quick ? 200 : 1000,
+        concurrency: args.clients[1] ?? args.clients[0] ?? 10,
+        log,
+      });
       return { result, report: formatCardsReport(result) };
     },
   },
@@ -132,7 +154,12 @@ const BENCHES: Record<string, Bench> = {
     run: async (endpoint, args, log) => {
       // bench/mcp.ts: MCP handler CPU per tool call beside the REST handler (loaded on use, like payments).
       const { formatMcpReport, runMcpBench } = await import('./mcp.js');
-      const result = await runMcpBench({ endpoint, invocations: args.quick ? 300 : 2000, warmup: args.quick ? 100 : 500, log });
+      const result = await runMcpBench({
+        endpoint,
+        invocations: args.quick ? 300 : 2000,
+        warmup: args.quick ? 100 : 500,
+        log,
+      });
       return { result, report: formatMcpReport(result) };
     },
   },
@@ -167,7 +194,9 @@ async function main() {
   }
 
   const env = machine();
-  log(`Allowance benchmarks: node ${env.node}, ${env.cpu}, ${env.memoryGb} GB, ${env.dynamoDbLocal}, load average ${env.loadAverage.join(' ')}`);
+  log(
+    `Allowance benchmarks: node ${env.node}, ${env.cpu}, ${env.memoryGb} GB, ${env.dynamoDbLocal}, load average ${env.loadAverage.join(' ')}`,
+  );
   const results: Record<string, unknown> = { machine: env };
   const selected = Object.entries(BENCHES).filter(([name]) => args.only.length === 0 || args.only.includes(name));
   const run = async (name: string, bench: Bench, endpoint: string) => {
@@ -204,10 +233,29 @@ async function main() {
 async function runInOwnProcess(name: string, endpoint: string): Promise<unknown> {
   const dir = mkdtempSync(path.join(tmpdir(), 'allowance-bench-'));
   const json = path.join(dir, `${name}.json`);
-  const forwarded = process.argv.slice(2).filter((arg) => arg.startsWith('--') && !arg.startsWith('--only=') && !arg.startsWith('--json=') && !arg.startsWith('--endpoint='));
+  const forwarded = process.argv
+    .slice(2)
+    .filter(
+      (arg) =>
+        arg.startsWith('--') &&
+        !arg.startsWith('--only=') &&
+        !arg.startsWith('--json=') &&
+        !arg.startsWith('--endpoint='),
+    );
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name, ...forwarded, `--endpoint=${endpoint}`, `--json=${json}`], { stdio: 'inherit' });
+      const child = spawn(
+        process.execPath,
+        [
+          ...process.execArgv,
+          fileURLToPath(import.meta.url),
+          name,
+          ...forwarded,
+          `--endpoint=${endpoint}`,
+          `--json=${json}`,
+        ],
+        { stdio: 'inherit' },
+      );
       child.once('error', reject);
       child.once('exit', resolve);
     });

@@ -34,7 +34,15 @@ export interface WebhooksBenchResult {
 }
 
 export function webhooksBenchEnvironment(endpoint: string, tableName: string): Record<string, string> {
-  return { [ENV.dynamodbEndpoint]: endpoint, [ENV.tableName]: tableName, [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex'), [ENV.rateLimitPerSecond]: '100000', [ENV.rateLimitPerMinute]: '10000000', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
+  return {
+    [ENV.dynamodbEndpoint]: endpoint,
+    [ENV.tableName]: tableName,
+    [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex'),
+    [ENV.rateLimitPerSecond]: '100000',
+    [ENV.rateLimitPerMinute]: '10000000',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  };
 }
 
 function countingClient(client: DynamoDBDocumentClient, counts: Map<string, number>): DynamoDBDocumentClient {
@@ -50,7 +58,14 @@ function countingClient(client: DynamoDBDocumentClient, counts: Map<string, numb
   });
 }
 
-export async function runWebhooksBench(options: { endpoint: string; tableName: string; costEvents: number; latencyEvents: number; concurrency: number; log: (line: string) => void }): Promise<WebhooksBenchResult> {
+export async function runWebhooksBench(options: {
+  endpoint: string;
+  tableName: string;
+  costEvents: number;
+  latencyEvents: number;
+  concurrency: number;
+  log: (line: string) => void;
+}): Promise<WebhooksBenchResult> {
   const { log } = options;
   const app = createContainer();
   const adminKey = await ensureOperatorKey(app, undefined);
@@ -58,7 +73,11 @@ export async function runWebhooksBench(options: { endpoint: string; tableName: s
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const response = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const response = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     const json = (await response.json()) as any;
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;
@@ -67,7 +86,8 @@ export async function runWebhooksBench(options: { endpoint: string; tableName: s
   const key = org.sandboxKey as string;
   const payer = (await call('POST', '/v1/wallets', key, { name: 'Payer' })).id as string;
   const payee = (await call('POST', '/v1/wallets', key, { name: 'Payee' })).id as string;
-  for (let i = 0; i < Math.ceil((options.costEvents + options.latencyEvents) / 9000) + 1; i += 1) await call('POST', `/v1/wallets/${payer}/fund`, key, { amount: '10000.00' });
+  for (let i = 0; i < Math.ceil((options.costEvents + options.latencyEvents) / 9000) + 1; i += 1)
+    await call('POST', `/v1/wallets/${payer}/fund`, key, { amount: '10000.00' });
   const pay = async () => {
     const started = performance.now();
     const payment = await call('POST', '/v1/payments', key, { from: payer, to: payee, amount: '0.01' });
@@ -78,26 +98,49 @@ export async function runWebhooksBench(options: { endpoint: string; tableName: s
   log(`projector cost: ${options.costEvents} payments, then their journal records through the projector`);
   const ids: string[] = [];
   for (let i = 0; i < options.costEvents; i += 1) ids.push((await pay()).id);
-  const records: { eventName: 'INSERT'; dynamodb: { NewImage: Record<string, unknown>; SequenceNumber: string } }[] = [];
+  const records: { eventName: 'INSERT'; dynamodb: { NewImage: Record<string, unknown>; SequenceNumber: string } }[] =
+    [];
   for (const [i, id] of ids.entries()) {
-    const item = (await app.core.table.client.send(new GetCommand({ TableName: options.tableName, Key: { PK: `TXN#${id}`, SK: 'TXN' } }))).Item!;
-    records.push({ eventName: 'INSERT' as const, dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as Record<string, unknown>, SequenceNumber: String(i + 1) } });
+    const item = (
+      await app.core.table.client.send(
+        new GetCommand({ TableName: options.tableName, Key: { PK: `TXN#${id}`, SK: 'TXN' } }),
+      )
+    ).Item!;
+    records.push({
+      eventName: 'INSERT' as const,
+      dynamodb: {
+        NewImage: marshall(item, { removeUndefinedValues: true }) as Record<string, unknown>,
+        SequenceNumber: String(i + 1),
+      },
+    });
   }
   const measure = async () => {
     const counts = new Map<string, number>();
-    const core = createCore(app.config, { table: { client: countingClient(app.core.table.client, counts), tableName: options.tableName } });
+    const core = createCore(app.config, {
+      table: { client: countingClient(app.core.table.client, counts), tableName: options.tableName },
+    });
     let putEvents = 0;
-    const bus = eventBridgePublisher({ send: async () => ((putEvents += 1), { FailedEntryCount: 0, Entries: [] }) } as never, 'bench-bus');
+    const bus = eventBridgePublisher(
+      { send: async () => ((putEvents += 1), { FailedEntryCount: 0, Entries: [] }) } as never,
+      'bench-bus',
+    );
     const consumer = journalProjector(core, bus);
     for (let start = 0; start < records.length; start += 100) await consumer.handle(records.slice(start, start + 100));
     const dynamo = [...counts.values()].reduce((a, b) => a + b, 0);
-    return { dynamoCallsPerEvent: dynamo / records.length, dynamoCalls: mix(counts), putEventsCallsPerEvent: putEvents / records.length };
+    return {
+      dynamoCallsPerEvent: dynamo / records.length,
+      dynamoCalls: mix(counts),
+      putEventsCallsPerEvent: putEvents / records.length,
+    };
   };
   const firstDelivery = await measure();
   const redelivery = await measure();
 
   // 2. Commit-to-delivery latency with the local workers.
-  const workers = startLocalWorkers({ workers: WORKERS.filter((w) => w.trigger.kind !== 'schedule'), table: { endpoint: options.endpoint, tableName: options.tableName } });
+  const workers = startLocalWorkers({
+    workers: WORKERS.filter((w) => w.trigger.kind !== 'schedule'),
+    table: { endpoint: options.endpoint, tableName: options.tableName },
+  });
   await workers.streamsDrained();
   const arrivals = new Map<string, number>();
   const receiver = createServer((req, res) => {
@@ -110,8 +153,13 @@ export async function runWebhooksBench(options: { endpoint: string; tableName: s
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
-  await call('POST', '/v1/webhooks', key, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['payment.posted'] });
-  log(`end-to-end: ${options.latencyEvents} payments, ${options.concurrency} at a time, commit -> signed POST received`);
+  await call('POST', '/v1/webhooks', key, {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    events: ['payment.posted'],
+  });
+  log(
+    `end-to-end: ${options.latencyEvents} payments, ${options.concurrency} at a time, commit -> signed POST received`,
+  );
   const commits = new Map<string, number>();
   let next = 0;
   await Promise.all(
@@ -124,13 +172,21 @@ export async function runWebhooksBench(options: { endpoint: string; tableName: s
     }),
   );
   const deadline = Date.now() + 30_000;
-  while ([...commits.keys()].some((id) => !arrivals.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  const latencies = [...commits].filter(([id]) => arrivals.has(id)).map(([id, at]) => Math.max(0, arrivals.get(id)! - at));
+  while ([...commits.keys()].some((id) => !arrivals.has(id)) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+  const latencies = [...commits]
+    .filter(([id]) => arrivals.has(id))
+    .map(([id, at]) => Math.max(0, arrivals.get(id)! - at));
   await workers.stop();
   server.closeAllConnections();
   server.close();
   receiver.close();
-  return { costEvents: records.length, firstDelivery, redelivery, latency: { ...summarize(latencies), events: latencies.length, concurrency: options.concurrency } };
+  return {
+    costEvents: records.length,
+    firstDelivery,
+    redelivery,
+    latency: { ...summarize(latencies), events: latencies.length, concurrency: options.concurrency },
+  };
 }
 
 export function formatWebhooksReport(result: WebhooksBenchResult): string {
@@ -139,12 +195,25 @@ export function formatWebhooksReport(result: WebhooksBenchResult): string {
     table(
       ['delivery', 'DynamoDB calls/event', 'PutEvents calls/event', 'DynamoDB calls'],
       [
-        ['first', fmt(result.firstDelivery.dynamoCallsPerEvent, 2), fmt(result.firstDelivery.putEventsCallsPerEvent, 2), result.firstDelivery.dynamoCalls],
-        ['redelivered', fmt(result.redelivery.dynamoCallsPerEvent, 2), fmt(result.redelivery.putEventsCallsPerEvent, 2), result.redelivery.dynamoCalls],
+        [
+          'first',
+          fmt(result.firstDelivery.dynamoCallsPerEvent, 2),
+          fmt(result.firstDelivery.putEventsCallsPerEvent, 2),
+          result.firstDelivery.dynamoCalls,
+        ],
+        [
+          'redelivered',
+          fmt(result.redelivery.dynamoCallsPerEvent, 2),
+          fmt(result.redelivery.putEventsCallsPerEvent, 2),
+          result.redelivery.dynamoCalls,
+        ],
       ],
     ),
     '',
     `Local end-to-end latency, commit -> delivery (${result.latency.events} events, ${result.latency.concurrency} clients), ms:`,
-    table(['median', 'p95', 'p99', 'max'], [[fmt(result.latency.p50), fmt(result.latency.p95), fmt(result.latency.p99), fmt(result.latency.max)]]),
+    table(
+      ['median', 'p95', 'p99', 'max'],
+      [[fmt(result.latency.p50), fmt(result.latency.p95), fmt(result.latency.p99), fmt(result.latency.max)]],
+    ),
   ].join('\n');
 }

@@ -10,5 +10,8 @@ import { createDocumentClient } from '../shared/persistence/client.js';
 import { replayJournal } from '../shared/persistence/journal-replay.js';
 
 const config = loadConfig();
-const report = await replayJournal({ client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }), tableName: config.tableName });
+const report = await replayJournal({
+  client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
+  tableName: config.tableName,
+});
 console.log(JSON.stringify(report, null, 2));

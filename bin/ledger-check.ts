@@ -8,6 +8,9 @@ import { createDocumentClient } from '../shared/persistence/client.js';
 import { checkLedger } from '../shared/persistence/ledger-check.js';
 
 const config = loadConfig();
-const report = await checkLedger(createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }), config.tableName);
+const report = await checkLedger(
+  createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
+  config.tableName,
+);
 console.log(JSON.stringify(report, null, 2));
 process.exit(report.problems.length === 0 ? 0 : 1);

@@ -34,7 +34,10 @@ interface LocalCredentials {
 }
 
 function localCredentials(): LocalCredentials {
-  const candidates = [fileURLToPath(new URL('../.local/credentials.json', import.meta.url)), resolve('.local/credentials.json')];
+  const candidates = [
+    fileURLToPath(new URL('../.local/credentials.json', import.meta.url)),
+    resolve('.local/credentials.json'),
+  ];
   const file = candidates.find((path) => existsSync(path));
   if (!file) return {};
   try {
@@ -83,12 +86,21 @@ export async function runBridge(settings: BridgeSettings): Promise<void> {
     if (isJSONRPCRequest(message) && isInitializeRequest(message)) initializing.add(message.id);
     remote.send(message).catch((error: unknown) => {
       // StreamableHTTPError carries the HTTP status as `code` (401: wrong token or API key).
-      const status = typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : undefined;
+      const status =
+        typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : undefined;
       const text = `${status ? `HTTP ${status}: ` : ''}${error instanceof Error ? error.message : String(error)}`;
       console.error(`allowance mcp: ${text}`);
       // A request must get an answer, or the client waits for ever.
       if (isJSONRPCRequest(message)) {
-        void local.send({ jsonrpc: '2.0', id: message.id, error: { code: RELAY_ERROR, message: `Allowance MCP endpoint ${settings.url}: ${text}`, ...(status ? { data: { status } } : {}) } });
+        void local.send({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: RELAY_ERROR,
+            message: `Allowance MCP endpoint ${settings.url}: ${text}`,
+            ...(status ? { data: { status } } : {}),
+          },
+        });
       }
     });
   };

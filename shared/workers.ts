@@ -144,7 +144,8 @@ export const TRANSFER_STEPS_WORKER = 'transfer-steps';
 export const WORKERS: readonly WorkerDefinition[] = [
   {
     name: EXPIRY_QUEUE,
-    description: 'Expires what a one-time schedule names when it fires (pending approvals, the clearing of ACH deposits; conditional state changes: idempotent, a decided approval or a released clearing is left alone)',
+    description:
+      'Expires what a one-time schedule names when it fires (pending approvals, the clearing of ACH deposits; conditional state changes: idempotent, a decided approval or a released clearing is left alone)',
     entry: 'functions/expiry/handler.ts',
     // A message that arrives before its expiry (clock skew) is reported failed and received again.
     trigger: { kind: 'queue', queue: EXPIRY_QUEUE, batchSize: 10, fromBus: false, fromScheduler: true },
@@ -155,7 +156,8 @@ export const WORKERS: readonly WorkerDefinition[] = [
   },
   {
     name: 'expiry-sweep',
-    description: 'Safety net of the one-time expiry schedules and the transfer workflow: expires pending approvals past their expiry, does the overdue work of transfers (submit, settle, end of clearing) by the same idempotent steps, and reverses APPROVED card authorizations past their expiry (table only)',
+    description:
+      'Safety net of the one-time expiry schedules and the transfer workflow: expires pending approvals past their expiry, does the overdue work of transfers (submit, settle, end of clearing) by the same idempotent steps, and reverses APPROVED card authorizations past their expiry (table only)',
     entry: 'functions/expiry-sweep/handler.ts',
     // Kept because scheduling happens after the payment's commit and may fail (logged, the payment
     // stands); a missed run is caught up by the next one: every run expires everything that is due.
@@ -167,12 +169,20 @@ export const WORKERS: readonly WorkerDefinition[] = [
   },
   {
     name: 'journal-projector',
-    description: 'Projects journal records from the table stream into audit entries, organization payment listings and events (derived ids, attribute_not_exists: idempotent)',
+    description:
+      'Projects journal records from the table stream into audit entries, organization payment listings and events (derived ids, attribute_not_exists: idempotent)',
     entry: 'functions/journal-projector/handler.ts',
     // Visible within 2 s (decisions.md section 9): no batching window; a batch is retried while the
     // stream keeps order, then goes to the DLQ (`npm run journal:replay` rebuilds what it missed).
     // Outbox items (events of changes that are not movements) are published by the same consumer.
-    trigger: { kind: 'stream', source: 'ledger-table', batchSize: 100, startingPosition: 'TRIM_HORIZON', retryAttempts: 10, entityTypes: ['TRANSACTION', 'OUTBOX_EVENT'] },
+    trigger: {
+      kind: 'stream',
+      source: 'ledger-table',
+      batchSize: 100,
+      startingPosition: 'TRIM_HORIZON',
+      retryAttempts: 10,
+      entityTypes: ['TRANSACTION', 'OUTBOX_EVENT'],
+    },
     timeoutSeconds: 30,
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
     dlq: { enabled: true },
@@ -180,7 +190,8 @@ export const WORKERS: readonly WorkerDefinition[] = [
   },
   {
     name: WEBHOOK_DELIVERY_QUEUE,
-    description: 'Delivers events to webhooks (Standard Webhooks signature, retries with backoff for 3 days, delivery log; deliveries de-duplicated by derived id)',
+    description:
+      'Delivers events to webhooks (Standard Webhooks signature, retries with backoff for 3 days, delivery log; deliveries de-duplicated by derived id)',
     entry: 'functions/webhook-delivery/handler.ts',
     // Every event of the bus (a rule), plus the attempts this worker schedules itself.
     trigger: { kind: 'queue', queue: WEBHOOK_DELIVERY_QUEUE, batchSize: 10, fromBus: true },
@@ -192,7 +203,8 @@ export const WORKERS: readonly WorkerDefinition[] = [
   },
   {
     name: TRANSFER_STEPS_WORKER,
-    description: 'Runs the steps of the transfer workflow: submit to the rail, settle (conditional state changes: a step that finds its work done answers the current status)',
+    description:
+      'Runs the steps of the transfer workflow: submit to the rail, settle (conditional state changes: a step that finds its work done answers the current status)',
     entry: 'functions/transfer-steps/handler.ts',
     trigger: { kind: 'workflow-task', workflow: TRANSFER_WORKFLOW_NAME },
     // One transfer per call: a few reads, one transaction and the rail's answer.
@@ -208,7 +220,9 @@ export const WORKERS: readonly WorkerDefinition[] = [
 export const entryOf = (name: string) => `functions/${name}/handler.ts`;
 
 /** Workflow-task workers live with their workflow (workflows stack); the events stack holds the others. */
-export const isWorkflowTask = (worker: WorkerDefinition): worker is WorkerDefinition & { trigger: WorkflowTaskTrigger } => worker.trigger.kind === 'workflow-task';
+export const isWorkflowTask = (
+  worker: WorkerDefinition,
+): worker is WorkerDefinition & { trigger: WorkflowTaskTrigger } => worker.trigger.kind === 'workflow-task';
 
 const NAME_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 const inRange = (value: number, min: number, max: number) => Number.isInteger(value) && value >= min && value <= max;
@@ -235,24 +249,29 @@ export function workerTableProblems(workers: readonly WorkerDefinition[]): strin
     }
 
     const { trigger, dlq } = worker;
-    if (!WIRED_TRIGGER_KINDS.includes(trigger.kind)) problems.push(`${at}: trigger kind ${trigger.kind} is not wired in CDK and the local run yet`);
+    if (!WIRED_TRIGGER_KINDS.includes(trigger.kind))
+      problems.push(`${at}: trigger kind ${trigger.kind} is not wired in CDK and the local run yet`);
     switch (trigger.kind) {
       case 'schedule':
-        if (!inRange(trigger.rateMinutes, 1, 60 * 24 * 365)) problems.push(`${at}: rateMinutes must be a whole number of minutes, at least 1`);
+        if (!inRange(trigger.rateMinutes, 1, 60 * 24 * 365))
+          problems.push(`${at}: rateMinutes must be a whole number of minutes, at least 1`);
         if (!inRange(trigger.retryAttempts, 0, 185)) problems.push(`${at}: retryAttempts must be 0 to 185`);
         break;
       case 'stream':
         if (!inRange(trigger.batchSize, 1, 10_000)) problems.push(`${at}: batchSize must be 1 to 10000`);
         if (!inRange(trigger.retryAttempts, 0, 10_000)) problems.push(`${at}: retryAttempts must be 0 to 10000`);
-        if (!worker.grants.includes('table:readStream')) problems.push(`${at}: a stream trigger needs the grant table:readStream`);
+        if (!worker.grants.includes('table:readStream'))
+          problems.push(`${at}: a stream trigger needs the grant table:readStream`);
         break;
       case 'queue':
         if (!inRange(trigger.batchSize, 1, 10_000)) problems.push(`${at}: batchSize must be 1 to 10000`);
-        if (!dlq.enabled || dlq.maxReceiveCount === undefined) problems.push(`${at}: a queue trigger needs a DLQ with maxReceiveCount`);
+        if (!dlq.enabled || dlq.maxReceiveCount === undefined)
+          problems.push(`${at}: a queue trigger needs a DLQ with maxReceiveCount`);
         if (trigger.fromScheduler) schedulerTargets += 1;
         break;
       case 'workflow-task':
-        if (!(WORKFLOW_NAMES as readonly string[]).includes(trigger.workflow)) problems.push(`${at}: unknown workflow ${trigger.workflow}`);
+        if (!(WORKFLOW_NAMES as readonly string[]).includes(trigger.workflow))
+          problems.push(`${at}: unknown workflow ${trigger.workflow}`);
         // Failures go back to the workflow (Retry/Catch): no DLQ of its own.
         if (dlq.enabled) problems.push(`${at}: a workflow task reports failures to its workflow, not to a DLQ`);
         break;

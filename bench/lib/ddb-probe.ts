@@ -28,7 +28,10 @@ export interface ConsumedCapacityRecord {
   ReadCapacityUnits?: number;
   WriteCapacityUnits?: number;
   Table?: { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
-  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }>;
+  GlobalSecondaryIndexes?: Record<
+    string,
+    { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }
+  >;
 }
 
 export interface TransactItemRecord {
@@ -72,10 +75,24 @@ export interface HttpStubResponse {
 /** `target` is the X-Amz-Target operation (e.g. "GetItem"), `body` the JSON request text. */
 export type HttpStub = (target: string, body: string) => HttpStubResponse;
 
-const CAPACITY_OPS = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan', 'TransactWriteItems', 'TransactGetItems', 'BatchGetItem', 'BatchWriteItem']);
+const CAPACITY_OPS = new Set([
+  'GetItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'Query',
+  'Scan',
+  'TransactWriteItems',
+  'TransactGetItems',
+  'BatchGetItem',
+  'BatchWriteItem',
+]);
 
 interface RequestHandlerLike {
-  handle(request: { headers: Record<string, string>; body?: unknown }, options?: unknown): Promise<{ response: unknown }>;
+  handle(
+    request: { headers: Record<string, string>; body?: unknown },
+    options?: unknown,
+  ): Promise<{ response: unknown }>;
   [key: string]: unknown;
 }
 
@@ -122,8 +139,18 @@ export class DynamoProbe {
   adopt(client: AdoptedClient): void {
     if (this.clients.has(client)) return;
     this.clients.add(client);
-    client.middlewareStack.add(this.observeMiddleware(), { step: 'initialize', priority: 'high', name: 'benchObserve', override: true });
-    client.middlewareStack.add(this.documentStubMiddleware(), { step: 'initialize', priority: 'low', name: 'benchDocumentStub', override: true });
+    client.middlewareStack.add(this.observeMiddleware(), {
+      step: 'initialize',
+      priority: 'high',
+      name: 'benchObserve',
+      override: true,
+    });
+    client.middlewareStack.add(this.documentStubMiddleware(), {
+      step: 'initialize',
+      priority: 'low',
+      name: 'benchDocumentStub',
+      override: true,
+    });
   }
 
   setDocumentStub(stub: DocumentStub | undefined): void {
@@ -154,11 +181,17 @@ export class DynamoProbe {
         if (!this.observing) return next(args);
         const trace = this.storage.getStore();
         const op = (context.commandName ?? 'Unknown').replace(/Command$/, '');
-        const input = this.requestCapacity && CAPACITY_OPS.has(op) ? { ...args.input, ReturnConsumedCapacity: 'INDEXES' } : args.input;
+        const input =
+          this.requestCapacity && CAPACITY_OPS.has(op)
+            ? { ...args.input, ReturnConsumedCapacity: 'INDEXES' }
+            : args.input;
         const record: CallRecord = { op, ms: 0, consumed: [] };
         if (this.captureOutputs) record.input = args.input;
         if (op === 'GetItem' || op === 'Query') record.consistent = input.ConsistentRead === true;
-        if (op === 'BatchGetItem') record.consistent = Object.values((input.RequestItems as Record<string, { ConsistentRead?: boolean }> | undefined) ?? {}).every((request) => request.ConsistentRead === true);
+        if (op === 'BatchGetItem')
+          record.consistent = Object.values(
+            (input.RequestItems as Record<string, { ConsistentRead?: boolean }> | undefined) ?? {},
+          ).every((request) => request.ConsistentRead === true);
         if (op === 'TransactWriteItems') record.transactItems = transactItemsOf(input);
         const started = performance.now();
         let release: (() => void) | undefined;
@@ -168,10 +201,14 @@ export class DynamoProbe {
           record.ms = performance.now() - started;
           record.consumed = consumedOf(result.output);
           if (this.captureOutputs) record.output = result.output;
-          if (op === 'GetItem' && result.output.Item) record.readItems = [result.output.Item as Record<string, unknown>];
+          if (op === 'GetItem' && result.output.Item)
+            record.readItems = [result.output.Item as Record<string, unknown>];
           if (op === 'Query') record.readItems = (result.output.Items as Record<string, unknown>[] | undefined) ?? [];
           if (op === 'GetItem' && !result.output.Item) record.readItems = [];
-          if (op === 'BatchGetItem') record.readItems = Object.values((result.output.Responses as Record<string, Record<string, unknown>[]> | undefined) ?? {}).flat();
+          if (op === 'BatchGetItem')
+            record.readItems = Object.values(
+              (result.output.Responses as Record<string, Record<string, unknown>[]> | undefined) ?? {},
+            ).flat();
           return result;
         } catch (error) {
           record.ms = performance.now() - started;
@@ -196,9 +233,12 @@ export class DynamoProbe {
       this.conflictsSimulated++;
       record.simulated = true;
       throw new TransactionCanceledException({
-        message: 'Transaction cancelled, please refer cancellation reasons for specific reasons (simulated by the benchmark)',
+        message:
+          'Transaction cancelled, please refer cancellation reasons for specific reasons (simulated by the benchmark)',
         $metadata: { httpStatusCode: 400 },
-        CancellationReasons: conflicting.map((hit) => (hit ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' })),
+        CancellationReasons: conflicting.map((hit) =>
+          hit ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
+        ),
       });
     }
     for (const key of keys) this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
@@ -223,7 +263,10 @@ export class DynamoProbe {
         const stub = this.documentStub;
         if (!stub) return next(args);
         const op = (context.commandName ?? 'Unknown').replace(/Command$/, '');
-        return { output: { $metadata: { httpStatusCode: 200 }, ...stub(op, args.input) }, response: { statusCode: 200, headers: {} } };
+        return {
+          output: { $metadata: { httpStatusCode: 200 }, ...stub(op, args.input) },
+          response: { statusCode: 200, headers: {} },
+        };
       };
   }
 }
@@ -236,7 +279,11 @@ function stubHandler(original: RequestHandlerLike, stub: HttpStub): RequestHandl
     return {
       response: {
         statusCode: response.statusCode,
-        headers: { 'content-type': 'application/x-amz-json-1.0', 'content-length': String(response.body.byteLength), 'x-amzn-requestid': 'bench-stub' },
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'content-length': String(response.body.byteLength),
+          'x-amzn-requestid': 'bench-stub',
+        },
         body: response.body,
       },
     };
@@ -244,10 +291,15 @@ function stubHandler(original: RequestHandlerLike, stub: HttpStub): RequestHandl
   return handler;
 }
 
-function recordingHandler(original: RequestHandlerLike, sink: (target: string, requestBody: string, response: HttpStubResponse) => void): RequestHandlerLike {
+function recordingHandler(
+  original: RequestHandlerLike,
+  sink: (target: string, requestBody: string, response: HttpStubResponse) => void,
+): RequestHandlerLike {
   const handler: RequestHandlerLike = Object.create(original) as RequestHandlerLike;
   handler.handle = async (request, options) => {
-    const out = (await original.handle(request, options)) as { response: { statusCode: number; headers: Record<string, string>; body: unknown } };
+    const out = (await original.handle(request, options)) as {
+      response: { statusCode: number; headers: Record<string, string>; body: unknown };
+    };
     const body = await collect(out.response.body);
     const target = (request.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
     sink(target, bodyText(request.body), { statusCode: out.response.statusCode, body });
@@ -266,7 +318,8 @@ async function collect(body: unknown): Promise<Uint8Array> {
   if (body instanceof Uint8Array) return body;
   if (typeof body === 'string') return Buffer.from(body);
   const chunks: Buffer[] = [];
-  for await (const chunk of body as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  for await (const chunk of body as AsyncIterable<Buffer | string>)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
 }
 
@@ -279,7 +332,9 @@ function consumedOf(output: Output): ConsumedCapacityRecord[] {
 function transactItemsOf(input: Input): TransactItemRecord[] {
   const items = (input.TransactItems as Record<string, Record<string, unknown>>[] | undefined) ?? [];
   return items.map((entry) => {
-    const action = (['Put', 'Update', 'Delete', 'ConditionCheck'] as const).find((name) => entry[name] !== undefined) ?? 'ConditionCheck';
+    const action =
+      (['Put', 'Update', 'Delete', 'ConditionCheck'] as const).find((name) => entry[name] !== undefined) ??
+      'ConditionCheck';
     const body = entry[action] as { Item?: Record<string, unknown>; Key?: Record<string, unknown> };
     const source = body.Item ?? body.Key ?? {};
     return { action, key: { PK: String(source.PK), SK: String(source.SK) }, ...(body.Item ? { item: body.Item } : {}) };

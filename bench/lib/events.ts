@@ -2,8 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 
 /** An API Gateway HTTP API (payload 2.0) event, as API Gateway hands it to the Lambda. */
-export function apiEvent(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): APIGatewayProxyEventV2 {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'allowance-bench', ...(options.headers ?? {}) };
+export function apiEvent(
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'allowance-bench',
+    ...(options.headers ?? {}),
+  };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   const now = new Date();
   const routeKey = `${method} ${path}`;

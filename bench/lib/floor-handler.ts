@@ -14,6 +14,8 @@ let client: DynamoDBDocumentClient | undefined;
 
 export async function handler(event: { id?: string }): Promise<Record<string, unknown> | null> {
   client ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), { unmarshallOptions: { wrapNumbers: true } });
-  const { Item } = await client.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: event.id ?? 'floor', SK: 'floor' } }));
+  const { Item } = await client.send(
+    new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: event.id ?? 'floor', SK: 'floor' } }),
+  );
   return Item ?? null;
 }

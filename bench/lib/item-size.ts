@@ -33,7 +33,10 @@ export function attributeValueSize(value: AttributeValue): number {
   if (value.BS !== undefined) return value.BS.reduce((sum, b) => sum + b.byteLength, 0);
   if (value.L !== undefined) return 3 + value.L.reduce((sum, element) => sum + 1 + attributeValueSize(element), 0);
   if (value.M !== undefined) {
-    return 3 + Object.entries(value.M).reduce((sum, [name, element]) => sum + 1 + utf8(name) + attributeValueSize(element), 0);
+    return (
+      3 +
+      Object.entries(value.M).reduce((sum, [name, element]) => sum + 1 + utf8(name) + attributeValueSize(element), 0)
+    );
   }
   return 0;
 }
@@ -54,7 +57,8 @@ export function toAttributeValue(value: unknown): AttributeValue | undefined {
   if (typeof value === 'boolean') return { BOOL: value };
   if (value instanceof Uint8Array) return { B: value };
   if (isNumberValue(value)) return { N: value.value };
-  if (Array.isArray(value)) return { L: value.map(toAttributeValue).filter((v): v is AttributeValue => v !== undefined) };
+  if (Array.isArray(value))
+    return { L: value.map(toAttributeValue).filter((v): v is AttributeValue => v !== undefined) };
   if (value instanceof Set) {
     const members = [...value];
     if (members.every((m) => typeof m === 'string')) return { SS: members as string[] };
@@ -75,7 +79,13 @@ export function toAttributeMap(item: Record<string, unknown>): AttributeMap {
 }
 
 function isNumberValue(value: unknown): value is { value: string } {
-  return typeof value === 'object' && value !== null && 'value' in value && typeof (value as { value: unknown }).value === 'string' && value.constructor?.name.includes('NumberValue') === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'value' in value &&
+    typeof (value as { value: unknown }).value === 'string' &&
+    value.constructor?.name.includes('NumberValue') === true
+  );
 }
 
 export function docItemSize(item: Record<string, unknown>): number {

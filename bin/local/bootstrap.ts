@@ -42,11 +42,19 @@ export interface DemoOrganization {
 }
 
 /** Creates the demo organization, or reuses the one in an existing credentials file (DATA_DIR runs). */
-export async function ensureDemoOrganization(app: Container, credentialsFile: string, persistent: boolean): Promise<DemoOrganization> {
+export async function ensureDemoOrganization(
+  app: Container,
+  credentialsFile: string,
+  persistent: boolean,
+): Promise<DemoOrganization> {
   if (persistent && existsSync(credentialsFile)) {
     try {
       const previous = JSON.parse(readFileSync(credentialsFile, 'utf8')) as Partial<DemoOrganization>;
-      if (previous.organizationId && previous.sandboxKey && (await createOrganizationReader(app.core.table).getOrganization(previous.organizationId))) {
+      if (
+        previous.organizationId &&
+        previous.sandboxKey &&
+        (await createOrganizationReader(app.core.table).getOrganization(previous.organizationId))
+      ) {
         return { organizationId: previous.organizationId, sandboxKey: previous.sandboxKey };
       }
     } catch {
@@ -54,7 +62,18 @@ export async function ensureDemoOrganization(app: Container, credentialsFile: st
     }
   }
   const created = await app.services.organizations.create(
-    { principal: { kind: 'OPERATOR', keyId: 'local-bootstrap', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null }, actor: { actorType: 'SYSTEM', actorId: 'local-bootstrap', ipAddress: '127.0.0.1' }, requestId: 'bootstrap' },
+    {
+      principal: {
+        kind: 'OPERATOR',
+        keyId: 'local-bootstrap',
+        organizationId: null,
+        environment: null,
+        permissions: [OPERATOR_PERMISSION],
+        walletId: null,
+      },
+      actor: { actorType: 'SYSTEM', actorId: 'local-bootstrap', ipAddress: '127.0.0.1' },
+      requestId: 'bootstrap',
+    },
     AUDIT.organization.create,
     { name: DEMO_ORGANIZATION_NAME },
   );

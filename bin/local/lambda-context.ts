@@ -1,7 +1,12 @@
 import type { Context } from 'aws-lambda';
 
 /** The Lambda context the local run passes to a handler: the remaining time is its function's timeout, as in AWS. */
-export function lambdaContext(options: { requestId: string; functionName: string; timeoutMs: number; memoryMb: number }): Context {
+export function lambdaContext(options: {
+  requestId: string;
+  functionName: string;
+  timeoutMs: number;
+  memoryMb: number;
+}): Context {
   const deadline = Date.now() + options.timeoutMs;
   return {
     awsRequestId: options.requestId,

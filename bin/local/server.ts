@@ -22,7 +22,11 @@ type LocalFunction = FunctionGroup | (typeof FUNCTION_URL_ENDPOINTS)[number]['na
 
 /** The Lambda handler of a function, loaded on first use like a cold start (same entry file as CDK's). */
 const loadGroupHandler = async (group: LocalFunction): Promise<LambdaHandler> =>
-  ((await import(/* @vite-ignore */ new URL(`../../functions/${group}/handler.ts`, import.meta.url).href)) as { handler: LambdaHandler }).handler;
+  (
+    (await import(/* @vite-ignore */ new URL(`../../functions/${group}/handler.ts`, import.meta.url).href)) as {
+      handler: LambdaHandler;
+    }
+  ).handler;
 
 /**
  * A body over MAX_BODY_BYTES is read to its end without being kept (so the client, still sending,
@@ -55,14 +59,22 @@ export function createLocalServer(): Server {
   });
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (group: LocalFunction) => Promise<LambdaHandler>) {
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handlerOf: (group: LocalFunction) => Promise<LambdaHandler>,
+) {
   const body = await readBody(req);
   if (body === TOO_LARGE) {
     // decisions.md section 9: 413 with the error envelope and the security headers, as every answer.
     const requestId = randomUUID();
     const response = errorResponse(payloadTooLarge(), requestId);
     const draining = !req.complete;
-    res.writeHead(response.statusCode, { ...response.headers, 'X-Request-Id': requestId, ...(draining ? { Connection: 'close' } : {}) });
+    res.writeHead(response.statusCode, {
+      ...response.headers,
+      'X-Request-Id': requestId,
+      ...(draining ? { Connection: 'close' } : {}),
+    });
     res.end(response.body, () => {
       if (draining) req.destroy();
     });
@@ -76,7 +88,18 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (grou
     const event = toEvent(req, url, method, FALLBACK_ROUTE.routeKey, undefined, body);
     const endpointHandler = await handlerOf(endpoint.name);
     const memoryMb = 'memoryMb' in endpoint ? endpoint.memoryMb : LOCAL_MEMORY_MB;
-    send(res, await endpointHandler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${endpoint.name}`, timeoutMs: endpoint.timeoutS * 1000, memoryMb })));
+    send(
+      res,
+      await endpointHandler(
+        event,
+        lambdaContext({
+          requestId: event.requestContext.requestId,
+          functionName: `allowance-local-${endpoint.name}`,
+          timeoutMs: endpoint.timeoutS * 1000,
+          memoryMb,
+        }),
+      ),
+    );
     return;
   }
   const match = matchRoute(method, url.pathname);
@@ -84,7 +107,18 @@ async function serve(req: IncomingMessage, res: ServerResponse, handlerOf: (grou
   const group = match.kind === 'matched' ? match.route.group : FALLBACK_ROUTE.group;
   const event = toEvent(req, url, method, routeKey, match.kind === 'matched' ? match.pathParameters : undefined, body);
   const handler = await handlerOf(group);
-  send(res, await handler(event, lambdaContext({ requestId: event.requestContext.requestId, functionName: `allowance-local-${group}`, timeoutMs: timeoutOf(group) * 1000, memoryMb: LOCAL_MEMORY_MB })));
+  send(
+    res,
+    await handler(
+      event,
+      lambdaContext({
+        requestId: event.requestContext.requestId,
+        functionName: `allowance-local-${group}`,
+        timeoutMs: timeoutOf(group) * 1000,
+        memoryMb: LOCAL_MEMORY_MB,
+      }),
+    ),
+  );
 }
 
 /** The function's answer as API Gateway sends it: a base64 body (compressed) goes out as its bytes. */
@@ -154,7 +188,13 @@ function toEvent(
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'localhost',
-      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: randomUUID(),
       routeKey,
       stage: '$default',

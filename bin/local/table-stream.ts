@@ -7,7 +7,13 @@
  * (partial batch response), and shards are followed as they close and new ones open.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 
 export interface StreamPollerOptions {
@@ -51,15 +57,27 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
   let timer: NodeJS.Timeout | undefined;
 
   async function discover(): Promise<void> {
-    streamArn ??= (await tables.send(new DescribeTableCommand({ TableName: options.tableName }))).Table?.LatestStreamArn;
+    streamArn ??= (await tables.send(new DescribeTableCommand({ TableName: options.tableName }))).Table
+      ?.LatestStreamArn;
     if (!streamArn) throw new Error(`table ${options.tableName} has no stream`);
     let startShard: string | undefined;
     do {
-      const described = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ...(startShard ? { ExclusiveStartShardId: startShard } : {}) }));
+      const described = await streams.send(
+        new DescribeStreamCommand({
+          StreamArn: streamArn,
+          ...(startShard ? { ExclusiveStartShardId: startShard } : {}),
+        }),
+      );
       for (const shard of described.StreamDescription?.Shards ?? []) {
         if (!shard.ShardId || shards.has(shard.ShardId)) continue;
         // A parent shard not yet known is read from its start as well: its children come after it.
-        const iterator = await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: shards.size === 0 ? options.startingPosition : 'TRIM_HORIZON' }));
+        const iterator = await streams.send(
+          new GetShardIteratorCommand({
+            StreamArn: streamArn,
+            ShardId: shard.ShardId,
+            ShardIteratorType: shards.size === 0 ? options.startingPosition : 'TRIM_HORIZON',
+          }),
+        );
         shards.set(shard.ShardId, { iterator: iterator.ShardIterator, done: false });
       }
       startShard = described.StreamDescription?.LastEvaluatedShardId;
@@ -78,7 +96,9 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
     let received = false;
     for (const [shardId, state] of shards) {
       if (state.done || !state.iterator) continue;
-      const output = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: options.batchSize }));
+      const output = await streams.send(
+        new GetRecordsCommand({ ShardIterator: state.iterator, Limit: options.batchSize }),
+      );
       const records = output.Records ?? [];
       const batch = records.filter(wanted).map((record) => toLambdaRecord(record, streamArn!));
       if (batch.length > 0) {
@@ -87,7 +107,12 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
           // Delivered again from the first record reported (Lambda resumes from it).
           const from = records.findIndex((record) => record.dynamodb?.SequenceNumber === failures[0]);
           const iterator = await streams.send(
-            new GetShardIteratorCommand({ StreamArn: streamArn!, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: records[Math.max(0, from)]!.dynamodb!.SequenceNumber! }),
+            new GetShardIteratorCommand({
+              StreamArn: streamArn!,
+              ShardId: shardId,
+              ShardIteratorType: 'AT_SEQUENCE_NUMBER',
+              SequenceNumber: records[Math.max(0, from)]!.dynamodb!.SequenceNumber!,
+            }),
           );
           state.iterator = iterator.ShardIterator;
           await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
@@ -107,7 +132,10 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
     try {
       busy = await pollOnce();
     } catch (error) {
-      options.log.error('local table stream: poll failed; reading the shards again from their start (the handler is idempotent)', error);
+      options.log.error(
+        'local table stream: poll failed; reading the shards again from their start (the handler is idempotent)',
+        error,
+      );
       // An expired or trimmed iterator, a stream replaced: start over rather than fail forever.
       shards.clear();
       streamArn = undefined;

@@ -90,7 +90,17 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
           if (busy) return;
           busy = true;
           const run = load()
-            .then((handler) => handler(scheduledEvent(worker), lambdaContext({ requestId: randomUUID(), functionName: `allowance-local-${worker.name}`, timeoutMs: worker.timeoutSeconds * 1000, memoryMb: worker.memoryMb })))
+            .then((handler) =>
+              handler(
+                scheduledEvent(worker),
+                lambdaContext({
+                  requestId: randomUUID(),
+                  functionName: `allowance-local-${worker.name}`,
+                  timeoutMs: worker.timeoutSeconds * 1000,
+                  memoryMb: worker.memoryMb,
+                }),
+              ),
+            )
             .then(
               () => undefined,
               (error: unknown) => log.error(`worker ${worker.name} failed`, error),
@@ -120,8 +130,14 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
             log,
             async deliver(records: DynamoDBRecord[]) {
               const handler = await load();
-              const context = lambdaContext({ requestId: randomUUID(), functionName: `allowance-local-${worker.name}`, timeoutMs: worker.timeoutSeconds * 1000, memoryMb: worker.memoryMb });
-              const result = (await handler({ Records: records }, context)) as { batchItemFailures?: { itemIdentifier: string }[] } | undefined;
+              const context = lambdaContext({
+                requestId: randomUUID(),
+                functionName: `allowance-local-${worker.name}`,
+                timeoutMs: worker.timeoutSeconds * 1000,
+                memoryMb: worker.memoryMb,
+              });
+              const result = (await handler({ Records: records }, context)) as
+                { batchItemFailures?: { itemIdentifier: string }[] } | undefined;
               return (result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier);
             },
           }),
@@ -137,8 +153,18 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
           const run = load()
             .then((handler) => {
               const messageId = randomUUID();
-              const context = lambdaContext({ requestId: randomUUID(), functionName: `allowance-local-${worker.name}`, timeoutMs: worker.timeoutSeconds * 1000, memoryMb: worker.memoryMb });
-              return handler(sqsEvent(trigger.queue, messageId, body, receiveCount), context).then((result) => (result as { batchItemFailures?: { itemIdentifier: string }[] } | undefined)?.batchItemFailures?.some((f) => f.itemIdentifier === messageId) ?? false);
+              const context = lambdaContext({
+                requestId: randomUUID(),
+                functionName: `allowance-local-${worker.name}`,
+                timeoutMs: worker.timeoutSeconds * 1000,
+                memoryMb: worker.memoryMb,
+              });
+              return handler(sqsEvent(trigger.queue, messageId, body, receiveCount), context).then(
+                (result) =>
+                  (result as { batchItemFailures?: { itemIdentifier: string }[] } | undefined)?.batchItemFailures?.some(
+                    (f) => f.itemIdentifier === messageId,
+                  ) ?? false,
+              );
             })
             .then(
               (failed) => failed,
@@ -165,7 +191,13 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
           timer.unref();
           timers.push(timer);
         };
-        unregister.push(localTransport.registerQueue(trigger.queue, { send: (body, delayMs) => schedule(body, delayMs, 1), deadLetter: (body) => deadLetters.push(body) }, { busTarget: trigger.fromBus }));
+        unregister.push(
+          localTransport.registerQueue(
+            trigger.queue,
+            { send: (body, delayMs) => schedule(body, delayMs, 1), deadLetter: (body) => deadLetters.push(body) },
+            { busTarget: trigger.fromBus },
+          ),
+        );
         queues.set(trigger.queue, deadLetters);
         running.push(worker.name);
         break;
@@ -180,7 +212,8 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
     }
   }
 
-  const workflows = workflowTasks.length > 0 ? startLocalWorkflows({ workers: workflowTasks, handlerOf: lazyHandler, log }) : undefined;
+  const workflows =
+    workflowTasks.length > 0 ? startLocalWorkflows({ workers: workflowTasks, handlerOf: lazyHandler, log }) : undefined;
 
   return {
     running,
@@ -213,7 +246,8 @@ export function startLocalWorkers(options: LocalWorkerOptions = {}): LocalWorker
 /** The table the handlers use (their configuration, read from the environment as in Lambda). */
 function tableOfConfig(): { endpoint: string; tableName: string } {
   const config = loadConfig();
-  if (!config.dynamodbEndpoint) throw new Error('stream workers run locally against DynamoDB Local: set DYNAMODB_ENDPOINT');
+  if (!config.dynamodbEndpoint)
+    throw new Error('stream workers run locally against DynamoDB Local: set DYNAMODB_ENDPOINT');
   return { endpoint: config.dynamodbEndpoint, tableName: config.tableName };
 }
 
@@ -222,10 +256,12 @@ function lazyHandler(worker: WorkerDefinition): () => Promise<WorkerHandler> {
   let loaded: Promise<WorkerHandler> | undefined;
   return () => {
     if (!loaded) {
-      const loading = import(pathToFileURL(resolve(REPO_ROOT, worker.entry)).href).then((module: { handler?: unknown }) => {
-        if (typeof module.handler !== 'function') throw new Error(`${worker.entry} exports no handler`);
-        return module.handler as WorkerHandler;
-      });
+      const loading = import(pathToFileURL(resolve(REPO_ROOT, worker.entry)).href).then(
+        (module: { handler?: unknown }) => {
+          if (typeof module.handler !== 'function') throw new Error(`${worker.entry} exports no handler`);
+          return module.handler as WorkerHandler;
+        },
+      );
       // A failed import (a syntax error while editing) is retried at the next tick.
       loading.catch(() => {
         if (loaded === loading) loaded = undefined;
@@ -251,7 +287,6 @@ function scheduledEvent(worker: WorkerDefinition): ScheduledEvent {
   };
 }
 
-
 /** What an SQS event source mapping hands the function: one record here. */
 function sqsEvent(queue: string, messageId: string, body: string, receiveCount: number): SQSEvent {
   return {
@@ -260,7 +295,12 @@ function sqsEvent(queue: string, messageId: string, body: string, receiveCount: 
         messageId,
         receiptHandle: messageId,
         body,
-        attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+        attributes: {
+          ApproximateReceiveCount: String(receiveCount),
+          SentTimestamp: String(Date.now()),
+          SenderId: 'local',
+          ApproximateFirstReceiveTimestamp: String(Date.now()),
+        },
         messageAttributes: {},
         md5OfBody: '',
         eventSource: 'aws:sqs',

@@ -10,7 +10,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
-import { ExecutionAbortedError, StateMachine, type StateMachineDefinition as LocalDefinition } from 'aws-local-stepfunctions';
+import {
+  ExecutionAbortedError,
+  StateMachine,
+  type StateMachineDefinition as LocalDefinition,
+} from 'aws-local-stepfunctions';
 import { renderDefinition, taskStatesOf, type JsonValue, type WorkflowDeclaration } from '../../lib/workflows/asl.js';
 import { WORKFLOWS, workflowProblems } from '../../lib/workflows/index.js';
 import { localWorkflows } from '../../shared/workflows/local-workflows.js';
@@ -20,7 +24,10 @@ import { lambdaContext } from './lambda-context.js';
 export type TaskHandler = (event: unknown, context: Context) => Promise<unknown>;
 
 /** How an execution ended. */
-export type ExecutionOutcome = { readonly status: 'SUCCEEDED'; readonly output: unknown } | { readonly status: 'FAILED'; readonly error: unknown } | { readonly status: 'ABORTED' };
+export type ExecutionOutcome =
+  | { readonly status: 'SUCCEEDED'; readonly output: unknown }
+  | { readonly status: 'FAILED'; readonly error: unknown }
+  | { readonly status: 'ABORTED' };
 
 export interface LocalWorkflowsOptions {
   readonly workflows?: readonly WorkflowDeclaration[];
@@ -66,7 +73,11 @@ function waitedFieldsOf(workflow: WorkflowDeclaration, taskState: string): strin
   if (task?.Type !== 'Task') return [];
   return Object.values(workflow.definition.States).flatMap((state) => {
     const prefix = `${task.ResultPath}.`;
-    return state.Type === 'Wait' && state.TimestampPath?.startsWith(prefix) && !state.TimestampPath.slice(prefix.length).includes('.') ? [state.TimestampPath.slice(prefix.length)] : [];
+    return state.Type === 'Wait' &&
+      state.TimestampPath?.startsWith(prefix) &&
+      !state.TimestampPath.slice(prefix.length).includes('.')
+      ? [state.TimestampPath.slice(prefix.length)]
+      : [];
   });
 }
 
@@ -105,7 +116,12 @@ export function startLocalWorkflows(options: LocalWorkflowsOptions): LocalWorkfl
       const invoke = async (input: JsonValue) => {
         const handler = await load();
         await delay(LOCAL_INVOKE_LATENCY_MS);
-        const context = lambdaContext({ requestId: randomUUID(), functionName: `allowance-local-${worker.name}`, timeoutMs: worker.timeoutSeconds * 1000, memoryMb: worker.memoryMb });
+        const context = lambdaContext({
+          requestId: randomUUID(),
+          functionName: `allowance-local-${worker.name}`,
+          timeoutMs: worker.timeoutSeconds * 1000,
+          memoryMb: worker.memoryMb,
+        });
         // The answer crosses a JSON boundary in AWS too.
         return JSON.parse(JSON.stringify((await handler(input, context)) ?? null)) as JsonValue;
       };
@@ -117,7 +133,10 @@ export function startLocalWorkflows(options: LocalWorkflowsOptions): LocalWorkfl
     const definition = renderDefinition(workflow, arns);
     const machine = new StateMachine(definition as unknown as LocalDefinition);
     const taskStates = Object.keys(handlers);
-    const retryIntervalOverrides = options.retryDelayMs === undefined ? undefined : Object.fromEntries(taskStates.map((state) => [state, options.retryDelayMs!]));
+    const retryIntervalOverrides =
+      options.retryDelayMs === undefined
+        ? undefined
+        : Object.fromEntries(taskStates.map((state) => [state, options.retryDelayMs!]));
 
     unregister.push(
       localWorkflows.register(workflow.name, {
@@ -125,8 +144,18 @@ export function startLocalWorkflows(options: LocalWorkflowsOptions): LocalWorkfl
           const key = `${workflow.name}/${name}`;
           if (stopped || executions.has(key)) return;
           const run = machine.run(input, {
-            overrides: { taskResourceLocalHandlers: handlers, ...(retryIntervalOverrides ? { retryIntervalOverrides } : {}) },
-            context: { Execution: { Id: `${workflow.name}:${name}`, Name: name, Input: input, StartTime: new Date().toISOString() } },
+            overrides: {
+              taskResourceLocalHandlers: handlers,
+              ...(retryIntervalOverrides ? { retryIntervalOverrides } : {}),
+            },
+            context: {
+              Execution: {
+                Id: `${workflow.name}:${name}`,
+                Name: name,
+                Input: input,
+                StartTime: new Date().toISOString(),
+              },
+            },
           });
           const outcome: Promise<ExecutionOutcome> = run.result.then(
             (output) => ({ status: 'SUCCEEDED', output }),

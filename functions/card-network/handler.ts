@@ -23,7 +23,13 @@ let runtime: CardNetworkRuntime | undefined;
 export const handler = async (event: APIGatewayProxyEventV2) => {
   runtime ??= (() => {
     const base = core();
-    return { engine: cardAuthorizationService(base), environment: cardNetworkEnvironment(process.env, base.config.localRun), secret, clock: base.clock, log: console };
+    return {
+      engine: cardAuthorizationService(base),
+      environment: cardNetworkEnvironment(process.env, base.config.localRun),
+      secret,
+      clock: base.clock,
+      log: console,
+    };
   })();
   return handleCardNetworkRequest(event, runtime);
 };

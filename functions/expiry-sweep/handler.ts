@@ -31,7 +31,10 @@ const STOP_BEFORE_TIMEOUT_MS = 5_000;
  * condition: one captured or reversed meanwhile is left alone. A reversal needs the table only
  * (the card service without an issuer).
  */
-export async function handler(_event?: ScheduledEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<{ expired: number; reconciled: number; authorizationsExpired: number }> {
+export async function handler(
+  _event?: ScheduledEvent,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+): Promise<{ expired: number; reconciled: number; authorizationsExpired: number }> {
   // Each duty on its own: a failure of one never skips the others; the run then fails (Lambda's
   // retries and error metrics see it) after all ran. Each stops starting rounds when its share of
   // the run's time is used (the later duties are never starved); the next run goes on.
@@ -40,7 +43,12 @@ export async function handler(_event?: ScheduledEvent, context?: Pick<Context, '
   const failures: unknown[] = [];
 
   /** Runs `round` until it reports less than a full batch, `maxRounds` ran, or the duty's time share is used. */
-  async function drain(round: () => Promise<number>, more: (count: number) => boolean, maxRounds: number, share: number): Promise<number> {
+  async function drain(
+    round: () => Promise<number>,
+    more: (count: number) => boolean,
+    maxRounds: number,
+    share: number,
+  ): Promise<number> {
     let total = 0;
     try {
       for (let n = 0; n < maxRounds; n++) {
@@ -57,11 +65,30 @@ export async function handler(_event?: ScheduledEvent, context?: Pick<Context, '
   }
 
   // Pending approvals past their expiry (a count of those expired: runs until none is left).
-  const expired = await drain(() => (approvals ??= approvalService(core())).expireDue(AUDIT.approval.expire), (count) => count > 0, Number.POSITIVE_INFINITY, 0.3);
+  const expired = await drain(
+    () => (approvals ??= approvalService(core())).expireDue(AUDIT.approval.expire),
+    (count) => count > 0,
+    Number.POSITIVE_INFINITY,
+    0.3,
+  );
   // Transfers whose work is overdue: the same steps as the workflow and the clearing expiry.
-  const reconciled = await drain(() => (transfers ??= transferService(core(), { expiries: null })).reconcileDue(), (count) => count >= RECONCILE_BATCH_SIZE, MAX_RECONCILE_ROUNDS, 0.6);
+  const reconciled = await drain(
+    () => (transfers ??= transferService(core(), { expiries: null })).reconcileDue(),
+    (count) => count >= RECONCILE_BATCH_SIZE,
+    MAX_RECONCILE_ROUNDS,
+    0.6,
+  );
   // APPROVED card authorizations past their expiresAt: reversed (the hold voided, the spend given back).
-  const authorizationsExpired = await drain(() => (cards ??= cardAuthorizationService(core())).expireDue(AUDIT.card.reverse), (count) => count >= AUTHORIZATION_EXPIRY_BATCH_SIZE, MAX_AUTHORIZATION_EXPIRY_ROUNDS, 1);
-  if (failures.length > 0) throw new AggregateError(failures, `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled}, authorizations expired ${authorizationsExpired})`);
+  const authorizationsExpired = await drain(
+    () => (cards ??= cardAuthorizationService(core())).expireDue(AUDIT.card.reverse),
+    (count) => count >= AUTHORIZATION_EXPIRY_BATCH_SIZE,
+    MAX_AUTHORIZATION_EXPIRY_ROUNDS,
+    1,
+  );
+  if (failures.length > 0)
+    throw new AggregateError(
+      failures,
+      `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled}, authorizations expired ${authorizationsExpired})`,
+    );
   return { expired, reconciled, authorizationsExpired };
 }

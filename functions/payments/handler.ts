@@ -4,4 +4,7 @@ import { core } from '../../shared/runtime/core.js';
 import { merchantService } from '../../shared/runtime/services/merchants.js';
 import { paymentService } from '../../shared/runtime/services/payments.js';
 
-export const handler = createHttpHandler(PAYMENTS, core, () => ({ payments: paymentService(core()), merchants: merchantService(core()) }));
+export const handler = createHttpHandler(PAYMENTS, core, () => ({
+  payments: paymentService(core()),
+  merchants: merchantService(core()),
+}));

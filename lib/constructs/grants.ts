@@ -19,7 +19,11 @@ export interface GrantResources {
   /** The secret holding the stage's webhook encryption key (data stack). */
   readonly webhookEncryptionKey?: secretsmanager.ISecret;
   /** The one-time expiry schedules' group, Scheduler's role and the expiry queue (events stack). */
-  readonly expiryScheduling?: { readonly group: scheduler.IScheduleGroup; readonly role: iam.IRole; readonly queue: sqs.IQueue };
+  readonly expiryScheduling?: {
+    readonly group: scheduler.IScheduleGroup;
+    readonly role: iam.IRole;
+    readonly queue: sqs.IQueue;
+  };
   /** The webhook-delivery queue and its DLQ (a queue worker's own; the delivery worker's for HTTP functions). */
   readonly queue?: sqs.IQueue;
   readonly dlq?: sqs.IQueue;
@@ -47,14 +51,26 @@ export const GRANT_BINDINGS: { readonly [G in Grant]: (fn: ServiceFunction, reso
   },
   'table:scan': (fn, { table }) => fn.bindTableScan(table),
   'bus:put': (fn, { bus }) => fn.bindBus(required(bus, 'bus:put', 'the event bus')),
-  'mcpToken:locate': (fn, { mcpToken }) => fn.bindMcpTokenReference(required(mcpToken, 'mcpToken:locate', 'the MCP token (MCP stack)')),
-  'transferWorkflow:start': (fn, { transferWorkflow }) => fn.bindTransferWorkflow(required(transferWorkflow, 'transferWorkflow:start', 'the transfer workflow (workflows stack)')),
-  'queue:send': (fn, { queue, dlq }) => fn.bindDeliveryQueue(required(queue, 'queue:send', 'a queue'), required(dlq, 'queue:send', 'a queue with a DLQ')),
+  'mcpToken:locate': (fn, { mcpToken }) =>
+    fn.bindMcpTokenReference(required(mcpToken, 'mcpToken:locate', 'the MCP token (MCP stack)')),
+  'transferWorkflow:start': (fn, { transferWorkflow }) =>
+    fn.bindTransferWorkflow(
+      required(transferWorkflow, 'transferWorkflow:start', 'the transfer workflow (workflows stack)'),
+    ),
+  'queue:send': (fn, { queue, dlq }) =>
+    fn.bindDeliveryQueue(required(queue, 'queue:send', 'a queue'), required(dlq, 'queue:send', 'a queue with a DLQ')),
   'scheduler:create': (fn, { expiryScheduling }) => {
-    const { group, role, queue } = required(expiryScheduling, 'scheduler:create', 'the expiry schedules (events stack)');
+    const { group, role, queue } = required(
+      expiryScheduling,
+      'scheduler:create',
+      'the expiry schedules (events stack)',
+    );
     fn.bindExpiryScheduler(group, role, queue);
   },
-  'webhookKey:read': (fn, { webhookEncryptionKey }) => fn.bindWebhookEncryptionKey(required(webhookEncryptionKey, 'webhookKey:read', 'the webhook encryption key (data stack)')),
+  'webhookKey:read': (fn, { webhookEncryptionKey }) =>
+    fn.bindWebhookEncryptionKey(
+      required(webhookEncryptionKey, 'webhookKey:read', 'the webhook encryption key (data stack)'),
+    ),
   'dataKey:seal': (fn, { dataKey }) => fn.bindDataKey(required(dataKey, 'dataKey:seal', 'the data key')),
 };
 

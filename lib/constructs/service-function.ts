@@ -115,7 +115,9 @@ export class ServiceFunction extends Construct {
         mainFields: [...BUNDLING.mainFields],
         banner: BUNDLING.banner,
         externalModules: [...BUNDLING.external],
-        esbuildArgs: Object.fromEntries(Object.entries(bundleAliases(group)).map(([module, replacement]) => [`--alias:${module}`, replacement])),
+        esbuildArgs: Object.fromEntries(
+          Object.entries(bundleAliases(group)).map(([module, replacement]) => [`--alias:${module}`, replacement]),
+        ),
       },
     });
   }
@@ -154,13 +156,17 @@ export class ServiceFunction extends Construct {
 
   /** Lets the function Scan the table (operator reports only: the compliance check counts key items across organizations). */
   bindTableScan(table: dynamodb.ITable): void {
-    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'LedgerTableScan', actions: ['dynamodb:Scan'], resources: [table.tableArn] }));
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({ sid: 'LedgerTableScan', actions: ['dynamodb:Scan'], resources: [table.tableArn] }),
+    );
   }
 
   /** Gives the function the service's event bus: its name in EVENT_BUS_NAME and PutEvents on it only. */
   bindBus(bus: events.IEventBus): void {
     this.function.addEnvironment(ENV.eventBusName, bus.eventBusName);
-    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'EventBusPut', actions: ['events:PutEvents'], resources: [bus.eventBusArn] }));
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({ sid: 'EventBusPut', actions: ['events:PutEvents'], resources: [bus.eventBusArn] }),
+    );
   }
 
   /**
@@ -170,7 +176,13 @@ export class ServiceFunction extends Construct {
   bindDeliveryQueue(queue: sqs.IQueue, deadLetter: sqs.IQueue): void {
     this.function.addEnvironment(ENV.webhookQueueUrl, queue.queueUrl);
     this.function.addEnvironment(ENV.webhookDeadLetterUrl, deadLetter.queueUrl);
-    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'DeliveryQueueSend', actions: ['sqs:SendMessage'], resources: [queue.queueArn, deadLetter.queueArn] }));
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'DeliveryQueueSend',
+        actions: ['sqs:SendMessage'],
+        resources: [queue.queueArn, deadLetter.queueArn],
+      }),
+    );
   }
 
   /**
@@ -183,10 +195,25 @@ export class ServiceFunction extends Construct {
     this.function.addEnvironment(ENV.expiryScheduleGroup, group.scheduleGroupName);
     this.function.addEnvironment(ENV.expirySchedulerRoleArn, role.roleArn);
     this.function.addEnvironment(ENV.expiryQueueArn, queue.queueArn);
-    const schedules = Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${group.scheduleGroupName}/*` });
-    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'ExpiryScheduleCreate', actions: ['scheduler:CreateSchedule'], resources: [schedules] }));
+    const schedules = Stack.of(this).formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${group.scheduleGroupName}/*`,
+    });
     this.function.addToRolePolicy(
-      new iam.PolicyStatement({ sid: 'ExpirySchedulerRolePass', actions: ['iam:PassRole'], resources: [role.roleArn], conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
+      new iam.PolicyStatement({
+        sid: 'ExpiryScheduleCreate',
+        actions: ['scheduler:CreateSchedule'],
+        resources: [schedules],
+      }),
+    );
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'ExpirySchedulerRolePass',
+        actions: ['iam:PassRole'],
+        resources: [role.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
     );
   }
 
@@ -197,7 +224,9 @@ export class ServiceFunction extends Construct {
    */
   bindDataKey(key: kms.IKey): void {
     this.function.addEnvironment(ENV.dataKeyId, key.keyArn);
-    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'DataKeyEnvelope', actions: [...DATA_KEY_ACTIONS], resources: [key.keyArn] }));
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({ sid: 'DataKeyEnvelope', actions: [...DATA_KEY_ACTIONS], resources: [key.keyArn] }),
+    );
   }
 
   /**
@@ -206,9 +235,16 @@ export class ServiceFunction extends Construct {
    * the secret is encrypted with the AWS-managed key, so no KMS grant either).
    */
   bindSecret(variable: string, secret: secretsmanager.ISecret): void {
-    if (secret.encryptionKey) throw new Error('bindSecret: a secret under a customer managed key would need kms:Decrypt too');
+    if (secret.encryptionKey)
+      throw new Error('bindSecret: a secret under a customer managed key would need kms:Decrypt too');
     this.function.addEnvironment(variable, secret.secretArn);
-    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: secretReadSid(variable), actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: secretReadSid(variable),
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [secret.secretArn],
+      }),
+    );
   }
 
   /**
@@ -238,7 +274,13 @@ export class ServiceFunction extends Construct {
    */
   bindTransferWorkflow(stateMachine: sfn.IStateMachine): void {
     this.function.addEnvironment(ENV.transferStateMachineArn, stateMachine.stateMachineArn);
-    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'TransferWorkflowStart', actions: ['states:StartExecution'], resources: [stateMachine.stateMachineArn] }));
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'TransferWorkflowStart',
+        actions: ['states:StartExecution'],
+        resources: [stateMachine.stateMachineArn],
+      }),
+    );
   }
 
   /**
@@ -249,7 +291,9 @@ export class ServiceFunction extends Construct {
    * writes to its own dead-letter queue.
    */
   sendAsyncFailuresTo(queue: sqs.IQueue): void {
-    this.function.addToRolePolicy(new iam.PolicyStatement({ sid: 'AsyncFailuresToDlq', actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({ sid: 'AsyncFailuresToDlq', actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
+    );
     this.function.configureAsyncInvoke({ onFailure: { bind: () => ({ destination: queue.queueArn }) } });
   }
 }

@@ -2,7 +2,14 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Construct } from 'constructs';
-import { FALLBACK_ROUTE, FUNCTION_GROUPS, grantsOf, ROUTES, routeKeyOf, type FunctionGroup } from '../../shared/http/routes.js';
+import {
+  FALLBACK_ROUTE,
+  FUNCTION_GROUPS,
+  grantsOf,
+  ROUTES,
+  routeKeyOf,
+  type FunctionGroup,
+} from '../../shared/http/routes.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { bindGrants, type GrantResources } from '../constructs/grants.js';
 import { ServiceFunction } from '../constructs/service-function.js';
@@ -44,7 +51,9 @@ export class ApiStack extends Stack {
 
     // One integration per group, shared by all of the group's routes.
     const integrations = new Map(
-      [...functions].map(([group, fn]) => [group, new HttpLambdaIntegration(`Integration-${group}`, fn.function)] as const),
+      [...functions].map(
+        ([group, fn]) => [group, new HttpLambdaIntegration(`Integration-${group}`, fn.function)] as const,
+      ),
     );
     const integrationOf = (group: FunctionGroup) => {
       const integration = integrations.get(group);

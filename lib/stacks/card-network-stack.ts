@@ -5,7 +5,12 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { CARD_NETWORK_ENV, CARD_NETWORK_FAILURE_MARKER, CARD_NETWORK_FUNCTION, CARD_NETWORK_SECRET_LENGTH } from '../../shared/card-network/function.js';
+import {
+  CARD_NETWORK_ENV,
+  CARD_NETWORK_FAILURE_MARKER,
+  CARD_NETWORK_FUNCTION,
+  CARD_NETWORK_SECRET_LENGTH,
+} from '../../shared/card-network/function.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { ServiceFunction } from '../constructs/service-function.js';
 
@@ -50,7 +55,11 @@ export class CardNetworkStack extends Stack {
 
     this.secret = new secretsmanager.Secret(this, 'SigningSecret', {
       description: `Allowance ${stage.name}: the card network endpoint's signing secret (HMAC-SHA256, shared with the issuing processor)`,
-      generateSecretString: { passwordLength: CARD_NETWORK_SECRET_LENGTH, excludePunctuation: true, includeSpace: false },
+      generateSecretString: {
+        passwordLength: CARD_NETWORK_SECRET_LENGTH,
+        excludePunctuation: true,
+        includeSpace: false,
+      },
       removalPolicy: stage.removalPolicy,
     });
 
@@ -66,11 +75,15 @@ export class CardNetworkStack extends Stack {
     this.function.function.addEnvironment(CARD_NETWORK_ENV.environment, 'PRODUCTION');
     if (stage.production) {
       // ServiceFunction takes no concurrency setting; the one function that needs it sets it here.
-      (this.function.function.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = CARD_NETWORK_FUNCTION.productionReservedConcurrency;
+      (this.function.function.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions =
+        CARD_NETWORK_FUNCTION.productionReservedConcurrency;
     }
 
     // Server to server: no CORS, buffered answers.
-    this.url = this.function.function.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.BUFFERED });
+    this.url = this.function.function.addFunctionUrl({
+      authType: lambda.FunctionUrlAuthType.NONE,
+      invokeMode: lambda.InvokeMode.BUFFERED,
+    });
 
     const fn = this.function.function;
     const failures = new logs.MetricFilter(this, 'RequestFailures', {
@@ -91,14 +104,36 @@ export class CardNetworkStack extends Stack {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     this.alarms = [
-      alarmOn('Errors', fn.metricErrors({ period }), 1, 'The function failed (crash, timeout or cold start failure): the network declined or stood in'),
+      alarmOn(
+        'Errors',
+        fn.metricErrors({ period }),
+        1,
+        'The function failed (crash, timeout or cold start failure): the network declined or stood in',
+      ),
       alarmOn('Throttles', fn.metricThrottles({ period }), 1, 'Requests were throttled: each one a declined purchase'),
-      alarmOn('RequestFailuresAlarm', failures.metric({ period, statistic: cloudwatch.Stats.SUM }), 1, 'A request failed inside the function (declined processing_error, or 500)'),
-      alarmOn('SlowAnswers', fn.metricDuration({ period, statistic: cloudwatch.Stats.percentile(99) }), 1000, 'p99 duration over 1 s for 5 minutes: near the network\'s ~2 s budget', 5),
+      alarmOn(
+        'RequestFailuresAlarm',
+        failures.metric({ period, statistic: cloudwatch.Stats.SUM }),
+        1,
+        'A request failed inside the function (declined processing_error, or 500)',
+      ),
+      alarmOn(
+        'SlowAnswers',
+        fn.metricDuration({ period, statistic: cloudwatch.Stats.percentile(99) }),
+        1000,
+        "p99 duration over 1 s for 5 minutes: near the network's ~2 s budget",
+        5,
+      ),
     ];
 
     // The function URL ends with "/"; the endpoint is its /card-network/authorizations path, as locally.
-    new CfnOutput(this, 'CardNetworkUrl', { value: Fn.join('', [this.url.url, CARD_NETWORK_FUNCTION.path.slice(1)]), description: 'The card network endpoint: give it to the issuing processor' });
-    new CfnOutput(this, 'CardNetworkSigningSecret', { value: this.secret.secretArn, description: 'Secrets Manager secret holding the signing secret: give its value to the issuing processor' });
+    new CfnOutput(this, 'CardNetworkUrl', {
+      value: Fn.join('', [this.url.url, CARD_NETWORK_FUNCTION.path.slice(1)]),
+      description: 'The card network endpoint: give it to the issuing processor',
+    });
+    new CfnOutput(this, 'CardNetworkSigningSecret', {
+      value: this.secret.secretArn,
+      description: 'Secrets Manager secret holding the signing secret: give its value to the issuing processor',
+    });
   }
 }

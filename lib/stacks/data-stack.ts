@@ -58,7 +58,13 @@ export class DataStack extends Stack {
     });
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });
-    new CfnOutput(this, 'WebhookEncryptionKeySecret', { value: this.webhookEncryptionKey.secretArn, description: 'Secrets Manager secret holding WEBHOOK_ENCRYPTION_KEY' });
-    new CfnOutput(this, 'DataKeyArn', { value: this.dataKey.keyArn, description: 'KMS key wrapping the data keys of sensitive values (DATA_KEY_ID)' });
+    new CfnOutput(this, 'WebhookEncryptionKeySecret', {
+      value: this.webhookEncryptionKey.secretArn,
+      description: 'Secrets Manager secret holding WEBHOOK_ENCRYPTION_KEY',
+    });
+    new CfnOutput(this, 'DataKeyArn', {
+      value: this.dataKey.keyArn,
+      description: 'KMS key wrapping the data keys of sensitive values (DATA_KEY_ID)',
+    });
   }
 }

@@ -12,7 +12,13 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { EVENT_SOURCE_NAME } from '../../shared/domain/event-names.js';
-import { assertNever, isWorkflowTask, WORKERS, workerTableProblems, type WorkerDefinition } from '../../shared/workers.js';
+import {
+  assertNever,
+  isWorkflowTask,
+  WORKERS,
+  workerTableProblems,
+  type WorkerDefinition,
+} from '../../shared/workers.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { DeadLetterQueue } from '../constructs/dead-letter-queue.js';
 import { ServiceFunction } from '../constructs/service-function.js';
@@ -82,29 +88,51 @@ export class EventsStack extends Stack {
     const problems = workerTableProblems(definitions);
     if (problems.length > 0) throw new Error(`invalid workers table:\n${problems.join('\n')}`);
 
-    this.bus = new events.EventBus(this, 'Bus', { description: 'Allowance events: one per committed change (decisions.md section 8)' });
+    this.bus = new events.EventBus(this, 'Bus', {
+      description: 'Allowance events: one per committed change (decisions.md section 8)',
+    });
     const workers = new Map<string, DeployedWorker>();
     for (const definition of definitions.filter((worker) => !isWorkflowTask(worker))) {
-      const shared = { table, bus: this.bus, ...(props.dataKey ? { dataKey: props.dataKey } : {}), ...(props.webhookEncryptionKey ? { webhookEncryptionKey: props.webhookEncryptionKey } : {}) };
+      const shared = {
+        table,
+        bus: this.bus,
+        ...(props.dataKey ? { dataKey: props.dataKey } : {}),
+        ...(props.webhookEncryptionKey ? { webhookEncryptionKey: props.webhookEncryptionKey } : {}),
+      };
       workers.set(definition.name, this.addWorker(definition, stage, shared));
     }
     this.workers = workers;
 
-    const target = [...workers.values()].find((worker) => worker.definition.trigger.kind === 'queue' && worker.definition.trigger.fromScheduler);
+    const target = [...workers.values()].find(
+      (worker) => worker.definition.trigger.kind === 'queue' && worker.definition.trigger.fromScheduler,
+    );
     if (target?.queue) {
       const group = new scheduler.ScheduleGroup(this, 'ExpirySchedules', { removalPolicy: stage.removalPolicy });
       const role = new iam.Role(this, 'ExpirySchedulerRole', {
-        description: 'Assumed by EventBridge Scheduler to deliver one-time expiry schedules to the expiry queue (and nothing else)',
+        description:
+          'Assumed by EventBridge Scheduler to deliver one-time expiry schedules to the expiry queue (and nothing else)',
         // Only Scheduler, and only for schedules of this account (confused deputy).
-        assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+        assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+          conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+        }),
       });
       // Only SendMessage, only to the expiry queue (not queue.grantSendMessages: no GetQueueAttributes/GetQueueUrl).
-      role.addToPolicy(new iam.PolicyStatement({ sid: 'ExpiryQueueSend', actions: ['sqs:SendMessage'], resources: [target.queue.queueArn] }));
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          sid: 'ExpiryQueueSend',
+          actions: ['sqs:SendMessage'],
+          resources: [target.queue.queueArn],
+        }),
+      );
       this.expiryScheduling = { group, role, queue: target.queue };
     }
   }
 
-  private addWorker(definition: WorkerDefinition, stage: StageConfig, shared: GrantResources & { readonly bus: events.IEventBus }): DeployedWorker {
+  private addWorker(
+    definition: WorkerDefinition,
+    stage: StageConfig,
+    shared: GrantResources & { readonly bus: events.IEventBus },
+  ): DeployedWorker {
     const { name, trigger } = definition;
     const fn = new ServiceFunction(this, `Fn-${name}`, {
       group: name,
@@ -135,7 +163,9 @@ export class EventsStack extends Stack {
             enforceSSL: true,
             // Lambda's guidance: at least six times the function's timeout.
             visibilityTimeout: Duration.seconds(definition.timeoutSeconds * 6),
-            ...(dlq && definition.dlq.enabled && definition.dlq.maxReceiveCount ? { deadLetterQueue: { queue: dlq, maxReceiveCount: definition.dlq.maxReceiveCount } } : {}),
+            ...(dlq && definition.dlq.enabled && definition.dlq.maxReceiveCount
+              ? { deadLetterQueue: { queue: dlq, maxReceiveCount: definition.dlq.maxReceiveCount } }
+              : {}),
           })
         : undefined;
     const resources: GrantResources = { ...shared, ...(queue ? { queue } : {}), ...(dlq ? { dlq } : {}) };
@@ -149,7 +179,12 @@ export class EventsStack extends Stack {
           // EventBridge invokes the function asynchronously: its DLQ only receives the deliveries it
           // gave up on (throttling, missing permission). Failures inside the function are Lambda's
           // asynchronous retries, then the same DLQ through the on-failure destination below.
-          targets: [new targets.LambdaFunction(fn.function, { retryAttempts: trigger.retryAttempts, ...(dlq ? { deadLetterQueue: dlq } : {}) })],
+          targets: [
+            new targets.LambdaFunction(fn.function, {
+              retryAttempts: trigger.retryAttempts,
+              ...(dlq ? { deadLetterQueue: dlq } : {}),
+            }),
+          ],
         });
         if (dlq) fn.sendAsyncFailuresTo(dlq);
         return { definition, function: fn, rule, alarms, ...(dlq ? { dlq } : {}) };
@@ -165,7 +200,15 @@ export class EventsStack extends Stack {
           // A failing batch is split to isolate the record that fails.
           bisectBatchOnError: true,
           ...(dlq ? { onFailure: new SqsDlq(dlq) } : {}),
-          ...(trigger.entityTypes.length > 0 ? { filters: [lambda.FilterCriteria.filter({ dynamodb: { NewImage: { entityType: { S: lambda.FilterRule.or(...trigger.entityTypes) } } } })] } : {}),
+          ...(trigger.entityTypes.length > 0
+            ? {
+                filters: [
+                  lambda.FilterCriteria.filter({
+                    dynamodb: { NewImage: { entityType: { S: lambda.FilterRule.or(...trigger.entityTypes) } } },
+                  }),
+                ],
+              }
+            : {}),
         });
         fn.function.addEventSource(eventSource);
         alarms.push(
@@ -182,7 +225,9 @@ export class EventsStack extends Stack {
       }
       case 'queue': {
         if (!queue) throw new Error(`worker ${name}: no queue`);
-        fn.function.addEventSource(new SqsEventSource(queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }));
+        fn.function.addEventSource(
+          new SqsEventSource(queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }),
+        );
         const busRule = trigger.fromBus
           ? new events.Rule(this, `BusRule-${name}`, {
               eventBus: shared.bus,

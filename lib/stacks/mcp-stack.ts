@@ -44,14 +44,27 @@ export class McpStack extends Stack {
       removalPolicy: stage.removalPolicy,
     });
 
-    this.function = new ServiceFunction(this, `Fn-${MCP_FUNCTION.name}`, { group: MCP_FUNCTION.name, stage, timeoutSeconds: MCP_FUNCTION.timeoutS });
+    this.function = new ServiceFunction(this, `Fn-${MCP_FUNCTION.name}`, {
+      group: MCP_FUNCTION.name,
+      stage,
+      timeoutSeconds: MCP_FUNCTION.timeoutS,
+    });
     bindGrants(this.function, MCP_GRANTS, resources);
     this.function.bindSecret(ENV.mcpAuthTokenSecretArn, this.token);
 
-    this.url = this.function.function.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.BUFFERED });
+    this.url = this.function.function.addFunctionUrl({
+      authType: lambda.FunctionUrlAuthType.NONE,
+      invokeMode: lambda.InvokeMode.BUFFERED,
+    });
 
     // The function URL ends with "/"; the endpoint is its /mcp path, as locally.
-    new CfnOutput(this, 'McpUrl', { value: Fn.join('', [this.url.url, MCP_FUNCTION.path.slice(1)]), description: 'The MCP endpoint (Streamable HTTP)' });
-    new CfnOutput(this, 'McpAuthTokenSecret', { value: this.token.secretArn, description: 'Secrets Manager secret holding MCP_AUTH_TOKEN' });
+    new CfnOutput(this, 'McpUrl', {
+      value: Fn.join('', [this.url.url, MCP_FUNCTION.path.slice(1)]),
+      description: 'The MCP endpoint (Streamable HTTP)',
+    });
+    new CfnOutput(this, 'McpAuthTokenSecret', {
+      value: this.token.secretArn,
+      description: 'Secrets Manager secret holding MCP_AUTH_TOKEN',
+    });
   }
 }

@@ -61,7 +61,12 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     ...(delivery?.queue && delivery.dlq ? { queue: delivery.queue, dlq: delivery.dlq } : {}),
     ...(events.expiryScheduling ? { expiryScheduling: events.expiryScheduling } : {}),
   };
-  const mcp = new McpStack(scope, stackNameOf(stage, 'Mcp'), { ...common, stackName: stackNameOf(stage, 'Mcp'), description: `Allowance ${stage.name}: MCP tools behind a function URL`, resources });
+  const mcp = new McpStack(scope, stackNameOf(stage, 'Mcp'), {
+    ...common,
+    stackName: stackNameOf(stage, 'Mcp'),
+    description: `Allowance ${stage.name}: MCP tools behind a function URL`,
+    resources,
+  });
   const api = new ApiStack(scope, stackNameOf(stage, 'Api'), {
     ...common,
     stackName: stackNameOf(stage, 'Api'),

@@ -63,7 +63,8 @@ export class WorkflowsStack extends Stack {
     if (problems.length > 0) throw new Error(`invalid workflows:\n${problems.join('\n')}`);
 
     const deployed = new Map<string, DeployedWorkflow>();
-    for (const declaration of declarations) deployed.set(declaration.name, this.addWorkflow(declaration, workers, props));
+    for (const declaration of declarations)
+      deployed.set(declaration.name, this.addWorkflow(declaration, workers, props));
     this.workflows = deployed;
   }
 
@@ -74,7 +75,11 @@ export class WorkflowsStack extends Stack {
     return found;
   }
 
-  private addWorkflow(declaration: WorkflowDeclaration, workers: readonly WorkerDefinition[], props: WorkflowsStackProps): DeployedWorkflow {
+  private addWorkflow(
+    declaration: WorkflowDeclaration,
+    workers: readonly WorkerDefinition[],
+    props: WorkflowsStackProps,
+  ): DeployedWorkflow {
     const { stage, table, dataKey, webhookEncryptionKey, expiryScheduling } = props;
     const { name } = declaration;
     const functions = new Map<string, ServiceFunction>();
@@ -83,7 +88,13 @@ export class WorkflowsStack extends Stack {
       const worker = workers.find((candidate) => candidate.name === workerName)!;
       let fn = functions.get(workerName);
       if (!fn) {
-        fn = new ServiceFunction(this, `Fn-${workerName}`, { group: workerName, stage, entry: worker.entry, timeoutSeconds: worker.timeoutSeconds, memoryMb: worker.memoryMb });
+        fn = new ServiceFunction(this, `Fn-${workerName}`, {
+          group: workerName,
+          stage,
+          entry: worker.entry,
+          timeoutSeconds: worker.timeoutSeconds,
+          memoryMb: worker.memoryMb,
+        });
         bindWorkerGrants(fn, worker.grants, {
           table,
           ...(dataKey ? { dataKey } : {}),
@@ -113,7 +124,11 @@ export class WorkflowsStack extends Stack {
     });
     // Invoke its own task functions (unqualified ARNs, as the definition names them), nothing else.
     stateMachine.addToRolePolicy(
-      new iam.PolicyStatement({ sid: 'InvokeTaskFunctions', actions: ['lambda:InvokeFunction'], resources: [...functions.values()].map((fn) => fn.function.functionArn) }),
+      new iam.PolicyStatement({
+        sid: 'InvokeTaskFunctions',
+        actions: ['lambda:InvokeFunction'],
+        resources: [...functions.values()].map((fn) => fn.function.functionArn),
+      }),
     );
 
     const alarmOn = (id: string, metric: cloudwatch.Metric, what: string) =>
@@ -126,8 +141,16 @@ export class WorkflowsStack extends Stack {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     const alarms = [
-      alarmOn('ExecutionsFailed', stateMachine.metricFailed({ period: Duration.minutes(1) }), 'An execution failed: a step kept failing or answered a status the workflow can not act on'),
-      alarmOn('ExecutionsTimedOut', stateMachine.metricTimedOut({ period: Duration.minutes(1) }), 'An execution timed out: its subject never reached a final state'),
+      alarmOn(
+        'ExecutionsFailed',
+        stateMachine.metricFailed({ period: Duration.minutes(1) }),
+        'An execution failed: a step kept failing or answered a status the workflow can not act on',
+      ),
+      alarmOn(
+        'ExecutionsTimedOut',
+        stateMachine.metricTimedOut({ period: Duration.minutes(1) }),
+        'An execution timed out: its subject never reached a final state',
+      ),
     ];
     return { declaration, stateMachine, logGroup, functions, alarms };
   }

@@ -92,7 +92,10 @@ export interface WorkflowDeclaration {
 export const placeholder = (name: string) => `\${${name}}`;
 
 /** The definition with each `${Placeholder}` of a Task's Resource replaced by its value. */
-export function renderDefinition(workflow: WorkflowDeclaration, values: { readonly [placeholder: string]: string }): StateMachineDefinition {
+export function renderDefinition(
+  workflow: WorkflowDeclaration,
+  values: { readonly [placeholder: string]: string },
+): StateMachineDefinition {
   const states: Record<string, State> = {};
   for (const [name, state] of Object.entries(workflow.definition.States)) {
     if (state.Type !== 'Task') {
@@ -100,7 +103,8 @@ export function renderDefinition(workflow: WorkflowDeclaration, values: { readon
       continue;
     }
     const key = Object.keys(workflow.taskWorkers).find((candidate) => placeholder(candidate) === state.Resource);
-    if (key === undefined) throw new Error(`workflow ${workflow.name}: task ${name} names no declared placeholder (${state.Resource})`);
+    if (key === undefined)
+      throw new Error(`workflow ${workflow.name}: task ${name} names no declared placeholder (${state.Resource})`);
     const value = values[key];
     if (value === undefined) throw new Error(`workflow ${workflow.name}: no value for ${placeholder(key)}`);
     states[name] = { ...state, Resource: value };

@@ -46,7 +46,12 @@ export const NOT_SETTLED_PAUSE_SECONDS = 1;
  * as AWS recommends for every Lambda task.
  */
 export const LAMBDA_SERVICE_RETRY: Retrier = {
-  ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'],
+  ErrorEquals: [
+    'Lambda.ServiceException',
+    'Lambda.AWSLambdaException',
+    'Lambda.SdkClientException',
+    'Lambda.TooManyRequestsException',
+  ],
   IntervalSeconds: 1,
   MaxAttempts: 6,
   BackoffRate: 2,
@@ -134,7 +139,8 @@ const definition: StateMachineDefinition = {
     },
     NotSettledYet: {
       Type: 'Wait',
-      Comment: 'And a second more: Step Functions truncates a Wait timestamp to the second, so the settle comes after it',
+      Comment:
+        'And a second more: Step Functions truncates a Wait timestamp to the second, so the settle comes after it',
       Seconds: NOT_SETTLED_PAUSE_SECONDS,
       Next: 'Settle',
     },

@@ -16,7 +16,9 @@ export const KEY_PREFIX: Record<KeyKind, string> = {
 export const KEY_SECRET_LENGTH = 32;
 export const KEY_CHECKSUM_LENGTH = 6;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const KEY_SHAPE = new RegExp(`^(svc_test_|svc_live_|svc_admin_)([0-9A-Za-z]{${KEY_SECRET_LENGTH}})([0-9A-Za-z]{${KEY_CHECKSUM_LENGTH}})$`);
+const KEY_SHAPE = new RegExp(
+  `^(svc_test_|svc_live_|svc_admin_)([0-9A-Za-z]{${KEY_SECRET_LENGTH}})([0-9A-Za-z]{${KEY_CHECKSUM_LENGTH}})$`,
+);
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);

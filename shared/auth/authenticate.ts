@@ -17,7 +17,11 @@ export function bearerToken(header: string | undefined): string | undefined {
  * Resolves an Authorization header to a principal: shape and checksum first (no lookup for a
  * mistyped key), then one consistent read by SHA-256 hash, so a revocation is seen at once.
  */
-export async function authenticate(authKeys: Pick<ApiKeyAuthReader, 'getApiKeyByHash'>, authorization: string | undefined, now: Date): Promise<{ principal: Principal; apiKey: ApiKey }> {
+export async function authenticate(
+  authKeys: Pick<ApiKeyAuthReader, 'getApiKeyByHash'>,
+  authorization: string | undefined,
+  now: Date,
+): Promise<{ principal: Principal; apiKey: ApiKey }> {
   const token = bearerToken(authorization);
   if (!token) throw new ApiError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <key>".');
   const parsed = parseKey(token);
@@ -29,7 +33,8 @@ export async function authenticate(authKeys: Pick<ApiKeyAuthReader, 'getApiKeyBy
   if (apiKey.expiresAt && new Date(apiKey.expiresAt).getTime() <= now.getTime()) {
     throw new ApiError('API_KEY_REVOKED', 'The API key has expired.');
   }
-  if (parsed.kind !== (apiKey.environment ?? 'OPERATOR')) throw new ApiError('UNAUTHORIZED', 'The API key is not valid.');
+  if (parsed.kind !== (apiKey.environment ?? 'OPERATOR'))
+    throw new ApiError('UNAUTHORIZED', 'The API key is not valid.');
   return { principal: principalOf(apiKey), apiKey };
 }
 
@@ -56,6 +61,8 @@ export function requirePermission(principal: Principal, permission: Permission |
     throw new ApiError('PERMISSION_DENIED', 'This endpoint is reserved for the service operator.');
   }
   if (!hasPermission(principal, permission)) {
-    throw new ApiError('PERMISSION_DENIED', `The API key lacks the "${permission}" permission.`, { required: permission });
+    throw new ApiError('PERMISSION_DENIED', `The API key lacks the "${permission}" permission.`, {
+      required: permission,
+    });
   }
 }

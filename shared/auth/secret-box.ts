@@ -20,4 +20,3 @@ export function decryptSecret(stored: string, keyHex: string): string {
   decipher.setAuthTag(Buffer.from(tag, 'hex'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'hex')), decipher.final()]).toString('utf8');
 }
-

@@ -12,6 +12,7 @@ const ENVIRONMENTS: readonly Environment[] = ['PRODUCTION', 'SANDBOX'];
 export function cardNetworkEnvironment(env: Record<string, string | undefined>, localRun: boolean): Environment {
   const value = env[CARD_NETWORK_ENV.environment];
   if (value === undefined) return localRun ? 'SANDBOX' : 'PRODUCTION';
-  if (!(ENVIRONMENTS as readonly string[]).includes(value)) throw new Error(`invalid configuration: ${CARD_NETWORK_ENV.environment}: must be PRODUCTION or SANDBOX`);
+  if (!(ENVIRONMENTS as readonly string[]).includes(value))
+    throw new Error(`invalid configuration: ${CARD_NETWORK_ENV.environment}: must be PRODUCTION or SANDBOX`);
   return value as Environment;
 }

@@ -49,39 +49,71 @@ function parseJson(body: Buffer): unknown {
  * (answerNetworkRequest); only a failure before the decision (the secret could not be read)
  * answers 500, which the processor takes as a decline.
  */
-export async function handleCardNetworkRequest(event: APIGatewayProxyEventV2, runtime: CardNetworkRuntime): Promise<HttpResponse> {
+export async function handleCardNetworkRequest(
+  event: APIGatewayProxyEventV2,
+  runtime: CardNetworkRuntime,
+): Promise<HttpResponse> {
   const requestId = event.requestContext?.requestId ?? 'unknown';
   try {
     const path = event.rawPath ?? '/';
-    if (path !== CARD_NETWORK_FUNCTION.path) throw new ApiError('NOT_FOUND', `No route ${path}; the card network endpoint is POST ${CARD_NETWORK_FUNCTION.path}.`);
+    if (path !== CARD_NETWORK_FUNCTION.path)
+      throw new ApiError(
+        'NOT_FOUND',
+        `No route ${path}; the card network endpoint is POST ${CARD_NETWORK_FUNCTION.path}.`,
+      );
     if ((event.requestContext?.http?.method ?? 'GET').toUpperCase() !== 'POST') {
       const refusal = new ApiError('METHOD_NOT_ALLOWED', 'POST the authorization request.', { allowed: ['POST'] });
       return withRequestId(errorResponse(refusal, requestId), requestId, { Allow: 'POST' });
     }
     const body = rawBodyOf(event);
     if (body.length > CARD_NETWORK_FUNCTION.maxBodyBytes) {
-      throw new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${CARD_NETWORK_FUNCTION.maxBodyBytes} bytes.`, { maxBytes: CARD_NETWORK_FUNCTION.maxBodyBytes });
+      throw new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${CARD_NETWORK_FUNCTION.maxBodyBytes} bytes.`, {
+        maxBytes: CARD_NETWORK_FUNCTION.maxBodyBytes,
+      });
     }
     const secret = await runtime.secret();
     if (!secret) throw new ApiError('UNAUTHORIZED', 'The card network endpoint is not configured (no signing secret).');
     const header = event.headers?.[CARD_NETWORK_SIGNATURE_HEADER];
-    const check = verifyCardNetworkSignature({ header, body, secret, nowS: Math.floor(runtime.clock.now().getTime() / 1000) });
+    const check = verifyCardNetworkSignature({
+      header,
+      body,
+      secret,
+      nowS: Math.floor(runtime.clock.now().getTime() / 1000),
+    });
     if (!check.ok) {
       // The reason for the operators only; the caller learns nothing about which part failed.
-      runtime.log.warn(JSON.stringify({ level: 'warn', requestId, message: 'card network request refused', reason: check.reason }));
+      runtime.log.warn(
+        JSON.stringify({ level: 'warn', requestId, message: 'card network request refused', reason: check.reason }),
+      );
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
     }
     // The engine logs its failures (never the request): marked, so the stack's metric filter counts them.
     const engineLog = { error: (...args: unknown[]) => runtime.log.error(CARD_NETWORK_FAILURE_MARKER, ...args) };
-    const answer: NetworkAnswer = await answerNetworkRequest(runtime.engine, parseJson(body), engineLog, runtime.environment, CARD_NETWORK_FUNCTION.audit);
+    const answer: NetworkAnswer = await answerNetworkRequest(
+      runtime.engine,
+      parseJson(body),
+      engineLog,
+      runtime.environment,
+      CARD_NETWORK_FUNCTION.audit,
+    );
     if (answer.reason === 'environment_mismatch') {
       // A card of the other environment: a processor pointed at the wrong endpoint, or a probe.
-      runtime.log.warn(JSON.stringify({ level: 'warn', requestId, message: 'card network request for a card of another environment declined', endpointEnvironment: runtime.environment }));
+      runtime.log.warn(
+        JSON.stringify({
+          level: 'warn',
+          requestId,
+          message: 'card network request for a card of another environment declined',
+          endpointEnvironment: runtime.environment,
+        }),
+      );
     }
     return withRequestId(jsonResponse(200, answer), requestId);
   } catch (error) {
     if (error instanceof ApiError) return withRequestId(errorResponse(error, requestId), requestId);
-    runtime.log.error(CARD_NETWORK_FAILURE_MARKER, JSON.stringify({ level: 'error', requestId, message: (error as Error)?.message }));
+    runtime.log.error(
+      CARD_NETWORK_FAILURE_MARKER,
+      JSON.stringify({ level: 'error', requestId, message: (error as Error)?.message }),
+    );
     return withRequestId(internalErrorResponse(requestId), requestId);
   }
 }

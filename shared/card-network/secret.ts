@@ -13,12 +13,16 @@ export const MIN_SECRET_LENGTH = 32;
  * only), else `CARD_NETWORK_SECRET` (the local run, tests). A failed read or an unset secret is not
  * kept: the next request asks again. Undefined when neither is set (every request is then refused).
  */
-export function cardNetworkSecret(env: Record<string, string | undefined> = process.env, client: () => SecretsReader = () => new SecretsManagerClient({ region: env.AWS_REGION })): SecretSource {
+export function cardNetworkSecret(
+  env: Record<string, string | undefined> = process.env,
+  client: () => SecretsReader = () => new SecretsManagerClient({ region: env.AWS_REGION }),
+): SecretSource {
   return cachedSecret(async () => {
     const arn = env[CARD_NETWORK_ENV.secretArn];
     const value = arn ? await secretsManagerValue(client(), arn) : env[CARD_NETWORK_ENV.secret];
     if (value === undefined || value.length === 0) return undefined;
-    if (value.length < MIN_SECRET_LENGTH) throw new Error(`the card network secret is shorter than ${MIN_SECRET_LENGTH} characters`);
+    if (value.length < MIN_SECRET_LENGTH)
+      throw new Error(`the card network secret is shorter than ${MIN_SECRET_LENGTH} characters`);
     return value;
   });
 }

@@ -26,7 +26,10 @@ const MAX_SIGNATURES = 4;
 const MAX_HEADER_LENGTH = 1024;
 
 function hmacOf(secret: string, timestampS: number, body: string | Uint8Array): Buffer {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestampS}.`, 'utf8').update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body).digest();
+  return createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(`${timestampS}.`, 'utf8')
+    .update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)
+    .digest();
 }
 
 /** The header value signing `body` at `timestampS` (the processor's side; tests and the docs' example). */
@@ -62,7 +65,13 @@ function parseHeader(header: string): { timestampS: number; signatures: Buffer[]
  * Constant time in the comparison of the digests (both 32 bytes, compared with timingSafeEqual,
  * every entry compared even after a match).
  */
-export function verifyCardNetworkSignature(input: { header: string | undefined; body: string | Uint8Array; secret: string; nowS: number; toleranceS?: number }): SignatureCheck {
+export function verifyCardNetworkSignature(input: {
+  header: string | undefined;
+  body: string | Uint8Array;
+  secret: string;
+  nowS: number;
+  toleranceS?: number;
+}): SignatureCheck {
   const { header, body, secret, nowS } = input;
   const toleranceS = input.toleranceS ?? CARD_NETWORK_SIGNATURE_TOLERANCE_S;
   if (header === undefined || header.trim() === '') return { ok: false, reason: 'missing' };

@@ -78,7 +78,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     expiryScheduling: undefined,
     transferStateMachineArn: read.text(ENV.transferStateMachineArn, { pattern: STATE_MACHINE_ARN }),
   };
-  const expiryScheduling = [read.text(ENV.expiryScheduleGroup, { min: 1 }), read.text(ENV.expirySchedulerRoleArn, { min: 1 }), read.text(ENV.expiryQueueArn, { min: 1 })] as const;
+  const expiryScheduling = [
+    read.text(ENV.expiryScheduleGroup, { min: 1 }),
+    read.text(ENV.expirySchedulerRoleArn, { min: 1 }),
+    read.text(ENV.expiryQueueArn, { min: 1 }),
+  ] as const;
   read.done();
   return { ...config, expiryScheduling: expirySchedulingOf(...expiryScheduling) };
 }
@@ -86,7 +90,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export const HEX_KEY = { regex: /^[0-9a-fA-F]{64}$/, message: 'must be 32 bytes as hex' };
 const MCP_TOOL_PREFIX = { regex: /^[A-Za-z0-9_.-]{0,64}$/, message: 'must be at most 64 letters, digits, _, - or .' };
 const STATE_MACHINE_ARN = { regex: /^arn:[^:]+:states:/, message: 'must be a state machine ARN' };
-const SECRET_ARN = { regex: /^arn:[^:]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:[^:]+$/, message: 'must be a Secrets Manager secret ARN' };
+const SECRET_ARN = {
+  regex: /^arn:[^:]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:[^:]+$/,
+  message: 'must be a Secrets Manager secret ARN',
+};
 const FLAGS: Readonly<Record<string, boolean>> = { '1': true, true: true, '0': false, false: false };
 
 interface TextRules {
@@ -104,8 +111,10 @@ class EnvReader {
   text(name: string, rules: TextRules = {}): string | undefined {
     const value = this.env[name];
     if (value === undefined) return undefined;
-    if (rules.min !== undefined && value.length < rules.min) return this.problem(name, rules.min === 1 ? 'must not be empty' : `must be at least ${rules.min} characters`);
-    if (rules.max !== undefined && value.length > rules.max) return this.problem(name, `must be at most ${rules.max} characters`);
+    if (rules.min !== undefined && value.length < rules.min)
+      return this.problem(name, rules.min === 1 ? 'must not be empty' : `must be at least ${rules.min} characters`);
+    if (rules.max !== undefined && value.length > rules.max)
+      return this.problem(name, `must be at most ${rules.max} characters`);
     if (rules.pattern && !rules.pattern.regex.test(value)) return this.problem(name, rules.pattern.message);
     return value;
   }
@@ -120,12 +129,16 @@ class EnvReader {
     const value = this.env[name];
     if (value === undefined) return undefined;
     const number = Number(value);
-    return value.trim() !== '' && Number.isFinite(number) && number > 0 ? number : this.problem(name, 'must be a number greater than 0');
+    return value.trim() !== '' && Number.isFinite(number) && number > 0
+      ? number
+      : this.problem(name, 'must be a number greater than 0');
   }
 
   positiveInteger(name: string): number | undefined {
     const number = this.positiveNumber(name);
-    return number === undefined || Number.isSafeInteger(number) ? number : this.problem(name, `must be an integer of at most ${Number.MAX_SAFE_INTEGER}`);
+    return number === undefined || Number.isSafeInteger(number)
+      ? number
+      : this.problem(name, `must be an integer of at most ${Number.MAX_SAFE_INTEGER}`);
   }
 
   flag(name: string): boolean | undefined {
@@ -152,10 +165,16 @@ class EnvReader {
 }
 
 /** All three or none: a partial setting is a deployment mistake, refused at cold start. */
-function expirySchedulingOf(groupName: string | undefined, roleArn: string | undefined, queueArn: string | undefined): Config['expiryScheduling'] {
+function expirySchedulingOf(
+  groupName: string | undefined,
+  roleArn: string | undefined,
+  queueArn: string | undefined,
+): Config['expiryScheduling'] {
   if (groupName === undefined && roleArn === undefined && queueArn === undefined) return undefined;
   if (groupName === undefined || roleArn === undefined || queueArn === undefined) {
-    throw new Error(`invalid configuration: ${ENV.expiryScheduleGroup}, ${ENV.expirySchedulerRoleArn} and ${ENV.expiryQueueArn} go together`);
+    throw new Error(
+      `invalid configuration: ${ENV.expiryScheduleGroup}, ${ENV.expirySchedulerRoleArn} and ${ENV.expiryQueueArn} go together`,
+    );
   }
   return { groupName, roleArn, queueArn };
 }

@@ -11,13 +11,16 @@ export function scopeOf(principal: Principal): OrganizationScope {
   return { organizationId: principal.organizationId, environment: principal.environment };
 }
 
-
 /**
  * Loads a wallet the caller may see. Other organizations' wallets and, for a wallet-scoped key,
  * every wallet but its own answer as absent (404); the caller's own wallet in the other
  * environment answers ENVIRONMENT_MISMATCH.
  */
-export async function loadAccessibleWallet(store: WalletReader, principal: Principal, walletId: string): Promise<Wallet> {
+export async function loadAccessibleWallet(
+  store: WalletReader,
+  principal: Principal,
+  walletId: string,
+): Promise<Wallet> {
   return assertAccessible(principal, await store.getWallet(walletId), walletId);
 }
 
@@ -42,7 +45,8 @@ export function assertAccessible(principal: Principal, wallet: Wallet | undefine
 export function assertPayable(scope: OrganizationScope, wallet: Wallet | undefined): Wallet {
   if (!wallet) throw new ApiError('WALLET_NOT_FOUND', undefined, { field: 'to' });
   if (wallet.environment !== scope.environment) {
-    if (wallet.organizationId === scope.organizationId) throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { field: 'to' });
+    if (wallet.organizationId === scope.organizationId)
+      throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { field: 'to' });
     throw new ApiError('WALLET_NOT_FOUND', undefined, { field: 'to' });
   }
   return wallet;

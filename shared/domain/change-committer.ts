@@ -11,4 +11,6 @@ export interface ChangeCommitter<C extends { readonly type: string }> {
 }
 
 /** The changes one store's `commit` takes: what a service of that store may decide to write. */
-export type ChangeOf<Store extends { commit: (changes: never[]) => Promise<void> }> = Parameters<Store['commit']>[0][number];
+export type ChangeOf<Store extends { commit: (changes: never[]) => Promise<void> }> = Parameters<
+  Store['commit']
+>[0][number];

@@ -7,5 +7,7 @@
  */
 export const everyOf =
   <Union extends string>() =>
-  <const List extends readonly Union[]>(list: List & ([Union] extends [List[number]] ? unknown : { readonly missing: Exclude<Union, List[number]> })): List =>
+  <const List extends readonly Union[]>(
+    list: List & ([Union] extends [List[number]] ? unknown : { readonly missing: Exclude<Union, List[number]> }),
+  ): List =>
     list;

@@ -19,43 +19,162 @@ export type ErrorTraits = {
 
 export const ERRORS = {
   // interface-spec section 7
-  INSUFFICIENT_FUNDS: { status: 402, retryable: false, storedOnRefusal: true, failsQueuedPosting: true, message: 'The wallet does not hold enough available funds.' },
-  POLICY_DENIED: { status: 403, retryable: false, storedOnRefusal: true, failsQueuedPosting: true, message: 'A spend policy blocked this payment.' },
-  APPROVAL_REQUIRED: { status: 202, retryable: false, storedOnRefusal: false, message: 'A spend policy requires human approval; the payment is queued.' },
-  WALLET_FROZEN: { status: 403, retryable: false, storedOnRefusal: true, failsQueuedPosting: true, message: 'The wallet is frozen.' },
+  INSUFFICIENT_FUNDS: {
+    status: 402,
+    retryable: false,
+    storedOnRefusal: true,
+    failsQueuedPosting: true,
+    message: 'The wallet does not hold enough available funds.',
+  },
+  POLICY_DENIED: {
+    status: 403,
+    retryable: false,
+    storedOnRefusal: true,
+    failsQueuedPosting: true,
+    message: 'A spend policy blocked this payment.',
+  },
+  APPROVAL_REQUIRED: {
+    status: 202,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'A spend policy requires human approval; the payment is queued.',
+  },
+  WALLET_FROZEN: {
+    status: 403,
+    retryable: false,
+    storedOnRefusal: true,
+    failsQueuedPosting: true,
+    message: 'The wallet is frozen.',
+  },
   WALLET_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: true, failsQueuedPosting: true, noun: 'wallet' },
-  WALLET_LIMIT_EXCEEDED: { status: 403, retryable: false, storedOnRefusal: false, message: 'The wallet limit of this environment is reached.' },
-  INVALID_AMOUNT: { status: 400, retryable: false, storedOnRefusal: false, message: 'The amount is zero, negative or malformed.' },
+  WALLET_LIMIT_EXCEEDED: {
+    status: 403,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'The wallet limit of this environment is reached.',
+  },
+  INVALID_AMOUNT: {
+    status: 400,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'The amount is zero, negative or malformed.',
+  },
   VALIDATION_ERROR: { status: 400, retryable: false, storedOnRefusal: false, message: 'The request is invalid.' },
   UNAUTHORIZED: { status: 401, retryable: false, storedOnRefusal: false, message: 'A valid API key is required.' },
-  API_KEY_REVOKED: { status: 401, retryable: false, storedOnRefusal: false, message: 'The API key is revoked or expired.' },
-  PERMISSION_DENIED: { status: 403, retryable: false, storedOnRefusal: false, message: 'The API key lacks the permission this operation needs.' },
-  ENVIRONMENT_MISMATCH: { status: 403, retryable: false, storedOnRefusal: true, message: 'The resource belongs to the other environment.' },
+  API_KEY_REVOKED: {
+    status: 401,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'The API key is revoked or expired.',
+  },
+  PERMISSION_DENIED: {
+    status: 403,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'The API key lacks the permission this operation needs.',
+  },
+  ENVIRONMENT_MISMATCH: {
+    status: 403,
+    retryable: false,
+    storedOnRefusal: true,
+    message: 'The resource belongs to the other environment.',
+  },
   RATE_LIMIT_EXCEEDED: { status: 429, retryable: true, storedOnRefusal: false, message: 'Too many requests.' },
-  IDEMPOTENCY_KEY_REUSE: { status: 409, retryable: false, storedOnRefusal: false, message: 'This idempotency key was used with different parameters.' },
+  IDEMPOTENCY_KEY_REUSE: {
+    status: 409,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'This idempotency key was used with different parameters.',
+  },
   MERCHANT_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: true, noun: 'merchant' },
   MERCHANT_SUSPENDED: { status: 403, retryable: false, storedOnRefusal: true, message: 'The merchant is suspended.' },
-  CLOSED_LOOP_UNAVAILABLE: { status: 400, retryable: false, storedOnRefusal: true, message: 'Closed-loop payments are not available for this recipient.' },
+  CLOSED_LOOP_UNAVAILABLE: {
+    status: 400,
+    retryable: false,
+    storedOnRefusal: true,
+    message: 'Closed-loop payments are not available for this recipient.',
+  },
   TRANSFER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'transfer' },
   WEBHOOK_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'webhook' },
   POLICY_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'policy' },
-  REVERSAL_NOT_ALLOWED: { status: 422, retryable: false, storedOnRefusal: true, message: 'This payment can not be reversed by this key.' },
+  REVERSAL_NOT_ALLOWED: {
+    status: 422,
+    retryable: false,
+    storedOnRefusal: true,
+    message: 'This payment can not be reversed by this key.',
+  },
   PAYMENT_LINK_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'payment link' },
-  BATCH_PARTIAL_FAILURE: { status: 207, retryable: false, storedOnRefusal: false, message: 'Some items of the batch failed; see details.results.' },
-  SANDBOX_ONLY: { status: 403, retryable: false, storedOnRefusal: false, message: 'This endpoint exists only in the sandbox.' },
+  BATCH_PARTIAL_FAILURE: {
+    status: 207,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'Some items of the batch failed; see details.results.',
+  },
+  SANDBOX_ONLY: {
+    status: 403,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'This endpoint exists only in the sandbox.',
+  },
   CARD_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'card' },
   BANK_ACCOUNT_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'bank account' },
-  BANK_ACCOUNT_NOT_VERIFIED: { status: 400, retryable: false, storedOnRefusal: false, message: 'The bank account is not verified.' },
-  SELF_PAYMENT: { status: 400, retryable: false, storedOnRefusal: true, message: 'The payer and the recipient are the same wallet.' },
-  ACTIVATION_INCOMPLETE: { status: 400, retryable: false, storedOnRefusal: false, message: 'Activation requirements are missing.' },
-  ACTIVATION_REQUIRED: { status: 403, retryable: false, storedOnRefusal: false, message: 'Production access requires activation.' },
+  BANK_ACCOUNT_NOT_VERIFIED: {
+    status: 400,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'The bank account is not verified.',
+  },
+  SELF_PAYMENT: {
+    status: 400,
+    retryable: false,
+    storedOnRefusal: true,
+    message: 'The payer and the recipient are the same wallet.',
+  },
+  ACTIVATION_INCOMPLETE: {
+    status: 400,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'Activation requirements are missing.',
+  },
+  ACTIVATION_REQUIRED: {
+    status: 403,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'Production access requires activation.',
+  },
   // decisions.md section 9 and the not-found codes it names
   NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, message: 'No such route.' },
-  METHOD_NOT_ALLOWED: { status: 405, retryable: false, storedOnRefusal: false, message: 'This route does not accept that method.' },
-  INVALID_STATE: { status: 409, retryable: false, storedOnRefusal: false, message: 'The resource is not in a state that allows this.' },
-  INTERNAL_ERROR: { status: 500, retryable: true, storedOnRefusal: false, message: 'Something went wrong on our side.' },
-  IDEMPOTENCY_KEY_IN_USE: { status: 409, retryable: true, storedOnRefusal: false, retryAfterS: 1, message: 'A request with this idempotency key is still being processed; retry shortly.' },
-  RECIPIENT_NOT_ALLOWED: { status: 403, retryable: false, storedOnRefusal: false, message: 'A policy of the wallet does not allow this recipient.' },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'This route does not accept that method.',
+  },
+  INVALID_STATE: {
+    status: 409,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'The resource is not in a state that allows this.',
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    retryable: true,
+    storedOnRefusal: false,
+    message: 'Something went wrong on our side.',
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    retryable: true,
+    storedOnRefusal: false,
+    retryAfterS: 1,
+    message: 'A request with this idempotency key is still being processed; retry shortly.',
+  },
+  RECIPIENT_NOT_ALLOWED: {
+    status: 403,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'A policy of the wallet does not allow this recipient.',
+  },
   API_KEY_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'API key' },
   TRANSACTION_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: true, noun: 'transaction' },
   APPROVAL_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'approval' },
@@ -64,20 +183,46 @@ export const ERRORS = {
   EVENT_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'event' },
   DELIVERY_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'webhook delivery' },
   CUSTOMER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'customer' },
-  CUSTOMER_EMAIL_TAKEN: { status: 409, retryable: false, storedOnRefusal: false, message: 'A customer with this email exists already.' },
+  CUSTOMER_EMAIL_TAKEN: {
+    status: 409,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'A customer with this email exists already.',
+  },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'payment method' },
   INVOICE_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'invoice' },
   // Ours (docs/api.md, Cards): an unknown or invisible cardholder or card authorization.
   CARDHOLDER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'cardholder' },
   AUTHORIZATION_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'card authorization' },
   // Ours (docs/api.md, Bank accounts): wrong micro-deposit amounts; details.attemptsRemaining (0: the account is VERIFICATION_FAILED).
-  BANK_ACCOUNT_VERIFICATION_FAILED: { status: 400, retryable: false, storedOnRefusal: false, message: 'The micro-deposit amounts are wrong.' },
+  BANK_ACCOUNT_VERIFICATION_FAILED: {
+    status: 400,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'The micro-deposit amounts are wrong.',
+  },
   // Ours (docs/api.md): contention on one wallet outlasted the retries; safe to retry with the same idempotency key.
-  CONCURRENT_UPDATE: { status: 409, retryable: true, storedOnRefusal: false, retryAfterS: 1, message: 'Too many concurrent changes to the same wallet; retry after the given number of seconds.' },
+  CONCURRENT_UPDATE: {
+    status: 409,
+    retryable: true,
+    storedOnRefusal: false,
+    retryAfterS: 1,
+    message: 'Too many concurrent changes to the same wallet; retry after the given number of seconds.',
+  },
   // decisions.md section 9: a request body over 1 MB (answered with the envelope and the security headers).
-  PAYLOAD_TOO_LARGE: { status: 413, retryable: false, storedOnRefusal: false, message: 'The request body is larger than 1 MB.' },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'The request body is larger than 1 MB.',
+  },
   // Ours (docs/api.md, Conventions): a request body sent as anything but `application/json` (UTF-8).
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, storedOnRefusal: false, message: 'Send the request body as JSON with "Content-Type: application/json".' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'Send the request body as JSON with "Content-Type: application/json".',
+  },
 } as const satisfies Record<string, ErrorTraits>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -93,7 +238,9 @@ export const QUEUED_POSTING_FAILURES = codesWhere((t) => t.failsQueuedPosting);
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 
 /** Each code's HTTP status (derived from ERRORS). */
-export const ERROR_STATUS = Object.fromEntries(ERROR_CODES.map((code) => [code, ERRORS[code].status])) as { readonly [K in ErrorCode]: (typeof ERRORS)[K]['status'] };
+export const ERROR_STATUS = Object.fromEntries(ERROR_CODES.map((code) => [code, ERRORS[code].status])) as {
+  readonly [K in ErrorCode]: (typeof ERRORS)[K]['status'];
+};
 
 /** A code whose 404 names one kind of resource. */
 export type NotFoundCode = Extract<ErrorCode, `${string}_NOT_FOUND`>;
@@ -102,14 +249,17 @@ export type NotFoundCode = Extract<ErrorCode, `${string}_NOT_FOUND`>;
 type NounedCode = { [K in ErrorCode]: (typeof ERRORS)[K] extends { noun: string } ? K : never }[ErrorCode];
 type Holds<T extends true> = T;
 /** Compiles only while every not-found code names its noun in ERRORS, and only they do. */
-export type NotFoundCodesNameTheirNoun = Holds<[NotFoundCode] extends [NounedCode] ? ([NounedCode] extends [NotFoundCode] ? true : false) : false>;
+export type NotFoundCodesNameTheirNoun = Holds<
+  [NotFoundCode] extends [NounedCode] ? ([NounedCode] extends [NotFoundCode] ? true : false) : false
+>;
 
 /** "No transfer with id trf_x was found." (or "No such transfer." without an id): never the code again. */
 export function notFoundMessage(code: NotFoundCode, id?: string): string {
   return notFoundText(ERRORS[code].noun, id);
 }
 
-const notFoundText = (noun: string, id?: string) => (id === undefined ? `No such ${noun}.` : `No ${noun} with id ${id} was found.`);
+const notFoundText = (noun: string, id?: string) =>
+  id === undefined ? `No such ${noun}.` : `No ${noun} with id ${id} was found.`;
 
 /** The 404 of a lookup: the message names what was not found (and its id, when the caller has it). */
 export function notFound(code: NotFoundCode, id?: string, details?: ErrorDetails): ApiError {
@@ -131,7 +281,10 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.code = code;
     const retryAfterS = (ERRORS[code] as ErrorTraits).retryAfterS;
-    this.details = retryAfterS !== undefined && details?.retryAfter === undefined ? { ...details, retryAfter: retryAfterS } : details;
+    this.details =
+      retryAfterS !== undefined && details?.retryAfter === undefined
+        ? { ...details, retryAfter: retryAfterS }
+        : details;
     this.extra = extra;
   }
 

@@ -44,14 +44,28 @@ export const EMITTED_EVENT_NAMES = Object.keys(EVENT_DECLARATIONS) as readonly E
  * `<area>-events.ts` and removes it from here (the compiler refuses a name in both lists).
  */
 export const RESERVED_EVENT_NAMES = [
-  'customer.created', 'customer.updated', 'customer.payment_method.saved',
-  'customer.payment_method.updated', 'customer.payment_method.removed',
-  'payment_link.created', 'payment_link.claimed', 'payment_link.settled', 'payment_link.expired',
+  'customer.created',
+  'customer.updated',
+  'customer.payment_method.saved',
+  'customer.payment_method.updated',
+  'customer.payment_method.removed',
+  'payment_link.created',
+  'payment_link.claimed',
+  'payment_link.settled',
+  'payment_link.expired',
   'payment_link.cancelled',
-  'invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_failed', 'invoice.voided',
-  'invoice.refunded', 'invoice.uncollectible', 'invoice.usdc_unmatched',
+  'invoice.created',
+  'invoice.finalized',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'invoice.voided',
+  'invoice.refunded',
+  'invoice.uncollectible',
+  'invoice.usdc_unmatched',
   // decisions.md section 8: beyond the spec
-  'dispute.created', 'dispute.responded', 'dispute.resolved',
+  'dispute.created',
+  'dispute.responded',
+  'dispute.resolved',
 ] as const;
 
 export type ReservedEventName = (typeof RESERVED_EVENT_NAMES)[number];
@@ -64,7 +78,8 @@ export const EVENT_NAMES: readonly EventName[] = [...EMITTED_EVENT_NAMES, ...RES
 
 export type EventName = EmittedEventName | ReservedEventName;
 
-export const isReservedEventName = (name: unknown): name is ReservedEventName => (RESERVED_EVENT_NAMES as readonly unknown[]).includes(name);
+export const isReservedEventName = (name: unknown): name is ReservedEventName =>
+  (RESERVED_EVENT_NAMES as readonly unknown[]).includes(name);
 
 /** The `source` of every event on the service's EventBridge bus (the rule to the webhook queue matches it). */
 export const EVENT_SOURCE_NAME = 'allowance';

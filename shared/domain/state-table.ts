@@ -11,22 +11,33 @@ export type StateTable<State extends string, Trigger extends string> = {
 type AnyTable = StateTable<string, string>;
 
 /** Every trigger of a table has its transition (the table is keyed by its triggers). */
-const transitionOf = <Table extends AnyTable, Trigger extends keyof Table>(table: Table, trigger: Trigger) => table[trigger] as Table[Trigger];
+const transitionOf = <Table extends AnyTable, Trigger extends keyof Table>(table: Table, trigger: Trigger) =>
+  table[trigger] as Table[Trigger];
 
 /** Every state a table names. */
 export type StateOf<Table extends AnyTable> = Table[keyof Table]['from'][number] | Table[keyof Table]['to'];
 
 /** The states a trigger may fire from (the condition of the write that performs it). */
-export function fromStatesOf<Table extends AnyTable, Trigger extends keyof Table>(table: Table, trigger: Trigger): Table[Trigger]['from'] {
+export function fromStatesOf<Table extends AnyTable, Trigger extends keyof Table>(
+  table: Table,
+  trigger: Trigger,
+): Table[Trigger]['from'] {
   return transitionOf(table, trigger).from;
 }
 
 /** The state a trigger leads to. */
-export function targetOf<Table extends AnyTable, Trigger extends keyof Table>(table: Table, trigger: Trigger): Table[Trigger]['to'] {
+export function targetOf<Table extends AnyTable, Trigger extends keyof Table>(
+  table: Table,
+  trigger: Trigger,
+): Table[Trigger]['to'] {
   return transitionOf(table, trigger).to;
 }
 
-export function canTransition<Table extends AnyTable>(table: Table, state: StateOf<Table>, trigger: keyof Table): boolean {
+export function canTransition<Table extends AnyTable>(
+  table: Table,
+  state: StateOf<Table>,
+  trigger: keyof Table,
+): boolean {
   return transitionOf(table, trigger).from.includes(state);
 }
 
@@ -36,7 +47,11 @@ export function nonTerminalStatesOf<Table extends AnyTable>(table: Table): Table
 }
 
 /** States no trigger leaves: where an entity's life ends (in the order the table first names them). */
-export function terminalStatesOf<Table extends AnyTable>(table: Table): Exclude<StateOf<Table>, Table[keyof Table]['from'][number]>[] {
+export function terminalStatesOf<Table extends AnyTable>(
+  table: Table,
+): Exclude<StateOf<Table>, Table[keyof Table]['from'][number]>[] {
   const leaving = new Set<string>(nonTerminalStatesOf(table));
-  return [...new Set(Object.values(table).map((transition) => transition.to))].filter((state) => !leaving.has(state)) as Exclude<StateOf<Table>, Table[keyof Table]['from'][number]>[];
+  return [...new Set(Object.values(table).map((transition) => transition.to))].filter(
+    (state) => !leaving.has(state),
+  ) as Exclude<StateOf<Table>, Table[keyof Table]['from'][number]>[];
 }

@@ -26,4 +26,5 @@ export function safeParse<T>(schema: z.ZodMiniType<T>, value: unknown): z.core.u
 export const lazy = <T extends z.ZodMiniType>(build: () => T): z.ZodMiniLazy<T> => z.lazy(build);
 
 /** The schema a lazy one stands for (itself for any other). */
-export const built = (schema: z.ZodMiniType): z.ZodMiniType => (schema instanceof z.ZodMiniLazy ? built(schema._zod.innerType as z.ZodMiniType) : schema);
+export const built = (schema: z.ZodMiniType): z.ZodMiniType =>
+  schema instanceof z.ZodMiniLazy ? built(schema._zod.innerType as z.ZodMiniType) : schema;

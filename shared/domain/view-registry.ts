@@ -24,7 +24,25 @@ import * as webhooks from './webhooks/webhook-view.js';
  * costs a function's bundle only where it presents it, and then only its presenter (views are
  * lazy and `@__PURE__`, docs/architecture.md). A new area's view module adds one line here.
  */
-export const VIEW_MODULES = { activation, agents, apiKeys, approvals, audit, bankAccounts, cards, compliance, events, merchants, organizations, payments, policies, transfers, common, wallets, webhooks };
+export const VIEW_MODULES = {
+  activation,
+  agents,
+  apiKeys,
+  approvals,
+  audit,
+  bankAccounts,
+  cards,
+  compliance,
+  events,
+  merchants,
+  organizations,
+  payments,
+  policies,
+  transfers,
+  common,
+  wallets,
+  webhooks,
+};
 
 type Modules = typeof VIEW_MODULES;
 type Exports = { [M in keyof Modules]: Modules[M] }[keyof Modules];
@@ -37,7 +55,11 @@ let views: ReadonlyMap<string, z.ZodMiniType> | undefined;
 
 /** The schema of a view, by name. */
 export function viewOf(name: ViewName): z.ZodMiniType {
-  views ??= new Map(Object.values(VIEW_MODULES).flatMap((module) => Object.entries(module).filter((entry): entry is [string, z.ZodMiniType] => entry[1] instanceof z.ZodMiniType)));
+  views ??= new Map(
+    Object.values(VIEW_MODULES).flatMap((module) =>
+      Object.entries(module).filter((entry): entry is [string, z.ZodMiniType] => entry[1] instanceof z.ZodMiniType),
+    ),
+  );
   const schema = views.get(name);
   if (!schema) throw new Error(`no view ${name}`);
   return schema;

@@ -5,5 +5,7 @@ import { withThousands } from '../domain/text.js';
 export const MAX_BODY_BYTES = 1_000_000;
 
 export function payloadTooLarge(): ApiError {
-  return new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${withThousands(MAX_BODY_BYTES)} bytes.`, { maxBytes: MAX_BODY_BYTES });
+  return new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${withThousands(MAX_BODY_BYTES)} bytes.`, {
+    maxBytes: MAX_BODY_BYTES,
+  });
 }

@@ -34,7 +34,8 @@ export function createRateLimiter(limits: RateLimits, now: () => number = Date.n
     }
     if (state.second !== second) Object.assign(state, { second, secondCount: 0 });
     if (state.minute !== minute) Object.assign(state, { minute, minuteCount: 0 });
-    if (state.minuteCount >= limits.perMinute) return { allowed: false, retryAfterS: (minute + 1) * 60 - Math.floor(ms / 1000) };
+    if (state.minuteCount >= limits.perMinute)
+      return { allowed: false, retryAfterS: (minute + 1) * 60 - Math.floor(ms / 1000) };
     if (state.secondCount >= limits.perSecond) return { allowed: false, retryAfterS: 1 };
     state.secondCount++;
     state.minuteCount++;

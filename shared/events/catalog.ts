@@ -1,5 +1,13 @@
 import * as z from 'zod/mini';
-import { EMITTED_EVENT_NAMES, EVENT_DECLARATIONS, EVENT_NAMES, RESERVED_EVENT_NAMES, type EmittedEventName, type EventName, type ReservedEventName } from '../domain/event-names.js';
+import {
+  EMITTED_EVENT_NAMES,
+  EVENT_DECLARATIONS,
+  EVENT_NAMES,
+  RESERVED_EVENT_NAMES,
+  type EmittedEventName,
+  type EventName,
+  type ReservedEventName,
+} from '../domain/event-names.js';
 import { viewOf } from '../domain/view-registry.js';
 
 /**
@@ -18,7 +26,10 @@ export interface CatalogEvent {
 const isEmitted = (name: EventName): name is EmittedEventName => name in EVENT_DECLARATIONS;
 
 export const EVENT_CATALOG: readonly CatalogEvent[] = EVENT_NAMES.map((name) =>
-  isEmitted(name) ? { name, payload: viewOf(EVENT_DECLARATIONS[name].payload), occasion: EVENT_DECLARATIONS[name].occasion } : { name, payload: null, occasion: null });
+  isEmitted(name)
+    ? { name, payload: viewOf(EVENT_DECLARATIONS[name].payload), occasion: EVENT_DECLARATIONS[name].occasion }
+    : { name, payload: null, occasion: null },
+);
 
 export const EMITTED_EVENTS: readonly EmittedEventName[] = EMITTED_EVENT_NAMES;
 
@@ -27,5 +38,9 @@ export const RESERVED_EVENTS: readonly ReservedEventName[] = RESERVED_EVENT_NAME
 
 /** The JSON Schema of an event's payload (for webhook docs). */
 export function payloadJsonSchema(name: EmittedEventName): Record<string, unknown> {
-  return z.toJSONSchema(viewOf(EVENT_DECLARATIONS[name].payload), { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return z.toJSONSchema(viewOf(EVENT_DECLARATIONS[name].payload), {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
 }

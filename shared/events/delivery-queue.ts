@@ -5,11 +5,17 @@ import { localTransport } from './local-transport.js';
 /** SQS's longest message delay: a later attempt is sent again when it comes up, until due. */
 export const MAX_SQS_DELAY_S = 900;
 
-export function sqsDeliveryQueue(client: Pick<SQSClient, 'send'>, queueUrl: string, deadLetterUrl: string): DeliveryQueue {
+export function sqsDeliveryQueue(
+  client: Pick<SQSClient, 'send'>,
+  queueUrl: string,
+  deadLetterUrl: string,
+): DeliveryQueue {
   return {
     async send(message, delayMs) {
       const delay = Math.min(MAX_SQS_DELAY_S, Math.max(0, Math.ceil(delayMs / 1000)));
-      await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delay }));
+      await client.send(
+        new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delay }),
+      );
     },
     async deadLetter(message) {
       await client.send(new SendMessageCommand({ QueueUrl: deadLetterUrl, MessageBody: JSON.stringify(message) }));
@@ -32,7 +38,8 @@ export function localDeliveryQueue(name: string): DeliveryQueue {
 /** A queue message body: ours, or an event in the envelope the bus rule gives it. */
 export function deliveryMessageOf(body: string): DeliveryMessage | undefined {
   const parsed = JSON.parse(body) as Record<string, unknown>;
-  if (parsed && typeof parsed === 'object' && 'detail-type' in parsed && parsed.detail) return { kind: 'event', event: parsed.detail as never };
+  if (parsed && typeof parsed === 'object' && 'detail-type' in parsed && parsed.detail)
+    return { kind: 'event', event: parsed.detail as never };
   if (parsed.kind === 'event' || parsed.kind === 'attempt') return parsed as unknown as DeliveryMessage;
   return undefined;
 }

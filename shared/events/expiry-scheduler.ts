@@ -1,4 +1,9 @@
-import { ActionAfterCompletion, CreateScheduleCommand, FlexibleTimeWindowMode, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import {
+  ActionAfterCompletion,
+  CreateScheduleCommand,
+  FlexibleTimeWindowMode,
+  type SchedulerClient,
+} from '@aws-sdk/client-scheduler';
 import type { ExpiryMessage, ExpiryScheduler } from '../domain/expiries/ports.js';
 import { localTransport } from './local-transport.js';
 
@@ -34,7 +39,10 @@ export function atExpressionOf(at: string): string {
  * with the message as its input, deleted by Scheduler once it has fired. A ConflictException
  * (a schedule of that name exists: a retried request) means it is already scheduled.
  */
-export function eventBridgeExpiryScheduler(client: Pick<SchedulerClient, 'send'>, target: ExpiryScheduleTarget): ExpiryScheduler {
+export function eventBridgeExpiryScheduler(
+  client: Pick<SchedulerClient, 'send'>,
+  target: ExpiryScheduleTarget,
+): ExpiryScheduler {
   return {
     async schedule(message, at) {
       try {

@@ -22,7 +22,11 @@ interface Registry {
 }
 
 const KEY = Symbol.for('allowance.local-transport');
-const registry: Registry = ((globalThis as Record<symbol, unknown>)[KEY] as Registry | undefined) ?? { queues: new Map(), busTargets: new Set(), dropped: 0 };
+const registry: Registry = ((globalThis as Record<symbol, unknown>)[KEY] as Registry | undefined) ?? {
+  queues: new Map(),
+  busTargets: new Set(),
+  dropped: 0,
+};
 (globalThis as Record<symbol, unknown>)[KEY] = registry;
 
 export const localTransport = {
@@ -36,8 +40,10 @@ export const localTransport = {
   },
   queue(name: string): LocalQueue {
     return {
-      send: (body, delayMs) => (registry.queues.get(name) ? registry.queues.get(name)!.send(body, delayMs) : void (registry.dropped += 1)),
-      deadLetter: (body) => (registry.queues.get(name) ? registry.queues.get(name)!.deadLetter(body) : void (registry.dropped += 1)),
+      send: (body, delayMs) =>
+        registry.queues.get(name) ? registry.queues.get(name)!.send(body, delayMs) : void (registry.dropped += 1),
+      deadLetter: (body) =>
+        registry.queues.get(name) ? registry.queues.get(name)!.deadLetter(body) : void (registry.dropped += 1),
     };
   },
   /** What EventBridge does with PutEvents: each event, in its envelope, to every rule's queue. */
@@ -56,5 +62,15 @@ export const EVENT_SOURCE = EVENT_SOURCE_NAME;
 
 /** An event as an EventBridge rule hands it to its SQS target (the message body). */
 export function busEnvelope(event: OutboxEvent) {
-  return { version: '0', id: event.id, 'detail-type': event.type, source: EVENT_SOURCE, account: '000000000000', time: event.createdAt, region: 'local', resources: [], detail: event };
+  return {
+    version: '0',
+    id: event.id,
+    'detail-type': event.type,
+    source: EVENT_SOURCE,
+    account: '000000000000',
+    time: event.createdAt,
+    region: 'local',
+    resources: [],
+    detail: event,
+  };
 }

@@ -21,7 +21,11 @@ export class PartialPublishError extends Error {
  * failing they fail the publish (the stream batch is then retried: the same ids are published
  * again, which delivery de-duplicates).
  */
-export function eventBridgePublisher(client: Pick<EventBridgeClient, 'send'>, busName: string, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): EventPublisher & { calls: number } {
+export function eventBridgePublisher(
+  client: Pick<EventBridgeClient, 'send'>,
+  busName: string,
+  sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
+): EventPublisher & { calls: number } {
   const publisher = {
     calls: 0,
     async publish(events: OutboxEvent[]) {
@@ -31,10 +35,18 @@ export function eventBridgePublisher(client: Pick<EventBridgeClient, 'send'>, bu
         for (let attempt = 1; attempt <= PUT_EVENTS_ATTEMPTS && pending.length > 0; attempt += 1) {
           if (attempt > 1) await sleep(50 * 2 ** attempt);
           publisher.calls += 1;
-          const entries: PutEventsRequestEntry[] = pending.map((event) => ({ EventBusName: busName, Source: EVENT_SOURCE, DetailType: event.type, Detail: JSON.stringify(event), Time: new Date(event.createdAt) }));
+          const entries: PutEventsRequestEntry[] = pending.map((event) => ({
+            EventBusName: busName,
+            Source: EVENT_SOURCE,
+            DetailType: event.type,
+            Detail: JSON.stringify(event),
+            Time: new Date(event.createdAt),
+          }));
           const output = await client.send(new PutEventsCommand({ Entries: entries }));
           const results = output.Entries ?? [];
-          failed = pending.flatMap((event, i) => (results[i]?.ErrorCode ? [{ eventId: event.id, code: results[i]!.ErrorCode! }] : []));
+          failed = pending.flatMap((event, i) =>
+            results[i]?.ErrorCode ? [{ eventId: event.id, code: results[i]!.ErrorCode! }] : [],
+          );
           pending = pending.filter((_, i) => results[i]?.ErrorCode);
           if ((output.FailedEntryCount ?? 0) === 0) pending = [];
         }

@@ -32,7 +32,11 @@ export function codingFor(acceptEncoding: string | undefined): Coding | undefine
 }
 
 function compress(body: Buffer, coding: Coding): Buffer {
-  return coding === 'br' ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : gzipSync(body);
+  return coding === 'br'
+    ? brotliCompressSync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      })
+    : gzipSync(body);
 }
 
 /**
@@ -48,7 +52,12 @@ export function compressed(response: HttpResponse, acceptEncoding: string | unde
   if (!coding) return plain;
   const bytes = Buffer.from(response.body, 'utf8');
   if (bytes.length < COMPRESSION_MIN_BYTES) return plain;
-  return { ...plain, body: compress(bytes, coding).toString('base64'), isBase64Encoded: true, headers: { ...plain.headers, 'Content-Encoding': coding } };
+  return {
+    ...plain,
+    body: compress(bytes, coding).toString('base64'),
+    isBase64Encoded: true,
+    headers: { ...plain.headers, 'Content-Encoding': coding },
+  };
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
@@ -58,7 +67,14 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
 /** The headers with `Vary` naming Accept-Encoding (kept once, whatever the case of the header's name). */
 function withVary(headers: Record<string, string>): Record<string, string> {
   const others = Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'vary');
-  const values = Object.entries(headers).filter(([name]) => name.toLowerCase() === 'vary').flatMap(([, value]) => value.split(',').map((v) => v.trim()).filter(Boolean));
+  const values = Object.entries(headers)
+    .filter(([name]) => name.toLowerCase() === 'vary')
+    .flatMap(([, value]) =>
+      value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    );
   if (!values.some((v) => v.toLowerCase() === 'accept-encoding' || v === '*')) values.push('Accept-Encoding');
   return { ...Object.fromEntries(others), Vary: values.join(', ') };
 }

@@ -52,7 +52,11 @@ const securityHeaders: Middleware = {
 };
 function applyHeaders(request: Request) {
   if (request.response) {
-    request.response.headers = { ...request.response.headers, ...SECURITY_HEADERS, 'X-Request-Id': stateOf(request).requestId };
+    request.response.headers = {
+      ...request.response.headers,
+      ...SECURITY_HEADERS,
+      'X-Request-Id': stateOf(request).requestId,
+    };
   }
 }
 
@@ -85,7 +89,6 @@ function requestIdOf(event: APIGatewayProxyEventV2): string {
 
 /** Path parameters are ids (prefix_ + base62) or merchant domains. */
 const PATH_PARAMETER = /^[A-Za-z0-9_.-]{1,253}$/;
-
 
 // 2. Route resolution among the group's own operations (the body is parsed after authentication).
 function routing(operations: ReadonlyMap<string, Operation>): Middleware {
@@ -121,7 +124,6 @@ const payloadLimit: Middleware = {
     if (bodyBytesOf(request.event) > MAX_BODY_BYTES) throw payloadTooLarge();
   },
 };
-
 
 /**
  * The body an operation's schema sees (decisions.md section 9): an absent body is `{}` (valid
@@ -165,7 +167,9 @@ function rateLimiting(getRuntime: () => HttpRuntime): Middleware {
         ? runtime.rateLimiter(`key:${state.principal.keyId}`)
         : runtime.publicRateLimiter(`ip:${sourceIpOf(request.event)}`);
       if (!decision.allowed) {
-        throw new ApiError('RATE_LIMIT_EXCEEDED', 'Too many requests; retry after the given number of seconds.', { retryAfter: decision.retryAfterS });
+        throw new ApiError('RATE_LIMIT_EXCEEDED', 'Too many requests; retry after the given number of seconds.', {
+          retryAfter: decision.retryAfterS,
+        });
       }
     },
   };
@@ -180,7 +184,8 @@ function validation(): Middleware {
       if (!op) return;
       // Ids are short tokens; anything else can not name a resource (and must not reach a table key).
       const params = Object.values(request.event.pathParameters ?? {});
-      if (params.some((value) => value === undefined || !PATH_PARAMETER.test(value))) throw new ApiError('NOT_FOUND', 'No such resource.');
+      if (params.some((value) => value === undefined || !PATH_PARAMETER.test(value)))
+        throw new ApiError('NOT_FOUND', 'No such resource.');
       // Parsed only now: a bad body never hides an authentication or permission error.
       state.body = parseBody(request.event);
       state.body = op.body ? parseWith(op.body, bodyForSchema(state.body), '') : state.body;
@@ -256,12 +261,23 @@ function contextOf(state: RequestState, event: APIGatewayProxyEventV2): RequestC
   const principal = state.principal ?? ANONYMOUS;
   return {
     principal,
-    actor: { actorType: state.principal ? 'API_KEY' : 'SYSTEM', actorId: principal.keyId, ipAddress: sourceIpOf(event) },
+    actor: {
+      actorType: state.principal ? 'API_KEY' : 'SYSTEM',
+      actorId: principal.keyId,
+      ipAddress: sourceIpOf(event),
+    },
     requestId: state.requestId,
   };
 }
 
-const ANONYMOUS: Principal = { kind: 'ORGANIZATION', keyId: 'anonymous', organizationId: null, environment: null, permissions: [], walletId: null };
+const ANONYMOUS: Principal = {
+  kind: 'ORGANIZATION',
+  keyId: 'anonymous',
+  organizationId: null,
+  environment: null,
+  permissions: [],
+  walletId: null,
+};
 
 /** Unknown route (the $default route in AWS, or a path the local server does not know). */
 function fallbackResponse(event: APIGatewayProxyEventV2, options: HttpHandlerOptions): never {
@@ -270,4 +286,3 @@ function fallbackResponse(event: APIGatewayProxyEventV2, options: HttpHandlerOpt
   options.fallback?.(method, path);
   throw noRoute(method, path);
 }
-

@@ -35,7 +35,12 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return parameters.every((parameter) => {
     const [name = '', value = ''] = parameter.split('=');
     if (name.trim().toLowerCase() !== 'charset') return true;
-    return value.trim().replace(/^"(.*)"$/, '$1').toLowerCase() === 'utf-8';
+    return (
+      value
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase() === 'utf-8'
+    );
   });
 }
 
@@ -43,7 +48,11 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 export function requireJsonMediaType(contentType: string | undefined): void {
   if (isJsonMediaType(contentType)) return;
   const sent = contentType ? 'a Content-Type other than application/json (UTF-8)' : 'no Content-Type';
-  throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `The request body was sent with ${sent}; send it as JSON with "Content-Type: application/json".`, {
-    accepted: [JSON_MEDIA_TYPE],
-  });
+  throw new ApiError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `The request body was sent with ${sent}; send it as JSON with "Content-Type: application/json".`,
+    {
+      accepted: [JSON_MEDIA_TYPE],
+    },
+  );
 }

@@ -28,9 +28,16 @@ export function errorHeadersOf(error: ApiError): Record<string, string> {
 
 export function errorResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}): HttpResponse {
   const envelope = toEnvelope(error);
-  return jsonResponse(error.status, { error: { ...envelope.error, requestId } }, { ...errorHeadersOf(error), ...headers });
+  return jsonResponse(
+    error.status,
+    { error: { ...envelope.error, requestId } },
+    { ...errorHeadersOf(error), ...headers },
+  );
 }
 
 export function internalErrorResponse(requestId: string): HttpResponse {
-  return errorResponse(new ApiError('INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}).`), requestId);
+  return errorResponse(
+    new ApiError('INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}).`),
+    requestId,
+  );
 }

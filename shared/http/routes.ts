@@ -2,7 +2,14 @@ import type { AuditAction } from '../domain/audit/actions.js';
 import { ApiError } from '../domain/errors.js';
 import type { Permission } from '../domain/tenancy.js';
 import type { Access, HttpMethod } from '../operations/define.js';
-import { CATALOG_ENTRIES, FUNCTION_GROUPS, grantsOf, MCP_GRANTS, timeoutOf, type FunctionGroup } from '../operations/index.js';
+import {
+  CATALOG_ENTRIES,
+  FUNCTION_GROUPS,
+  grantsOf,
+  MCP_GRANTS,
+  timeoutOf,
+  type FunctionGroup,
+} from '../operations/index.js';
 import { fillPath, noRoute, routeKeyOf } from '../operations/paths.js';
 
 /**

@@ -35,8 +35,13 @@ export function createMcpFunctionUrlHandler(getRuntime: () => McpRuntime) {
   let runtime: McpRuntime | undefined;
   return async (event: APIGatewayProxyEventV2): Promise<HttpResponse> => {
     runtime ??= getRuntime();
-    const facts = { requestId: event.requestContext?.requestId ?? 'unknown', sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown' };
-    const acceptEncoding = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
+    const facts = {
+      requestId: event.requestContext?.requestId ?? 'unknown',
+      sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+    };
+    const acceptEncoding = Object.entries(event.headers ?? {}).find(
+      ([name]) => name.toLowerCase() === 'accept-encoding',
+    )?.[1];
     return resultOf(await handleMcpRequest(requestOf(event), runtime, facts), acceptEncoding);
   };
 }

@@ -28,7 +28,10 @@ export function tokenMatches(presented: string | undefined, expected: string | u
 }
 
 function toResponse(answer: HttpResponse, requestId: string, extra: Record<string, string> = {}): Response {
-  return new Response(answer.body, { status: answer.statusCode, headers: { ...answer.headers, ...extra, 'X-Request-Id': requestId } });
+  return new Response(answer.body, {
+    status: answer.statusCode,
+    headers: { ...answer.headers, ...extra, 'X-Request-Id': requestId },
+  });
 }
 
 function withHeaders(response: Response, requestId: string): Response {
@@ -40,7 +43,8 @@ function withHeaders(response: Response, requestId: string): Response {
 
 async function authenticateCaller(request: Request, runtime: McpRuntime): Promise<Principal> {
   const refused = () => new ApiError('UNAUTHORIZED', 'Send the MCP token as "Authorization: Bearer <MCP_AUTH_TOKEN>".');
-  const unconfigured = () => new ApiError('UNAUTHORIZED', 'The MCP endpoint is not configured (MCP_AUTH_TOKEN is unset).');
+  const unconfigured = () =>
+    new ApiError('UNAUTHORIZED', 'The MCP endpoint is not configured (MCP_AUTH_TOKEN is unset).');
   if (!runtime.authToken) throw unconfigured();
   const presented = bearerToken(request.headers.get('authorization') ?? undefined);
   if (!presented) throw refused();
@@ -53,7 +57,8 @@ async function authenticateCaller(request: Request, runtime: McpRuntime): Promis
   const now = runtime.clock.now();
   const { principal, apiKey: stored } = await authenticate(runtime.authKeys, `Bearer ${apiKey}`, now);
   const lastUsed = stored.lastUsedAt ? new Date(stored.lastUsedAt).getTime() : 0;
-  if (now.getTime() - lastUsed >= LAST_USED_WRITE_INTERVAL_MS) await runtime.authKeys.touchApiKey(stored.hash, now, LAST_USED_WRITE_INTERVAL_MS);
+  if (now.getTime() - lastUsed >= LAST_USED_WRITE_INTERVAL_MS)
+    await runtime.authKeys.touchApiKey(stored.hash, now, LAST_USED_WRITE_INTERVAL_MS);
   return principal;
 }
 
@@ -81,17 +86,33 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 async function withUtf8Body(request: Request): Promise<Request | Response> {
   const contentType = request.headers.get('content-type');
   // The SDK checks the media type but not its charset: a charset other than UTF-8 is refused as the SDK refuses another type.
-  if (contentType && contentType.split(';')[0]!.trim().toLowerCase() === JSON_MEDIA_TYPE && !isJsonMediaType(contentType)) {
-    const error = { jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported Media Type: send the body as application/json in UTF-8' }, id: null };
-    return new Response(JSON.stringify(error), { status: 415, headers: { 'Content-Type': 'application/json', Accept: JSON_MEDIA_TYPE } });
+  if (
+    contentType &&
+    contentType.split(';')[0]!.trim().toLowerCase() === JSON_MEDIA_TYPE &&
+    !isJsonMediaType(contentType)
+  ) {
+    const error = {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Unsupported Media Type: send the body as application/json in UTF-8' },
+      id: null,
+    };
+    return new Response(JSON.stringify(error), {
+      status: 415,
+      headers: { 'Content-Type': 'application/json', Accept: JSON_MEDIA_TYPE },
+    });
   }
   const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+  if (bytes.byteLength > MAX_BODY_BYTES)
+    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
   try {
     const text = STRICT_UTF8.decode(bytes);
     return new Request(request.url, { method: request.method, headers: request.headers, body: text });
   } catch {
-    const error = { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' }, id: null };
+    const error = {
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the body is not valid UTF-8' },
+      id: null,
+    };
     return new Response(JSON.stringify(error), { status: 400, headers: { 'Content-Type': 'application/json' } });
   }
 }
@@ -106,16 +127,25 @@ export async function handleMcpRequest(request: Request, runtime: McpRuntime, fa
   const { requestId } = facts;
   try {
     const { pathname } = new URL(request.url);
-    if (pathname !== MCP_PATH) throw new ApiError('NOT_FOUND', `No route ${request.method} ${pathname}; the MCP endpoint is ${MCP_PATH}.`);
+    if (pathname !== MCP_PATH)
+      throw new ApiError('NOT_FOUND', `No route ${request.method} ${pathname}; the MCP endpoint is ${MCP_PATH}.`);
     if (request.method !== 'POST') {
-      const refusal = new ApiError('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: POST JSON-RPC messages to it.', { allowed: ['POST'] });
+      const refusal = new ApiError(
+        'METHOD_NOT_ALLOWED',
+        'The MCP endpoint is stateless: POST JSON-RPC messages to it.',
+        { allowed: ['POST'] },
+      );
       return toResponse(errorResponse(refusal, requestId), requestId, { Allow: 'POST' });
     }
     const principal = await authenticateCaller(request, runtime);
     const decoded = await withUtf8Body(request);
     if (decoded instanceof Response) return withHeaders(decoded, requestId);
     const server = createMcpServer(runtime, { principal, requestId, sourceIp: facts.sourceIp });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
     const send = transport.send.bind(transport);
     transport.send = (message, options) => send(withoutErrorPrefix(message), options);
     try {
@@ -126,9 +156,15 @@ export async function handleMcpRequest(request: Request, runtime: McpRuntime, fa
     }
   } catch (error) {
     if (error instanceof ApiError) {
-      return toResponse(errorResponse(error, requestId), requestId, error.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="allowance-mcp"' } : {});
+      return toResponse(
+        errorResponse(error, requestId),
+        requestId,
+        error.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="allowance-mcp"' } : {},
+      );
     }
-    console.error(JSON.stringify({ level: 'error', requestId, message: (error as Error)?.message, stack: (error as Error)?.stack }));
+    console.error(
+      JSON.stringify({ level: 'error', requestId, message: (error as Error)?.message, stack: (error as Error)?.stack }),
+    );
     return toResponse(internalErrorResponse(requestId), requestId);
   }
 }

@@ -2,7 +2,14 @@
 // list with a protocol error, refuses bad arguments in its own words and converts every schema on
 // each tools/list; this edge needs per-key tool lists, the REST error codes and schemas built once.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode as RpcErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestParamsSchema,
+  CallToolRequestSchema,
+  ErrorCode as RpcErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ApiError } from '../domain/errors.js';
@@ -64,16 +71,42 @@ async function callTool(tool: McpTool, args: unknown, runtime: McpRuntime, calle
     // The order of checks of the HTTP edge (decisions.md section 1): permission, rate limit, validation.
     authorize(tool.operation, principal);
     const decision = runtime.rateLimiter(`key:${principal.keyId}`);
-    if (!decision.allowed) throw new ApiError('RATE_LIMIT_EXCEEDED', 'Too many requests; retry after the given number of seconds.', { retryAfter: decision.retryAfterS });
+    if (!decision.allowed)
+      throw new ApiError('RATE_LIMIT_EXCEEDED', 'Too many requests; retry after the given number of seconds.', {
+        retryAfter: decision.retryAfterS,
+      });
     const call = resolveCall(tool, args);
-    const auth: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: caller.sourceIp }, requestId };
-    const result = await invoke(call.operation, { services: runtime.services, auth, body: call.body, query: call.query, params: call.params, cursors: () => runtime.cursors() });
+    const auth: RequestContext = {
+      principal,
+      actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: caller.sourceIp },
+      requestId,
+    };
+    const result = await invoke(call.operation, {
+      services: runtime.services,
+      auth,
+      body: call.body,
+      query: call.query,
+      params: call.params,
+      cursors: () => runtime.cursors(),
+    });
     return operationResult(call.operation.summary, result, requestId, runtime.toolPrefix);
   } catch (error) {
     if (error instanceof ApiError) return apiErrorResult(error, requestId, runtime.toolPrefix);
     // Only client errors are exposed: the cause goes to the log with the request id.
-    console.error(JSON.stringify({ level: 'error', requestId, tool: tool.name, message: (error as Error)?.message, stack: (error as Error)?.stack }));
-    return apiErrorResult(new ApiError('INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}).`), requestId, runtime.toolPrefix);
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        requestId,
+        tool: tool.name,
+        message: (error as Error)?.message,
+        stack: (error as Error)?.stack,
+      }),
+    );
+    return apiErrorResult(
+      new ApiError('INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}).`),
+      requestId,
+      runtime.toolPrefix,
+    );
   }
 }
 
@@ -83,7 +116,9 @@ async function callTool(tool: McpTool, args: unknown, runtime: McpRuntime, calle
  * wrapper refuses it as -32602 invalid params (the JSON-RPC answer for malformed params), and
  * nothing runs.
  */
-const CallToolWithAnyArguments = CallToolRequestSchema.extend({ params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }) });
+const CallToolWithAnyArguments = CallToolRequestSchema.extend({
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }),
+});
 
 /**
  * One MCP server for one request (stateless Streamable HTTP) and one caller: tools/list shows the
@@ -93,13 +128,21 @@ const CallToolWithAnyArguments = CallToolRequestSchema.extend({ params: CallTool
  */
 export function createMcpServer(runtime: McpRuntime, caller: McpCaller): Server {
   const catalog = toolCatalog(runtime.toolPrefix);
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: instructionsOf(runtime.toolPrefix), jsonSchemaValidator: NO_ELICITATION });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: instructionsOf(runtime.toolPrefix),
+    jsonSchemaValidator: NO_ELICITATION,
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: catalog.tools.filter((tool) => mayCall(tool.operation, caller.principal)).map((tool) => tool.definition),
   }));
   server.setRequestHandler(CallToolWithAnyArguments, async (request) => {
     const tool = catalog.byName.get(request.params.name);
-    if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. tools/list shows the tools this key may use.`);
+    if (!tool)
+      throw new McpError(
+        RpcErrorCode.InvalidParams,
+        `Unknown tool: ${request.params.name}. tools/list shows the tools this key may use.`,
+      );
     return callTool(tool, request.params.arguments, runtime, caller);
   });
   return server;

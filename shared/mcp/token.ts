@@ -29,5 +29,15 @@ export function mcpTokenSource(
         : token.length < MIN_MCP_TOKEN_LENGTH
           ? `is shorter than ${MIN_MCP_TOKEN_LENGTH} characters`
           : undefined;
-  return settingOrSecret({ value: config.mcpAuthToken, arn: config.mcpAuthTokenSecretArn, arnVariable: ENV.mcpAuthTokenSecretArn, problem, maxAgeMs: MCP_TOKEN_MAX_AGE_MS }, client, now);
+  return settingOrSecret(
+    {
+      value: config.mcpAuthToken,
+      arn: config.mcpAuthTokenSecretArn,
+      arnVariable: ENV.mcpAuthTokenSecretArn,
+      problem,
+      maxAgeMs: MCP_TOKEN_MAX_AGE_MS,
+    },
+    client,
+    now,
+  );
 }

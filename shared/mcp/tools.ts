@@ -38,7 +38,8 @@ const VARIANTS: Readonly<Record<string, { field: string; operation: string; desc
   create_agent: {
     field: 'templateId',
     operation: 'createAgentFromTemplate',
-    description: 'Create the agent from this template instead (its permissions and spend policy; see list_agent_templates); then only `name` may be given besides it.',
+    description:
+      'Create the agent from this template instead (its permissions and spend policy; see list_agent_templates); then only `name` may be given besides it.',
   },
 };
 
@@ -64,7 +65,12 @@ export const moneyMoving = (op: Operation) => op.idempotency === 'key';
 
 function jsonSchemaOf(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   // Query fields as the typed values a model sends (`limit: 20`); resolveCall turns them into text.
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: typedQueryValue }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    override: typedQueryValue,
+  }) as JsonSchema;
   return rest;
 }
 
@@ -76,7 +82,10 @@ function withoutExamples(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'examples') continue;
     // A `properties` map is keyed by field names: a field called "examples" is kept.
-    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([name, child]) => [name, withoutExamples(child)])) : withoutExamples(value);
+    out[key] =
+      key === 'properties'
+        ? Object.fromEntries(Object.entries(value as object).map(([name, child]) => [name, withoutExamples(child)]))
+        : withoutExamples(value);
   }
   return out;
 }
@@ -87,9 +96,17 @@ const paramsSchemas = new WeakMap<Operation, z.ZodMiniObject | undefined>();
 function paramsSchemaOf(op: Operation): z.ZodMiniObject | undefined {
   if (paramsSchemas.has(op)) return paramsSchemas.get(op);
   const entries = Object.entries(op.params ?? {});
-  const schema = entries.length === 0
-    ? undefined
-    : z.strictObject(Object.fromEntries(entries.map(([name, description]) => [name, describe(z.string().check(z.regex(PARAMETER_PATTERN, 'is not a valid id')), description)])));
+  const schema =
+    entries.length === 0
+      ? undefined
+      : z.strictObject(
+          Object.fromEntries(
+            entries.map(([name, description]) => [
+              name,
+              describe(z.string().check(z.regex(PARAMETER_PATTERN, 'is not a valid id')), description),
+            ]),
+          ),
+        );
   paramsSchemas.set(op, schema);
   return schema;
 }
@@ -101,20 +118,48 @@ function propertiesOf(schema: z.ZodMiniType | undefined): JsonSchema {
   return json;
 }
 
-function inputSchemaOf(op: Operation, variant: { field: string; operation: Operation; description: string } | undefined) {
-  const parts = { params: propertiesOf(paramsSchemaOf(op)), query: propertiesOf(op.query), body: propertiesOf(op.body) };
-  const properties: Record<string, JsonSchema> = { ...parts.params.properties, ...parts.query.properties, ...parts.body.properties };
-  if (moneyMoving(op) && properties.idempotencyKey) properties.idempotencyKey = { ...properties.idempotencyKey, description: MONEY_IDEMPOTENCY_KEY_DESCRIPTION };
+function inputSchemaOf(
+  op: Operation,
+  variant: { field: string; operation: Operation; description: string } | undefined,
+) {
+  const parts = {
+    params: propertiesOf(paramsSchemaOf(op)),
+    query: propertiesOf(op.query),
+    body: propertiesOf(op.body),
+  };
+  const properties: Record<string, JsonSchema> = {
+    ...parts.params.properties,
+    ...parts.query.properties,
+    ...parts.body.properties,
+  };
+  if (moneyMoving(op) && properties.idempotencyKey)
+    properties.idempotencyKey = { ...properties.idempotencyKey, description: MONEY_IDEMPOTENCY_KEY_DESCRIPTION };
   if (variant) {
     const field = propertiesOf(variant.operation.body).properties?.[variant.field];
     if (!field) throw new Error(`${variant.operation.name} has no body field ${variant.field}`);
-    properties[variant.field] = { ...field, description: `${String(field.description ?? '')} ${variant.description}`.trim() };
+    properties[variant.field] = {
+      ...field,
+      description: `${String(field.description ?? '')} ${variant.description}`.trim(),
+    };
   }
   const required = [...(parts.params.required ?? []), ...(parts.query.required ?? []), ...(parts.body.required ?? [])];
-  const fields = { params: Object.keys(parts.params.properties ?? {}), query: Object.keys(parts.query.properties ?? {}), body: Object.keys(parts.body.properties ?? {}) };
+  const fields = {
+    params: Object.keys(parts.params.properties ?? {}),
+    query: Object.keys(parts.query.properties ?? {}),
+    body: Object.keys(parts.body.properties ?? {}),
+  };
   const names = [...fields.params, ...fields.query, ...fields.body];
-  if (new Set(names).size !== names.length) throw new Error(`${op.name}: a field name is used twice among path parameters, query and body`);
-  return { schema: { type: 'object' as const, properties, ...(required.length ? { required } : {}), additionalProperties: false }, fields };
+  if (new Set(names).size !== names.length)
+    throw new Error(`${op.name}: a field name is used twice among path parameters, query and body`);
+  return {
+    schema: {
+      type: 'object' as const,
+      properties,
+      ...(required.length ? { required } : {}),
+      additionalProperties: false,
+    },
+    fields,
+  };
 }
 
 function outputSchemaOf(op: Operation, mayQueue: boolean) {
@@ -122,15 +167,22 @@ function outputSchemaOf(op: Operation, mayQueue: boolean) {
   if (!mayQueue) return { ...output, type: 'object' as const };
   return {
     type: 'object' as const,
-    description: 'Either the result of the operation, or (when a spend policy needs a person to approve the payment) the queued answer.',
+    description:
+      'Either the result of the operation, or (when a spend policy needs a person to approve the payment) the queued answer.',
     anyOf: [output, withoutExamples(jsonSchemaOf(queuedPaymentResult, 'output'))],
   };
 }
 
 function descriptionOf(op: Operation, prefix: string, mayQueue: boolean): string {
   const lines = [`${op.summary}. ${op.description}`];
-  if (moneyMoving(op)) lines.push('Pass an idempotencyKey and reuse it on every retry of the same request: without one, a retry may pay twice.');
-  if (mayQueue) lines.push(`When a spend policy needs human approval the result is not an error: it says the payment is queued, with the approval id to check with ${prefix}get_approval. Do not retry a queued payment.`);
+  if (moneyMoving(op))
+    lines.push(
+      'Pass an idempotencyKey and reuse it on every retry of the same request: without one, a retry may pay twice.',
+    );
+  if (mayQueue)
+    lines.push(
+      `When a spend policy needs human approval the result is not an error: it says the payment is queued, with the approval id to check with ${prefix}get_approval. Do not retry a queued payment.`,
+    );
   return lines.join('\n');
 }
 
@@ -138,7 +190,9 @@ function toolOf(op: Operation, prefix: string): McpTool {
   const mcp = op.mcp!;
   const name = `${prefix}${mcp.tool}`;
   const variantSpec = VARIANTS[mcp.tool];
-  const variantOperation = variantSpec ? CATALOG_ENTRIES.find((e) => e.operation.name === variantSpec.operation)?.operation : undefined;
+  const variantOperation = variantSpec
+    ? CATALOG_ENTRIES.find((e) => e.operation.name === variantSpec.operation)?.operation
+    : undefined;
   if (variantSpec && !variantOperation) throw new Error(`${name}: no operation ${variantSpec.operation}`);
   const variant = variantSpec && variantOperation ? { ...variantSpec, operation: variantOperation } : undefined;
   const mayQueue = op.errors.includes('APPROVAL_REQUIRED');
@@ -186,9 +240,9 @@ export interface ResolvedCall {
   params: Record<string, string>;
 }
 
-
 /** Query values are strings on the wire; a model may well send `limit: 10`. */
-const asQueryValue = (value: unknown) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
+const asQueryValue = (value: unknown) =>
+  typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
 
 /**
  * Splits the arguments into path parameters, query and body and validates each with the
@@ -196,7 +250,8 @@ const asQueryValue = (value: unknown) => (typeof value === 'number' || typeof va
  * refused, like unknown body fields over HTTP.
  */
 export function resolveCall(tool: McpTool, args: unknown): ResolvedCall {
-  if (args !== undefined && !isJsonObject(args)) throw new ApiError('VALIDATION_ERROR', 'arguments: must be an object', { field: 'arguments' });
+  if (args !== undefined && !isJsonObject(args))
+    throw new ApiError('VALIDATION_ERROR', 'arguments: must be an object', { field: 'arguments' });
   const values = args ?? {};
   const variant = tool.variant && values[tool.variant.field] !== undefined ? tool.variant : undefined;
   const op = variant?.operation ?? tool.operation;
@@ -204,7 +259,11 @@ export function resolveCall(tool: McpTool, args: unknown): ResolvedCall {
   // With the variant's field present, the other arguments are the variant's body: its strict schema refuses extras.
   const bodyFields = variant ? Object.keys(values).filter(outsideBody) : tool.fields.body;
   const unknown = Object.keys(values).find((name) => outsideBody(name) && !bodyFields.includes(name));
-  if (unknown) throw new ApiError('VALIDATION_ERROR', `${unknown}: is not a recognized field`, { field: unknown, issues: [{ field: unknown, message: 'is not a recognized field' }] });
+  if (unknown)
+    throw new ApiError('VALIDATION_ERROR', `${unknown}: is not a recognized field`, {
+      field: unknown,
+      issues: [{ field: unknown, message: 'is not a recognized field' }],
+    });
   const pick = (names: readonly string[], map: (value: unknown) => unknown = (v) => v) =>
     Object.fromEntries(names.filter((name) => values[name] !== undefined).map((name) => [name, map(values[name])]));
   const paramsSchema = paramsSchemaOf(op);

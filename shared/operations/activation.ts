@@ -19,7 +19,8 @@ export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
   op({
     name: 'getStatus',
     summary: 'Get the activation status',
-    description: 'Which production requirements are met (KYB verified, terms accepted, billing method added) and whether production is active.',
+    description:
+      'Which production requirements are met (KYB verified, terms accepted, billing method added) and whether production is active.',
     access: 'organization',
     permission: 'admin',
     http: { method: 'GET', path: '/v1/activation/status', status: 200 },
@@ -30,7 +31,7 @@ export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
   op({
     name: 'acceptTos',
     summary: 'Accept the terms of service',
-    description: 'Records the acceptance of a terms version with the caller\'s IP address.',
+    description: "Records the acceptance of a terms version with the caller's IP address.",
     access: 'organization',
     permission: 'admin',
     audit: AUDIT.organization.acceptTos,
@@ -48,21 +49,30 @@ export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
     permission: 'admin',
     audit: AUDIT.organization.submitKyb,
     http: { method: 'POST', path: '/v1/activation/kyb', status: 200 },
-    body: () => z.strictObject({
-      legalName: text(200, 'Registered legal name of the business.'),
-      taxId: text(50, 'Tax identification number (e.g. an EIN).'),
-      address: describe(
-        z.strictObject({
-          line1: line(200, 'Street address.'),
-          line2: optionalLine(200, 'Apartment, suite or floor.'),
-          city: line(100, 'City.'),
-          state: optionalLine(100, 'State, province or region.'),
-          postalCode: line(20, 'Postal code.'),
-          country: describe(z.string().check(z.maxLength(2, 'must be an ISO 3166-1 alpha-2 code'), z.regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')), 'Country, ISO 3166-1 alpha-2 (e.g. US).'),
-        }),
-        'Registered business address.',
-      ),
-    }),
+    body: () =>
+      z.strictObject({
+        legalName: text(200, 'Registered legal name of the business.'),
+        taxId: text(50, 'Tax identification number (e.g. an EIN).'),
+        address: describe(
+          z.strictObject({
+            line1: line(200, 'Street address.'),
+            line2: optionalLine(200, 'Apartment, suite or floor.'),
+            city: line(100, 'City.'),
+            state: optionalLine(100, 'State, province or region.'),
+            postalCode: line(20, 'Postal code.'),
+            country: describe(
+              z
+                .string()
+                .check(
+                  z.maxLength(2, 'must be an ISO 3166-1 alpha-2 code'),
+                  z.regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
+                ),
+              'Country, ISO 3166-1 alpha-2 (e.g. US).',
+            ),
+          }),
+          'Registered business address.',
+        ),
+      }),
     output: 'kybSubmittedView',
     errors: ['ORGANIZATION_NOT_FOUND', 'INVALID_STATE'],
     run: ({ services, auth, audit, body }) => services.activation.submitKyb(auth, audit, body),
@@ -75,10 +85,16 @@ export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
     permission: 'admin',
     audit: AUDIT.organization.addBillingMethod,
     http: { method: 'POST', path: '/v1/activation/billing-method', status: 200 },
-    body: () => z.strictObject({
-      type: describe(z.literal('card'), 'The kind of billing method; only "card".'),
-      number: describe(z.string().check(z.maxLength(19, 'must be 12 to 19 digits'), z.regex(/^\d{12,19}$/, 'must be 12 to 19 digits')), 'The card number, 12 to 19 digits.'),
-    }),
+    body: () =>
+      z.strictObject({
+        type: describe(z.literal('card'), 'The kind of billing method; only "card".'),
+        number: describe(
+          z
+            .string()
+            .check(z.maxLength(19, 'must be 12 to 19 digits'), z.regex(/^\d{12,19}$/, 'must be 12 to 19 digits')),
+          'The card number, 12 to 19 digits.',
+        ),
+      }),
     output: 'billingMethodAddedView',
     errors: ['ORGANIZATION_NOT_FOUND'],
     run: ({ services, auth, audit, body }) => services.activation.addBillingMethod(auth, audit, body),
@@ -86,7 +102,8 @@ export const ACTIVATION = defineGroup<ActivationServices>()('activation', {}, [
   op({
     name: 'activateProduction',
     summary: 'Activate production',
-    description: 'Creates the production environment and its main wallet once every requirement is met; otherwise 400 ACTIVATION_INCOMPLETE lists what is missing.',
+    description:
+      'Creates the production environment and its main wallet once every requirement is met; otherwise 400 ACTIVATION_INCOMPLETE lists what is missing.',
     access: 'organization',
     permission: 'admin',
     audit: AUDIT.organization.activateProduction,

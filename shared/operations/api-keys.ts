@@ -18,21 +18,32 @@ export const API_KEYS = defineGroup<ApiKeysServices>()('api-keys', {}, [
   op({
     name: 'createApiKey',
     summary: 'Create an API key',
-    description: 'Issues an organization API key with the given permissions (only permissions the calling key holds). The raw key is in `key`, shown this once; only its SHA-256 hash is stored.',
+    description:
+      'Issues an organization API key with the given permissions (only permissions the calling key holds). The raw key is in `key`, shown this once; only its SHA-256 hash is stored.',
     access: 'organization',
     permission: 'admin',
     audit: AUDIT.apiKey.create,
     http: { method: 'POST', path: '/v1/api-keys', status: 201 },
-    body: () => z.strictObject({
-      name: name(`Name of the key (1-${MAX_NAME_LENGTH} characters).`),
-      permissions: permissionList(
-        z.enum(ORGANIZATION_PERMISSIONS),
-        2 * ORGANIZATION_PERMISSIONS.length,
-        'Permissions the key grants, each at most once (duplicates are dropped); only permissions the calling key holds (else 403 PERMISSION_DENIED with `details.missing`).',
-      ),
-      expiresAt: z.optional(dateTime('When the key stops working (ISO 8601). No later than the calling key\'s expiry, if it has one (else 403 PERMISSION_DENIED with `details.maxExpiresAt`); absent: the calling key\'s expiry, or never if it has none.')),
-      environment: z.optional(describe(z.enum(ENVIRONMENTS), 'Environment of the key (default: the calling key\'s); PRODUCTION needs activation.')),
-    }),
+    body: () =>
+      z.strictObject({
+        name: name(`Name of the key (1-${MAX_NAME_LENGTH} characters).`),
+        permissions: permissionList(
+          z.enum(ORGANIZATION_PERMISSIONS),
+          2 * ORGANIZATION_PERMISSIONS.length,
+          'Permissions the key grants, each at most once (duplicates are dropped); only permissions the calling key holds (else 403 PERMISSION_DENIED with `details.missing`).',
+        ),
+        expiresAt: z.optional(
+          dateTime(
+            "When the key stops working (ISO 8601). No later than the calling key's expiry, if it has one (else 403 PERMISSION_DENIED with `details.maxExpiresAt`); absent: the calling key's expiry, or never if it has none.",
+          ),
+        ),
+        environment: z.optional(
+          describe(
+            z.enum(ENVIRONMENTS),
+            "Environment of the key (default: the calling key's); PRODUCTION needs activation.",
+          ),
+        ),
+      }),
     output: 'createdApiKeyView',
     errors: ['ACTIVATION_REQUIRED'],
     run: ({ services, auth, audit, body }) => services.apiKeys.create(auth, audit, body),
@@ -41,7 +52,8 @@ export const API_KEYS = defineGroup<ApiKeysServices>()('api-keys', {}, [
   list({
     name: 'listApiKeys',
     summary: 'List API keys',
-    description: 'The organization\'s keys in this environment (agent keys included), newest first; never the raw values.',
+    description:
+      "The organization's keys in this environment (agent keys included), newest first; never the raw values.",
     access: 'organization',
     permission: 'admin',
     http: { method: 'GET', path: '/v1/api-keys', status: 200 },

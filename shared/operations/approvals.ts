@@ -20,7 +20,8 @@ export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
   list({
     name: 'listApprovals',
     summary: 'List approvals',
-    description: 'Payments queued for human approval, newest first, optionally by status or wallet. An agent key sees its own wallet\'s approvals.',
+    description:
+      "Payments queued for human approval, newest first, optionally by status or wallet. An agent key sees its own wallet's approvals.",
     access: 'key',
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/approvals', status: 200 },
@@ -31,13 +32,15 @@ export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
     }),
     output: 'approvalPageView',
     errors: ['WALLET_NOT_FOUND'],
-    list: ({ services, auth, query }, page) => services.approvals.list(auth, { status: query.status, walletId: query.walletId }, page),
+    list: ({ services, auth, query }, page) =>
+      services.approvals.list(auth, { status: query.status, walletId: query.walletId }, page),
     present: presentApproval,
   }),
   op({
     name: 'getApproval',
     summary: 'Get an approval',
-    description: 'One approval: PENDING until a person decides; then APPROVED (the payment posted), REJECTED, EXPIRED or FAILED (it could not post). Poll it after an APPROVAL_REQUIRED answer.',
+    description:
+      'One approval: PENDING until a person decides; then APPROVED (the payment posted), REJECTED, EXPIRED or FAILED (it could not post). Poll it after an APPROVAL_REQUIRED answer.',
     access: 'key',
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/approvals/{id}', status: 200 },
@@ -51,7 +54,8 @@ export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
   op({
     name: 'approveApproval',
     summary: 'Approve a queued payment',
-    description: 'Posts the queued payment now, if the policies of now, the funds and the wallet status allow it; otherwise the approval ends FAILED with the reason. The key that requested the payment can not approve it.',
+    description:
+      'Posts the queued payment now, if the policies of now, the funds and the wallet status allow it; otherwise the approval ends FAILED with the reason. The key that requested the payment can not approve it.',
     access: 'organization',
     permission: 'admin',
     audit: AUDIT.approval.approve,
@@ -60,7 +64,10 @@ export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
     params: approvalParam,
     // Moves money once: a repeated decision answers INVALID_STATE and moves nothing.
     mcp: { tool: 'approve_payment', hints: HINTS.destructive },
-    body: () => z.strictObject({ note: note(`A note kept with the decision (at most ${withThousands(MAX_NOTE_LENGTH)} characters).`) }),
+    body: () =>
+      z.strictObject({
+        note: note(`A note kept with the decision (at most ${withThousands(MAX_NOTE_LENGTH)} characters).`),
+      }),
     output: 'approvalView',
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, audit, params, body }) => services.approvals.approve(auth, audit, params.id!, body.note),
@@ -77,7 +84,10 @@ export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
     http: { method: 'POST', path: '/v1/approvals/{id}/reject', status: 200 },
     params: approvalParam,
     mcp: { tool: 'reject_payment', hints: HINTS.destructive },
-    body: () => z.strictObject({ reason: note(`Why the payment was rejected (at most ${withThousands(MAX_NOTE_LENGTH)} characters).`) }),
+    body: () =>
+      z.strictObject({
+        reason: note(`Why the payment was rejected (at most ${withThousands(MAX_NOTE_LENGTH)} characters).`),
+      }),
     output: 'approvalView',
     errors: ['APPROVAL_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, audit, params, body }) => services.approvals.reject(auth, audit, params.id!, body.reason),

@@ -11,13 +11,15 @@ export interface AuditLogsServices {
 
 const list = listOperation<AuditLogsServices>();
 const filter = (max: number, description: string) => z.optional(text(max, description, { min: 1 }));
-const instant = (description: string) => z.optional(text(64, `${description} ISO 8601 date or date-time (Z or an offset).`));
+const instant = (description: string) =>
+  z.optional(text(64, `${description} ISO 8601 date or date-time (Z or an offset).`));
 
 export const AUDIT_LOGS = defineGroup<AuditLogsServices>()('audit-logs', {}, [
   list({
     name: 'listAuditLogs',
     summary: 'Query the audit log',
-    description: 'The organization\'s immutable audit log, newest first: who did what to which resource, from which IP. An agent key sees only its wallet\'s entries.',
+    description:
+      "The organization's immutable audit log, newest first: who did what to which resource, from which IP. An agent key sees only its wallet's entries.",
     access: 'key',
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/audit-logs', status: 200 },

@@ -19,7 +19,10 @@ export function authorize(op: Operation, principal: Principal): void {
   }
   requirePermission(principal, op.permission);
   if (op.sandboxOnly && principal.environment !== 'SANDBOX') {
-    throw new ApiError('SANDBOX_ONLY', 'This endpoint exists only in the sandbox; deposit with a transfer in production.');
+    throw new ApiError(
+      'SANDBOX_ONLY',
+      'This endpoint exists only in the sandbox; deposit with a transfer in production.',
+    );
   }
   if (op.access === 'organization' && principal.kind !== 'ORGANIZATION') {
     throw new ApiError('PERMISSION_DENIED', 'This operation needs an organization-level API key.');

@@ -32,7 +32,12 @@ export interface Cursors {
 }
 
 /** What an edge (HTTP or MCP) hands an operation after authentication and validation. */
-export interface OperationInput<Services, Body, Query, Audit extends AuditAction | undefined = AuditAction | undefined> {
+export interface OperationInput<
+  Services,
+  Body,
+  Query,
+  Audit extends AuditAction | undefined = AuditAction | undefined,
+> {
   services: Services;
   /** The caller (authenticated by the edge). */
   auth: RequestContext;
@@ -53,7 +58,13 @@ export interface OperationInput<Services, Body, Query, Audit extends AuditAction
 type AnySchema = z.ZodMiniType;
 
 /** One entry of the catalog: everything the three edges (HTTP, MCP, OpenAPI) need to know. */
-export interface OperationSpec<Services = never, Body = unknown, Query = unknown, Result = unknown, Audit extends AuditAction | undefined = AuditAction | undefined> {
+export interface OperationSpec<
+  Services = never,
+  Body = unknown,
+  Query = unknown,
+  Result = unknown,
+  Audit extends AuditAction | undefined = AuditAction | undefined,
+> {
   /** Unique operation id (also the OpenAPI operationId). */
   name: string;
   summary: string;
@@ -102,11 +113,23 @@ export type Operation<Services = any> = OperationSpec<Services, any, any, any>;
  * cold start (the edges see an ordinary, lazy, schema).
  */
 export function operation<Services>() {
-  return <BodySchema extends AnySchema = z.ZodMiniUndefined, QuerySchema extends AnySchema = z.ZodMiniUndefined, Result = unknown, Audit extends AuditAction | undefined = undefined>(
-    spec: Omit<OperationSpec<Services, z.output<BodySchema>, z.output<QuerySchema>, Result, Audit>, 'body' | 'query'> & { body?: () => BodySchema; query?: () => QuerySchema },
+  return <
+    BodySchema extends AnySchema = z.ZodMiniUndefined,
+    QuerySchema extends AnySchema = z.ZodMiniUndefined,
+    Result = unknown,
+    Audit extends AuditAction | undefined = undefined,
+  >(
+    spec: Omit<
+      OperationSpec<Services, z.output<BodySchema>, z.output<QuerySchema>, Result, Audit>,
+      'body' | 'query'
+    > & { body?: () => BodySchema; query?: () => QuerySchema },
   ): Operation<Services> => {
     const { body, query, ...rest } = spec;
-    return { ...rest, ...(body ? { body: lazy(body) } : {}), ...(query ? { query: lazy(query) } : {}) } as Operation<Services>;
+    return {
+      ...rest,
+      ...(body ? { body: lazy(body) } : {}),
+      ...(query ? { query: lazy(query) } : {}),
+    } as Operation<Services>;
   };
 }
 
@@ -137,7 +160,11 @@ export interface OperationGroup<Services = unknown, Group extends string = strin
  * that `Services` is given and the group's name inferred as a literal).
  */
 export function defineGroup<Services>() {
-  return <const Group extends string>(group: Group, options: GroupOptions, operations: readonly Operation<Services>[]): OperationGroup<Services, Group> => ({ group, ...options, operations });
+  return <const Group extends string>(
+    group: Group,
+    options: GroupOptions,
+    operations: readonly Operation<Services>[],
+  ): OperationGroup<Services, Group> => ({ group, ...options, operations });
 }
 
 /** An answer from an idempotent operation (status and body as first stored). */

@@ -12,7 +12,8 @@ export const DOCS = defineGroup<DocsServices>()('docs', {}, [
   op({
     name: 'getOpenApiDocument',
     summary: 'Get the OpenAPI document',
-    description: 'The OpenAPI 3.1 description of every operation of this API, generated from the operation catalog. Public: no key needed.',
+    description:
+      'The OpenAPI 3.1 description of every operation of this API, generated from the operation catalog. Public: no key needed.',
     access: 'public',
     http: { method: 'GET', path: '/v1/openapi.json', status: 200 },
     output: 'openApiDocumentView',

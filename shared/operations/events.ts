@@ -19,14 +19,19 @@ export const EVENTS = defineGroup<EventsServices>()('events', {}, [
     name: 'listEvents',
     summary: 'List events',
     description:
-      'Events of the last 30 days, newest first, optionally of one type or after a time: how an agent that can not receive webhooks learns that its approval was decided or its payment posted. An agent key sees only its wallet\'s events. ' +
+      "Events of the last 30 days, newest first, optionally of one type or after a time: how an agent that can not receive webhooks learns that its approval was decided or its payment posted. An agent key sees only its wallet's events. " +
       'To poll without missing any, use `order=visible`: events in the order they became visible, oldest first, and always a `cursor`, even on an empty page; call again with the same query and the last cursor (`hasMore` false: caught up, wait before the next call), and de-duplicate by event id (an event may come twice, never not at all).',
     access: 'key',
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/events', status: 200 },
     mcp: { tool: 'list_events', hints: HINTS.read },
     filters: () => ({
-      type: z.optional(describe(emittedEventName(), 'Only events of this type, e.g. approval.approved. Reserved names (not emitted yet) are refused.')),
+      type: z.optional(
+        describe(
+          emittedEventName(),
+          'Only events of this type, e.g. approval.approved. Reserved names (not emitted yet) are refused.',
+        ),
+      ),
       createdAfter: z.optional(text(64, 'Only events after this time: ISO 8601 date-time.', { min: 1 })),
       order: z.optional(
         describe(
@@ -37,7 +42,8 @@ export const EVENTS = defineGroup<EventsServices>()('events', {}, [
     }),
     output: 'eventPageView',
     errors: [],
-    list: ({ services, auth, query }, page) => services.events.list(auth, { type: query.type, createdAfter: query.createdAfter, order: query.order }, page),
+    list: ({ services, auth, query }, page) =>
+      services.events.list(auth, { type: query.type, createdAfter: query.createdAfter, order: query.order }, page),
     present: presentEvent,
   }),
   op({

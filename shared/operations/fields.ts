@@ -48,7 +48,8 @@ function textChecks(max: number, options: TextOptions): z.core.$ZodCheck<string>
 }
 
 /** A text field of at most `max` characters without control characters (see TextOptions). */
-export const text = (max: number, description: string, options: TextOptions = {}) => describe(z.string().check(...textChecks(max, options)), description);
+export const text = (max: number, description: string, options: TextOptions = {}) =>
+  describe(z.string().check(...textChecks(max, options)), description);
 
 /** Longest amount text: far more than any valid amount (at most 1,000,000,000.00), so only garbage is refused here. */
 export const MAX_AMOUNT_TEXT_LENGTH = 64;
@@ -56,7 +57,13 @@ export const MAX_AMOUNT_TEXT_LENGTH = 64;
 /** Amounts are checked by the money rules (INVALID_AMOUNT), so the schema only admits the JSON types (strings bounded). */
 export const amount = (description: string) =>
   describe(
-    z.union([z.string().check(z.maxLength(MAX_AMOUNT_TEXT_LENGTH, `must be at most ${MAX_AMOUNT_TEXT_LENGTH} characters`)), z.number()], { error: 'must be a decimal string or a number' }),
+    z.union(
+      [
+        z.string().check(z.maxLength(MAX_AMOUNT_TEXT_LENGTH, `must be at most ${MAX_AMOUNT_TEXT_LENGTH} characters`)),
+        z.number(),
+      ],
+      { error: 'must be a decimal string or a number' },
+    ),
     `${description} A decimal string such as "25.00" (preferred) or a JSON number; at most 2 decimal places.`,
   );
 
@@ -78,7 +85,10 @@ export const recipient = (description: string) =>
       z.minLength(1, 'must not be empty'),
       z.maxLength(MAX_RECIPIENT_LENGTH, `must be at most ${MAX_RECIPIENT_LENGTH} characters`),
       z.regex(TOKEN, 'must be a wallet id or merchant:<domain>'),
-      z.refine((name: string) => !isUsdcRecipient(name) || usdcRecipientOf(name) !== undefined, `usdc: must be usdc:<address> (a valid EVM or Solana address: any chain of its family) or usdc:<chain>:<address>, a valid address of ${USDC_CHAIN_NAMES.join(', ')}`),
+      z.refine(
+        (name: string) => !isUsdcRecipient(name) || usdcRecipientOf(name) !== undefined,
+        `usdc: must be usdc:<address> (a valid EVM or Solana address: any chain of its family) or usdc:<chain>:<address>, a valid address of ${USDC_CHAIN_NAMES.join(', ')}`,
+      ),
       z.overwrite(recipientAsEntered),
     ),
     description,
@@ -101,14 +111,14 @@ export function decimalText(value: string): string {
 export const name = (description: string) => text(MAX_NAME_LENGTH, description, { trim: true, min: 1 });
 
 /** Free text shown with a payment (multi-line, at most MAX_PAYMENT_DESCRIPTION_LENGTH characters). */
-export const paymentDescription = (description: string) => text(MAX_PAYMENT_DESCRIPTION_LENGTH, description, { multiline: true });
+export const paymentDescription = (description: string) =>
+  text(MAX_PAYMENT_DESCRIPTION_LENGTH, description, { multiline: true });
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const IDEMPOTENCY_KEY_RULE = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces`;
 
 /** What a key does, for both places it can be sent. */
-export const IDEMPOTENCY_KEY_MEANING =
-  `Idempotency key (1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces; not starting with "${RESERVED_KEY_PREFIX}"). The same key with the same parameters within 24 hours returns the first answer instead of acting again; with other parameters it fails with IDEMPOTENCY_KEY_REUSE. Without a key, a retry may act twice.`;
+export const IDEMPOTENCY_KEY_MEANING = `Idempotency key (1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces; not starting with "${RESERVED_KEY_PREFIX}"). The same key with the same parameters within 24 hours returns the first answer instead of acting again; with other parameters it fails with IDEMPOTENCY_KEY_REUSE. Without a key, a retry may act twice.`;
 
 /**
  * An idempotency key as the server accepts it (shared/domain/idempotency resolveIdempotencyKey
@@ -117,23 +127,36 @@ export const IDEMPOTENCY_KEY_MEANING =
  */
 export const idempotencyKeyValue = (description: string) =>
   describe(
-    z.string().check(z.minLength(1, IDEMPOTENCY_KEY_RULE), z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_RULE), z.regex(/^[\x21-\x7e]+$/, IDEMPOTENCY_KEY_RULE)),
+    z
+      .string()
+      .check(
+        z.minLength(1, IDEMPOTENCY_KEY_RULE),
+        z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_RULE),
+        z.regex(/^[\x21-\x7e]+$/, IDEMPOTENCY_KEY_RULE),
+      ),
     description,
   );
 
-export const idempotencyKey = () => z.optional(idempotencyKeyValue(`${IDEMPOTENCY_KEY_MEANING} May also be sent as the Idempotency-Key header.`));
+export const idempotencyKey = () =>
+  z.optional(idempotencyKeyValue(`${IDEMPOTENCY_KEY_MEANING} May also be sent as the Idempotency-Key header.`));
 
 /**
  * An item's key in a batch: each item runs on its own, so a key the server refuses fails that
  * item (VALIDATION_ERROR in the 207 answer), not the whole request; the schema only bounds it.
  */
 export const batchItemIdempotencyKey = () =>
-  z.optional(text(MAX_IDEMPOTENCY_KEY_LENGTH, `${IDEMPOTENCY_KEY_MEANING} Defaults to \`<batch key>#<index>\`; an invalid key fails this item only, with VALIDATION_ERROR.`));
+  z.optional(
+    text(
+      MAX_IDEMPOTENCY_KEY_LENGTH,
+      `${IDEMPOTENCY_KEY_MEANING} Defaults to \`<batch key>#<index>\`; an invalid key fails this item only, with VALIDATION_ERROR.`,
+    ),
+  );
 
 export const note = (description: string) => z.optional(text(MAX_NOTE_LENGTH, description, { multiline: true }));
 
 /** An ISO 8601 date-time with its offset (bounded like any other string). */
-export const dateTime = (description: string) => describe(z.iso.datetime({ offset: true }).check(z.maxLength(64)), description);
+export const dateTime = (description: string) =>
+  describe(z.iso.datetime({ offset: true }).check(z.maxLength(64)), description);
 
 /**
  * A permission list: at most `max` entries as sent, duplicates removed (decisions.md section 9), so
@@ -163,10 +186,15 @@ function typedQuery<T extends z.ZodMiniType>(schema: T, json: Record<string, unk
 
 /** An integer query value in `min..max`, checked as text by the list (`limit`: parseLimit). */
 export const queryInteger = (min: number, max: number, description: string) =>
-  typedQuery(text(20, description, { tooLong: `must be an integer between ${min} and ${max}` }), { type: 'integer', minimum: min, maximum: max });
+  typedQuery(text(20, description, { tooLong: `must be an integer between ${min} and ${max}` }), {
+    type: 'integer',
+    minimum: min,
+    maximum: max,
+  });
 
 /** A flag in the query: `true` or `false`. */
-export const queryFlag = (description: string) => typedQuery(describe(z.enum(['true', 'false']), description), { type: 'boolean' });
+export const queryFlag = (description: string) =>
+  typedQuery(describe(z.enum(['true', 'false']), description), { type: 'boolean' });
 
 /**
  * The `override` of `z.toJSONSchema` for query schemas: a registered query field becomes the JSON
@@ -183,5 +211,7 @@ export function typedQueryValue(ctx: { zodSchema: unknown; jsonSchema: Record<st
 /** Paging fields of every list (decisions.md section 9): `limit` 1..100 (default 20) and the signed `cursor`. */
 export const pageFields = () => ({
   limit: z.optional(queryInteger(1, MAX_PAGE_SIZE, `Page size, an integer from 1 to ${MAX_PAGE_SIZE} (default 20).`)),
-  cursor: z.optional(text(4096, 'The `cursor` of the previous page; pages are bound to the same list, filters and key.')),
+  cursor: z.optional(
+    text(4096, 'The `cursor` of the previous page; pages are bound to the same list, filters and key.'),
+  ),
 });

@@ -23,7 +23,23 @@ import { WEBHOOKS } from './webhooks.js';
  * `docs` serves the OpenAPI document and the catch-all route (unknown paths answer our envelope).
  * Function handlers import their own group module only, never this one (it carries every area).
  */
-const GROUPS = [INTERNAL, API_KEYS, WALLETS, ACTIVATION, PAYMENTS, POLICIES, APPROVALS, AGENTS, AUDIT_LOGS, EVENTS, WEBHOOKS, BANK_ACCOUNTS, TRANSFERS, CARDS, DOCS] as const;
+const GROUPS = [
+  INTERNAL,
+  API_KEYS,
+  WALLETS,
+  ACTIVATION,
+  PAYMENTS,
+  POLICIES,
+  APPROVALS,
+  AGENTS,
+  AUDIT_LOGS,
+  EVENTS,
+  WEBHOOKS,
+  BANK_ACCOUNTS,
+  TRANSFERS,
+  CARDS,
+  DOCS,
+] as const;
 
 export type FunctionGroup = (typeof GROUPS)[number]['group'];
 
@@ -31,7 +47,10 @@ export type FunctionGroup = (typeof GROUPS)[number]['group'];
  * The operation catalog: one line per group. HTTP routes (CDK and the local server), MCP tools
  * and the OpenAPI document are generated from it.
  */
-export const CATALOG: readonly OperationGroup<never, FunctionGroup>[] = GROUPS as unknown as readonly OperationGroup<never, FunctionGroup>[];
+export const CATALOG: readonly OperationGroup<never, FunctionGroup>[] = GROUPS as unknown as readonly OperationGroup<
+  never,
+  FunctionGroup
+>[];
 
 export const FUNCTION_GROUPS: readonly FunctionGroup[] = CATALOG.map((g) => g.group);
 
@@ -40,11 +59,15 @@ export const FUNCTION_GROUPS: readonly FunctionGroup[] = CATALOG.map((g) => g.gr
  * Everything fails fast in our own code, with our envelope, under API Gateway's 30 s limit.
  */
 export const DEFAULT_TIMEOUT_S = 10;
-const TIMEOUTS = new Map<string, number>(CATALOG.flatMap((g) => (g.timeoutS === undefined ? [] : [[g.group, g.timeoutS] as const])));
+const TIMEOUTS = new Map<string, number>(
+  CATALOG.flatMap((g) => (g.timeoutS === undefined ? [] : [[g.group, g.timeoutS] as const])),
+);
 export const timeoutOf = (group: string): number => TIMEOUTS.get(group) ?? DEFAULT_TIMEOUT_S;
 
 type ServicesOf<Group> = Group extends OperationGroup<infer Services> ? Services : never;
-type Intersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer All) => void ? All : never;
+type Intersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer All) => void
+  ? All
+  : never;
 
 /**
  * The services the operations of every area run on, together (every group but docs, which
@@ -58,13 +81,18 @@ export interface CatalogEntry {
   operation: Operation;
 }
 
-export const CATALOG_ENTRIES: readonly CatalogEntry[] = CATALOG.flatMap((g) => g.operations.map((operation) => ({ group: g.group, operation: operation as Operation })));
+export const CATALOG_ENTRIES: readonly CatalogEntry[] = CATALOG.flatMap((g) =>
+  g.operations.map((operation) => ({ group: g.group, operation: operation as Operation })),
+);
 
 /** What a group's function may reach: the base every HTTP function has, and the group's own grants (shared/grants.ts). */
-export const grantsOf = (group: FunctionGroup): readonly Grant[] => inGrantOrder([...HTTP_BASE_GRANTS, ...(CATALOG.find((g) => g.group === group)?.grants ?? [])]);
+export const grantsOf = (group: FunctionGroup): readonly Grant[] =>
+  inGrantOrder([...HTTP_BASE_GRANTS, ...(CATALOG.find((g) => g.group === group)?.grants ?? [])]);
 
 /**
  * The MCP function's grants: it serves the tools of every group that offers some, so it gets the
  * union of those groups' grants (a new group's grants reach it with its tools).
  */
-export const MCP_GRANTS: readonly Grant[] = inGrantOrder(CATALOG.filter((g) => g.operations.some((op) => op.mcp !== undefined)).flatMap((g) => grantsOf(g.group)));
+export const MCP_GRANTS: readonly Grant[] = inGrantOrder(
+  CATALOG.filter((g) => g.operations.some((op) => op.mcp !== undefined)).flatMap((g) => grantsOf(g.group)),
+);

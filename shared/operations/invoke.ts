@@ -28,10 +28,15 @@ export interface InvokeRequest<Services> {
  * access rules are checked here (again, if the edge checked them first to keep its order of
  * errors), the audit action comes from the catalog, and the presenter shapes the result.
  */
-export async function invoke<Services>(op: Operation<Services>, request: InvokeRequest<Services>): Promise<OperationResult> {
+export async function invoke<Services>(
+  op: Operation<Services>,
+  request: InvokeRequest<Services>,
+): Promise<OperationResult> {
   if (op.access !== 'public') authorize(op, request.auth.principal);
   const body = request.body as { idempotencyKey?: string } | undefined;
-  const idempotencyKey = op.idempotency ? resolveIdempotencyKey(body?.idempotencyKey, request.idempotencyKeyHeader) : undefined;
+  const idempotencyKey = op.idempotency
+    ? resolveIdempotencyKey(body?.idempotencyKey, request.idempotencyKeyHeader)
+    : undefined;
   const result = await op.run({
     services: request.services,
     auth: request.auth,
@@ -43,6 +48,7 @@ export async function invoke<Services>(op: Operation<Services>, request: InvokeR
     operation: op.name,
     audit: op.audit,
   });
-  if (op.idempotency && isIdempotentResponse(result)) return { status: result.status, body: result.body, replayed: result.replayed };
+  if (op.idempotency && isIdempotentResponse(result))
+    return { status: result.status, body: result.body, replayed: result.replayed };
   return { status: op.http.status, body: op.present ? op.present(result) : result, replayed: false };
 }

@@ -13,11 +13,17 @@ type Shape = z.core.$ZodLooseShape;
  * operation, the path, the caller's key and the filter values: a cursor from another list, caller
  * or filter is a VALIDATION_ERROR (decisions.md section 9).
  */
-export interface ListSpec<Services, Filters extends Shape, Item> extends Omit<OperationSpec<Services>, 'query' | 'run' | 'present' | 'output'> {
+export interface ListSpec<Services, Filters extends Shape, Item> extends Omit<
+  OperationSpec<Services>,
+  'query' | 'run' | 'present' | 'output'
+> {
   /** The filter fields, built on first use (see `operation`). */
   filters: () => Filters;
   output: ViewName;
-  list(input: OperationInput<Services, undefined, z.output<z.ZodMiniObject<Filters>>>, page: PageRequest): Promise<Page<Item>>;
+  list(
+    input: OperationInput<Services, undefined, z.output<z.ZodMiniObject<Filters>>>,
+    page: PageRequest,
+  ): Promise<Page<Item>>;
   present(item: Item): unknown;
   /**
    * `standard-and-next-cursor`: the standard page plus the deprecated `nextCursor` (the cursor again,
@@ -28,10 +34,13 @@ export interface ListSpec<Services, Filters extends Shape, Item> extends Omit<Op
 }
 
 export function listOperation<Services>() {
-  return <Filters extends Shape, Item>(spec: ListSpec<Services, Filters, Item>): OperationSpec<Services> => listSpec(spec);
+  return <Filters extends Shape, Item>(spec: ListSpec<Services, Filters, Item>): OperationSpec<Services> =>
+    listSpec(spec);
 }
 
-function listSpec<Services, Filters extends Shape, Item>(spec: ListSpec<Services, Filters, Item>): OperationSpec<Services> {
+function listSpec<Services, Filters extends Shape, Item>(
+  spec: ListSpec<Services, Filters, Item>,
+): OperationSpec<Services> {
   const { filters, list, present, pageShape = 'standard', ...rest } = spec;
   let filterNames: readonly string[] | undefined;
   const filterNamesOf = () => (filterNames ??= Object.keys(filters()));
@@ -41,14 +50,26 @@ function listSpec<Services, Filters extends Shape, Item>(spec: ListSpec<Services
     async run(input) {
       const query = input.query as Record<string, string | undefined>;
       const cursors = await input.cursors();
-      const binding = bindingOf(input.operation, input.auth.principal.keyId, input.params, Object.fromEntries(filterNamesOf().map((f) => [f, query[f] ?? null])));
+      const binding = bindingOf(
+        input.operation,
+        input.auth.principal.keyId,
+        input.params,
+        Object.fromEntries(filterNamesOf().map((f) => [f, query[f] ?? null])),
+      );
       const page = await list(input as never, pageRequestOf(cursors, query, binding));
       const response = pageResponse(cursors, page, binding, present);
-      return pageShape === 'standard-and-next-cursor' && response.cursor ? { ...response, nextCursor: response.cursor } : response;
+      return pageShape === 'standard-and-next-cursor' && response.cursor
+        ? { ...response, nextCursor: response.cursor }
+        : response;
     },
   };
 }
 
-function bindingOf(operation: string, keyId: string, params: Record<string, string>, filters: Record<string, unknown>): string {
+function bindingOf(
+  operation: string,
+  keyId: string,
+  params: Record<string, string>,
+  filters: Record<string, unknown>,
+): string {
   return JSON.stringify([operation, keyId, params, filters]);
 }

@@ -20,11 +20,19 @@ const HOURS_PER_DAY = 24;
 const MS_PER_HOUR = 3_600_000;
 
 function jsonSchemaOf(schema: z.ZodMiniType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as JsonSchema;
   return rest;
 }
 
-const pascal = (name: string) => name.split(/[._]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+const pascal = (name: string) =>
+  name
+    .split(/[._]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
 const envelopeName = (name: EmittedEventName) => `${pascal(name)}Event`;
 const refTo = (component: string) => ({ $ref: `${SCHEMAS}${component}` });
 
@@ -58,26 +66,64 @@ function payloadComponents(): { byEvent: Map<EmittedEventName, string>; schemas:
 }
 
 /** The Standard Webhooks envelope of one event: `{id, type, createdAt, environment, organizationId, data}`. */
-function envelopeOf(name: EmittedEventName, payloadComponent: string, payloadSchema: JsonSchema, event: { properties: Record<string, JsonSchema>; example: JsonSchema }): JsonSchema {
+function envelopeOf(
+  name: EmittedEventName,
+  payloadComponent: string,
+  payloadSchema: JsonSchema,
+  event: { properties: Record<string, JsonSchema>; example: JsonSchema },
+): JsonSchema {
   const { properties: eventFields, example } = event;
   return {
     type: 'object',
     description: `\`${name}\`: ${EVENT_DECLARATIONS[name].occasion}`,
     properties: {
-      ...Object.fromEntries(ENVELOPE_FIELDS.filter((field) => field !== 'type' && field !== 'data').map((field) => [field, eventFields[field]])),
+      ...Object.fromEntries(
+        ENVELOPE_FIELDS.filter((field) => field !== 'type' && field !== 'data').map((field) => [
+          field,
+          eventFields[field],
+        ]),
+      ),
       type: { type: 'string', const: name, description: `Always "${name}".` },
       data: { ...refTo(payloadComponent), description: String(payloadSchema.description ?? 'The payload.') },
     },
     required: [...ENVELOPE_FIELDS],
-    examples: [{ id: example.id, type: name, createdAt: example.createdAt, environment: example.environment, organizationId: example.organizationId, data: (payloadSchema.examples as unknown[] | undefined)?.[0] }],
+    examples: [
+      {
+        id: example.id,
+        type: name,
+        createdAt: example.createdAt,
+        environment: example.environment,
+        organizationId: example.organizationId,
+        data: (payloadSchema.examples as unknown[] | undefined)?.[0],
+      },
+    ],
   };
 }
 
 /** The Standard Webhooks headers of every delivery, declared once under `components.parameters`. */
 const SIGNATURE_HEADERS: Record<string, JsonSchema> = {
-  WebhookId: { name: 'webhook-id', in: 'header', required: true, description: 'The event id (`evt_...`): the same on every attempt. De-duplicate on it.', schema: { type: 'string' } },
-  WebhookTimestamp: { name: 'webhook-timestamp', in: 'header', required: true, description: 'When this attempt was signed, in seconds since the epoch. Refuse one too far from your clock.', schema: { type: 'string', pattern: '^\\d+$' } },
-  WebhookSignature: { name: 'webhook-signature', in: 'header', required: true, description: '`v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the webhook\'s secret (Standard Webhooks; the `standardwebhooks` and `svix` packages verify it).', schema: { type: 'string' } },
+  WebhookId: {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The event id (`evt_...`): the same on every attempt. De-duplicate on it.',
+    schema: { type: 'string' },
+  },
+  WebhookTimestamp: {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'When this attempt was signed, in seconds since the epoch. Refuse one too far from your clock.',
+    schema: { type: 'string', pattern: '^\\d+$' },
+  },
+  WebhookSignature: {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the webhook\'s secret (Standard Webhooks; the `standardwebhooks` and `svix` packages verify it).',
+    schema: { type: 'string' },
+  },
 };
 
 function webhookOf(name: EmittedEventName, envelope: string, payloadSchema: JsonSchema): JsonSchema {
@@ -90,9 +136,15 @@ function webhookOf(name: EmittedEventName, envelope: string, payloadSchema: Json
       tags: ['events'],
       security: [],
       parameters: Object.keys(SIGNATURE_HEADERS).map((header) => ({ $ref: `#/components/parameters/${header}` })),
-      requestBody: { required: true, description: 'The Standard Webhooks envelope of the event.', content: { 'application/json': { schema: refTo(envelope) } } },
+      requestBody: {
+        required: true,
+        description: 'The Standard Webhooks envelope of the event.',
+        content: { 'application/json': { schema: refTo(envelope) } },
+      },
       responses: {
-        '2XX': { description: `Any 2xx acknowledges the delivery. Anything else, or no answer within ${String(DELIVERY_TIMEOUT_MS / 1000)} s, is retried with exponential backoff for ${String(days)} days (scaled in the sandbox), then dead-lettered.` },
+        '2XX': {
+          description: `Any 2xx acknowledges the delivery. Anything else, or no answer within ${String(DELIVERY_TIMEOUT_MS / 1000)} s, is retried with exponential backoff for ${String(days)} days (scaled in the sandbox), then dead-lettered.`,
+        },
       },
     },
   };
@@ -109,7 +161,10 @@ function typedEventItem(item: JsonSchema, envelopes: Map<EmittedEventName, strin
 }
 
 type Responses = Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
-type Document = JsonSchema & { paths: Record<string, Record<string, { operationId?: string; responses?: Responses }>>; components?: { schemas?: Record<string, JsonSchema>; parameters?: Record<string, JsonSchema> } };
+type Document = JsonSchema & {
+  paths: Record<string, Record<string, { operationId?: string; responses?: Responses }>>;
+  components?: { schemas?: Record<string, JsonSchema>; parameters?: Record<string, JsonSchema> };
+};
 
 /** The document with the events' webhooks, their schemas, and the events API's items typed by `type`. */
 export function withEventSchemas<D extends JsonSchema>(input: D): D {
@@ -132,10 +187,15 @@ export function withEventSchemas<D extends JsonSchema>(input: D): D {
       const body = operation.responses?.['200']?.content?.['application/json'];
       if (!body?.schema) continue;
       const page = body.schema as { properties?: { data?: { items?: JsonSchema } } };
-      if (page.properties?.data?.items) page.properties.data.items = typedEventItem(page.properties.data.items, envelopes);
+      if (page.properties?.data?.items)
+        page.properties.data.items = typedEventItem(page.properties.data.items, envelopes);
       else body.schema = typedEventItem(body.schema, envelopes);
     }
   }
-  const components = { ...document.components, schemas: { ...document.components?.schemas, ...schemas }, parameters: { ...document.components?.parameters, ...SIGNATURE_HEADERS } };
+  const components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...schemas },
+    parameters: { ...document.components?.parameters, ...SIGNATURE_HEADERS },
+  };
   return { ...input, webhooks, components };
 }

@@ -34,7 +34,12 @@ const ANSWER_VIEWS: Partial<Record<ErrorCode, ViewName>> = {
  * retries (shared/persistence/transact.ts) writes nothing and says so.
  */
 export function errorCodesOf(op: Operation): ErrorCode[] {
-  const codes = new Set<ErrorCode>([...op.errors, ...COMMON_ERRORS[op.access], 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE']);
+  const codes = new Set<ErrorCode>([
+    ...op.errors,
+    ...COMMON_ERRORS[op.access],
+    'VALIDATION_ERROR',
+    'PAYLOAD_TOO_LARGE',
+  ]);
   if (op.http.method !== 'GET' && op.access !== 'public') codes.add('CONCURRENT_UPDATE');
   if (op.body) codes.add('UNSUPPORTED_MEDIA_TYPE');
   if (op.params) codes.add('NOT_FOUND');
@@ -44,7 +49,12 @@ export function errorCodesOf(op: Operation): ErrorCode[] {
 
 function jsonSchemaOf(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   // Query fields are declared as the typed values a client sends (`limit` an integer), see fields.ts.
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: typedQueryValue }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    override: typedQueryValue,
+  }) as JsonSchema;
   return rest;
 }
 
@@ -64,7 +74,13 @@ function idempotencyHeader(): JsonSchema {
 }
 
 function parametersOf(op: Operation): JsonSchema[] {
-  const path = Object.entries(op.params ?? {}).map(([name, description]) => ({ name, in: 'path', required: true, description, schema: pathParameterSchema(description) }));
+  const path = Object.entries(op.params ?? {}).map(([name, description]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description,
+    schema: pathParameterSchema(description),
+  }));
   const header = op.idempotency ? [idempotencyHeader()] : [];
   if (!op.query) return [...path, ...header];
   const query = jsonSchemaOf(op.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -79,10 +95,14 @@ const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } })
 
 function responsesOf(op: Operation): Record<string, JsonSchema> {
   const responses: Record<string, JsonSchema> = {
-    [String(op.http.status)]: { description: op.summary, content: jsonContent(jsonSchemaOf(viewOf(op.output), 'output')) },
+    [String(op.http.status)]: {
+      description: op.summary,
+      content: jsonContent(jsonSchemaOf(viewOf(op.output), 'output')),
+    },
   };
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(op)) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+  for (const code of errorCodesOf(op))
+    byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const key = String(status);
     const existing = responses[key];
@@ -97,7 +117,10 @@ function responsesOf(op: Operation): Record<string, JsonSchema> {
       ...(errors.length ? [{ $ref: '#/components/schemas/Error' }] : []),
     ];
     const schema = schemas.length === 1 ? schemas[0]! : { anyOf: schemas };
-    responses[key] = { description: existing ? `${String(existing.description)} ${description}` : description, content: jsonContent(schema) };
+    responses[key] = {
+      description: existing ? `${String(existing.description)} ${description}` : description,
+      content: jsonContent(schema),
+    };
   }
   return responses;
 }
@@ -110,7 +133,9 @@ function operationObject(group: string, op: Operation): JsonSchema {
     tags: [group],
     ...(op.access === 'public' ? { security: [] } : {}),
     parameters: parametersOf(op),
-    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.body, 'input') } } } } : {}),
+    ...(op.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.body, 'input') } } } }
+      : {}),
     ...(op.idempotency ? { 'x-idempotency': 'Idempotency-Key header or idempotencyKey body field' } : {}),
     ...(op.permission ? { 'x-permission': op.permission } : {}),
     ...(op.audit ? { 'x-audit-action': op.audit } : {}),
@@ -131,14 +156,22 @@ export function buildOpenApiDocument(): JsonSchema {
     info: {
       title: 'Allowance API',
       version: '1.0.0',
-      description: 'Wallets, budgets and payments for AI agents. Amounts are decimal strings in USD; every error answers `{ error: { code, message, details?, requestId } }`.',
+      description:
+        'Wallets, budgets and payments for AI agents. Amounts are decimal strings in USD; every error answers `{ error: { code, message, details?, requestId } }`.',
     },
     servers: [{ url: '/' }],
     security: [{ bearerKey: [] }],
     tags: [...new Set(CATALOG_ENTRIES.map((e) => e.group))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { bearerKey: { type: 'http', scheme: 'bearer', description: 'An API key: `svc_test_...` (sandbox), `svc_live_...` (production) or `svc_admin_...` (operator).' } },
+      securitySchemes: {
+        bearerKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key: `svc_test_...` (sandbox), `svc_live_...` (production) or `svc_admin_...` (operator).',
+        },
+      },
       schemas: { Error: jsonSchemaOf(errorView, 'output') },
     },
   });

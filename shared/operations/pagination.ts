@@ -10,7 +10,8 @@ export function parseLimit(raw: string | undefined, fallback = DEFAULT_PAGE_SIZE
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw validationError('limit', `must be an integer between 1 and ${MAX_PAGE_SIZE}`);
   const limit = Number(raw);
-  if (limit < 1 || limit > MAX_PAGE_SIZE) throw validationError('limit', `must be an integer between 1 and ${MAX_PAGE_SIZE}`);
+  if (limit < 1 || limit > MAX_PAGE_SIZE)
+    throw validationError('limit', `must be an integer between 1 and ${MAX_PAGE_SIZE}`);
   return limit;
 }
 
@@ -62,7 +63,12 @@ export function pageRequestOf(codec: Pick<CursorCodec, 'decode'>, query: ListQue
  * Response shape of interface-spec 4.12: `data`, `cursor` (null on the last page), `hasMore`. A
  * feed's page (events in visible order) always has a cursor; `hasMore` says whether more is there now.
  */
-export function pageResponse<T, R>(codec: Pick<CursorCodec, 'encode'>, page: Page<T>, binding: string, present: (item: T) => R) {
+export function pageResponse<T, R>(
+  codec: Pick<CursorCodec, 'encode'>,
+  page: Page<T>,
+  binding: string,
+  present: (item: T) => R,
+) {
   const cursor = page.lastKey ? codec.encode(page.lastKey, binding) : null;
   return { data: page.items.map(present), cursor, hasMore: page.more ?? cursor !== null };
 }

@@ -19,7 +19,8 @@ export const POLICIES = defineGroup<PoliciesServices>()('policies', {}, [
   op({
     name: 'createPolicy',
     summary: 'Create a spend policy',
-    description: 'Adds a spend policy to a wallet: per-payment maximum, period limits, allowed and blocked recipients, allowed hours and human approval. Every active policy of a wallet applies to each payment.',
+    description:
+      'Adds a spend policy to a wallet: per-payment maximum, period limits, allowed and blocked recipients, allowed hours and human approval. Every active policy of a wallet applies to each payment.',
     access: 'organization',
     permission: 'wallets:write',
     audit: AUDIT.policy.create,
@@ -62,7 +63,8 @@ export const POLICIES = defineGroup<PoliciesServices>()('policies', {}, [
   op({
     name: 'updatePolicy',
     summary: 'Change a spend policy',
-    description: 'Changes the given rules of a policy; `null` removes an optional rule, absent fields stay as they are.',
+    description:
+      'Changes the given rules of a policy; `null` removes an optional rule, absent fields stay as they are.',
     access: 'organization',
     permission: 'wallets:write',
     audit: AUDIT.policy.update,

@@ -19,17 +19,19 @@ export const WALLETS = defineGroup<WalletsServices>()('wallets', {}, [
   op({
     name: 'createWallet',
     summary: 'Create a wallet',
-    description: 'Creates an organization wallet in the key\'s environment, with a zero balance. Agent wallets are created with POST /v1/agents.',
+    description:
+      "Creates an organization wallet in the key's environment, with a zero balance. Agent wallets are created with POST /v1/agents.",
     access: 'organization',
     permission: 'wallets:write',
     audit: AUDIT.wallet.create,
     events: ['wallet.created'],
     http: { method: 'POST', path: '/v1/wallets', status: 201 },
     mcp: { tool: 'create_wallet', hints: HINTS.create },
-    body: () => z.strictObject({
-      name: name(`Display name of the wallet (1-${MAX_NAME_LENGTH} characters).`),
-      agentName: z.optional(name('Name of the agent the wallet is meant for, if any.')),
-    }),
+    body: () =>
+      z.strictObject({
+        name: name(`Display name of the wallet (1-${MAX_NAME_LENGTH} characters).`),
+        agentName: z.optional(name('Name of the agent the wallet is meant for, if any.')),
+      }),
     output: 'walletView',
     errors: ['WALLET_LIMIT_EXCEEDED', 'ACTIVATION_REQUIRED'],
     run: ({ services, auth, audit, body }) => services.wallets.create(auth, audit, body),
@@ -38,7 +40,8 @@ export const WALLETS = defineGroup<WalletsServices>()('wallets', {}, [
   list({
     name: 'listWallets',
     summary: 'List wallets',
-    description: 'Lists the wallets of the organization in the key\'s environment, newest first. A wallet-scoped (agent) key sees only its own wallet.',
+    description:
+      "Lists the wallets of the organization in the key's environment, newest first. A wallet-scoped (agent) key sees only its own wallet.",
     access: 'key',
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/wallets', status: 200 },
@@ -66,7 +69,8 @@ export const WALLETS = defineGroup<WalletsServices>()('wallets', {}, [
   op({
     name: 'getBalance',
     summary: 'Get a wallet balance',
-    description: 'Returns the available, pending and held balance of one wallet. Use it before paying to check the funds.',
+    description:
+      'Returns the available, pending and held balance of one wallet. Use it before paying to check the funds.',
     access: 'key',
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/wallets/{id}/balance', status: 200 },
@@ -90,15 +94,29 @@ export const WALLETS = defineGroup<WalletsServices>()('wallets', {}, [
     http: { method: 'POST', path: '/v1/wallets/{id}/fund', status: 200 },
     params: walletParam,
     mcp: { tool: 'fund_wallet', hints: HINTS.money },
-    body: () => z.strictObject({ amount: amount(`Amount to add, in USD, from 0.01 to ${decimalText(SANDBOX_FUNDING_MAX)}.`), idempotencyKey: idempotencyKey() }),
+    body: () =>
+      z.strictObject({
+        amount: amount(`Amount to add, in USD, from 0.01 to ${decimalText(SANDBOX_FUNDING_MAX)}.`),
+        idempotencyKey: idempotencyKey(),
+      }),
     output: 'walletFundingView',
-    errors: ['WALLET_NOT_FOUND', 'WALLET_FROZEN', 'INVALID_AMOUNT', 'ENVIRONMENT_MISMATCH', 'CONCURRENT_UPDATE', 'IDEMPOTENCY_KEY_REUSE', 'IDEMPOTENCY_KEY_IN_USE'],
-    run: ({ services, auth, audit, params, body, idempotencyKey }) => services.wallets.fundWithKey(auth, audit, params.id!, body.amount, idempotencyKey),
+    errors: [
+      'WALLET_NOT_FOUND',
+      'WALLET_FROZEN',
+      'INVALID_AMOUNT',
+      'ENVIRONMENT_MISMATCH',
+      'CONCURRENT_UPDATE',
+      'IDEMPOTENCY_KEY_REUSE',
+      'IDEMPOTENCY_KEY_IN_USE',
+    ],
+    run: ({ services, auth, audit, params, body, idempotencyKey }) =>
+      services.wallets.fundWithKey(auth, audit, params.id!, body.amount, idempotencyKey),
   }),
   list({
     name: 'getStatement',
-    summary: 'List a wallet\'s ledger entries',
-    description: 'The wallet\'s statement: every ledger entry (payments, reversals, funding, budget moves), newest first, with the balance after each.',
+    summary: "List a wallet's ledger entries",
+    description:
+      "The wallet's statement: every ledger entry (payments, reversals, funding, budget moves), newest first, with the balance after each.",
     access: 'key',
     permission: 'wallets:read',
     http: { method: 'GET', path: '/v1/wallets/{id}/transactions', status: 200 },

@@ -7,5 +7,8 @@ import { createOrganizationReader } from './organization-store.js';
 import type { TableContext } from './table-context.js';
 
 export function createActivationStore(table: TableContext): ActivationStore {
-  return { ...createOrganizationReader(table), ...createCommitter(table, { ...organizationWriters, ...walletWriters, ...auditWriters }) };
+  return {
+    ...createOrganizationReader(table),
+    ...createCommitter(table, { ...organizationWriters, ...walletWriters, ...auditWriters }),
+  };
 }

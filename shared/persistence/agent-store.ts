@@ -32,7 +32,14 @@ export function createAgentStore(table: TableContext): AgentStore {
     ...createApiKeyReader(table),
     ...createMainWalletReader(table),
     ...createIdempotencyStore(table),
-    ...createCommitter(table, { ...walletWriters, ...apiKeyWriters, ...policyWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
+    ...createCommitter(table, {
+      ...walletWriters,
+      ...apiKeyWriters,
+      ...policyWriters,
+      ...postingWriters,
+      ...idempotencyWriters,
+      ...auditWriters,
+    }),
     ...createIdempotencyCompleter(table),
     async hasOpenTransfers(wallet) {
       // One read of the wallet's newest transfers (open ones are recent: they settle within days).
@@ -42,7 +49,9 @@ export function createAgentStore(table: TableContext): AgentStore {
           IndexName: GSI.GSI2.name,
           KeyConditionExpression: '#pk = :pk',
           ExpressionAttributeNames: { '#pk': GSI.GSI2.partition, '#status': 'status' },
-          ExpressionAttributeValues: { ':pk': transferKeys.ofWallet(wallet.organizationId, wallet.environment, wallet.id) },
+          ExpressionAttributeValues: {
+            ':pk': transferKeys.ofWallet(wallet.organizationId, wallet.environment, wallet.id),
+          },
           ProjectionExpression: '#status',
           ScanIndexForward: false,
           Limit: RECENT_TRANSFERS_CHECKED,
@@ -57,7 +66,8 @@ export function createAgentStore(table: TableContext): AgentStore {
         table.tableName,
         walletListingKeys.partition(organizationId, environment),
         page,
-        (listing) => (listing.walletType === 'AGENT' ? walletKeys.primary(walletListingCodec.walletIdOf(listing)) : undefined),
+        (listing) =>
+          listing.walletType === 'AGENT' ? walletKeys.primary(walletListingCodec.walletIdOf(listing)) : undefined,
         (item) => {
           const wallet = walletCodec.fromItem(item);
           return wallet.walletType === 'AGENT' && (includeDeleted || !wallet.deletedAt) ? wallet : undefined;

@@ -18,8 +18,12 @@ export function createApiKeyAuthReader(table: TableContext): ApiKeyAuthReader {
             TableName: table.tableName,
             Key: apiKeyKeys.byHash(hash),
             UpdateExpression: 'SET lastUsedAt = :now',
-            ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :threshold)',
-            ExpressionAttributeValues: { ':now': now.toISOString(), ':threshold': new Date(now.getTime() - minIntervalMs).toISOString() },
+            ConditionExpression:
+              'attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :threshold)',
+            ExpressionAttributeValues: {
+              ':now': now.toISOString(),
+              ':threshold': new Date(now.getTime() - minIntervalMs).toISOString(),
+            },
           }),
         );
       } catch (error) {

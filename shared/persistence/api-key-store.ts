@@ -26,7 +26,13 @@ export function createApiKeyStore(table: TableContext): ApiKeyStore {
     ...createApiKeyReader(table),
     ...createCommitter(table, { ...apiKeyWriters, ...auditWriters }),
     listApiKeys(organizationId, environment, page) {
-      return queryIndex(GSI.GSI1, apiKeyKeys.ofOrganization(organizationId).GSI1PK, page, apiKeyCodec.fromItem, equalityFilter({ environment }));
+      return queryIndex(
+        GSI.GSI1,
+        apiKeyKeys.ofOrganization(organizationId).GSI1PK,
+        page,
+        apiKeyCodec.fromItem,
+        equalityFilter({ environment }),
+      );
     },
   };
 }

@@ -23,7 +23,13 @@ export function createApprovalStore(table: TableContext): ApprovalStore {
       return item ? approvalCodec.fromItem(item) : undefined;
     },
     listApprovals(organizationId, environment, filter, page) {
-      return queryIndex(GSI.GSI1, approvalKeys.ofOrganization(organizationId, environment).GSI1PK, page, approvalCodec.fromItem, equalityFilter({ status: filter.status, walletId: filter.walletId }));
+      return queryIndex(
+        GSI.GSI1,
+        approvalKeys.ofOrganization(organizationId, environment).GSI1PK,
+        page,
+        approvalCodec.fromItem,
+        equalityFilter({ status: filter.status, walletId: filter.walletId }),
+      );
     },
     async listExpiredApprovals(now, limit) {
       const output = await table.client.send(

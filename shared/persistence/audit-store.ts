@@ -10,20 +10,52 @@ export function createAuditStore(table: TableContext): AuditStore {
     listAuditEntries(organizationId, environment, query, page) {
       // The most selective filter picks the index; the others narrow it as filter expressions.
       const choice = query.resourceId
-        ? { index: GSI.GSI2, partition: auditEntryKeys.byResource(organizationId, environment, query.resourceId), used: 'resourceId' }
+        ? {
+            index: GSI.GSI2,
+            partition: auditEntryKeys.byResource(organizationId, environment, query.resourceId),
+            used: 'resourceId',
+          }
         : query.actorId
-          ? { index: GSI.GSI3, partition: auditEntryKeys.byActor(organizationId, environment, query.actorId), used: 'actorId' }
+          ? {
+              index: GSI.GSI3,
+              partition: auditEntryKeys.byActor(organizationId, environment, query.actorId),
+              used: 'actorId',
+            }
           : query.walletId
-            ? { index: GSI.GSI4, partition: auditEntryKeys.byWallet(organizationId, environment, query.walletId), used: 'walletId' }
+            ? {
+                index: GSI.GSI4,
+                partition: auditEntryKeys.byWallet(organizationId, environment, query.walletId),
+                used: 'walletId',
+              }
             : query.action
-              ? { index: GSI.GSI1, partition: auditEntryKeys.byAction(organizationId, environment, query.action), used: 'action' }
+              ? {
+                  index: GSI.GSI1,
+                  partition: auditEntryKeys.byAction(organizationId, environment, query.action),
+                  used: 'action',
+                }
               : { index: null, partition: auditEntryKeys.partition(organizationId, environment), used: '' };
-      const remaining: Record<string, string | undefined> = { action: query.action, resourceId: query.resourceId, actorId: query.actorId, walletId: query.walletId };
+      const remaining: Record<string, string | undefined> = {
+        action: query.action,
+        resourceId: query.resourceId,
+        actorId: query.actorId,
+        walletId: query.walletId,
+      };
       delete remaining[choice.used];
       // Index partitions are digests (audit-entry.ts): the organization and environment are checked too.
       if (choice.index) Object.assign(remaining, { organizationId, environment });
-      const range = { from: query.from === undefined ? undefined : auditEntryKeys.sortFrom(query.from), to: query.to === undefined ? undefined : auditEntryKeys.sortTo(query.to) };
-      return queryIndex(choice.index, choice.partition, page, auditEntryCodec.fromItem, equalityFilter(remaining), undefined, range);
+      const range = {
+        from: query.from === undefined ? undefined : auditEntryKeys.sortFrom(query.from),
+        to: query.to === undefined ? undefined : auditEntryKeys.sortTo(query.to),
+      };
+      return queryIndex(
+        choice.index,
+        choice.partition,
+        page,
+        auditEntryCodec.fromItem,
+        equalityFilter(remaining),
+        undefined,
+        range,
+      );
     },
   };
 }

@@ -14,7 +14,11 @@ import { bankAccountWriters } from './writers/bank-account-writers.js';
  * undefined when absent, deleted or another organization's; the other environment's is returned
  * for the caller to answer ENVIRONMENT_MISMATCH (accessibleBankAccount). Transfers read with it too.
  */
-export async function readBankAccount(table: TableContext, scope: OrganizationScope, bankAccountId: string): Promise<BankAccount | undefined> {
+export async function readBankAccount(
+  table: TableContext,
+  scope: OrganizationScope,
+  bankAccountId: string,
+): Promise<BankAccount | undefined> {
   const item = await getItem(table, bankAccountKeys.primary(bankAccountId));
   if (!item) return undefined;
   const account = bankAccountCodec.fromItem(item);
@@ -31,7 +35,12 @@ export function createBankAccountStore(table: TableContext): BankAccountStore {
     ...createBankAccountReader(table),
     ...createCommitter(table, { ...bankAccountWriters, ...auditWriters }),
     listBankAccounts(scope, page) {
-      return queryIndex(GSI.GSI1, bankAccountKeys.ofOrganization(scope.organizationId, scope.environment).GSI1PK, page, bankAccountCodec.fromItem);
+      return queryIndex(
+        GSI.GSI1,
+        bankAccountKeys.ofOrganization(scope.organizationId, scope.environment).GSI1PK,
+        page,
+        bankAccountCodec.fromItem,
+      );
     },
   };
 }

@@ -1,6 +1,11 @@
 import type { CardStore } from '../domain/cards/ports.js';
 import { createCommitter } from './change-writer.js';
-import { CARD_AUTHORIZATION_ENTITY, cardAuthorizationCodec, cardAuthorizationKeys, OPEN_AUTHORIZATIONS } from './entities/card-authorization.js';
+import {
+  CARD_AUTHORIZATION_ENTITY,
+  cardAuthorizationCodec,
+  cardAuthorizationKeys,
+  OPEN_AUTHORIZATIONS,
+} from './entities/card-authorization.js';
 import { cardCodec, cardKeys } from './entities/card.js';
 import { cardholderCodec, cardholderKeys } from './entities/cardholder.js';
 import { createIdempotencyStore } from './idempotency-store.js';
@@ -26,15 +31,31 @@ export function createCardStore(table: TableContext): CardStore {
       return item ? cardCodec.fromItem(item) : undefined;
     },
     listCards(scope, filter, page) {
-      if (filter.walletId !== undefined) return queryIndex(GSI.GSI2, cardKeys.ofWallet(scope.organizationId, scope.environment, filter.walletId), page, cardCodec.fromItem);
-      return queryIndex(GSI.GSI1, cardKeys.ofOrganization(scope.organizationId, scope.environment), page, cardCodec.fromItem);
+      if (filter.walletId !== undefined)
+        return queryIndex(
+          GSI.GSI2,
+          cardKeys.ofWallet(scope.organizationId, scope.environment, filter.walletId),
+          page,
+          cardCodec.fromItem,
+        );
+      return queryIndex(
+        GSI.GSI1,
+        cardKeys.ofOrganization(scope.organizationId, scope.environment),
+        page,
+        cardCodec.fromItem,
+      );
     },
     async getCardholder(cardholderId) {
       const item = await getItem(table, cardholderKeys.primary(cardholderId));
       return item ? cardholderCodec.fromItem(item) : undefined;
     },
     listCardholders(scope, page) {
-      return queryIndex(GSI.GSI1, cardholderKeys.ofOrganization(scope.organizationId, scope.environment), page, cardholderCodec.fromItem);
+      return queryIndex(
+        GSI.GSI1,
+        cardholderKeys.ofOrganization(scope.organizationId, scope.environment),
+        page,
+        cardholderCodec.fromItem,
+      );
     },
     async getAuthorization(authorizationId) {
       const item = await getItem(table, cardAuthorizationKeys.primary(authorizationId));
@@ -44,7 +65,9 @@ export function createCardStore(table: TableContext): CardStore {
       return queryIndex(GSI.GSI1, cardAuthorizationKeys.ofCard(cardId), page, cardAuthorizationCodec.fromItem);
     },
     async listDueAuthorizations(now, limit) {
-      return (await OPEN_AUTHORIZATIONS.listDue(table, now, limit, CARD_AUTHORIZATION_ENTITY)).map(cardAuthorizationCodec.fromItem);
+      return (await OPEN_AUTHORIZATIONS.listDue(table, now, limit, CARD_AUTHORIZATION_ENTITY)).map(
+        cardAuthorizationCodec.fromItem,
+      );
     },
   };
 }

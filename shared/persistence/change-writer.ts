@@ -6,8 +6,14 @@ import type { AnyChange, ChangeWriter, ChangeWriters } from './write-builders.js
  * Turns the changes a service decided into the items of one TransactWriteItems call, each with
  * its condition and the error a failed condition means.
  */
-function toTransactWrites<C extends AnyChange>(writers: ChangeWriters<C>, tableName: string, changes: C[]): TransactWrite[] {
-  return changes.flatMap((change) => (writers[change.type as C['type']] as unknown as ChangeWriter<C>)(tableName, change));
+function toTransactWrites<C extends AnyChange>(
+  writers: ChangeWriters<C>,
+  tableName: string,
+  changes: C[],
+): TransactWrite[] {
+  return changes.flatMap((change) =>
+    (writers[change.type as C['type']] as unknown as ChangeWriter<C>)(tableName, change),
+  );
 }
 
 /**
@@ -15,7 +21,10 @@ function toTransactWrites<C extends AnyChange>(writers: ChangeWriters<C>, tableN
  * passes the writers of the change types its area writes (its port's `commit` type): a missing
  * writer does not compile, and the function bundles no other area's writers.
  */
-export function createCommitter<C extends AnyChange>(table: TableContext, writers: ChangeWriters<C>): ChangeCommitter<C> {
+export function createCommitter<C extends AnyChange>(
+  table: TableContext,
+  writers: ChangeWriters<C>,
+): ChangeCommitter<C> {
   return {
     async commit(changes) {
       await transactWrite(table.client, toTransactWrites(writers, table.tableName, changes), table.transact);

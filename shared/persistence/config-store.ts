@@ -16,7 +16,13 @@ export function createConfigStore(table: TableContext): ConfigStore {
       if (existing !== undefined) return existing;
       try {
         const value = create();
-        await table.client.send(new PutCommand({ TableName: table.tableName, Item: configCodec.toItem(name, value), ConditionExpression: 'attribute_not_exists(PK)' }));
+        await table.client.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: configCodec.toItem(name, value),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          }),
+        );
         return value;
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;

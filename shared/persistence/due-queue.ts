@@ -9,7 +9,8 @@ const SHARDS = 8;
 /** The order DynamoDB sorts string keys in (code units; our keys are ASCII), not a locale's collation. */
 const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-const shardOf = (id: string): number => [...id].reduce((hash, character) => (hash * 31 + character.charCodeAt(0)) % 1_000_003, 7) % SHARDS;
+const shardOf = (id: string): number =>
+  [...id].reduce((hash, character) => (hash * 31 + character.charCodeAt(0)) % 1_000_003, 7) % SHARDS;
 
 /**
  * A due queue on GSI4 (sparse): the records of one kind with work ahead, each listed by when it is

@@ -58,7 +58,13 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
   async function store(event: OutboxEvent): Promise<boolean> {
     let stamp = visibleStamp(event.createdAt, clock.now());
     try {
-      await table.client.send(new PutCommand({ TableName: table.tableName, Item: storedEventCodec.toItem(event, stamp), ConditionExpression: 'attribute_not_exists(PK)' }));
+      await table.client.send(
+        new PutCommand({
+          TableName: table.tableName,
+          Item: storedEventCodec.toItem(event, stamp),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
@@ -78,13 +84,22 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
     return true;
   }
 
-  async function listVisibleEvents(organizationId: string, environment: Environment, query: EventQuery, range: { after?: string | undefined; until: string }, limit: number): Promise<FeedPage> {
+  async function listVisibleEvents(
+    organizationId: string,
+    environment: Environment,
+    query: EventQuery,
+    range: { after?: string | undefined; until: string },
+    limit: number,
+  ): Promise<FeedPage> {
     const until = storedEventKeys.visibleThrough(range.until);
     // Without a position, the feed starts at createdAfter (an event is never stamped before its createdAt).
     const after = range.after ?? query.createdAfter ?? FEED_START;
     if (after >= until) return { items: [], position: after, more: false };
     const filter = filterOf(query, true);
-    const wallet = query.walletId !== undefined ? { ':f_wallet': storedEventKeys.ofWallet(organizationId, environment, query.walletId) } : {};
+    const wallet =
+      query.walletId !== undefined
+        ? { ':f_wallet': storedEventKeys.ofWallet(organizationId, environment, query.walletId) }
+        : {};
     const found: Item[] = [];
     let startKey: Record<string, unknown> | undefined;
     let queries = 0;
@@ -95,7 +110,13 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
           IndexName: GSI.GSI4.name,
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :after AND :until',
           ExpressionAttributeNames: { '#pk': GSI.GSI4.partition, '#sk': GSI.GSI4.sort, ...(filter?.names ?? {}) },
-          ExpressionAttributeValues: { ':pk': storedEventKeys.visible(organizationId, environment), ':after': after, ':until': until, ...(filter?.values ?? {}), ...wallet },
+          ExpressionAttributeValues: {
+            ':pk': storedEventKeys.visible(organizationId, environment),
+            ':after': after,
+            ':until': until,
+            ...(filter?.values ?? {}),
+            ...wallet,
+          },
           ...(filter ? { FilterExpression: filter.expression } : {}),
           ScanIndexForward: true,
           Limit: FEED_QUERY_BATCH,
@@ -129,9 +150,23 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
       const filter = filterOf(query);
       if (query.walletId) {
         const partition = storedEventKeys.ofWallet(organizationId, environment, query.walletId);
-        return mergedPages([{ index: GSI.GSI2, partition }, { index: GSI.GSI3, partition }], page, storedEventCodec.fromItem, filter);
+        return mergedPages(
+          [
+            { index: GSI.GSI2, partition },
+            { index: GSI.GSI3, partition },
+          ],
+          page,
+          storedEventCodec.fromItem,
+          filter,
+        );
       }
-      return queryIndex(GSI.GSI1, storedEventKeys.ofOrganization(organizationId, environment), page, storedEventCodec.fromItem, filter);
+      return queryIndex(
+        GSI.GSI1,
+        storedEventKeys.ofOrganization(organizationId, environment),
+        page,
+        storedEventCodec.fromItem,
+        filter,
+      );
     },
     listVisibleEvents,
     async storeEvents(events) {

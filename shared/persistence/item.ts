@@ -24,7 +24,13 @@ export function plainJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plainJson);
   if (value && typeof value === 'object') {
     const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === 'value' && typeof (value as { value: unknown }).value === 'string' && value.constructor?.name === 'NumberValue') return Number((value as { value: string }).value);
+    if (
+      keys.length === 1 &&
+      keys[0] === 'value' &&
+      typeof (value as { value: unknown }).value === 'string' &&
+      value.constructor?.name === 'NumberValue'
+    )
+      return Number((value as { value: string }).value);
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainJson(v)]));
   }
   return value;

@@ -1,4 +1,8 @@
-import { createJournalProjector, type EventPublisher, type ProjectionReport } from '../domain/ledger/journal-projector.js';
+import {
+  createJournalProjector,
+  type EventPublisher,
+  type ProjectionReport,
+} from '../domain/ledger/journal-projector.js';
 import { UNPUBLISHED_EVENTS } from './journal-stream.js';
 import { createProjectionStore, scanJournal } from './projection-store.js';
 import type { TableContext } from './table-context.js';
@@ -9,7 +13,10 @@ import type { TableContext } from './table-context.js';
  * written, those present are left alone (read first: a complete journal writes nothing), and
  * every event is handed to the publisher again (same derived ids).
  */
-export async function replayJournal(table: TableContext, publisher: EventPublisher = UNPUBLISHED_EVENTS): Promise<ProjectionReport> {
+export async function replayJournal(
+  table: TableContext,
+  publisher: EventPublisher = UNPUBLISHED_EVENTS,
+): Promise<ProjectionReport> {
   const projector = createJournalProjector({ store: createProjectionStore(table), publisher });
   const total: ProjectionReport = { records: 0, events: 0, written: 0, present: 0 };
   await scanJournal(table, async (changes) => {

@@ -26,7 +26,8 @@ export function journalChangeOf(record: TableStreamRecord): JournalChange | unde
   const item = unmarshall(image as Record<string, AttributeValue>, { wrapNumbers: true });
   if (!journalCodec.isJournalRecord(item)) return undefined;
   const before = record.dynamodb?.OldImage as Record<string, AttributeValue> | undefined;
-  const overAnswer = record.eventName === 'MODIFY' && idempotencyCodec.isAnswer(before ? unmarshall(before) : undefined);
+  const overAnswer =
+    record.eventName === 'MODIFY' && idempotencyCodec.isAnswer(before ? unmarshall(before) : undefined);
   return { change: overAnswer ? 'INSERT' : record.eventName, record: journalCodec.fromItem(item) };
 }
 
@@ -56,7 +57,9 @@ export function createJournalStreamConsumer(projector: JournalProjector, outboxP
       const changes = records.map(journalChangeOf).filter((change): change is JournalChange => change !== undefined);
       // Outbox items (events of changes that are not movements) are published as they are: their
       // ids were drawn in the change's transaction, so a redelivered record publishes the same id.
-      const outbox = outboxPublisher ? records.map(outboxEventOf).filter((event): event is OutboxEvent => event !== undefined) : [];
+      const outbox = outboxPublisher
+        ? records.map(outboxEventOf).filter((event): event is OutboxEvent => event !== undefined)
+        : [];
       if (changes.length === 0 && outbox.length === 0) return { batchItemFailures: [], projected: 0 };
       try {
         const report = changes.length > 0 ? await projector.project(changes) : { records: 0 };

@@ -16,5 +16,9 @@ export function createMerchantReader(table: TableContext): MerchantReader {
 }
 
 export function createMerchantStore(table: TableContext): MerchantStore {
-  return { ...createMerchantReader(table), ...createWalletReader(table), ...createCommitter(table, { ...merchantWriters, ...auditWriters }) };
+  return {
+    ...createMerchantReader(table),
+    ...createWalletReader(table),
+    ...createCommitter(table, { ...merchantWriters, ...auditWriters }),
+  };
 }

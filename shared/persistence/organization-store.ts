@@ -27,5 +27,8 @@ export function createMainWalletReader(table: TableContext): MainWalletReader {
 }
 
 export function createOrganizationStore(table: TableContext): OrganizationStore {
-  return { ...createOrganizationReader(table), ...createCommitter(table, { ...organizationWriters, ...walletWriters, ...apiKeyWriters, ...auditWriters }) };
+  return {
+    ...createOrganizationReader(table),
+    ...createCommitter(table, { ...organizationWriters, ...walletWriters, ...apiKeyWriters, ...auditWriters }),
+  };
 }

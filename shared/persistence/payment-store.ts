@@ -40,7 +40,12 @@ function paymentsFilter(environment: string, status: string | undefined): Filter
   return {
     expression: `#f_type IN (:f_t0, :f_t1) AND #f_environment = :f_environment${status ? ' AND #f_status = :f_status' : ''}`,
     names: { '#f_type': 'type', '#f_environment': 'environment', ...(status ? { '#f_status': 'status' } : {}) },
-    values: { ':f_t0': PAYMENT_TYPES[0], ':f_t1': PAYMENT_TYPES[1], ':f_environment': environment, ...(status ? { ':f_status': status } : {}) },
+    values: {
+      ':f_t0': PAYMENT_TYPES[0],
+      ':f_t1': PAYMENT_TYPES[1],
+      ':f_environment': environment,
+      ...(status ? { ':f_status': status } : {}),
+    },
   };
 }
 
@@ -52,19 +57,31 @@ export function createPaymentStore(table: TableContext): PaymentStore {
     ...createMerchantReader(table),
     ...createTransactionReader(table),
     ...createIdempotencyStore(table),
-    ...createCommitter(table, { ...paymentWriters, ...postingWriters, ...approvalWriters, ...idempotencyWriters, ...auditWriters }),
+    ...createCommitter(table, {
+      ...paymentWriters,
+      ...postingWriters,
+      ...approvalWriters,
+      ...idempotencyWriters,
+      ...auditWriters,
+    }),
     async readTogether(reads) {
       const keys: { slot?: ItemKey; wallet?: ItemKey; merchant?: ItemKey } = {
         ...(reads.slotId !== undefined ? { slot: idempotencyKeys.slot(reads.slotId) } : {}),
         ...(reads.walletId !== undefined ? { wallet: walletKeys.primary(reads.walletId) } : {}),
-        ...(reads.merchant !== undefined ? { merchant: merchantKeys.primary(reads.merchant.environment, reads.merchant.domain) } : {}),
+        ...(reads.merchant !== undefined
+          ? { merchant: merchantKeys.primary(reads.merchant.environment, reads.merchant.domain) }
+          : {}),
       };
       const named = Object.entries(keys) as [keyof typeof keys, ItemKey][];
       const items = new Map<keyof typeof keys, Item | undefined>();
       if (named.length === 1) {
         items.set(named[0]![0], await getItem(table, named[0]![1]));
       } else if (named.length > 1) {
-        const found = await batchGetItems(table.client, table.tableName, named.map(([, key]) => key));
+        const found = await batchGetItems(
+          table.client,
+          table.tableName,
+          named.map(([, key]) => key),
+        );
         for (const [name, key] of named) items.set(name, itemAt(found, key));
       }
       const result: PaymentReadResult = {};
@@ -76,7 +93,12 @@ export function createPaymentStore(table: TableContext): PaymentStore {
     listTransactions(organizationId, environment, filter, page) {
       if (filter.walletId) {
         // Payments sent and received by the wallet: its debited and credited journal records, merged.
-        return mergedPages(walletJournalSources(filter.walletId), page, transactionCodec.fromItem, paymentsFilter(environment, filter.status));
+        return mergedPages(
+          walletJournalSources(filter.walletId),
+          page,
+          transactionCodec.fromItem,
+          paymentsFilter(environment, filter.status),
+        );
       }
       // The organization's payments (sent and received): its payment listing, the records read by id.
       return listedPage(

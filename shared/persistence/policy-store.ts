@@ -22,8 +22,22 @@ export function createPolicyStore(table: TableContext): PolicyStore {
     },
     listPolicies(organizationId, environment, walletId, page) {
       const active = equalityFilter({ status: 'ACTIVE' });
-      if (walletId) return queryIndex(null, walletKeys.partition(walletId), page, policyCodec.fromItem, active, policyKeys.sortPrefix);
-      return queryIndex(GSI.GSI1, policyKeys.ofOrganization(organizationId, environment).GSI1PK, page, policyCodec.fromItem, active);
+      if (walletId)
+        return queryIndex(
+          null,
+          walletKeys.partition(walletId),
+          page,
+          policyCodec.fromItem,
+          active,
+          policyKeys.sortPrefix,
+        );
+      return queryIndex(
+        GSI.GSI1,
+        policyKeys.ofOrganization(organizationId, environment).GSI1PK,
+        page,
+        policyCodec.fromItem,
+        active,
+      );
     },
   };
 }

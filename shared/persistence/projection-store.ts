@@ -16,7 +16,9 @@ import type { TableContext } from './table-context.js';
 export function createProjectionStore(table: TableContext): ProjectionStore {
   async function putIfAbsent(item: Item): Promise<boolean> {
     try {
-      await table.client.send(new PutCommand({ TableName: table.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+      await table.client.send(
+        new PutCommand({ TableName: table.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }),
+      );
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
@@ -26,9 +28,15 @@ export function createProjectionStore(table: TableContext): ProjectionStore {
 
   return {
     async writeProjections(projections, options) {
-      const items = projections.flatMap((projection) => [...(projection.audit ? [auditEntryCodec.toItem(projection.audit)] : []), ...projection.listings.map(paymentListingCodec.toItem)]);
+      const items = projections.flatMap((projection) => [
+        ...(projection.audit ? [auditEntryCodec.toItem(projection.audit)] : []),
+        ...projection.listings.map(paymentListingCodec.toItem),
+      ]);
       const keyOf = (item: Item): ItemKey => ({ PK: String(item.PK), SK: String(item.SK) });
-      const existing = options.checkFirst && items.length > 0 ? await batchGetItems(table.client, table.tableName, items.map(keyOf)) : undefined;
+      const existing =
+        options.checkFirst && items.length > 0
+          ? await batchGetItems(table.client, table.tableName, items.map(keyOf))
+          : undefined;
       let written = 0;
       let present = 0;
       for (const item of items) {
@@ -42,7 +50,10 @@ export function createProjectionStore(table: TableContext): ProjectionStore {
 }
 
 /** Every journal record of the table, a page at a time (an operator tool: it scans the table). */
-export async function scanJournal(table: TableContext, onPage: (changes: JournalChange[]) => Promise<void>): Promise<number> {
+export async function scanJournal(
+  table: TableContext,
+  onPage: (changes: JournalChange[]) => Promise<void>,
+): Promise<number> {
   let startKey: Record<string, unknown> | undefined;
   let records = 0;
   do {
@@ -55,7 +66,10 @@ export async function scanJournal(table: TableContext, onPage: (changes: Journal
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );
-    const changes = (page.Items ?? []).map((item): JournalChange => ({ change: 'INSERT', record: journalCodec.fromItem(item) }));
+    const changes = (page.Items ?? []).map((item): JournalChange => ({
+      change: 'INSERT',
+      record: journalCodec.fromItem(item),
+    }));
     records += changes.length;
     if (changes.length > 0) await onPage(changes);
     startKey = page.LastEvaluatedKey;

@@ -53,7 +53,11 @@ export function createQueries(client: DynamoDBDocumentClient, tableName: string)
           TableName: tableName,
           ...(index ? { IndexName: index.name } : { ConsistentRead: true }),
           KeyConditionExpression: `#pk = :pk${sortCondition}`,
-          ExpressionAttributeNames: { '#pk': pkName, ...(sortCondition ? { '#sk': skName } : {}), ...(filter?.names ?? {}) },
+          ExpressionAttributeNames: {
+            '#pk': pkName,
+            ...(sortCondition ? { '#sk': skName } : {}),
+            ...(filter?.names ?? {}),
+          },
           ExpressionAttributeValues: { ':pk': partition, ...sortValues, ...(filter?.values ?? {}) },
           ...(filter ? { FilterExpression: filter.expression } : {}),
           ScanIndexForward: false,
@@ -95,11 +99,19 @@ export function createQueries(client: DynamoDBDocumentClient, tableName: string)
       sources.map(async (source, i) => {
         const position = positions[i] ?? null;
         if (position === 'done') return { items: [] as Item[], lastKey: undefined };
-        const result = await queryIndex(source.index, source.partition, { limit: page.limit, ...(position ? { startKey: position } : {}) }, (item) => item, filter);
+        const result = await queryIndex(
+          source.index,
+          source.partition,
+          { limit: page.limit, ...(position ? { startKey: position } : {}) },
+          (item) => item,
+          filter,
+        );
         return { items: result.items, lastKey: result.lastKey };
       }),
     );
-    const candidates = fetched.flatMap((result, source) => result.items.map((item, offset) => ({ item, source, offset, sort: String(item[sources[source]!.index.sort]) })));
+    const candidates = fetched.flatMap((result, source) =>
+      result.items.map((item, offset) => ({ item, source, offset, sort: String(item[sources[source]!.index.sort]) })),
+    );
     candidates.sort((a, b) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : a.source - b.source));
     const taken = new Map<string, Item>();
     const consumed = sources.map(() => -1);
@@ -117,7 +129,12 @@ export function createQueries(client: DynamoDBDocumentClient, tableName: string)
       if (last === -1) return positions[i] ?? null;
       if (last === result.items.length - 1) return result.lastKey ?? 'done';
       const item = result.items[last]!;
-      return { PK: item.PK, SK: item.SK, [source.index.partition]: item[source.index.partition], [source.index.sort]: item[source.index.sort] };
+      return {
+        PK: item.PK,
+        SK: item.SK,
+        [source.index.partition]: item[source.index.partition],
+        [source.index.sort]: item[source.index.sort],
+      };
     });
     const more = next.some((position) => position !== 'done');
     return { items: [...taken.values()].map(decode), ...(more ? { lastKey: { positions: next } } : {}) };
@@ -132,14 +149,22 @@ const BATCH_GET_SIZE = 100;
 const keyString = (key: ItemKey) => `${key.PK}\u0000${key.SK}`;
 
 /** Consistent reads of items by key, any number of them (batches of 100), by key. */
-export async function batchGetItems(client: DynamoDBDocumentClient, tableName: string, keys: ItemKey[]): Promise<Map<string, Item>> {
+export async function batchGetItems(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  keys: ItemKey[],
+): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
   const unique = [...new Map(keys.map((key) => [keyString(key), key])).values()];
   for (let start = 0; start < unique.length; start += BATCH_GET_SIZE) {
-    let pending: Record<string, unknown>[] = unique.slice(start, start + BATCH_GET_SIZE).map((key) => ({ PK: key.PK, SK: key.SK }));
+    let pending: Record<string, unknown>[] = unique
+      .slice(start, start + BATCH_GET_SIZE)
+      .map((key) => ({ PK: key.PK, SK: key.SK }));
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > BATCH_GET_ATTEMPTS) throw new Error(`batch read left ${pending.length} keys unprocessed`);
-      const output = await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
+      const output = await client.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
       for (const item of output.Responses?.[tableName] ?? []) found.set(keyString(item as ItemKey), item);
       pending = (output.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
       if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt));
@@ -178,7 +203,11 @@ export async function listedPage<T>(
       }),
     );
     const listings = output.Items ?? [];
-    const items = await batchGetItems(client, tableName, listings.flatMap((listing) => target(listing) ?? []));
+    const items = await batchGetItems(
+      client,
+      tableName,
+      listings.flatMap((listing) => target(listing) ?? []),
+    );
     for (const listing of listings) {
       const key = target(listing);
       const item = key ? itemAt(items, key) : undefined;
@@ -190,5 +219,8 @@ export async function listedPage<T>(
     startKey = output.LastEvaluatedKey;
   } while (startKey && kept.length <= page.limit);
   const items = kept.slice(0, page.limit);
-  return { items: items.map((entry) => entry.value), ...(kept.length > page.limit ? { lastKey: items.at(-1)!.key } : {}) };
+  return {
+    items: items.map((entry) => entry.value),
+    ...(kept.length > page.limit ? { lastKey: items.at(-1)!.key } : {}),
+  };
 }

@@ -12,6 +12,8 @@ export interface TableContext {
 
 /** One consistent read of an item by its key. */
 export async function getItem(table: TableContext, key: ItemKey): Promise<Item | undefined> {
-  const output = await table.client.send(new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }));
+  const output = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }),
+  );
   return output.Item;
 }

@@ -46,11 +46,16 @@ export class Conflicted {
  * bounded, full-jitter exponential backoff; once CONFLICT_RETRY_LIMIT attempts conflicted, it is
  * TransactionConflictError (409 CONCURRENT_UPDATE, retryable: nothing was written).
  */
-export async function retryingConflicts<T>(attemptOnce: () => Promise<T | Conflicted>, options: TransactOptions = {}): Promise<{ result: T; attempts: number }> {
+export async function retryingConflicts<T>(
+  attemptOnce: () => Promise<T | Conflicted>,
+  options: TransactOptions = {},
+): Promise<{ result: T; attempts: number }> {
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   for (let attempt = 1; ; attempt++) {
-    const outcome = options.injectConflict?.(attempt) ? new Conflicted(new Error('TransactionConflict (injected)')) : await attemptOnce();
+    const outcome = options.injectConflict?.(attempt)
+      ? new Conflicted(new Error('TransactionConflict (injected)'))
+      : await attemptOnce();
     if (!(outcome instanceof Conflicted)) return { result: outcome, attempts: attempt };
     if (attempt >= CONFLICT_RETRY_LIMIT) throw new TransactionConflictError(attempt, outcome.cause);
     const ceiling = Math.min(CONFLICT_BACKOFF_CAP_MS, CONFLICT_BACKOFF_BASE_MS * 2 ** (attempt - 1));
@@ -79,7 +84,9 @@ export async function transactWrite(
   const items = writes.map(({ item }) => withOldValuesOnFailure(item));
   const { result: consumedWriteUnits, attempts } = await retryingConflicts(async () => {
     try {
-      const output = await client.send(new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
+      const output = await client.send(
+        new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }),
+      );
       return (output.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
     } catch (error) {
       if (!(error instanceof TransactionCanceledException) && !isCanceled(error)) throw error;
@@ -93,7 +100,8 @@ export async function transactWrite(
         throw new Error(`unmapped condition failure at transaction item ${failed}`);
       }
       const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
-      if (!conflict) throw new Error(`transaction canceled: ${reasons.map((r) => r.Code).join(', ')}`, { cause: error });
+      if (!conflict)
+        throw new Error(`transaction canceled: ${reasons.map((r) => r.Code).join(', ')}`, { cause: error });
       return new Conflicted(error);
     }
   }, options);
@@ -101,20 +109,28 @@ export async function transactWrite(
 }
 
 function isCanceled(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { name?: string }).name === 'TransactionCanceledException';
+  return (
+    typeof error === 'object' && error !== null && (error as { name?: string }).name === 'TransactionCanceledException'
+  );
 }
 
 function withOldValuesOnFailure(item: TransactItem): TransactItem {
   if (item.Put?.ConditionExpression) return { Put: { ...item.Put, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
-  if (item.Update?.ConditionExpression) return { Update: { ...item.Update, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
-  if (item.Delete?.ConditionExpression) return { Delete: { ...item.Delete, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
-  if (item.ConditionCheck) return { ConditionCheck: { ...item.ConditionCheck, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
+  if (item.Update?.ConditionExpression)
+    return { Update: { ...item.Update, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
+  if (item.Delete?.ConditionExpression)
+    return { Delete: { ...item.Delete, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
+  if (item.ConditionCheck)
+    return { ConditionCheck: { ...item.ConditionCheck, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
   return item;
 }
 
 /** Contention that outlasted the retries: 409 CONCURRENT_UPDATE, retryable (nothing was written). */
 export class TransactionConflictError extends ApiError {
-  constructor(readonly attempts: number, cause: unknown) {
+  constructor(
+    readonly attempts: number,
+    cause: unknown,
+  ) {
     super('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S });
     this.name = 'TransactionConflictError';
     this.cause = cause;

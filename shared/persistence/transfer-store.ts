@@ -29,11 +29,25 @@ export function createTransferStore(table: TableContext): TransferStore {
       return (await OPEN_TRANSFERS.listDue(table, now, limit, TRANSFER_ENTITY)).map(transferCodec.fromItem);
     },
     listTransfers(scope, filter, page) {
-      return queryIndex(GSI.GSI1, transferKeys.ofOrganization(scope.organizationId, scope.environment), page, transferCodec.fromItem, filterOf(filter));
+      return queryIndex(
+        GSI.GSI1,
+        transferKeys.ofOrganization(scope.organizationId, scope.environment),
+        page,
+        transferCodec.fromItem,
+        filterOf(filter),
+      );
     },
     listWalletTransfers(scope, walletId, filter, page) {
       const partition = transferKeys.ofWallet(scope.organizationId, scope.environment, walletId);
-      return mergedPages([{ index: GSI.GSI2, partition }, { index: GSI.GSI3, partition }], page, transferCodec.fromItem, filterOf(filter));
+      return mergedPages(
+        [
+          { index: GSI.GSI2, partition },
+          { index: GSI.GSI3, partition },
+        ],
+        page,
+        transferCodec.fromItem,
+        filterOf(filter),
+      );
     },
     ...createBankAccountReader(table),
   };

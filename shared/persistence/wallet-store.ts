@@ -75,7 +75,9 @@ export function createWalletStore(table: TableContext): WalletStore {
 
   async function walletState(walletId: string): Promise<{ balance: Big; entryCount: number } | undefined> {
     const item = await getItem(table, walletKeys.primary(walletId));
-    return item ? { balance: walletCodec.fromItem(item).balance, entryCount: walletCodec.entryCountOf(item) } : undefined;
+    return item
+      ? { balance: walletCodec.fromItem(item).balance, entryCount: walletCodec.entryCountOf(item) }
+      : undefined;
   }
 
   return {
@@ -84,7 +86,14 @@ export function createWalletStore(table: TableContext): WalletStore {
     ...createIdempotencyCompleter(table),
     ...createCommitter(table, { ...walletWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
     listWallets(organizationId, environment, page) {
-      return listedPage(table.client, table.tableName, walletListingKeys.partition(organizationId, environment), page, (listing) => walletKeys.primary(walletListingCodec.walletIdOf(listing)), walletCodec.fromItem);
+      return listedPage(
+        table.client,
+        table.tableName,
+        walletListingKeys.partition(organizationId, environment),
+        page,
+        (listing) => walletKeys.primary(walletListingCodec.walletIdOf(listing)),
+        walletCodec.fromItem,
+      );
     },
     async getStatement(walletId, page) {
       // The first page anchors on the wallet balance; the wallet's posting count read before and
@@ -93,17 +102,33 @@ export function createWalletStore(table: TableContext): WalletStore {
       const startKey = page.startKey ? { positions: page.startKey.positions } : undefined;
       for (let attempt = 1; ; attempt++) {
         const before = anchor === undefined ? await walletState(walletId) : undefined;
-        const result = await mergedPages(walletJournalSources(walletId), { limit: page.limit, ...(startKey ? { startKey } : {}) }, journalCodec.fromItem, MOVED_MONEY);
+        const result = await mergedPages(
+          walletJournalSources(walletId),
+          { limit: page.limit, ...(startKey ? { startKey } : {}) },
+          journalCodec.fromItem,
+          MOVED_MONEY,
+        );
         const after = anchor === undefined ? await walletState(walletId) : undefined;
-        if (anchor === undefined && before?.entryCount !== after?.entryCount && attempt < STATEMENT_READ_ATTEMPTS) continue;
+        if (anchor === undefined && before?.entryCount !== after?.entryCount && attempt < STATEMENT_READ_ATTEMPTS)
+          continue;
         let running = anchor === undefined ? (after?.balance ?? new Big(0)) : new Big(String(anchor));
         const items: StatementEntry[] = result.items.map((record) => {
           const amount = deltaOf(record, walletId);
-          const line: StatementEntry = { transactionId: record.id, type: record.type, amount, balanceAfter: running, createdAt: record.postedAt ?? record.createdAt, ...(record.description !== undefined ? { description: record.description } : {}) };
+          const line: StatementEntry = {
+            transactionId: record.id,
+            type: record.type,
+            amount,
+            balanceAfter: running,
+            createdAt: record.postedAt ?? record.createdAt,
+            ...(record.description !== undefined ? { description: record.description } : {}),
+          };
           running = running.minus(amount);
           return line;
         });
-        return { items, ...(result.lastKey ? { lastKey: { ...result.lastKey, balanceBefore: running.toFixed() } } : {}) };
+        return {
+          items,
+          ...(result.lastKey ? { lastKey: { ...result.lastKey, balanceBefore: running.toFixed() } } : {}),
+        };
       }
     },
   };

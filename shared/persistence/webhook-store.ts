@@ -22,7 +22,12 @@ export function createWebhookStore(table: TableContext): WebhookStore & Delivery
       return item ? webhookCodec.fromItem(item) : undefined;
     },
     listWebhooks(organizationId, environment, page) {
-      return queryIndex(GSI.GSI1, webhookKeys.ofOrganization(organizationId, environment).GSI1PK, page, webhookCodec.fromItem);
+      return queryIndex(
+        GSI.GSI1,
+        webhookKeys.ofOrganization(organizationId, environment).GSI1PK,
+        page,
+        webhookCodec.fromItem,
+      );
     },
     async enabledWebhooks(organizationId, environment) {
       const output = await table.client.send(
@@ -38,7 +43,14 @@ export function createWebhookStore(table: TableContext): WebhookStore & Delivery
       return (output.Items ?? []).map(webhookCodec.fromItem).filter((webhook) => webhook.status === 'ENABLED');
     },
     listAttempts(webhookId, page) {
-      return queryIndex(null, webhookKeys.primary(webhookId).PK, page, deliveryCodec.attemptFromItem, undefined, deliveryKeys.attemptPrefix);
+      return queryIndex(
+        null,
+        webhookKeys.primary(webhookId).PK,
+        page,
+        deliveryCodec.attemptFromItem,
+        undefined,
+        deliveryKeys.attemptPrefix,
+      );
     },
     async getDelivery(deliveryId) {
       const item = await getItem(table, deliveryKeys.primary(deliveryId));
@@ -46,7 +58,13 @@ export function createWebhookStore(table: TableContext): WebhookStore & Delivery
     },
     async createDelivery(delivery) {
       try {
-        await table.client.send(new PutCommand({ TableName: table.tableName, Item: deliveryCodec.toItem(delivery), ConditionExpression: 'attribute_not_exists(PK)' }));
+        await table.client.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: deliveryCodec.toItem(delivery),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          }),
+        );
         return true;
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return false;
@@ -57,7 +75,9 @@ export function createWebhookStore(table: TableContext): WebhookStore & Delivery
       await table.client.send(new PutCommand({ TableName: table.tableName, Item: deliveryCodec.toItem(delivery) }));
     },
     async recordAttempt(attempt) {
-      await table.client.send(new PutCommand({ TableName: table.tableName, Item: deliveryCodec.attemptToItem(attempt) }));
+      await table.client.send(
+        new PutCommand({ TableName: table.tableName, Item: deliveryCodec.attemptToItem(attempt) }),
+      );
     },
   };
 }

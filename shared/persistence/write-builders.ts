@@ -11,7 +11,15 @@ export type ChangeWriter<C extends AnyChange> = (tableName: string, change: C) =
 export type ChangeWriters<C extends AnyChange> = { [K in C['type']]: ChangeWriter<Extract<C, { type: K }>> };
 
 /** Small builders of transaction items: conditional puts and updates with their failure mapping. */
-export const update = (tableName: string, key: ItemKey, expression: string, condition: string, values: Record<string, unknown>, names: Record<string, string> | undefined, onConditionFailed: TransactWrite['onConditionFailed']): TransactWrite => ({
+export const update = (
+  tableName: string,
+  key: ItemKey,
+  expression: string,
+  condition: string,
+  values: Record<string, unknown>,
+  names: Record<string, string> | undefined,
+  onConditionFailed: TransactWrite['onConditionFailed'],
+): TransactWrite => ({
   item: {
     Update: {
       TableName: tableName,
@@ -25,7 +33,10 @@ export const update = (tableName: string, key: ItemKey, expression: string, cond
   onConditionFailed,
 });
 
-export function setFields(fields: Record<string, unknown>, prefix: string): { sets: string[]; names: Record<string, string>; values: Record<string, unknown> } {
+export function setFields(
+  fields: Record<string, unknown>,
+  prefix: string,
+): { sets: string[]; names: Record<string, string>; values: Record<string, unknown> } {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets = Object.entries(fields)
@@ -42,16 +53,27 @@ export function setFields(fields: Record<string, unknown>, prefix: string): { se
  * The condition that an attribute (an expression name, e.g. `#status`) holds one of `states`
  * (a state table's `from` states), with its values named `${prefix}0`, `${prefix}1`, ...
  */
-export function inStates(name: string, states: readonly string[], prefix: string): { condition: string; values: Record<string, unknown> } {
+export function inStates(
+  name: string,
+  states: readonly string[],
+  prefix: string,
+): { condition: string; values: Record<string, unknown> } {
   const placeholders = states.map((_, i) => `${prefix}${i}`);
   const values = Object.fromEntries(states.map((state, i) => [placeholders[i], state]));
-  return { condition: placeholders.length === 1 ? `${name} = ${placeholders[0]}` : `${name} IN (${placeholders.join(', ')})`, values };
+  return {
+    condition: placeholders.length === 1 ? `${name} = ${placeholders[0]}` : `${name} IN (${placeholders.join(', ')})`,
+    values,
+  };
 }
 
 const duplicate = (what: string) => () => new Error(`${what} already exists (id collision)`);
 
 /** A put of a new item: it must not exist yet (by default an id collision is a bug, not a client error). */
-export function put(tableName: string, item: Item, conditionFailed?: TransactWrite['onConditionFailed']): TransactWrite {
+export function put(
+  tableName: string,
+  item: Item,
+  conditionFailed?: TransactWrite['onConditionFailed'],
+): TransactWrite {
   return {
     item: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
     onConditionFailed: conditionFailed ?? duplicate(String(item.PK)),
@@ -67,7 +89,13 @@ export function transitionUpdate(
   tableName: string,
   key: ItemKey,
   transition: { readonly from: readonly string[]; readonly to: string },
-  spec: { set?: Record<string, unknown>; remove?: readonly string[]; condition?: string; values?: Record<string, unknown>; onConditionFailed: TransactWrite['onConditionFailed'] },
+  spec: {
+    set?: Record<string, unknown>;
+    remove?: readonly string[];
+    condition?: string;
+    values?: Record<string, unknown>;
+    onConditionFailed: TransactWrite['onConditionFailed'];
+  },
 ): TransactWrite {
   const from = inStates('#status', transition.from, ':from');
   const { sets, names, values } = setFields(spec.set ?? {}, 'f_');

@@ -50,7 +50,9 @@ const AREAS = {
 /** The one signature of an area's builder: the core, and what a test replaces (at least its store). */
 type AreaBuilder<Store = never, Service = unknown> = (core: Core, overrides?: { store?: Store }) => Service;
 type Areas = typeof AREAS;
-type StoreOf<Builder> = Builder extends (core: Core, overrides?: infer Overrides) => unknown ? Exclude<NonNullable<Overrides> extends { store?: infer Store } ? Store : never, undefined> : never;
+type StoreOf<Builder> = Builder extends (core: Core, overrides?: infer Overrides) => unknown
+  ? Exclude<NonNullable<Overrides> extends { store?: infer Store } ? Store : never, undefined>
+  : never;
 
 /** Every service, for tests, the local run and edges that serve every area (MCP). */
 export type Services = { [Area in keyof Areas]: ReturnType<Areas[Area]> };
@@ -77,7 +79,10 @@ export interface Container {
   services: Services;
 }
 
-export function createContainer(config: Config = loadConfig(), overrides: { clock?: Clock; table?: TableContext; stores?: StoreOverrides } = {}): Container {
+export function createContainer(
+  config: Config = loadConfig(),
+  overrides: { clock?: Clock; table?: TableContext; stores?: StoreOverrides } = {},
+): Container {
   return containerOf(createCore(config, overrides), overrides.stores);
 }
 
@@ -87,7 +92,10 @@ function containerOf(core: Core, stores: StoreOverrides = {}): Container {
   for (const area of Object.keys(AREAS) as (keyof Areas)[]) {
     const build = AREAS[area] as AreaBuilder<unknown>;
     const store = stores[area];
-    Object.defineProperty(services, area, { get: () => (built[area] ??= build(core, store === undefined ? {} : { store })), enumerable: true });
+    Object.defineProperty(services, area, {
+      get: () => (built[area] ??= build(core, store === undefined ? {} : { store })),
+      enumerable: true,
+    });
   }
   return { config: core.config, clock: core.clock, core, services };
 }

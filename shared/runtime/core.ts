@@ -37,9 +37,15 @@ const CURSOR_SECRET_NAME = 'cursor-signing-secret';
 const CURSOR_SECRET_BYTES = 32;
 const SECONDS_PER_MINUTE = 60;
 
-export function createCore(config: Config = loadConfig(), overrides: { clock?: Clock; table?: TableContext } = {}): Core {
+export function createCore(
+  config: Config = loadConfig(),
+  overrides: { clock?: Clock; table?: TableContext } = {},
+): Core {
   const clock = overrides.clock ?? systemClock;
-  const table = overrides.table ?? { client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }), tableName: config.tableName };
+  const table = overrides.table ?? {
+    client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
+    tableName: config.tableName,
+  };
   const deps: CoreDeps = {
     clock,
     ids: newId,
@@ -57,14 +63,23 @@ export function createCore(config: Config = loadConfig(), overrides: { clock?: C
     deps,
     authKeys: createApiKeyAuthReader(table),
     cursors() {
-      cursorCodec ??= (config.cursorSecret
-        ? Promise.resolve(config.cursorSecret)
-        : createConfigStore(table).getOrCreateSecret(CURSOR_SECRET_NAME, () => randomBytes(CURSOR_SECRET_BYTES).toString('hex'))
+      cursorCodec ??= (
+        config.cursorSecret
+          ? Promise.resolve(config.cursorSecret)
+          : createConfigStore(table).getOrCreateSecret(CURSOR_SECRET_NAME, () =>
+              randomBytes(CURSOR_SECRET_BYTES).toString('hex'),
+            )
       ).then(createCursorCodec);
       return cursorCodec;
     },
-    rateLimiter: createRateLimiter({ perSecond: config.rateLimit.perSecond, perMinute: config.rateLimit.perMinute }, now),
-    publicRateLimiter: createRateLimiter({ perSecond: config.rateLimit.publicPerSecond, perMinute: config.rateLimit.publicPerSecond * SECONDS_PER_MINUTE }, now),
+    rateLimiter: createRateLimiter(
+      { perSecond: config.rateLimit.perSecond, perMinute: config.rateLimit.perMinute },
+      now,
+    ),
+    publicRateLimiter: createRateLimiter(
+      { perSecond: config.rateLimit.publicPerSecond, perMinute: config.rateLimit.publicPerSecond * SECONDS_PER_MINUTE },
+      now,
+    ),
   };
 }
 

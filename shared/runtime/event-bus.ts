@@ -9,7 +9,9 @@ import type { Core } from './core.js';
 /** The service's event bus: EventBridge in AWS (EVENT_BUS_NAME), the in-process bus locally. */
 export function eventBus(core: Core): EventPublisher {
   const { config } = core;
-  return config.eventBusName ? eventBridgePublisher(new EventBridgeClient({ region: config.region }), config.eventBusName) : inProcessPublisher;
+  return config.eventBusName
+    ? eventBridgePublisher(new EventBridgeClient({ region: config.region }), config.eventBusName)
+    : inProcessPublisher;
 }
 
 /**
@@ -18,5 +20,8 @@ export function eventBus(core: Core): EventPublisher {
  */
 export function journalProjector(core: Core, bus: EventPublisher = eventBus(core)) {
   const publisher = archivingPublisher(createEventStore(core.table, { clock: core.clock }), bus);
-  return createJournalStreamConsumer(createJournalProjector({ store: createProjectionStore(core.table), publisher }), publisher);
+  return createJournalStreamConsumer(
+    createJournalProjector({ store: createProjectionStore(core.table), publisher }),
+    publisher,
+  );
 }

@@ -7,5 +7,7 @@ import type { Core } from './core.js';
 /** One-time expiries: EventBridge Scheduler in AWS (EXPIRY_SCHEDULE_GROUP, ...), the in-process scheduler locally. */
 export function expiryScheduler(core: Core): ExpiryScheduler {
   const { config } = core;
-  return config.expiryScheduling ? eventBridgeExpiryScheduler(new SchedulerClient({ region: config.region }), config.expiryScheduling) : localExpiryScheduler(EXPIRY_QUEUE, () => core.clock.now().getTime());
+  return config.expiryScheduling
+    ? eventBridgeExpiryScheduler(new SchedulerClient({ region: config.region }), config.expiryScheduling)
+    : localExpiryScheduler(EXPIRY_QUEUE, () => core.clock.now().getTime());
 }

@@ -11,5 +11,7 @@ import type { Core } from './core.js';
  */
 export function transferWorkflows(core: Core): TransferWorkflows {
   const { config } = core;
-  return config.transferStateMachineArn ? stepFunctionsTransferWorkflows(new SFNClient({ region: config.region }), config.transferStateMachineArn) : localTransferWorkflows();
+  return config.transferStateMachineArn
+    ? stepFunctionsTransferWorkflows(new SFNClient({ region: config.region }), config.transferStateMachineArn)
+    : localTransferWorkflows();
 }

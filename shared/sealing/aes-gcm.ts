@@ -49,6 +49,7 @@ export function joinSealed(prefix: string, segments: Buffer[]): string {
 export function splitSealed(sealed: string, prefix: string, count: number): Buffer[] {
   const parts = sealed.split(SEPARATOR);
   if (parts[0] !== prefix) throw new SealedFormatError(`expected prefix ${prefix}`);
-  if (parts.length !== count + 1 || parts.slice(1).some((part) => !/^[A-Za-z0-9_-]*$/.test(part))) throw new SealedFormatError('malformed');
+  if (parts.length !== count + 1 || parts.slice(1).some((part) => !/^[A-Za-z0-9_-]*$/.test(part)))
+    throw new SealedFormatError('malformed');
   return parts.slice(1).map((part) => Buffer.from(part, 'base64url'));
 }

@@ -19,7 +19,13 @@ export const encryptionContextOf = (context: string) => ({ context });
 export function kmsSealer(client: KMSClient, keyId: string): Sealer {
   return {
     async seal(plaintext, context) {
-      const output = await client.send(new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: encryptionContextOf(context) }));
+      const output = await client.send(
+        new GenerateDataKeyCommand({
+          KeyId: keyId,
+          KeySpec: 'AES_256',
+          EncryptionContext: encryptionContextOf(context),
+        }),
+      );
       if (!output.Plaintext || !output.CiphertextBlob) throw new Error('KMS GenerateDataKey returned no data key');
       const dataKey = Buffer.from(output.Plaintext);
       try {
@@ -32,9 +38,20 @@ export function kmsSealer(client: KMSClient, keyId: string): Sealer {
       }
     },
     async open(sealed, context) {
-      const [wrappedKey, iv, tag, ciphertext] = splitSealed(sealed, KMS_SEALED_PREFIX, 4) as [Buffer, Buffer, Buffer, Buffer];
+      const [wrappedKey, iv, tag, ciphertext] = splitSealed(sealed, KMS_SEALED_PREFIX, 4) as [
+        Buffer,
+        Buffer,
+        Buffer,
+        Buffer,
+      ];
       // KeyId pins the key: a wrapped key of any other KMS key is refused rather than tried.
-      const output = await client.send(new DecryptCommand({ KeyId: keyId, CiphertextBlob: wrappedKey, EncryptionContext: encryptionContextOf(context) }));
+      const output = await client.send(
+        new DecryptCommand({
+          KeyId: keyId,
+          CiphertextBlob: wrappedKey,
+          EncryptionContext: encryptionContextOf(context),
+        }),
+      );
       if (!output.Plaintext) throw new SealedFormatError('KMS Decrypt returned no data key');
       const dataKey = Buffer.from(output.Plaintext);
       try {

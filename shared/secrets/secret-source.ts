@@ -12,7 +12,10 @@ export type SecretsReader = Pick<SecretsManagerClient, 'send'>;
  * or a secret that is not configured, is not kept: the next use asks again (a test or the local run
  * may set it later; a passing Secrets Manager error heals).
  */
-export function cachedSecret(read: () => Promise<string | undefined>, options: { maxAgeMs?: number; now?: () => number } = {}): SecretSource {
+export function cachedSecret(
+  read: () => Promise<string | undefined>,
+  options: { maxAgeMs?: number; now?: () => number } = {},
+): SecretSource {
   const now = options.now ?? Date.now;
   let cached: Promise<string | undefined> | undefined;
   let readAt = 0;
@@ -46,7 +49,13 @@ export async function secretsManagerValue(client: SecretsReader, arn: string): P
  * repeating it, and the read then fails naming `arnVariable`. Undefined when neither is set.
  */
 export function settingOrSecret(
-  setting: { value: string | undefined; arn: string | undefined; arnVariable: string; problem: (value: string | undefined) => string | undefined; maxAgeMs?: number },
+  setting: {
+    value: string | undefined;
+    arn: string | undefined;
+    arnVariable: string;
+    problem: (value: string | undefined) => string | undefined;
+    maxAgeMs?: number;
+  },
   client: () => SecretsReader,
   now?: () => number,
 ): SecretSource | undefined {
@@ -57,7 +66,8 @@ export function settingOrSecret(
     async () => {
       const read = await secretsManagerValue(client(), arn);
       const wrong = problem(read);
-      if (wrong !== undefined || read === undefined) throw new Error(`the secret ${arnVariable} names ${wrong ?? 'holds no text'}`);
+      if (wrong !== undefined || read === undefined)
+        throw new Error(`the secret ${arnVariable} names ${wrong ?? 'holds no text'}`);
       return read;
     },
     { ...(maxAgeMs !== undefined ? { maxAgeMs } : {}), ...(now ? { now } : {}) },

@@ -12,7 +12,11 @@ import { addressAllowed, isBlockedHostName, type UrlGuardOptions } from './url-g
 /** Every address of a host name (A and AAAA). */
 export const resolveAll = (host: string): Promise<string[]> =>
   new Promise((resolve, reject) =>
-    process.getBuiltinModule('node:dns').lookup(host, { all: true }, (error, addresses: LookupAddress[]) => (error ? reject(error) : resolve(addresses.map((a) => a.address)))),
+    process
+      .getBuiltinModule('node:dns')
+      .lookup(host, { all: true }, (error, addresses: LookupAddress[]) =>
+        error ? reject(error) : resolve(addresses.map((a) => a.address)),
+      ),
   );
 
 /**
@@ -23,7 +27,10 @@ export const resolveAll = (host: string): Promise<string[]> =>
  * (decisions.md section 8). Loopback only for the sandbox of the local run. Answers are not
  * followed (no redirects) and their bodies are discarded.
  */
-export function httpSender(resolve: (host: string) => Promise<string[]> = resolveAll, guard: UrlGuardOptions = { localRun: false }): WebhookSender {
+export function httpSender(
+  resolve: (host: string) => Promise<string[]> = resolveAll,
+  guard: UrlGuardOptions = { localRun: false },
+): WebhookSender {
   return {
     post({ url, environment, headers, body, timeoutMs }): Promise<SendResult> {
       return new Promise((done) => {
@@ -43,11 +50,21 @@ export function httpSender(resolve: (host: string) => Promise<string[]> = resolv
             (addresses) => {
               const allowed = addresses.filter((a) => addressAllowed(a, environment, guard));
               if (allowed.length === 0 || allowed.length !== addresses.length) {
-                callback(Object.assign(new Error('refused: the host resolves to a private, loopback, link-local or metadata address'), { code: 'EBLOCKED' }), '', 4);
+                callback(
+                  Object.assign(
+                    new Error('refused: the host resolves to a private, loopback, link-local or metadata address'),
+                    { code: 'EBLOCKED' },
+                  ),
+                  '',
+                  4,
+                );
                 return;
               }
               const address = allowed[0]!;
-              if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+              if ((options as { all?: boolean }).all)
+                (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [
+                  { address, family: address.includes(':') ? 6 : 4 },
+                ]);
               else callback(null, address, address.includes(':') ? 6 : 4);
             },
             (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
@@ -60,13 +77,27 @@ export function httpSender(resolve: (host: string) => Promise<string[]> = resolv
           done({ statusCode: null, error: 'refused: a private, loopback, link-local or metadata address' });
           return;
         }
-        const send = target.protocol === 'https:' ? process.getBuiltinModule('node:https').request : process.getBuiltinModule('node:http').request;
-        const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() }, lookup: guardedLookup, timeout: timeoutMs }, (res) => {
-          res.resume();
-          res.on('end', () => done({ statusCode: res.statusCode ?? null, error: null }));
-          res.on('error', () => done({ statusCode: res.statusCode ?? null, error: null }));
-        });
-        req.on('timeout', () => req.destroy(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+        const send =
+          target.protocol === 'https:'
+            ? process.getBuiltinModule('node:https').request
+            : process.getBuiltinModule('node:http').request;
+        const req = send(
+          target,
+          {
+            method: 'POST',
+            headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() },
+            lookup: guardedLookup,
+            timeout: timeoutMs,
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => done({ statusCode: res.statusCode ?? null, error: null }));
+            res.on('error', () => done({ statusCode: res.statusCode ?? null, error: null }));
+          },
+        );
+        req.on('timeout', () =>
+          req.destroy(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+        );
         req.on('error', (error) => done({ statusCode: null, error: error.message.slice(0, 300) }));
         req.end(body);
       });

@@ -15,8 +15,17 @@ export function webhookKeySource(
   config: Pick<Config, 'webhookEncryptionKey' | 'webhookEncryptionKeySecretArn' | 'region'>,
   client: () => SecretsReader = () => new SecretsManagerClient({ region: config.region }),
 ): SecretSource | undefined {
-  const problem = (key: string | undefined) => (key !== undefined && HEX_KEY.regex.test(key) ? undefined : `is not ${HEX_KEY.message.replace(/^must be /, '')}`);
-  return settingOrSecret({ value: config.webhookEncryptionKey, arn: config.webhookEncryptionKeySecretArn, arnVariable: ENV.webhookEncryptionKeySecretArn, problem }, client);
+  const problem = (key: string | undefined) =>
+    key !== undefined && HEX_KEY.regex.test(key) ? undefined : `is not ${HEX_KEY.message.replace(/^must be /, '')}`;
+  return settingOrSecret(
+    {
+      value: config.webhookEncryptionKey,
+      arn: config.webhookEncryptionKeySecretArn,
+      arnVariable: ENV.webhookEncryptionKeySecretArn,
+      problem,
+    },
+    client,
+  );
 }
 
 /** Webhook secrets at rest: AES-256-GCM under the key (`iv:authTag:ciphertext`, decisions.md section 8). */

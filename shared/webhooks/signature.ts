@@ -16,5 +16,9 @@ export function signPayload(secret: string, id: string, timestampS: number, body
 
 /** The three Standard Webhooks headers of one attempt. */
 export function webhookHeaders(secret: string, id: string, timestampS: number, body: string): Record<string, string> {
-  return { 'webhook-id': id, 'webhook-timestamp': String(timestampS), 'webhook-signature': signPayload(secret, id, timestampS, body) };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestampS),
+    'webhook-signature': signPayload(secret, id, timestampS, body),
+  };
 }

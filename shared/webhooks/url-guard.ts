@@ -21,12 +21,25 @@ export interface UrlGuardOptions {
 
 const ipv4ToInt = (ip: string) => ip.split('.').reduce((acc, part) => acc * 256 + Number(part), 0);
 const V4_BLOCKED: [string, number][] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 
-const inV4Block = (ip: string, [base, bits]: [string, number]) => Math.floor(ipv4ToInt(ip) / 2 ** (32 - bits)) === Math.floor(ipv4ToInt(base) / 2 ** (32 - bits));
+const inV4Block = (ip: string, [base, bits]: [string, number]) =>
+  Math.floor(ipv4ToInt(ip) / 2 ** (32 - bits)) === Math.floor(ipv4ToInt(base) / 2 ** (32 - bits));
 const blockedV4 = (ip: string): boolean => V4_BLOCKED.some((block) => inV4Block(ip, block));
 
 /** The 8 16-bit groups of an IPv6 address (embedded dotted IPv4 included). */
@@ -35,7 +48,8 @@ function v6Groups(ip: string): number[] {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (dotted) {
     const v = ipv4ToInt(dotted[1]!);
-    address = address.slice(0, -dotted[1]!.length) + `${Math.floor(v / 65536).toString(16)}:${(v % 65536).toString(16)}`;
+    address =
+      address.slice(0, -dotted[1]!.length) + `${Math.floor(v / 65536).toString(16)}:${(v % 65536).toString(16)}`;
   }
   const [head, tail] = address.split('::') as [string, string | undefined];
   const parse = (part: string) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
@@ -87,7 +101,13 @@ export function isLoopbackAddress(ip: string): boolean {
 }
 
 /** Cloud metadata services by name, and the cloud-internal zones (GCP `*.internal`, AWS `*.ec2.internal`, `*.compute.internal`). */
-const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_NAMES = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 const INTERNAL_SUFFIX = '.internal';
 
 /** Whether a host name names a metadata service or a cloud-internal host (any case, a trailing dot ignored); an address is no host name. */
@@ -108,11 +128,18 @@ export interface UrlProblem {
   reason: string;
 }
 
-const BLOCKED_REASON = 'must not be or resolve to a private, loopback, link-local, metadata or other non-public address';
-const LOOPBACK_REASON = 'must not be or resolve to a loopback address (allowed only for sandbox webhooks of a local run, npm start)';
+const BLOCKED_REASON =
+  'must not be or resolve to a private, loopback, link-local, metadata or other non-public address';
+const LOOPBACK_REASON =
+  'must not be or resolve to a loopback address (allowed only for sandbox webhooks of a local run, npm start)';
 
 /** Parses and checks a webhook URL for an environment; answers the addresses allowed, or a problem. */
-export async function checkWebhookUrl(raw: string, environment: Environment, resolve: Resolver, options: UrlGuardOptions = { localRun: false }): Promise<{ ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }> {
+export async function checkWebhookUrl(
+  raw: string,
+  environment: Environment,
+  resolve: Resolver,
+  options: UrlGuardOptions = { localRun: false },
+): Promise<{ ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -126,7 +153,8 @@ export async function checkWebhookUrl(raw: string, environment: Environment, res
   }
   // WHATWG parsing has already turned every IPv4 spelling into dotted form and bracketed IPv6.
   const host = unbracket(url.hostname);
-  if (!isIP(host) && isBlockedHostName(host)) return { ok: false, reason: 'must not name a cloud metadata service or a cloud-internal host' };
+  if (!isIP(host) && isBlockedHostName(host))
+    return { ok: false, reason: 'must not name a cloud metadata service or a cloud-internal host' };
   let addresses: string[];
   try {
     addresses = isIP(host) ? [host] : await resolve(host);
@@ -135,6 +163,7 @@ export async function checkWebhookUrl(raw: string, environment: Environment, res
   }
   if (addresses.length === 0) return { ok: false, reason: 'does not resolve' };
   const refused = addresses.filter((address) => !addressAllowed(address, environment, options));
-  if (refused.length > 0) return { ok: false, reason: refused.every(isLoopbackAddress) ? LOOPBACK_REASON : BLOCKED_REASON };
+  if (refused.length > 0)
+    return { ok: false, reason: refused.every(isLoopbackAddress) ? LOOPBACK_REASON : BLOCKED_REASON };
   return { ok: true, url, addresses };
 }

@@ -24,7 +24,10 @@ interface Registry {
 }
 
 const KEY = Symbol.for('allowance.local-workflows');
-const registry: Registry = ((globalThis as Record<symbol, unknown>)[KEY] as Registry | undefined) ?? { runners: new Map(), dropped: 0 };
+const registry: Registry = ((globalThis as Record<symbol, unknown>)[KEY] as Registry | undefined) ?? {
+  runners: new Map(),
+  dropped: 0,
+};
 (globalThis as Record<symbol, unknown>)[KEY] = registry;
 
 export const localWorkflows = {

@@ -9,11 +9,20 @@ import { executionNameOf } from './transfer-step-input.js';
  * (same name, same input); after it closed, ExecutionAlreadyExists, which means it was started.
  * Anything else (throttling, access denied) is thrown to the caller.
  */
-export function stepFunctionsTransferWorkflows(client: Pick<SFNClient, 'send'>, stateMachineArn: string): TransferWorkflows {
+export function stepFunctionsTransferWorkflows(
+  client: Pick<SFNClient, 'send'>,
+  stateMachineArn: string,
+): TransferWorkflows {
   return {
     async start(transfer) {
       try {
-        await client.send(new StartExecutionCommand({ stateMachineArn, name: executionNameOf(transfer.id), input: JSON.stringify({ transferId: transfer.id }) }));
+        await client.send(
+          new StartExecutionCommand({
+            stateMachineArn,
+            name: executionNameOf(transfer.id),
+            input: JSON.stringify({ transferId: transfer.id }),
+          }),
+        );
       } catch (error) {
         if ((error as { name?: unknown } | undefined)?.name === 'ExecutionAlreadyExists') return;
         throw error;

@@ -27,12 +27,16 @@ void sameShape;
 
 export function transferStepInputOf(event: unknown): TransferStepInput {
   const parsed = safeParse(transferStepInputSchema, event);
-  if (!parsed.success) throw new Error(`not a transfer step input: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `not a transfer step input: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
 /** The transfer workflow's execution name (one execution per transfer: the name is the id). */
 export function executionNameOf(transferId: string): string {
-  if (!EXECUTION_NAME.test(transferId)) throw new Error(`transfer id ${JSON.stringify(transferId)} can not name an execution`);
+  if (!EXECUTION_NAME.test(transferId))
+    throw new Error(`transfer id ${JSON.stringify(transferId)} can not name an execution`);
   return transferId;
 }

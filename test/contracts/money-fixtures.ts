@@ -11,7 +11,11 @@ export function organizationScope() {
   return { organizationId: newId('organization'), environment: SANDBOX };
 }
 
-export function walletOf(scope: { organizationId: string; environment: Environment }, balance: string, overrides: Partial<Wallet> = {}): Wallet {
+export function walletOf(
+  scope: { organizationId: string; environment: Environment },
+  balance: string,
+  overrides: Partial<Wallet> = {},
+): Wallet {
   return {
     id: newId('wallet'),
     organizationId: scope.organizationId,
@@ -30,13 +34,20 @@ export function walletOf(scope: { organizationId: string; environment: Environme
 }
 
 /** An ISO time `minutes` after a fixed start: records of one test in a known order. */
-export const at = (minutes: number) => new Date(Date.parse('2026-11-21T10:00:00.000Z') + minutes * 60_000).toISOString();
+export const at = (minutes: number) =>
+  new Date(Date.parse('2026-11-21T10:00:00.000Z') + minutes * 60_000).toISOString();
 
 /** What a rejected commit threw, for `expect(...).rejects.toMatchObject(refusal(...))`. */
-export const refusal = (code: string, details?: Record<string, unknown>) => ({ code, ...(details ? { details: expect.objectContaining(details) } : {}) });
+export const refusal = (code: string, details?: Record<string, unknown>) => ({
+  code,
+  ...(details ? { details: expect.objectContaining(details) } : {}),
+});
 
 /** The ids of a whole listing, read page by page (`limit` each) through `lastKey`: what a client paging through it sees. */
-export async function collectIds<T extends { id: string }>(list: (page: PageRequest) => Promise<Page<T>>, limit: number): Promise<string[]> {
+export async function collectIds<T extends { id: string }>(
+  list: (page: PageRequest) => Promise<Page<T>>,
+  limit: number,
+): Promise<string[]> {
   const ids: string[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {

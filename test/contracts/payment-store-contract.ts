@@ -16,7 +16,13 @@ export interface PaymentStoreHarness {
 
 const actor: Actor = { actorType: 'API_KEY', actorId: 'key_contract', ipAddress: '198.51.100.7' };
 
-function payment(from: Wallet, to: Wallet, amount: string, minutes: number, overrides: Partial<Transaction> = {}): Transaction {
+function payment(
+  from: Wallet,
+  to: Wallet,
+  amount: string,
+  minutes: number,
+  overrides: Partial<Transaction> = {},
+): Transaction {
   return {
     id: newId('transaction'),
     type: 'PAYMENT',
@@ -34,8 +40,12 @@ function payment(from: Wallet, to: Wallet, amount: string, minutes: number, over
   };
 }
 
-const posted = (t: Transaction, extra: Partial<Parameters<typeof paymentPosting>[0]> = {}) => paymentPosting({ transaction: t, record: 'create', actor, auditAction: AUDIT.payment.create, ...extra });
-const queued = (t: Transaction) => ({ type: 'createTransaction' as const, transaction: { ...t, status: 'QUEUED' as PaymentStatus, postedAt: undefined } as Transaction });
+const posted = (t: Transaction, extra: Partial<Parameters<typeof paymentPosting>[0]> = {}) =>
+  paymentPosting({ transaction: t, record: 'create', actor, auditAction: AUDIT.payment.create, ...extra });
+const queued = (t: Transaction) => ({
+  type: 'createTransaction' as const,
+  transaction: { ...t, status: 'QUEUED' as PaymentStatus, postedAt: undefined } as Transaction,
+});
 const balance = async (store: PaymentStore, walletId: string) => (await store.getWallet(walletId))?.balance.toFixed(2);
 
 /**
@@ -61,7 +71,15 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
       await store.commit([posted(t)]);
       expect(await balance(store, payer.id)).toBe('69.75');
       expect(await balance(store, payee.id)).toBe('30.25');
-      expect(await store.getTransaction(t.id)).toMatchObject({ id: t.id, type: 'PAYMENT', status: 'POSTED', from: payer.id, to: payee.id, amount: '30.25', description: 'contract' });
+      expect(await store.getTransaction(t.id)).toMatchObject({
+        id: t.id,
+        type: 'PAYMENT',
+        status: 'POSTED',
+        from: payer.id,
+        to: payee.id,
+        amount: '30.25',
+        description: 'contract',
+      });
       expect(await store.getTransaction(newId('transaction'))).toBeUndefined();
     });
 
@@ -69,7 +87,9 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
       const { store, payer, payee } = await twoWallets('10.00');
       const before = payment(payer, payee, '1.00', 1, { status: 'QUEUED', postedAt: undefined });
       const t = payment(payer, payee, '10.01', 2);
-      await expect(store.commit([queued(before), posted(t)])).rejects.toMatchObject(refusal('INSUFFICIENT_FUNDS', { walletId: payer.id, balance: '10.00000000', requested: '10.01' }));
+      await expect(store.commit([queued(before), posted(t)])).rejects.toMatchObject(
+        refusal('INSUFFICIENT_FUNDS', { walletId: payer.id, balance: '10.00000000', requested: '10.01' }),
+      );
       expect(await store.getTransaction(before.id)).toBeUndefined();
       expect(await store.getTransaction(t.id)).toBeUndefined();
       expect(await balance(store, payer.id)).toBe('10.00');
@@ -83,18 +103,33 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
       const production = walletOf({ ...scope, environment: 'PRODUCTION' as Environment }, '50');
       await addWallet(frozen);
       await addWallet(production);
-      await expect(store.commit([posted(payment(frozen, payee, '1.00', 1))])).rejects.toMatchObject(refusal('WALLET_FROZEN', { walletId: frozen.id }));
-      await expect(store.commit([posted(payment({ ...production, environment: 'SANDBOX' }, payee, '1.00', 1))])).rejects.toMatchObject(refusal('ENVIRONMENT_MISMATCH', { walletId: production.id }));
+      await expect(store.commit([posted(payment(frozen, payee, '1.00', 1))])).rejects.toMatchObject(
+        refusal('WALLET_FROZEN', { walletId: frozen.id }),
+      );
+      await expect(
+        store.commit([posted(payment({ ...production, environment: 'SANDBOX' }, payee, '1.00', 1))]),
+      ).rejects.toMatchObject(refusal('ENVIRONMENT_MISMATCH', { walletId: production.id }));
       const unknown = walletOf(scope, '50');
-      await expect(store.commit([posted(payment(unknown, payee, '1.00', 1))])).rejects.toMatchObject(refusal('WALLET_NOT_FOUND', { walletId: unknown.id }));
+      await expect(store.commit([posted(payment(unknown, payee, '1.00', 1))])).rejects.toMatchObject(
+        refusal('WALLET_NOT_FOUND', { walletId: unknown.id }),
+      );
     });
 
     it('counts spend per period and refuses one over a limit with POLICY_DENIED and the headroom (before funds)', async () => {
       const { store, payer, payee } = await twoWallets('100.00');
-      const spend = (amount: string, limit: string) => ({ walletId: payer.id, amount: new Big(amount), periods: [{ period: 'DAY' as const, periodKey: '2026-11-21', limit: new Big(limit) }], stale: [] });
+      const spend = (amount: string, limit: string) => ({
+        walletId: payer.id,
+        amount: new Big(amount),
+        periods: [{ period: 'DAY' as const, periodKey: '2026-11-21', limit: new Big(limit) }],
+        stale: [],
+      });
       await store.commit([posted(payment(payer, payee, '40.00', 1), { spend: spend('40.00', '50.00') })]);
-      expect((await store.getWalletSnapshot(payer.id))?.counters.map((c) => [c.period, c.periodKey, c.spent.toFixed(2)])).toEqual([['DAY', '2026-11-21', '40.00']]);
-      await expect(store.commit([posted(payment(payer, payee, '500.00', 2), { spend: spend('500.00', '50.00') })])).rejects.toMatchObject(
+      expect(
+        (await store.getWalletSnapshot(payer.id))?.counters.map((c) => [c.period, c.periodKey, c.spent.toFixed(2)]),
+      ).toEqual([['DAY', '2026-11-21', '40.00']]);
+      await expect(
+        store.commit([posted(payment(payer, payee, '500.00', 2), { spend: spend('500.00', '50.00') })]),
+      ).rejects.toMatchObject(
         refusal('POLICY_DENIED', { rule: 'dailyLimit', limit: '50.00', spent: '40.00', remaining: '10.00' }),
       );
       await store.commit([posted(payment(payer, payee, '10.00', 3), { spend: spend('10.00', '50.00') })]);
@@ -107,10 +142,29 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
       const t = payment(payer, payee, '5.00', 1);
       await store.commit([queued(t)]);
       expect(await store.getTransaction(t.id)).toMatchObject({ status: 'QUEUED' });
-      await store.commit([{ type: 'setTransactionStatus', transactionId: t.id, trigger: 'reject', fields: { failureCode: 'REJECTED_BY_REVIEWER' }, onMismatch: 'INVALID_STATE' }]);
-      expect(await store.getTransaction(t.id)).toMatchObject({ status: 'REJECTED', failureCode: 'REJECTED_BY_REVIEWER' });
-      await expect(store.commit([{ type: 'setTransactionStatus', transactionId: t.id, trigger: 'fail', onMismatch: 'INVALID_STATE' }])).rejects.toMatchObject(refusal('INVALID_STATE', { status: 'REJECTED' }));
-      await expect(store.commit([{ type: 'setTransactionStatus', transactionId: t.id, trigger: 'reverse', onMismatch: 'REVERSAL_NOT_ALLOWED' }])).rejects.toMatchObject(refusal('REVERSAL_NOT_ALLOWED', { status: 'REJECTED' }));
+      await store.commit([
+        {
+          type: 'setTransactionStatus',
+          transactionId: t.id,
+          trigger: 'reject',
+          fields: { failureCode: 'REJECTED_BY_REVIEWER' },
+          onMismatch: 'INVALID_STATE',
+        },
+      ]);
+      expect(await store.getTransaction(t.id)).toMatchObject({
+        status: 'REJECTED',
+        failureCode: 'REJECTED_BY_REVIEWER',
+      });
+      await expect(
+        store.commit([
+          { type: 'setTransactionStatus', transactionId: t.id, trigger: 'fail', onMismatch: 'INVALID_STATE' },
+        ]),
+      ).rejects.toMatchObject(refusal('INVALID_STATE', { status: 'REJECTED' }));
+      await expect(
+        store.commit([
+          { type: 'setTransactionStatus', transactionId: t.id, trigger: 'reverse', onMismatch: 'REVERSAL_NOT_ALLOWED' },
+        ]),
+      ).rejects.toMatchObject(refusal('REVERSAL_NOT_ALLOWED', { status: 'REJECTED' }));
       expect(await store.getTransaction(t.id)).toMatchObject({ status: 'REJECTED' });
     });
 
@@ -118,7 +172,12 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
       const { store, payer, payee } = await twoWallets();
       const t = payment(payer, payee, '20.00', 1);
       await store.commit([queued(t)]);
-      const post = paymentPosting({ transaction: { ...t, postedAt: at(2) }, record: 'fromQueued', actor, auditAction: AUDIT.approval.approve });
+      const post = paymentPosting({
+        transaction: { ...t, postedAt: at(2) },
+        record: 'fromQueued',
+        actor,
+        auditAction: AUDIT.approval.approve,
+      });
       await store.commit([post]);
       expect(await store.getTransaction(t.id)).toMatchObject({ status: 'POSTED', postedAt: at(2) });
       await expect(store.commit([post])).rejects.toMatchObject(refusal('INVALID_STATE', { status: 'POSTED' }));
@@ -131,7 +190,9 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
       // The payee has the money again: only the state of the original refuses a second reversal.
       await store.commit([posted(payment(payer, payee, '20.00', 4))]);
       const again = payment(payee, payer, '20.00', 5, { type: 'REVERSAL', reversalOf: t.id });
-      await expect(store.commit([{ ...posted(again), posting: { ...posted(again).posting, reverses: t.id } }])).rejects.toMatchObject(refusal('REVERSAL_NOT_ALLOWED', { status: 'REVERSED' }));
+      await expect(
+        store.commit([{ ...posted(again), posting: { ...posted(again).posting, reverses: t.id } }]),
+      ).rejects.toMatchObject(refusal('REVERSAL_NOT_ALLOWED', { status: 'REVERSED' }));
       expect(await store.getTransaction(again.id)).toBeUndefined();
       expect(await balance(store, payer.id)).toBe('80.00');
     });
@@ -139,28 +200,58 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
     it('claims an idempotency slot once; an answer whose window ended may be taken by the next claim', async () => {
       const { store, scope, payer, payee } = await twoWallets();
       const slotId = newId('transaction');
-      const answer = (createdAt: string, expiresAtEpochS: number): IdempotencyRecord => ({ ...scope, key: 'k-1', fingerprint: 'f-1', status: 400, body: '{"error":{}}', createdAt, expiresAtEpochS });
+      const answer = (createdAt: string, expiresAtEpochS: number): IdempotencyRecord => ({
+        ...scope,
+        key: 'k-1',
+        fingerprint: 'f-1',
+        status: 400,
+        body: '{"error":{}}',
+        createdAt,
+        expiresAtEpochS,
+      });
       const windowEnds = Math.floor(Date.parse(at(10)) / 1000);
       await store.commit([{ type: 'idempotency', slotId, record: answer(at(1), windowEnds) }]);
-      expect(await store.getIdempotencySlot(slotId)).toMatchObject({ kind: 'answer', record: { key: 'k-1', status: 400, expiresAtEpochS: windowEnds } });
-      await expect(store.commit([{ type: 'idempotency', slotId, record: answer(at(2), windowEnds) }])).rejects.toMatchObject(refusal('IDEMPOTENCY_KEY_IN_USE'));
+      expect(await store.getIdempotencySlot(slotId)).toMatchObject({
+        kind: 'answer',
+        record: { key: 'k-1', status: 400, expiresAtEpochS: windowEnds },
+      });
+      await expect(
+        store.commit([{ type: 'idempotency', slotId, record: answer(at(2), windowEnds) }]),
+      ).rejects.toMatchObject(refusal('IDEMPOTENCY_KEY_IN_USE'));
       // A movement claiming the slot while the answer's window runs: refused, nothing moves.
       const early = { ...payment(payer, payee, '1.00', 5), id: slotId, idempotencyKey: 'k-1' };
-      await expect(store.commit([{ ...posted(early), posting: { ...posted(early).posting, idempotency: { key: 'k-1', fingerprint: 'f-2' } } }])).rejects.toMatchObject(refusal('IDEMPOTENCY_KEY_IN_USE'));
+      await expect(
+        store.commit([
+          { ...posted(early), posting: { ...posted(early).posting, idempotency: { key: 'k-1', fingerprint: 'f-2' } } },
+        ]),
+      ).rejects.toMatchObject(refusal('IDEMPOTENCY_KEY_IN_USE'));
       expect(await balance(store, payer.id)).toBe('100.00');
       // Once the window ended, the movement takes the slot: the slot holds its journal record.
       const late = { ...payment(payer, payee, '1.00', 11), id: slotId, idempotencyKey: 'k-1' };
-      await store.commit([{ ...posted(late), posting: { ...posted(late).posting, idempotency: { key: 'k-1', fingerprint: 'f-2' } } }]);
-      expect(await store.getIdempotencySlot(slotId)).toMatchObject({ kind: 'movement', record: { id: slotId, status: 'POSTED', idempotencyFingerprint: 'f-2' } });
+      await store.commit([
+        { ...posted(late), posting: { ...posted(late).posting, idempotency: { key: 'k-1', fingerprint: 'f-2' } } },
+      ]);
+      expect(await store.getIdempotencySlot(slotId)).toMatchObject({
+        kind: 'movement',
+        record: { id: slotId, status: 'POSTED', idempotencyFingerprint: 'f-2' },
+      });
       // A taken movement slot is never taken again, by an answer or a queued payment.
-      await expect(store.commit([{ type: 'idempotency', slotId, record: answer(at(20), windowEnds) }])).rejects.toMatchObject(refusal('IDEMPOTENCY_KEY_IN_USE'));
-      await expect(store.commit([{ ...queued({ ...late, createdAt: at(21) }), idempotency: { key: 'k-1', fingerprint: 'f-3' } }])).rejects.toMatchObject(refusal('IDEMPOTENCY_KEY_IN_USE'));
+      await expect(
+        store.commit([{ type: 'idempotency', slotId, record: answer(at(20), windowEnds) }]),
+      ).rejects.toMatchObject(refusal('IDEMPOTENCY_KEY_IN_USE'));
+      await expect(
+        store.commit([{ ...queued({ ...late, createdAt: at(21) }), idempotency: { key: 'k-1', fingerprint: 'f-3' } }]),
+      ).rejects.toMatchObject(refusal('IDEMPOTENCY_KEY_IN_USE'));
     });
 
     it('reads slot, wallet and merchant together, null for what is absent', async () => {
       const { store, payer } = await twoWallets();
       const slotId = newId('transaction');
-      const read = await store.readTogether({ slotId, walletId: payer.id, merchant: { environment: 'SANDBOX', domain: 'absent.example' } });
+      const read = await store.readTogether({
+        slotId,
+        walletId: payer.id,
+        merchant: { environment: 'SANDBOX', domain: 'absent.example' },
+      });
       expect(read.slot).toBeNull();
       expect(read.merchant).toBeNull();
       expect(read.wallet).toMatchObject({ id: payer.id, status: 'ACTIVE' });
@@ -184,7 +275,11 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
       await store.commit([posted(unrelated)]);
       await store.commit([queued(waiting)]);
       const ids = (filter: { status?: PaymentStatus }, limit: number) =>
-        collectIds((page) => store.listTransactions(scope.organizationId, scope.environment, { walletId: payer.id, ...filter }, page), limit);
+        collectIds(
+          (page) =>
+            store.listTransactions(scope.organizationId, scope.environment, { walletId: payer.id, ...filter }, page),
+          limit,
+        );
       const newest = [waiting.id, received.id, sent[2]!.id, sent[1]!.id, sent[0]!.id];
       expect(await ids({}, 10)).toEqual(newest);
       expect(await ids({}, 2)).toEqual(newest);
@@ -194,4 +289,3 @@ export function describePaymentStoreContract(name: string, makeStore: () => Prom
     });
   });
 }
-

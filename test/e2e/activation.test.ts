@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { setupE2e } from '../fixtures/e2e-setup.js';
-import { createApiKey, DECLINED_CARD, expectError, expectValidationError, GOOD_CARD, KYB_BODY, type Organization } from '../fixtures/organizations.js';
+import {
+  createApiKey,
+  DECLINED_CARD,
+  expectError,
+  expectValidationError,
+  GOOD_CARD,
+  KYB_BODY,
+  type Organization,
+} from '../fixtures/organizations.js';
 
 const REQUIREMENTS = ['billingMethodAdded', 'kybVerified', 'tosAccepted'];
 
@@ -14,9 +22,14 @@ describe('production activation', () => {
   };
   const submitKyb = (org: Organization) => service.call('POST', '/v1/activation/kyb', { key: org.key, body: KYB_BODY });
   const verifyKyb = (org: Organization) =>
-    service.call('POST', `/v1/internal/organizations/${org.organizationId}/kyb`, { key: service.adminKey, body: { status: 'VERIFIED' } });
-  const acceptTos = (org: Organization) => service.call('POST', '/v1/activation/accept-tos', { key: org.key, body: { tosVersion: '2026-01' } });
-  const addCard = (org: Organization, number = GOOD_CARD) => service.call('POST', '/v1/activation/billing-method', { key: org.key, body: { type: 'card', number } });
+    service.call('POST', `/v1/internal/organizations/${org.organizationId}/kyb`, {
+      key: service.adminKey,
+      body: { status: 'VERIFIED' },
+    });
+  const acceptTos = (org: Organization) =>
+    service.call('POST', '/v1/activation/accept-tos', { key: org.key, body: { tosVersion: '2026-01' } });
+  const addCard = (org: Organization, number = GOOD_CARD) =>
+    service.call('POST', '/v1/activation/billing-method', { key: org.key, body: { type: 'card', number } });
   const activate = (org: Organization) => service.call('POST', '/v1/activation/activate-production', { key: org.key });
 
   /** Asserts ACTIVATION_INCOMPLETE and returns the missing names from both places, sorted. */
@@ -29,7 +42,12 @@ describe('production activation', () => {
 
   it('reports the four booleans, all false for a new organization', async () => {
     const org = await service.createOrganization();
-    expect(await status(org)).toMatchObject({ kybVerified: false, tosAccepted: false, billingMethodAdded: false, productionActivated: false });
+    expect(await status(org)).toMatchObject({
+      kybVerified: false,
+      tosAccepted: false,
+      billingMethodAdded: false,
+      productionActivated: false,
+    });
   });
 
   it('answers 400 ACTIVATION_INCOMPLETE listing all three missing requirements in error.missing and error.details.missing', async () => {
@@ -62,7 +80,12 @@ describe('production activation', () => {
 
     // Assess
     expect(missingOf(response)).toEqual(['billingMethodAdded']);
-    expect(await status(org)).toMatchObject({ kybVerified: true, tosAccepted: true, billingMethodAdded: false, productionActivated: false });
+    expect(await status(org)).toMatchObject({
+      kybVerified: true,
+      tosAccepted: true,
+      billingMethodAdded: false,
+      productionActivated: false,
+    });
   });
 
   it('records the terms acceptance with the IP address and time of the call', async () => {
@@ -77,7 +100,10 @@ describe('production activation', () => {
     expect(response.status, response.text).toBe(200);
     expect(response.body.tosAccepted).toBe(true);
     const stored = await service.table.store.getOrganization(org.organizationId);
-    expect(stored?.tosAcceptance).toMatchObject({ tosVersion: '2026-01', ipAddress: expect.stringMatching(/127\.0\.0\.1|::1/) });
+    expect(stored?.tosAcceptance).toMatchObject({
+      tosVersion: '2026-01',
+      ipAddress: expect.stringMatching(/127\.0\.0\.1|::1/),
+    });
     const acceptedAt = Date.parse(stored!.tosAcceptance!.acceptedAt);
     expect(acceptedAt).toBeGreaterThanOrEqual(before - 1000);
     expect(acceptedAt).toBeLessThanOrEqual(Date.now() + 1000);
@@ -94,11 +120,26 @@ describe('production activation', () => {
 
   it('answers 400 VALIDATION_ERROR naming the field for malformed activation bodies', async () => {
     const org = await service.createOrganization();
-    expectValidationError(await service.call('POST', '/v1/activation/accept-tos', { key: org.key, body: {} }), 'tosVersion');
+    expectValidationError(
+      await service.call('POST', '/v1/activation/accept-tos', { key: org.key, body: {} }),
+      'tosVersion',
+    );
     const badCountry = { ...KYB_BODY, address: { ...KYB_BODY.address, country: 'USA' } };
-    expectValidationError(await service.call('POST', '/v1/activation/kyb', { key: org.key, body: badCountry }), 'address.country');
-    expectValidationError(await service.call('POST', '/v1/activation/kyb', { key: org.key, body: { ...KYB_BODY, kybStatus: 'VERIFIED' } }), 'kybStatus');
-    expectValidationError(await service.call('POST', '/v1/activation/billing-method', { key: org.key, body: { type: 'bank', number: GOOD_CARD } }), 'type');
+    expectValidationError(
+      await service.call('POST', '/v1/activation/kyb', { key: org.key, body: badCountry }),
+      'address.country',
+    );
+    expectValidationError(
+      await service.call('POST', '/v1/activation/kyb', { key: org.key, body: { ...KYB_BODY, kybStatus: 'VERIFIED' } }),
+      'kybStatus',
+    );
+    expectValidationError(
+      await service.call('POST', '/v1/activation/billing-method', {
+        key: org.key,
+        body: { type: 'bank', number: GOOD_CARD },
+      }),
+      'type',
+    );
     expect(await status(org)).toMatchObject({ kybVerified: false, tosAccepted: false, billingMethodAdded: false });
   });
 
@@ -106,16 +147,30 @@ describe('production activation', () => {
     const org = await service.createOrganization();
     const limited = await createApiKey(service, org, { permissions: ['wallets:read', 'wallets:write'] });
     expectError(await service.call('GET', '/v1/activation/status', { key: limited.key }), 403, 'PERMISSION_DENIED');
-    expectError(await service.call('POST', '/v1/activation/accept-tos', { key: limited.key, body: { tosVersion: '2026-01' } }), 403, 'PERMISSION_DENIED');
-    expectError(await service.call('POST', '/v1/activation/activate-production', { key: limited.key }), 403, 'PERMISSION_DENIED');
+    expectError(
+      await service.call('POST', '/v1/activation/accept-tos', { key: limited.key, body: { tosVersion: '2026-01' } }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    expectError(
+      await service.call('POST', '/v1/activation/activate-production', { key: limited.key }),
+      403,
+      'PERMISSION_DENIED',
+    );
     expect((await status(org)).tosAccepted).toBe(false);
   });
 
   it('activates production once every requirement is met and answers the same activatedAt again', async () => {
     // Prepare
     const org = await service.createOrganization();
-    for (const step of [await submitKyb(org), await verifyKyb(org), await acceptTos(org), await addCard(org)]) expect(step.status, step.text).toBe(200);
-    expect(await status(org)).toMatchObject({ kybVerified: true, tosAccepted: true, billingMethodAdded: true, productionActivated: false });
+    for (const step of [await submitKyb(org), await verifyKyb(org), await acceptTos(org), await addCard(org)])
+      expect(step.status, step.text).toBe(200);
+    expect(await status(org)).toMatchObject({
+      kybVerified: true,
+      tosAccepted: true,
+      billingMethodAdded: true,
+      productionActivated: false,
+    });
 
     // Act
     const first = await activate(org);

@@ -14,7 +14,13 @@ describe('agents: payments held for human approval', () => {
     const response = await api.pay(agent.apiKey, agent.id, vendor, '40.00', { description: 'Printer paper' });
     const error = expectApiError(response, 202, 'APPROVAL_REQUIRED');
     expect(error.details?.approvalId).toMatch(/^apr_/);
-    return { org, agent, vendor, approvalId: error.details!.approvalId as string, transactionId: error.details!.transactionId as string };
+    return {
+      org,
+      agent,
+      vendor,
+      approvalId: error.details!.approvalId as string,
+      transactionId: error.details!.transactionId as string,
+    };
   }
 
   it('queues a procurement agent payment (202 APPROVAL_REQUIRED) without moving money', async () => {
@@ -23,7 +29,12 @@ describe('agents: payments held for human approval', () => {
 
     // Assess
     const approval = expectStatus(await api.call('GET', `/v1/approvals/${approvalId}`, { key: agent.apiKey }), 200);
-    expect(approval).toMatchObject({ id: approvalId, status: 'PENDING', walletId: agent.id, payment: { from: agent.id, to: vendor, amount: '40.00' } });
+    expect(approval).toMatchObject({
+      id: approvalId,
+      status: 'PENDING',
+      walletId: agent.id,
+      payment: { from: agent.id, to: vendor, amount: '40.00' },
+    });
     expect(await api.balanceOf(org, agent.id)).toBe('100.00000000');
     expect(await api.balanceOf(org, vendor)).toBe('0.00000000');
   });
@@ -33,7 +44,10 @@ describe('agents: payments held for human approval', () => {
     const { org, agent, vendor, approvalId, transactionId } = await queuedProcurementPayment();
 
     // Act
-    const response = await api.call('POST', `/v1/approvals/${approvalId}/approve`, { key: org.key, body: { note: 'ok' } });
+    const response = await api.call('POST', `/v1/approvals/${approvalId}/approve`, {
+      key: org.key,
+      body: { note: 'ok' },
+    });
 
     // Assess
     expect(expectStatus(response, 200)).toMatchObject({ id: approvalId, status: 'APPROVED' });
@@ -58,7 +72,9 @@ describe('agents: payments held for human approval', () => {
     // Assess
     expectApiError(approve, 403, 'PERMISSION_DENIED');
     expectApiError(reject, 403, 'PERMISSION_DENIED');
-    expect(expectStatus(await api.call('GET', `/v1/approvals/${approvalId}`, { key: org.key }), 200).status).toBe('PENDING');
+    expect(expectStatus(await api.call('GET', `/v1/approvals/${approvalId}`, { key: org.key }), 200).status).toBe(
+      'PENDING',
+    );
   });
 
   it("answers another agent's approval as absent to an agent key", async () => {
@@ -111,20 +127,27 @@ describe('agents: payments held for human approval', () => {
   it('answers a second decision with 409 INVALID_STATE', async () => {
     // Prepare
     const { org, approvalId } = await queuedProcurementPayment();
-    expectStatus(await api.call('POST', `/v1/approvals/${approvalId}/reject`, { key: org.key, body: { reason: 'not needed' } }), 200);
+    expectStatus(
+      await api.call('POST', `/v1/approvals/${approvalId}/reject`, { key: org.key, body: { reason: 'not needed' } }),
+      200,
+    );
 
     // Act
     const approve = await api.call('POST', `/v1/approvals/${approvalId}/approve`, { key: org.key });
 
     // Assess
     expectApiError(approve, 409, 'INVALID_STATE');
-    expect(expectStatus(await api.call('GET', `/v1/approvals/${approvalId}`, { key: org.key }), 200).status).toBe('REJECTED');
+    expect(expectStatus(await api.call('GET', `/v1/approvals/${approvalId}`, { key: org.key }), 200).status).toBe(
+      'REJECTED',
+    );
   });
 
   it('fails the approval of a payment from a deleted agent with WALLET_FROZEN; the swept funds stay in the main wallet', async () => {
     // Prepare
     const { org, agent, vendor, approvalId } = await queuedProcurementPayment();
-    expect(expectStatus(await api.call('DELETE', `/v1/agents/${agent.id}`, { key: org.key }), 200).sweptAmount).toBe('100.00000000');
+    expect(expectStatus(await api.call('DELETE', `/v1/agents/${agent.id}`, { key: org.key }), 200).sweptAmount).toBe(
+      '100.00000000',
+    );
 
     // Act
     const response = await api.call('POST', `/v1/approvals/${approvalId}/approve`, { key: org.key });

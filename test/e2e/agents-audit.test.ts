@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, auditEntriesOf, expectStatus, outboxEventsOf, type AgentOrganization, type AgentsApi, type CreatedAgent } from '../fixtures/agents-client.js';
+import {
+  agentsApi,
+  auditEntriesOf,
+  expectStatus,
+  outboxEventsOf,
+  type AgentOrganization,
+  type AgentsApi,
+  type CreatedAgent,
+} from '../fixtures/agents-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('agents: audit trail and events', () => {
@@ -24,7 +32,8 @@ describe('agents: audit trail and events', () => {
   });
   afterAll(() => service.close());
 
-  const entriesFor = async (action: string) => (await auditEntriesOf(service, org.organizationId)).filter((e) => e.action === action);
+  const entriesFor = async (action: string) =>
+    (await auditEntriesOf(service, org.organizationId)).filter((e) => e.action === action);
 
   it.each([
     ['wallet.create', 'wallet'],
@@ -39,7 +48,14 @@ describe('agents: audit trail and events', () => {
     // Assess
     const forAgent = entries.filter((e) => e.resourceId === agent.id);
     expect(forAgent, JSON.stringify(entries)).toHaveLength(1);
-    expect(forAgent[0]).toMatchObject({ resource, resourceId: agent.id, walletId: agent.id, actorType: 'API_KEY', actorId: org.keyId, environment: 'SANDBOX' });
+    expect(forAgent[0]).toMatchObject({
+      resource,
+      resourceId: agent.id,
+      walletId: agent.id,
+      actorType: 'API_KEY',
+      actorId: org.keyId,
+      environment: 'SANDBOX',
+    });
     expect(forAgent[0]!.id).toMatch(/^log_/);
   });
 
@@ -65,7 +81,12 @@ describe('agents: audit trail and events', () => {
 
     // Assess
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ resource: 'api-key', resourceId: rotated.apiKeyId, walletId: agent.id, actorId: org.keyId });
+    expect(entries[0]).toMatchObject({
+      resource: 'api-key',
+      resourceId: rotated.apiKeyId,
+      walletId: agent.id,
+      actorId: org.keyId,
+    });
     expect(entries[0]!.metadata).toMatchObject({ revokedKeyId: agent.apiKeyId });
   });
 
@@ -87,11 +108,18 @@ describe('agents: audit trail and events', () => {
 
   it('emits agent.created, agent.paused, agent.resumed and agent.deleted to the outbox', async () => {
     // Act
-    const events = (await outboxEventsOf(service, org.organizationId)).filter((e) => String(e.type).startsWith('agent.'));
+    const events = (await outboxEventsOf(service, org.organizationId)).filter((e) =>
+      String(e.type).startsWith('agent.'),
+    );
 
     // Assess
     const ofAgent = events.filter((e) => e.data?.id === agent.id);
-    expect(ofAgent.map((e) => e.type).sort()).toEqual(['agent.created', 'agent.deleted', 'agent.paused', 'agent.resumed']);
+    expect(ofAgent.map((e) => e.type).sort()).toEqual([
+      'agent.created',
+      'agent.deleted',
+      'agent.paused',
+      'agent.resumed',
+    ]);
     for (const event of ofAgent) {
       expect(event).toMatchObject({ organizationId: org.organizationId, environment: 'SANDBOX' });
       expect(String(event.id)).toMatch(/^evt_/);

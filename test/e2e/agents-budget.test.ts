@@ -53,7 +53,12 @@ describe('agents: budget adjustment', () => {
     const response = await api.adjust(org, agent.id, -15.25);
 
     // Assess
-    expect(expectStatus(response, 200)).toMatchObject({ id: agent.id, adjustment: -15.25, newBalance: '24.75000000', currency: 'USD' });
+    expect(expectStatus(response, 200)).toMatchObject({
+      id: agent.id,
+      adjustment: -15.25,
+      newBalance: '24.75000000',
+      currency: 'USD',
+    });
     await expectBalances(org, agent.id, '24.75000000', '75.25000000');
     await api.expectLedgerBalanced();
   });
@@ -137,7 +142,11 @@ describe('agents: budget adjustment', () => {
 
     // Act
     const again = await api.adjust(org, agent.id, '10.00', { idempotencyKey: 'budget-1' });
-    const viaHeader = await api.call('POST', `/v1/agents/${agent.id}/adjust-budget`, { key: org.key, body: { amount: 10 }, headers: { 'idempotency-key': 'budget-1' } });
+    const viaHeader = await api.call('POST', `/v1/agents/${agent.id}/adjust-budget`, {
+      key: org.key,
+      body: { amount: 10 },
+      headers: { 'idempotency-key': 'budget-1' },
+    });
 
     // Assess
     expectStatus(first, 200);
@@ -181,7 +190,9 @@ describe('agents: budget adjustment', () => {
     const { org, agent } = await orgWithAgent();
 
     // Act
-    const responses = await Promise.all(Array.from({ length: 10 }, () => api.adjust(org, agent.id, 3, { idempotencyKey: 'budget-burst' })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => api.adjust(org, agent.id, 3, { idempotencyKey: 'budget-burst' })),
+    );
 
     // Assess
     const succeeded = responses.filter((r) => r.status === 200);
@@ -198,7 +209,9 @@ describe('agents: budget adjustment', () => {
     expectStatus(await api.adjust(org, agent.id, 50), 200);
 
     // Act
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => api.adjust(org, agent.id, i % 2 === 0 ? 1.25 : -1)));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => api.adjust(org, agent.id, i % 2 === 0 ? 1.25 : -1)),
+    );
 
     // Assess
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -227,7 +240,10 @@ describe('agents: budget adjustment', () => {
     const { org, agent } = await orgWithAgent();
 
     // Act
-    const response = await api.call('POST', `/v1/agents/${agent.id}/adjust-budget`, { key: agent.apiKey, body: { amount: 50 } });
+    const response = await api.call('POST', `/v1/agents/${agent.id}/adjust-budget`, {
+      key: agent.apiKey,
+      body: { amount: 50 },
+    });
 
     // Assess
     expectApiError(response, 403, 'PERMISSION_DENIED');

@@ -18,7 +18,13 @@ describe('agents: creation', () => {
     expect(agent.balance).toBe(ZERO_BALANCE);
     expect(agent.permissions).toEqual(DEFAULT_AGENT_PERMISSIONS);
     const own = await api.call('GET', `/v1/wallets/${agent.id}`, { key: agent.apiKey });
-    expect(expectStatus(own, 200)).toMatchObject({ id: agent.id, walletType: 'AGENT', status: 'ACTIVE', balance: ZERO_BALANCE, agentName: 'Shopper' });
+    expect(expectStatus(own, 200)).toMatchObject({
+      id: agent.id,
+      walletType: 'AGENT',
+      status: 'ACTIVE',
+      balance: ZERO_BALANCE,
+      agentName: 'Shopper',
+    });
   });
 
   it('grants the default permissions: the agent key reads, writes and pays from its own wallet', async () => {
@@ -52,18 +58,24 @@ describe('agents: creation', () => {
     expectApiError(payments, 403, 'PERMISSION_DENIED');
   });
 
-  it.each([['admin'], ['service:admin'], ['wallets:delete'], ['']])('rejects the permission %j with 400 VALIDATION_ERROR and creates nothing', async (permission) => {
-    // Prepare
-    const before = await api.call('GET', '/v1/agents?limit=100', { key: org.key });
+  it.each([['admin'], ['service:admin'], ['wallets:delete'], ['']])(
+    'rejects the permission %j with 400 VALIDATION_ERROR and creates nothing',
+    async (permission) => {
+      // Prepare
+      const before = await api.call('GET', '/v1/agents?limit=100', { key: org.key });
 
-    // Act
-    const response = await api.call('POST', '/v1/agents', { key: org.key, body: { name: 'Greedy', permissions: ['wallets:read', permission] } });
+      // Act
+      const response = await api.call('POST', '/v1/agents', {
+        key: org.key,
+        body: { name: 'Greedy', permissions: ['wallets:read', permission] },
+      });
 
-    // Assess
-    expectApiError(response, 400, 'VALIDATION_ERROR');
-    const after = await api.call('GET', '/v1/agents?limit=100', { key: org.key });
-    expect(after.body.data).toHaveLength(before.body.data.length);
-  });
+      // Assess
+      expectApiError(response, 400, 'VALIDATION_ERROR');
+      const after = await api.call('GET', '/v1/agents?limit=100', { key: org.key });
+      expect(after.body.data).toHaveLength(before.body.data.length);
+    },
+  );
 
   it.each([
     ['no name', {}],
@@ -84,7 +96,12 @@ describe('agents: creation', () => {
     // Prepare
     const policies = [
       { name: 'Per payment', maxTransactionAmount: '25.00', requireHumanApproval: false, dailyLimit: '100.00' },
-      { name: 'Blocklist', maxTransactionAmount: '50.00', requireHumanApproval: false, blockedRecipients: [org.mainWalletId] },
+      {
+        name: 'Blocklist',
+        maxTransactionAmount: '50.00',
+        requireHumanApproval: false,
+        blockedRecipients: [org.mainWalletId],
+      },
     ];
 
     // Act
@@ -95,8 +112,19 @@ describe('agents: creation', () => {
     expect(details.policies).toHaveLength(2);
     expect(details.policies).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ walletId: agent.id, name: 'Per payment', maxTransactionAmount: '25.00', dailyLimit: '100.00', requireHumanApproval: false }),
-        expect.objectContaining({ walletId: agent.id, name: 'Blocklist', maxTransactionAmount: '50.00', blockedRecipients: [org.mainWalletId] }),
+        expect.objectContaining({
+          walletId: agent.id,
+          name: 'Per payment',
+          maxTransactionAmount: '25.00',
+          dailyLimit: '100.00',
+          requireHumanApproval: false,
+        }),
+        expect.objectContaining({
+          walletId: agent.id,
+          name: 'Blocklist',
+          maxTransactionAmount: '50.00',
+          blockedRecipients: [org.mainWalletId],
+        }),
       ]),
     );
     const listed = expectStatus(await api.call('GET', `/v1/policies?walletId=${agent.id}`, { key: org.key }), 200);
@@ -105,7 +133,10 @@ describe('agents: creation', () => {
 
   it('enforces a policy created with the agent', async () => {
     // Prepare
-    const agent = await api.createAgent(org, { name: 'Capped', policies: [{ name: 'Cap', maxTransactionAmount: '5.00', requireHumanApproval: false }] });
+    const agent = await api.createAgent(org, {
+      name: 'Capped',
+      policies: [{ name: 'Cap', maxTransactionAmount: '5.00', requireHumanApproval: false }],
+    });
     await api.fundAgent(org, agent.id, 20);
 
     // Act
@@ -124,8 +155,14 @@ describe('agents: creation', () => {
     const before = await api.call('GET', '/v1/agents?limit=100', { key: org.key });
 
     // Act
-    const missingRule = await api.call('POST', '/v1/agents', { key: org.key, body: { name: 'Bad', policies: [{ name: 'No max', requireHumanApproval: false }] } });
-    const badAmount = await api.call('POST', '/v1/agents', { key: org.key, body: { name: 'Bad', policies: [{ name: 'Max', maxTransactionAmount: '1.234', requireHumanApproval: false }] } });
+    const missingRule = await api.call('POST', '/v1/agents', {
+      key: org.key,
+      body: { name: 'Bad', policies: [{ name: 'No max', requireHumanApproval: false }] },
+    });
+    const badAmount = await api.call('POST', '/v1/agents', {
+      key: org.key,
+      body: { name: 'Bad', policies: [{ name: 'Max', maxTransactionAmount: '1.234', requireHumanApproval: false }] },
+    });
 
     // Assess
     expectApiError(missingRule, 400, 'VALIDATION_ERROR');
@@ -160,7 +197,10 @@ describe('agents: creation', () => {
     // Act
     const responses = [
       await api.call('POST', '/v1/agents', { key: agent.apiKey, body: { name: 'Child' } }),
-      await api.call('POST', '/v1/agents/from-template', { key: agent.apiKey, body: { name: 'Child', templateId: 'research' } }),
+      await api.call('POST', '/v1/agents/from-template', {
+        key: agent.apiKey,
+        body: { name: 'Child', templateId: 'research' },
+      }),
       await api.call('POST', '/v1/wallets', { key: agent.apiKey, body: { name: 'Side wallet' } }),
     ];
 
@@ -170,7 +210,10 @@ describe('agents: creation', () => {
 
   it('refuses a key without wallets:write (403 PERMISSION_DENIED) and a missing key (401 UNAUTHORIZED)', async () => {
     // Prepare
-    const reader = expectStatus(await api.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'reader', permissions: ['wallets:read'] } }), 201);
+    const reader = expectStatus(
+      await api.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'reader', permissions: ['wallets:read'] } }),
+      201,
+    );
 
     // Act
     const withReader = await api.call('POST', '/v1/agents', { key: reader.key, body: { name: 'x' } });

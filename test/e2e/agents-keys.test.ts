@@ -20,7 +20,11 @@ describe('agents: key rotation', () => {
     expect(rotated.apiKeyId).toMatch(/^key_/);
     expect(rotated.apiKeyId).not.toBe(agent.apiKeyId);
     expect(rotated.revokedKeyId).toBe(agent.apiKeyId);
-    expectApiError(await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: agent.apiKey }), 401, 'API_KEY_REVOKED');
+    expectApiError(
+      await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: agent.apiKey }),
+      401,
+      'API_KEY_REVOKED',
+    );
     expectStatus(await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: rotated.apiKey }), 200);
   });
 
@@ -37,7 +41,11 @@ describe('agents: key rotation', () => {
     // Assess
     expectStatus(await api.call('GET', `/v1/wallets/${agent.id}`, { key: rotated.apiKey }), 200);
     expectApiError(await api.call('GET', `/v1/wallets/${other.id}`, { key: rotated.apiKey }), 404, 'WALLET_NOT_FOUND');
-    expectApiError(await api.call('GET', `/v1/wallets/${org.mainWalletId}/balance`, { key: rotated.apiKey }), 404, 'WALLET_NOT_FOUND');
+    expectApiError(
+      await api.call('GET', `/v1/wallets/${org.mainWalletId}/balance`, { key: rotated.apiKey }),
+      404,
+      'WALLET_NOT_FOUND',
+    );
     expectApiError(await api.pay(rotated.apiKey, agent.id, other.id, '1.00'), 403, 'PERMISSION_DENIED');
     const keys = await api.listApiKeys(org);
     const newKey = keys.find((k) => k.id === rotated.apiKeyId);
@@ -74,7 +82,12 @@ describe('agents: key rotation', () => {
     // Assess
     const details = expectStatus(await api.call('GET', `/v1/agents/${agent.id}`, { key: org.key }), 200);
     expect(details.apiKeyId).toBe(rotated.apiKeyId);
-    expect(details.apiKey).toMatchObject({ id: rotated.apiKeyId, status: 'ACTIVE', last4: rotated.apiKey.slice(-4), lastUsedAt: null });
+    expect(details.apiKey).toMatchObject({
+      id: rotated.apiKeyId,
+      status: 'ACTIVE',
+      last4: rotated.apiKey.slice(-4),
+      lastUsedAt: null,
+    });
   });
 
   it('rotates a paused agent key: the new key reads, payments stay frozen', async () => {
@@ -106,9 +119,17 @@ describe('agents: key rotation', () => {
     expect(error.details).toMatchObject({ apiKeyId: agent.apiKeyId, keyStatus: 'REVOKED' });
     expect(response.body.apiKey).toBeUndefined();
     const keys = await api.listApiKeys(org);
-    expect(keys.filter((k) => k.walletId === agent.id).map((k) => [k.id, k.status])).toEqual([[agent.apiKeyId, 'REVOKED']]);
-    expectApiError(await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: agent.apiKey }), 401, 'API_KEY_REVOKED');
-    expect(expectStatus(await api.call('GET', `/v1/agents/${agent.id}`, { key: org.key }), 200).apiKeyId).toBe(agent.apiKeyId);
+    expect(keys.filter((k) => k.walletId === agent.id).map((k) => [k.id, k.status])).toEqual([
+      [agent.apiKeyId, 'REVOKED'],
+    ]);
+    expectApiError(
+      await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: agent.apiKey }),
+      401,
+      'API_KEY_REVOKED',
+    );
+    expect(expectStatus(await api.call('GET', `/v1/agents/${agent.id}`, { key: org.key }), 200).apiKeyId).toBe(
+      agent.apiKeyId,
+    );
   });
 
   it('leaves exactly one active key after 10 concurrent rotations, and exactly one returned raw key works', async () => {
@@ -117,7 +138,9 @@ describe('agents: key rotation', () => {
     const agent = await api.createAgent(org, { name: 'Contended' });
 
     // Act
-    const responses = await Promise.all(Array.from({ length: 10 }, () => api.call('POST', `/v1/agents/${agent.id}/rotate-key`, { key: org.key })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => api.call('POST', `/v1/agents/${agent.id}/rotate-key`, { key: org.key })),
+    );
 
     // Assess
     const rotated = responses.filter((r) => r.status === 200);
@@ -129,7 +152,9 @@ describe('agents: key rotation', () => {
     const active = keys.filter((k) => k.walletId === agent.id && k.status === 'ACTIVE');
     expect(active).toHaveLength(1);
     const candidates = [agent.apiKey, ...rotated.map((r) => r.body.apiKey as string)];
-    const uses = await Promise.all(candidates.map((key) => api.call('GET', `/v1/wallets/${agent.id}/balance`, { key })));
+    const uses = await Promise.all(
+      candidates.map((key) => api.call('GET', `/v1/wallets/${agent.id}/balance`, { key })),
+    );
     const working = uses.filter((u) => u.status === 200);
     expect(working).toHaveLength(1);
     for (const use of uses.filter((u) => u.status !== 200)) expectApiError(use, 401, 'API_KEY_REVOKED');

@@ -29,7 +29,9 @@ describe('agents: pause, resume and delete', () => {
     const balance = await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: agent.apiKey });
     expect(expectStatus(balance, 200).balance).toBe('50.00000000');
     expect(expectStatus(await api.call('GET', `/v1/agents/${agent.id}`, { key: org.key }), 200).status).toBe('FROZEN');
-    expect(expectStatus(await api.call('GET', `/v1/wallets/${agent.id}`, { key: agent.apiKey }), 200).status).toBe('FROZEN');
+    expect(expectStatus(await api.call('GET', `/v1/wallets/${agent.id}`, { key: agent.apiKey }), 200).status).toBe(
+      'FROZEN',
+    );
     expect(await api.balanceOf(org, payee)).toBe('0.00000000');
   });
 
@@ -103,7 +105,11 @@ describe('agents: pause, resume and delete', () => {
     expectStatus(await api.call('DELETE', `/v1/agents/${agent.id}`, { key: org.key }), 200);
 
     // Assess
-    expectApiError(await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: agent.apiKey }), 401, 'API_KEY_REVOKED');
+    expectApiError(
+      await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: agent.apiKey }),
+      401,
+      'API_KEY_REVOKED',
+    );
     const details = expectStatus(await api.call('GET', `/v1/agents/${agent.id}`, { key: org.key }), 200);
     expect(details).toMatchObject({ id: agent.id, deleted: true, status: 'FROZEN', balance: '0.00000000' });
     expect(typeof details.deletedAt).toBe('string');
@@ -182,7 +188,9 @@ describe('agents: pause, resume and delete', () => {
     const { org, agent } = await fundedAgent(20);
 
     // Act
-    const responses = await Promise.all(Array.from({ length: 5 }, () => api.call('DELETE', `/v1/agents/${agent.id}`, { key: org.key })));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => api.call('DELETE', `/v1/agents/${agent.id}`, { key: org.key })),
+    );
 
     // Assess
     const ok = responses.filter((r) => r.status === 200);
@@ -210,7 +218,10 @@ describe('agents: pause, resume and delete', () => {
       const details = expectStatus(await api.call('GET', `/v1/agents/${agent.id}`, { key: org.key }), 200);
       const credited = credits.filter((c) => c.status === 200).length * 5;
       if (details.deleted) {
-        expect(details.balance, `round ${round}: deleted agent still holds money; delete answered ${deletion.text}`).toBe('0.00000000');
+        expect(
+          details.balance,
+          `round ${round}: deleted agent still holds money; delete answered ${deletion.text}`,
+        ).toBe('0.00000000');
         expect(await api.balanceOf(org, org.mainWalletId)).toBe('100.00000000');
       } else {
         expectApiError(deletion, 409, 'INVALID_STATE');

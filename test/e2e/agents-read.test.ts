@@ -86,9 +86,24 @@ describe('agents: reading', () => {
 
     // Assess
     const details = expectStatus(response, 200);
-    expect(details).toMatchObject({ id: agent.id, name: 'Helper', status: 'ACTIVE', balance: '12.50000000', currency: 'USD', deleted: false });
-    expect(details.policies).toEqual([expect.objectContaining({ id: agent.policyId, walletId: agent.id, maxTransactionAmount: '100.00' })]);
-    expect(details.apiKey).toMatchObject({ id: agent.apiKeyId, status: 'ACTIVE', walletId: agent.id, prefix: 'svc_test_', last4: agent.apiKey.slice(-4) });
+    expect(details).toMatchObject({
+      id: agent.id,
+      name: 'Helper',
+      status: 'ACTIVE',
+      balance: '12.50000000',
+      currency: 'USD',
+      deleted: false,
+    });
+    expect(details.policies).toEqual([
+      expect.objectContaining({ id: agent.policyId, walletId: agent.id, maxTransactionAmount: '100.00' }),
+    ]);
+    expect(details.apiKey).toMatchObject({
+      id: agent.apiKeyId,
+      status: 'ACTIVE',
+      walletId: agent.id,
+      prefix: 'svc_test_',
+      last4: agent.apiKey.slice(-4),
+    });
     expect(details.apiKey).not.toHaveProperty('key');
     expect(details.apiKey).not.toHaveProperty('hash');
     expect(response.text).not.toContain(agent.apiKey);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsApi, expectApiError, expectStatus, type AgentOrganization, type AgentsApi, type CreatedAgent } from '../fixtures/agents-client.js';
+import {
+  agentsApi,
+  expectApiError,
+  expectStatus,
+  type AgentOrganization,
+  type AgentsApi,
+  type CreatedAgent,
+} from '../fixtures/agents-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('agents: wallet-scoped keys', () => {
@@ -14,7 +21,10 @@ describe('agents: wallet-scoped keys', () => {
     api = agentsApi(service);
     org = await service.createOrganization('Scope Org');
     agentA = await api.createAgent(org, { name: 'Agent A' });
-    agentB = await api.createAgent(org, { name: 'Agent B', policies: [{ name: 'B policy', maxTransactionAmount: '100.00', requireHumanApproval: false }] });
+    agentB = await api.createAgent(org, {
+      name: 'Agent B',
+      policies: [{ name: 'B policy', maxTransactionAmount: '100.00', requireHumanApproval: false }],
+    });
     await api.fundAgent(org, agentA.id, 50);
     await api.fundAgent(org, agentB.id, 50);
     paymentOfB = expectStatus(await api.pay(agentB.apiKey, agentB.id, org.mainWalletId, '2.00'), 200).id;
@@ -45,7 +55,9 @@ describe('agents: wallet-scoped keys', () => {
     expectApiError(single, 404, 'TRANSACTION_NOT_FOUND');
     expect(expectStatus(list, 200).data.map((p: { id: string }) => p.id)).not.toContain(paymentOfB);
     expectApiError(filtered, 404, 'WALLET_NOT_FOUND');
-    expect(expectStatus(await api.call('GET', `/v1/payments/${paymentOfB}`, { key: agentB.apiKey }), 200).id).toBe(paymentOfB);
+    expect(expectStatus(await api.call('GET', `/v1/payments/${paymentOfB}`, { key: agentB.apiKey }), 200).id).toBe(
+      paymentOfB,
+    );
   });
 
   it("refuses a payment from agent B's wallet with agent A's key (404 WALLET_NOT_FOUND), moving nothing", async () => {
@@ -69,7 +81,12 @@ describe('agents: wallet-scoped keys', () => {
     const toOtherOrg = await api.pay(agentA.apiKey, agentA.id, stranger.mainWalletId, '4.00');
 
     // Assess
-    expect(expectStatus(toSibling, 200)).toMatchObject({ from: agentA.id, to: agentB.id, amount: '3.00', status: 'POSTED' });
+    expect(expectStatus(toSibling, 200)).toMatchObject({
+      from: agentA.id,
+      to: agentB.id,
+      amount: '3.00',
+      status: 'POSTED',
+    });
     expect(expectStatus(toOtherOrg, 200)).toMatchObject({ to: stranger.mainWalletId, status: 'POSTED' });
     expect(Number(await api.balanceOf(org, agentB.id)) - Number(before)).toBe(3);
     expect(await api.balanceOf(stranger, stranger.mainWalletId)).toBe('4.00000000');
@@ -80,7 +97,10 @@ describe('agents: wallet-scoped keys', () => {
     // Act
     const createAgent = await api.call('POST', '/v1/agents', { key: agentA.apiKey, body: { name: 'Spawn' } });
     const createWallet = await api.call('POST', '/v1/wallets', { key: agentA.apiKey, body: { name: 'Stash' } });
-    const fundOther = await api.call('POST', `/v1/wallets/${agentB.id}/fund`, { key: agentA.apiKey, body: { amount: '5.00' } });
+    const fundOther = await api.call('POST', `/v1/wallets/${agentB.id}/fund`, {
+      key: agentA.apiKey,
+      body: { amount: '5.00' },
+    });
 
     // Assess
     expectApiError(createAgent, 403, 'PERMISSION_DENIED');
@@ -93,8 +113,14 @@ describe('agents: wallet-scoped keys', () => {
     const ownPolicy = expectStatus(await api.call('GET', '/v1/policies', { key: agentB.apiKey }), 200).data[0];
 
     // Act
-    const create = await api.call('POST', '/v1/policies', { key: agentB.apiKey, body: { walletId: agentB.id, name: 'Loose', maxTransactionAmount: '100000.00', requireHumanApproval: false } });
-    const patch = await api.call('PATCH', `/v1/policies/${ownPolicy.id}`, { key: agentB.apiKey, body: { maxTransactionAmount: '100000.00' } });
+    const create = await api.call('POST', '/v1/policies', {
+      key: agentB.apiKey,
+      body: { walletId: agentB.id, name: 'Loose', maxTransactionAmount: '100000.00', requireHumanApproval: false },
+    });
+    const patch = await api.call('PATCH', `/v1/policies/${ownPolicy.id}`, {
+      key: agentB.apiKey,
+      body: { maxTransactionAmount: '100000.00' },
+    });
     const remove = await api.call('DELETE', `/v1/policies/${ownPolicy.id}`, { key: agentB.apiKey });
 
     // Assess
@@ -108,7 +134,10 @@ describe('agents: wallet-scoped keys', () => {
   it('lets an agent key read only its own policies', async () => {
     // Prepare
     const policyOfA = expectStatus(
-      await api.call('POST', '/v1/policies', { key: org.key, body: { walletId: agentA.id, name: 'A policy', maxTransactionAmount: '40.00', requireHumanApproval: false } }),
+      await api.call('POST', '/v1/policies', {
+        key: org.key,
+        body: { walletId: agentA.id, name: 'A policy', maxTransactionAmount: '40.00', requireHumanApproval: false },
+      }),
       201,
     );
     const policyOfB = expectStatus(await api.call('GET', '/v1/policies', { key: agentB.apiKey }), 200).data[0];
@@ -130,7 +159,10 @@ describe('agents: wallet-scoped keys', () => {
   it('refuses agent keys to manage API keys (403 PERMISSION_DENIED)', async () => {
     // Act
     const list = await api.call('GET', '/v1/api-keys', { key: agentA.apiKey });
-    const create = await api.call('POST', '/v1/api-keys', { key: agentA.apiKey, body: { name: 'escalate', permissions: ['wallets:read'] } });
+    const create = await api.call('POST', '/v1/api-keys', {
+      key: agentA.apiKey,
+      body: { name: 'escalate', permissions: ['wallets:read'] },
+    });
     const revoke = await api.call('DELETE', `/v1/api-keys/${agentB.apiKeyId}`, { key: agentA.apiKey });
 
     // Assess

@@ -40,7 +40,9 @@ describe('agents: templates', () => {
     for (const [templateId, name, max, daily, approval] of SPEC_TEMPLATES) {
       const template = templates.find((t) => t.templateId === templateId)!;
       expect(template.name, templateId).toBe(name);
-      expect(sameAmount(template.maxTransactionAmount, max), `${templateId} max ${template.maxTransactionAmount}`).toBe(true);
+      expect(sameAmount(template.maxTransactionAmount, max), `${templateId} max ${template.maxTransactionAmount}`).toBe(
+        true,
+      );
       expect(sameAmount(template.dailyLimit, daily), `${templateId} daily ${template.dailyLimit}`).toBe(true);
       expect(template.requireHumanApproval, templateId).toBe(approval);
     }
@@ -48,7 +50,9 @@ describe('agents: templates', () => {
 
   it('marks the zero-limit templates read-only with read-only permissions, the others with the default ones', async () => {
     // Act
-    const templates = expectStatus(await api.call('GET', '/v1/agents/templates', { key: org.key }), 200).data as Array<Record<string, any>>;
+    const templates = expectStatus(await api.call('GET', '/v1/agents/templates', { key: org.key }), 200).data as Array<
+      Record<string, any>
+    >;
 
     // Assess
     for (const template of templates) {
@@ -78,18 +82,28 @@ describe('agents: templates', () => {
     'creates an agent from template %s with its policy and returns the policyId',
     async (templateId, max, daily, approval) => {
       // Act
-      const response = await api.call('POST', '/v1/agents/from-template', { key: org.key, body: { name: `From ${templateId}`, templateId } });
+      const response = await api.call('POST', '/v1/agents/from-template', {
+        key: org.key,
+        body: { name: `From ${templateId}`, templateId },
+      });
 
       // Assess
       const agent = expectStatus(response, 201);
-      expect(agent).toMatchObject({ id: expect.stringMatching(/^wal_/), apiKey: expect.stringMatching(/^svc_test_/), apiKeyId: expect.stringMatching(/^key_/), balance: ZERO_BALANCE });
+      expect(agent).toMatchObject({
+        id: expect.stringMatching(/^wal_/),
+        apiKey: expect.stringMatching(/^svc_test_/),
+        apiKeyId: expect.stringMatching(/^key_/),
+        balance: ZERO_BALANCE,
+      });
       expect(agent.policyId).toMatch(/^pol_/);
       const policy = expectStatus(await api.call('GET', `/v1/policies/${agent.policyId}`, { key: org.key }), 200);
       expect(policy.walletId).toBe(agent.id);
       expect(sameAmount(policy.maxTransactionAmount, max)).toBe(true);
       expect(sameAmount(policy.dailyLimit, daily)).toBe(true);
       expect(policy.requireHumanApproval).toBe(approval);
-      const expected = READ_ONLY_TEMPLATES.includes(templateId) ? READ_ONLY_AGENT_PERMISSIONS : DEFAULT_AGENT_PERMISSIONS;
+      const expected = READ_ONLY_TEMPLATES.includes(templateId)
+        ? READ_ONLY_AGENT_PERMISSIONS
+        : DEFAULT_AGENT_PERMISSIONS;
       expect([...agent.permissions].sort()).toEqual([...expected].sort());
     },
   );
@@ -120,19 +134,22 @@ describe('agents: templates', () => {
     expectStatus(await api.call('GET', `/v1/wallets/${agent.id}/balance`, { key: agent.apiKey }), 200);
   });
 
-  it.each(READ_ONLY_TEMPLATES)('denies any payment from a %s wallet, even with the organization key (403 POLICY_DENIED maxTransactionAmount)', async (templateId) => {
-    // Prepare
-    const agent = await api.createFromTemplate(org, templateId);
-    await api.fundAgent(org, agent.id, 10);
+  it.each(READ_ONLY_TEMPLATES)(
+    'denies any payment from a %s wallet, even with the organization key (403 POLICY_DENIED maxTransactionAmount)',
+    async (templateId) => {
+      // Prepare
+      const agent = await api.createFromTemplate(org, templateId);
+      await api.fundAgent(org, agent.id, 10);
 
-    // Act
-    const response = await api.pay(org.key, agent.id, org.mainWalletId, '0.01');
+      // Act
+      const response = await api.pay(org.key, agent.id, org.mainWalletId, '0.01');
 
-    // Assess
-    expect(expectApiError(response, 403, 'POLICY_DENIED').details?.rule).toBe('maxTransactionAmount');
-    expect(await api.balanceOf(org, agent.id)).toBe('10.00000000');
-    await api.expectLedgerBalanced();
-  });
+      // Assess
+      expect(expectApiError(response, 403, 'POLICY_DENIED').details?.rule).toBe('maxTransactionAmount');
+      expect(await api.balanceOf(org, agent.id)).toBe('10.00000000');
+      await api.expectLedgerBalanced();
+    },
+  );
 
   it('lets a research agent pay up to its template maximum and denies above it', async () => {
     // Prepare

@@ -16,11 +16,20 @@ describe('api keys', () => {
 
   it('creates a sandbox key whose raw value is returned once with the svc_test_ prefix', async () => {
     // Act
-    const response = await service.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'reader', permissions: ['wallets:read'] } });
+    const response = await service.call('POST', '/v1/api-keys', {
+      key: org.key,
+      body: { name: 'reader', permissions: ['wallets:read'] },
+    });
 
     // Assess
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ id: expect.stringMatching(/^key_/), name: 'reader', permissions: ['wallets:read'], environment: 'SANDBOX', expiresAt: null });
+    expect(response.body).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      name: 'reader',
+      permissions: ['wallets:read'],
+      environment: 'SANDBOX',
+      expiresAt: null,
+    });
     expect(response.body.key).toMatch(/^svc_test_[A-Za-z0-9]{38}$/);
     const use = await service.call('GET', '/v1/wallets', { key: response.body.key });
     expect(use.status).toBe(200);
@@ -36,7 +45,13 @@ describe('api keys', () => {
 
     // Assess
     const listed = response.body.data.find((k: { id: string }) => k.id === created.id);
-    expect(listed).toMatchObject({ name: 'secret-holder', prefix: 'svc_test_', last4: created.key.slice(-4), status: 'ACTIVE', permissions: ['wallets:read'] });
+    expect(listed).toMatchObject({
+      name: 'secret-holder',
+      prefix: 'svc_test_',
+      last4: created.key.slice(-4),
+      status: 'ACTIVE',
+      permissions: ['wallets:read'],
+    });
     expect(listed).not.toHaveProperty('key');
     expect(listed).not.toHaveProperty('hash');
     expect(response.text).not.toContain(created.key);
@@ -95,9 +110,15 @@ describe('api keys', () => {
   });
 
   it('answers 400 VALIDATION_ERROR for an expiresAt in the past or not a timestamp', async () => {
-    const past = await service.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'x', permissions: ['wallets:read'], expiresAt: '2020-01-01T00:00:00Z' } });
+    const past = await service.call('POST', '/v1/api-keys', {
+      key: org.key,
+      body: { name: 'x', permissions: ['wallets:read'], expiresAt: '2020-01-01T00:00:00Z' },
+    });
     expectValidationError(past, 'expiresAt');
-    const garbage = await service.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'x', permissions: ['wallets:read'], expiresAt: 'tomorrow' } });
+    const garbage = await service.call('POST', '/v1/api-keys', {
+      key: org.key,
+      body: { name: 'x', permissions: ['wallets:read'], expiresAt: 'tomorrow' },
+    });
     expectValidationError(garbage, 'expiresAt');
   });
 
@@ -116,16 +137,25 @@ describe('api keys', () => {
   });
 
   it('answers 400 VALIDATION_ERROR naming an unknown body field', async () => {
-    const response = await service.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'x', permissions: ['wallets:read'], walletId: org.mainWalletId } });
+    const response = await service.call('POST', '/v1/api-keys', {
+      key: org.key,
+      body: { name: 'x', permissions: ['wallets:read'], walletId: org.mainWalletId },
+    });
     expectValidationError(response, 'walletId');
   });
 
   it('answers 403 PERMISSION_DENIED to a key without the admin permission', async () => {
     // Prepare
-    const limited = await createApiKey(service, org, { name: 'no admin', permissions: ['wallets:read', 'wallets:write'] });
+    const limited = await createApiKey(service, org, {
+      name: 'no admin',
+      permissions: ['wallets:read', 'wallets:write'],
+    });
 
     // Act
-    const create = await service.call('POST', '/v1/api-keys', { key: limited.key, body: { name: 'escalate', permissions: ['admin'] } });
+    const create = await service.call('POST', '/v1/api-keys', {
+      key: limited.key,
+      body: { name: 'escalate', permissions: ['admin'] },
+    });
     const list = await service.call('GET', '/v1/api-keys', { key: limited.key });
     const revoke = await service.call('DELETE', `/v1/api-keys/${org.keyId}`, { key: limited.key });
 
@@ -143,7 +173,10 @@ describe('api keys', () => {
   });
 
   it('answers 403 ACTIVATION_REQUIRED for a PRODUCTION key before activation', async () => {
-    const response = await service.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'live', permissions: ['wallets:read'], environment: 'PRODUCTION' } });
+    const response = await service.call('POST', '/v1/api-keys', {
+      key: org.key,
+      body: { name: 'live', permissions: ['wallets:read'], environment: 'PRODUCTION' },
+    });
     expectError(response, 403, 'ACTIVATION_REQUIRED');
     const listed = (await listKeys()).body.data;
     expect(listed.some((k: { environment: string }) => k.environment === 'PRODUCTION')).toBe(false);

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import {
+  expectApiError,
+  expectStatus,
+  ledgerClient,
+  type LedgerClient,
+  type Organization,
+} from '../fixtures/payments-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { eventually } from '../fixtures/eventually.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
@@ -40,12 +46,16 @@ describe('approvals: expiry of pending approvals (TIME_SCALE)', () => {
     await sleep(PAST_EXPIRY_MS);
 
     // Assess
-    await eventually(async () => expect((await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key })).body.status).toBe('EXPIRED'));
+    await eventually(async () =>
+      expect((await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key })).body.status).toBe('EXPIRED'),
+    );
     const approval = await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key });
     expect(approval.body).toMatchObject({ status: 'EXPIRED', decidedAt: expect.any(String) });
     const payment = await ledger.getPayment(org.key, transactionId);
     expect(payment.body.status).toBe('FAILED');
-    const entry = (await ledger.auditOf(org.organizationId)).find((e) => e.action === 'approval.expired' && e.resourceId === approvalId);
+    const entry = (await ledger.auditOf(org.organizationId)).find(
+      (e) => e.action === 'approval.expired' && e.resourceId === approvalId,
+    );
     expect(entry).toMatchObject({ actorType: 'SYSTEM' });
     expect(await ledger.balanceOf(org.key, payer)).toBe('100.00000000');
     expect(await ledger.balanceOf(org.key, payee)).toBe('0.00000000');
@@ -71,16 +81,28 @@ describe('approvals: expiry of pending approvals (TIME_SCALE)', () => {
     // Prepare
     const { approvalId } = await pending();
     await sleep(PAST_EXPIRY_MS);
-    await eventually(async () => expect((await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key })).body.status).toBe('EXPIRED'));
+    await eventually(async () =>
+      expect((await service.call('GET', `/v1/approvals/${approvalId}`, { key: org.key })).body.status).toBe('EXPIRED'),
+    );
 
     // Act
     await service.app.services.approvals.expireDue(AUDIT.approval.expire);
     await service.app.services.approvals.expireDue(AUDIT.approval.expire);
 
     // Assess: one expiry, one audit entry, whoever came first.
-    await eventually(async () => expect((await ledger.auditOf(org.organizationId)).filter((e) => e.action === 'approval.expired' && e.resourceId === approvalId)).toHaveLength(1));
+    await eventually(async () =>
+      expect(
+        (await ledger.auditOf(org.organizationId)).filter(
+          (e) => e.action === 'approval.expired' && e.resourceId === approvalId,
+        ),
+      ).toHaveLength(1),
+    );
     await sleep(200);
-    expect((await ledger.auditOf(org.organizationId)).filter((e) => e.action === 'approval.expired' && e.resourceId === approvalId)).toHaveLength(1);
+    expect(
+      (await ledger.auditOf(org.organizationId)).filter(
+        (e) => e.action === 'approval.expired' && e.resourceId === approvalId,
+      ),
+    ).toHaveLength(1);
   });
 
   it('leaves approvals decided in time alone and expires nothing twice', async () => {

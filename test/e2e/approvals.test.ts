@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import {
+  expectApiError,
+  expectStatus,
+  ledgerClient,
+  type LedgerClient,
+  type Organization,
+} from '../fixtures/payments-client.js';
 import { eventually } from '../fixtures/eventually.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
@@ -23,8 +29,10 @@ describe('approvals: /v1/approvals', () => {
   afterAll(() => service.close());
 
   const get = (id: string, key = org.key) => service.call('GET', `/v1/approvals/${id}`, { key });
-  const approve = (id: string, key = approver.key, body?: unknown) => service.call('POST', `/v1/approvals/${id}/approve`, { key, ...(body ? { body } : {}) });
-  const reject = (id: string, key = approver.key, body?: unknown) => service.call('POST', `/v1/approvals/${id}/reject`, { key, ...(body ? { body } : {}) });
+  const approve = (id: string, key = approver.key, body?: unknown) =>
+    service.call('POST', `/v1/approvals/${id}/approve`, { key, ...(body ? { body } : {}) });
+  const reject = (id: string, key = approver.key, body?: unknown) =>
+    service.call('POST', `/v1/approvals/${id}/reject`, { key, ...(body ? { body } : {}) });
 
   /** A payment of `amount` held for approval, from a wallet holding `funds`. */
   async function pending(amount = '40.00', funds = '100.00') {
@@ -46,8 +54,14 @@ describe('approvals: /v1/approvals', () => {
       // Assess
       expectStatus(response, 200);
       expect(response.body).toMatchObject({
-        id: approvalId, status: 'PENDING', walletId: payer, payment: { from: payer, to: payee, amount: '40.00', description: 'GPU hours' },
-        transactionId, failureCode: null, decidedAt: null, decidedBy: null,
+        id: approvalId,
+        status: 'PENDING',
+        walletId: payer,
+        payment: { from: payer, to: payee, amount: '40.00', description: 'GPU hours' },
+        transactionId,
+        failureCode: null,
+        decidedAt: null,
+        decidedBy: null,
       });
       const { createdAt, expiresAt } = response.body;
       // Sandbox durations are scaled down (TIME_SCALE), so only the order is fixed here.
@@ -70,7 +84,9 @@ describe('approvals: /v1/approvals', () => {
       expect(pendingIds).toContain(first.approvalId);
       expect(pendingIds).not.toContain(second.approvalId);
       expect(pendingOnes.body.data.every((a: { status: string }) => a.status === 'PENDING')).toBe(true);
-      expect(byWallet.body.data.map((a: { id: string; status: string }) => [a.id, a.status])).toEqual([[second.approvalId, 'REJECTED']]);
+      expect(byWallet.body.data.map((a: { id: string; status: string }) => [a.id, a.status])).toEqual([
+        [second.approvalId, 'REJECTED'],
+      ]);
     });
 
     it("answers 404 APPROVAL_NOT_FOUND for an unknown approval and another organization's", async () => {
@@ -82,7 +98,11 @@ describe('approvals: /v1/approvals', () => {
 
     it('answers 400 VALIDATION_ERROR for an unknown status filter and 403 without payments:read', async () => {
       const walletReader = await ledger.createKey(org, ['wallets:read']);
-      expectApiError(await service.call('GET', '/v1/approvals?status=MAYBE', { key: org.key }), 400, 'VALIDATION_ERROR');
+      expectApiError(
+        await service.call('GET', '/v1/approvals?status=MAYBE', { key: org.key }),
+        400,
+        'VALIDATION_ERROR',
+      );
       expectApiError(await service.call('GET', '/v1/approvals', { key: walletReader.key }), 403, 'PERMISSION_DENIED');
     });
   });
@@ -97,14 +117,22 @@ describe('approvals: /v1/approvals', () => {
 
       // Assess
       expectStatus(response, 200);
-      expect(response.body).toMatchObject({ id: approvalId, status: 'APPROVED', decidedBy: approver.id, decidedAt: expect.any(String), note: 'budgeted' });
+      expect(response.body).toMatchObject({
+        id: approvalId,
+        status: 'APPROVED',
+        decidedBy: approver.id,
+        decidedAt: expect.any(String),
+        note: 'budgeted',
+      });
       const payment = await ledger.getPayment(org.key, transactionId);
       expect(payment.body).toMatchObject({ status: 'POSTED', postedAt: expect.any(String) });
       expect(await ledger.balanceOf(org.key, payer)).toBe('60.00000000');
       expect(await ledger.balanceOf(org.key, payee)).toBe('40.00000000');
       // The approved payment's audit entry is projected from its journal record, visible within 2 s.
       await eventually(async () => {
-        const entry = (await ledger.auditOf(org.organizationId)).find((e) => e.action === 'approval.approved' && e.resourceId === approvalId);
+        const entry = (await ledger.auditOf(org.organizationId)).find(
+          (e) => e.action === 'approval.approved' && e.resourceId === approvalId,
+        );
         expect(entry).toMatchObject({ actorType: 'API_KEY', actorId: approver.id });
       });
       await ledger.expectLedgerBalanced();
@@ -120,7 +148,12 @@ describe('approvals: /v1/approvals', () => {
 
     it('answers 403 PERMISSION_DENIED to a key without admin and to an agent key', async () => {
       const { approvalId } = await pending();
-      const operatorOfPayments = await ledger.createKey(org, ['payments:read', 'payments:write', 'wallets:read', 'wallets:write']);
+      const operatorOfPayments = await ledger.createKey(org, [
+        'payments:read',
+        'payments:write',
+        'wallets:read',
+        'wallets:write',
+      ]);
       const agent = await ledger.createAgent(org, 'Eager');
       expectApiError(await approve(approvalId, operatorOfPayments.key), 403, 'PERMISSION_DENIED');
       expectApiError(await approve(approvalId, agent.key), 403, 'PERMISSION_DENIED');
@@ -155,7 +188,10 @@ describe('approvals: /v1/approvals', () => {
       expectStatus(response, 200);
       expect(response.body).toMatchObject({ status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS' });
       expect((await get(approvalId)).body).toMatchObject({ status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS' });
-      expect((await ledger.getPayment(org.key, transactionId)).body).toMatchObject({ status: 'FAILED', failureCode: 'INSUFFICIENT_FUNDS' });
+      expect((await ledger.getPayment(org.key, transactionId)).body).toMatchObject({
+        status: 'FAILED',
+        failureCode: 'INSUFFICIENT_FUNDS',
+      });
       expect(await ledger.balanceOf(org.key, payer)).toBe('40.00000000');
       expect(await ledger.balanceOf(org.key, payee)).toBe('60.00000000');
       expectApiError(await approve(approvalId), 409, 'INVALID_STATE');
@@ -168,7 +204,11 @@ describe('approvals: /v1/approvals', () => {
       const payee = await ledger.fundedWallet(org, undefined, 'Payee');
       await ledger.fund(org.key, agent.walletId, '100.00');
       await ledger.createPolicy(org.key, { walletId: agent.walletId, requireHumanApproval: true });
-      const { approvalId, transactionId } = await ledger.queuedPayment(agent.key, { from: agent.walletId, to: payee, amount: '10.00' });
+      const { approvalId, transactionId } = await ledger.queuedPayment(agent.key, {
+        from: agent.walletId,
+        to: payee,
+        amount: '10.00',
+      });
       expectStatus(await service.call('POST', `/v1/agents/${agent.walletId}/pause`, { key: org.key }), 200);
 
       // Act
@@ -210,10 +250,17 @@ describe('approvals: /v1/approvals', () => {
 
       // Assess
       expectStatus(response, 200);
-      expect(response.body).toMatchObject({ id: approvalId, status: 'REJECTED', decidedBy: approver.id, rejectionReason: 'not in budget' });
+      expect(response.body).toMatchObject({
+        id: approvalId,
+        status: 'REJECTED',
+        decidedBy: approver.id,
+        rejectionReason: 'not in budget',
+      });
       expect((await ledger.getPayment(org.key, transactionId)).body.status).toBe('REJECTED');
       expect(await ledger.balanceOf(org.key, payer)).toBe('100.00000000');
-      const entry = (await ledger.auditOf(org.organizationId)).find((e) => e.action === 'approval.rejected' && e.resourceId === approvalId);
+      const entry = (await ledger.auditOf(org.organizationId)).find(
+        (e) => e.action === 'approval.rejected' && e.resourceId === approvalId,
+      );
       expect(entry).toMatchObject({ actorType: 'API_KEY', actorId: approver.id });
     });
 

@@ -27,10 +27,19 @@ type Case = (make: AuditFactories, service: TestService) => Promise<PreparedCall
 const payment = (from: string, to: string) => ({ from, to, amount: '5.00' });
 
 const CASES: Record<string, Case> = {
-  createOrganization: async (_make, service) => ({ key: service.adminKey, body: { name: 'Audited on birth' }, organizationId: (response) => response.body.organization.id }),
+  createOrganization: async (_make, service) => ({
+    key: service.adminKey,
+    body: { name: 'Audited on birth' },
+    organizationId: (response) => response.body.organization.id,
+  }),
   decideKyb: async (make, service) => {
     const org = await make.organization();
-    return { key: service.adminKey, params: { id: org.organizationId }, body: { status: 'VERIFIED' }, organizationId: org.organizationId };
+    return {
+      key: service.adminKey,
+      params: { id: org.organizationId },
+      body: { status: 'VERIFIED' },
+      organizationId: org.organizationId,
+    };
   },
   suspendMerchant: async (make, service) => {
     const org = await make.organization();
@@ -38,7 +47,11 @@ const CASES: Record<string, Case> = {
   },
   createApiKey: async (make) => {
     const org = await make.organization();
-    return { key: org.key, body: { name: 'Audited key', permissions: ['payments:read'] }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      body: { name: 'Audited key', permissions: ['payments:read'] },
+      organizationId: org.organizationId,
+    };
   },
   revokeApiKey: async (make) => {
     const org = await make.organization();
@@ -50,7 +63,12 @@ const CASES: Record<string, Case> = {
   },
   fundWallet: async (make) => {
     const org = await make.organization();
-    return { key: org.key, params: { id: org.mainWalletId }, body: { amount: '25.00' }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      params: { id: org.mainWalletId },
+      body: { amount: '25.00' },
+      organizationId: org.organizationId,
+    };
   },
   createPayment: async (make) => {
     const org = await make.organization();
@@ -69,7 +87,16 @@ const CASES: Record<string, Case> = {
   putMerchantProfile: async (make) => {
     const org = await make.organization();
     const walletId = await make.wallet(org);
-    return { key: org.key, body: { domain: `audited-${org.organizationId.slice(4, 12).toLowerCase()}.example.com`, displayName: 'Audited shop', walletId, closedLoop: false }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      body: {
+        domain: `audited-${org.organizationId.slice(4, 12).toLowerCase()}.example.com`,
+        displayName: 'Audited shop',
+        walletId,
+        closedLoop: false,
+      },
+      organizationId: org.organizationId,
+    };
   },
   createAgent: async (make) => {
     const org = await make.organization();
@@ -77,7 +104,11 @@ const CASES: Record<string, Case> = {
   },
   createAgentFromTemplate: async (make) => {
     const org = await make.organization();
-    return { key: org.key, body: { name: 'Audited researcher', templateId: 'research' }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      body: { name: 'Audited researcher', templateId: 'research' },
+      organizationId: org.organizationId,
+    };
   },
   adjustBudget: async (make) => {
     const org = await make.organization();
@@ -104,11 +135,20 @@ const CASES: Record<string, Case> = {
   createPolicy: async (make) => {
     const org = await make.organization();
     const walletId = await make.wallet(org);
-    return { key: org.key, body: { walletId, name: 'Audited policy', maxTransactionAmount: '20.00', requireHumanApproval: false }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      body: { walletId, name: 'Audited policy', maxTransactionAmount: '20.00', requireHumanApproval: false },
+      organizationId: org.organizationId,
+    };
   },
   updatePolicy: async (make) => {
     const org = await make.organization();
-    return { key: org.key, params: { id: await make.policy(org) }, body: { maxTransactionAmount: '30.00' }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      params: { id: await make.policy(org) },
+      body: { maxTransactionAmount: '30.00' },
+      organizationId: org.organizationId,
+    };
   },
   deletePolicy: async (make) => {
     const org = await make.organization();
@@ -122,7 +162,12 @@ const CASES: Record<string, Case> = {
   rejectApproval: async (make) => {
     const org = await make.organization();
     const { approvalId, approverKey } = await make.pendingApproval(org);
-    return { key: approverKey, params: { id: approvalId }, body: { reason: 'Not in budget' }, organizationId: org.organizationId };
+    return {
+      key: approverKey,
+      params: { id: approvalId },
+      body: { reason: 'Not in budget' },
+      organizationId: org.organizationId,
+    };
   },
   acceptTos: async (make) => {
     const org = await make.organization();
@@ -157,7 +202,11 @@ const CASES: Record<string, Case> = {
     const org = await make.organization();
     const id = await webhookOf(service, org.key);
     const tested = await service.call('POST', `/v1/webhooks/${id}/test`, { key: org.key });
-    return { key: org.key, params: { id, deliveryId: tested.body.deliveryId as string }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      params: { id, deliveryId: tested.body.deliveryId as string },
+      organizationId: org.organizationId,
+    };
   },
   createBankAccount: async (make) => {
     const org = await make.organization();
@@ -165,7 +214,12 @@ const CASES: Record<string, Case> = {
   },
   verifyBankAccount: async (make, service) => {
     const org = await make.organization();
-    return { key: org.key, params: { id: await bankAccountOf(service, org.key) }, body: { amounts: ['0.32', '0.45'] }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      params: { id: await bankAccountOf(service, org.key) },
+      body: { amounts: ['0.32', '0.45'] },
+      organizationId: org.organizationId,
+    };
   },
   deleteBankAccount: async (make, service) => {
     const org = await make.organization();
@@ -173,31 +227,51 @@ const CASES: Record<string, Case> = {
   },
   createDeposit: async (make) => {
     const org = await make.organization();
-    return { key: org.key, body: { walletId: org.mainWalletId, amount: '100.00', currency: 'USD', source: ACH_SOURCE }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      body: { walletId: org.mainWalletId, amount: '100.00', currency: 'USD', source: ACH_SOURCE },
+      organizationId: org.organizationId,
+    };
   },
   createWithdrawal: async (make, service) => {
     const org = await make.organization();
     await fundMain(service, org);
-    return { key: org.key, body: { walletId: org.mainWalletId, amount: '10.00', currency: 'USD', destination: ACH_SOURCE }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      body: { walletId: org.mainWalletId, amount: '10.00', currency: 'USD', destination: ACH_SOURCE },
+      organizationId: org.organizationId,
+    };
   },
   createInternalTransfer: async (make) => {
     const org = await make.organization();
     const { payer, payee } = await make.walletPair(org);
-    return { key: org.key, body: { fromWalletId: payer, toWalletId: payee, amount: '5.00' }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      body: { fromWalletId: payer, toWalletId: payee, amount: '5.00' },
+      organizationId: org.organizationId,
+    };
   },
   cancelTransfer: async (make, service) => {
     const org = await make.organization();
     await fundMain(service, org);
     const id = await transferOf(service, org, 'withdraw');
     // The workflow submits it at once (PENDING); the test helper does if the workflow has not yet.
-    const advanced = await service.call('POST', `/v1/test-helpers/transfers/${id}/advance`, { key: org.key, body: { to: 'PENDING' } });
+    const advanced = await service.call('POST', `/v1/test-helpers/transfers/${id}/advance`, {
+      key: org.key,
+      body: { to: 'PENDING' },
+    });
     const now = await service.call('GET', `/v1/transfers/${id}`, { key: org.key });
     if (now.body.status !== 'PENDING') throw new Error(`transfer not pending: ${advanced.text} ${now.text}`);
     return { key: org.key, params: { id }, organizationId: org.organizationId };
   },
   advanceTransfer: async (make, service) => {
     const org = await make.organization();
-    return { key: org.key, params: { id: await transferOf(service, org, 'deposit') }, body: { to: 'COMPLETED' }, organizationId: org.organizationId };
+    return {
+      key: org.key,
+      params: { id: await transferOf(service, org, 'deposit') },
+      body: { to: 'COMPLETED' },
+      organizationId: org.organizationId,
+    };
   },
   ...CARD_CASES(),
 };
@@ -205,11 +279,23 @@ const CASES: Record<string, Case> = {
 /** ACH settles after 3 s at the default TIME_SCALE: long enough for a cancel from PENDING. */
 const ACH_SOURCE = { type: 'ACH', routingNumber: '021000021', accountNumber: '000123456789' };
 async function fundMain(service: TestService, org: { key: string; mainWalletId: string }): Promise<void> {
-  const funded = await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, { key: org.key, body: { amount: '100.00' } });
+  const funded = await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, {
+    key: org.key,
+    body: { amount: '100.00' },
+  });
   if (funded.status !== 200) throw new Error(`funding failed: ${funded.text}`);
 }
-async function transferOf(service: TestService, org: { key: string; mainWalletId: string }, kind: 'deposit' | 'withdraw'): Promise<string> {
-  const body = { walletId: org.mainWalletId, amount: '50.00', currency: 'USD', [kind === 'deposit' ? 'source' : 'destination']: ACH_SOURCE };
+async function transferOf(
+  service: TestService,
+  org: { key: string; mainWalletId: string },
+  kind: 'deposit' | 'withdraw',
+): Promise<string> {
+  const body = {
+    walletId: org.mainWalletId,
+    amount: '50.00',
+    currency: 'USD',
+    [kind === 'deposit' ? 'source' : 'destination']: ACH_SOURCE,
+  };
   const response = await service.call('POST', `/v1/transfers/${kind}`, { key: org.key, body });
   if (response.status !== 202 && response.status !== 201) throw new Error(`transfer failed: ${response.text}`);
   return response.body.id as string;
@@ -219,29 +305,61 @@ async function transferOf(service: TestService, org: { key: string; mainWalletId
 function CARD_CASES(): Record<string, Case> {
   const cardOf = async (service: TestService, org: { key: string; mainWalletId: string }) => {
     await fundMain(service, org);
-    const response = await service.call('POST', '/v1/cards', { key: org.key, body: { walletId: org.mainWalletId, type: 'PERSISTENT' } });
+    const response = await service.call('POST', '/v1/cards', {
+      key: org.key,
+      body: { walletId: org.mainWalletId, type: 'PERSISTENT' },
+    });
     if (response.status !== 201) throw new Error(`card creation failed: ${response.text}`);
     return response.body.id as string;
   };
-  const authorizationOf = async (service: TestService, org: { key: string; mainWalletId: string }, captured = false) => {
+  const authorizationOf = async (
+    service: TestService,
+    org: { key: string; mainWalletId: string },
+    captured = false,
+  ) => {
     const cardId = await cardOf(service, org);
-    const response = await service.call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, { key: org.key, body: { amount: '10.00', merchant: { name: 'Shop', category: '5734' } } });
+    const response = await service.call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, {
+      key: org.key,
+      body: { amount: '10.00', merchant: { name: 'Shop', category: '5734' } },
+    });
     if (response.body?.status !== 'APPROVED') throw new Error(`authorization failed: ${response.text}`);
-    if (captured) await service.call('POST', `/v1/test-helpers/authorizations/${response.body.id}/capture`, { key: org.key, body: {} });
+    if (captured)
+      await service.call('POST', `/v1/test-helpers/authorizations/${response.body.id}/capture`, {
+        key: org.key,
+        body: {},
+      });
     return response.body.id as string;
   };
-  const onCard = (body?: unknown): Case => async (make, service) => {
-    const org = await make.organization();
-    return { key: org.key, params: { id: await cardOf(service, org) }, ...(body ? { body } : {}), organizationId: org.organizationId };
-  };
+  const onCard =
+    (body?: unknown): Case =>
+    async (make, service) => {
+      const org = await make.organization();
+      return {
+        key: org.key,
+        params: { id: await cardOf(service, org) },
+        ...(body ? { body } : {}),
+        organizationId: org.organizationId,
+      };
+    };
   return {
     createCardholder: async (make) => {
       const org = await make.organization();
-      return { key: org.key, body: { name: 'Audited holder', billingAddress: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } }, organizationId: org.organizationId };
+      return {
+        key: org.key,
+        body: {
+          name: 'Audited holder',
+          billingAddress: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+        },
+        organizationId: org.organizationId,
+      };
     },
     createCard: async (make) => {
       const org = await make.organization();
-      return { key: org.key, body: { walletId: org.mainWalletId, type: 'PERSISTENT' }, organizationId: org.organizationId };
+      return {
+        key: org.key,
+        body: { walletId: org.mainWalletId, type: 'PERSISTENT' },
+        organizationId: org.organizationId,
+      };
     },
     updateCard: onCard({ spendingLimits: [{ amount: '10.00', interval: 'daily' }] }),
     freezeCard: onCard(),
@@ -255,7 +373,12 @@ function CARD_CASES(): Record<string, Case> {
     createTestAuthorization: onCard({ amount: '5.00', merchant: { name: 'Shop', category: '5734' } }),
     captureTestAuthorization: async (make, service) => {
       const org = await make.organization();
-      return { key: org.key, params: { id: await authorizationOf(service, org) }, body: { amount: '5.00' }, organizationId: org.organizationId };
+      return {
+        key: org.key,
+        params: { id: await authorizationOf(service, org) },
+        body: { amount: '5.00' },
+        organizationId: org.organizationId,
+      };
     },
     reverseTestAuthorization: async (make, service) => {
       const org = await make.organization();
@@ -263,12 +386,22 @@ function CARD_CASES(): Record<string, Case> {
     },
     refundTestAuthorization: async (make, service) => {
       const org = await make.organization();
-      return { key: org.key, params: { id: await authorizationOf(service, org, true) }, body: { amount: '5.00' }, organizationId: org.organizationId };
+      return {
+        key: org.key,
+        params: { id: await authorizationOf(service, org, true) },
+        body: { amount: '5.00' },
+        organizationId: org.organizationId,
+      };
     },
   };
 }
 
-const BANK_ACCOUNT = { routingNumber: '011000015', accountNumber: '000123456789', accountName: 'Audited account', accountType: 'CHECKING' };
+const BANK_ACCOUNT = {
+  routingNumber: '011000015',
+  accountNumber: '000123456789',
+  accountName: 'Audited account',
+  accountType: 'CHECKING',
+};
 async function bankAccountOf(service: TestService, key: string): Promise<string> {
   const response = await service.call('POST', '/v1/bank-accounts', { key, body: BANK_ACCOUNT });
   if (response.status !== 201) throw new Error(`bank account creation failed: ${response.text}`);
@@ -296,14 +429,20 @@ function pathOf(route: RouteDefinition, params: Record<string, string> = {}): st
 
 /** Every audit entry of the organization, both environments. */
 async function entriesOf(service: TestService, organizationId: string): Promise<AuditItem[]> {
-  return [...(await auditPartition(service.table, organizationId, 'SANDBOX')), ...(await auditPartition(service.table, organizationId, 'PRODUCTION'))];
+  return [
+    ...(await auditPartition(service.table, organizationId, 'SANDBOX')),
+    ...(await auditPartition(service.table, organizationId, 'PRODUCTION')),
+  ];
 }
 
 describe('audit coverage: every mutating route writes exactly one audit entry', () => {
   let service: TestService;
   let make: AuditFactories;
   beforeAll(async () => {
-    service = await startTestService({ WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+    service = await startTestService({
+      WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    });
     make = auditFactories(service);
   });
   afterAll(() => service.close());
@@ -315,31 +454,49 @@ describe('audit coverage: every mutating route writes exactly one audit entry', 
   });
 
   it('names a known audit action on every mutating route', () => {
-    const unnamed = MUTATING.filter((route) => route.audit === undefined || !(AUDIT_ACTIONS as readonly string[]).includes(route.audit)).map(routeKeyOf);
+    const unnamed = MUTATING.filter(
+      (route) => route.audit === undefined || !(AUDIT_ACTIONS as readonly string[]).includes(route.audit),
+    ).map(routeKeyOf);
     expect(unnamed).toEqual([]);
   });
 
-  it.each(MUTATING.map((route) => [routeKeyOf(route), route] as const))('%s leaves exactly one entry with its audit action', async (_routeKey, route) => {
-    // Prepare
-    const prepare = CASES[route.operation];
-    if (!prepare) throw new Error(`no audit coverage case for ${route.operation}: add one to CASES`);
-    const prepared = await prepare(make, service);
-    const knownOrganization = typeof prepared.organizationId === 'string' ? prepared.organizationId : undefined;
-    // Movements' audit entries are projected from the journal (visible within 2 s): the
-    // preparation's are in before counting, and the call's are in before reading what it added.
-    await service.projected();
-    const before = new Set(knownOrganization ? (await entriesOf(service, knownOrganization)).map((entry) => entry.id) : []);
+  it.each(MUTATING.map((route) => [routeKeyOf(route), route] as const))(
+    '%s leaves exactly one entry with its audit action',
+    async (_routeKey, route) => {
+      // Prepare
+      const prepare = CASES[route.operation];
+      if (!prepare) throw new Error(`no audit coverage case for ${route.operation}: add one to CASES`);
+      const prepared = await prepare(make, service);
+      const knownOrganization = typeof prepared.organizationId === 'string' ? prepared.organizationId : undefined;
+      // Movements' audit entries are projected from the journal (visible within 2 s): the
+      // preparation's are in before counting, and the call's are in before reading what it added.
+      await service.projected();
+      const before = new Set(
+        knownOrganization ? (await entriesOf(service, knownOrganization)).map((entry) => entry.id) : [],
+      );
 
-    // Act
-    const response = await service.call(route.method, pathOf(route, prepared.params), { key: prepared.key, ...(prepared.body !== undefined ? { body: prepared.body } : {}) });
-    await service.projected();
+      // Act
+      const response = await service.call(route.method, pathOf(route, prepared.params), {
+        key: prepared.key,
+        ...(prepared.body !== undefined ? { body: prepared.body } : {}),
+      });
+      await service.projected();
 
-    // Assess
-    expect(response.status, response.text).toBeGreaterThanOrEqual(200);
-    expect(response.status, response.text).toBeLessThan(300);
-    const organizationId = knownOrganization ?? (prepared.organizationId as (r: ApiResponse) => string)(response);
-    const added = (await entriesOf(service, organizationId)).filter((entry) => !before.has(entry.id));
-    expect(added.map((entry) => entry.action), JSON.stringify(added)).toEqual([route.audit]);
-    expect(added[0]).toMatchObject({ organizationId, actorType: 'API_KEY', actorId: expect.stringMatching(/^key_/), resourceId: expect.stringMatching(/\S/) });
-  });
+      // Assess
+      expect(response.status, response.text).toBeGreaterThanOrEqual(200);
+      expect(response.status, response.text).toBeLessThan(300);
+      const organizationId = knownOrganization ?? (prepared.organizationId as (r: ApiResponse) => string)(response);
+      const added = (await entriesOf(service, organizationId)).filter((entry) => !before.has(entry.id));
+      expect(
+        added.map((entry) => entry.action),
+        JSON.stringify(added),
+      ).toEqual([route.audit]);
+      expect(added[0]).toMatchObject({
+        organizationId,
+        actorType: 'API_KEY',
+        actorId: expect.stringMatching(/^key_/),
+        resourceId: expect.stringMatching(/\S/),
+      });
+    },
+  );
 });

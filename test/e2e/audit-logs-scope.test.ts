@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../fixtures/organizations.js';
-import { auditList, auditLogsPath, auditPages, auditPartition, idsOf, type AuditItem } from '../fixtures/audit-reads.js';
+import {
+  auditList,
+  auditLogsPath,
+  auditPages,
+  auditPartition,
+  idsOf,
+  type AuditItem,
+} from '../fixtures/audit-reads.js';
 import { buildAuditWorld, signatures, type AuditWorld, type WorldAgent } from '../fixtures/audited-organization.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
@@ -17,7 +24,11 @@ describe('audit logs: what a wallet-scoped (agent) key and another organization 
   afterAll(() => service.close());
 
   const ofWallet = (walletId: string) => stored.filter((entry) => entry.walletId === walletId);
-  const agents = () => [['A', world.agentA, world.agentB], ['B', world.agentB, world.agentA]] as Array<[string, WorldAgent, WorldAgent]>;
+  const agents = () =>
+    [
+      ['A', world.agentA, world.agentB],
+      ['B', world.agentB, world.agentA],
+    ] as Array<[string, WorldAgent, WorldAgent]>;
 
   it('shows an agent exactly the entries of its own wallet, newest first, across pages', async () => {
     for (const [name, self] of agents()) {
@@ -38,14 +49,25 @@ describe('audit logs: what a wallet-scoped (agent) key and another organization 
 
       // Assess
       const foreign = new Set(idsOf(ofWallet(other.id)));
-      expect(served.filter((entry) => foreign.has(entry.id)), name).toEqual([]);
-      expect(served.filter((entry) => entry.actorId === other.keyId), name).toEqual([]);
+      expect(
+        served.filter((entry) => foreign.has(entry.id)),
+        name,
+      ).toEqual([]);
+      expect(
+        served.filter((entry) => entry.actorId === other.keyId),
+        name,
+      ).toEqual([]);
     }
   });
 
   it("returns nothing to an agent filtering by the other agent's resources or key", async () => {
     for (const [name, self, other] of agents()) {
-      for (const query of [{ resource: other.id }, { resource: other.paymentIds[0]! }, { actorId: other.keyId }, { resource: other.id, action: 'wallet.create' }]) {
+      for (const query of [
+        { resource: other.id },
+        { resource: other.paymentIds[0]! },
+        { actorId: other.keyId },
+        { resource: other.id, action: 'wallet.create' },
+      ]) {
         // Act
         const response = await service.call('GET', auditLogsPath(query), { key: self.key });
 
@@ -65,7 +87,9 @@ describe('audit logs: what a wallet-scoped (agent) key and another organization 
     // Assess
     expect(payments.map((entry) => entry.resourceId).sort()).toEqual([...world.agentA.paymentIds].sort());
     expect(signatures(ownResource)).toEqual(signatures(world.recorded.filter((r) => r.resourceId === world.agentA.id)));
-    expect(idsOf(byOrganizationKey)).toEqual(idsOf(ofWallet(world.agentA.id).filter((entry) => entry.actorId === world.orgKeyId)));
+    expect(idsOf(byOrganizationKey)).toEqual(
+      idsOf(ofWallet(world.agentA.id).filter((entry) => entry.actorId === world.orgKeyId)),
+    );
     expect(byOrganizationKey.map((entry) => entry.action).sort()).toEqual(['policy.create', 'wallet.create']);
   });
 
@@ -74,7 +98,9 @@ describe('audit logs: what a wallet-scoped (agent) key and another organization 
     const first = await service.call('GET', auditLogsPath({ limit: 2 }), { key: world.orgKey });
 
     // Act
-    const response = await service.call('GET', auditLogsPath({ limit: 2, cursor: first.body.nextCursor }), { key: world.agentA.key });
+    const response = await service.call('GET', auditLogsPath({ limit: 2, cursor: first.body.nextCursor }), {
+      key: world.agentA.key,
+    });
 
     // Assess
     expect(expectError(response, 400, 'VALIDATION_ERROR').details?.field).toBe('cursor');
@@ -82,7 +108,10 @@ describe('audit logs: what a wallet-scoped (agent) key and another organization 
 
   it('answers 403 PERMISSION_DENIED to an agent key without wallets:read', async () => {
     // Prepare
-    const created = await service.call('POST', '/v1/agents', { key: world.orgKey, body: { name: 'Payer only', permissions: ['payments:write'] } });
+    const created = await service.call('POST', '/v1/agents', {
+      key: world.orgKey,
+      body: { name: 'Payer only', permissions: ['payments:write'] },
+    });
     expect(created.status, created.text).toBe(201);
 
     // Act
@@ -98,7 +127,11 @@ describe('audit logs: what a wallet-scoped (agent) key and another organization 
 
     // Act
     const own = await auditList(service, other.key);
-    const probes = await Promise.all([{ resource: world.agentA.id }, { actorId: world.orgKeyId }, { resource: world.organizationId }].map((q) => auditList(service, other.key, q)));
+    const probes = await Promise.all(
+      [{ resource: world.agentA.id }, { actorId: world.orgKeyId }, { resource: world.organizationId }].map((q) =>
+        auditList(service, other.key, q),
+      ),
+    );
 
     // Assess
     expect(own).toHaveLength(1);

@@ -1,11 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectValidationError } from '../fixtures/organizations.js';
-import { auditList, auditLogsPath, auditPages, auditPartition, idsOf, type AuditItem } from '../fixtures/audit-reads.js';
+import {
+  auditList,
+  auditLogsPath,
+  auditPages,
+  auditPartition,
+  idsOf,
+  type AuditItem,
+} from '../fixtures/audit-reads.js';
 import { buildAuditWorld, signatures, WORLD_ENTRY_COUNT, type AuditWorld } from '../fixtures/audited-organization.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 const PAGE_SIZE = 7;
-const ENTRY_FIELDS = ['action', 'actorId', 'actorType', 'createdAt', 'id', 'ipAddress', 'metadata', 'organizationId', 'resource', 'resourceId'];
+const ENTRY_FIELDS = [
+  'action',
+  'actorId',
+  'actorType',
+  'createdAt',
+  'id',
+  'ipAddress',
+  'metadata',
+  'organizationId',
+  'resource',
+  'resourceId',
+];
 
 interface Filters {
   action?: string;
@@ -67,7 +85,12 @@ describe('audit logs: GET /v1/audit-logs', () => {
     it('serves each entry in the documented shape', () => {
       for (const entry of all) {
         expect(Object.keys(entry).sort()).toEqual(ENTRY_FIELDS);
-        expect(entry).toMatchObject({ id: expect.stringMatching(/^log_/), organizationId: world.organizationId, actorType: 'API_KEY', resource: expect.any(String) });
+        expect(entry).toMatchObject({
+          id: expect.stringMatching(/^log_/),
+          organizationId: world.organizationId,
+          actorType: 'API_KEY',
+          resource: expect.any(String),
+        });
         expect(new Date(entry.createdAt).toISOString()).toBe(entry.createdAt);
       }
     });
@@ -78,11 +101,15 @@ describe('audit logs: GET /v1/audit-logs', () => {
 
       // Assess
       expect(pages.map((page) => page.data.length)).toEqual([4, 4, 4, 3]);
-      expect(idsOf(pages.flatMap((page) => page.data))).toEqual(idsOf(all.filter(matching({ action: 'payment.created' }))));
+      expect(idsOf(pages.flatMap((page) => page.data))).toEqual(
+        idsOf(all.filter(matching({ action: 'payment.created' }))),
+      );
     });
 
     it('answers an empty page without a next cursor when nothing matches', async () => {
-      const response = await service.call('GET', auditLogsPath({ resource: 'wal_doesnotexist00000000000' }), { key: world.orgKey });
+      const response = await service.call('GET', auditLogsPath({ resource: 'wal_doesnotexist00000000000' }), {
+        key: world.orgKey,
+      });
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual([]);
       expect(response.body.nextCursor ?? '').toBe('');
@@ -98,10 +125,19 @@ describe('audit logs: GET /v1/audit-logs', () => {
     });
 
     it('filters by resource id alone', async () => {
-      const resources = [world.mainWalletId, world.agentA.id, world.agentB.id, world.agentA.paymentIds[3]!, world.apiKeyIds[0]!, world.organizationId];
+      const resources = [
+        world.mainWalletId,
+        world.agentA.id,
+        world.agentB.id,
+        world.agentA.paymentIds[3]!,
+        world.apiKeyIds[0]!,
+        world.organizationId,
+      ];
       for (const resource of resources) {
         const served = await expectFiltered({ resource });
-        expect(signatures(served), resource).toEqual(signatures(world.recorded.filter((r) => r.resourceId === resource)));
+        expect(signatures(served), resource).toEqual(
+          signatures(world.recorded.filter((r) => r.resourceId === resource)),
+        );
         expect(served.length, resource).toBeGreaterThan(0);
       }
     });
@@ -125,9 +161,13 @@ describe('audit logs: GET /v1/audit-logs', () => {
       expect(served.length).toBeLessThan(WORLD_ENTRY_COUNT);
     });
 
-    it("includes an entry whose createdAt is exactly the from or the to bound", async () => {
+    it('includes an entry whose createdAt is exactly the from or the to bound', async () => {
       const entry = all[17]!;
-      for (const q of [{ from: entry.createdAt }, { to: entry.createdAt }, { from: entry.createdAt, to: entry.createdAt }]) {
+      for (const q of [
+        { from: entry.createdAt },
+        { to: entry.createdAt },
+        { from: entry.createdAt, to: entry.createdAt },
+      ]) {
         const served = await expectFiltered(q);
         expect(idsOf(served), JSON.stringify(q)).toContain(entry.id);
       }
@@ -149,7 +189,12 @@ describe('audit logs: GET /v1/audit-logs', () => {
 
     it('combines action, actor and a time window', async () => {
       const payments = all.filter(matching({ action: 'payment.created', actorId: world.agentA.keyId }));
-      const q = { action: 'payment.created', actorId: world.agentA.keyId, from: payments[7]!.createdAt, to: payments[2]!.createdAt };
+      const q = {
+        action: 'payment.created',
+        actorId: world.agentA.keyId,
+        from: payments[7]!.createdAt,
+        to: payments[2]!.createdAt,
+      };
       const served = await expectFiltered(q);
       expect(served.length).toBeGreaterThanOrEqual(6);
       expect(served.every((e) => world.agentA.paymentIds.includes(e.resourceId))).toBe(true);
@@ -159,7 +204,9 @@ describe('audit logs: GET /v1/audit-logs', () => {
       const fundings = await expectFiltered({ action: 'wallet.fund', resource: world.mainWalletId });
       expect(fundings).toHaveLength(8);
       const selfFunded = await expectFiltered({ resource: world.agentA.id, actorId: world.agentA.keyId });
-      expect(signatures(selfFunded)).toEqual(signatures(world.recorded.filter((r) => r.resourceId === world.agentA.id && r.actorId === world.agentA.keyId)));
+      expect(signatures(selfFunded)).toEqual(
+        signatures(world.recorded.filter((r) => r.resourceId === world.agentA.id && r.actorId === world.agentA.keyId)),
+      );
       expect(selfFunded).toHaveLength(2);
       expect(await list({ action: 'wallet.fund', resource: world.walletIds[0]! })).toEqual([]);
     });
@@ -187,7 +234,11 @@ describe('audit logs: GET /v1/audit-logs', () => {
     });
 
     it('answers 400 VALIDATION_ERROR when from is after to', async () => {
-      const error = expectError(await get({ from: '2026-06-02T00:00:00Z', to: '2026-06-01T00:00:00Z' }), 400, 'VALIDATION_ERROR');
+      const error = expectError(
+        await get({ from: '2026-06-02T00:00:00Z', to: '2026-06-01T00:00:00Z' }),
+        400,
+        'VALIDATION_ERROR',
+      );
       expect(['from', 'to']).toContain(error.details?.field);
     });
 

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARD_NETWORK_ENV, CARD_NETWORK_FUNCTION, CARD_NETWORK_SIGNATURE_HEADER } from '../../shared/card-network/function.js';
+import {
+  CARD_NETWORK_ENV,
+  CARD_NETWORK_FUNCTION,
+  CARD_NETWORK_SIGNATURE_HEADER,
+} from '../../shared/card-network/function.js';
 import { signCardNetworkRequest } from '../../shared/card-network/signature.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { agentsApi, type CreatedAgent } from '../fixtures/agents-client.js';
@@ -34,25 +38,42 @@ describe('card network endpoint: signed authorization requests', () => {
   const nowS = () => Math.floor(Date.now() / 1000);
 
   /** POSTs `body` (raw text) to the endpoint, signed with `secret` at `timestampS` unless a header is given. */
-  async function post(body: string, options: { secret?: string; timestampS?: number; header?: string | null; method?: string } = {}): Promise<ApiResponse> {
-    const signature = options.header === undefined ? signCardNetworkRequest(options.secret ?? SECRET, body, options.timestampS ?? nowS()) : options.header;
+  async function post(
+    body: string,
+    options: { secret?: string; timestampS?: number; header?: string | null; method?: string } = {},
+  ): Promise<ApiResponse> {
+    const signature =
+      options.header === undefined
+        ? signCardNetworkRequest(options.secret ?? SECRET, body, options.timestampS ?? nowS())
+        : options.header;
     const response = await fetch(service.baseUrl + CARD_NETWORK_FUNCTION.path, {
       method: options.method ?? 'POST',
-      headers: { 'content-type': 'application/json', ...(signature === null ? {} : { [CARD_NETWORK_SIGNATURE_HEADER]: signature }) },
+      headers: {
+        'content-type': 'application/json',
+        ...(signature === null ? {} : { [CARD_NETWORK_SIGNATURE_HEADER]: signature }),
+      },
       ...(options.method === 'GET' ? {} : { body }),
     });
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text };
   }
 
-  const request = (cardId: string, amount: string, merchant: Record<string, string> = SOFTWARE, networkId = `iauth_e2e_${++sequence}`) => ({ networkId, cardId, amount, currency: 'USD', merchant });
+  const request = (
+    cardId: string,
+    amount: string,
+    merchant: Record<string, string> = SOFTWARE,
+    networkId = `iauth_e2e_${++sequence}`,
+  ) => ({ networkId, cardId, amount, currency: 'USD', merchant });
   const network = async (cardId: string, amount: string, merchant?: Record<string, string>) => {
     const response = await post(JSON.stringify(request(cardId, amount, merchant)));
     expect(response.status, response.text).toBe(200);
     return response.body as { approved: boolean; authorizationId?: string; reason?: string };
   };
   const helper = async (cardId: string, amount: string, merchant: Record<string, string> = SOFTWARE) => {
-    const response = await service.call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, { key: org.key, body: { amount, merchant } });
+    const response = await service.call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, {
+      key: org.key,
+      body: { amount, merchant },
+    });
     expect(response.status, response.text).toBe(201);
     return response.body as { id: string; status: string; reason: string | null };
   };
@@ -60,20 +81,36 @@ describe('card network endpoint: signed authorization requests', () => {
     const response = await service.call('GET', `/v1/wallets/${agent.id}`, { key: org.key });
     return { balance: Number(response.body.balance).toFixed(2), held: Number(response.body.heldBalance).toFixed(2) };
   };
-  const authorizations = async (cardId: string) => (await service.call('GET', `/v1/cards/${cardId}/authorizations?limit=100`, { key: org.key })).body.data as { id: string; status: string; reason: string | null; amount: string; merchant: unknown }[];
+  const authorizations = async (cardId: string) =>
+    (await service.call('GET', `/v1/cards/${cardId}/authorizations?limit=100`, { key: org.key })).body.data as {
+      id: string;
+      status: string;
+      reason: string | null;
+      amount: string;
+      merchant: unknown;
+    }[];
   const eventsOf = async (type: string) => {
     await service.projected();
-    return (await service.call('GET', `/v1/events?type=${type}&limit=100`, { key: org.key })).body.data as { type: string; data: { id: string; reason: string | null } }[];
+    return (await service.call('GET', `/v1/events?type=${type}&limit=100`, { key: org.key })).body.data as {
+      type: string;
+      data: { id: string; reason: string | null };
+    }[];
   };
 
   beforeAll(async () => {
-    service = await startTestService({ [ENV.dataEncryptionKey]: randomBytes(32).toString('hex'), [CARD_NETWORK_ENV.secret]: SECRET });
+    service = await startTestService({
+      [ENV.dataEncryptionKey]: randomBytes(32).toString('hex'),
+      [CARD_NETWORK_ENV.secret]: SECRET,
+    });
     org = await service.createOrganization('Card Network Org');
     const agents = agentsApi(service);
     agent = await agents.createAgent(org, { name: 'Shopper' });
     await agents.fundAgent(org, agent.id, 100);
     const create = async () => {
-      const response = await service.call('POST', '/v1/cards', { key: agent.apiKey, body: { walletId: agent.id, type: 'PERSISTENT', spendingLimits: LIMITS } });
+      const response = await service.call('POST', '/v1/cards', {
+        key: agent.apiKey,
+        body: { walletId: agent.id, type: 'PERSISTENT', spendingLimits: LIMITS },
+      });
       expect(response.status, response.text).toBe(201);
       return response.body.id as string;
     };
@@ -87,11 +124,24 @@ describe('card network endpoint: signed authorization requests', () => {
     expect(answer).toEqual({ approved: true, authorizationId: expect.stringMatching(/^auth_/) });
     expect(await wallet()).toEqual({ balance: '70.00', held: '30.00' });
     const [record] = await authorizations(networkCard);
-    expect(record).toMatchObject({ id: answer.authorizationId, status: 'APPROVED', reason: null, amount: '30.00', merchant: SOFTWARE });
-    expect((await eventsOf('card.authorization.approved')).map((event) => event.data.id)).toContain(answer.authorizationId);
+    expect(record).toMatchObject({
+      id: answer.authorizationId,
+      status: 'APPROVED',
+      reason: null,
+      amount: '30.00',
+      merchant: SOFTWARE,
+    });
+    expect((await eventsOf('card.authorization.approved')).map((event) => event.data.id)).toContain(
+      answer.authorizationId,
+    );
     await service.projected();
-    const audit = (await service.call('GET', `/v1/audit-logs?action=card.authorization.create&limit=100`, { key: org.key })).body.data as { resourceId: string; actorType: string; actorId: string }[];
-    expect(audit.find((entry) => entry.resourceId === answer.authorizationId)).toMatchObject({ actorType: 'SYSTEM', actorId: 'card-network' });
+    const audit = (
+      await service.call('GET', `/v1/audit-logs?action=card.authorization.create&limit=100`, { key: org.key })
+    ).body.data as { resourceId: string; actorType: string; actorId: string }[];
+    expect(audit.find((entry) => entry.resourceId === answer.authorizationId)).toMatchObject({
+      actorType: 'SYSTEM',
+      actorId: 'card-network',
+    });
   });
 
   it('decides every case exactly as the sandbox test helper does, with the same money moved', async () => {
@@ -114,7 +164,8 @@ describe('card network endpoint: signed authorization requests', () => {
     const declined = (await eventsOf('card.authorization.declined')).map((event) => event.data);
     const networkDeclines = (await authorizations(networkCard)).filter((auth) => auth.status === 'DECLINED');
     expect(networkDeclines.map((auth) => auth.reason).sort()).toEqual(cases.map(([, , reason]) => reason).sort());
-    for (const auth of networkDeclines) expect(declined.find((event) => event.id === auth.id)?.reason).toBe(auth.reason);
+    for (const auth of networkDeclines)
+      expect(declined.find((event) => event.id === auth.id)?.reason).toBe(auth.reason);
 
     // Frozen card: the network is declined like the helper.
     expect((await service.call('POST', `/v1/cards/${networkCard}/freeze`, { key: agent.apiKey })).status).toBe(200);
@@ -162,9 +213,16 @@ describe('card network endpoint: signed authorization requests', () => {
     expect(replayed.body).toEqual(first.body);
     expect(retried.body).toEqual(first.body);
     const after = await wallet();
-    expect(after).toEqual({ balance: (Number(before.balance) - 5).toFixed(2), held: (Number(before.held) + 5).toFixed(2) });
-    expect((await authorizations(networkCard)).filter((auth) => auth.id === first.body.authorizationId)).toHaveLength(1);
-    expect((await eventsOf('card.authorization.approved')).filter((event) => event.data.id === first.body.authorizationId)).toHaveLength(1);
+    expect(after).toEqual({
+      balance: (Number(before.balance) - 5).toFixed(2),
+      held: (Number(before.held) + 5).toFixed(2),
+    });
+    expect((await authorizations(networkCard)).filter((auth) => auth.id === first.body.authorizationId)).toHaveLength(
+      1,
+    );
+    expect(
+      (await eventsOf('card.authorization.approved')).filter((event) => event.data.id === first.body.authorizationId),
+    ).toHaveLength(1);
 
     // A declined request replayed answers the same decline, and stores one record.
     const declinedBody = JSON.stringify(request(networkCard, '60.00'));

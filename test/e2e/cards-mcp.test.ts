@@ -60,13 +60,19 @@ describe('cards over MCP: create, list, freeze, unfreeze; never the number or CV
   };
   /** The sandbox test helper (REST): what the card network would decide now. */
   const authorize = async (id: string, amount: string) => {
-    const response = await service.call('POST', `/v1/test-helpers/cards/${id}/authorizations`, { key: org.key, body: { amount, merchant: { name: 'OpenAI', category: '5734' } } });
+    const response = await service.call('POST', `/v1/test-helpers/cards/${id}/authorizations`, {
+      key: org.key,
+      body: { amount, merchant: { name: 'OpenAI', category: '5734' } },
+    });
     expect(response.status, response.text).toBe(201);
     return response.body as { status: string; reason: string | null };
   };
 
   beforeAll(async () => {
-    service = await startTestService({ [ENV.mcpAuthToken]: TEST_MCP_TOKEN, [ENV.dataEncryptionKey]: randomBytes(32).toString('hex') });
+    service = await startTestService({
+      [ENV.mcpAuthToken]: TEST_MCP_TOKEN,
+      [ENV.dataEncryptionKey]: randomBytes(32).toString('hex'),
+    });
     org = await service.createOrganization('Cards MCP Org');
     orgClient = await connect(org.key);
     await ok(orgClient, 'fund_wallet', { id: org.mainWalletId, amount: '500.00' });
@@ -83,7 +89,11 @@ describe('cards over MCP: create, list, freeze, unfreeze; never the number or CV
   it('lists the card tools for an agent key and an organization key, and no details tool for either', async () => {
     for (const client of [agentClient, orgClient]) {
       const names = await toolNames(client);
-      expect(names).toEqual(expect.arrayContaining(client === agentClient ? AGENT_CARD_TOOLS : [...CARD_TOOLS, ...ORGANIZATION_ONLY_CARD_TOOLS]));
+      expect(names).toEqual(
+        expect.arrayContaining(
+          client === agentClient ? AGENT_CARD_TOOLS : [...CARD_TOOLS, ...ORGANIZATION_ONLY_CARD_TOOLS],
+        ),
+      );
       expect(names.filter((name) => /detail|number|cvc|sensitive|reveal/i.test(name))).toEqual([]);
     }
     const agentNames = await toolNames(agentClient);
@@ -92,11 +102,16 @@ describe('cards over MCP: create, list, freeze, unfreeze; never the number or CV
     for (const name of CARD_TOOLS) {
       const tool = tools.find((candidate) => candidate.name === `allowance_${name}`)!;
       // Neither the inputs nor the declared outputs have a place for the number or the CVC.
-      for (const key of keysOf(tool.outputSchema ?? {})) expect(key, `${name} output`).not.toMatch(/^(number|cvc|cvv|pan)$/i);
+      for (const key of keysOf(tool.outputSchema ?? {}))
+        expect(key, `${name} output`).not.toMatch(/^(number|cvc|cvv|pan)$/i);
       for (const key of keysOf(tool.inputSchema)) expect(key, `${name} input`).not.toMatch(/^(number|cvc|cvv|pan)$/i);
     }
-    expect(tools.find((tool) => tool.name === 'allowance_list_cards')!.annotations).toMatchObject({ readOnlyHint: true });
-    expect(tools.find((tool) => tool.name === 'allowance_freeze_card')!.annotations).toMatchObject({ readOnlyHint: false });
+    expect(tools.find((tool) => tool.name === 'allowance_list_cards')!.annotations).toMatchObject({
+      readOnlyHint: true,
+    });
+    expect(tools.find((tool) => tool.name === 'allowance_freeze_card')!.annotations).toMatchObject({
+      readOnlyHint: false,
+    });
   });
 
   it('refuses a details tool by name, whoever asks: it does not exist', async () => {
@@ -107,17 +122,31 @@ describe('cards over MCP: create, list, freeze, unfreeze; never the number or CV
     }
   });
 
-  it('lets the agent create a card on its own wallet (metadata only), and no other wallet\'s', async () => {
-    const card = await ok(agentClient, 'create_card', { walletId: agent.id, type: 'PERSISTENT', spendingLimits: LIMITS });
-    expect(card).toMatchObject({ object: 'card', walletId: agent.id, type: 'PERSISTENT', status: 'ACTIVE', brand: 'visa', spendingLimits: LIMITS });
+  it("lets the agent create a card on its own wallet (metadata only), and no other wallet's", async () => {
+    const card = await ok(agentClient, 'create_card', {
+      walletId: agent.id,
+      type: 'PERSISTENT',
+      spendingLimits: LIMITS,
+    });
+    expect(card).toMatchObject({
+      object: 'card',
+      walletId: agent.id,
+      type: 'PERSISTENT',
+      status: 'ACTIVE',
+      brand: 'visa',
+      spendingLimits: LIMITS,
+    });
     expect(card.last4).toMatch(/^\d{4}$/);
     for (const key of ['number', 'cvc', 'expMonth', 'expYear', 'secrets']) expect(Object.keys(card)).not.toContain(key);
     cardId = card.id;
-    expectToolError(await call(agentClient, 'create_card', { walletId: other.id, type: 'PERSISTENT' }), 'WALLET_NOT_FOUND');
+    expectToolError(
+      await call(agentClient, 'create_card', { walletId: other.id, type: 'PERSISTENT' }),
+      'WALLET_NOT_FOUND',
+    );
     expectToolError(await call(agentClient, 'create_card', { walletId: agent.id, type: 'DEBIT' }), 'VALIDATION_ERROR');
   });
 
-  it('lists the agent\'s own cards only; the organization sees every wallet\'s, or one wallet\'s', async () => {
+  it("lists the agent's own cards only; the organization sees every wallet's, or one wallet's", async () => {
     const otherCard = await ok(orgClient, 'create_card', { walletId: other.id, type: 'SINGLE_USE' });
     const mine = await ok(agentClient, 'list_cards', { limit: 100 });
     expect(mine.data.map((card: { id: string }) => card.id)).toEqual([cardId]);
@@ -138,8 +167,18 @@ describe('cards over MCP: create, list, freeze, unfreeze; never the number or CV
     expect(await authorize(cardId, '10.00')).toMatchObject({ status: 'DECLINED', reason: 'card_inactive' });
     expect((await ok(agentClient, 'list_cards', {})).data[0]).toMatchObject({ id: cardId, status: 'INACTIVE' });
     expectToolError(await call(agentClient, 'unfreeze_card', { id: cardId }), 'PERMISSION_DENIED');
-    expectToolError(await call(agentClient, 'update_card', { id: cardId, spendingLimits: [{ amount: '1000.00', interval: 'per_authorization' }] }), 'PERMISSION_DENIED');
-    expect((await ok(agentClient, 'list_cards', {})).data[0]).toMatchObject({ id: cardId, status: 'INACTIVE', spendingLimits: LIMITS });
+    expectToolError(
+      await call(agentClient, 'update_card', {
+        id: cardId,
+        spendingLimits: [{ amount: '1000.00', interval: 'per_authorization' }],
+      }),
+      'PERMISSION_DENIED',
+    );
+    expect((await ok(agentClient, 'list_cards', {})).data[0]).toMatchObject({
+      id: cardId,
+      status: 'INACTIVE',
+      spendingLimits: LIMITS,
+    });
     const unfrozen = await ok(orgClient, 'unfreeze_card', { id: cardId });
     expect(unfrozen).toMatchObject({ id: cardId, status: 'ACTIVE' });
     expect(await authorize(cardId, '10.00')).toMatchObject({ status: 'APPROVED' });
@@ -164,6 +203,7 @@ describe('cards over MCP: create, list, freeze, unfreeze; never the number or CV
       expect(everything).not.toContain(number.slice(0, 12));
       expect(everything).not.toContain(`"${cvc}"`);
     }
-    for (const result of results) for (const key of keysOf(result.structuredContent ?? {})) expect(key).not.toMatch(/^(number|cvc|cvv|pan)$/i);
+    for (const result of results)
+      for (const key of keysOf(result.structuredContent ?? {})) expect(key).not.toMatch(/^(number|cvc|cvv|pan)$/i);
   });
 });

@@ -35,7 +35,14 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
     expect(response.status, response.text).toBe(status);
     return response.body;
   };
-  const authorize = async (cardId: string, amount: string, merchant: Record<string, string> = SOFTWARE) => ok(await call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, { key: org.key, body: { amount, merchant } }), 201);
+  const authorize = async (cardId: string, amount: string, merchant: Record<string, string> = SOFTWARE) =>
+    ok(
+      await call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, {
+        key: org.key,
+        body: { amount, merchant },
+      }),
+      201,
+    );
   const wallet = async (walletId: string) => {
     const body = ok(await call('GET', `/v1/wallets/${walletId}`, { key: org.key }));
     return { balance: Number(body.balance).toFixed(2), held: Number(body.heldBalance).toFixed(2) };
@@ -55,7 +62,16 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
     other = await agents.createAgent(org, { name: 'Other' });
     await agents.fundAgent(org, agent.id, 100);
     for (const method of CONSOLE_METHODS) {
-      spies.push(vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void seen.push(args.map((arg) => (arg instanceof Error ? `${arg.message}\n${arg.stack}` : String(arg))).join(' '))));
+      spies.push(
+        vi
+          .spyOn(console, method)
+          .mockImplementation(
+            (...args: unknown[]) =>
+              void seen.push(
+                args.map((arg) => (arg instanceof Error ? `${arg.message}\n${arg.stack}` : String(arg))).join(' '),
+              ),
+          ),
+      );
     }
   });
   afterAll(async () => {
@@ -67,30 +83,90 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
   let firstAuthorization: string;
   let secondAuthorization: string;
 
-  it('creates a cardholder (country checked) and, with the agent\'s key, a card on the agent\'s wallet', async () => {
-    expectError(await call('POST', '/v1/cards/cardholders', { key: org.key, body: { name: 'Acme', billingAddress: { ...ADDRESS, country: 'XX' } } }), 400, 'VALIDATION_ERROR');
-    expectError(await call('POST', '/v1/cards/cardholders', { key: agent.apiKey, body: { name: 'Acme', billingAddress: ADDRESS } }), 403, 'PERMISSION_DENIED');
-    const cardholder = ok(await call('POST', '/v1/cards/cardholders', { key: org.key, body: { name: 'Acme Research', email: 'cards@acme.example', billingAddress: { ...ADDRESS, country: 'us' } } }), 201);
+  it("creates a cardholder (country checked) and, with the agent's key, a card on the agent's wallet", async () => {
+    expectError(
+      await call('POST', '/v1/cards/cardholders', {
+        key: org.key,
+        body: { name: 'Acme', billingAddress: { ...ADDRESS, country: 'XX' } },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await call('POST', '/v1/cards/cardholders', {
+        key: agent.apiKey,
+        body: { name: 'Acme', billingAddress: ADDRESS },
+      }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    const cardholder = ok(
+      await call('POST', '/v1/cards/cardholders', {
+        key: org.key,
+        body: { name: 'Acme Research', email: 'cards@acme.example', billingAddress: { ...ADDRESS, country: 'us' } },
+      }),
+      201,
+    );
     expect(cardholder).toMatchObject({ object: 'cardholder', billingAddress: { country: 'US', line2: null } });
     expect(ok(await call('GET', `/v1/cards/cardholders/${cardholder.id}`, { key: org.key })).id).toBe(cardholder.id);
 
-    expectError(await call('POST', '/v1/cards', { key: agent.apiKey, body: { walletId: other.id, type: 'PERSISTENT' } }), 404, 'WALLET_NOT_FOUND');
+    expectError(
+      await call('POST', '/v1/cards', { key: agent.apiKey, body: { walletId: other.id, type: 'PERSISTENT' } }),
+      404,
+      'WALLET_NOT_FOUND',
+    );
     const limits = [
       { amount: '50.00', interval: 'per_authorization' },
       { amount: '80.00', interval: 'daily', categories: ['5734', '5812'] },
     ];
-    const card = ok(await call('POST', '/v1/cards', { key: agent.apiKey, body: { walletId: agent.id, type: 'PERSISTENT', spendingLimits: limits } }), 201);
-    expect(card).toMatchObject({ object: 'card', walletId: agent.id, type: 'PERSISTENT', status: 'ACTIVE', brand: 'visa', cardholderId: null, spendingLimits: limits });
+    const card = ok(
+      await call('POST', '/v1/cards', {
+        key: agent.apiKey,
+        body: { walletId: agent.id, type: 'PERSISTENT', spendingLimits: limits },
+      }),
+      201,
+    );
+    expect(card).toMatchObject({
+      object: 'card',
+      walletId: agent.id,
+      type: 'PERSISTENT',
+      status: 'ACTIVE',
+      brand: 'visa',
+      cardholderId: null,
+      spendingLimits: limits,
+    });
     expect(card.last4).toMatch(/^\d{4}$/);
     expect(Object.keys(card)).not.toContain('number');
     cardId = card.id;
-    ok(await call('POST', '/v1/cards', { key: org.key, body: { walletId: agent.id, type: 'PERSISTENT', cardholderId: cardholder.id } }), 201);
-    expectError(await call('POST', '/v1/cards', { key: agent.apiKey, body: { walletId: agent.id, type: 'PERSISTENT', cardholderId: cardholder.id } }), 404, 'CARDHOLDER_NOT_FOUND');
+    ok(
+      await call('POST', '/v1/cards', {
+        key: org.key,
+        body: { walletId: agent.id, type: 'PERSISTENT', cardholderId: cardholder.id },
+      }),
+      201,
+    );
+    expectError(
+      await call('POST', '/v1/cards', {
+        key: agent.apiKey,
+        body: { walletId: agent.id, type: 'PERSISTENT', cardholderId: cardholder.id },
+      }),
+      404,
+      'CARDHOLDER_NOT_FOUND',
+    );
   });
 
   it('approves within the limits: the amount is held and the balance is down by it', async () => {
     const approved = await authorize(cardId, '30.00');
-    expect(approved).toMatchObject({ object: 'card_authorization', status: 'APPROVED', reason: null, amount: '30.00', capturedAmount: '0.00', cardId, walletId: agent.id, merchant: SOFTWARE });
+    expect(approved).toMatchObject({
+      object: 'card_authorization',
+      status: 'APPROVED',
+      reason: null,
+      amount: '30.00',
+      capturedAmount: '0.00',
+      cardId,
+      walletId: agent.id,
+      merchant: SOFTWARE,
+    });
     firstAuthorization = approved.id;
     expect(await wallet(agent.id)).toEqual({ balance: '70.00', held: '30.00' });
   });
@@ -108,60 +184,128 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
   });
 
   it('reverses an authorization: its hold is released and the daily limit counts it no more', async () => {
-    const reversed = ok(await call('POST', `/v1/test-helpers/authorizations/${secondAuthorization}/reverse`, { key: org.key }));
+    const reversed = ok(
+      await call('POST', `/v1/test-helpers/authorizations/${secondAuthorization}/reverse`, { key: org.key }),
+    );
     expect(reversed).toMatchObject({ status: 'REVERSED', capturedAmount: '0.00' });
-    expectError(await call('POST', `/v1/test-helpers/authorizations/${secondAuthorization}/reverse`, { key: org.key }), 409, 'INVALID_STATE');
+    expectError(
+      await call('POST', `/v1/test-helpers/authorizations/${secondAuthorization}/reverse`, { key: org.key }),
+      409,
+      'INVALID_STATE',
+    );
     expect(await wallet(agent.id)).toEqual({ balance: '70.00', held: '30.00' });
     const third = await authorize(cardId, '10.00');
     expect(third.status).toBe('APPROVED');
     ok(await call('POST', `/v1/test-helpers/authorizations/${third.id}/reverse`, { key: org.key }));
   });
 
-  it('declines on a frozen card and on a paused agent\'s wallet, and over the balance', async () => {
+  it("declines on a frozen card and on a paused agent's wallet, and over the balance", async () => {
     expect(ok(await call('POST', `/v1/cards/${cardId}/freeze`, { key: agent.apiKey })).status).toBe('INACTIVE');
     expect(await authorize(cardId, '5.00')).toMatchObject({ status: 'DECLINED', reason: 'card_inactive' });
     // The agent can not lift its card's guardrails: unfreezing and new limits need an organization key.
     expectError(await call('POST', `/v1/cards/${cardId}/unfreeze`, { key: agent.apiKey }), 403, 'PERMISSION_DENIED');
-    expectError(await call('PATCH', `/v1/cards/${cardId}`, { key: agent.apiKey, body: { status: 'ACTIVE' } }), 403, 'PERMISSION_DENIED');
-    expectError(await call('PATCH', `/v1/cards/${cardId}`, { key: agent.apiKey, body: { spendingLimits: [{ amount: '1000.00', interval: 'per_authorization' }] } }), 403, 'PERMISSION_DENIED');
-    expect(ok(await call('GET', `/v1/cards/${cardId}`, { key: agent.apiKey }))).toMatchObject({ status: 'INACTIVE', spendingLimits: [{ amount: '50.00' }, { amount: '80.00' }] });
-    expect(ok(await call('PATCH', `/v1/cards/${cardId}`, { key: org.key, body: { status: 'ACTIVE' } })).status).toBe('ACTIVE');
+    expectError(
+      await call('PATCH', `/v1/cards/${cardId}`, { key: agent.apiKey, body: { status: 'ACTIVE' } }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    expectError(
+      await call('PATCH', `/v1/cards/${cardId}`, {
+        key: agent.apiKey,
+        body: { spendingLimits: [{ amount: '1000.00', interval: 'per_authorization' }] },
+      }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    expect(ok(await call('GET', `/v1/cards/${cardId}`, { key: agent.apiKey }))).toMatchObject({
+      status: 'INACTIVE',
+      spendingLimits: [{ amount: '50.00' }, { amount: '80.00' }],
+    });
+    expect(ok(await call('PATCH', `/v1/cards/${cardId}`, { key: org.key, body: { status: 'ACTIVE' } })).status).toBe(
+      'ACTIVE',
+    );
 
     ok(await call('POST', `/v1/agents/${agent.id}/pause`, { key: org.key }));
     expect(await authorize(cardId, '5.00')).toMatchObject({ status: 'DECLINED', reason: 'wallet_frozen' });
     ok(await call('POST', `/v1/agents/${agent.id}/resume`, { key: org.key }));
 
-    const unlimited = ok(await call('POST', '/v1/cards', { key: org.key, body: { walletId: agent.id, type: 'PERSISTENT' } }), 201);
+    const unlimited = ok(
+      await call('POST', '/v1/cards', { key: org.key, body: { walletId: agent.id, type: 'PERSISTENT' } }),
+      201,
+    );
     expect(await authorize(unlimited.id, '70.01')).toMatchObject({ status: 'DECLINED', reason: 'insufficient_funds' });
     expect(await wallet(agent.id)).toEqual({ balance: '70.00', held: '30.00' });
   });
 
   it('captures partially (the rest released), then refunds into the wallet, never more than captured', async () => {
-    const captured = ok(await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/capture`, { key: org.key, body: { amount: '25.00' } }));
+    const captured = ok(
+      await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/capture`, {
+        key: org.key,
+        body: { amount: '25.00' },
+      }),
+    );
     expect(captured).toMatchObject({ status: 'CAPTURED', amount: '30.00', capturedAmount: '25.00' });
     expect(await wallet(agent.id)).toEqual({ balance: '75.00', held: '0.00' });
-    expectError(await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/capture`, { key: org.key, body: {} }), 409, 'INVALID_STATE');
+    expectError(
+      await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/capture`, { key: org.key, body: {} }),
+      409,
+      'INVALID_STATE',
+    );
 
-    const refund = ok(await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/refund`, { key: org.key, body: { amount: '10.00', idempotencyKey: 'refund-1' } }), 201);
-    expect(refund).toMatchObject({ object: 'card_refund', amount: '10.00', authorizationId: firstAuthorization, walletId: agent.id });
-    const replay = await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/refund`, { key: org.key, body: { amount: '10.00', idempotencyKey: 'refund-1' } });
+    const refund = ok(
+      await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/refund`, {
+        key: org.key,
+        body: { amount: '10.00', idempotencyKey: 'refund-1' },
+      }),
+      201,
+    );
+    expect(refund).toMatchObject({
+      object: 'card_refund',
+      amount: '10.00',
+      authorizationId: firstAuthorization,
+      walletId: agent.id,
+    });
+    const replay = await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/refund`, {
+      key: org.key,
+      body: { amount: '10.00', idempotencyKey: 'refund-1' },
+    });
     expect(replay.status).toBe(201);
     expect(replay.body).toEqual(refund);
     expect(await wallet(agent.id)).toEqual({ balance: '85.00', held: '0.00' });
-    expectError(await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/refund`, { key: org.key, body: { amount: '15.01' } }), 400, 'INVALID_AMOUNT');
+    expectError(
+      await call('POST', `/v1/test-helpers/authorizations/${firstAuthorization}/refund`, {
+        key: org.key,
+        body: { amount: '15.01' },
+      }),
+      400,
+      'INVALID_AMOUNT',
+    );
     const history = ok(await call('GET', `/v1/cards/${cardId}/authorizations?limit=100`, { key: agent.apiKey }));
-    expect(history.data.find((a: { id: string }) => a.id === firstAuthorization)).toMatchObject({ capturedAmount: '25.00', refundedAmount: '10.00' });
+    expect(history.data.find((a: { id: string }) => a.id === firstAuthorization)).toMatchObject({
+      capturedAmount: '25.00',
+      refundedAmount: '10.00',
+    });
     expect(history.data.filter((a: { status: string }) => a.status === 'DECLINED').length).toBe(5);
   });
 
   it('refuses a whitespace-only merchant name', async () => {
     for (const name of ['', '   ', ' *** ']) {
-      expectError(await call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, { key: org.key, body: { amount: '1.00', merchant: { ...SOFTWARE, name } } }), 400, 'VALIDATION_ERROR');
+      expectError(
+        await call('POST', `/v1/test-helpers/cards/${cardId}/authorizations`, {
+          key: org.key,
+          body: { amount: '1.00', merchant: { ...SOFTWARE, name } },
+        }),
+        400,
+        'VALIDATION_ERROR',
+      );
     }
   });
 
   it('cancels a single-use card with its capture', async () => {
-    const single = ok(await call('POST', '/v1/cards', { key: agent.apiKey, body: { walletId: agent.id, type: 'SINGLE_USE' } }), 201);
+    const single = ok(
+      await call('POST', '/v1/cards', { key: agent.apiKey, body: { walletId: agent.id, type: 'SINGLE_USE' } }),
+      201,
+    );
     const auth = await authorize(single.id, '5.00');
     // One live authorization: a second one before the capture is declined.
     expect(await authorize(single.id, '3.00')).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
@@ -178,17 +322,27 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
     const sensitive = await createApiKey(service, org, { permissions: ['cards:sensitive_read'] });
     const first = await readDetails(cardId, sensitive.key);
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toMatchObject({ id: cardId, object: 'card_details', expMonth: expect.any(Number), expYear: new Date().getUTCFullYear() + 3 });
+    expect(first.body).toMatchObject({
+      id: cardId,
+      object: 'card_details',
+      expMonth: expect.any(Number),
+      expYear: new Date().getUTCFullYear() + 3,
+    });
     expect(first.body.number).toMatch(/^400000\d{10}$/);
     expect(first.body.cvc).toMatch(/^\d{3}$/);
     expect((await readDetails(cardId, org.key)).body).toEqual(first.body);
     await service.projected();
     const audit = ok(await call('GET', `/v1/audit-logs?action=card.details.viewed&limit=100`, { key: org.key }));
-    expect(audit.data.map((entry: { actorId: string }) => entry.actorId).sort()).toEqual([sensitive.id, org.keyId].sort());
+    expect(audit.data.map((entry: { actorId: string }) => entry.actorId).sort()).toEqual(
+      [sensitive.id, org.keyId].sort(),
+    );
   });
 
-  it('keeps other wallets\' cards from a scoped key', async () => {
-    const otherCard = ok(await call('POST', '/v1/cards', { key: other.apiKey, body: { walletId: other.id, type: 'PERSISTENT' } }), 201);
+  it("keeps other wallets' cards from a scoped key", async () => {
+    const otherCard = ok(
+      await call('POST', '/v1/cards', { key: other.apiKey, body: { walletId: other.id, type: 'PERSISTENT' } }),
+      201,
+    );
     expectError(await call('GET', `/v1/cards/${otherCard.id}`, { key: agent.apiKey }), 404, 'CARD_NOT_FOUND');
     expectError(await call('POST', `/v1/cards/${otherCard.id}/freeze`, { key: agent.apiKey }), 404, 'CARD_NOT_FOUND');
     const mine = ok(await call('GET', '/v1/cards?limit=100', { key: agent.apiKey }));
@@ -197,40 +351,76 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
     expectError(await call('GET', `/v1/cards?walletId=${other.id}`, { key: agent.apiKey }), 404, 'WALLET_NOT_FOUND');
   });
 
-  it('answers 409 INVALID_STATE to a refund into a deleted agent\'s wallet, and writes nothing', async () => {
+  it("answers 409 INVALID_STATE to a refund into a deleted agent's wallet, and writes nothing", async () => {
     const agents = agentsApi(service);
     const gone = await agents.createAgent(org, { name: 'Leaver' });
     await agents.fundAgent(org, gone.id, 20);
-    const card = ok(await call('POST', '/v1/cards', { key: gone.apiKey, body: { walletId: gone.id, type: 'PERSISTENT' } }), 201);
+    const card = ok(
+      await call('POST', '/v1/cards', { key: gone.apiKey, body: { walletId: gone.id, type: 'PERSISTENT' } }),
+      201,
+    );
     const auth = await authorize(card.id, '15.00');
     expect(auth.status).toBe('APPROVED');
     ok(await call('POST', `/v1/test-helpers/authorizations/${auth.id}/capture`, { key: org.key, body: {} }));
     ok(await call('DELETE', `/v1/agents/${gone.id}`, { key: org.key }));
     const main = await wallet(org.mainWalletId);
-    const refused = await call('POST', `/v1/test-helpers/authorizations/${auth.id}/refund`, { key: org.key, body: { amount: '5.00', idempotencyKey: 'refund-gone' } });
+    const refused = await call('POST', `/v1/test-helpers/authorizations/${auth.id}/refund`, {
+      key: org.key,
+      body: { amount: '5.00', idempotencyKey: 'refund-gone' },
+    });
     expectError(refused, 409, 'INVALID_STATE');
     expect(refused.body.error.message).toMatch(/closed/);
-    expect(ok(await call('GET', `/v1/cards/${card.id}/authorizations`, { key: org.key })).data[0]).toMatchObject({ id: auth.id, status: 'CAPTURED', refundedAmount: '0.00' });
+    expect(ok(await call('GET', `/v1/cards/${card.id}/authorizations`, { key: org.key })).data[0]).toMatchObject({
+      id: auth.id,
+      status: 'CAPTURED',
+      refundedAmount: '0.00',
+    });
     expect(await wallet(org.mainWalletId)).toEqual(main);
     // The refusal is kept under its key: the retry answers the same.
-    expectError(await call('POST', `/v1/test-helpers/authorizations/${auth.id}/refund`, { key: org.key, body: { amount: '5.00', idempotencyKey: 'refund-gone' } }), 409, 'INVALID_STATE');
+    expectError(
+      await call('POST', `/v1/test-helpers/authorizations/${auth.id}/refund`, {
+        key: org.key,
+        body: { amount: '5.00', idempotencyKey: 'refund-gone' },
+      }),
+      409,
+      'INVALID_STATE',
+    );
   });
 
   it('never shows the full number or the CVC in metadata, lists, events, audit entries or logs', async () => {
-    for (const card of ok(await call('GET', '/v1/cards?limit=100', { key: org.key })).data as { id: string }[]) expect((await readDetails(card.id, org.key)).status).toBe(200);
+    for (const card of ok(await call('GET', '/v1/cards?limit=100', { key: org.key })).data as { id: string }[])
+      expect((await readDetails(card.id, org.key)).status).toBe(200);
     await service.projected();
     const events: unknown[] = [];
     let cursor: string | null = null;
     do {
-      const page: ApiResponse = await call('GET', `/v1/events?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: org.key });
+      const page: ApiResponse = await call(
+        'GET',
+        `/v1/events?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { key: org.key },
+      );
       events.push(...ok(page).data);
       cursor = page.body.cursor;
     } while (cursor);
     const types = new Set(events.map((event) => (event as { type: string }).type));
-    for (const type of ['card.created', 'card.updated', 'card.cancelled', 'card.authorization.approved', 'card.authorization.declined', 'card.authorization.captured', 'card.authorization.reversed', 'card.refund.created']) expect(types).toContain(type);
+    for (const type of [
+      'card.created',
+      'card.updated',
+      'card.cancelled',
+      'card.authorization.approved',
+      'card.authorization.declined',
+      'card.authorization.captured',
+      'card.authorization.reversed',
+      'card.refund.created',
+    ])
+      expect(types).toContain(type);
     let auditCursor: string | undefined;
     do {
-      const page: ApiResponse = await call('GET', `/v1/audit-logs?limit=100${auditCursor ? `&cursor=${encodeURIComponent(auditCursor)}` : ''}`, { key: org.key });
+      const page: ApiResponse = await call(
+        'GET',
+        `/v1/audit-logs?limit=100${auditCursor ? `&cursor=${encodeURIComponent(auditCursor)}` : ''}`,
+        { key: org.key },
+      );
       auditCursor = ok(page).nextCursor;
     } while (auditCursor);
     expect(details.length).toBeGreaterThan(4);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
-import { allPassingExcept, expectComplianceShape, putWebhook, statusesOf, type ComplianceBody } from '../fixtures/compliance-controls.js';
+import {
+  allPassingExcept,
+  expectComplianceShape,
+  putWebhook,
+  statusesOf,
+  type ComplianceBody,
+} from '../fixtures/compliance-controls.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('compliance: GET /v1/internal/compliance without WEBHOOK_ENCRYPTION_KEY and MCP_AUTH_TOKEN', () => {
@@ -27,7 +33,11 @@ describe('compliance: GET /v1/internal/compliance without WEBHOOK_ENCRYPTION_KEY
 
     // Assess
     expect(statusesOf(result)).toEqual(
-      allPassingExcept({ 'encryption.key_configured': 'fail', 'access_control.mcp_auth_token': 'warn', 'encryption.webhook_secrets': 'warn' }),
+      allPassingExcept({
+        'encryption.key_configured': 'fail',
+        'access_control.mcp_auth_token': 'warn',
+        'encryption.webhook_secrets': 'warn',
+      }),
     );
     expect(result.status).toBe('non_compliant');
     expect(result.summary).toEqual({ total: 6, passed: 3, failed: 1, warnings: 2 });
@@ -41,7 +51,13 @@ describe('compliance: GET /v1/internal/compliance without WEBHOOK_ENCRYPTION_KEY
     const result = await check();
 
     // Assess
-    expect(statusesOf(result)).toEqual(allPassingExcept({ 'encryption.key_configured': 'fail', 'access_control.mcp_auth_token': 'warn', 'encryption.webhook_secrets': 'fail' }));
+    expect(statusesOf(result)).toEqual(
+      allPassingExcept({
+        'encryption.key_configured': 'fail',
+        'access_control.mcp_auth_token': 'warn',
+        'encryption.webhook_secrets': 'fail',
+      }),
+    );
     expect(result.summary).toEqual({ total: 6, passed: 3, failed: 2, warnings: 1 });
   });
 });

@@ -2,7 +2,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUIRED_SECURITY_HEADERS } from '../../shared/domain/compliance/compliance-rules.js';
 import { SECURITY_HEADERS } from '../../shared/http/security-headers.js';
-import { allPassingExcept, CONFIGURED_ENV, expectComplianceShape, putEncryptedWebhook, removePermissions, statusesOf, type ComplianceBody } from '../fixtures/compliance-controls.js';
+import {
+  allPassingExcept,
+  CONFIGURED_ENV,
+  expectComplianceShape,
+  putEncryptedWebhook,
+  removePermissions,
+  statusesOf,
+  type ComplianceBody,
+} from '../fixtures/compliance-controls.js';
 import { createApiKey, expectError, type Organization } from '../fixtures/organizations.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
 
@@ -94,7 +102,11 @@ describe('compliance: GET /v1/internal/compliance with every setting configured'
 
     it('warns for a key that expired while still active, and is compliant again once it is revoked', async () => {
       // Prepare
-      const key = await createApiKey(service, org, { name: 'Short-lived', permissions: ['wallets:read'], expiresAt: new Date(Date.now() + SHORT_EXPIRY_MS).toISOString() });
+      const key = await createApiKey(service, org, {
+        name: 'Short-lived',
+        permissions: ['wallets:read'],
+        expiresAt: new Date(Date.now() + SHORT_EXPIRY_MS).toISOString(),
+      });
       const beforeExpiry = (await check()).result;
       await sleep(SHORT_EXPIRY_MS + 500);
 

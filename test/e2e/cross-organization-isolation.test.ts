@@ -7,7 +7,14 @@ import { built } from '../../shared/domain/validation.js';
 import { CATALOG_ENTRIES } from '../../shared/operations/index.js';
 import { fillPath, pathParameterNames } from '../../shared/operations/paths.js';
 import { eventually } from '../fixtures/eventually.js';
-import { foreignActivity, normalizedAnswer, tracesIn, twinOf, type Answer, type ForeignActivity } from '../fixtures/foreign-activity.js';
+import {
+  foreignActivity,
+  normalizedAnswer,
+  tracesIn,
+  twinOf,
+  type Answer,
+  type ForeignActivity,
+} from '../fixtures/foreign-activity.js';
 import type { ApiResponse } from '../fixtures/local-service.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { callTool, connectMcp, TEST_MCP_TOKEN } from '../fixtures/mcp-client.js';
@@ -20,12 +27,18 @@ const isIdField = (name: string) => name === 'id' || name.endsWith('Id');
 
 /** What an HTTP answer tells: status and error (the body for a success). */
 const httpAnswer = (response: ApiResponse): Answer =>
-  response.status < 300 ? { status: response.status, body: response.body } : { status: response.status, code: response.body?.error?.code, message: response.body?.error?.message };
+  response.status < 300
+    ? { status: response.status, body: response.body }
+    : { status: response.status, code: response.body?.error?.code, message: response.body?.error?.message };
 
 /** What a tool result tells: the error's status, code and message (its JSON block), or the structured content. */
 const toolAnswer = (result: Awaited<ReturnType<Client['callTool']>>): Answer => {
   if (!result.isError) return { status: 200, body: result.structuredContent };
-  const error = (JSON.parse(String((result.content as { text: string }[])[1]?.text ?? '{}')) as { error?: { status?: number; code?: string; message?: string } }).error;
+  const error = (
+    JSON.parse(String((result.content as { text: string }[])[1]?.text ?? '{}')) as {
+      error?: { status?: number; code?: string; message?: string };
+    }
+  ).error;
   return { status: Number(error?.status ?? 0), code: error?.code, message: error?.message };
 };
 
@@ -71,18 +84,28 @@ describe('a wallet-scoped key of another organization', () => {
   it("sees none of the paying organization's events: not in GET /v1/events, not by id, not through the MCP event tools", async () => {
     const listed = await service.call('GET', '/v1/events?limit=100', { key: agentB.apiKey });
     expect(listed.status, listed.text).toBe(200);
-    expect(listed.body.data.map((event: { organizationId: string }) => event.organizationId).filter((org: string) => org !== b.organizationId)).toEqual([]);
+    expect(
+      listed.body.data
+        .map((event: { organizationId: string }) => event.organizationId)
+        .filter((org: string) => org !== b.organizationId),
+    ).toEqual([]);
     expect(tracesIn(listed.text, activity)).toEqual([]);
 
     const paymentEvents = await service.call('GET', '/v1/events?type=payment.posted&limit=100', { key: a.key });
-    const paid = paymentEvents.body.data.find((event: { data: { id: string } }) => event.data.id === activity.payment.id);
+    const paid = paymentEvents.body.data.find(
+      (event: { data: { id: string } }) => event.data.id === activity.payment.id,
+    );
     expect(paid, paymentEvents.text).toBeDefined();
     const byId = await service.call('GET', `/v1/events/${paid.id}`, { key: agentB.apiKey });
     expect({ status: byId.status, code: byId.body.error?.code }).toEqual({ status: 404, code: 'EVENT_NOT_FOUND' });
     // The 404 names the id asked for, and only it: exactly the answer for an event id that exists nowhere.
     const nowhere = twinOf(paid.id);
     expect(tracesIn(byId.text, activity, [paid.id])).toEqual([]);
-    expect(normalizedAnswer(httpAnswer(byId), [paid.id])).toEqual(normalizedAnswer(httpAnswer(await service.call('GET', `/v1/events/${nowhere}`, { key: agentB.apiKey })), [nowhere]));
+    expect(normalizedAnswer(httpAnswer(byId), [paid.id])).toEqual(
+      normalizedAnswer(httpAnswer(await service.call('GET', `/v1/events/${nowhere}`, { key: agentB.apiKey })), [
+        nowhere,
+      ]),
+    );
 
     // The polling feed too, once A's payment event is in A's own feed (settled).
     await eventually(async () => {
@@ -93,21 +116,34 @@ describe('a wallet-scoped key of another organization', () => {
     expect(feed.status, feed.text).toBe(200);
     expect(tracesIn(feed.text, activity)).toEqual([]);
 
-    const tools = [await callTool(mcp, 'list_events', { limit: 100 }), await callTool(mcp, 'list_events', { type: 'payment.posted' }), await callTool(mcp, 'list_events', { order: 'visible' })];
+    const tools = [
+      await callTool(mcp, 'list_events', { limit: 100 }),
+      await callTool(mcp, 'list_events', { type: 'payment.posted' }),
+      await callTool(mcp, 'list_events', { order: 'visible' }),
+    ];
     for (const result of tools) expect(tracesIn(JSON.stringify(result), activity)).toEqual([]);
     // get_event's error names the id asked for (an echo), and is the error for an id that exists nowhere.
     const getEvent = await callTool(mcp, 'get_event', { id: paid.id });
     expect(getEvent.isError).toBe(true);
     expect(tracesIn(JSON.stringify(getEvent), activity, [paid.id])).toEqual([]);
-    expect(normalizedAnswer(toolAnswer(getEvent), [paid.id])).toEqual(normalizedAnswer(toolAnswer(await callTool(mcp, 'get_event', { id: nowhere })), [nowhere]));
+    expect(normalizedAnswer(toolAnswer(getEvent), [paid.id])).toEqual(
+      normalizedAnswer(toolAnswer(await callTool(mcp, 'get_event', { id: nowhere })), [nowhere]),
+    );
   });
 
-  it('still sees the payment it received, without the payer\'s idempotency key', async () => {
+  it("still sees the payment it received, without the payer's idempotency key", async () => {
     const payment = await service.call('GET', `/v1/payments/${activity.payment.id}`, { key: agentB.apiKey });
     expect(payment.status, payment.text).toBe(200);
-    expect(payment.body).toMatchObject({ id: activity.payment.id, to: agentB.id, amount: '12.00', idempotencyKey: null });
+    expect(payment.body).toMatchObject({
+      id: activity.payment.id,
+      to: agentB.id,
+      amount: '12.00',
+      idempotencyKey: null,
+    });
     const statement = await service.call('GET', `/v1/wallets/${agentB.id}/transactions`, { key: agentB.apiKey });
-    expect(statement.body.data.map((line: { transactionId: string }) => line.transactionId)).toContain(activity.payment.id);
+    expect(statement.body.data.map((line: { transactionId: string }) => line.transactionId)).toContain(
+      activity.payment.id,
+    );
   });
 
   /**
@@ -118,7 +154,7 @@ describe('a wallet-scoped key of another organization', () => {
    * A's; and every call made with one of A's ids answers exactly as the same call made with an id
    * of the same kind that exists nowhere (status, error code, message and body, the id replaced).
    */
-  it("finds no trace of the other organization through any list, get or read-only MCP tool (every one of them, after a cross-organization payment)", async () => {
+  it('finds no trace of the other organization through any list, get or read-only MCP tool (every one of them, after a cross-organization payment)', async () => {
     const candidates = [...new Set([...activity.probeIds, activity.payment.id, activity.payment.from, agentB.id])];
     // A's ids B has no business knowing of: the payment B received and its payer wallet are B's to see
     // (the payer's wallet id is in the payment), but not as a wallet, a filter or anything else.
@@ -135,40 +171,75 @@ describe('a wallet-scoped key of another organization', () => {
       if (traces.length > 0) leaks.push(`${what} shows ${traces.join(', ')}`);
     };
     /** The same call with each of A's ids replaced by its twin must answer the same. */
-    const compare = async (what: string, answer: Answer, carried: string[], again: (swap: (text: string) => string) => Promise<Answer>) => {
+    const compare = async (
+      what: string,
+      answer: Answer,
+      carried: string[],
+      again: (swap: (text: string) => string) => Promise<Answer>,
+    ) => {
       if (!carried.some((id) => twins.has(id))) return;
-      const swap = (text: string) => [...twins].reduce((out, [id, twin]) => (carried.includes(id) ? out.replaceAll(id, twin) : out), text);
+      const swap = (text: string) =>
+        [...twins].reduce((out, [id, twin]) => (carried.includes(id) ? out.replaceAll(id, twin) : out), text);
       const twinAnswer = await again(swap);
       compared += 1;
       const mine = normalizedAnswer(answer, carried);
       const theirs = normalizedAnswer(twinAnswer, carried.map(swap));
-      if (JSON.stringify(mine) !== JSON.stringify(theirs)) oracles.push(`${what}: ${JSON.stringify(mine).slice(0, 300)} but for an id that exists nowhere ${JSON.stringify(theirs).slice(0, 300)}`);
+      if (JSON.stringify(mine) !== JSON.stringify(theirs))
+        oracles.push(
+          `${what}: ${JSON.stringify(mine).slice(0, 300)} but for an id that exists nowhere ${JSON.stringify(theirs).slice(0, 300)}`,
+        );
     };
 
     const reads = CATALOG_ENTRIES.map((entry) => entry.operation).filter((op) => op.http.method === 'GET');
-    expect(reads.map((op) => op.name)).toEqual(expect.arrayContaining(['listEvents', 'getEvent', 'listTransfers', 'getTransfer', 'listCardAuthorizations', 'listWebhookDeliveries']));
+    expect(reads.map((op) => op.name)).toEqual(
+      expect.arrayContaining([
+        'listEvents',
+        'getEvent',
+        'listTransfers',
+        'getTransfer',
+        'listCardAuthorizations',
+        'listWebhookDeliveries',
+      ]),
+    );
     for (const op of reads) {
       const params = pathParameterNames(op.http.path);
-      const shape = op.query ? (((built(op.query) as unknown as { _zod: { def: { shape?: Record<string, unknown> } } })._zod.def.shape) ?? {}) : {};
+      const shape = op.query
+        ? ((built(op.query) as unknown as { _zod: { def: { shape?: Record<string, unknown> } } })._zod.def.shape ?? {})
+        : {};
       const filters = Object.keys(shape).filter(isIdField);
       const pathWith = (id: string) => fillPath(op.http.path, () => encodeURIComponent(id));
-      const targets: [string, string[]][] = params.length === 0 ? [[op.http.path, []]] : candidates.map((id) => [pathWith(id), [id]]);
+      const targets: [string, string[]][] =
+        params.length === 0 ? [[op.http.path, []]] : candidates.map((id) => [pathWith(id), [id]]);
       for (const [path, pathIds] of targets) {
-        const queries: [string, string[]][] = [['', []], ...filters.flatMap((filter) => candidates.map((id): [string, string[]] => [`${filter}=${encodeURIComponent(id)}`, [id]]))];
+        const queries: [string, string[]][] = [
+          ['', []],
+          ...filters.flatMap((filter) =>
+            candidates.map((id): [string, string[]] => [`${filter}=${encodeURIComponent(id)}`, [id]]),
+          ),
+        ];
         for (const [query, queryIds] of queries) {
           const url = op.query ? `${path}${query ? `?${query}&` : '?'}limit=100` : path;
           const carried = [...new Set([...pathIds, ...queryIds])];
           const response = await service.call('GET', url, { key: agentB.apiKey });
           const what = `GET ${url} (${op.name})`;
           check(what, httpAnswer(response), response.text, carried);
-          await compare(what, httpAnswer(response), carried, async (swap) => httpAnswer(await service.call('GET', swap(url), { key: agentB.apiKey })));
+          await compare(what, httpAnswer(response), carried, async (swap) =>
+            httpAnswer(await service.call('GET', swap(url), { key: agentB.apiKey })),
+          );
         }
       }
     }
 
     const { tools } = await mcp.listTools();
     const readTools = tools.filter((tool) => tool.annotations?.readOnlyHint === true);
-    expect(readTools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['allowance_list_events', 'allowance_get_event', 'allowance_list_transfers', 'allowance_list_card_authorizations']));
+    expect(readTools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining([
+        'allowance_list_events',
+        'allowance_get_event',
+        'allowance_list_transfers',
+        'allowance_list_card_authorizations',
+      ]),
+    );
     for (const tool of readTools) {
       const properties = Object.keys((tool.inputSchema.properties ?? {}) as Record<string, unknown>).filter(isIdField);
       const required = ((tool.inputSchema.required ?? []) as string[]).filter(isIdField);
@@ -184,7 +255,14 @@ describe('a wallet-scoped key of another organization', () => {
         const carried = [...new Set(Object.values(args).filter((value): value is string => typeof value === 'string'))];
         const what = `${tool.name} ${JSON.stringify(args)}`;
         check(what, toolAnswer(result), JSON.stringify(result), carried);
-        await compare(what, toolAnswer(result), carried, async (swap) => toolAnswer(await mcp.callTool({ name: tool.name, arguments: JSON.parse(swap(JSON.stringify(args))) as Record<string, unknown> })));
+        await compare(what, toolAnswer(result), carried, async (swap) =>
+          toolAnswer(
+            await mcp.callTool({
+              name: tool.name,
+              arguments: JSON.parse(swap(JSON.stringify(args))) as Record<string, unknown>,
+            }),
+          ),
+        );
       }
     }
 

@@ -26,7 +26,12 @@ describe('cross-organization views', () => {
   it("hides the payer's idempotencyKey from the payee organization (get and list), and the payee's reversal key from the payer", async () => {
     const from = await ledger.fundedWallet(payer, '100.00');
     const to = await ledger.fundedWallet(payee, undefined, 'Shop');
-    const payment = await ledger.paid(payer.key, { from, to, amount: '12.00', idempotencyKey: 'payer-secret-order-77' });
+    const payment = await ledger.paid(payer.key, {
+      from,
+      to,
+      amount: '12.00',
+      idempotencyKey: 'payer-secret-order-77',
+    });
 
     const payerView = await ledger.getPayment(payer.key, payment.id);
     const payeeView = await ledger.getPayment(payee.key, payment.id);
@@ -40,10 +45,17 @@ describe('cross-organization views', () => {
     expect(payeeView.text).not.toContain('payer-secret-order-77');
     expectStatus(payeeList, 200);
     expect(payeeList.text).not.toContain('payer-secret-order-77');
-    expect(payeeList.body.data.find((p: { id: string }) => p.id === payment.id)).toMatchObject({ idempotencyKey: null });
-    expect(payerList.body.data.find((p: { id: string }) => p.id === payment.id)).toMatchObject({ idempotencyKey: 'payer-secret-order-77' });
+    expect(payeeList.body.data.find((p: { id: string }) => p.id === payment.id)).toMatchObject({
+      idempotencyKey: null,
+    });
+    expect(payerList.body.data.find((p: { id: string }) => p.id === payment.id)).toMatchObject({
+      idempotencyKey: 'payer-secret-order-77',
+    });
 
-    const reversal = await service.call('POST', `/v1/payments/${payment.id}/reverse`, { key: payee.key, body: { idempotencyKey: 'payee-refund-1' } });
+    const reversal = await service.call('POST', `/v1/payments/${payment.id}/reverse`, {
+      key: payee.key,
+      body: { idempotencyKey: 'payee-refund-1' },
+    });
     expectStatus(reversal, 200);
     expect(reversal.body.idempotencyKey).toBe('payee-refund-1');
     const reversalSeenByPayer = await ledger.getPayment(payer.key, reversal.body.id);
@@ -57,6 +69,9 @@ describe('cross-organization views', () => {
     const to = await ledger.fundedWallet(payer, undefined, 'Own payee');
     const payment = await ledger.paid(payer.key, { from, to, amount: '1.00', idempotencyKey: 'internal-move-1' });
 
-    expect((await service.call('GET', `/v1/payments?walletId=${to}`, { key: payer.key })).body.data[0]).toMatchObject({ id: payment.id, idempotencyKey: 'internal-move-1' });
+    expect((await service.call('GET', `/v1/payments?walletId=${to}`, { key: payer.key })).body.data[0]).toMatchObject({
+      id: payment.id,
+      idempotencyKey: 'internal-move-1',
+    });
   });
 });

@@ -7,7 +7,10 @@ import { eventually } from '../fixtures/eventually.js';
 describe('polling GET /v1/events in visible order', () => {
   const { service, org } = setupE2e({ organizations: { org: 'Polling org' } });
 
-  const poll = (cursor?: string, query = 'order=visible') => service.call('GET', `/v1/events?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: org.key });
+  const poll = (cursor?: string, query = 'order=visible') =>
+    service.call('GET', `/v1/events?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      key: org.key,
+    });
 
   it('answers a cursor on an empty page, and polling with it returns the next event, then a cursor again', async () => {
     // Everything the organization did so far is read first: the feed then has nothing new.
@@ -26,7 +29,10 @@ describe('polling GET /v1/events in visible order', () => {
     }, FEED_SETTLE_MS + 5_000);
     expect(typeof cursor).toBe('string');
 
-    const funded = await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, { key: org.key, body: { amount: '5.00' } });
+    const funded = await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, {
+      key: org.key,
+      body: { amount: '5.00' },
+    });
     expect(funded.status, funded.text).toBe(200);
 
     const page = await eventually(async () => {
@@ -49,7 +55,10 @@ describe('polling GET /v1/events in visible order', () => {
     const feed = await poll();
     expect(feed.status, feed.text).toBe(200);
     const mismatched = await poll(feed.body.cursor, 'order=visible&type=wallet.funded');
-    expect({ status: mismatched.status, code: mismatched.body.error?.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+    expect({ status: mismatched.status, code: mismatched.body.error?.code }).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+    });
 
     const newest = await service.call('GET', '/v1/events?limit=100', { key: org.key });
     expect(newest.status, newest.text).toBe(200);

@@ -38,9 +38,18 @@ describe('a wallet of another organization named in a write or a filter', () => 
 
   const requests: [string, (walletId: string) => [string, string, unknown?]][] = [
     ['a payment from it', (id) => ['POST', '/v1/payments', { from: id, to: 'placeholder', amount: '1.00' }]],
-    ['an internal transfer from it', (id) => ['POST', '/v1/transfers/internal', { fromWalletId: id, toWalletId: 'placeholder', amount: '1.00' }]],
-    ['a deposit to it', (id) => ['POST', '/v1/transfers/deposit', { walletId: id, amount: '25.00', currency: 'USD', source: wire }]],
-    ['a withdrawal from it', (id) => ['POST', '/v1/transfers/withdraw', { walletId: id, amount: '5.00', currency: 'USD', destination: wire }]],
+    [
+      'an internal transfer from it',
+      (id) => ['POST', '/v1/transfers/internal', { fromWalletId: id, toWalletId: 'placeholder', amount: '1.00' }],
+    ],
+    [
+      'a deposit to it',
+      (id) => ['POST', '/v1/transfers/deposit', { walletId: id, amount: '25.00', currency: 'USD', source: wire }],
+    ],
+    [
+      'a withdrawal from it',
+      (id) => ['POST', '/v1/transfers/withdraw', { walletId: id, amount: '5.00', currency: 'USD', destination: wire }],
+    ],
     ['a card on it', (id) => ['POST', '/v1/cards', { walletId: id, type: 'PERSISTENT' }]],
     ['the approvals filtered on it', (id) => ['GET', `/v1/approvals?walletId=${id}`]],
   ];
@@ -48,7 +57,8 @@ describe('a wallet of another organization named in a write or a filter', () => 
   it.each(requests)('%s answers exactly as a wallet id that exists nowhere', async (_name, request) => {
     const send = async (walletId: string) => {
       const [method, path, body] = request(walletId);
-      const filled = body === undefined ? undefined : JSON.parse(JSON.stringify(body).replaceAll('placeholder', b.mainWalletId));
+      const filled =
+        body === undefined ? undefined : JSON.parse(JSON.stringify(body).replaceAll('placeholder', b.mainWalletId));
       return service.call(method, path, { key: b.key, ...(filled !== undefined ? { body: filled } : {}) });
     };
     const [existing, absent] = [await send(a.mainWalletId), await send(unknown)];

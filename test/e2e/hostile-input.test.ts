@@ -85,12 +85,32 @@ describe('hostile input', () => {
         ['POST', '/v1/wallets', { name: 'Ops', agentName: `a${ESC}[31m` }, 'agentName'],
         ['POST', '/v1/agents', { name: `Bot${ESC}[2J` }, 'name'],
         ['POST', '/v1/api-keys', { name: `k${NUL}`, permissions: ['wallets:read'] }, 'name'],
-        ['POST', '/v1/policies', { walletId: wallet, name: `P${NUL}`, maxTransactionAmount: '1', requireHumanApproval: false }, 'name'],
+        [
+          'POST',
+          '/v1/policies',
+          { walletId: wallet, name: `P${NUL}`, maxTransactionAmount: '1', requireHumanApproval: false },
+          'name',
+        ],
         ['POST', '/v1/payments', { from: wallet, to: payee, amount: '1.00', description: `memo${NUL}` }, 'description'],
-        ['POST', '/v1/payments', { from: wallet, to: payee, amount: '1.00', description: `memo${ESC}[0m` }, 'description'],
-        ['PUT', '/v1/merchant-profile', { domain: 'ctl.example.com', displayName: `Shop${ESC}`, walletId: payee, closedLoop: true }, 'displayName'],
+        [
+          'POST',
+          '/v1/payments',
+          { from: wallet, to: payee, amount: '1.00', description: `memo${ESC}[0m` },
+          'description',
+        ],
+        [
+          'PUT',
+          '/v1/merchant-profile',
+          { domain: 'ctl.example.com', displayName: `Shop${ESC}`, walletId: payee, closedLoop: true },
+          'displayName',
+        ],
         ['POST', '/v1/activation/kyb', { ...KYB_BODY, legalName: `Acme${NUL}` }, 'legalName'],
-        ['POST', '/v1/activation/kyb', { ...KYB_BODY, address: { ...KYB_BODY.address, line1: `1 Main${NUL}` } }, 'address.line1'],
+        [
+          'POST',
+          '/v1/activation/kyb',
+          { ...KYB_BODY, address: { ...KYB_BODY.address, line1: `1 Main${NUL}` } },
+          'address.line1',
+        ],
         ['POST', '/v1/activation/accept-tos', { tosVersion: `v1${ESC}` }, 'tosVersion'],
       ];
       for (const [method, path, body, field] of cases) {
@@ -99,19 +119,44 @@ describe('hostile input', () => {
         expect(response.body.error.details.field, `${method} ${path}`).toBe(field);
       }
       expect(await ledger.balanceOf(org.key, payee)).toBe('0.00000000');
-      const created = await service.call('POST', '/v1/internal/organizations', { key: service.adminKey, body: { name: `Org${NUL}` } });
+      const created = await service.call('POST', '/v1/internal/organizations', {
+        key: service.adminKey,
+        body: { name: `Org${NUL}` },
+      });
       expectApiError(created, 400, 'VALIDATION_ERROR');
     });
 
     it('refuses NUL in approval notes and rejection reasons, and allows tab and newline in notes and descriptions', async () => {
       const { approvalId } = await queued();
-      expectApiError(await service.call('POST', `/v1/approvals/${approvalId}/approve`, { key: org.key, body: { note: `ok${NUL}` } }), 400, 'VALIDATION_ERROR');
-      expectApiError(await service.call('POST', `/v1/approvals/${approvalId}/reject`, { key: org.key, body: { reason: `no${ESC}` } }), 400, 'VALIDATION_ERROR');
-      expectStatus(await service.call('POST', `/v1/approvals/${approvalId}/reject`, { key: org.key, body: { reason: 'line one\n\tline two' } }), 200);
+      expectApiError(
+        await service.call('POST', `/v1/approvals/${approvalId}/approve`, { key: org.key, body: { note: `ok${NUL}` } }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expectApiError(
+        await service.call('POST', `/v1/approvals/${approvalId}/reject`, {
+          key: org.key,
+          body: { reason: `no${ESC}` },
+        }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expectStatus(
+        await service.call('POST', `/v1/approvals/${approvalId}/reject`, {
+          key: org.key,
+          body: { reason: 'line one\n\tline two' },
+        }),
+        200,
+      );
 
       const payer = await ledger.fundedWallet(org, '5.00');
       const payee = await ledger.fundedWallet(org, undefined, 'Payee');
-      const payment = await ledger.paid(org.key, { from: payer, to: payee, amount: '1.00', description: 'March:\n\t- credits' });
+      const payment = await ledger.paid(org.key, {
+        from: payer,
+        to: payee,
+        amount: '1.00',
+        description: 'March:\n\t- credits',
+      });
       expect(payment.description).toBe('March:\n\t- credits');
     });
   });
@@ -119,11 +164,25 @@ describe('hostile input', () => {
   describe('every string and array is bounded', () => {
     it('refuses permission lists of 60,000 entries (400) and stores each permission once', async () => {
       const many = Array.from({ length: 60_000 }, () => 'wallets:read');
-      expectApiError(await service.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'Many', permissions: many } }), 400, 'VALIDATION_ERROR');
-      expectApiError(await service.call('POST', '/v1/agents', { key: org.key, body: { name: 'Many', permissions: many } }), 400, 'VALIDATION_ERROR');
+      expectApiError(
+        await service.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'Many', permissions: many } }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expectApiError(
+        await service.call('POST', '/v1/agents', { key: org.key, body: { name: 'Many', permissions: many } }),
+        400,
+        'VALIDATION_ERROR',
+      );
 
-      const key = await service.call('POST', '/v1/api-keys', { key: org.key, body: { name: 'Twice', permissions: ['wallets:read', 'wallets:read', 'payments:read'] } });
-      const agent = await service.call('POST', '/v1/agents', { key: org.key, body: { name: 'Twice', permissions: ['wallets:read', 'wallets:read'] } });
+      const key = await service.call('POST', '/v1/api-keys', {
+        key: org.key,
+        body: { name: 'Twice', permissions: ['wallets:read', 'wallets:read', 'payments:read'] },
+      });
+      const agent = await service.call('POST', '/v1/agents', {
+        key: org.key,
+        body: { name: 'Twice', permissions: ['wallets:read', 'wallets:read'] },
+      });
       expectStatus(key, 201);
       expect(key.body.permissions).toEqual(['wallets:read', 'payments:read']);
       expectStatus(agent, 201);
@@ -133,7 +192,13 @@ describe('hostile input', () => {
     it('answers 400, not 500, to a 900 KB amount string in a keyed batch, and moves nothing', async () => {
       const payer = await ledger.fundedWallet(org, '10.00');
       const payee = await ledger.fundedWallet(org, undefined, 'Payee');
-      const body = { idempotencyKey: 'hostile-batch-1', payments: [{ from: payer, to: payee, amount: '1.00' }, { from: payer, to: payee, amount: '9'.repeat(900_000) }] };
+      const body = {
+        idempotencyKey: 'hostile-batch-1',
+        payments: [
+          { from: payer, to: payee, amount: '1.00' },
+          { from: payer, to: payee, amount: '9'.repeat(900_000) },
+        ],
+      };
 
       const response = await service.call('POST', '/v1/payments/batch', { key: org.key, body });
 
@@ -165,7 +230,10 @@ describe('hostile input', () => {
     });
 
     it('answers 413 to a 5 MB body without a key too, and serves the next request on a fresh connection', async () => {
-      const response = await service.call('POST', '/v1/payments', { rawBody: 'y'.repeat(5_000_000), headers: { 'content-type': 'application/json' } });
+      const response = await service.call('POST', '/v1/payments', {
+        rawBody: 'y'.repeat(5_000_000),
+        headers: { 'content-type': 'application/json' },
+      });
 
       expectApiError(response, 413, 'PAYLOAD_TOO_LARGE');
       expectSecurityHeaders(response);

@@ -16,7 +16,10 @@ describe('a key grants only the permissions it holds', () => {
     const writer = await ledger.createKey(org, ['wallets:write'], 'Wallet writer');
     const before = await agentCount();
 
-    const response = await service.call('POST', '/v1/agents', { key: writer.key, body: { name: 'Escalated', permissions: ['wallets:read', 'payments:write'] } });
+    const response = await service.call('POST', '/v1/agents', {
+      key: writer.key,
+      body: { name: 'Escalated', permissions: ['wallets:read', 'payments:write'] },
+    });
 
     const error = expectApiError(response, 403, 'PERMISSION_DENIED');
     expect(error.details?.missing).toEqual(['wallets:read', 'payments:write']);
@@ -28,17 +31,32 @@ describe('a key grants only the permissions it holds', () => {
     const writer = await ledger.createKey(org, ['wallets:write', 'wallets:read'], 'Wallet admin');
 
     const defaults = await service.call('POST', '/v1/agents', { key: writer.key, body: { name: 'Defaults' } });
-    const template = await service.call('POST', '/v1/agents/from-template', { key: writer.key, body: { name: 'Research', templateId: 'research' } });
+    const template = await service.call('POST', '/v1/agents/from-template', {
+      key: writer.key,
+      body: { name: 'Research', templateId: 'research' },
+    });
 
-    expect(expectApiError(defaults, 403, 'PERMISSION_DENIED').details?.missing).toEqual(['payments:read', 'payments:write']);
-    expect(expectApiError(template, 403, 'PERMISSION_DENIED').details?.missing).toEqual(['payments:read', 'payments:write']);
+    expect(expectApiError(defaults, 403, 'PERMISSION_DENIED').details?.missing).toEqual([
+      'payments:read',
+      'payments:write',
+    ]);
+    expect(expectApiError(template, 403, 'PERMISSION_DENIED').details?.missing).toEqual([
+      'payments:read',
+      'payments:write',
+    ]);
   });
 
   it('creates an agent with permissions the key holds, and a read-only template from a key holding its permissions', async () => {
     const key = await ledger.createKey(org, ['wallets:write', 'wallets:read', 'payments:read'], 'Reader maker');
 
-    const agent = await service.call('POST', '/v1/agents', { key: key.key, body: { name: 'Reader', permissions: ['wallets:read', 'payments:read', 'wallets:read'] } });
-    const template = await service.call('POST', '/v1/agents/from-template', { key: key.key, body: { name: 'Tracker', templateId: 'expense-tracker' } });
+    const agent = await service.call('POST', '/v1/agents', {
+      key: key.key,
+      body: { name: 'Reader', permissions: ['wallets:read', 'payments:read', 'wallets:read'] },
+    });
+    const template = await service.call('POST', '/v1/agents/from-template', {
+      key: key.key,
+      body: { name: 'Tracker', templateId: 'expense-tracker' },
+    });
 
     expectStatus(agent, 201);
     expect(agent.body.permissions).toEqual(['wallets:read', 'payments:read']);
@@ -48,10 +66,19 @@ describe('a key grants only the permissions it holds', () => {
   it('refuses an API key with a permission the calling admin key lacks (403, details.missing), and creates one it holds', async () => {
     const admin = await ledger.createKey(org, ['admin', 'payments:read'], 'Delegating admin');
 
-    const escalated = await service.call('POST', '/v1/api-keys', { key: admin.key, body: { name: 'Escalated', permissions: ['payments:read', 'payments:write', 'wallets:write'] } });
-    const held = await service.call('POST', '/v1/api-keys', { key: admin.key, body: { name: 'Reader', permissions: ['payments:read', 'payments:read'] } });
+    const escalated = await service.call('POST', '/v1/api-keys', {
+      key: admin.key,
+      body: { name: 'Escalated', permissions: ['payments:read', 'payments:write', 'wallets:write'] },
+    });
+    const held = await service.call('POST', '/v1/api-keys', {
+      key: admin.key,
+      body: { name: 'Reader', permissions: ['payments:read', 'payments:read'] },
+    });
 
-    expect(expectApiError(escalated, 403, 'PERMISSION_DENIED').details?.missing).toEqual(['payments:write', 'wallets:write']);
+    expect(expectApiError(escalated, 403, 'PERMISSION_DENIED').details?.missing).toEqual([
+      'payments:write',
+      'wallets:write',
+    ]);
     expect(escalated.body.key).toBeUndefined();
     expectStatus(held, 201);
     expect(held.body.permissions).toEqual(['payments:read']);
@@ -61,7 +88,10 @@ describe('a key grants only the permissions it holds', () => {
     const writer = await ledger.createKey(org, ['wallets:write'], 'Wallet writer 2');
     const payee = await ledger.fundedWallet(org, undefined, 'Payee');
 
-    const created = await service.call('POST', '/v1/agents', { key: writer.key, body: { name: 'Payer', permissions: ['payments:write'] } });
+    const created = await service.call('POST', '/v1/agents', {
+      key: writer.key,
+      body: { name: 'Payer', permissions: ['payments:write'] },
+    });
 
     expectApiError(created, 403, 'PERMISSION_DENIED');
     expect(await ledger.balanceOf(org.key, payee)).toBe('0.00000000');
@@ -75,16 +105,24 @@ describe('a key grants only the permissions it holds', () => {
 
     const rotated = await service.call('POST', `/v1/agents/${payer.body.id}/rotate-key`, { key: writer.key });
 
-    expect(expectApiError(rotated, 403, 'PERMISSION_DENIED').details?.missing).toEqual(['payments:read', 'payments:write']);
+    expect(expectApiError(rotated, 403, 'PERMISSION_DENIED').details?.missing).toEqual([
+      'payments:read',
+      'payments:write',
+    ]);
     expect(rotated.body.apiKey).toBeUndefined();
     const keysAfter = await service.call('GET', '/v1/api-keys?limit=100', { key: org.key });
     expect(keysAfter.body.data.length).toBe(keysBefore.body.data.length);
     expectStatus(await service.call('GET', `/v1/wallets/${payer.body.id}/balance`, { key: payer.body.apiKey }), 200);
-    expect((await service.call('GET', `/v1/agents/${payer.body.id}`, { key: org.key })).body.apiKeyId).toBe(payer.body.apiKeyId);
+    expect((await service.call('GET', `/v1/agents/${payer.body.id}`, { key: org.key })).body.apiKeyId).toBe(
+      payer.body.apiKeyId,
+    );
   });
 
   it('rotates an agent key from a key holding every permission of it', async () => {
-    const reader = await service.call('POST', '/v1/agents', { key: org.key, body: { name: 'Rotated reader', permissions: ['wallets:read', 'payments:read'] } });
+    const reader = await service.call('POST', '/v1/agents', {
+      key: org.key,
+      body: { name: 'Rotated reader', permissions: ['wallets:read', 'payments:read'] },
+    });
     const rotator = await ledger.createKey(org, ['wallets:write', 'wallets:read', 'payments:read'], 'Reader rotator');
 
     const rotated = await service.call('POST', `/v1/agents/${reader.body.id}/rotate-key`, { key: rotator.key });
@@ -96,7 +134,10 @@ describe('a key grants only the permissions it holds', () => {
   it('checks validation first: admin for an agent is 400 VALIDATION_ERROR even from a key lacking it', async () => {
     const writer = await ledger.createKey(org, ['wallets:write'], 'Wallet writer 3');
 
-    const response = await service.call('POST', '/v1/agents', { key: writer.key, body: { name: 'Admin agent', permissions: ['admin'] } });
+    const response = await service.call('POST', '/v1/agents', {
+      key: writer.key,
+      body: { name: 'Admin agent', permissions: ['admin'] },
+    });
 
     expectApiError(response, 400, 'VALIDATION_ERROR');
   });

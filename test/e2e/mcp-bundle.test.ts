@@ -22,7 +22,9 @@ describe('MCP function bundle (as deployed, without Ajv)', () => {
   let service: TestService;
   let org: Awaited<ReturnType<TestService['createOrganization']>>;
   let headers: Record<string, string>;
-  let handler: (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2 & { statusCode: number; body: string }>;
+  let handler: (
+    event: APIGatewayProxyEventV2,
+  ) => Promise<APIGatewayProxyStructuredResultV2 & { statusCode: number; body: string }>;
   let outDir: string;
   beforeAll(async () => {
     service = await startTestService({ [ENV.mcpAuthToken]: TEST_MCP_TOKEN });
@@ -42,9 +44,23 @@ describe('MCP function bundle (as deployed, without Ajv)', () => {
 
   it('initializes, lists the tools and runs one', async () => {
     // Act
-    const initialized = await handler(functionUrlEvent({ headers, message: rpc(1, 'initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'test', version: '1' } }) }));
+    const initialized = await handler(
+      functionUrlEvent({
+        headers,
+        message: rpc(1, 'initialize', {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: 'test', version: '1' },
+        }),
+      }),
+    );
     const listed = await handler(functionUrlEvent({ headers, message: rpc(2, 'tools/list') }));
-    const called = await handler(functionUrlEvent({ headers, message: rpc(3, 'tools/call', { name: 'allowance_get_balance', arguments: { id: org.mainWalletId } }) }));
+    const called = await handler(
+      functionUrlEvent({
+        headers,
+        message: rpc(3, 'tools/call', { name: 'allowance_get_balance', arguments: { id: org.mainWalletId } }),
+      }),
+    );
 
     // Assess
     expect(initialized.statusCode).toBe(200);
@@ -52,16 +68,25 @@ describe('MCP function bundle (as deployed, without Ajv)', () => {
     const tools = json(listed.body).result.tools as { name: string; outputSchema?: unknown }[];
     expect(tools.map((tool) => tool.name)).toContain('allowance_create_payment');
     expect(tools.every((tool) => tool.outputSchema !== undefined)).toBe(true);
-    expect(json(called.body).result).toMatchObject({ structuredContent: { walletId: org.mainWalletId, currency: 'USD' } });
+    expect(json(called.body).result).toMatchObject({
+      structuredContent: { walletId: org.mainWalletId, currency: 'USD' },
+    });
   });
 
   it('answers invalid tool arguments with the English VALIDATION_ERROR, as the sources do', async () => {
     // Act
-    const result = await handler(functionUrlEvent({ headers, message: rpc(4, 'tools/call', { name: 'allowance_create_wallet', arguments: { name: 5 } }) }));
+    const result = await handler(
+      functionUrlEvent({
+        headers,
+        message: rpc(4, 'tools/call', { name: 'allowance_create_wallet', arguments: { name: 5 } }),
+      }),
+    );
 
     // Assess
     const answer = json(result.body).result;
     expect(answer.isError).toBe(true);
-    expect(JSON.parse(answer.content[1].text)).toMatchObject({ error: { code: 'VALIDATION_ERROR', message: 'name: Invalid input: expected string, received number' } });
+    expect(JSON.parse(answer.content[1].text)).toMatchObject({
+      error: { code: 'VALIDATION_ERROR', message: 'name: Invalid input: expected string, received number' },
+    });
   });
 });

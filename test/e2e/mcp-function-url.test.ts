@@ -22,7 +22,16 @@ describe('MCP function URL handler', () => {
 
   it('answers initialize with JSON (no session id), the security headers and the request id', async () => {
     // Act
-    const result = await handler(functionUrlEvent({ headers, message: rpc(1, 'initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'test', version: '1' } }) }));
+    const result = await handler(
+      functionUrlEvent({
+        headers,
+        message: rpc(1, 'initialize', {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: 'test', version: '1' },
+        }),
+      }),
+    );
 
     // Assess
     expect(result.statusCode).toBe(200);
@@ -35,8 +44,12 @@ describe('MCP function URL handler', () => {
 
   it('answers 406 to a POST whose Accept lacks text/event-stream', async () => {
     // Act
-    const withoutAccept = await handler(functionUrlEvent({ headers: { ...headers, accept: '' }, message: rpc(1, 'tools/list') }));
-    const jsonOnly = await handler(functionUrlEvent({ headers: { ...headers, accept: 'application/json' }, message: rpc(1, 'tools/list') }));
+    const withoutAccept = await handler(
+      functionUrlEvent({ headers: { ...headers, accept: '' }, message: rpc(1, 'tools/list') }),
+    );
+    const jsonOnly = await handler(
+      functionUrlEvent({ headers: { ...headers, accept: 'application/json' }, message: rpc(1, 'tools/list') }),
+    );
 
     // Assess
     expect(withoutAccept.statusCode).toBe(406);
@@ -59,7 +72,13 @@ describe('MCP function URL handler', () => {
 
   it('runs a tool call from a base64-encoded body and answers with the tool result', async () => {
     // Act
-    const result = await handler(functionUrlEvent({ headers, base64: true, message: rpc(2, 'tools/call', { name: 'allowance_get_balance', arguments: { id: org.mainWalletId } }) }));
+    const result = await handler(
+      functionUrlEvent({
+        headers,
+        base64: true,
+        message: rpc(2, 'tools/call', { name: 'allowance_get_balance', arguments: { id: org.mainWalletId } }),
+      }),
+    );
 
     // Assess
     expect(result.statusCode).toBe(200);
@@ -70,7 +89,9 @@ describe('MCP function URL handler', () => {
 
   it('answers a notification with 202 and no body', async () => {
     // Act
-    const result = await handler(functionUrlEvent({ headers, message: { jsonrpc: '2.0', method: 'notifications/initialized' } }));
+    const result = await handler(
+      functionUrlEvent({ headers, message: { jsonrpc: '2.0', method: 'notifications/initialized' } }),
+    );
 
     // Assess
     expect(result.statusCode).toBe(202);
@@ -91,7 +112,9 @@ describe('MCP function URL handler', () => {
 
   it('answers an unknown tool with a JSON-RPC error, not a tool result', async () => {
     // Act
-    const result = await handler(functionUrlEvent({ headers, message: rpc(3, 'tools/call', { name: 'allowance_no_such_tool', arguments: {} }) }));
+    const result = await handler(
+      functionUrlEvent({ headers, message: rpc(3, 'tools/call', { name: 'allowance_no_such_tool', arguments: {} }) }),
+    );
 
     // Assess
     expect(result.statusCode).toBe(200);
@@ -99,9 +122,17 @@ describe('MCP function URL handler', () => {
   });
 
   it('answers a tool call whose arguments are null or an array with invalid params (-32602), not an internal error, and runs nothing', async () => {
-    for (const [id, args] of [[4, null], [5, [1, 2]]] as const) {
+    for (const [id, args] of [
+      [4, null],
+      [5, [1, 2]],
+    ] as const) {
       // Act
-      const result = await handler(functionUrlEvent({ headers, message: rpc(id, 'tools/call', { name: 'allowance_get_balance', arguments: args }) }));
+      const result = await handler(
+        functionUrlEvent({
+          headers,
+          message: rpc(id, 'tools/call', { name: 'allowance_get_balance', arguments: args }),
+        }),
+      );
 
       // Assess
       expect(result.statusCode).toBe(200);

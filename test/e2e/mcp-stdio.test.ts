@@ -24,7 +24,12 @@ describe('MCP over stdio', () => {
   });
 
   async function spawnClient(command: string, args: string[], apiKey: string): Promise<Client> {
-    const env = { ...process.env, [BRIDGE_ENV.url]: `${service.baseUrl}/mcp`, [BRIDGE_ENV.token]: TEST_MCP_TOKEN, [BRIDGE_ENV.apiKey]: apiKey } as Record<string, string>;
+    const env = {
+      ...process.env,
+      [BRIDGE_ENV.url]: `${service.baseUrl}/mcp`,
+      [BRIDGE_ENV.token]: TEST_MCP_TOKEN,
+      [BRIDGE_ENV.apiKey]: apiKey,
+    } as Record<string, string>;
     const client = await connectWith(new StdioClientTransport({ command, args, cwd: ROOT, env, stderr: 'ignore' }));
     clients.push(client);
     return client;
@@ -61,8 +66,19 @@ describe('MCP over stdio', () => {
 
   it('answers every request with a JSON-RPC error when the service refuses the token', async () => {
     // Prepare
-    const env = { ...process.env, [BRIDGE_ENV.url]: `${service.baseUrl}/mcp`, [BRIDGE_ENV.token]: 'wrong-token-0123456789abcdef', [BRIDGE_ENV.apiKey]: org.key } as Record<string, string>;
-    const transport = new StdioClientTransport({ command: 'npm', args: ['run', '--silent', 'mcp'], cwd: ROOT, env, stderr: 'ignore' });
+    const env = {
+      ...process.env,
+      [BRIDGE_ENV.url]: `${service.baseUrl}/mcp`,
+      [BRIDGE_ENV.token]: 'wrong-token-0123456789abcdef',
+      [BRIDGE_ENV.apiKey]: org.key,
+    } as Record<string, string>;
+    const transport = new StdioClientTransport({
+      command: 'npm',
+      args: ['run', '--silent', 'mcp'],
+      cwd: ROOT,
+      env,
+      stderr: 'ignore',
+    });
 
     // Act
     const connecting = connectWith(transport);

@@ -6,7 +6,15 @@ import { startTestService, type TestService } from '../fixtures/local-service.js
 import { callOk, callTool, connectMcp, expectToolError, TEST_MCP_TOKEN, toolNames } from '../fixtures/mcp-client.js';
 
 /** Tools only an organization-level key may use (decisions.md section 1: agents never manage agents). */
-const AGENT_MANAGEMENT = ['create_agent', 'create_agent_from_template', 'adjust_budget', 'pause_agent', 'resume_agent', 'rotate_agent_key', 'delete_agent'];
+const AGENT_MANAGEMENT = [
+  'create_agent',
+  'create_agent_from_template',
+  'adjust_budget',
+  'pause_agent',
+  'resume_agent',
+  'rotate_agent_key',
+  'delete_agent',
+];
 
 describe('MCP over Streamable HTTP (POST /mcp of the local server)', () => {
   let service: TestService;
@@ -42,11 +50,22 @@ describe('MCP over Streamable HTTP (POST /mcp of the local server)', () => {
 
       // Assess
       const names = tools.map((t) => t.name);
-      expect(names).toEqual(expect.arrayContaining(['allowance_create_payment', 'allowance_get_balance', 'allowance_get_approval', 'allowance_list_transactions', 'allowance_query_audit_logs', ...AGENT_MANAGEMENT.map((n) => `allowance_${n}`)]));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'allowance_create_payment',
+          'allowance_get_balance',
+          'allowance_get_approval',
+          'allowance_list_transactions',
+          'allowance_query_audit_logs',
+          ...AGENT_MANAGEMENT.map((n) => `allowance_${n}`),
+        ]),
+      );
       const pay = tools.find((t) => t.name === 'allowance_create_payment')!;
       expect(pay.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
       expect(pay.inputSchema.required).toEqual(expect.arrayContaining(['from', 'to', 'amount']));
-      expect((pay.inputSchema.properties as Record<string, { description: string }>).idempotencyKey!.description).toMatch(/pay twice/);
+      expect(
+        (pay.inputSchema.properties as Record<string, { description: string }>).idempotencyKey!.description,
+      ).toMatch(/pay twice/);
       expect(pay.outputSchema).toBeDefined();
       expect(tools.find((t) => t.name === 'allowance_get_balance')!.annotations).toMatchObject({ readOnlyHint: true });
     });
@@ -56,7 +75,15 @@ describe('MCP over Streamable HTTP (POST /mcp of the local server)', () => {
       const names = await toolNames(agentClient);
 
       // Assess
-      expect(names).toEqual(expect.arrayContaining(['create_payment', 'get_balance', 'get_approval', 'list_transactions', 'query_audit_logs']));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'create_payment',
+          'get_balance',
+          'get_approval',
+          'list_transactions',
+          'query_audit_logs',
+        ]),
+      );
       for (const name of AGENT_MANAGEMENT) expect(names).not.toContain(name);
       expect(names.length).toBeLessThan((await toolNames(orgClient)).length);
     });
@@ -71,19 +98,41 @@ describe('MCP over Streamable HTTP (POST /mcp of the local server)', () => {
 
     it('adjusts the budget with the organization key, then the agent pays (POSTED) and sees its balance', async () => {
       // Act
-      const adjusted = await callOk(orgClient, 'adjust_budget', { id: agent.id, amount: '200.00', idempotencyKey: 'mcp-budget-1' });
-      const payment = await callOk(agentClient, 'create_payment', { from: agent.id, to: org.mainWalletId, amount: '12.50', description: 'dataset', idempotencyKey: 'mcp-pay-1' });
+      const adjusted = await callOk(orgClient, 'adjust_budget', {
+        id: agent.id,
+        amount: '200.00',
+        idempotencyKey: 'mcp-budget-1',
+      });
+      const payment = await callOk(agentClient, 'create_payment', {
+        from: agent.id,
+        to: org.mainWalletId,
+        amount: '12.50',
+        description: 'dataset',
+        idempotencyKey: 'mcp-pay-1',
+      });
       const balance = await callOk(agentClient, 'get_balance', { id: agent.id });
 
       // Assess
       expect(adjusted).toMatchObject({ id: agent.id, newBalance: '200.00000000' });
-      expect(payment).toMatchObject({ object: 'payment', status: 'POSTED', amount: '12.50', from: agent.id, to: org.mainWalletId });
+      expect(payment).toMatchObject({
+        object: 'payment',
+        status: 'POSTED',
+        amount: '12.50',
+        from: agent.id,
+        to: org.mainWalletId,
+      });
       expect(balance.balance).toBe('187.50000000');
     });
 
     it('answers a retry with the same idempotency key with the first payment, and moves the money once', async () => {
       // Act
-      const again = await callOk(agentClient, 'create_payment', { from: agent.id, to: org.mainWalletId, amount: '12.50', description: 'dataset', idempotencyKey: 'mcp-pay-1' });
+      const again = await callOk(agentClient, 'create_payment', {
+        from: agent.id,
+        to: org.mainWalletId,
+        amount: '12.50',
+        description: 'dataset',
+        idempotencyKey: 'mcp-pay-1',
+      });
       const balance = await callOk(agentClient, 'get_balance', { id: agent.id });
 
       // Assess
@@ -93,7 +142,12 @@ describe('MCP over Streamable HTTP (POST /mcp of the local server)', () => {
 
     it('refuses a payment over the policy limit with isError, POLICY_DENIED, not retryable and what to do next', async () => {
       // Act
-      const result = await callTool(agentClient, 'create_payment', { from: agent.id, to: org.mainWalletId, amount: '75.00', idempotencyKey: 'mcp-pay-over' });
+      const result = await callTool(agentClient, 'create_payment', {
+        from: agent.id,
+        to: org.mainWalletId,
+        amount: '75.00',
+        idempotencyKey: 'mcp-pay-over',
+      });
 
       // Assess
       const error = expectToolError(result, 'POLICY_DENIED');
@@ -109,12 +163,23 @@ describe('MCP over Streamable HTTP (POST /mcp of the local server)', () => {
       const buyerClient = await connect(buyer.apiKey);
 
       // Act
-      const result = await callTool(buyerClient, 'create_payment', { from: buyer.id, to: org.mainWalletId, amount: '40.00', idempotencyKey: 'mcp-pay-queued' });
+      const result = await callTool(buyerClient, 'create_payment', {
+        from: buyer.id,
+        to: org.mainWalletId,
+        amount: '40.00',
+        idempotencyKey: 'mcp-pay-queued',
+      });
 
       // Assess
       expect(result.isError ?? false).toBe(false);
       const queued = result.structuredContent as Record<string, string>;
-      expect(queued).toMatchObject({ outcome: 'QUEUED_FOR_APPROVAL', code: 'APPROVAL_REQUIRED', approvalId: expect.stringMatching(/^apr_/), transactionId: expect.stringMatching(/^txn_/), checkWith: 'allowance_get_approval' });
+      expect(queued).toMatchObject({
+        outcome: 'QUEUED_FOR_APPROVAL',
+        code: 'APPROVAL_REQUIRED',
+        approvalId: expect.stringMatching(/^apr_/),
+        transactionId: expect.stringMatching(/^txn_/),
+        checkWith: 'allowance_get_approval',
+      });
       expect((result.content[0] as { text: string }).text).toContain(queued.approvalId);
       const approval = await callOk(buyerClient, 'get_approval', { id: queued.approvalId });
       expect(approval).toMatchObject({ id: queued.approvalId, status: 'PENDING' });
@@ -122,7 +187,12 @@ describe('MCP over Streamable HTTP (POST /mcp of the local server)', () => {
 
     it('lets the organization query the audit log through query_audit_logs', async () => {
       // Act
-      const actions = async () => ((await callOk(orgClient, 'query_audit_logs', { action: AUDIT.wallet.adjustBudget, limit: 50 })).data as { action: string }[]).map((e) => e.action);
+      const actions = async () =>
+        (
+          (await callOk(orgClient, 'query_audit_logs', { action: AUDIT.wallet.adjustBudget, limit: 50 })).data as {
+            action: string;
+          }[]
+        ).map((e) => e.action);
 
       // Assess
       await expect.poll(actions, { timeout: 5_000 }).toContain(AUDIT.wallet.adjustBudget);
@@ -138,14 +208,18 @@ describe('MCP over Streamable HTTP (POST /mcp of the local server)', () => {
       expect(expectToolError(result, 'PERMISSION_DENIED').retryable).toBe(false);
     });
 
-    it('answers another organization\'s wallet id with WALLET_NOT_FOUND', async () => {
+    it("answers another organization's wallet id with WALLET_NOT_FOUND", async () => {
       // Prepare
       const other = await service.createOrganization('MCP Other Org');
       const otherClient = await connect(other.key);
 
       // Act
       const balance = await callTool(otherClient, 'get_balance', { id: org.mainWalletId });
-      const payment = await callTool(otherClient, 'create_payment', { from: org.mainWalletId, to: other.mainWalletId, amount: '1.00' });
+      const payment = await callTool(otherClient, 'create_payment', {
+        from: org.mainWalletId,
+        to: other.mainWalletId,
+        amount: '1.00',
+      });
 
       // Assess
       expect(expectToolError(balance, 'WALLET_NOT_FOUND').status).toBe(404);
@@ -196,12 +270,16 @@ describe('MCP over Streamable HTTP (POST /mcp of the local server)', () => {
     });
 
     it('refuses the SDK client itself when its token is wrong', async () => {
-      await expect(connectMcp(service.baseUrl, org.key, 'not-the-token-0123456789')).rejects.toMatchObject({ code: 401 });
+      await expect(connectMcp(service.baseUrl, org.key, 'not-the-token-0123456789')).rejects.toMatchObject({
+        code: 401,
+      });
     });
 
     it('answers GET /mcp with 405: the endpoint is stateless, there is no event stream', async () => {
       // Act
-      const response = await fetch(`${service.baseUrl}/mcp`, { headers: { authorization: `Bearer ${TEST_MCP_TOKEN}`, accept: 'text/event-stream' } });
+      const response = await fetch(`${service.baseUrl}/mcp`, {
+        headers: { authorization: `Bearer ${TEST_MCP_TOKEN}`, accept: 'text/event-stream' },
+      });
 
       // Assess
       expect(response.status).toBe(405);

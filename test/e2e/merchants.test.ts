@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import {
+  expectApiError,
+  expectStatus,
+  ledgerClient,
+  type LedgerClient,
+  type Organization,
+} from '../fixtures/payments-client.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>"', () => {
@@ -17,7 +23,8 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
   });
   afterAll(() => service.close());
 
-  const putProfile = (body: Record<string, unknown>, key = merchantOrg.key) => service.call('PUT', '/v1/merchant-profile', { key, body });
+  const putProfile = (body: Record<string, unknown>, key = merchantOrg.key) =>
+    service.call('PUT', '/v1/merchant-profile', { key, body });
 
   async function merchant(domain: string, closedLoop = true) {
     const walletId = await ledger.fundedWallet(merchantOrg, undefined, `Till ${domain}`);
@@ -31,11 +38,17 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
     const { walletId, profile } = await merchant('books.example.com');
 
     // Assess
-    expect(profile).toMatchObject({ domain: 'books.example.com', displayName: 'Shop books.example.com', walletId, closedLoop: true, status: 'ACTIVE' });
+    expect(profile).toMatchObject({
+      domain: 'books.example.com',
+      displayName: 'Shop books.example.com',
+      walletId,
+      closedLoop: true,
+      status: 'ACTIVE',
+    });
     expect(profile).not.toHaveProperty('organizationId');
   });
 
-  it("pays a merchant by domain into its wallet, case-insensitively, recording the merchant", async () => {
+  it('pays a merchant by domain into its wallet, case-insensitively, recording the merchant', async () => {
     // Prepare
     const { walletId } = await merchant('tea.example.com');
 
@@ -44,7 +57,14 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
 
     // Assess
     expectStatus(response, 200);
-    expect(response.body).toMatchObject({ from: buyer, to: walletId, amount: '12.00', fee: '0.00', status: 'POSTED', merchant: 'tea.example.com' });
+    expect(response.body).toMatchObject({
+      from: buyer,
+      to: walletId,
+      amount: '12.00',
+      fee: '0.00',
+      status: 'POSTED',
+      merchant: 'tea.example.com',
+    });
     expect(await ledger.balanceOf(merchantOrg.key, walletId)).toBe('12.00000000');
     await ledger.expectLedgerBalanced();
   });
@@ -55,7 +75,12 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
     const newWallet = await ledger.fundedWallet(merchantOrg, undefined, 'New till');
 
     // Act
-    const updated = await putProfile({ domain: 'maps.example.com', displayName: 'Maps', walletId: newWallet, closedLoop: true });
+    const updated = await putProfile({
+      domain: 'maps.example.com',
+      displayName: 'Maps',
+      walletId: newWallet,
+      closedLoop: true,
+    });
     const payment = await ledger.pay(buyerOrg.key, { from: buyer, to: 'merchant:maps.example.com', amount: '3.00' });
 
     // Assess
@@ -79,10 +104,15 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
   it('answers 403 MERCHANT_SUSPENDED after the operator suspends the merchant', async () => {
     // Prepare
     const { walletId } = await merchant('shady.example.com');
-    expectStatus(await ledger.pay(buyerOrg.key, { from: buyer, to: 'merchant:shady.example.com', amount: '1.00' }), 200);
+    expectStatus(
+      await ledger.pay(buyerOrg.key, { from: buyer, to: 'merchant:shady.example.com', amount: '1.00' }),
+      200,
+    );
 
     // Act
-    const suspended = await service.call('POST', '/v1/internal/merchants/shady.example.com/suspend', { key: service.adminKey });
+    const suspended = await service.call('POST', '/v1/internal/merchants/shady.example.com/suspend', {
+      key: service.adminKey,
+    });
     const response = await ledger.pay(buyerOrg.key, { from: buyer, to: 'merchant:shady.example.com', amount: '1.00' });
 
     // Assess
@@ -98,7 +128,12 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
     await service.call('POST', '/v1/internal/merchants/sneaky.example.com/suspend', { key: service.adminKey });
 
     // Act
-    const updated = await putProfile({ domain: 'sneaky.example.com', displayName: 'Sneaky', walletId, closedLoop: true });
+    const updated = await putProfile({
+      domain: 'sneaky.example.com',
+      displayName: 'Sneaky',
+      walletId,
+      closedLoop: true,
+    });
     const response = await ledger.pay(buyerOrg.key, { from: buyer, to: 'merchant:sneaky.example.com', amount: '1.00' });
 
     // Assess
@@ -124,7 +159,11 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
     await ledger.fund(merchantOrg.key, walletId, '5.00');
 
     // Act
-    const response = await ledger.pay(merchantOrg.key, { from: walletId, to: 'merchant:self.example.com', amount: '1.00' });
+    const response = await ledger.pay(merchantOrg.key, {
+      from: walletId,
+      to: 'merchant:self.example.com',
+      amount: '1.00',
+    });
 
     // Assess
     expectApiError(response, 400, 'SELF_PAYMENT');
@@ -133,13 +172,30 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
   describe('profile errors', () => {
     it('answers 400 VALIDATION_ERROR for a malformed domain, a missing field or an unknown field', async () => {
       const walletId = await ledger.fundedWallet(merchantOrg, undefined, 'Till');
-      expectApiError(await putProfile({ domain: 'not a domain', displayName: 'X', walletId, closedLoop: true }), 400, 'VALIDATION_ERROR');
-      expectApiError(await putProfile({ domain: 'ok.example.com', displayName: 'X', walletId }), 400, 'VALIDATION_ERROR');
-      expectApiError(await putProfile({ domain: 'ok.example.com', displayName: 'X', walletId, closedLoop: true, status: 'ACTIVE' }), 400, 'VALIDATION_ERROR');
+      expectApiError(
+        await putProfile({ domain: 'not a domain', displayName: 'X', walletId, closedLoop: true }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expectApiError(
+        await putProfile({ domain: 'ok.example.com', displayName: 'X', walletId }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expectApiError(
+        await putProfile({ domain: 'ok.example.com', displayName: 'X', walletId, closedLoop: true, status: 'ACTIVE' }),
+        400,
+        'VALIDATION_ERROR',
+      );
     });
 
     it("answers 404 WALLET_NOT_FOUND for another organization's wallet", async () => {
-      const response = await putProfile({ domain: 'steal.example.com', displayName: 'X', walletId: buyer, closedLoop: true });
+      const response = await putProfile({
+        domain: 'steal.example.com',
+        displayName: 'X',
+        walletId: buyer,
+        closedLoop: true,
+      });
       expectApiError(response, 404, 'WALLET_NOT_FOUND');
     });
 
@@ -149,7 +205,10 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
       const ownWallet = await ledger.fundedWallet(buyerOrg, undefined, 'Squatter');
 
       // Act
-      const response = await putProfile({ domain: 'taken.example.com', displayName: 'Squat', walletId: ownWallet, closedLoop: true }, buyerOrg.key);
+      const response = await putProfile(
+        { domain: 'taken.example.com', displayName: 'Squat', walletId: ownWallet, closedLoop: true },
+        buyerOrg.key,
+      );
 
       // Assess
       expectApiError(response, 409, 'INVALID_STATE');
@@ -165,8 +224,16 @@ describe('merchants: PUT /v1/merchant-profile and payments to "merchant:<domain>
     });
 
     it('answers 404 MERCHANT_NOT_FOUND when the operator suspends an unknown domain, and 403 to an organization key', async () => {
-      expectApiError(await service.call('POST', '/v1/internal/merchants/ghost.example.com/suspend', { key: service.adminKey }), 404, 'MERCHANT_NOT_FOUND');
-      expectApiError(await service.call('POST', '/v1/internal/merchants/books.example.com/suspend', { key: merchantOrg.key }), 403, 'PERMISSION_DENIED');
+      expectApiError(
+        await service.call('POST', '/v1/internal/merchants/ghost.example.com/suspend', { key: service.adminKey }),
+        404,
+        'MERCHANT_NOT_FOUND',
+      );
+      expectApiError(
+        await service.call('POST', '/v1/internal/merchants/books.example.com/suspend', { key: merchantOrg.key }),
+        403,
+        'PERMISSION_DENIED',
+      );
     });
   });
 });

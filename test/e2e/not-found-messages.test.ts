@@ -7,21 +7,29 @@ import { fillPath } from '../../shared/operations/paths.js';
 const UNKNOWN_ID = 'zz_unknownId0001';
 
 /** Every route that takes an id in its path, for an organization key (operator routes need the operator's key). */
-const ROUTES_WITH_IDS = ROUTES.filter((route) => route.path.includes('{') && route.access !== 'operator' && route.access !== 'public');
+const ROUTES_WITH_IDS = ROUTES.filter(
+  (route) => route.path.includes('{') && route.access !== 'operator' && route.access !== 'public',
+);
 
 describe('not-found answers say what was not found', () => {
   const { service, org } = setupE2e({ organizations: { org: 'Lookups' } });
 
-  it.each(ROUTES_WITH_IDS.map((route) => [routeKeyOf(route), route] as const))('%s with an unknown id: the message names the resource and the id, never the code', async (_name, route) => {
-    // Act
-    const path = fillPath(route.path, () => UNKNOWN_ID);
-    const response = await service.call(route.method, path, { key: org.key, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }) });
+  it.each(ROUTES_WITH_IDS.map((route) => [routeKeyOf(route), route] as const))(
+    '%s with an unknown id: the message names the resource and the id, never the code',
+    async (_name, route) => {
+      // Act
+      const path = fillPath(route.path, () => UNKNOWN_ID);
+      const response = await service.call(route.method, path, {
+        key: org.key,
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }),
+      });
 
-    // Assess
-    expect(response.body?.error, response.text).toBeDefined();
-    const { code, message } = response.body.error as { code: string; message: string };
-    expect(message).not.toBe(code);
-    if (route.method === 'GET') expect(response.status, response.text).toBe(404);
-    if (response.status === 404 && code !== 'NOT_FOUND') expect(message, code).toContain(UNKNOWN_ID);
-  });
+      // Assess
+      expect(response.body?.error, response.text).toBeDefined();
+      const { code, message } = response.body.error as { code: string; message: string };
+      expect(message).not.toBe(code);
+      if (route.method === 'GET') expect(response.status, response.text).toBe(404);
+      if (response.status === 404 && code !== 'NOT_FOUND') expect(message, code).toContain(UNKNOWN_ID);
+    },
+  );
 });

@@ -10,7 +10,9 @@ describe('GET /v1/openapi.json', () => {
 
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
-    const documented = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) => Object.keys(methods).map((m) => routeKeyOf({ method: m.toUpperCase(), path })));
+    const documented = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, methods]) => Object.keys(methods).map((m) => routeKeyOf({ method: m.toUpperCase(), path })),
+    );
     expect(documented.sort()).toEqual(ROUTES.map(routeKeyOf).sort());
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { activateProduction, createApiKey, expectError, expectSecurityHeaders, type Organization } from '../fixtures/organizations.js';
+import {
+  activateProduction,
+  createApiKey,
+  expectError,
+  expectSecurityHeaders,
+  type Organization,
+} from '../fixtures/organizations.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
 /** decisions.md section 1: key (401) -> environment (403) -> permission (403) -> validation (400) -> lookup (404) -> rules. */
@@ -12,7 +18,9 @@ describe('order of checks', () => {
     service = await startTestService();
     org = await service.createOrganization('Order Org');
     await activateProduction(service, org);
-    liveKey = (await createApiKey(service, org, { permissions: ['wallets:read', 'wallets:write'], environment: 'PRODUCTION' })).key;
+    liveKey = (
+      await createApiKey(service, org, { permissions: ['wallets:read', 'wallets:write'], environment: 'PRODUCTION' })
+    ).key;
   });
   afterAll(() => service.close());
 
@@ -39,12 +47,20 @@ describe('order of checks', () => {
   });
 
   it('answers 403 PERMISSION_DENIED to the operator key on /v1/wallets before parsing the body', async () => {
-    expectError(await service.call('POST', '/v1/wallets', { key: service.adminKey, ...notJson }), 403, 'PERMISSION_DENIED');
+    expectError(
+      await service.call('POST', '/v1/wallets', { key: service.adminKey, ...notJson }),
+      403,
+      'PERMISSION_DENIED',
+    );
   });
 
   it('answers 403 PERMISSION_DENIED before validating the body', async () => {
     const reader = await createApiKey(service, org, { permissions: ['wallets:read'] });
-    expectError(await service.call('POST', '/v1/wallets', { key: reader.key, body: { status: 'FROZEN' } }), 403, 'PERMISSION_DENIED');
+    expectError(
+      await service.call('POST', '/v1/wallets', { key: reader.key, body: { status: 'FROZEN' } }),
+      403,
+      'PERMISSION_DENIED',
+    );
   });
 
   it('answers 405 METHOD_NOT_ALLOWED to PUT /v1/wallets whatever the body', async () => {
@@ -56,14 +72,32 @@ describe('order of checks', () => {
   });
 
   it('answers 403 SANDBOX_ONLY to a live key funding, before the amount is checked', async () => {
-    expectError(await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, { key: liveKey, body: { amount: '-1' } }), 403, 'SANDBOX_ONLY');
+    expectError(
+      await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, { key: liveKey, body: { amount: '-1' } }),
+      403,
+      'SANDBOX_ONLY',
+    );
   });
 
   it('answers 403 SANDBOX_ONLY to a live key funding, before the body is validated', async () => {
-    expectError(await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, { key: liveKey, body: { amount: '1.00', memo: 'x' } }), 403, 'SANDBOX_ONLY');
+    expectError(
+      await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, {
+        key: liveKey,
+        body: { amount: '1.00', memo: 'x' },
+      }),
+      403,
+      'SANDBOX_ONLY',
+    );
   });
 
   it('answers 400 INVALID_AMOUNT before looking up an unknown wallet', async () => {
-    expectError(await service.call('POST', '/v1/wallets/wal_doesnotexist000000000000/fund', { key: org.key, body: { amount: '0' } }), 400, 'INVALID_AMOUNT');
+    expectError(
+      await service.call('POST', '/v1/wallets/wal_doesnotexist000000000000/fund', {
+        key: org.key,
+        body: { amount: '0' },
+      }),
+      400,
+      'INVALID_AMOUNT',
+    );
   });
 });

@@ -21,13 +21,30 @@ describe('payments: POST /v1/payments/batch', () => {
     const { payer, payeeA, payeeB } = await wallets();
 
     // Act
-    const response = await batch({ payments: [{ from: payer, to: payeeA, amount: '10.00' }, { from: payer, to: payeeB, amount: 15, description: 'second' }] });
+    const response = await batch({
+      payments: [
+        { from: payer, to: payeeA, amount: '10.00' },
+        { from: payer, to: payeeB, amount: 15, description: 'second' },
+      ],
+    });
 
     // Assess
     expectStatus(response, 200);
     expect(response.body.data).toHaveLength(2);
-    expect(response.body.data[0]).toMatchObject({ from: payer, to: payeeA, amount: '10.00', fee: '0.00', status: 'POSTED' });
-    expect(response.body.data[1]).toMatchObject({ from: payer, to: payeeB, amount: '15.00', status: 'POSTED', description: 'second' });
+    expect(response.body.data[0]).toMatchObject({
+      from: payer,
+      to: payeeA,
+      amount: '10.00',
+      fee: '0.00',
+      status: 'POSTED',
+    });
+    expect(response.body.data[1]).toMatchObject({
+      from: payer,
+      to: payeeB,
+      amount: '15.00',
+      status: 'POSTED',
+      description: 'second',
+    });
     expect(await ledger.balanceOf(org.key, payer)).toBe('75.00000000');
     await ledger.expectLedgerBalanced();
   });
@@ -71,12 +88,21 @@ describe('payments: POST /v1/payments/batch', () => {
     await ledger.createPolicy(org.key, { walletId: payer, approvalThreshold: '50.00' });
 
     // Act
-    const response = await batch({ payments: [{ from: payer, to: payeeA, amount: '10.00' }, { from: payer, to: payeeA, amount: '60.00' }] });
+    const response = await batch({
+      payments: [
+        { from: payer, to: payeeA, amount: '10.00' },
+        { from: payer, to: payeeA, amount: '60.00' },
+      ],
+    });
 
     // Assess
     const results = expectApiError(response, 207, 'BATCH_PARTIAL_FAILURE').details!.results as any[];
     expect(results[0]).toMatchObject({ index: 0, status: 200 });
-    expect(results[1]).toMatchObject({ index: 1, status: 202, error: { code: 'APPROVAL_REQUIRED', details: { approvalId: expect.stringMatching(/^apr_/) } } });
+    expect(results[1]).toMatchObject({
+      index: 1,
+      status: 202,
+      error: { code: 'APPROVAL_REQUIRED', details: { approvalId: expect.stringMatching(/^apr_/) } },
+    });
     expect(await ledger.balanceOf(org.key, payer)).toBe('90.00000000');
   });
 
@@ -100,7 +126,9 @@ describe('payments: POST /v1/payments/batch', () => {
     const { payer, payeeA } = await wallets();
 
     // Act
-    const response = await batch({ payments: Array.from({ length: 100 }, () => ({ from: payer, to: payeeA, amount: '0.01' })) });
+    const response = await batch({
+      payments: Array.from({ length: 100 }, () => ({ from: payer, to: payeeA, amount: '0.01' })),
+    });
 
     // Assess
     expectStatus(response, 200);
@@ -110,15 +138,29 @@ describe('payments: POST /v1/payments/batch', () => {
 
   it('answers 400 VALIDATION_ERROR for an unknown field in an item or the batch', async () => {
     const { payer, payeeA } = await wallets();
-    expectApiError(await batch({ payments: [{ from: payer, to: payeeA, amount: '1.00', fee: '0.00' }] }), 400, 'VALIDATION_ERROR');
-    expectApiError(await batch({ payments: [{ from: payer, to: payeeA, amount: '1.00' }], mode: 'atomic' }), 400, 'VALIDATION_ERROR');
+    expectApiError(
+      await batch({ payments: [{ from: payer, to: payeeA, amount: '1.00', fee: '0.00' }] }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectApiError(
+      await batch({ payments: [{ from: payer, to: payeeA, amount: '1.00' }], mode: 'atomic' }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(await ledger.balanceOf(org.key, payer)).toBe('100.00000000');
   });
 
   it('replays a batch sent again with its idempotency key: same status and body, money moved once', async () => {
     // Prepare
     const { payer, payeeA, payeeB } = await wallets();
-    const body = { payments: [{ from: payer, to: payeeA, amount: '10.00' }, { from: payer, to: payeeB, amount: '5.00' }], idempotencyKey: 'payroll-1' };
+    const body = {
+      payments: [
+        { from: payer, to: payeeA, amount: '10.00' },
+        { from: payer, to: payeeB, amount: '5.00' },
+      ],
+      idempotencyKey: 'payroll-1',
+    };
     const first = await batch(body);
 
     // Act
@@ -136,10 +178,19 @@ describe('payments: POST /v1/payments/batch', () => {
   it('answers 409 IDEMPOTENCY_KEY_REUSE for a batch key sent again with other payments, posting nothing new', async () => {
     // Prepare
     const { payer, payeeA, payeeB } = await wallets();
-    const first = await batch({ payments: [{ from: payer, to: payeeA, amount: '10.00' }], idempotencyKey: 'payroll-2' });
+    const first = await batch({
+      payments: [{ from: payer, to: payeeA, amount: '10.00' }],
+      idempotencyKey: 'payroll-2',
+    });
 
     // Act
-    const response = await batch({ payments: [{ from: payer, to: payeeA, amount: '10.00' }, { from: payer, to: payeeB, amount: '20.00' }], idempotencyKey: 'payroll-2' });
+    const response = await batch({
+      payments: [
+        { from: payer, to: payeeA, amount: '10.00' },
+        { from: payer, to: payeeB, amount: '20.00' },
+      ],
+      idempotencyKey: 'payroll-2',
+    });
 
     // Assess
     expectStatus(first, 200);
@@ -151,7 +202,13 @@ describe('payments: POST /v1/payments/batch', () => {
   it('replays a partially failed batch as the same 207 answer, without running the failed items again', async () => {
     // Prepare
     const { payer, payeeA, payeeB } = await wallets('10.00');
-    const body = { payments: [{ from: payer, to: payeeA, amount: '10.00' }, { from: payer, to: payeeB, amount: '5.00' }], idempotencyKey: 'payroll-3' };
+    const body = {
+      payments: [
+        { from: payer, to: payeeA, amount: '10.00' },
+        { from: payer, to: payeeB, amount: '5.00' },
+      ],
+      idempotencyKey: 'payroll-3',
+    };
     const first = await batch(body);
     await ledger.fund(org.key, payer, '50.00');
 

@@ -6,7 +6,10 @@ describe('payments: idempotency keys', () => {
   const { service, ledger, org } = setupE2e({ organizations: { org: 'Idempotent Org' } });
 
   async function wallets() {
-    return { payer: await ledger.fundedWallet(org, '100.00'), payee: await ledger.fundedWallet(org, undefined, 'Payee') };
+    return {
+      payer: await ledger.fundedWallet(org, '100.00'),
+      payee: await ledger.fundedWallet(org, undefined, 'Payee'),
+    };
   }
 
   it('replays the first response with the same status and body and Idempotent-Replayed: true, posting once', async () => {
@@ -35,7 +38,12 @@ describe('payments: idempotency keys', () => {
 
     // Act
     const asText = await ledger.pay(org.key, { from: payer, to: payee, amount: '10', idempotencyKey: 'same-amount' });
-    const asCents = await ledger.pay(org.key, { from: payer, to: payee, amount: '10.00', idempotencyKey: 'same-amount' });
+    const asCents = await ledger.pay(org.key, {
+      from: payer,
+      to: payee,
+      amount: '10.00',
+      idempotencyKey: 'same-amount',
+    });
 
     // Assess
     expectStatus(first, 200);
@@ -55,7 +63,11 @@ describe('payments: idempotency keys', () => {
 
     // Act
     const viaBody = await ledger.pay(org.key, { ...body, idempotencyKey: 'header-only' });
-    const viaBoth = await ledger.pay(org.key, { ...body, idempotencyKey: 'header-only' }, { 'Idempotency-Key': 'header-only' });
+    const viaBoth = await ledger.pay(
+      org.key,
+      { ...body, idempotencyKey: 'header-only' },
+      { 'Idempotency-Key': 'header-only' },
+    );
 
     // Assess
     expectStatus(first, 200);
@@ -129,10 +141,18 @@ describe('payments: idempotency keys', () => {
     const other = await service.createOrganization('Other Org');
     const otherPayer = await ledger.fundedWallet(other, '50.00');
     const otherPayee = await ledger.fundedWallet(other, undefined, 'Payee');
-    expectStatus(await ledger.pay(org.key, { from: payer, to: payee, amount: '10.00', idempotencyKey: 'shared-key' }), 200);
+    expectStatus(
+      await ledger.pay(org.key, { from: payer, to: payee, amount: '10.00', idempotencyKey: 'shared-key' }),
+      200,
+    );
 
     // Act
-    const response = await ledger.pay(other.key, { from: otherPayer, to: otherPayee, amount: '20.00', idempotencyKey: 'shared-key' });
+    const response = await ledger.pay(other.key, {
+      from: otherPayer,
+      to: otherPayee,
+      amount: '20.00',
+      idempotencyKey: 'shared-key',
+    });
 
     // Assess
     expectStatus(response, 200);

@@ -5,13 +5,18 @@ import { expectApiError, expectStatus } from '../fixtures/payments-client.js';
 describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
   const { service, ledger, org, otherOrg, wallets } = setupE2e({
     organizations: { org: 'Reader Org', otherOrg: 'Other Org' },
-    wallets: { payer: { organization: 'org', balance: '100.00' }, payee: { organization: 'org', name: 'Payee' }, secondPayer: { organization: 'org', balance: '100.00', name: 'Second payer' } },
+    wallets: {
+      payer: { organization: 'org', balance: '100.00' },
+      payee: { organization: 'org', name: 'Payee' },
+      secondPayer: { organization: 'org', balance: '100.00', name: 'Second payer' },
+    },
   });
   const posted: string[] = [];
   let queuedId: string;
   beforeAll(async () => {
     const { payer, payee, secondPayer } = wallets;
-    for (const amount of ['1.00', '2.00', '3.00', '4.00', '5.00']) posted.push((await ledger.paid(org.key, { from: payer, to: payee, amount })).id);
+    for (const amount of ['1.00', '2.00', '3.00', '4.00', '5.00'])
+      posted.push((await ledger.paid(org.key, { from: payer, to: payee, amount })).id);
     await ledger.paid(org.key, { from: secondPayer, to: payee, amount: '9.00' });
     await ledger.createPolicy(org.key, { walletId: secondPayer, requireHumanApproval: true });
     queuedId = (await ledger.queuedPayment(org.key, { from: secondPayer, to: payee, amount: '7.00' })).transactionId;
@@ -129,7 +134,14 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
 
       // Assess
       expectStatus(response, 200);
-      expect(response.body).toMatchObject({ id: posted[0], from: wallets.payer, to: wallets.payee, amount: '1.00', fee: '0.00', status: 'POSTED' });
+      expect(response.body).toMatchObject({
+        id: posted[0],
+        from: wallets.payer,
+        to: wallets.payee,
+        amount: '1.00',
+        fee: '0.00',
+        status: 'POSTED',
+      });
     });
 
     it('answers 404 TRANSACTION_NOT_FOUND for an unknown id', async () => {
@@ -150,10 +162,16 @@ describe('payments: GET /v1/payments and GET /v1/payments/:id', () => {
 
       // Assess
       expectStatus(response, 200);
-      expect(response.body).toMatchObject({ id: payment.id, from: wallets.payer, to: receiving, amount: '2.50', status: 'POSTED' });
+      expect(response.body).toMatchObject({
+        id: payment.id,
+        from: wallets.payer,
+        to: receiving,
+        amount: '2.50',
+        status: 'POSTED',
+      });
     });
 
-    it("answers 404 to an agent key for a payment of neither side of its wallet", async () => {
+    it('answers 404 to an agent key for a payment of neither side of its wallet', async () => {
       const agent = await ledger.createAgent(org, 'Bystander');
       expectApiError(await ledger.getPayment(agent.key, posted[0]!), 404, 'TRANSACTION_NOT_FOUND');
     });

@@ -4,10 +4,15 @@ import { expectApiError, expectStatus, type Organization } from '../fixtures/pay
 import { eventually } from '../fixtures/eventually.js';
 
 describe('payments: POST /v1/payments/:id/reverse', () => {
-  const { service, ledger, payerOrg, payeeOrg } = setupE2e({ organizations: { payerOrg: 'Paying Org', payeeOrg: 'Receiving Org' } });
+  const { service, ledger, payerOrg, payeeOrg } = setupE2e({
+    organizations: { payerOrg: 'Paying Org', payeeOrg: 'Receiving Org' },
+  });
 
-  const reverse = (key: string, paymentId: string, options: { body?: unknown; headers?: Record<string, string> } = {}) =>
-    service.call('POST', `/v1/payments/${paymentId}/reverse`, { key, ...options });
+  const reverse = (
+    key: string,
+    paymentId: string,
+    options: { body?: unknown; headers?: Record<string, string> } = {},
+  ) => service.call('POST', `/v1/payments/${paymentId}/reverse`, { key, ...options });
 
   /** A posted payment of `amount` from a wallet of the paying org (holding 100.00) to a wallet of `payeeOwner`. */
   async function postedPayment(payeeOwner: Organization, amount = '40.00') {
@@ -26,7 +31,16 @@ describe('payments: POST /v1/payments/:id/reverse', () => {
 
     // Assess
     expectStatus(response, 200);
-    expect(response.body).toMatchObject({ id: expect.stringMatching(/^txn_/), type: 'REVERSAL', from: payee, to: payer, amount: '40.00', fee: '0.00', status: 'POSTED', reversalOf: paymentId });
+    expect(response.body).toMatchObject({
+      id: expect.stringMatching(/^txn_/),
+      type: 'REVERSAL',
+      from: payee,
+      to: payer,
+      amount: '40.00',
+      fee: '0.00',
+      status: 'POSTED',
+      reversalOf: paymentId,
+    });
     const original = await ledger.getPayment(payerOrg.key, paymentId);
     expect(original.body).toMatchObject({ status: 'REVERSED', reversedBy: response.body.id });
     expect(await ledger.balanceOf(payerOrg.key, payer)).toBe('100.00000000');
@@ -44,7 +58,10 @@ describe('payments: POST /v1/payments/:id/reverse', () => {
     // Assess: projected from the reversal's journal record, visible within 2 s
     await eventually(async () => {
       const entries = await ledger.auditOf(payeeOrg.organizationId);
-      expect(entries.find((e) => e.action === 'payment.reversed' && e.resourceId === paymentId)).toMatchObject({ actorType: 'API_KEY', actorId: payeeOrg.keyId });
+      expect(entries.find((e) => e.action === 'payment.reversed' && e.resourceId === paymentId)).toMatchObject({
+        actorType: 'API_KEY',
+        actorId: payeeOrg.keyId,
+      });
     });
   });
 

@@ -12,22 +12,33 @@ describe('payments: POST /v1/payments', () => {
       ['a decimal string', '12.50', '12.50'],
       ['a JSON number', 12.5, '12.50'],
       ['a whole number', 7, '7.00'],
-    ])('posts a payment with %s amount: 200 POSTED with fee 0.00 and both balances moved', async (_kind, amount, expected) => {
-      // Prepare
-      const payer = await ledger.fundedWallet(org, '100.00');
-      const payee = await ledger.fundedWallet(org, undefined, 'Payee');
+    ])(
+      'posts a payment with %s amount: 200 POSTED with fee 0.00 and both balances moved',
+      async (_kind, amount, expected) => {
+        // Prepare
+        const payer = await ledger.fundedWallet(org, '100.00');
+        const payee = await ledger.fundedWallet(org, undefined, 'Payee');
 
-      // Act
-      const response = await ledger.pay(org.key, { from: payer, to: payee, amount, description: 'API credits' });
+        // Act
+        const response = await ledger.pay(org.key, { from: payer, to: payee, amount, description: 'API credits' });
 
-      // Assess
-      expectStatus(response, 200);
-      expect(response.body).toMatchObject({ id: expect.stringMatching(/^txn_/), from: payer, to: payee, amount: expected, fee: '0.00', status: 'POSTED', description: 'API credits' });
-      const remaining = (100 - Number(expected)).toFixed(8);
-      expect(await ledger.balanceOf(org.key, payer)).toBe(remaining);
-      expect(await ledger.balanceOf(org.key, payee)).toBe(`${expected}000000`);
-      await ledger.expectLedgerBalanced();
-    });
+        // Assess
+        expectStatus(response, 200);
+        expect(response.body).toMatchObject({
+          id: expect.stringMatching(/^txn_/),
+          from: payer,
+          to: payee,
+          amount: expected,
+          fee: '0.00',
+          status: 'POSTED',
+          description: 'API credits',
+        });
+        const remaining = (100 - Number(expected)).toFixed(8);
+        expect(await ledger.balanceOf(org.key, payer)).toBe(remaining);
+        expect(await ledger.balanceOf(org.key, payee)).toBe(`${expected}000000`);
+        await ledger.expectLedgerBalanced();
+      },
+    );
 
     it('pays a wallet of another organization in the same environment', async () => {
       // Prepare
@@ -55,8 +66,14 @@ describe('payments: POST /v1/payments', () => {
 
       // Assess: projected from the payment's journal record, visible within 2 s
       await eventually(async () => {
-        const entry = (await ledger.auditOf(org.organizationId)).find((e) => e.action === 'payment.created' && e.resourceId === payment.id);
-        expect(entry).toMatchObject({ actorType: 'API_KEY', actorId: org.keyId, metadata: { amount: '3.00', currency: 'USD', recipientWalletId: payee } });
+        const entry = (await ledger.auditOf(org.organizationId)).find(
+          (e) => e.action === 'payment.created' && e.resourceId === payment.id,
+        );
+        expect(entry).toMatchObject({
+          actorType: 'API_KEY',
+          actorId: org.keyId,
+          metadata: { amount: '3.00', currency: 'USD', recipientWalletId: payee },
+        });
       });
     });
   });
@@ -83,7 +100,11 @@ describe('payments: POST /v1/payments', () => {
 
     it('answers 400 VALIDATION_ERROR when the body idempotencyKey differs from the Idempotency-Key header', async () => {
       // Act
-      const response = await ledger.pay(org.key, { from: payer, to: payee, amount: '1.00', idempotencyKey: 'body-key' }, { 'Idempotency-Key': 'header-key' });
+      const response = await ledger.pay(
+        org.key,
+        { from: payer, to: payee, amount: '1.00', idempotencyKey: 'body-key' },
+        { 'Idempotency-Key': 'header-key' },
+      );
 
       // Assess
       const error = expectApiError(response, 400, 'VALIDATION_ERROR');
@@ -118,11 +139,19 @@ describe('payments: POST /v1/payments', () => {
     });
 
     it('answers 401 UNAUTHORIZED without a key or with an unknown key', async () => {
-      expectApiError(await service.call('POST', '/v1/payments', { body: { from: payer, to: payee, amount: '1.00' } }), 401, 'UNAUTHORIZED');
-      expectApiError(await ledger.pay('svc_test_notarealkey', { from: payer, to: payee, amount: '1.00' }), 401, 'UNAUTHORIZED');
+      expectApiError(
+        await service.call('POST', '/v1/payments', { body: { from: payer, to: payee, amount: '1.00' } }),
+        401,
+        'UNAUTHORIZED',
+      );
+      expectApiError(
+        await ledger.pay('svc_test_notarealkey', { from: payer, to: payee, amount: '1.00' }),
+        401,
+        'UNAUTHORIZED',
+      );
     });
 
-    it("lets an agent key pay only from its own wallet: another wallet answers 404 WALLET_NOT_FOUND", async () => {
+    it('lets an agent key pay only from its own wallet: another wallet answers 404 WALLET_NOT_FOUND', async () => {
       // Prepare
       const agent = await ledger.createAgent(org, 'Scoped');
       await ledger.fund(org.key, agent.walletId, '10.00');
@@ -142,7 +171,10 @@ describe('payments: POST /v1/payments', () => {
       // Prepare
       const liveOrg = await service.createOrganization('Live Org');
       await activateProduction(service, liveOrg);
-      const liveKey = await service.call('POST', '/v1/api-keys', { key: liveOrg.key, body: { name: 'live', permissions: ['wallets:read'], environment: 'PRODUCTION' } });
+      const liveKey = await service.call('POST', '/v1/api-keys', {
+        key: liveOrg.key,
+        body: { name: 'live', permissions: ['wallets:read'], environment: 'PRODUCTION' },
+      });
       expectStatus(liveKey, 201);
       const liveWallets = await service.call('GET', '/v1/wallets', { key: liveKey.body.key });
       const liveWallet = liveWallets.body.data[0].id as string;
@@ -151,7 +183,11 @@ describe('payments: POST /v1/payments', () => {
       // Act
       const asPayer = await ledger.pay(liveOrg.key, { from: liveWallet, to: sandboxWallet, amount: '1.00' });
       const asPayee = await ledger.pay(liveOrg.key, { from: sandboxWallet, to: liveWallet, amount: '1.00' });
-      const foreignPayee = await ledger.pay(org.key, { from: await ledger.fundedWallet(org, '1.00'), to: liveWallet, amount: '1.00' });
+      const foreignPayee = await ledger.pay(org.key, {
+        from: await ledger.fundedWallet(org, '1.00'),
+        to: liveWallet,
+        amount: '1.00',
+      });
 
       // Assess
       expectApiError(asPayer, 403, 'ENVIRONMENT_MISMATCH');

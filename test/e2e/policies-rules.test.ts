@@ -105,7 +105,9 @@ describe('policies: how spend rules judge POST /v1/payments', () => {
     it.each([['weeklyLimit'], ['monthlyLimit']])('denies the payment that would pass the %s', async (rule) => {
       const { payer, payee } = await governed({ [rule]: '30.00' });
       await ledger.paid(org.key, { from: payer, to: payee, amount: '20.00' });
-      expect(expectDenied(await ledger.pay(org.key, { from: payer, to: payee, amount: '20.00' }), rule)).toMatchObject({ remaining: '10.00' });
+      expect(expectDenied(await ledger.pay(org.key, { from: payer, to: payee, amount: '20.00' }), rule)).toMatchObject({
+        remaining: '10.00',
+      });
     });
 
     it('applies every policy on the wallet: the tightest rule decides', async () => {
@@ -149,7 +151,10 @@ describe('policies: how spend rules judge POST /v1/payments', () => {
 
       // Assess
       const error = expectApiError(response, 202, 'APPROVAL_REQUIRED');
-      expect(error.details).toMatchObject({ approvalId: expect.stringMatching(/^apr_/), transactionId: expect.stringMatching(/^txn_/) });
+      expect(error.details).toMatchObject({
+        approvalId: expect.stringMatching(/^apr_/),
+        transactionId: expect.stringMatching(/^txn_/),
+      });
       const payment = await ledger.getPayment(org.key, error.details!.transactionId);
       expect(payment.body).toMatchObject({ status: 'QUEUED', approvalId: error.details!.approvalId, amount: '10.00' });
       expect(await ledger.balanceOf(org.key, payer)).toBe('1000.00000000');

@@ -7,7 +7,8 @@ describe('policies: CRUD under /v1/policies', () => {
 
   const post = (body: unknown, key = org.key) => service.call('POST', '/v1/policies', { key, body });
   const get = (id: string, key = org.key) => service.call('GET', `/v1/policies/${id}`, { key });
-  const patch = (id: string, body: unknown, key = org.key) => service.call('PATCH', `/v1/policies/${id}`, { key, body });
+  const patch = (id: string, body: unknown, key = org.key) =>
+    service.call('PATCH', `/v1/policies/${id}`, { key, body });
   const remove = (id: string, key = org.key) => service.call('DELETE', `/v1/policies/${id}`, { key });
 
   async function walletPair(amount = '500.00') {
@@ -21,15 +22,34 @@ describe('policies: CRUD under /v1/policies', () => {
 
       // Act
       const response = await post({
-        walletId: payer, name: 'Travel', maxTransactionAmount: 250, requireHumanApproval: false, dailyLimit: '1000', weeklyLimit: '2000.50',
-        monthlyLimit: '5000.00', allowedRecipients: [payee], blockedRecipients: ['wal_blocked0000000000000000'], allowedHoursUtc: { start: 8, end: 18 }, approvalThreshold: '100.00',
+        walletId: payer,
+        name: 'Travel',
+        maxTransactionAmount: 250,
+        requireHumanApproval: false,
+        dailyLimit: '1000',
+        weeklyLimit: '2000.50',
+        monthlyLimit: '5000.00',
+        allowedRecipients: [payee],
+        blockedRecipients: ['wal_blocked0000000000000000'],
+        allowedHoursUtc: { start: 8, end: 18 },
+        approvalThreshold: '100.00',
       });
 
       // Assess
       expectStatus(response, 201);
       expect(response.body).toMatchObject({
-        id: expect.stringMatching(/^pol_/), walletId: payer, name: 'Travel', maxTransactionAmount: '250.00', requireHumanApproval: false, dailyLimit: '1000.00',
-        weeklyLimit: '2000.50', monthlyLimit: '5000.00', allowedRecipients: [payee], blockedRecipients: ['wal_blocked0000000000000000'], allowedHoursUtc: { start: 8, end: 18 }, approvalThreshold: '100.00',
+        id: expect.stringMatching(/^pol_/),
+        walletId: payer,
+        name: 'Travel',
+        maxTransactionAmount: '250.00',
+        requireHumanApproval: false,
+        dailyLimit: '1000.00',
+        weeklyLimit: '2000.50',
+        monthlyLimit: '5000.00',
+        allowedRecipients: [payee],
+        blockedRecipients: ['wal_blocked0000000000000000'],
+        allowedHoursUtc: { start: 8, end: 18 },
+        approvalThreshold: '100.00',
       });
       const fetched = await get(response.body.id);
       expectStatus(fetched, 200);
@@ -40,7 +60,11 @@ describe('policies: CRUD under /v1/policies', () => {
       const { payer } = await walletPair();
       const policy = await ledger.createPolicy(org.key, { walletId: payer });
       const entries = await ledger.auditOf(org.organizationId);
-      expect(entries.find((e) => e.resourceId === policy.id)).toMatchObject({ action: 'policy.create', actorType: 'API_KEY', actorId: org.keyId });
+      expect(entries.find((e) => e.resourceId === policy.id)).toMatchObject({
+        action: 'policy.create',
+        actorType: 'API_KEY',
+        actorId: org.keyId,
+      });
     });
 
     it('lists the policies of a wallet with ?walletId, and all of the organization without it', async () => {
@@ -62,7 +86,7 @@ describe('policies: CRUD under /v1/policies', () => {
       expect((await service.call('GET', '/v1/policies', { key: otherOrg.key })).body.data).toEqual([]);
     });
 
-    it('answers 404 POLICY_NOT_FOUND for an unknown policy and for another organization\'s policy', async () => {
+    it("answers 404 POLICY_NOT_FOUND for an unknown policy and for another organization's policy", async () => {
       const { payer } = await walletPair();
       const policy = await ledger.createPolicy(org.key, { walletId: payer });
       expectApiError(await get('pol_doesnotexist000000000000'), 404, 'POLICY_NOT_FOUND');
@@ -88,14 +112,34 @@ describe('policies: CRUD under /v1/policies', () => {
       ['an hour out of range', { allowedHoursUtc: { start: 9, end: 25 } }],
     ])('answers 400 VALIDATION_ERROR for %s', async (_what, change) => {
       const { payer } = await walletPair();
-      const body = { walletId: payer, name: 'P', maxTransactionAmount: '10.00', requireHumanApproval: false, ...change };
+      const body = {
+        walletId: payer,
+        name: 'P',
+        maxTransactionAmount: '10.00',
+        requireHumanApproval: false,
+        ...change,
+      };
       expectApiError(await post(body), 400, 'VALIDATION_ERROR');
     });
 
     it.each([['-1.00'], ['abc'], ['1.005']])('answers 400 INVALID_AMOUNT for the limit %j', async (amount) => {
       const { payer } = await walletPair();
-      expectApiError(await post({ walletId: payer, name: 'P', maxTransactionAmount: amount, requireHumanApproval: false }), 400, 'INVALID_AMOUNT');
-      expectApiError(await post({ walletId: payer, name: 'P', maxTransactionAmount: '1.00', requireHumanApproval: false, dailyLimit: amount }), 400, 'INVALID_AMOUNT');
+      expectApiError(
+        await post({ walletId: payer, name: 'P', maxTransactionAmount: amount, requireHumanApproval: false }),
+        400,
+        'INVALID_AMOUNT',
+      );
+      expectApiError(
+        await post({
+          walletId: payer,
+          name: 'P',
+          maxTransactionAmount: '1.00',
+          requireHumanApproval: false,
+          dailyLimit: amount,
+        }),
+        400,
+        'INVALID_AMOUNT',
+      );
     });
 
     it('answers 403 PERMISSION_DENIED to an organization key without wallets:write, and to an agent key', async () => {
@@ -112,7 +156,9 @@ describe('policies: CRUD under /v1/policies', () => {
       // Assess
       expectApiError(byReader, 403, 'PERMISSION_DENIED');
       expectApiError(byAgent, 403, 'PERMISSION_DENIED');
-      expect((await service.call('GET', `/v1/policies?walletId=${agent.walletId}`, { key: org.key })).body.data).toEqual([]);
+      expect(
+        (await service.call('GET', `/v1/policies?walletId=${agent.walletId}`, { key: org.key })).body.data,
+      ).toEqual([]);
     });
 
     it('answers 403 PERMISSION_DENIED for reads without wallets:read, and 401 without a key', async () => {

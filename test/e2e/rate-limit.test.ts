@@ -12,7 +12,9 @@ describe('rate limits per key', () => {
     const org = await service.createOrganization();
 
     // Act
-    const responses = await Promise.all(Array.from({ length: PER_SECOND * 3 }, () => service.call('GET', '/v1/wallets', { key: org.key })));
+    const responses = await Promise.all(
+      Array.from({ length: PER_SECOND * 3 }, () => service.call('GET', '/v1/wallets', { key: org.key })),
+    );
 
     // Assess
     const limited = responses.filter((r) => r.status === 429);
@@ -27,7 +29,9 @@ describe('rate limits per key', () => {
     // Prepare
     const busy = await service.createOrganization('Busy');
     const quiet = await service.createOrganization('Quiet');
-    await Promise.all(Array.from({ length: PER_SECOND * 3 }, () => service.call('GET', '/v1/wallets', { key: busy.key })));
+    await Promise.all(
+      Array.from({ length: PER_SECOND * 3 }, () => service.call('GET', '/v1/wallets', { key: busy.key })),
+    );
 
     // Act
     const response = await service.call('GET', '/v1/wallets', { key: quiet.key });

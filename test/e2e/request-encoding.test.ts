@@ -13,10 +13,17 @@ function withInvalidByte(json: string): Uint8Array {
 
 /** Request bodies are JSON text in UTF-8, sent as `application/json` (docs/api.md, Conventions). */
 describe('request body encoding and media type', () => {
-  const { service, ledger, org } = setupE2e({ env: { [ENV.mcpAuthToken]: TEST_MCP_TOKEN }, organizations: { org: 'Encoding' } });
+  const { service, ledger, org } = setupE2e({
+    env: { [ENV.mcpAuthToken]: TEST_MCP_TOKEN },
+    organizations: { org: 'Encoding' },
+  });
 
   const send = (method: string, path: string, rawBody: string | Uint8Array, contentType?: string) =>
-    service.call(method, path, { key: org.key, rawBody, headers: contentType === undefined ? {} : { 'content-type': contentType } });
+    service.call(method, path, {
+      key: org.key,
+      rawBody,
+      headers: contentType === undefined ? {} : { 'content-type': contentType },
+    });
   const agentCount = async () => {
     const response = await service.call('GET', '/v1/agents?limit=100', { key: org.key });
     expectStatus(response, 200);
@@ -94,8 +101,18 @@ describe('request body encoding and media type', () => {
 
     it('accepts application/json with a charset of utf-8, in any case', async () => {
       // Act
-      const lower = await send('POST', '/v1/agents', JSON.stringify({ name: 'Lower' }), 'application/json; charset=utf-8');
-      const upper = await send('POST', '/v1/agents', JSON.stringify({ name: 'Upper' }), 'Application/JSON;Charset="UTF-8"');
+      const lower = await send(
+        'POST',
+        '/v1/agents',
+        JSON.stringify({ name: 'Lower' }),
+        'application/json; charset=utf-8',
+      );
+      const upper = await send(
+        'POST',
+        '/v1/agents',
+        JSON.stringify({ name: 'Upper' }),
+        'Application/JSON;Charset="UTF-8"',
+      );
 
       // Assess
       expectStatus(lower, 201);
@@ -119,7 +136,10 @@ describe('request body encoding and media type', () => {
 
     it('checks the key before the media type (a bad body never hides a 401)', async () => {
       // Act
-      const response = await service.call('POST', '/v1/agents', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const response = await service.call('POST', '/v1/agents', {
+        rawBody: 'name=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
 
       // Assess
       expectApiError(response, 401, 'UNAUTHORIZED');
@@ -133,7 +153,9 @@ describe('request body encoding and media type', () => {
     it('answers a JSON-RPC parse error (-32700, HTTP 400) to a body that is not valid UTF-8, and runs no tool', async () => {
       // Prepare
       const before = await agentCount();
-      const call = JSON.stringify(rpc(1, 'tools/call', { name: 'allowance_create_agent', arguments: { name: 'Mcp<FF>agent' } }));
+      const call = JSON.stringify(
+        rpc(1, 'tools/call', { name: 'allowance_create_agent', arguments: { name: 'Mcp<FF>agent' } }),
+      );
 
       // Act
       const response = await post(withInvalidByte(call));
@@ -149,7 +171,9 @@ describe('request body encoding and media type', () => {
     it('answers 415 to a JSON body declared in another charset, and runs no tool', async () => {
       // Prepare
       const before = await agentCount();
-      const call = JSON.stringify(rpc(1, 'tools/call', { name: 'allowance_create_agent', arguments: { name: 'Latin' } }));
+      const call = JSON.stringify(
+        rpc(1, 'tools/call', { name: 'allowance_create_agent', arguments: { name: 'Latin' } }),
+      );
 
       // Act
       const response = await fetch(`${service.baseUrl}/mcp`, {
@@ -167,7 +191,9 @@ describe('request body encoding and media type', () => {
     it('runs the same call in valid UTF-8', async () => {
       // Prepare
       const before = await agentCount();
-      const call = JSON.stringify(rpc(1, 'tools/call', { name: 'allowance_create_agent', arguments: { name: 'Mcp agent' } }));
+      const call = JSON.stringify(
+        rpc(1, 'tools/call', { name: 'allowance_create_agent', arguments: { name: 'Mcp agent' } }),
+      );
 
       // Act
       const response = await post(Buffer.from(call, 'utf8'));

@@ -15,7 +15,10 @@ interface RawResponse {
 }
 
 /** A request whose answer is read byte for byte (fetch would decompress it on its own). */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
@@ -55,7 +58,11 @@ describe('response envelope details', () => {
       const pages: Array<Record<string, any>> = [];
       let cursor: string | null = null;
       do {
-        const response = await service.call('GET', `/v1/audit-logs?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: org.key });
+        const response = await service.call(
+          'GET',
+          `/v1/audit-logs?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { key: org.key },
+        );
         expectStatus(response, 200);
         pages.push(response.body);
         cursor = response.body.cursor as string | null;
@@ -104,8 +111,12 @@ describe('response envelope details', () => {
 
     it('prefers br when the client accepts both, and honours q=0', async () => {
       // Act
-      const both = await raw(`${service.baseUrl}/v1/openapi.json`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
-      const refused = await raw(`${service.baseUrl}/v1/openapi.json`, { headers: { 'accept-encoding': 'br;q=0, gzip;q=0' } });
+      const both = await raw(`${service.baseUrl}/v1/openapi.json`, {
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+      });
+      const refused = await raw(`${service.baseUrl}/v1/openapi.json`, {
+        headers: { 'accept-encoding': 'br;q=0, gzip;q=0' },
+      });
 
       // Assess
       expect(both.headers['content-encoding']).toBe('br');
@@ -116,7 +127,9 @@ describe('response envelope details', () => {
 
     it('leaves a small answer as it is', async () => {
       // Act
-      const small = await raw(`${service.baseUrl}/v1/wallets/${org.mainWalletId}`, { headers: { authorization: `Bearer ${org.key}`, 'accept-encoding': 'gzip, br' } });
+      const small = await raw(`${service.baseUrl}/v1/wallets/${org.mainWalletId}`, {
+        headers: { authorization: `Bearer ${org.key}`, 'accept-encoding': 'gzip, br' },
+      });
 
       // Assess
       expect(small.status).toBe(200);
@@ -129,7 +142,11 @@ describe('response envelope details', () => {
       const body = JSON.stringify(rpc(1, 'tools/list'));
       const headers = mcpHeaders(TEST_MCP_TOKEN, org.key);
       const plain = await raw(`${service.baseUrl}/mcp`, { method: 'POST', headers, body });
-      const zipped = await raw(`${service.baseUrl}/mcp`, { method: 'POST', headers: { ...headers, 'accept-encoding': 'gzip' }, body });
+      const zipped = await raw(`${service.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, 'accept-encoding': 'gzip' },
+        body,
+      });
 
       // Assess
       expect(zipped.status).toBe(200);
@@ -145,14 +162,21 @@ describe('response envelope details', () => {
     it('say the problem once: no "MCP error <code>:" prefix in the message, so clients that add one show it once', async () => {
       // Prepare
       const post = (message: unknown) =>
-        fetch(`${service.baseUrl}/mcp`, { method: 'POST', headers: mcpHeaders(TEST_MCP_TOKEN, org.key), body: JSON.stringify(message) }).then(async (r) => (await r.json()) as { error: { code: number; message: string } });
+        fetch(`${service.baseUrl}/mcp`, {
+          method: 'POST',
+          headers: mcpHeaders(TEST_MCP_TOKEN, org.key),
+          body: JSON.stringify(message),
+        }).then(async (r) => (await r.json()) as { error: { code: number; message: string } });
 
       // Act
       const unknownTool = await post(rpc(1, 'tools/call', { name: 'allowance_no_such_tool', arguments: {} }));
       const badArguments = await post(rpc(2, 'tools/call', { name: 'allowance_get_balance', arguments: [1, 2] }));
 
       // Assess
-      expect(unknownTool.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Unknown tool: allowance_no_such_tool\./) });
+      expect(unknownTool.error).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/^Unknown tool: allowance_no_such_tool\./),
+      });
       expect(badArguments.error.code).toBe(-32602);
       expect(badArguments.error.message).not.toMatch(/MCP error/);
     });

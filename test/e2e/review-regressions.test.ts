@@ -12,8 +12,16 @@ describe('review regressions', () => {
     await ledger.paid(orgA.key, { from: payer, to: payee, amount: '12.34', description: 'secret invoice' });
     await ledger.createPolicy(orgA.key, { walletId: payer, dailyLimit: '77.00' });
 
-    expectApiError(await service.call('GET', `/v1/payments?walletId=${payer}`, { key: orgB.key }), 404, 'WALLET_NOT_FOUND');
-    expectApiError(await service.call('GET', `/v1/policies?walletId=${payer}`, { key: orgB.key }), 404, 'WALLET_NOT_FOUND');
+    expectApiError(
+      await service.call('GET', `/v1/payments?walletId=${payer}`, { key: orgB.key }),
+      404,
+      'WALLET_NOT_FOUND',
+    );
+    expectApiError(
+      await service.call('GET', `/v1/policies?walletId=${payer}`, { key: orgB.key }),
+      404,
+      'WALLET_NOT_FOUND',
+    );
   });
 
   it('lets an agent key reverse only payments its own wallet received', async () => {
@@ -31,10 +39,17 @@ describe('review regressions', () => {
   it('re-evaluates policies on approval: a daily limit lowered meanwhile fails the approval', async () => {
     const payer = await ledger.fundedWallet(orgA, '1000.00');
     const payee = await ledger.fundedWallet(orgA, undefined, 'Payee');
-    const policy = await ledger.createPolicy(orgA.key, { walletId: payer, requireHumanApproval: true, dailyLimit: '500.00' });
+    const policy = await ledger.createPolicy(orgA.key, {
+      walletId: payer,
+      requireHumanApproval: true,
+      dailyLimit: '500.00',
+    });
     const requester = await ledger.createKey(orgA, ['payments:write', 'payments:read'], 'Requester');
     const { approvalId } = await ledger.queuedPayment(requester.key, { from: payer, to: payee, amount: '400.00' });
-    expectStatus(await service.call('PATCH', `/v1/policies/${policy.id}`, { key: orgA.key, body: { dailyLimit: 0 } }), 200);
+    expectStatus(
+      await service.call('PATCH', `/v1/policies/${policy.id}`, { key: orgA.key, body: { dailyLimit: 0 } }),
+      200,
+    );
 
     const decided = await service.call('POST', `/v1/approvals/${approvalId}/approve`, { key: orgA.key, body: {} });
 
@@ -89,7 +104,10 @@ describe('review regressions', () => {
     const payer = await ledger.fundedWallet(orgA, '100.00');
     const payee = await ledger.fundedWallet(orgA, undefined, 'Payee');
 
-    const response = await service.call('POST', '/v1/payments/batch', { key: orgA.key, body: { payments: [{ from: payer, to: payee, amount: '1.00', idempotencyKey: 'has space' }] } });
+    const response = await service.call('POST', '/v1/payments/batch', {
+      key: orgA.key,
+      body: { payments: [{ from: payer, to: payee, amount: '1.00', idempotencyKey: 'has space' }] },
+    });
 
     expect(response.status).toBe(207);
     expect(response.body.error.details.results[0].error.code).toBe('VALIDATION_ERROR');

@@ -30,7 +30,11 @@ describe('security headers', () => {
   });
 
   it('sends every security header on a 400 for a body that is not JSON', async () => {
-    const response = await service.call('POST', '/v1/wallets', { key: org.key, rawBody: '{not json', headers: { 'content-type': 'application/json' } });
+    const response = await service.call('POST', '/v1/wallets', {
+      key: org.key,
+      rawBody: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(response, 400, 'VALIDATION_ERROR');
     expectSecurityHeaders(response);
   });

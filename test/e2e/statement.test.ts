@@ -1,6 +1,12 @@
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, expectStatus, ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
+import {
+  expectApiError,
+  expectStatus,
+  ledgerClient,
+  type LedgerClient,
+  type Organization,
+} from '../fixtures/payments-client.js';
 import type { ApiResponse } from '../fixtures/local-service.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 
@@ -32,7 +38,12 @@ describe('statement: GET /v1/wallets/:id/transactions', () => {
     movements = [];
     const fund = await service.call('POST', `/v1/wallets/${wallet}/fund`, { key: org.key, body: { amount: '100.00' } });
     movements.push([fund.body.transactionId, 'FUNDING', '100']);
-    const out1 = await ledger.paid(org.key, { from: wallet, to: counterparty, amount: '30.25', description: 'hosting' });
+    const out1 = await ledger.paid(org.key, {
+      from: wallet,
+      to: counterparty,
+      amount: '30.25',
+      description: 'hosting',
+    });
     movements.push([out1.id, 'PAYMENT', '-30.25']);
     const in1 = await ledger.paid(org.key, { from: counterparty, to: wallet, amount: '10.00' });
     movements.push([in1.id, 'PAYMENT', '10']);
@@ -43,7 +54,8 @@ describe('statement: GET /v1/wallets/:id/transactions', () => {
   });
   afterAll(() => service.close());
 
-  const statement = (query = '', walletId = wallet, key = org.key) => service.call('GET', `/v1/wallets/${walletId}/transactions${query}`, { key });
+  const statement = (query = '', walletId = wallet, key = org.key) =>
+    service.call('GET', `/v1/wallets/${walletId}/transactions${query}`, { key });
 
   /** The expected statement newest first, each entry with the balance right after it. */
   function expectedEntries() {
@@ -56,7 +68,12 @@ describe('statement: GET /v1/wallets/:id/transactions', () => {
   }
 
   const shape = (response: ApiResponse) =>
-    (response.body.data as StatementEntry[]).map(({ transactionId, type, amount, balanceAfter }) => ({ transactionId, type, amount, balanceAfter }));
+    (response.body.data as StatementEntry[]).map(({ transactionId, type, amount, balanceAfter }) => ({
+      transactionId,
+      type,
+      amount,
+      balanceAfter,
+    }));
 
   it('lists the wallet entries newest first with signed amounts and the balance after each', async () => {
     // Act
@@ -67,7 +84,9 @@ describe('statement: GET /v1/wallets/:id/transactions', () => {
     expect(response.body).toMatchObject({ cursor: null, hasMore: false });
     expect(shape(response)).toEqual(expectedEntries());
     expect(response.body.data[0].balanceAfter).toBe(await ledger.balanceOf(org.key, wallet));
-    expect(response.body.data.find((e: StatementEntry) => e.transactionId === movements[1]![0]).description).toBe('hosting');
+    expect(response.body.data.find((e: StatementEntry) => e.transactionId === movements[1]![0]).description).toBe(
+      'hosting',
+    );
   });
 
   it('keeps balanceAfter right across pages of 2 entries', async () => {
@@ -106,7 +125,9 @@ describe('statement: GET /v1/wallets/:id/transactions', () => {
 
     // Assess
     expectStatus(response, 200);
-    expect(shape(response)).toEqual([{ transactionId: payment.id, type: 'PAYMENT', amount: '7.77000000', balanceAfter: '7.77000000' }]);
+    expect(shape(response)).toEqual([
+      { transactionId: payment.id, type: 'PAYMENT', amount: '7.77000000', balanceAfter: '7.77000000' },
+    ]);
   });
 
   it('answers an empty page for a wallet without movements', async () => {
@@ -121,7 +142,7 @@ describe('statement: GET /v1/wallets/:id/transactions', () => {
     expectApiError(await statement('', wallet, otherOrg.key), 404, 'WALLET_NOT_FOUND');
   });
 
-  it("answers 404 WALLET_NOT_FOUND to an agent key for a wallet that is not its own", async () => {
+  it('answers 404 WALLET_NOT_FOUND to an agent key for a wallet that is not its own', async () => {
     const agent = await ledger.createAgent(org, 'Curious');
     expectApiError(await statement('', wallet, agent.key), 404, 'WALLET_NOT_FOUND');
     expectStatus(await statement('', agent.walletId, agent.key), 200);

@@ -103,7 +103,13 @@ export async function walkthrough(baseUrl: string, operatorKey: string): Promise
 function castsIn(source: ts.SourceFile): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isNonNullExpression(node) || ts.isSatisfiesExpression(node)) found.push(node.getText(source));
+    if (
+      ts.isAsExpression(node) ||
+      ts.isTypeAssertionExpression(node) ||
+      ts.isNonNullExpression(node) ||
+      ts.isSatisfiesExpression(node)
+    )
+      found.push(node.getText(source));
     node.forEachChild(visit);
   };
   visit(source);
@@ -147,17 +153,30 @@ describe('a typed client generated from the OpenAPI document (openapi-typescript
       skipLibCheck: true,
     };
     const program = ts.createProgram([walkthroughPath], options);
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     const casts = castsIn(program.getSourceFile(walkthroughPath)!);
-    const compiled = ts.transpileModule(WALKTHROUGH, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+    const compiled = ts.transpileModule(WALKTHROUGH, {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    }).outputText;
     writeFileSync(join(directory, 'walkthrough.mjs'), compiled);
-    const { walkthrough } = (await import(pathToFileURL(join(directory, 'walkthrough.mjs')).href)) as { walkthrough: (baseUrl: string, key: string) => Promise<Record<string, unknown>> };
+    const { walkthrough } = (await import(pathToFileURL(join(directory, 'walkthrough.mjs')).href)) as {
+      walkthrough: (baseUrl: string, key: string) => Promise<Record<string, unknown>>;
+    };
     const result = await walkthrough(service.baseUrl, service.adminKey);
 
     // Assess
     expect(diagnostics).toEqual([]);
     expect(casts).toEqual([]);
-    expect(result).toMatchObject({ paymentStatus: 'POSTED', replayHeader: 'true', approvalStatus: 'PENDING', pageLength: 1, hasMore: true, agentCount: 1 });
+    expect(result).toMatchObject({
+      paymentStatus: 'POSTED',
+      replayHeader: 'true',
+      approvalStatus: 'PENDING',
+      pageLength: 1,
+      hasMore: true,
+      agentCount: 1,
+    });
     expect(result.replayedPaymentId).toBe(result.firstPaymentId);
     expect(result.eventTypes).toEqual(expect.arrayContaining(['payment.posted', 'approval.requested']));
   }, 240_000); // About 15 s of CPU (generation, type check, the walkthrough); the margin is for a busy machine.

@@ -26,8 +26,15 @@ describe('USDC addresses of deposits, withdrawals and spend policies', () => {
     await service.close();
   });
 
-  const call = (method: string, path: string, body?: unknown) => service.call(method, path, { key: org.key, ...(body !== undefined ? { body } : {}) });
-  const deposit = (source: Record<string, unknown>) => call('POST', '/v1/transfers/deposit', { walletId: org.mainWalletId, amount: '30.00', currency: 'USDC', source: { type: 'USDC', ...source } });
+  const call = (method: string, path: string, body?: unknown) =>
+    service.call(method, path, { key: org.key, ...(body !== undefined ? { body } : {}) });
+  const deposit = (source: Record<string, unknown>) =>
+    call('POST', '/v1/transfers/deposit', {
+      walletId: org.mainWalletId,
+      amount: '30.00',
+      currency: 'USDC',
+      source: { type: 'USDC', ...source },
+    });
 
   it.each([
     ['39 hex digits on Ethereum', { address: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beae' }],
@@ -48,7 +55,11 @@ describe('USDC addresses of deposits, withdrawals and spend policies', () => {
   });
 
   it('keeps the address exactly as sent (checksummed, lower-case, Solana) and names the chain canonically', async () => {
-    for (const [address, chain, shown] of [[CHECKSUMMED, undefined, 'Ethereum'], [CHECKSUMMED.toLowerCase(), 'base', 'Base'], [SOLANA, 'Solana', 'Solana']] as const) {
+    for (const [address, chain, shown] of [
+      [CHECKSUMMED, undefined, 'Ethereum'],
+      [CHECKSUMMED.toLowerCase(), 'base', 'Base'],
+      [SOLANA, 'Solana', 'Solana'],
+    ] as const) {
       const created = await deposit({ address, ...(chain ? { chain } : {}) });
       expect(created.status, created.text).toBe(202);
       expect(created.body.source).toMatchObject({ type: 'USDC', address, chain: shown });
@@ -58,7 +69,13 @@ describe('USDC addresses of deposits, withdrawals and spend policies', () => {
   });
 
   it('refuses a policy entry usdc:<address> with a bad checksum, naming the list', async () => {
-    const response = await call('POST', '/v1/policies', { walletId: org.mainWalletId, name: 'Bad entry', maxTransactionAmount: '1000.00', requireHumanApproval: false, allowedRecipients: [`usdc:Base:${BAD_CHECKSUM}`] });
+    const response = await call('POST', '/v1/policies', {
+      walletId: org.mainWalletId,
+      name: 'Bad entry',
+      maxTransactionAmount: '1000.00',
+      requireHumanApproval: false,
+      allowedRecipients: [`usdc:Base:${BAD_CHECKSUM}`],
+    });
     const error = expectError(response, 400, 'VALIDATION_ERROR');
     expect(error.details?.field).toMatch(/^allowedRecipients/);
   });
@@ -68,16 +85,29 @@ describe('USDC addresses of deposits, withdrawals and spend policies', () => {
     expect(wallet.status, wallet.text).toBe(201);
     const walletId = wallet.body.id as string;
     expect((await call('POST', `/v1/wallets/${walletId}/fund`, { amount: '500.00' })).status).toBe(200);
-    const policy = await call('POST', '/v1/policies', { walletId, name: 'Base payouts', maxTransactionAmount: '1000.00', requireHumanApproval: false, allowedRecipients: [`usdc:Base:${CHECKSUMMED}`] });
+    const policy = await call('POST', '/v1/policies', {
+      walletId,
+      name: 'Base payouts',
+      maxTransactionAmount: '1000.00',
+      requireHumanApproval: false,
+      allowedRecipients: [`usdc:Base:${CHECKSUMMED}`],
+    });
     expect(policy.status, policy.text).toBe(201);
     expect(policy.body.allowedRecipients).toEqual([`usdc:Base:${CHECKSUMMED}`]);
     const withdraw = (address: string, chain?: string) =>
-      call('POST', '/v1/transfers/withdraw', { walletId, amount: '30.00', currency: 'USDC', destination: { type: 'USDC', address, ...(chain ? { chain } : {}) } });
+      call('POST', '/v1/transfers/withdraw', {
+        walletId,
+        amount: '30.00',
+        currency: 'USDC',
+        destination: { type: 'USDC', address, ...(chain ? { chain } : {}) },
+      });
 
     const sameAccount = await withdraw(CHECKSUMMED.toLowerCase(), 'Base');
     expect(sameAccount.status, sameAccount.text).toBe(201);
     expect(sameAccount.body.destination).toMatchObject({ address: CHECKSUMMED.toLowerCase(), chain: 'Base' });
-    expect(expectError(await withdraw(CHECKSUMMED, 'Ethereum'), 403, 'POLICY_DENIED').details?.rule).toBe('allowedRecipients');
+    expect(expectError(await withdraw(CHECKSUMMED, 'Ethereum'), 403, 'POLICY_DENIED').details?.rule).toBe(
+      'allowedRecipients',
+    );
     expect(expectError(await withdraw(CHECKSUMMED), 403, 'POLICY_DENIED').details?.rule).toBe('allowedRecipients');
   });
 
@@ -86,19 +116,44 @@ describe('USDC addresses of deposits, withdrawals and spend policies', () => {
     const agent = await call('POST', '/v1/agents', { name });
     expect(agent.status, agent.text).toBe(201);
     expect((await call('POST', `/v1/wallets/${agent.body.id}/fund`, { amount: '500.00' })).status).toBe(200);
-    const policy = await call('POST', '/v1/policies', { walletId: agent.body.id, name: `${name} policy`, maxTransactionAmount: '1000.00', requireHumanApproval: false, ...rules });
+    const policy = await call('POST', '/v1/policies', {
+      walletId: agent.body.id,
+      name: `${name} policy`,
+      maxTransactionAmount: '1000.00',
+      requireHumanApproval: false,
+      ...rules,
+    });
     expect(policy.status, policy.text).toBe(201);
     return (address: string, chain: string) =>
-      service.call('POST', '/v1/transfers/withdraw', { key: agent.body.apiKey, body: { walletId: agent.body.id, amount: '30.00', currency: 'USDC', destination: { type: 'USDC', address, chain } } });
+      service.call('POST', '/v1/transfers/withdraw', {
+        key: agent.body.apiKey,
+        body: {
+          walletId: agent.body.id,
+          amount: '30.00',
+          currency: 'USDC',
+          destination: { type: 'USDC', address, chain },
+        },
+      });
   }
 
   // Review finding (h19): an entry matched its own chain only, so an agent refused a blocked address on Ethereum withdrew to it on Base.
-  it.each([[`usdc:${CHECKSUMMED}`], [`usdc:Ethereum:${CHECKSUMMED}`], [`usdc:base:${CHECKSUMMED.toLowerCase()}`]])('refuses a withdrawal to an address blocked as %s on every EVM chain, whatever its case', async (entry) => {
-    const withdraw = await agentUnder(`Blocked ${entry.length} ${entry.slice(5, 9)}`, { blockedRecipients: [entry] });
-    for (const [address, chain] of [[CHECKSUMMED, 'Ethereum'], [CHECKSUMMED, 'Base'], [CHECKSUMMED.toLowerCase(), 'Polygon'], [CHECKSUMMED.toUpperCase().replace('0X', '0x'), 'Avalanche']] as const) {
-      expect(expectError(await withdraw(address, chain), 403, 'POLICY_DENIED').details?.rule, `${address} on ${chain}`).toBe('blockedRecipients');
-    }
-  });
+  it.each([[`usdc:${CHECKSUMMED}`], [`usdc:Ethereum:${CHECKSUMMED}`], [`usdc:base:${CHECKSUMMED.toLowerCase()}`]])(
+    'refuses a withdrawal to an address blocked as %s on every EVM chain, whatever its case',
+    async (entry) => {
+      const withdraw = await agentUnder(`Blocked ${entry.length} ${entry.slice(5, 9)}`, { blockedRecipients: [entry] });
+      for (const [address, chain] of [
+        [CHECKSUMMED, 'Ethereum'],
+        [CHECKSUMMED, 'Base'],
+        [CHECKSUMMED.toLowerCase(), 'Polygon'],
+        [CHECKSUMMED.toUpperCase().replace('0X', '0x'), 'Avalanche'],
+      ] as const) {
+        expect(
+          expectError(await withdraw(address, chain), 403, 'POLICY_DENIED').details?.rule,
+          `${address} on ${chain}`,
+        ).toBe('blockedRecipients');
+      }
+    },
+  );
 
   it('refuses a Solana address blocked as usdc:<address>, and only that exact address', async () => {
     const withdraw = await agentUnder('Blocked Solana', { blockedRecipients: [`usdc:${SOLANA}`] });
@@ -113,6 +168,9 @@ describe('USDC addresses of deposits, withdrawals and spend policies', () => {
       const allowed = await withdraw(CHECKSUMMED.toLowerCase(), chain);
       expect(allowed.status, allowed.text).toBe(201);
     }
-    expect(expectError(await withdraw('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', 'Base'), 403, 'POLICY_DENIED').details?.rule).toBe('allowedRecipients');
+    expect(
+      expectError(await withdraw('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', 'Base'), 403, 'POLICY_DENIED').details
+        ?.rule,
+    ).toBe('allowedRecipients');
   });
 });

@@ -41,7 +41,9 @@ describe('wallet limit per environment', () => {
 
     // Act
     const responses = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => service.call('POST', '/v1/wallets', { key: org.key, body: { name: `race ${i}` } })),
+      Array.from({ length: 6 }, (_, i) =>
+        service.call('POST', '/v1/wallets', { key: org.key, body: { name: `race ${i}` } }),
+      ),
     );
 
     // Assess

@@ -52,7 +52,11 @@ describe('wallet list pagination', () => {
     expect(ids).toHaveLength(CREATED_WALLETS + 1);
     expect(new Set(ids).size).toBe(ids.length);
     expect(new Set(ids)).toEqual(new Set([...createdIds, org.mainWalletId]));
-    expect(pages.slice(0, -1).every((page) => page.data.length === PAGE_SIZE && page.hasMore && typeof page.cursor === 'string')).toBe(true);
+    expect(
+      pages
+        .slice(0, -1)
+        .every((page) => page.data.length === PAGE_SIZE && page.hasMore && typeof page.cursor === 'string'),
+    ).toBe(true);
     const last = pages[pages.length - 1]!;
     expect(last).toMatchObject({ cursor: null, hasMore: false });
     const times = seen.map((w) => Date.parse(w.createdAt));
@@ -73,12 +77,17 @@ describe('wallet list pagination', () => {
     expect(response.body).toMatchObject({ cursor: null, hasMore: false });
   });
 
-  it.each(['101', '0', 'abc', '-1', '2.5', '1e1'])('answers 400 VALIDATION_ERROR on field limit for limit=%s', async (limit) => {
-    expectValidationError(await list(`?limit=${limit}`), 'limit');
-  });
+  it.each(['101', '0', 'abc', '-1', '2.5', '1e1'])(
+    'answers 400 VALIDATION_ERROR on field limit for limit=%s',
+    async (limit) => {
+      expectValidationError(await list(`?limit=${limit}`), 'limit');
+    },
+  );
 
   it('answers 400 VALIDATION_ERROR on field cursor for a forged cursor', async () => {
-    const forged = Buffer.from(JSON.stringify({ k: { PK: 'WALLET#x', SK: 'WALLET' }, b: 'GET /v1/wallets' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ k: { PK: 'WALLET#x', SK: 'WALLET' }, b: 'GET /v1/wallets' })).toString(
+      'base64url',
+    );
     expectValidationError(await list(`?cursor=${forged}`), 'cursor');
     expectValidationError(await list(`?cursor=${forged}.${'A'.repeat(43)}`), 'cursor');
     expectValidationError(await list('?cursor=not-a-cursor'), 'cursor');
@@ -86,8 +95,14 @@ describe('wallet list pagination', () => {
 
   it('answers 400 VALIDATION_ERROR on field cursor for an edited cursor', async () => {
     expect(firstPage.cursor).toEqual(expect.any(String));
-    expectValidationError(await list(`?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(tamper(firstPage.cursor!))}`), 'cursor');
-    expectValidationError(await list(`?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(`${firstPage.cursor}x`)}`), 'cursor');
+    expectValidationError(
+      await list(`?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(tamper(firstPage.cursor!))}`),
+      'cursor',
+    );
+    expectValidationError(
+      await list(`?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(`${firstPage.cursor}x`)}`),
+      'cursor',
+    );
   });
 
   it('answers 400 VALIDATION_ERROR on field cursor for a cursor issued to another key', async () => {
@@ -109,7 +124,11 @@ describe('wallet list pagination', () => {
 
     // Act
     const walletsWithKeyCursor = await list(`?limit=2&cursor=${encodeURIComponent(keyPage.body.cursor)}`);
-    const keysWithWalletCursor = await service.call('GET', `/v1/api-keys?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(firstPage.cursor!)}`, { key: org.key });
+    const keysWithWalletCursor = await service.call(
+      'GET',
+      `/v1/api-keys?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(firstPage.cursor!)}`,
+      { key: org.key },
+    );
 
     // Assess
     expectValidationError(walletsWithKeyCursor, 'cursor');
@@ -122,6 +141,9 @@ describe('wallet list pagination', () => {
 
   it("answers 400 VALIDATION_ERROR on field cursor for another organization's cursor", async () => {
     const other = await service.createOrganization('Other Paging Org');
-    expectValidationError(await list(`?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(firstPage.cursor!)}`, other.key), 'cursor');
+    expectValidationError(
+      await list(`?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(firstPage.cursor!)}`, other.key),
+      'cursor',
+    );
   });
 });

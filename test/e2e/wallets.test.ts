@@ -1,17 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { setupE2e } from '../fixtures/e2e-setup.js';
-import { countWallets, createApiKey, createWallet, expectError, expectValidationError } from '../fixtures/organizations.js';
+import {
+  countWallets,
+  createApiKey,
+  createWallet,
+  expectError,
+  expectValidationError,
+} from '../fixtures/organizations.js';
 
 describe('wallets', () => {
   const { service, org, otherOrg } = setupE2e({ organizations: { org: 'Wallet Org', otherOrg: 'Other Org' } });
 
-  const fund = (walletId: string, body: unknown, key = org.key) => service.call('POST', `/v1/wallets/${walletId}/fund`, { key, body });
-  const balanceOf = async (walletId: string, key = org.key) => (await service.call('GET', `/v1/wallets/${walletId}/balance`, { key })).body.balance as string;
+  const fund = (walletId: string, body: unknown, key = org.key) =>
+    service.call('POST', `/v1/wallets/${walletId}/fund`, { key, body });
+  const balanceOf = async (walletId: string, key = org.key) =>
+    (await service.call('GET', `/v1/wallets/${walletId}/balance`, { key })).body.balance as string;
 
   describe('creation', () => {
     it('creates a sandbox wallet with a zero balance', async () => {
       // Act
-      const response = await service.call('POST', '/v1/wallets', { key: org.key, body: { name: 'Research', agentName: 'researcher-1' } });
+      const response = await service.call('POST', '/v1/wallets', {
+        key: org.key,
+        body: { name: 'Research', agentName: 'researcher-1' },
+      });
 
       // Assess
       expect(response.status).toBe(201);
@@ -52,11 +63,18 @@ describe('wallets', () => {
     it('answers 400 VALIDATION_ERROR for a missing or empty name', async () => {
       expectValidationError(await service.call('POST', '/v1/wallets', { key: org.key, body: {} }), 'name');
       expectValidationError(await service.call('POST', '/v1/wallets', { key: org.key, body: { name: '' } }), 'name');
-      expectValidationError(await service.call('POST', '/v1/wallets', { key: org.key, body: { name: 'x'.repeat(201) } }), 'name');
+      expectValidationError(
+        await service.call('POST', '/v1/wallets', { key: org.key, body: { name: 'x'.repeat(201) } }),
+        'name',
+      );
     });
 
     it('answers 400 VALIDATION_ERROR on field body for a body that is not JSON', async () => {
-      const response = await service.call('POST', '/v1/wallets', { key: org.key, rawBody: '{"name": "x"', headers: { 'content-type': 'application/json' } });
+      const response = await service.call('POST', '/v1/wallets', {
+        key: org.key,
+        rawBody: '{"name": "x"',
+        headers: { 'content-type': 'application/json' },
+      });
       expectValidationError(response, 'body');
     });
   });
@@ -71,7 +89,12 @@ describe('wallets', () => {
 
       // Assess
       expect(response.status, response.text).toBe(200);
-      expect(response.body).toMatchObject({ amount: '10000.00', newBalance: '10000.00000000', currency: 'USD', transactionId: expect.stringMatching(/^txn_/) });
+      expect(response.body).toMatchObject({
+        amount: '10000.00',
+        newBalance: '10000.00000000',
+        currency: 'USD',
+        transactionId: expect.stringMatching(/^txn_/),
+      });
       expect(await balanceOf(wallet.id)).toBe('10000.00000000');
     });
 
@@ -104,7 +127,11 @@ describe('wallets', () => {
       const wallet = await createWallet(service, org.key);
 
       // Act
-      const response = await service.call('POST', `/v1/wallets/${wallet.id}/fund`, { key: org.key, rawBody: '{"amount": 0.1}', headers: { 'content-type': 'application/json' } });
+      const response = await service.call('POST', `/v1/wallets/${wallet.id}/fund`, {
+        key: org.key,
+        rawBody: '{"amount": 0.1}',
+        headers: { 'content-type': 'application/json' },
+      });
       await fund(wallet.id, { amount: 0.2 });
 
       // Assess
@@ -114,7 +141,11 @@ describe('wallets', () => {
     });
 
     it('answers 400 VALIDATION_ERROR on field body for a body that is not JSON', async () => {
-      const response = await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, { key: org.key, rawBody: 'amount=10', headers: { 'content-type': 'application/json' } });
+      const response = await service.call('POST', `/v1/wallets/${org.mainWalletId}/fund`, {
+        key: org.key,
+        rawBody: 'amount=10',
+        headers: { 'content-type': 'application/json' },
+      });
       expectValidationError(response, 'body');
     });
 
@@ -155,7 +186,11 @@ describe('wallets', () => {
     it('answers 404 WALLET_NOT_FOUND for a wallet id that does not exist', async () => {
       const missing = 'wal_doesnotexist000000000000';
       expectError(await service.call('GET', `/v1/wallets/${missing}`, { key: org.key }), 404, 'WALLET_NOT_FOUND');
-      expectError(await service.call('GET', `/v1/wallets/${missing}/balance`, { key: org.key }), 404, 'WALLET_NOT_FOUND');
+      expectError(
+        await service.call('GET', `/v1/wallets/${missing}/balance`, { key: org.key }),
+        404,
+        'WALLET_NOT_FOUND',
+      );
       expectError(await fund(missing, { amount: '5.00' }), 404, 'WALLET_NOT_FOUND');
     });
 

@@ -46,8 +46,11 @@ describe('webhook URLs: the guard applies in the sandbox of the local run', () =
     expectValidationError(await create(url), 'url');
   });
 
-  it.each(['http://127.0.0.1:9/hook', 'http://2130706433:9/hook', 'http://127.1:9/hook', 'http://[::1]:9/hook'])('allows the loopback receiver %s (local run, sandbox)', async (url) => {
-    const response = await create(url);
-    expect(response.status, response.text).toBe(201);
-  });
+  it.each(['http://127.0.0.1:9/hook', 'http://2130706433:9/hook', 'http://127.1:9/hook', 'http://[::1]:9/hook'])(
+    'allows the loopback receiver %s (local run, sandbox)',
+    async (url) => {
+      const response = await create(url);
+      expect(response.status, response.text).toBe(201);
+    },
+  );
 });

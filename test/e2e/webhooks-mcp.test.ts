@@ -20,7 +20,10 @@ describe('webhooks and events over MCP', () => {
   let client: Client;
 
   beforeAll(async () => {
-    service = await startTestService({ [ENV.mcpAuthToken]: TEST_MCP_TOKEN, [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex') });
+    service = await startTestService({
+      [ENV.mcpAuthToken]: TEST_MCP_TOKEN,
+      [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex'),
+    });
     receiver = await startReceiver();
     org = await service.createOrganization('Webhooks MCP Org');
     client = await connectMcp(service.baseUrl, org.key);
@@ -33,8 +36,14 @@ describe('webhooks and events over MCP', () => {
 
   it('creates a webhook, sends it a signed test event, lists its deliveries and deletes it', async () => {
     const hook = await callOk(client, 'create_webhook', { url: receiver.url('/mcp-hook'), events: ['*'] });
-    expect(hook).toMatchObject({ id: expect.stringMatching(/^whk_/), status: 'ENABLED', secret: expect.stringMatching(/^whsec_/) });
-    expect((await callOk(client, 'list_webhooks', {})).data.map((webhook: { id: string }) => webhook.id)).toContain(hook.id);
+    expect(hook).toMatchObject({
+      id: expect.stringMatching(/^whk_/),
+      status: 'ENABLED',
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    expect((await callOk(client, 'list_webhooks', {})).data.map((webhook: { id: string }) => webhook.id)).toContain(
+      hook.id,
+    );
     expect(await callOk(client, 'get_webhook', { id: hook.id })).not.toHaveProperty('secret');
 
     const test = await callOk(client, 'test_webhook', { id: hook.id });
@@ -43,8 +52,12 @@ describe('webhooks and events over MCP', () => {
       if (!hit) throw new Error('not yet');
       return hit;
     });
-    expect(new StandardWebhook(hook.secret).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({ id: test.eventId, type: 'webhook.test' });
-    await eventually(async () => expect((await callOk(client, 'list_webhook_deliveries', { id: hook.id })).data.length).toBeGreaterThan(0));
+    expect(
+      new StandardWebhook(hook.secret).verify(delivered.body, delivered.headers as Record<string, string>),
+    ).toMatchObject({ id: test.eventId, type: 'webhook.test' });
+    await eventually(async () =>
+      expect((await callOk(client, 'list_webhook_deliveries', { id: hook.id })).data.length).toBeGreaterThan(0),
+    );
 
     // A manual retry of that delivery reaches the receiver again, with the same event id.
     const retried = await callOk(client, 'retry_webhook_delivery', { id: hook.id, deliveryId: test.deliveryId });

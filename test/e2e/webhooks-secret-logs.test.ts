@@ -23,14 +23,23 @@ describe('webhooks: the raw secret never appears in the logs', () => {
   const stdout: string[] = [];
 
   beforeAll(async () => {
-    service = await startTestService({ [ENV.timeScale]: '360', [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex') });
+    service = await startTestService({
+      [ENV.timeScale]: '360',
+      [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex'),
+    });
     ledger = ledgerClient(service);
     org = await service.createOrganization('Secret Logs Org');
     receiver = await startReceiver((path, n) => (path === '/flaky' && n === 1 ? 500 : 200));
     for (const method of CONSOLE_METHODS) {
       spies.push(
         vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-          lines.push(args.map((arg) => (arg instanceof Error ? `${arg.message}\n${arg.stack}` : typeof arg === 'string' ? arg : safeJson(arg))).join(' '));
+          lines.push(
+            args
+              .map((arg) =>
+                arg instanceof Error ? `${arg.message}\n${arg.stack}` : typeof arg === 'string' ? arg : safeJson(arg),
+              )
+              .join(' '),
+          );
         }),
       );
     }
@@ -50,7 +59,10 @@ describe('webhooks: the raw secret never appears in the logs', () => {
 
   it('logs neither the secret nor its key bytes while registering and delivering', async () => {
     // Prepare
-    const registered = await service.call('POST', '/v1/webhooks', { key: org.key, body: { url: receiver.url('/flaky'), events: ['payment.posted'] } });
+    const registered = await service.call('POST', '/v1/webhooks', {
+      key: org.key,
+      body: { url: receiver.url('/flaky'), events: ['payment.posted'] },
+    });
     expect(registered.status, registered.text).toBe(201);
     const secret = registered.body.secret as string;
     expect(secret).toMatch(/^whsec_/);
@@ -60,7 +72,9 @@ describe('webhooks: the raw secret never appears in the logs', () => {
     const payer = await ledger.fundedWallet(org, '10.00');
     const payee = await ledger.fundedWallet(org, undefined, 'Payee');
     await ledger.pay(org.key, { from: payer, to: payee, amount: '1.00' });
-    expect((await service.call('POST', `/v1/webhooks/${registered.body.id}/test`, { key: org.key })).status).toBeLessThan(300);
+    expect(
+      (await service.call('POST', `/v1/webhooks/${registered.body.id}/test`, { key: org.key })).status,
+    ).toBeLessThan(300);
     // Two events, the first attempt answered 500 and retried: three attempts in all.
     await eventually(() => {
       expect(receiver.at('/flaky').some((hit) => hit.body.includes('payment.posted'))).toBe(true);

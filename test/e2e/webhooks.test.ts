@@ -24,7 +24,10 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
   const flaky = new Set<string>();
 
   beforeAll(async () => {
-    service = await startTestService({ [ENV.timeScale]: String(TIME_SCALE), [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex') });
+    service = await startTestService({
+      [ENV.timeScale]: String(TIME_SCALE),
+      [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex'),
+    });
     ledger = ledgerClient(service);
     org = await service.createOrganization('Hooked Org');
     other = await service.createOrganization('Other Org');
@@ -48,7 +51,8 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
     const payee = await ledger.fundedWallet(org, undefined, 'Payee');
 
     const paidAt = Date.now();
-    const payment = (await ledger.pay(org.key, { from: payer, to: payee, amount: '2.50', description: 'hooked' })).body as { id: string };
+    const payment = (await ledger.pay(org.key, { from: payer, to: payee, amount: '2.50', description: 'hooked' }))
+      .body as { id: string };
 
     const delivered = await eventually(() => {
       const hit = receiver.at('/posted').find((h) => JSON.parse(h.body).data.id === payment.id);
@@ -56,8 +60,17 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
       return hit;
     });
     expect(delivered.at - paidAt).toBeLessThan(1000);
-    const body = new StandardWebhook(hook.secret).verify(delivered.body, delivered.headers as Record<string, string>) as Record<string, any>;
-    expect(body).toMatchObject({ id: expect.stringMatching(/^evt_/), type: 'payment.posted', environment: 'SANDBOX', organizationId: org.organizationId, data: { id: payment.id, amount: '2.50', status: 'POSTED' } });
+    const body = new StandardWebhook(hook.secret).verify(
+      delivered.body,
+      delivered.headers as Record<string, string>,
+    ) as Record<string, any>;
+    expect(body).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      type: 'payment.posted',
+      environment: 'SANDBOX',
+      organizationId: org.organizationId,
+      data: { id: payment.id, amount: '2.50', status: 'POSTED' },
+    });
     expect(Object.keys(body).sort()).toEqual(['createdAt', 'data', 'environment', 'id', 'organizationId', 'type']);
     expect(delivered.headers['webhook-id']).toBe(body.id);
     // Only payment.posted: the fundings before it were not sent to this webhook.
@@ -70,7 +83,9 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
     const listed = await service.call('GET', '/v1/events?type=payment.posted&limit=100', { key: org.key });
     expect(listed.body.data.map((e: { id: string }) => e.id)).toContain(body.id);
     expect(listed.body.data.every((e: { type: string }) => e.type === 'payment.posted')).toBe(true);
-    const after = await service.call('GET', `/v1/events?createdAfter=${encodeURIComponent(body.createdAt)}&limit=100`, { key: org.key });
+    const after = await service.call('GET', `/v1/events?createdAfter=${encodeURIComponent(body.createdAt)}&limit=100`, {
+      key: org.key,
+    });
     expect(after.body.data.map((e: { id: string }) => e.id)).not.toContain(body.id);
   });
 
@@ -88,7 +103,11 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
       expect(response.body.data).toHaveLength(3);
       return (response.body.data as any[]).slice().reverse();
     });
-    expect(log.map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([[1, 500, 'RETRYING'], [2, 500, 'RETRYING'], [3, 200, 'SUCCEEDED']]);
+    expect(log.map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([
+      [1, 500, 'RETRYING'],
+      [2, 500, 'RETRYING'],
+      [3, 200, 'SUCCEEDED'],
+    ]);
     expect(log[2].nextAttemptAt).toBeNull();
     expect(log[0].error).toBe('HTTP 500');
     // The scheduled waits (next attempt minus the end of the attempt): backoff with equal jitter, scaled.
@@ -107,11 +126,22 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
     const payer = await ledger.fundedWallet(org, '10.00');
     const payee = await ledger.fundedWallet(org, undefined, 'Payee');
     const payment = (await ledger.pay(org.key, { from: payer, to: payee, amount: '1.00' })).body as { id: string };
-    await eventually(() => expect(receiver.at('/twice').filter((h) => JSON.parse(h.body).data.id === payment.id)).toHaveLength(1));
+    await eventually(() =>
+      expect(receiver.at('/twice').filter((h) => JSON.parse(h.body).data.id === payment.id)).toHaveLength(1),
+    );
 
-    const item = (await service.app.core.table.client.send(new GetCommand({ TableName: service.table.tableName, Key: { PK: `TXN#${payment.id}`, SK: 'TXN' } }))).Item!;
-    const record = { eventID: '1', eventName: 'INSERT' as const, dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as never, SequenceNumber: '1' } };
-    for (let run = 0; run < 2; run += 1) expect(await projectorHandler({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    const item = (
+      await service.app.core.table.client.send(
+        new GetCommand({ TableName: service.table.tableName, Key: { PK: `TXN#${payment.id}`, SK: 'TXN' } }),
+      )
+    ).Item!;
+    const record = {
+      eventID: '1',
+      eventName: 'INSERT' as const,
+      dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as never, SequenceNumber: '1' },
+    };
+    for (let run = 0; run < 2; run += 1)
+      expect(await projectorHandler({ Records: [record] })).toEqual({ batchItemFailures: [] });
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     expect(receiver.at('/twice').filter((h) => JSON.parse(h.body).data.id === payment.id)).toHaveLength(1);
@@ -128,33 +158,61 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
       expect(text).not.toContain(hook.secret);
       expect(text).not.toContain('"secret"');
     }
-    const stored = (await service.app.core.table.client.send(new GetCommand({ TableName: service.table.tableName, Key: { PK: `WEBHOOK#${hook.id}`, SK: 'WEBHOOK' } }))).Item!;
+    const stored = (
+      await service.app.core.table.client.send(
+        new GetCommand({ TableName: service.table.tableName, Key: { PK: `WEBHOOK#${hook.id}`, SK: 'WEBHOOK' } }),
+      )
+    ).Item!;
     expect(stored.secret).toMatch(/^[0-9a-f]{24}:[0-9a-f]{32}:[0-9a-f]+$/);
     expect(JSON.stringify(stored)).not.toContain(hook.secret.slice(6));
     await service.projected();
     const events = await service.call('GET', '/v1/events?limit=100', { key: org.key });
     const audit = await service.call('GET', '/v1/audit-logs?limit=100', { key: org.key });
     for (const text of [events.text, audit.text]) expect(text).not.toContain(hook.secret.slice(6));
-    expect(audit.body.data.some((entry: any) => entry.action === 'webhook.create' && entry.resourceId === hook.id)).toBe(true);
+    expect(
+      audit.body.data.some((entry: any) => entry.action === 'webhook.create' && entry.resourceId === hook.id),
+    ).toBe(true);
     const compliance = await service.call('GET', '/v1/internal/compliance', { key: service.adminKey });
     if (compliance.status === 200) expect(JSON.stringify(compliance.body)).not.toContain(hook.secret.slice(6));
   });
 
   it('scopes webhooks to their organization (404), to organization keys with admin (403), and deletes them', async () => {
     const hook = await register(org.key, '/scoped');
-    for (const [method, path] of [['GET', `/v1/webhooks/${hook.id}`], ['DELETE', `/v1/webhooks/${hook.id}`], ['GET', `/v1/webhooks/${hook.id}/deliveries`], ['POST', `/v1/webhooks/${hook.id}/test`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/v1/webhooks/${hook.id}`],
+      ['DELETE', `/v1/webhooks/${hook.id}`],
+      ['GET', `/v1/webhooks/${hook.id}/deliveries`],
+      ['POST', `/v1/webhooks/${hook.id}/test`],
+    ] as const) {
       const response = await service.call(method, path, { key: other.key });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.body.error.code).toBe('WEBHOOK_NOT_FOUND');
     }
     const agent = await agentsApi(service).createAgent(org, { name: 'No hooks' });
     expect((await service.call('GET', '/v1/webhooks', { key: agent.apiKey })).status).toBe(403);
-    expect((await service.call('POST', '/v1/webhooks', { key: agent.apiKey, body: { url: receiver.url('/x'), events: ['*'] } })).status).toBe(403);
+    expect(
+      (
+        await service.call('POST', '/v1/webhooks', {
+          key: agent.apiKey,
+          body: { url: receiver.url('/x'), events: ['*'] },
+        })
+      ).status,
+    ).toBe(403);
 
-    const bad = await service.call('POST', '/v1/webhooks', { key: org.key, body: { url: 'ftp://example.com/x', events: ['*'] } });
+    const bad = await service.call('POST', '/v1/webhooks', {
+      key: org.key,
+      body: { url: 'ftp://example.com/x', events: ['*'] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.field).toBe('url');
-    expect((await service.call('POST', '/v1/webhooks', { key: org.key, body: { url: receiver.url('/x'), events: ['no.such'] } })).status).toBe(400);
+    expect(
+      (
+        await service.call('POST', '/v1/webhooks', {
+          key: org.key,
+          body: { url: receiver.url('/x'), events: ['no.such'] },
+        })
+      ).status,
+    ).toBe(400);
 
     expect((await service.call('DELETE', `/v1/webhooks/${hook.id}`, { key: org.key })).status).toBe(200);
     expect((await service.call('GET', `/v1/webhooks/${hook.id}`, { key: org.key })).status).toBe(404);
@@ -169,14 +227,18 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
     expect(JSON.parse(first.body)).toMatchObject({ type: 'webhook.test', data: { webhookId: hook.id } });
     new StandardWebhook(hook.secret).verify(first.body, first.headers as Record<string, string>);
 
-    const retried = await service.call('POST', `/v1/webhooks/${hook.id}/deliveries/${queued.body.deliveryId}/retry`, { key: org.key });
+    const retried = await service.call('POST', `/v1/webhooks/${hook.id}/deliveries/${queued.body.deliveryId}/retry`, {
+      key: org.key,
+    });
     expect(retried.status).toBe(202);
     await eventually(() => expect(receiver.at('/test-me')).toHaveLength(2));
     expect(receiver.at('/test-me')[1]!.headers['webhook-id']).toBe(first.headers['webhook-id']);
-    expect((await service.call('POST', `/v1/webhooks/${hook.id}/deliveries/dlv_nope/retry`, { key: org.key })).status).toBe(404);
+    expect(
+      (await service.call('POST', `/v1/webhooks/${hook.id}/deliveries/dlv_nope/retry`, { key: org.key })).status,
+    ).toBe(404);
   });
 
-  it('events API: an agent key sees only its own wallet\'s events; other organizations\' ids answer 404', async () => {
+  it("events API: an agent key sees only its own wallet's events; other organizations' ids answer 404", async () => {
     const api = agentsApi(service);
     const agent = await api.createAgent(org, { name: 'Event reader' });
     const sibling = await api.createAgent(org, { name: 'Sibling' });
@@ -188,7 +250,8 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
       return response.body.data as any[];
     });
     expect(mine.some((e) => e.data.id === sibling.id)).toBe(false);
-    const orgEvents = (await service.call('GET', '/v1/events?type=agent.created&limit=100', { key: org.key })).body.data as any[];
+    const orgEvents = (await service.call('GET', '/v1/events?type=agent.created&limit=100', { key: org.key })).body
+      .data as any[];
     const siblingEvent = orgEvents.find((e) => e.data.id === sibling.id)!;
     expect((await service.call('GET', `/v1/events/${siblingEvent.id}`, { key: agent.apiKey })).status).toBe(404);
     const otherResponse = await service.call('GET', `/v1/events/${siblingEvent.id}`, { key: other.key });

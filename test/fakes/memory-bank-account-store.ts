@@ -17,7 +17,10 @@ export function memoryBankAccountStore() {
   let beforeCommit: (() => void | Promise<void>) | undefined;
 
   const gone = (account: BankAccount | undefined): account is undefined => !account || account.status === 'DELETED';
-  const refusal = (account: BankAccount | undefined) => (gone(account) ? new ApiError('BANK_ACCOUNT_NOT_FOUND') : new ApiError('INVALID_STATE', undefined, { status: account.status }));
+  const refusal = (account: BankAccount | undefined) =>
+    gone(account)
+      ? new ApiError('BANK_ACCOUNT_NOT_FOUND')
+      : new ApiError('INVALID_STATE', undefined, { status: account.status });
 
   function apply(next: Map<string, BankAccount>, change: BankAccountChange) {
     const account = 'bankAccountId' in change ? next.get(change.bankAccountId) : undefined;
@@ -27,22 +30,37 @@ export function memoryBankAccountStore() {
         next.set(change.bankAccount.id, structuredClone(change.bankAccount));
         return;
       case 'verifyBankAccount':
-        if (gone(account) || !fromStatesOf(BANK_ACCOUNT_STATES, 'verify').includes(account.status as never)) throw refusal(account);
+        if (gone(account) || !fromStatesOf(BANK_ACCOUNT_STATES, 'verify').includes(account.status as never))
+          throw refusal(account);
         if (account.failedVerificationAttempts !== change.failedAttempts) throw new ApiError('CONCURRENT_UPDATE');
-        next.set(account.id, { ...account, status: targetOf(BANK_ACCOUNT_STATES, 'verify'), verifiedAt: change.verifiedAt, microDepositsSealed: null });
+        next.set(account.id, {
+          ...account,
+          status: targetOf(BANK_ACCOUNT_STATES, 'verify'),
+          verifiedAt: change.verifiedAt,
+          microDepositsSealed: null,
+        });
         return;
       case 'countFailedBankAccountVerification':
-        if (gone(account) || !fromStatesOf(BANK_ACCOUNT_STATES, 'verify').includes(account.status as never)) throw refusal(account);
+        if (gone(account) || !fromStatesOf(BANK_ACCOUNT_STATES, 'verify').includes(account.status as never))
+          throw refusal(account);
         if (account.failedVerificationAttempts !== change.failedAttempts) throw new ApiError('CONCURRENT_UPDATE');
         next.set(account.id, {
           ...account,
           failedVerificationAttempts: change.failedAttempts + 1,
-          ...(change.fail ? { status: targetOf(BANK_ACCOUNT_STATES, 'failVerification'), microDepositsSealed: null } : {}),
+          ...(change.fail
+            ? { status: targetOf(BANK_ACCOUNT_STATES, 'failVerification'), microDepositsSealed: null }
+            : {}),
         });
         return;
       case 'deleteBankAccount':
         if (gone(account)) throw new ApiError('BANK_ACCOUNT_NOT_FOUND');
-        next.set(account.id, { ...account, status: 'DELETED', deletedAt: change.deletedAt, accountNumberSealed: '', microDepositsSealed: null });
+        next.set(account.id, {
+          ...account,
+          status: 'DELETED',
+          deletedAt: change.deletedAt,
+          accountNumberSealed: '',
+          microDepositsSealed: null,
+        });
         return;
     }
   }
@@ -54,8 +72,13 @@ export function memoryBankAccountStore() {
     },
     async listBankAccounts(scope, page) {
       const items = [...accounts.values()]
-        .filter((a) => a.status !== 'DELETED' && a.organizationId === scope.organizationId && a.environment === scope.environment)
-        .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)));
+        .filter(
+          (a) =>
+            a.status !== 'DELETED' && a.organizationId === scope.organizationId && a.environment === scope.environment,
+        )
+        .sort((a, b) =>
+          a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt),
+        );
       return { items: items.slice(0, page.limit) };
     },
     commit: async (changes: (BankAccountChange | AuditChange)[]) => {

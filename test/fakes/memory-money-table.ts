@@ -6,13 +6,30 @@ import { ApiError } from '../../shared/domain/errors.js';
 import type { IdempotencyChange, IdempotencySlot } from '../../shared/domain/idempotency/ports.js';
 import { HOLD_STATES } from '../../shared/domain/ledger/hold-states.js';
 import { journalRecordOf, type JournalRecord } from '../../shared/domain/ledger/journal.js';
-import { assertBalanced, bucketMovementOf, BUCKETS, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../shared/domain/ledger/posting.js';
+import {
+  assertBalanced,
+  bucketMovementOf,
+  BUCKETS,
+  type Bucket,
+  type Leg,
+  type Posting,
+  type PostingChange,
+  type SpendCount,
+} from '../../shared/domain/ledger/posting.js';
 import { formatAmount, formatBalance } from '../../shared/domain/money.js';
 import type { PaymentChange } from '../../shared/domain/payments/ports.js';
 import { TRANSACTION_STATES } from '../../shared/domain/payments/transaction-states.js';
 import { periodLimitDenied } from '../../shared/domain/policies/policy-rules.js';
 import { fromStatesOf, targetOf } from '../../shared/domain/state-table.js';
-import type { Approval, AuditEntry, IdempotencyRecord, OutboxEvent, Page, PageRequest, Wallet } from '../../shared/domain/types.js';
+import type {
+  Approval,
+  AuditEntry,
+  IdempotencyRecord,
+  OutboxEvent,
+  Page,
+  PageRequest,
+  Wallet,
+} from '../../shared/domain/types.js';
 
 /**
  * The items of the one table the money areas share, in memory: wallets (with their spend counters),
@@ -44,8 +61,16 @@ type MoneyChange = PaymentChange | PostingChange | ApprovalChange | IdempotencyC
 const epochSecondsOf = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const spendKey = (period: string, periodKey: string) => `${period}#${periodKey}`;
 
-export function createMemoryMoneyTable<Extra extends Record<string, Map<string, unknown>> = Record<never, never>>(extra: Extra = {} as Extra) {
-  let items: MemoryItems & Extra = { wallets: new Map(), journal: new Map(), answers: new Map(), approvals: new Map(), ...extra };
+export function createMemoryMoneyTable<Extra extends Record<string, Map<string, unknown>> = Record<never, never>>(
+  extra: Extra = {} as Extra,
+) {
+  let items: MemoryItems & Extra = {
+    wallets: new Map(),
+    journal: new Map(),
+    answers: new Map(),
+    approvals: new Map(),
+    ...extra,
+  };
   const audit: AuditEntry[] = [];
   const events: OutboxEvent[] = [];
 
@@ -53,7 +78,8 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
   function claimSlot(next: MemoryItems, slotId: string, createdAt: string): void {
     const answer = next.answers.get(slotId);
     const free = !next.journal.has(slotId) && (!answer || answer.expiresAtEpochS <= epochSecondsOf(createdAt));
-    if (!free) throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.');
+    if (!free)
+      throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.');
     next.answers.delete(slotId);
   }
 
@@ -62,15 +88,26 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
     const record = journalRecordOf(posting);
     if (posting.record === 'create') {
       if (posting.idempotency) claimSlot(next, posting.transactionId, posting.createdAt);
-      else if (next.journal.has(posting.transactionId)) throw new ApiError('IDEMPOTENCY_KEY_IN_USE', `The movement ${posting.transactionId} exists already.`);
+      else if (next.journal.has(posting.transactionId))
+        throw new ApiError('IDEMPOTENCY_KEY_IN_USE', `The movement ${posting.transactionId} exists already.`);
       next.journal.set(record.id, record);
     } else {
       const old = next.journal.get(posting.transactionId);
-      if (!old || !(fromStatesOf(TRANSACTION_STATES, 'post') as readonly string[]).includes(old.status)) throw new ApiError('INVALID_STATE', `The payment is ${String(old?.status ?? 'unknown')}.`, { status: old?.status });
-      next.journal.set(old.id, { ...old, status: record.status, postedAt: record.postedAt!, ...(record.audit ? { audit: record.audit } : {}) });
+      if (!old || !(fromStatesOf(TRANSACTION_STATES, 'post') as readonly string[]).includes(old.status))
+        throw new ApiError('INVALID_STATE', `The payment is ${String(old?.status ?? 'unknown')}.`, {
+          status: old?.status,
+        });
+      next.journal.set(old.id, {
+        ...old,
+        status: record.status,
+        postedAt: record.postedAt!,
+        ...(record.audit ? { audit: record.audit } : {}),
+      });
     }
     const byWallet = new Map<string, Leg[]>();
-    for (const leg of posting.legs) if (leg.account.kind === 'WALLET') byWallet.set(leg.account.walletId, [...(byWallet.get(leg.account.walletId) ?? []), leg]);
+    for (const leg of posting.legs)
+      if (leg.account.kind === 'WALLET')
+        byWallet.set(leg.account.walletId, [...(byWallet.get(leg.account.walletId) ?? []), leg]);
     for (const [walletId, legs] of byWallet) {
       if (legs.some((leg) => leg.close)) throw new Error('the memory money table does not close wallets');
       moveWallet(next, posting, walletId, legs, posting.spend?.walletId === walletId ? posting.spend : undefined);
@@ -78,20 +115,42 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
     if (posting.settles) {
       const { holdId, trigger, capturedAmount } = posting.settles;
       const hold = next.journal.get(holdId);
-      if (!hold || !(fromStatesOf(HOLD_STATES, trigger) as readonly string[]).includes(hold.status)) throw new ApiError('INVALID_STATE', `The hold is ${String(hold?.status ?? 'unknown')}.`, { status: hold?.status });
-      next.journal.set(holdId, { ...hold, status: targetOf(HOLD_STATES, trigger), settledBy: posting.transactionId, capturedAmount: formatAmount(capturedAmount, 'USDC') });
+      if (!hold || !(fromStatesOf(HOLD_STATES, trigger) as readonly string[]).includes(hold.status))
+        throw new ApiError('INVALID_STATE', `The hold is ${String(hold?.status ?? 'unknown')}.`, {
+          status: hold?.status,
+        });
+      next.journal.set(holdId, {
+        ...hold,
+        status: targetOf(HOLD_STATES, trigger),
+        settledBy: posting.transactionId,
+        capturedAmount: formatAmount(capturedAmount, 'USDC'),
+      });
     }
     if (posting.reverses) {
       const original = next.journal.get(posting.reverses);
       if (!original || !(fromStatesOf(TRANSACTION_STATES, 'reverse') as readonly string[]).includes(original.status)) {
-        throw new ApiError('REVERSAL_NOT_ALLOWED', `The transaction is ${String(original?.status ?? 'unknown')} and cannot be reversed.`, { status: original?.status });
+        throw new ApiError(
+          'REVERSAL_NOT_ALLOWED',
+          `The transaction is ${String(original?.status ?? 'unknown')} and cannot be reversed.`,
+          { status: original?.status },
+        );
       }
-      next.journal.set(original.id, { ...original, status: targetOf(TRANSACTION_STATES, 'reverse'), reversedBy: posting.transactionId });
+      next.journal.set(original.id, {
+        ...original,
+        status: targetOf(TRANSACTION_STATES, 'reverse'),
+        reversedBy: posting.transactionId,
+      });
     }
   }
 
   /** walletUpdate of posting-writers.ts: the refusals in its mapper's order. */
-  function moveWallet(next: MemoryItems, posting: Posting, walletId: string, legs: Leg[], spend: SpendCount | undefined): void {
+  function moveWallet(
+    next: MemoryItems,
+    posting: Posting,
+    walletId: string,
+    legs: Leg[],
+    spend: SpendCount | undefined,
+  ): void {
     const row = next.wallets.get(walletId);
     const { delta, taken, settlesHold } = bucketMovementOf(legs);
     // DynamoDB refuses the write (an unused `:spent`): a spend always counts at least one period.
@@ -100,18 +159,29 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
     const { wallet } = row;
     if (wallet.environment !== posting.environment) throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
     if (!settlesHold && wallet.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId });
-    if (wallet.deletedAt) throw new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
+    if (wallet.deletedAt)
+      throw new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
     for (const period of spend?.periods ?? []) {
       if (!period.limit) continue;
       const spent = row.spend[spendKey(period.period, period.periodKey)] ?? new Big(0);
       if (spent.plus(spend!.amount).lte(period.limit)) continue;
       throw periodLimitDenied({ period: period.period, limit: period.limit }, spent);
     }
-    const balances: Record<Bucket, Big> = { available: wallet.balance, held: wallet.heldBalance, pending: wallet.pendingBalance };
+    const balances: Record<Bucket, Big> = {
+      available: wallet.balance,
+      held: wallet.heldBalance,
+      pending: wallet.pendingBalance,
+    };
     const short = BUCKETS.find((bucket) => taken[bucket].gt(0) && balances[bucket].lt(taken[bucket]));
     if (short === 'held') throw new ApiError('INVALID_STATE', 'The hold is no longer held.', { walletId });
-    if (short === 'pending') throw new ApiError('INVALID_STATE', 'The clearing funds were released already.', { walletId });
-    if (short) throw new ApiError('INSUFFICIENT_FUNDS', undefined, { walletId, balance: formatBalance(balances.available), requested: formatAmount(taken.available) });
+    if (short === 'pending')
+      throw new ApiError('INVALID_STATE', 'The clearing funds were released already.', { walletId });
+    if (short)
+      throw new ApiError('INSUFFICIENT_FUNDS', undefined, {
+        walletId,
+        balance: formatBalance(balances.available),
+        requested: formatAmount(taken.available),
+      });
     const counters = { ...row.spend };
     for (const period of spend?.periods ?? []) {
       const key = spendKey(period.period, period.periodKey);
@@ -119,12 +189,21 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
     }
     for (const stale of spend?.stale ?? []) delete counters[spendKey(stale.period, stale.periodKey)];
     next.wallets.set(walletId, {
-      wallet: { ...wallet, balance: wallet.balance.plus(delta.available), heldBalance: wallet.heldBalance.plus(delta.held), pendingBalance: wallet.pendingBalance.plus(delta.pending) },
+      wallet: {
+        ...wallet,
+        balance: wallet.balance.plus(delta.available),
+        heldBalance: wallet.heldBalance.plus(delta.held),
+        pendingBalance: wallet.pendingBalance.plus(delta.pending),
+      },
       spend: counters,
     });
   }
 
-  function applyMoney(next: MemoryItems, change: MoneyChange, written: { audit: AuditEntry[]; events: OutboxEvent[] }): void {
+  function applyMoney(
+    next: MemoryItems,
+    change: MoneyChange,
+    written: { audit: AuditEntry[]; events: OutboxEvent[] },
+  ): void {
     switch (change.type) {
       case 'posting':
         return applyPosting(next, change.posting);
@@ -143,19 +222,33 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
         const old = next.journal.get(change.transactionId);
         if (!old || !(fromStatesOf(TRANSACTION_STATES, change.trigger) as readonly string[]).includes(old.status)) {
           throw change.onMismatch === 'REVERSAL_NOT_ALLOWED'
-            ? new ApiError('REVERSAL_NOT_ALLOWED', `The transaction is ${String(old?.status ?? 'unknown')} and cannot be reversed.`, { status: old?.status })
-            : new ApiError('INVALID_STATE', `The transaction is ${String(old?.status ?? 'unknown')}.`, { status: old?.status });
+            ? new ApiError(
+                'REVERSAL_NOT_ALLOWED',
+                `The transaction is ${String(old?.status ?? 'unknown')} and cannot be reversed.`,
+                { status: old?.status },
+              )
+            : new ApiError('INVALID_STATE', `The transaction is ${String(old?.status ?? 'unknown')}.`, {
+                status: old?.status,
+              });
         }
-        next.journal.set(old.id, { ...old, ...(change.fields ?? {}), status: targetOf(TRANSACTION_STATES, change.trigger) });
+        next.journal.set(old.id, {
+          ...old,
+          ...(change.fields ?? {}),
+          status: targetOf(TRANSACTION_STATES, change.trigger),
+        });
         return;
       }
       case 'createApproval':
-        if (next.approvals.has(change.approval.id)) throw new Error(`APPROVAL#${change.approval.id} already exists (id collision)`);
+        if (next.approvals.has(change.approval.id))
+          throw new Error(`APPROVAL#${change.approval.id} already exists (id collision)`);
         next.approvals.set(change.approval.id, change.approval);
         return;
       case 'decideApproval': {
         const old = next.approvals.get(change.approval.id);
-        if (!old || !(fromStatesOf(APPROVAL_STATES, change.trigger) as readonly string[]).includes(old.status)) throw new ApiError('INVALID_STATE', `The approval is already ${String(old?.status ?? 'decided')}.`, { status: old?.status });
+        if (!old || !(fromStatesOf(APPROVAL_STATES, change.trigger) as readonly string[]).includes(old.status))
+          throw new ApiError('INVALID_STATE', `The approval is already ${String(old?.status ?? 'decided')}.`, {
+            status: old?.status,
+          });
         next.approvals.set(old.id, { ...old, ...change.approval });
         return;
       }
@@ -176,8 +269,12 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
    * Applies the changes on copies of the maps, in order; the first refused condition throws and
    * nothing is kept. `own` applies the area's own changes (undefined: not the area's).
    */
-  async function commit<C extends { type: string }>(changes: readonly C[], own: (next: MemoryItems & Extra, change: C) => boolean = () => false): Promise<void> {
-    const next = Object.fromEntries(Object.entries(items).map(([name, map]) => [name, new Map(map)])) as MemoryItems & Extra;
+  async function commit<C extends { type: string }>(
+    changes: readonly C[],
+    own: (next: MemoryItems & Extra, change: C) => boolean = () => false,
+  ): Promise<void> {
+    const next = Object.fromEntries(Object.entries(items).map(([name, map]) => [name, new Map(map)])) as MemoryItems &
+      Extra;
     const written = { audit: [] as AuditEntry[], events: [] as OutboxEvent[] };
     for (const change of changes) if (!own(next, change)) applyMoney(next, change as unknown as MoneyChange, written);
     items = next;
@@ -222,7 +319,8 @@ export function pageOf<T>(all: T[], page: PageRequest): Page<T> {
 }
 
 /** Newest first by `createdAt`, then id: the order of the index queries (`<createdAt>#<id>`, descending). */
-export const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number => codeUnitOrder(`${b.createdAt}#${b.id}`, `${a.createdAt}#${a.id}`);
+export const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number =>
+  codeUnitOrder(`${b.createdAt}#${b.id}`, `${a.createdAt}#${a.id}`);
 
 /** The order DynamoDB sorts string keys in (code units), not a locale's collation. */
 export const codeUnitOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -31,8 +31,11 @@ export function createMemoryOrganizationStore() {
       const current = organizations.get(change.organizationId);
       if (!current) throw new ApiError('ORGANIZATION_NOT_FOUND');
       const refused =
-        change.unless?.field === 'productionActivatedAt' ? current.productionActivatedAt !== undefined : change.unless?.field === 'kybStatus' && current.kybStatus === change.unless.equals;
-      if (refused) throw new ApiError('INVALID_STATE', 'The organization changed meanwhile (already activated or verified).');
+        change.unless?.field === 'productionActivatedAt'
+          ? current.productionActivatedAt !== undefined
+          : change.unless?.field === 'kybStatus' && current.kybStatus === change.unless.equals;
+      if (refused)
+        throw new ApiError('INVALID_STATE', 'The organization changed meanwhile (already activated or verified).');
     }
   }
 
@@ -45,7 +48,10 @@ export function createMemoryOrganizationStore() {
         organizations.set(change.organizationId, { ...organizations.get(change.organizationId)!, ...change.set });
         return;
       case 'createEnvironment':
-        environments.set(envKey(change.organizationId, change.environment), { mainWalletId: change.mainWalletId, walletCount: 1 });
+        environments.set(envKey(change.organizationId, change.environment), {
+          mainWalletId: change.mainWalletId,
+          walletCount: 1,
+        });
         return;
       case 'createWallet':
         wallets.set(change.wallet.id, change.wallet);

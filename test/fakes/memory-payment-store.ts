@@ -43,13 +43,21 @@ export function createMemoryPaymentStore(table: MemoryMoneyTable = createMemoryM
       return {
         ...(reads.slotId !== undefined ? { slot: (await table.getIdempotencySlot(reads.slotId)) ?? null } : {}),
         ...(reads.walletId !== undefined ? { wallet: (await table.getWallet(reads.walletId)) ?? null } : {}),
-        ...(reads.merchant !== undefined ? { merchant: merchants.get(merchantKey(reads.merchant.environment, reads.merchant.domain)) ?? null } : {}),
+        ...(reads.merchant !== undefined
+          ? { merchant: merchants.get(merchantKey(reads.merchant.environment, reads.merchant.domain)) ?? null }
+          : {}),
       };
     },
     async listTransactions(organizationId, environment, filter, page) {
       const records = [...table.items.journal.values()]
-        .filter((record) => (record.type === 'PAYMENT' || record.type === 'REVERSAL') && record.environment === environment)
-        .filter((record) => (filter.walletId ? record.from === filter.walletId || record.to === filter.walletId : record.organizationId === organizationId || record.payeeOrganizationId === organizationId))
+        .filter(
+          (record) => (record.type === 'PAYMENT' || record.type === 'REVERSAL') && record.environment === environment,
+        )
+        .filter((record) =>
+          filter.walletId
+            ? record.from === filter.walletId || record.to === filter.walletId
+            : record.organizationId === organizationId || record.payeeOrganizationId === organizationId,
+        )
         .filter((record) => filter.status === undefined || record.status === filter.status)
         .sort((a, b) => codeUnitOrder(listedAt(b), listedAt(a)));
       return pageOf(records.map(transactionOf), page);
@@ -58,7 +66,9 @@ export function createMemoryPaymentStore(table: MemoryMoneyTable = createMemoryM
   return {
     store,
     table,
-    addPolicy: (walletId: string, policy: Policy) => policies.set(walletId, [...(policies.get(walletId) ?? []), policy]),
-    addMerchant: (merchant: MerchantProfile) => merchants.set(merchantKey(merchant.environment, merchant.domain), merchant),
+    addPolicy: (walletId: string, policy: Policy) =>
+      policies.set(walletId, [...(policies.get(walletId) ?? []), policy]),
+    addMerchant: (merchant: MerchantProfile) =>
+      merchants.set(merchantKey(merchant.environment, merchant.domain), merchant),
   };
 }

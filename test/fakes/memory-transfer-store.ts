@@ -7,7 +7,12 @@ import { CLEARING_STATES, TRANSFER_STATES } from '../../shared/domain/transfers/
 import type { Transfer } from '../../shared/domain/transfers/types.js';
 import { codeUnitOrder, createMemoryMoneyTable, newestFirst, pageOf } from './memory-money-table.js';
 
-const TRANSFER_CHANGES: readonly string[] = ['putTransfer', 'transitionTransfer', 'releaseClearing', 'deferReconcile'] satisfies TransferChange['type'][];
+const TRANSFER_CHANGES: readonly string[] = [
+  'putTransfer',
+  'transitionTransfer',
+  'releaseClearing',
+  'deferReconcile',
+] satisfies TransferChange['type'][];
 
 /**
  * An in-memory TransferStore over the shared money table (memory-money-table.ts), with the
@@ -21,7 +26,8 @@ export function createMemoryTransferStore() {
 
   function apply(transfers: Map<string, Transfer>, change: TransferChange): void {
     if (change.type === 'putTransfer') {
-      if (transfers.has(change.transfer.id)) throw new Error(`TRANSFER#${change.transfer.id} already exists (id collision)`);
+      if (transfers.has(change.transfer.id))
+        throw new Error(`TRANSFER#${change.transfer.id} already exists (id collision)`);
       transfers.set(change.transfer.id, change.transfer);
       return;
     }
@@ -29,7 +35,8 @@ export function createMemoryTransferStore() {
     switch (change.type) {
       case 'transitionTransfer': {
         if (!old) throw new ApiError('TRANSFER_NOT_FOUND');
-        if (!(TRANSFER_STATES[change.trigger].from as readonly string[]).includes(old.status)) throw new ApiError('INVALID_STATE', `The transfer is ${old.status}.`, { status: old.status });
+        if (!(TRANSFER_STATES[change.trigger].from as readonly string[]).includes(old.status))
+          throw new ApiError('INVALID_STATE', `The transfer is ${old.status}.`, { status: old.status });
         const { status: _ignored, ...fields } = change.set;
         const next: Transfer = { ...old, ...fields, status: TRANSFER_STATES[change.trigger].to };
         if (!change.set.reconcileAt) delete next.reconcileAt;
@@ -38,7 +45,9 @@ export function createMemoryTransferStore() {
       }
       case 'releaseClearing': {
         if (!old || !(fromStatesOf(CLEARING_STATES, 'release') as readonly string[]).includes(old.clearing ?? '')) {
-          throw new ApiError('INVALID_STATE', `The clearing is ${String(old?.clearing ?? 'not pending')}.`, { clearing: old?.clearing });
+          throw new ApiError('INVALID_STATE', `The clearing is ${String(old?.clearing ?? 'not pending')}.`, {
+            clearing: old?.clearing,
+          });
         }
         const next: Transfer = { ...old, clearing: targetOf(CLEARING_STATES, 'release') };
         delete next.reconcileAt;
@@ -46,14 +55,20 @@ export function createMemoryTransferStore() {
         return;
       }
       case 'deferReconcile':
-        if (!old?.reconcileAt || old.status !== change.status) throw new ApiError('INVALID_STATE', 'The transfer moved meanwhile.');
+        if (!old?.reconcileAt || old.status !== change.status)
+          throw new ApiError('INVALID_STATE', 'The transfer moved meanwhile.');
         transfers.set(old.id, { ...old, reconcileAt: change.reconcileAt });
         return;
     }
   }
 
-  const matches = (filter: TransferFilter) => (transfer: Transfer) => (filter.direction === undefined || transfer.direction === filter.direction) && (filter.status === undefined || transfer.status === filter.status);
-  const ofScope = (scope: { organizationId: string; environment: string }) => [...table.items.transfers.values()].filter((t) => t.organizationId === scope.organizationId && t.environment === scope.environment);
+  const matches = (filter: TransferFilter) => (transfer: Transfer) =>
+    (filter.direction === undefined || transfer.direction === filter.direction) &&
+    (filter.status === undefined || transfer.status === filter.status);
+  const ofScope = (scope: { organizationId: string; environment: string }) =>
+    [...table.items.transfers.values()].filter(
+      (t) => t.organizationId === scope.organizationId && t.environment === scope.environment,
+    );
 
   const store: TransferStore = {
     getWallet: table.getWallet,
@@ -69,7 +84,9 @@ export function createMemoryTransferStore() {
     getIdempotencySlot: table.getIdempotencySlot,
     async getBankAccount(scope, id) {
       const account = bankAccounts.get(id);
-      return account && account.status !== 'DELETED' && account.organizationId === scope.organizationId ? account : undefined;
+      return account && account.status !== 'DELETED' && account.organizationId === scope.organizationId
+        ? account
+        : undefined;
     },
     commit: (changes) =>
       table.commit(changes, (next, change) => {
@@ -85,7 +102,8 @@ export function createMemoryTransferStore() {
         .sort((a, b) => codeUnitOrder(dueAt(a), dueAt(b)))
         .slice(0, limit);
     },
-    listTransfers: async (scope, filter, page) => pageOf(ofScope(scope).filter(matches(filter)).sort(newestFirst), page),
+    listTransfers: async (scope, filter, page) =>
+      pageOf(ofScope(scope).filter(matches(filter)).sort(newestFirst), page),
     listWalletTransfers: async (scope, walletId, filter, page) =>
       pageOf(
         ofScope(scope)
@@ -99,6 +117,7 @@ export function createMemoryTransferStore() {
     store,
     table,
     addBankAccount: (account: BankAccount) => bankAccounts.set(account.id, account),
-    addPolicy: (walletId: string, policy: Policy) => policies.set(walletId, [...(policies.get(walletId) ?? []), policy]),
+    addPolicy: (walletId: string, policy: Policy) =>
+      policies.set(walletId, [...(policies.get(walletId) ?? []), policy]),
   };
 }

@@ -2,7 +2,14 @@ import type { CfnResource } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
-import { FALLBACK_ROUTE, FUNCTION_GROUPS, ROUTES, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
+import {
+  FALLBACK_ROUTE,
+  FUNCTION_GROUPS,
+  ROUTES,
+  routeKeyOf,
+  timeoutOf,
+  type FunctionGroup,
+} from '../../shared/http/routes.js';
 import {
   ALLOWED_INDEX_ACTIONS,
   ALLOWED_TABLE_ACTIONS,
@@ -25,7 +32,9 @@ import { grantStatements } from './grants.js';
  * checked by events-stack.test.ts.)
  */
 const dev = synthStage('dev', { bundle: ['Api'] });
-const template = dev.apiTemplate.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+const template = dev.apiTemplate.toJSON() as {
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+};
 const resourcesOfType = (type: string) => resourcesOfTypeIn(dev.apiTemplate, type);
 const { tableName: TABLE_NAME, resolve, classify: classifyResource } = tableReferences(dev);
 const GRANT_STATEMENTS = grantStatements(dev);
@@ -49,7 +58,10 @@ describe('api stack: routes', () => {
 
   it("sends every route to its group's function", () => {
     const integrationTarget = new Map(
-      resourcesOfType('AWS::ApiGatewayV2::Integration').map(([id, integration]) => [id, integration.Properties.IntegrationUri]),
+      resourcesOfType('AWS::ApiGatewayV2::Integration').map(([id, integration]) => [
+        id,
+        integration.Properties.IntegrationUri,
+      ]),
     );
     const functionArn = (group: FunctionGroup) => ({ 'Fn::GetAtt': [logicalIdOf(functionOf(group)), 'Arn'] });
     const expectedGroup = new Map<string, FunctionGroup>([
@@ -113,15 +125,26 @@ describe('api stack: functions', () => {
     const mcpTemplate = Template.fromStack(dev.mcp);
     const secretId = logicalIdOf(dev.mcp.token.node.defaultChild as CfnResource);
     for (const group of ALL_FUNCTIONS) {
-      const variables = (template.Resources[logicalIdOf(functionOf(group))]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const variables = (
+        template.Resources[logicalIdOf(functionOf(group))]?.Properties.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
       expect(variables[ENV.mcpAuthToken], group).toBeUndefined();
       if (group !== 'internal') expect(variables[ENV.mcpAuthTokenSecretArn], group).toBeUndefined();
       else expect(resolveCrossStack(variables[ENV.mcpAuthTokenSecretArn], mcpTemplate)).toEqual({ Ref: secretId });
     }
     // Its only Secrets Manager access is the webhook encryption key (test/infra/webhook-key.test.ts), never the token's secret.
     const internalStatements = statementsOfRole(dev.apiTemplate, functionOf('internal').role!);
-    const secretStatements = internalStatements.filter((statement) => asArray(statement.Action).some((action) => String(action).startsWith('secretsmanager:')));
-    expect(secretStatements.map((statement) => [asArray(statement.Action), resolveCrossStack(statement.Resource, dev.dataTemplate)])).toEqual([[['secretsmanager:GetSecretValue'], { Ref: logicalIdOf(dev.data.webhookEncryptionKey) }]]);
+    const secretStatements = internalStatements.filter((statement) =>
+      asArray(statement.Action).some((action) => String(action).startsWith('secretsmanager:')),
+    );
+    expect(
+      secretStatements.map((statement) => [
+        asArray(statement.Action),
+        resolveCrossStack(statement.Resource, dev.dataTemplate),
+      ]),
+    ).toEqual([[['secretsmanager:GetSecretValue'], { Ref: logicalIdOf(dev.data.webhookEncryptionKey) }]]);
   });
 
   it('writes logs to a log group with a retention', () => {
@@ -137,7 +160,9 @@ describe('api stack: least-privilege IAM', () => {
   // the whole table, a key) must be a visible change to this list too, not pass the checks below
   // that read the catalog.
   it('grants each group exactly what this list says beyond the table (a Scan only to the operator group)', () => {
-    const beyondTheTable = Object.fromEntries(FUNCTION_GROUPS.map((group) => [group, grantsOf(group).filter((grant) => grant !== 'table:readWrite')]));
+    const beyondTheTable = Object.fromEntries(
+      FUNCTION_GROUPS.map((group) => [group, grantsOf(group).filter((grant) => grant !== 'table:readWrite')]),
+    );
     expect(beyondTheTable).toEqual({
       internal: ['table:scan', 'mcpToken:locate', 'webhookKey:read'],
       'api-keys': [],
@@ -189,7 +214,9 @@ describe('api stack: least-privilege IAM', () => {
         const kind = classifyResource(resource);
         expect(kind, `${group}: ${JSON.stringify(resource)}`).not.toBe('other');
         // Only a group granted `table:scan` scans (the operator group: the compliance report counts key items).
-        const tableActions = grants.includes('table:scan') ? new Set([...ALLOWED_TABLE_ACTIONS, 'dynamodb:Scan']) : ALLOWED_TABLE_ACTIONS;
+        const tableActions = grants.includes('table:scan')
+          ? new Set([...ALLOWED_TABLE_ACTIONS, 'dynamodb:Scan'])
+          : ALLOWED_TABLE_ACTIONS;
         const allowed = kind === 'table' ? tableActions : ALLOWED_INDEX_ACTIONS;
         for (const action of actions) {
           expect(allowed.has(action), `${group}: ${action} on the ${kind}`).toBe(true);
@@ -202,6 +229,9 @@ describe('api stack: least-privilege IAM', () => {
   });
 
   it('has no policy outside the function roles', () => {
-    expectPoliciesOnlyOn(dev.apiTemplate, ALL_FUNCTIONS.map((group) => functionOf(group).role!));
+    expectPoliciesOnlyOn(
+      dev.apiTemplate,
+      ALL_FUNCTIONS.map((group) => functionOf(group).role!),
+    );
   });
 });

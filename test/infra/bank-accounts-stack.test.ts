@@ -13,13 +13,26 @@ const prod = synthStage('prod', { bundle: false });
 const mcpTemplate = Template.fromStack(dev.mcp);
 const dataKeyArn = { 'Fn::GetAtt': [logicalIdOf(dev.data.dataKey), 'Arn'] };
 
-const kmsStatements = (statements: Statement[]) => statements.filter((statement) => asArray(statement.Action as string | string[]).some((action) => action.startsWith('kms:')));
+const kmsStatements = (statements: Statement[]) =>
+  statements.filter((statement) =>
+    asArray(statement.Action as string | string[]).some((action) => action.startsWith('kms:')),
+  );
 
 describe('bank accounts: function and routes', () => {
   it('serves the five bank account routes from the bank-accounts function', () => {
-    const routes = ROUTES.filter((route) => route.group === 'bank-accounts').map(routeKeyOf).sort();
-    expect(routes).toEqual(['DELETE /v1/bank-accounts/{id}', 'GET /v1/bank-accounts', 'GET /v1/bank-accounts/{id}', 'POST /v1/bank-accounts', 'POST /v1/bank-accounts/{id}/verify']);
-    const apiRoutes = resourcesOfType(dev.apiTemplate, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+    const routes = ROUTES.filter((route) => route.group === 'bank-accounts')
+      .map(routeKeyOf)
+      .sort();
+    expect(routes).toEqual([
+      'DELETE /v1/bank-accounts/{id}',
+      'GET /v1/bank-accounts',
+      'GET /v1/bank-accounts/{id}',
+      'POST /v1/bank-accounts',
+      'POST /v1/bank-accounts/{id}/verify',
+    ]);
+    const apiRoutes = resourcesOfType(dev.apiTemplate, 'AWS::ApiGatewayV2::Route').map(
+      ([, route]) => route.Properties.RouteKey,
+    );
     for (const route of routes) expect(apiRoutes).toContain(route);
     expect(dev.api.functions.get('bank-accounts')).toBeDefined();
   });
@@ -32,7 +45,11 @@ describe('data key (envelope encryption of account numbers)', () => {
       expect(keys).toHaveLength(1);
       const [, key] = keys[0]!;
       expect(key.Properties.EnableKeyRotation).toBe(true);
-      const raw = (stage.dataTemplate.toJSON() as { Resources: Record<string, { DeletionPolicy?: string; UpdateReplacePolicy?: string }> }).Resources[keys[0]![0]]!;
+      const raw = (
+        stage.dataTemplate.toJSON() as {
+          Resources: Record<string, { DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+        }
+      ).Resources[keys[0]![0]]!;
       expect(raw.DeletionPolicy).toBe('Retain');
       expect(raw.UpdateReplacePolicy).toBe('Retain');
     }
@@ -43,7 +60,11 @@ describe('data key (envelope encryption of account numbers)', () => {
     expect(groupsWith('dataKey:seal')).toContain('bank-accounts');
     for (const group of groupsWith('dataKey:seal')) {
       const fn = dev.api.functions.get(group as FunctionGroup)!.function;
-      const variables = (dev.apiTemplate.toJSON() as { Resources: Record<string, { Properties: { Environment: { Variables: Record<string, unknown> } } }> }).Resources[logicalIdOf(fn)]!.Properties.Environment.Variables;
+      const variables = (
+        dev.apiTemplate.toJSON() as {
+          Resources: Record<string, { Properties: { Environment: { Variables: Record<string, unknown> } } }>;
+        }
+      ).Resources[logicalIdOf(fn)]!.Properties.Environment.Variables;
       expect(resolveCrossStack(variables[ENV.dataKeyId], dev.dataTemplate)).toEqual(dataKeyArn);
       const statements = kmsStatements(statementsOfRole(dev.apiTemplate, fn.role!));
       expect(statements).toHaveLength(1);
@@ -67,7 +88,9 @@ describe('data key (envelope encryption of account numbers)', () => {
   it('never grants a KMS action on a wildcard, nor Encrypt, ReEncrypt or key management', () => {
     for (const template of [dev.apiTemplate, mcpTemplate, dev.eventsTemplate]) {
       for (const [, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
-        for (const statement of kmsStatements((policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement)) {
+        for (const statement of kmsStatements(
+          (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement,
+        )) {
           expect(asArray(statement.Resource).some((resource) => sameJson(resource, '*'))).toBe(false);
           expect(asArray(statement.Action as string | string[]).sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
         }

@@ -7,7 +7,16 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { classify, esbuildOptions, EVERY_AREA_FUNCTIONS, FLOOR, functionBuildOptions, functionGroups, TARGETS, targetOf } from '../../bench/bundles.js';
+import {
+  classify,
+  esbuildOptions,
+  EVERY_AREA_FUNCTIONS,
+  FLOOR,
+  functionBuildOptions,
+  functionGroups,
+  TARGETS,
+  targetOf,
+} from '../../bench/bundles.js';
 import { VIEW_MODULES } from '../../shared/domain/view-registry.js';
 import { built } from '../../shared/domain/views.js';
 import { FUNCTION_GROUPS } from '../../shared/operations/index.js';
@@ -20,7 +29,6 @@ interface Bundle {
   importers: Map<string, string[]>;
 }
 
-
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const bundles = new Map<string, Promise<Bundle>>();
 
@@ -32,14 +40,27 @@ function bundleOf(group: string): Promise<Bundle> {
 }
 
 async function buildBundleOf(group: string): Promise<Bundle> {
-  const result = await build({ ...functionBuildOptions(group), outdir: 'cdk.out/bundle-test', write: false, metafile: true });
+  const result = await build({
+    ...functionBuildOptions(group),
+    outdir: 'cdk.out/bundle-test',
+    write: false,
+    metafile: true,
+  });
   const output = Object.values(result.metafile.outputs).find((out) => out.entryPoint);
-  const inputs = Object.entries(output?.inputs ?? {}).filter(([, input]) => input.bytesInOutput > 0).map(([file]) => file);
+  const inputs = Object.entries(output?.inputs ?? {})
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([file]) => file);
   const packages = inputs.map((file) => classify(file).pkg).filter((name): name is string => name !== undefined);
   const text = result.outputFiles.find((file) => /\.m?js$/.test(file.path))?.text ?? '';
   const importers = new Map<string, string[]>();
-  for (const [file, input] of Object.entries(result.metafile.inputs)) for (const imported of input.imports) importers.set(imported.path, [...(importers.get(imported.path) ?? []), file]);
-  return { packages: new Set(packages), files: new Set(inputs.filter((file) => !file.includes('node_modules'))), text, importers };
+  for (const [file, input] of Object.entries(result.metafile.inputs))
+    for (const imported of input.imports) importers.set(imported.path, [...(importers.get(imported.path) ?? []), file]);
+  return {
+    packages: new Set(packages),
+    files: new Set(inputs.filter((file) => !file.includes('node_modules'))),
+    text,
+    importers,
+  };
 }
 
 /** The description of every view (the text a bundle would carry if it built the view). */
@@ -80,7 +101,9 @@ describe('function bundles carry what their function uses', () => {
     // Only the SDK's elicitation validator gets the stub: code of ours importing Ajv would get it too.
     const stubImporters = importers.get('shared/mcp/ajv-stub.ts') ?? [];
     expect(stubImporters.length).toBeGreaterThan(0);
-    expect(stubImporters.filter((file) => !file.endsWith('@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js'))).toEqual([]);
+    expect(
+      stubImporters.filter((file) => !file.endsWith('@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js')),
+    ).toEqual([]);
   });
 
   // An ESM import of node:http builds its namespace, whose lazy getters load Node's bundled undici:
@@ -96,14 +119,23 @@ describe('function bundles carry what their function uses', () => {
     expect(files.has('shared/domain/view-registry.ts')).toBe(true);
     // The check above sees a view's description in a bundle (a few are escaped by the minifier).
     const descriptions = viewDescriptions();
-    expect(descriptions.filter((description) => text.includes(description)).length).toBeGreaterThan(descriptions.length * 0.8);
+    expect(descriptions.filter((description) => text.includes(description)).length).toBeGreaterThan(
+      descriptions.length * 0.8,
+    );
   });
 });
 
-describe('bundle size against the floor (the targets of bench/bundles.ts; import time is the bench\'s to guard)', () => {
+describe("bundle size against the floor (the targets of bench/bundles.ts; import time is the bench's to guard)", () => {
   /** The floor bundle (bench/lib/floor-handler.ts, the SDK as published), built as the bench builds it. */
   const floorBytes = async () => {
-    const result = await build({ ...esbuildOptions(FLOOR), entryPoints: [path.join(REPO_ROOT, 'bench/lib/floor-handler.ts')], absWorkingDir: REPO_ROOT, outdir: 'cdk.out/bundle-test-floor', write: false, logLevel: 'silent' });
+    const result = await build({
+      ...esbuildOptions(FLOOR),
+      entryPoints: [path.join(REPO_ROOT, 'bench/lib/floor-handler.ts')],
+      absWorkingDir: REPO_ROOT,
+      outdir: 'cdk.out/bundle-test-floor',
+      write: false,
+      logLevel: 'silent',
+    });
     return Buffer.byteLength(result.outputFiles.find((file) => /\.m?js$/.test(file.path))?.text ?? '');
   };
   let floor: number;
@@ -128,23 +160,33 @@ describe('bundle size against the floor (the targets of bench/bundles.ts; import
 
 describe('function bundles read AWS credentials from the environment only (EVERY_FUNCTION_ALIASES)', () => {
   // The SDK's default chain without its first link (environment variables, which Lambda sets).
-  const CHAIN = /^(@aws-sdk\/(credential-provider-(?!env$).+|nested-clients|token-providers)|@smithy\/credential-provider-imds)$/;
+  const CHAIN =
+    /^(@aws-sdk\/(credential-provider-(?!env$).+|nested-clients|token-providers)|@smithy\/credential-provider-imds)$/;
 
-  it.each(functionGroups())('%s carries no other credential provider, nor the STS and SSO clients they use', async (group) => {
-    const { packages, files, importers } = await bundleOf(group);
-    expect(packages.has('@aws-sdk/client-dynamodb')).toBe(true);
-    expect([...packages].filter((name) => CHAIN.test(name))).toEqual([]);
-    expect(files.has('shared/runtime/lambda-credentials.ts')).toBe(true);
-    // Only the AWS clients' runtime configuration gets the replacement: code of ours importing the chain would get it too.
-    const replacementImporters = importers.get('shared/runtime/lambda-credentials.ts') ?? [];
-    expect(replacementImporters.length).toBeGreaterThan(0);
-    expect(replacementImporters.filter((file) => !/node_modules\/@aws-sdk\/client-[a-z-]+\/dist-es\/runtimeConfig\.js$/.test(file))).toEqual([]);
-  });
+  it.each(functionGroups())(
+    '%s carries no other credential provider, nor the STS and SSO clients they use',
+    async (group) => {
+      const { packages, files, importers } = await bundleOf(group);
+      expect(packages.has('@aws-sdk/client-dynamodb')).toBe(true);
+      expect([...packages].filter((name) => CHAIN.test(name))).toEqual([]);
+      expect(files.has('shared/runtime/lambda-credentials.ts')).toBe(true);
+      // Only the AWS clients' runtime configuration gets the replacement: code of ours importing the chain would get it too.
+      const replacementImporters = importers.get('shared/runtime/lambda-credentials.ts') ?? [];
+      expect(replacementImporters.length).toBeGreaterThan(0);
+      expect(
+        replacementImporters.filter(
+          (file) => !/node_modules\/@aws-sdk\/client-[a-z-]+\/dist-es\/runtimeConfig\.js$/.test(file),
+        ),
+      ).toEqual([]);
+    },
+  );
 
   it("uses the copy of the environment provider the SDK's chain uses (the pin in package.json follows the SDK)", () => {
     const fromProject = createRequire(path.join(REPO_ROOT, 'package.json'));
     const chain = path.dirname(path.dirname(fromProject.resolve('@aws-sdk/credential-provider-node')));
-    expect(createRequire(path.join(chain, 'package.json')).resolve('@aws-sdk/credential-provider-env')).toBe(fromProject.resolve('@aws-sdk/credential-provider-env'));
+    expect(createRequire(path.join(chain, 'package.json')).resolve('@aws-sdk/credential-provider-env')).toBe(
+      fromProject.resolve('@aws-sdk/credential-provider-env'),
+    );
   });
 
   describe('a client in a bundle built this way', () => {
@@ -154,26 +196,55 @@ describe('function bundles read AWS credentials from the environment only (EVERY
       dir = mkdtempSync(path.join(tmpdir(), 'allowance-credential-probe-'));
       const entryPoints = [path.join(REPO_ROOT, 'test/fixtures/credential-probe.ts')];
       // As the wallets function is built, and as the SDK is published (the floor's options).
-      for (const [kind, group] of [['function', 'wallets'], ['sdkDefault', FLOOR]] as const) {
+      for (const [kind, group] of [
+        ['function', 'wallets'],
+        ['sdkDefault', FLOOR],
+      ] as const) {
         probes[kind] = path.join(dir, `${kind}.mjs`);
-        await build({ ...esbuildOptions(group), entryPoints, outfile: probes[kind], absWorkingDir: REPO_ROOT, logLevel: 'silent' });
+        await build({
+          ...esbuildOptions(group),
+          entryPoints,
+          outfile: probes[kind],
+          absWorkingDir: REPO_ROOT,
+          logLevel: 'silent',
+        });
       }
-      writeFileSync(path.join(dir, 'credentials'), '[probe]\naws_access_key_id = AKIDFROMPROFILE\naws_secret_access_key = profile-secret\n');
+      writeFileSync(
+        path.join(dir, 'credentials'),
+        '[probe]\naws_access_key_id = AKIDFROMPROFILE\naws_secret_access_key = profile-secret\n',
+      );
       writeFileSync(path.join(dir, 'config'), '');
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     const run = (probe: string, env: Record<string, string>) =>
-      JSON.parse(execFileSync(process.execPath, [probe], { env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'] })) as Record<string, string>;
+      JSON.parse(
+        execFileSync(process.execPath, [probe], {
+          env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
+          encoding: 'utf8',
+          timeout: 20_000,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      ) as Record<string, string>;
 
     it("resolves Lambda's environment variables", () => {
-      const env = { AWS_ACCESS_KEY_ID: 'AKIDFROMLAMBDA', AWS_SECRET_ACCESS_KEY: 'lambda-secret', AWS_SESSION_TOKEN: 'lambda-session' };
+      const env = {
+        AWS_ACCESS_KEY_ID: 'AKIDFROMLAMBDA',
+        AWS_SECRET_ACCESS_KEY: 'lambda-secret',
+        AWS_SESSION_TOKEN: 'lambda-session',
+      };
       expect(run(probes.function, env)).toEqual({ accessKeyId: 'AKIDFROMLAMBDA', sessionToken: 'lambda-session' });
     });
 
     it('fails without them rather than reading a profile, which the SDK as published would read', () => {
-      const env = { AWS_PROFILE: 'probe', AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials'), AWS_CONFIG_FILE: path.join(dir, 'config') };
-      expect(run(probes.function, env).error).toMatch(/^CredentialsProviderError: No AWS credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, the only place a function bundle looks/);
+      const env = {
+        AWS_PROFILE: 'probe',
+        AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials'),
+        AWS_CONFIG_FILE: path.join(dir, 'config'),
+      };
+      expect(run(probes.function, env).error).toMatch(
+        /^CredentialsProviderError: No AWS credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, the only place a function bundle looks/,
+      );
       expect(run(probes.sdkDefault, env)).toEqual({ accessKeyId: 'AKIDFROMPROFILE' });
     });
   });

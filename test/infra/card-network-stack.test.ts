@@ -1,8 +1,24 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { CARD_NETWORK_ENV, CARD_NETWORK_FAILURE_MARKER, CARD_NETWORK_FUNCTION } from '../../shared/card-network/function.js';
+import {
+  CARD_NETWORK_ENV,
+  CARD_NETWORK_FAILURE_MARKER,
+  CARD_NETWORK_FUNCTION,
+} from '../../shared/card-network/function.js';
 import { ENV } from '../../shared/config/env-names.js';
-import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, expectPoliciesOnlyOn, resourcesOfType, sameJson, statementsOfRole, tableReferences, XRAY_ACTIONS } from './iam.js';
+import {
+  ALLOWED_INDEX_ACTIONS,
+  ALLOWED_TABLE_ACTIONS,
+  asArray,
+  expectAuditDeny,
+  expectNoOtherPolicyKinds,
+  expectPoliciesOnlyOn,
+  resourcesOfType,
+  sameJson,
+  statementsOfRole,
+  tableReferences,
+  XRAY_ACTIONS,
+} from './iam.js';
 import { logicalIdOf, synthStage } from './synth-stage.js';
 import { secretReadSid } from '../../lib/constructs/service-function.js';
 
@@ -19,9 +35,17 @@ const fnProperties = (t: Template = template) => (t.toJSON() as { Resources: Res
 describe('card network stack: the function URL', () => {
   it('serves the card network function through one function URL with auth NONE (the HMAC signature is the auth)', () => {
     template.resourceCountIs('AWS::Lambda::Url', 1);
-    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', InvokeMode: 'BUFFERED', TargetFunctionArn: { 'Fn::GetAtt': [fnId, 'Arn'] } });
+    template.hasResourceProperties('AWS::Lambda::Url', {
+      AuthType: 'NONE',
+      InvokeMode: 'BUFFERED',
+      TargetFunctionArn: { 'Fn::GetAtt': [fnId, 'Arn'] },
+    });
     expect(resourcesOfType(template, 'AWS::Lambda::Url')[0]![1].Properties.Cors).toBeUndefined();
-    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunctionUrl', Principal: '*', FunctionUrlAuthType: 'NONE' });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunctionUrl',
+      Principal: '*',
+      FunctionUrlAuthType: 'NONE',
+    });
   });
 
   it('outputs the endpoint (<function URL>card-network/authorizations) and the secret ARN, never its value', () => {
@@ -39,13 +63,19 @@ describe('card network stack: the function and its secret', () => {
     expect(variables[ENV.localRun]).toBeUndefined();
   });
 
-  it('is one Node.js 24 arm64 function with the card network timeout, within the network\'s budget', () => {
+  it("is one Node.js 24 arm64 function with the card network timeout, within the network's budget", () => {
     template.resourceCountIs('AWS::Lambda::Function', 1);
-    expect(fnProperties()).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: CARD_NETWORK_FUNCTION.timeoutS, MemorySize: CARD_NETWORK_FUNCTION.memoryMb });
+    expect(fnProperties()).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Timeout: CARD_NETWORK_FUNCTION.timeoutS,
+      MemorySize: CARD_NETWORK_FUNCTION.memoryMb,
+    });
     expect(CARD_NETWORK_FUNCTION.timeoutS).toBeLessThanOrEqual(5);
   });
 
-  it('knows its stage, the table and the secret\'s ARN (not its value), and no data key', () => {
+  it("knows its stage, the table and the secret's ARN (not its value), and no data key", () => {
     const variables = fnProperties().Environment.Variables as Record<string, unknown>;
     expect(variables[ENV.stage]).toBe('dev');
     expect(resolve(variables[ENV.tableName])).toEqual(TABLE_NAME);
@@ -57,23 +87,37 @@ describe('card network stack: the function and its secret', () => {
 
   it('generates the secret: 64 letters and digits, under the AWS-managed key', () => {
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);
-    template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true, IncludeSpace: false } });
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true, IncludeSpace: false },
+    });
     expect(resourcesOfType(template, 'AWS::SecretsManager::Secret')[0]![1].Properties.KmsKeyId).toBeUndefined();
   });
 
   it('reserves no concurrency outside production, and some in production', () => {
     expect(fnProperties().ReservedConcurrentExecutions).toBeUndefined();
     const production = synthStage('production', { bundle: false });
-    expect(fnProperties(Template.fromStack(production.cardNetwork)).ReservedConcurrentExecutions).toBe(CARD_NETWORK_FUNCTION.productionReservedConcurrency);
+    expect(fnProperties(Template.fromStack(production.cardNetwork)).ReservedConcurrentExecutions).toBe(
+      CARD_NETWORK_FUNCTION.productionReservedConcurrency,
+    );
   });
 });
 
 describe('card network stack: alarms', () => {
   const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
-  const onFunction = (metricName: string) => alarms.find((alarm) => alarm.MetricName === metricName && sameJson(alarm.Dimensions, [{ Name: 'FunctionName', Value: { Ref: fnId } }]));
+  const onFunction = (metricName: string) =>
+    alarms.find(
+      (alarm) =>
+        alarm.MetricName === metricName && sameJson(alarm.Dimensions, [{ Name: 'FunctionName', Value: { Ref: fnId } }]),
+    );
 
-  it('alarms on the function\'s errors and throttles (any in a minute) and on a slow p99', () => {
-    expect(onFunction('Errors')).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: 1, Period: 60, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+  it("alarms on the function's errors and throttles (any in a minute) and on a slow p99", () => {
+    expect(onFunction('Errors')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Threshold: 1,
+      Period: 60,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
     expect(onFunction('Throttles')).toMatchObject({ Threshold: 1, Period: 60 });
     expect(onFunction('Duration')).toMatchObject({ ExtendedStatistic: 'p99', Threshold: 1000 });
   });
@@ -83,9 +127,13 @@ describe('card network stack: alarms', () => {
     expect(filters).toHaveLength(1);
     const filter = filters[0]![1] as { Properties: Record<string, any> };
     expect(filter.Properties.FilterPattern).toBe(`"${CARD_NETWORK_FAILURE_MARKER}"`);
-    expect(filter.Properties.LogGroupName).toEqual({ Ref: logicalIdOf(dev.cardNetwork.function.node.findChild('Logs')) });
+    expect(filter.Properties.LogGroupName).toEqual({
+      Ref: logicalIdOf(dev.cardNetwork.function.node.findChild('Logs')),
+    });
     const { MetricName, MetricNamespace } = filter.Properties.MetricTransformations[0];
-    expect(alarms.find((alarm) => alarm.MetricName === MetricName && alarm.Namespace === MetricNamespace)).toMatchObject({ Threshold: 1, Statistic: 'Sum' });
+    expect(
+      alarms.find((alarm) => alarm.MetricName === MetricName && alarm.Namespace === MetricNamespace),
+    ).toMatchObject({ Threshold: 1, Statistic: 'Sum' });
   });
 });
 
@@ -103,7 +151,8 @@ describe('card network stack: least-privilege IAM', () => {
 
   it('grants no wildcard action, and nothing on a wildcard resource', () => {
     for (const statement of statements) {
-      for (const action of asArray(statement.Action as string | string[])) expect(action, JSON.stringify(statement)).not.toContain('*');
+      for (const action of asArray(statement.Action as string | string[]))
+        expect(action, JSON.stringify(statement)).not.toContain('*');
       const actions = asArray(statement.Action as string | string[]);
       if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
       for (const resource of asArray(statement.Resource)) expect(resource).not.toBe('*');
@@ -111,9 +160,15 @@ describe('card network stack: least-privilege IAM', () => {
   });
 
   it('reads its own secret only: GetSecretValue, nothing else of Secrets Manager', () => {
-    const secrets = statements.filter((statement) => asArray(statement.Action as string | string[]).some((action) => action.startsWith('secretsmanager:')));
+    const secrets = statements.filter((statement) =>
+      asArray(statement.Action as string | string[]).some((action) => action.startsWith('secretsmanager:')),
+    );
     expect(secrets).toHaveLength(1);
-    expect(secrets[0]).toMatchObject({ Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: { Ref: secretId } });
+    expect(secrets[0]).toMatchObject({
+      Effect: 'Allow',
+      Action: 'secretsmanager:GetSecretValue',
+      Resource: { Ref: secretId },
+    });
     expect(secrets[0]!.Condition).toBeUndefined();
   });
 
@@ -130,7 +185,10 @@ describe('card network stack: least-privilege IAM', () => {
         const kind = classify(resource);
         expect(kind, JSON.stringify(resource)).not.toBe('other');
         for (const action of actions) {
-          expect((kind === 'table' ? ALLOWED_TABLE_ACTIONS : ALLOWED_INDEX_ACTIONS).has(action), `${action} on the ${kind}`).toBe(true);
+          expect(
+            (kind === 'table' ? ALLOWED_TABLE_ACTIONS : ALLOWED_INDEX_ACTIONS).has(action),
+            `${action} on the ${kind}`,
+          ).toBe(true);
           granted[kind === 'table' ? 'table' : 'index'].add(action);
         }
       }

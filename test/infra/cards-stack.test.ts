@@ -7,12 +7,19 @@ import { logicalIdOf, synthStage } from './synth-stage.js';
 
 /** Resources only (no bundling). */
 const dev = synthStage('dev', { bundle: false });
-const resources = (dev.apiTemplate.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, any> }> }).Resources;
-const kmsStatements = (statements: Statement[]) => statements.filter((statement) => asArray(statement.Action as string | string[]).some((action) => action.startsWith('kms:')));
+const resources = (
+  dev.apiTemplate.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, any> }> }
+).Resources;
+const kmsStatements = (statements: Statement[]) =>
+  statements.filter((statement) =>
+    asArray(statement.Action as string | string[]).some((action) => action.startsWith('kms:')),
+  );
 
 describe('cards: functions, routes and grants', () => {
   it('serves every card route from the cards function', () => {
-    const routes = ROUTES.filter((route) => route.group === 'cards').map(routeKeyOf).sort();
+    const routes = ROUTES.filter((route) => route.group === 'cards')
+      .map(routeKeyOf)
+      .sort();
     expect(routes).toEqual(
       [
         'DELETE /v1/cards/{id}',
@@ -33,7 +40,9 @@ describe('cards: functions, routes and grants', () => {
         'POST /v1/test-helpers/cards/{id}/authorizations',
       ].sort(),
     );
-    const apiRoutes = resourcesOfType(dev.apiTemplate, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+    const apiRoutes = resourcesOfType(dev.apiTemplate, 'AWS::ApiGatewayV2::Route').map(
+      ([, route]) => route.Properties.RouteKey,
+    );
     for (const route of routes) expect(apiRoutes).toContain(route);
   });
 

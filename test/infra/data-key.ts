@@ -10,11 +10,14 @@ export const DATA_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'];
  * and Decrypt, on the stage's data key only, nothing else.
  */
 export function isDataKeyStatement(stage: SynthesizedStage, statement: Statement): boolean {
-  if (statement.Effect !== 'Allow' || statement.Sid !== 'DataKeyEnvelope' || statement.Condition !== undefined) return false;
+  if (statement.Effect !== 'Allow' || statement.Sid !== 'DataKeyEnvelope' || statement.Condition !== undefined)
+    return false;
   const actions = asArray(statement.Action as string | string[]);
   const resources = asArray(statement.Resource);
   if (!sameJson([...actions].sort(), DATA_KEY_ACTIONS) || resources.length !== 1) return false;
-  return sameJson(resolveCrossStack(resources[0], stage.dataTemplate), { 'Fn::GetAtt': [logicalIdOf(stage.data.dataKey), 'Arn'] });
+  return sameJson(resolveCrossStack(resources[0], stage.dataTemplate), {
+    'Fn::GetAtt': [logicalIdOf(stage.data.dataKey), 'Arn'],
+  });
 }
 
 /**
@@ -25,8 +28,15 @@ export function isDataKeyStatement(stage: SynthesizedStage, statement: Statement
 export function isSecretReadStatement(statement: Statement, secretId: string, producer?: Template): boolean {
   if (statement.Effect !== 'Allow' || statement.Condition !== undefined) return false;
   const resources = asArray(statement.Resource);
-  if (!sameJson(asArray(statement.Action as string | string[]), ['secretsmanager:GetSecretValue']) || resources.length !== 1) return false;
-  const resource = producer && JSON.stringify(resources[0]).includes('ExportsOutputRef') ? resolveCrossStack(resources[0], producer) : resources[0];
+  if (
+    !sameJson(asArray(statement.Action as string | string[]), ['secretsmanager:GetSecretValue']) ||
+    resources.length !== 1
+  )
+    return false;
+  const resource =
+    producer && JSON.stringify(resources[0]).includes('ExportsOutputRef')
+      ? resolveCrossStack(resources[0], producer)
+      : resources[0];
   return sameJson(resource, { Ref: secretId });
 }
 

@@ -35,7 +35,7 @@ describe('data stack: the ledger table', () => {
     dev.dataTemplate.hasResourceProperties(TABLE, { GlobalSecondaryIndexes: Match.arrayEquals(indexes) });
   });
 
-  it('has point-in-time recovery, TTL, encryption at rest and a NEW_AND_OLD_IMAGES stream (the journal projector reads a MODIFY\'s old image)', () => {
+  it("has point-in-time recovery, TTL, encryption at rest and a NEW_AND_OLD_IMAGES stream (the journal projector reads a MODIFY's old image)", () => {
     dev.dataTemplate.hasResourceProperties(TABLE, {
       PointInTimeRecoverySpecification: Match.objectLike({ PointInTimeRecoveryEnabled: true }),
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },

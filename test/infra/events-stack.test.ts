@@ -1,7 +1,14 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
-import { assertNever, isWorkflowTask, WORKERS, workerTableProblems, type WorkerDefinition, type WorkerGrant } from '../../shared/workers.js';
+import {
+  assertNever,
+  isWorkflowTask,
+  WORKERS,
+  workerTableProblems,
+  type WorkerDefinition,
+  type WorkerGrant,
+} from '../../shared/workers.js';
 import {
   isExpirySchedulingStatement,
   ALLOWED_INDEX_ACTIONS,
@@ -32,7 +39,13 @@ const template: Template = dev.eventsTemplate;
 const resources = (template.toJSON() as { Resources: Record<string, CfnResource> }).Resources;
 const tables = tableReferences(dev);
 const SQS_RETENTION_14_DAYS = 14 * 24 * 3600;
-const QUEUE_CONSUME_ACTIONS: ReadonlySet<string> = new Set(['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
+const QUEUE_CONSUME_ACTIONS: ReadonlySet<string> = new Set([
+  'sqs:ReceiveMessage',
+  'sqs:ChangeMessageVisibility',
+  'sqs:GetQueueUrl',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+]);
 const DLQ_LOOKUP_ACTIONS: ReadonlySet<string> = new Set(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl']);
 
 /** The workers this stack holds: all but workflow tasks (test/infra/workflows-stack.test.ts checks those). */
@@ -55,32 +68,54 @@ const rateExpression = (minutes: number) => `rate(${minutes} ${minutes === 1 ? '
  * What each grant may add to a worker's role, written out here rather than imported from the
  * construct. Returns whether `action` on `resource` is covered by the grant.
  */
-const STREAM_READ_ACTIONS: ReadonlySet<string> = new Set(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']);
+const STREAM_READ_ACTIONS: ReadonlySet<string> = new Set([
+  'dynamodb:DescribeStream',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+]);
 /** The table's stream ARN as the events stack references it (an import of the data stack's output). */
 const isTableStream = (resource: unknown) => JSON.stringify(resource).includes('StreamArn');
 const GRANT_ALLOWS: { readonly [G in WorkerGrant]: (action: string, resource: unknown) => boolean } = {
   'table:readWrite': (action, resource) => {
     const kind = tables.classify(resource);
-    return (kind === 'table' && ALLOWED_TABLE_ACTIONS.has(action)) || (kind === 'index' && ALLOWED_INDEX_ACTIONS.has(action));
+    return (
+      (kind === 'table' && ALLOWED_TABLE_ACTIONS.has(action)) || (kind === 'index' && ALLOWED_INDEX_ACTIONS.has(action))
+    );
   },
   // The stream's records and shards, and ListStreams (which IAM only grants on "*").
-  'table:readStream': (action, resource) => (STREAM_READ_ACTIONS.has(action) && isTableStream(resource)) || (action === 'dynamodb:ListStreams' && resource === '*'),
+  'table:readStream': (action, resource) =>
+    (STREAM_READ_ACTIONS.has(action) && isTableStream(resource)) ||
+    (action === 'dynamodb:ListStreams' && resource === '*'),
   // Scan on the table only.
   'table:scan': (action, resource) => action === 'dynamodb:Scan' && tables.classify(resource) === 'table',
   // The token secret's ARN only: no permission.
   'mcpToken:locate': () => false,
   // StartExecution on the transfer state machine only.
-  'transferWorkflow:start': (action, resource) => action === 'states:StartExecution' && JSON.stringify(resource).includes('StateMachinetransfer'),
+  'transferWorkflow:start': (action, resource) =>
+    action === 'states:StartExecution' && JSON.stringify(resource).includes('StateMachinetransfer'),
   // PutEvents on the service's bus only.
-  'bus:put': (action, resource) => action === 'events:PutEvents' && JSON.stringify(resource).includes(logicalIdOf(dev.events.bus)),
+  'bus:put': (action, resource) =>
+    action === 'events:PutEvents' && JSON.stringify(resource).includes(logicalIdOf(dev.events.bus)),
   // SendMessage on the worker's own queue and DLQ only.
   'queue:send': (action, resource) => action === 'sqs:SendMessage' && /Queue/.test(JSON.stringify(resource)),
   // GenerateDataKey and Decrypt on the data stack's key only.
-  'dataKey:seal': (action, resource) => ['kms:GenerateDataKey', 'kms:Decrypt'].includes(action) && sameJson(resolveCrossStack(resource, dev.dataTemplate), getAttArn(logicalIdOf(dev.data.dataKey))),
+  'dataKey:seal': (action, resource) =>
+    ['kms:GenerateDataKey', 'kms:Decrypt'].includes(action) &&
+    sameJson(resolveCrossStack(resource, dev.dataTemplate), getAttArn(logicalIdOf(dev.data.dataKey))),
   // GetSecretValue on the data stack's webhook key secret only.
-  'webhookKey:read': (action, resource) => action === 'secretsmanager:GetSecretValue' && sameJson(resolveCrossStack(resource, dev.dataTemplate), { Ref: logicalIdOf(dev.data.webhookEncryptionKey) }),
+  'webhookKey:read': (action, resource) =>
+    action === 'secretsmanager:GetSecretValue' &&
+    sameJson(resolveCrossStack(resource, dev.dataTemplate), { Ref: logicalIdOf(dev.data.webhookEncryptionKey) }),
   // CreateSchedule in the expiry schedule group, PassRole on Scheduler's role (isExpirySchedulingStatement checks the whole statements).
-  'scheduler:create': (action, resource) => isExpirySchedulingStatement({ Effect: 'Allow', Action: action, Resource: resource, ...(action === 'iam:PassRole' ? { Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } } : {}) }),
+  'scheduler:create': (action, resource) =>
+    isExpirySchedulingStatement({
+      Effect: 'Allow',
+      Action: action,
+      Resource: resource,
+      ...(action === 'iam:PassRole'
+        ? { Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }
+        : {}),
+    }),
 };
 /** Grants that give the function an environment variable (bind* sets it with the grant). */
 const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<string, unknown>) => void } = {
@@ -95,13 +130,19 @@ const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<strin
     expect(variables[ENV.webhookQueueUrl]).toBeDefined();
     expect(variables[ENV.webhookDeadLetterUrl]).toBeDefined();
   },
-  'dataKey:seal': (variables) => expect(resolveCrossStack(variables[ENV.dataKeyId], dev.dataTemplate)).toEqual(getAttArn(logicalIdOf(dev.data.dataKey))),
+  'dataKey:seal': (variables) =>
+    expect(resolveCrossStack(variables[ENV.dataKeyId], dev.dataTemplate)).toEqual(
+      getAttArn(logicalIdOf(dev.data.dataKey)),
+    ),
   'webhookKey:read': (variables) => {
-    expect(resolveCrossStack(variables[ENV.webhookEncryptionKeySecretArn], dev.dataTemplate)).toEqual({ Ref: logicalIdOf(dev.data.webhookEncryptionKey) });
+    expect(resolveCrossStack(variables[ENV.webhookEncryptionKeySecretArn], dev.dataTemplate)).toEqual({
+      Ref: logicalIdOf(dev.data.webhookEncryptionKey),
+    });
     expect(variables[ENV.webhookEncryptionKey]).toBeUndefined();
   },
   'scheduler:create': (variables) => {
-    for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn]) expect(variables[name], name).toBeDefined();
+    for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn])
+      expect(variables[name], name).toBeDefined();
   },
 };
 const usesTable = (worker: WorkerDefinition) => worker.grants.some((grant) => grant.startsWith('table:'));
@@ -127,7 +168,9 @@ describe('workers table', () => {
       grants: ['table:readWrite', 'dataKey:seal'],
     });
     const base: WorkerDefinition = WORKERS.find((worker) => worker.name === 'expiry')!;
-    expect(workerTableProblems([base, { ...base, name: 'other', entry: 'functions/other/handler.ts' }])).toContainEqual(expect.stringMatching(/at most one queue/));
+    expect(workerTableProblems([base, { ...base, name: 'other', entry: 'functions/other/handler.ts' }])).toContainEqual(
+      expect.stringMatching(/at most one queue/),
+    );
   });
 
   it('refuses entries that CDK or the local run could not honour', () => {
@@ -141,8 +184,20 @@ describe('workers table', () => {
       { ...base, trigger: { kind: 'workflow-task', workflow: 'dispute' as never }, dlq: { enabled: true } },
       { ...base, dlq: { enabled: true, maxReceiveCount: 3 } },
     ]);
-    for (const expected of [/name must match/, /entry must be/, /timeoutSeconds/, /rateMinutes/, /unknown workflow/, /reports failures to its workflow/, /needs a DLQ with maxReceiveCount/, /maxReceiveCount applies to queue triggers only/]) {
-      expect(problems.some((problem) => expected.test(problem)), String(expected)).toBe(true);
+    for (const expected of [
+      /name must match/,
+      /entry must be/,
+      /timeoutSeconds/,
+      /rateMinutes/,
+      /unknown workflow/,
+      /reports failures to its workflow/,
+      /needs a DLQ with maxReceiveCount/,
+      /maxReceiveCount applies to queue triggers only/,
+    ]) {
+      expect(
+        problems.some((problem) => expected.test(problem)),
+        String(expected),
+      ).toBe(true);
     }
     expect(workerTableProblems([base, base]).some((problem) => /declared twice/.test(problem))).toBe(true);
   });
@@ -169,7 +224,9 @@ describe('events stack: one function per worker', () => {
   });
 
   it.each(cases)('tells %s its stage and what its grants bind', (_name, worker) => {
-    const variables = (resources[functionIdOf(worker)]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const variables = (
+      resources[functionIdOf(worker)]?.Properties.Environment as { Variables: Record<string, unknown> }
+    ).Variables;
     expect(variables[ENV.stage]).toBe('dev');
     for (const grant of worker.grants) GRANT_ENVIRONMENT[grant](variables);
     if (!usesTable(worker)) expect(variables[ENV.tableName]).toBeUndefined();
@@ -182,14 +239,25 @@ describe('events stack: triggers', () => {
   const mappings = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping');
 
   it('has one rule per schedule worker and per bus-fed queue, one mapping per stream or queue worker, and nothing else triggering', () => {
-    expect(rules).toHaveLength(EVENT_WORKERS.filter((worker) => worker.trigger.kind === 'schedule' || (worker.trigger.kind === 'queue' && worker.trigger.fromBus)).length);
-    expect(mappings).toHaveLength(EVENT_WORKERS.filter((worker) => worker.trigger.kind === 'stream' || worker.trigger.kind === 'queue').length);
+    expect(rules).toHaveLength(
+      EVENT_WORKERS.filter(
+        (worker) => worker.trigger.kind === 'schedule' || (worker.trigger.kind === 'queue' && worker.trigger.fromBus),
+      ).length,
+    );
+    expect(mappings).toHaveLength(
+      EVENT_WORKERS.filter((worker) => worker.trigger.kind === 'stream' || worker.trigger.kind === 'queue').length,
+    );
   });
 
   it('projects the journal and the outbox from the table stream onto the bus: the projector is a stream worker on journal records and outbox items', () => {
     expect(WORKERS.find((worker) => worker.name === 'journal-projector')).toMatchObject({
       entry: 'functions/journal-projector/handler.ts',
-      trigger: { kind: 'stream', source: 'ledger-table', startingPosition: 'TRIM_HORIZON', entityTypes: ['TRANSACTION', 'OUTBOX_EVENT'] },
+      trigger: {
+        kind: 'stream',
+        source: 'ledger-table',
+        startingPosition: 'TRIM_HORIZON',
+        entityTypes: ['TRANSACTION', 'OUTBOX_EVENT'],
+      },
       dlq: { enabled: true },
       grants: ['table:readWrite', 'table:readStream', 'bus:put'],
     });
@@ -200,18 +268,36 @@ describe('events stack: triggers', () => {
     const busId = logicalIdOf(dev.events.bus);
     const putters = WORKERS.filter((worker) => worker.grants.includes('bus:put')).map((worker) => worker.name);
     expect(putters).toEqual(['journal-projector']);
-    expect(JSON.stringify(resources[functionIdOf(WORKERS.find((w) => w.name === 'journal-projector')!)]!.Properties.Environment)).toContain(busId);
+    expect(
+      JSON.stringify(
+        resources[functionIdOf(WORKERS.find((w) => w.name === 'journal-projector')!)]!.Properties.Environment,
+      ),
+    ).toContain(busId);
   });
 
-  it('alarms on every DLQ\'s depth and on every stream worker\'s iterator age', () => {
+  it("alarms on every DLQ's depth and on every stream worker's iterator age", () => {
     const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
     for (const worker of EVENT_WORKERS) {
       const dlqId = dlqIdOf(worker);
       if (dlqId) {
-        expect(alarms.some((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(alarm.Dimensions).includes(dlqId) && alarm.Threshold === 1), worker.name).toBe(true);
+        expect(
+          alarms.some(
+            (alarm) =>
+              alarm.MetricName === 'ApproximateNumberOfMessagesVisible' &&
+              JSON.stringify(alarm.Dimensions).includes(dlqId) &&
+              alarm.Threshold === 1,
+          ),
+          worker.name,
+        ).toBe(true);
       }
       if (worker.trigger.kind === 'stream') {
-        expect(alarms.some((alarm) => alarm.MetricName === 'IteratorAge' && JSON.stringify(alarm.Dimensions).includes(functionIdOf(worker))), worker.name).toBe(true);
+        expect(
+          alarms.some(
+            (alarm) =>
+              alarm.MetricName === 'IteratorAge' && JSON.stringify(alarm.Dimensions).includes(functionIdOf(worker)),
+          ),
+          worker.name,
+        ).toBe(true);
       }
     }
   });
@@ -221,10 +307,15 @@ describe('events stack: triggers', () => {
     const functionArn = getAttArn(functionIdOf(worker));
     switch (trigger.kind) {
       case 'schedule': {
-        const targeting = rules.filter(([, rule]) => (rule.Properties.Targets as { Arn: unknown }[]).some((target) => sameJson(target.Arn, functionArn)));
+        const targeting = rules.filter(([, rule]) =>
+          (rule.Properties.Targets as { Arn: unknown }[]).some((target) => sameJson(target.Arn, functionArn)),
+        );
         expect(targeting).toHaveLength(1);
         const [ruleId, rule] = targeting[0]!;
-        expect(rule.Properties).toMatchObject({ ScheduleExpression: rateExpression(trigger.rateMinutes), State: 'ENABLED' });
+        expect(rule.Properties).toMatchObject({
+          ScheduleExpression: rateExpression(trigger.rateMinutes),
+          State: 'ENABLED',
+        });
         const targets = rule.Properties.Targets as Record<string, unknown>[];
         expect(targets).toHaveLength(1);
         expect(targets[0]!.RetryPolicy).toEqual({ MaximumRetryAttempts: trigger.retryAttempts });
@@ -238,7 +329,9 @@ describe('events stack: triggers', () => {
         break;
       }
       case 'stream': {
-        const mapping = mappings.filter(([, candidate]) => sameJson(candidate.Properties.FunctionName, { Ref: functionIdOf(worker) }));
+        const mapping = mappings.filter(([, candidate]) =>
+          sameJson(candidate.Properties.FunctionName, { Ref: functionIdOf(worker) }),
+        );
         expect(mapping).toHaveLength(1);
         const properties = mapping[0]![1].Properties;
         expect(isTableStream(properties.EventSourceArn)).toBe(true);
@@ -250,7 +343,9 @@ describe('events stack: triggers', () => {
           BisectBatchOnFunctionError: true,
         });
         if (trigger.entityTypes.length > 0) {
-          const patterns = (properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((filter) => JSON.parse(filter.Pattern) as unknown);
+          const patterns = (properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map(
+            (filter) => JSON.parse(filter.Pattern) as unknown,
+          );
           expect(patterns).toEqual([{ dynamodb: { NewImage: { entityType: { S: [...trigger.entityTypes] } } } }]);
         }
         break;
@@ -258,15 +353,29 @@ describe('events stack: triggers', () => {
       case 'queue': {
         const queue = deployed(worker).queue!;
         const queueArn = getAttArn(logicalIdOf(queue));
-        const mapping = mappings.filter(([, candidate]) => sameJson(candidate.Properties.FunctionName, { Ref: functionIdOf(worker) }));
+        const mapping = mappings.filter(([, candidate]) =>
+          sameJson(candidate.Properties.FunctionName, { Ref: functionIdOf(worker) }),
+        );
         expect(mapping).toHaveLength(1);
-        expect(mapping[0]![1].Properties).toMatchObject({ EventSourceArn: queueArn, BatchSize: trigger.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+        expect(mapping[0]![1].Properties).toMatchObject({
+          EventSourceArn: queueArn,
+          BatchSize: trigger.batchSize,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+        });
         // SSE, and a visibility timeout of at least six times the function's.
-        expect(resources[logicalIdOf(queue)]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, VisibilityTimeout: worker.timeoutSeconds * 6 });
+        expect(resources[logicalIdOf(queue)]!.Properties).toMatchObject({
+          SqsManagedSseEnabled: true,
+          VisibilityTimeout: worker.timeoutSeconds * 6,
+        });
         if (trigger.fromBus) {
-          const busRules = rules.filter(([, rule]) => (rule.Properties.Targets as { Arn: unknown }[]).some((target) => sameJson(target.Arn, queueArn)));
+          const busRules = rules.filter(([, rule]) =>
+            (rule.Properties.Targets as { Arn: unknown }[]).some((target) => sameJson(target.Arn, queueArn)),
+          );
           expect(busRules).toHaveLength(1);
-          expect(busRules[0]![1].Properties).toMatchObject({ EventBusName: { Ref: logicalIdOf(dev.events.bus) }, EventPattern: { source: ['allowance'] } });
+          expect(busRules[0]![1].Properties).toMatchObject({
+            EventBusName: { Ref: logicalIdOf(dev.events.bus) },
+            EventPattern: { source: ['allowance'] },
+          });
         }
         break;
       }
@@ -280,74 +389,102 @@ describe('events stack: triggers', () => {
 
 describe('events stack: dead-letter queues', () => {
   it('has one queue per worker asking for a DLQ, and one per queue worker', () => {
-    template.resourceCountIs('AWS::SQS::Queue', EVENT_WORKERS.filter((worker) => worker.dlq.enabled).length + EVENT_WORKERS.filter((worker) => worker.trigger.kind === 'queue').length);
-  });
-
-  it.each(cases)('gives %s the declared DLQ, if any: encrypted, TLS only, 14 days, fed by the rule and by failed invocations', (_name, worker) => {
-    const functionRef = { Ref: functionIdOf(worker) };
-    const invokeConfigs = resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig').filter(([, config]) => sameJson(config.Properties.FunctionName, functionRef));
-    const rule = deployed(worker).rule;
-    const ruleTarget = rule ? (resources[logicalIdOf(rule)]!.Properties.Targets as Record<string, unknown>[])[0] : undefined;
-    const dlqId = dlqIdOf(worker);
-
-    if (!worker.dlq.enabled) {
-      expect(dlqId).toBeUndefined();
-      expect(invokeConfigs).toHaveLength(0);
-      expect(ruleTarget?.DeadLetterConfig).toBeUndefined();
-      return;
-    }
-    expect(dlqId).toBeDefined();
-    const queueArn = getAttArn(dlqId!);
-    expect(resources[dlqId!]?.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: SQS_RETENTION_14_DAYS });
-
-    const queueStatements = resourcesOfType(template, 'AWS::SQS::QueuePolicy')
-      .filter(([, policy]) => asArray(policy.Properties.Queues as unknown[]).some((queue) => sameJson(queue, { Ref: dlqId })))
-      .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: (Statement & { Principal?: unknown })[] }).Statement);
-    expect(queueStatements).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    template.resourceCountIs(
+      'AWS::SQS::Queue',
+      EVENT_WORKERS.filter((worker) => worker.dlq.enabled).length +
+        EVENT_WORKERS.filter((worker) => worker.trigger.kind === 'queue').length,
     );
-
-    switch (worker.trigger.kind) {
-      case 'schedule': {
-        // Deliveries EventBridge gave up on...
-        expect(ruleTarget?.DeadLetterConfig).toEqual({ Arn: queueArn });
-        const allows = queueStatements.filter((statement) => statement.Effect === 'Allow');
-        expect(allows).toEqual([
-          expect.objectContaining({
-            Action: 'sqs:SendMessage',
-            Principal: { Service: 'events.amazonaws.com' },
-            Resource: queueArn,
-            Condition: { ArnEquals: { 'aws:SourceArn': getAttArn(logicalIdOf(rule!)) } },
-          }),
-        ]);
-        // ...and invocations that still failed after Lambda's asynchronous retries.
-        expect(invokeConfigs).toHaveLength(1);
-        expect(invokeConfigs[0]![1].Properties.DestinationConfig).toEqual({ OnFailure: { Destination: queueArn } });
-        break;
-      }
-      case 'stream': {
-        // Batches the mapping gave up on: a pointer to their stream records (the mapping sends it with the function's role).
-        const mapping = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping').find(([, candidate]) => sameJson(candidate.Properties.FunctionName, functionRef));
-        expect(mapping?.[1].Properties.DestinationConfig).toEqual({ OnFailure: { Destination: queueArn } });
-        expect(queueStatements.filter((statement) => statement.Effect === 'Allow')).toEqual([]);
-        expect(invokeConfigs).toHaveLength(0);
-        break;
-      }
-      case 'queue': {
-        // Messages received maxReceiveCount times move to the DLQ (redrive); the worker also sends
-        // the deliveries whose retries are over there itself (its queue:send grant).
-        const queueId = logicalIdOf(deployed(worker).queue!);
-        expect(resources[queueId]!.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: queueArn, maxReceiveCount: worker.dlq.maxReceiveCount });
-        expect(queueStatements.filter((statement) => statement.Effect === 'Allow')).toEqual([]);
-        expect(invokeConfigs).toHaveLength(0);
-        break;
-      }
-      case 'workflow-task':
-        throw new Error(`write the infra expectations of ${worker.trigger.kind} DLQs (worker ${worker.name})`);
-      default:
-        assertNever(worker.trigger);
-    }
   });
+
+  it.each(cases)(
+    'gives %s the declared DLQ, if any: encrypted, TLS only, 14 days, fed by the rule and by failed invocations',
+    (_name, worker) => {
+      const functionRef = { Ref: functionIdOf(worker) };
+      const invokeConfigs = resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig').filter(([, config]) =>
+        sameJson(config.Properties.FunctionName, functionRef),
+      );
+      const rule = deployed(worker).rule;
+      const ruleTarget = rule
+        ? (resources[logicalIdOf(rule)]!.Properties.Targets as Record<string, unknown>[])[0]
+        : undefined;
+      const dlqId = dlqIdOf(worker);
+
+      if (!worker.dlq.enabled) {
+        expect(dlqId).toBeUndefined();
+        expect(invokeConfigs).toHaveLength(0);
+        expect(ruleTarget?.DeadLetterConfig).toBeUndefined();
+        return;
+      }
+      expect(dlqId).toBeDefined();
+      const queueArn = getAttArn(dlqId!);
+      expect(resources[dlqId!]?.Properties).toMatchObject({
+        SqsManagedSseEnabled: true,
+        MessageRetentionPeriod: SQS_RETENTION_14_DAYS,
+      });
+
+      const queueStatements = resourcesOfType(template, 'AWS::SQS::QueuePolicy')
+        .filter(([, policy]) =>
+          asArray(policy.Properties.Queues as unknown[]).some((queue) => sameJson(queue, { Ref: dlqId })),
+        )
+        .flatMap(
+          ([, policy]) =>
+            (policy.Properties.PolicyDocument as { Statement: (Statement & { Principal?: unknown })[] }).Statement,
+        );
+      expect(queueStatements).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 'sqs:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      );
+
+      switch (worker.trigger.kind) {
+        case 'schedule': {
+          // Deliveries EventBridge gave up on...
+          expect(ruleTarget?.DeadLetterConfig).toEqual({ Arn: queueArn });
+          const allows = queueStatements.filter((statement) => statement.Effect === 'Allow');
+          expect(allows).toEqual([
+            expect.objectContaining({
+              Action: 'sqs:SendMessage',
+              Principal: { Service: 'events.amazonaws.com' },
+              Resource: queueArn,
+              Condition: { ArnEquals: { 'aws:SourceArn': getAttArn(logicalIdOf(rule!)) } },
+            }),
+          ]);
+          // ...and invocations that still failed after Lambda's asynchronous retries.
+          expect(invokeConfigs).toHaveLength(1);
+          expect(invokeConfigs[0]![1].Properties.DestinationConfig).toEqual({ OnFailure: { Destination: queueArn } });
+          break;
+        }
+        case 'stream': {
+          // Batches the mapping gave up on: a pointer to their stream records (the mapping sends it with the function's role).
+          const mapping = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping').find(([, candidate]) =>
+            sameJson(candidate.Properties.FunctionName, functionRef),
+          );
+          expect(mapping?.[1].Properties.DestinationConfig).toEqual({ OnFailure: { Destination: queueArn } });
+          expect(queueStatements.filter((statement) => statement.Effect === 'Allow')).toEqual([]);
+          expect(invokeConfigs).toHaveLength(0);
+          break;
+        }
+        case 'queue': {
+          // Messages received maxReceiveCount times move to the DLQ (redrive); the worker also sends
+          // the deliveries whose retries are over there itself (its queue:send grant).
+          const queueId = logicalIdOf(deployed(worker).queue!);
+          expect(resources[queueId]!.Properties.RedrivePolicy).toEqual({
+            deadLetterTargetArn: queueArn,
+            maxReceiveCount: worker.dlq.maxReceiveCount,
+          });
+          expect(queueStatements.filter((statement) => statement.Effect === 'Allow')).toEqual([]);
+          expect(invokeConfigs).toHaveLength(0);
+          break;
+        }
+        case 'workflow-task':
+          throw new Error(`write the infra expectations of ${worker.trigger.kind} DLQs (worker ${worker.name})`);
+        default:
+          assertNever(worker.trigger);
+      }
+    },
+  );
 });
 
 describe('events stack: least-privilege IAM', () => {
@@ -359,12 +496,18 @@ describe('events stack: least-privilege IAM', () => {
 
   it('defines no other kind of policy, and no policy outside the worker roles and the scheduler role', () => {
     expectNoOtherPolicyKinds(template);
-    expectPoliciesOnlyOn(template, [...EVENT_WORKERS.map((worker) => deployed(worker).function.function.role!), dev.events.expiryScheduling!.role]);
+    expectPoliciesOnlyOn(template, [
+      ...EVENT_WORKERS.map((worker) => deployed(worker).function.function.role!),
+      dev.events.expiryScheduling!.role,
+    ]);
   });
 
-  it.each(cases.filter(([, worker]) => usesTable(worker)))('denies %s any update or delete of an audit entry', (_name, worker) => {
-    expectAuditDeny(statementsOf(worker), tables.classify, worker.name);
-  });
+  it.each(cases.filter(([, worker]) => usesTable(worker)))(
+    'denies %s any update or delete of an audit entry',
+    (_name, worker) => {
+      expectAuditDeny(statementsOf(worker), tables.classify, worker.name);
+    },
+  );
 
   it.each(cases)('lets %s do only what its grants and its DLQ need', (name, worker) => {
     const dlqId = dlqIdOf(worker);
@@ -381,13 +524,18 @@ describe('events stack: least-privilege IAM', () => {
         for (const action of actions) {
           // Sending to its own DLQ (the on-failure destination), nothing else on SQS; a stream
           // mapping's destination also needs to look the queue up.
-          if (dlqId && sameJson(resource, getAttArn(dlqId)) && (action === 'sqs:SendMessage' || (worker.trigger.kind === 'stream' && DLQ_LOOKUP_ACTIONS.has(action)))) {
+          if (
+            dlqId &&
+            sameJson(resource, getAttArn(dlqId)) &&
+            (action === 'sqs:SendMessage' || (worker.trigger.kind === 'stream' && DLQ_LOOKUP_ACTIONS.has(action)))
+          ) {
             sendsToDlq ||= action === 'sqs:SendMessage';
             continue;
           }
           // A queue worker consumes its own queue (the event source mapping polls with its role).
           const ownQueue = deployed(worker).queue;
-          if (ownQueue && sameJson(resource, getAttArn(logicalIdOf(ownQueue))) && QUEUE_CONSUME_ACTIONS.has(action)) continue;
+          if (ownQueue && sameJson(resource, getAttArn(logicalIdOf(ownQueue))) && QUEUE_CONSUME_ACTIONS.has(action))
+            continue;
           const grant = worker.grants.find((candidate) => GRANT_ALLOWS[candidate](action, resource));
           expect(grant, `${name}: ${action} on ${JSON.stringify(resource)} is not covered by its grants`).toBeDefined();
           grantedPerGrant.set(grant!, grantedPerGrant.get(grant!)! + 1);
@@ -397,7 +545,9 @@ describe('events stack: least-privilege IAM', () => {
     // Every declared grant is there (a worker missing one would fail at its first call).
     for (const [grant, count] of grantedPerGrant) expect(count, `${name}: ${grant}`).toBeGreaterThan(0);
     // A queue worker's DLQ is its queue's redrive target: it sends there itself only with queue:send.
-    expect(sendsToDlq, `${name}: sqs:SendMessage on its DLQ`).toBe(worker.dlq.enabled && (worker.trigger.kind !== 'queue' || worker.grants.includes('queue:send')));
+    expect(sendsToDlq, `${name}: sqs:SendMessage on its DLQ`).toBe(
+      worker.dlq.enabled && (worker.trigger.kind !== 'queue' || worker.grants.includes('queue:send')),
+    );
   });
 });
 
@@ -406,7 +556,7 @@ describe('events stack: one-time expiry schedules (EventBridge Scheduler)', () =
   const roleId = logicalIdOf(scheduling.role);
   const queueArn = getAttArn(logicalIdOf(scheduling.queue));
 
-  it('has one schedule group, targeting the expiry worker\'s queue', () => {
+  it("has one schedule group, targeting the expiry worker's queue", () => {
     template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
     expect(sameJson(queueArn, getAttArn(logicalIdOf(dev.events.workers.get('expiry')!.queue!)))).toBe(true);
   });
@@ -414,7 +564,12 @@ describe('events stack: one-time expiry schedules (EventBridge Scheduler)', () =
   it('gives Scheduler a role that only Scheduler of this account may assume', () => {
     const trust = resources[roleId]!.Properties.AssumeRolePolicyDocument as { Statement: Statement[] };
     expect(trust.Statement).toHaveLength(1);
-    expect(trust.Statement[0]).toMatchObject({ Effect: 'Allow', Action: 'sts:AssumeRole', Principal: { Service: 'scheduler.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } } });
+    expect(trust.Statement[0]).toMatchObject({
+      Effect: 'Allow',
+      Action: 'sts:AssumeRole',
+      Principal: { Service: 'scheduler.amazonaws.com' },
+      Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+    });
     expect(resources[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
   });
 
@@ -425,27 +580,44 @@ describe('events stack: one-time expiry schedules (EventBridge Scheduler)', () =
     expect(statements[0]!.Condition).toBeUndefined();
   });
 
-  it('grants CreateSchedule (on the group\'s schedules) and PassRole (on the scheduler role) to the functions that create approvals, and to no other', () => {
-    const schedulingRoles = [...dev.api.functions].map(([group, fn]) => [group, statementsOfRole(dev.apiTemplate, fn.function.role!)] as const);
+  it("grants CreateSchedule (on the group's schedules) and PassRole (on the scheduler role) to the functions that create approvals, and to no other", () => {
+    const schedulingRoles = [...dev.api.functions].map(
+      ([group, fn]) => [group, statementsOfRole(dev.apiTemplate, fn.function.role!)] as const,
+    );
     for (const [group, statements] of schedulingRoles) {
-      const scheduling = statements.filter((statement) => asArray(statement.Action as string | string[]).some((action) => action.startsWith('scheduler:') || action.startsWith('iam:')));
+      const scheduling = statements.filter((statement) =>
+        asArray(statement.Action as string | string[]).some(
+          (action) => action.startsWith('scheduler:') || action.startsWith('iam:'),
+        ),
+      );
       if (groupsWith('scheduler:create').includes(group)) {
         expect(scheduling, group).toHaveLength(2);
-        for (const statement of scheduling) expect(isExpirySchedulingStatement(statement), JSON.stringify(statement)).toBe(true);
-        const variables = resourcesOfType(dev.apiTemplate, 'AWS::Lambda::Function').find(([id]) => id === logicalIdOf(dev.api.functions.get(group)!.function))![1].Properties.Environment as { Variables: Record<string, unknown> };
-        for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn]) expect(variables.Variables[name], name).toBeDefined();
+        for (const statement of scheduling)
+          expect(isExpirySchedulingStatement(statement), JSON.stringify(statement)).toBe(true);
+        const variables = resourcesOfType(dev.apiTemplate, 'AWS::Lambda::Function').find(
+          ([id]) => id === logicalIdOf(dev.api.functions.get(group)!.function),
+        )![1].Properties.Environment as { Variables: Record<string, unknown> };
+        for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn])
+          expect(variables.Variables[name], name).toBeDefined();
       } else {
         expect(scheduling, group).toEqual([]);
       }
     }
-    const mcp = statementsOfRole(Template.fromStack(dev.mcp), dev.mcp.function.function.role!).filter((statement) => isExpirySchedulingStatement(statement));
+    const mcp = statementsOfRole(Template.fromStack(dev.mcp), dev.mcp.function.function.role!).filter((statement) =>
+      isExpirySchedulingStatement(statement),
+    );
     expect(mcp).toHaveLength(2);
   });
 
   it('gives no worker any scheduler or PassRole permission', () => {
     for (const worker of EVENT_WORKERS) {
-      const actions = statementsOfRole(template, deployed(worker).function.function.role!).flatMap((statement) => asArray(statement.Action as string | string[]));
-      expect(actions.filter((action) => action.startsWith('scheduler:') || action.startsWith('iam:')), worker.name).toEqual([]);
+      const actions = statementsOfRole(template, deployed(worker).function.function.role!).flatMap((statement) =>
+        asArray(statement.Action as string | string[]),
+      );
+      expect(
+        actions.filter((action) => action.startsWith('scheduler:') || action.startsWith('iam:')),
+        worker.name,
+      ).toEqual([]);
     }
   });
 });

@@ -6,7 +6,8 @@ import { logicalIdOf, type SynthesizedStage } from './synth-stage.js';
 import { isTransferWorkflowStartStatement } from './workflows.js';
 
 /** The HTTP function groups whose catalog entry declares `grant` (shared/operations, `grants`). */
-export const groupsWith = (grant: Grant): FunctionGroup[] => FUNCTION_GROUPS.filter((group) => grantsOf(group).includes(grant));
+export const groupsWith = (grant: Grant): FunctionGroup[] =>
+  FUNCTION_GROUPS.filter((group) => grantsOf(group).includes(grant));
 
 /**
  * What each grant may add to an HTTP or MCP function's role, as whole statements, written out here
@@ -19,14 +20,23 @@ export function grantStatements(stage: SynthesizedStage): { readonly [G in Grant
     'table:readWrite': () => false,
     'table:readStream': () => false,
     'table:scan': () => false,
-    'bus:put': (statement) => statement.Effect === 'Allow' && asArray(statement.Action as string | string[]).every((action) => action === 'events:PutEvents') && JSON.stringify(statement.Resource).includes(logicalIdOf(stage.events.bus)),
+    'bus:put': (statement) =>
+      statement.Effect === 'Allow' &&
+      asArray(statement.Action as string | string[]).every((action) => action === 'events:PutEvents') &&
+      JSON.stringify(statement.Resource).includes(logicalIdOf(stage.events.bus)),
     'mcpToken:locate': () => false,
     'transferWorkflow:start': (statement) => isTransferWorkflowStartStatement(stage, statement),
     // SendMessage on the webhook-delivery queue and its DLQ only.
     'queue:send': (statement) => {
       const actions = asArray(statement.Action as string | string[]);
       const resources = asArray(statement.Resource);
-      return statement.Effect === 'Allow' && actions.length === 1 && actions[0] === 'sqs:SendMessage' && resources.length === 2 && resources.every((resource) => /Queuewebhookdelivery|Dlqwebhookdelivery/.test(JSON.stringify(resource)));
+      return (
+        statement.Effect === 'Allow' &&
+        actions.length === 1 &&
+        actions[0] === 'sqs:SendMessage' &&
+        resources.length === 2 &&
+        resources.every((resource) => /Queuewebhookdelivery|Dlqwebhookdelivery/.test(JSON.stringify(resource)))
+      );
     },
     'scheduler:create': (statement) => isExpirySchedulingStatement(statement),
     'webhookKey:read': (statement) => isWebhookKeyStatement(stage, statement),

@@ -82,7 +82,11 @@ export function expectAuditDeny(statements: Statement[], classify: (resource: un
 export function expectPoliciesOnlyOn(template: Template, roles: readonly IRole[]) {
   const refs = roles.map((role) => ({ Ref: logicalIdOf(role) }));
   for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
-    for (const role of asArray(policy.Properties.Roles as unknown[])) expect(refs.some((candidate) => sameJson(candidate, role)), id).toBe(true);
+    for (const role of asArray(policy.Properties.Roles as unknown[]))
+      expect(
+        refs.some((candidate) => sameJson(candidate, role)),
+        id,
+      ).toBe(true);
   }
 }
 
@@ -108,6 +112,10 @@ export function isExpirySchedulingStatement(statement: Statement): boolean {
   if (actions.length !== 1 || resources.length !== 1) return false;
   const resource = JSON.stringify(resources[0]);
   if (actions[0] === 'scheduler:CreateSchedule') return /:schedule\/[^"]*ExpirySchedules[^"/]*\/\*"/.test(resource);
-  if (actions[0] === 'iam:PassRole') return resource.includes('ExpirySchedulerRole') && sameJson(statement.Condition, { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
+  if (actions[0] === 'iam:PassRole')
+    return (
+      resource.includes('ExpirySchedulerRole') &&
+      sameJson(statement.Condition, { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } })
+    );
   return false;
 }

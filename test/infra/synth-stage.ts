@@ -29,7 +29,12 @@ export type StackPart = 'Data' | 'Api' | 'Events' | 'Mcp' | 'Workflows' | 'CardN
  */
 export function synthStage(stageName: string, options: { bundle: boolean | readonly StackPart[] }): SynthesizedStage {
   const stage = stageConfig(stageName);
-  const bundlingStacks = options.bundle === true ? undefined : options.bundle === false ? [] : options.bundle.map((part) => stackNameOf(stage, part));
+  const bundlingStacks =
+    options.bundle === true
+      ? undefined
+      : options.bundle === false
+        ? []
+        : options.bundle.map((part) => stackNameOf(stage, part));
   const app = new App({
     context: {
       ...cdkJsonContext(),

@@ -9,7 +9,19 @@ import { TRANSFER_STATES } from '../../shared/domain/transfers/transfer-states.j
 import { TRANSFER_STATUSES } from '../../shared/domain/transfers/types.js';
 import { TRANSFER_STEPS_WORKER, WORKERS } from '../../shared/workers.js';
 import { isDataKeyStatement } from './data-key.js';
-import { ALLOWED_INDEX_ACTIONS, ALLOWED_TABLE_ACTIONS, asArray, expectAuditDeny, expectNoOtherPolicyKinds, isExpirySchedulingStatement, resourcesOfType, statementsOfRole, tableReferences, XRAY_ACTIONS, type Statement } from './iam.js';
+import {
+  ALLOWED_INDEX_ACTIONS,
+  ALLOWED_TABLE_ACTIONS,
+  asArray,
+  expectAuditDeny,
+  expectNoOtherPolicyKinds,
+  isExpirySchedulingStatement,
+  resourcesOfType,
+  statementsOfRole,
+  tableReferences,
+  XRAY_ACTIONS,
+  type Statement,
+} from './iam.js';
 import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
 import { isTransferWorkflowStartStatement, workflowsTemplateOf } from './workflows.js';
 
@@ -22,7 +34,9 @@ import { isTransferWorkflowStartStatement, workflowsTemplateOf } from './workflo
 const dev = synthStage('dev', { bundle: ['Workflows'] });
 const template = workflowsTemplateOf(dev);
 const mcpTemplate = Template.fromStack(dev.mcp);
-const { Resources: resources } = template.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+const { Resources: resources } = template.toJSON() as {
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+};
 const tables = tableReferences(dev);
 const transfer = dev.workflows.transfer;
 const stateMachineId = logicalIdOf(transfer.stateMachine);
@@ -33,12 +47,26 @@ const stateMachine = resources[stateMachineId]!.Properties;
 const deployedDefinition = JSON.parse(stateMachine.DefinitionString as string) as typeof TRANSFER_WORKFLOW.definition;
 const getAttArn = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 /** The log delivery calls Step Functions needs to write to CloudWatch Logs (IAM only takes "*" for them). */
-const LOG_DELIVERY_ACTIONS = ['logs:CreateLogDelivery', 'logs:DeleteLogDelivery', 'logs:DescribeLogGroups', 'logs:DescribeResourcePolicies', 'logs:GetLogDelivery', 'logs:ListLogDeliveries', 'logs:PutResourcePolicy', 'logs:UpdateLogDelivery'];
+const LOG_DELIVERY_ACTIONS = [
+  'logs:CreateLogDelivery',
+  'logs:DeleteLogDelivery',
+  'logs:DescribeLogGroups',
+  'logs:DescribeResourcePolicies',
+  'logs:GetLogDelivery',
+  'logs:ListLogDeliveries',
+  'logs:PutResourcePolicy',
+  'logs:UpdateLogDelivery',
+];
 
 describe('workflows and workers agree', () => {
   it('every placeholder names a workflow-task worker of its workflow, and every such worker is run by its workflow', () => {
     expect(workflowProblems(WORKFLOWS, WORKERS)).toEqual([]);
-    expect(stepsWorker).toMatchObject({ entry: 'functions/transfer-steps/handler.ts', trigger: { kind: 'workflow-task', workflow: 'transfer' }, dlq: { enabled: false }, grants: ['table:readWrite', 'dataKey:seal', 'scheduler:create'] });
+    expect(stepsWorker).toMatchObject({
+      entry: 'functions/transfer-steps/handler.ts',
+      trigger: { kind: 'workflow-task', workflow: 'transfer' },
+      dlq: { enabled: false },
+      grants: ['table:readWrite', 'dataKey:seal', 'scheduler:create'],
+    });
   });
 });
 
@@ -57,25 +85,32 @@ describe('workflows stack: the transfer state machine', () => {
 
   it('ends (Done) after either step on exactly the end states of the transfer state table; any other status but PENDING fails the execution', () => {
     // The states no trigger of transfer-states.ts leaves, computed here from the table itself.
-    const endStates = TRANSFER_STATUSES.filter((status) => !Object.values(TRANSFER_STATES).some((transition) => (transition.from as readonly string[]).includes(status)));
+    const endStates = TRANSFER_STATUSES.filter(
+      (status) =>
+        !Object.values(TRANSFER_STATES).some((transition) => (transition.from as readonly string[]).includes(status)),
+    );
     expect(endStates.length).toBeGreaterThan(0);
     for (const name of ['Submitted', 'Settled']) {
       const choice = deployedDefinition.States[name];
       if (choice?.Type !== 'Choice') throw new Error(`${name} is not a Choice state`);
-      const toDone = choice.Choices.filter((rule) => rule.Next === 'Done').flatMap((rule) => rule.Or ?? [rule]).map((rule) => rule.StringEquals);
+      const toDone = choice.Choices.filter((rule) => rule.Next === 'Done')
+        .flatMap((rule) => rule.Or ?? [rule])
+        .map((rule) => rule.StringEquals);
       expect(toDone.sort(), name).toEqual([...endStates].sort());
       expect(choice.Default, name).toBe('UnexpectedStatus');
     }
     expect(deployedDefinition.States.Done?.Type).toBe('Succeed');
   });
 
-  it('retries both steps: Lambda\'s transient errors with backoff, then any failure of the step a few times', () => {
+  it("retries both steps: Lambda's transient errors with backoff, then any failure of the step a few times", () => {
     const tasks = Object.entries(deployedDefinition.States).filter(([, state]) => state.Type === 'Task');
     expect(tasks.map(([name]) => name).sort()).toEqual(['Settle', 'Submit']);
     for (const [name, task] of tasks) {
       if (task.Type !== 'Task') continue;
       const errors = task.Retry.flatMap((retrier) => retrier.ErrorEquals);
-      expect(errors, name).toEqual(expect.arrayContaining(['Lambda.ServiceException', 'Lambda.TooManyRequestsException', 'States.TaskFailed']));
+      expect(errors, name).toEqual(
+        expect.arrayContaining(['Lambda.ServiceException', 'Lambda.TooManyRequestsException', 'States.TaskFailed']),
+      );
       for (const retrier of task.Retry) {
         expect(retrier.MaxAttempts, name).toBeGreaterThan(0);
         expect(retrier.BackoffRate, name).toBeGreaterThan(1);
@@ -90,13 +125,16 @@ describe('workflows stack: the transfer state machine', () => {
     expect(waits.filter((state) => state.TimestampPath === '$.step.settleAt')).toHaveLength(2);
   });
 
-  it('logs errors (without the states\' data) to its own log group with the stage\'s retention', () => {
+  it("logs errors (without the states' data) to its own log group with the stage's retention", () => {
     expect(stateMachine.LoggingConfiguration).toEqual({
       Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: getAttArn(logicalIdOf(transfer.logGroup)) } }],
       IncludeExecutionData: false,
       Level: 'ERROR',
     });
-    expect(resources[logicalIdOf(transfer.logGroup)]!.Properties).toMatchObject({ LogGroupName: '/aws/vendedlogs/states/allowance-dev-transfer', RetentionInDays: 30 });
+    expect(resources[logicalIdOf(transfer.logGroup)]!.Properties).toMatchObject({
+      LogGroupName: '/aws/vendedlogs/states/allowance-dev-transfer',
+      RetentionInDays: 30,
+    });
   });
 
   it('alarms on any failed or timed-out execution', () => {
@@ -116,14 +154,25 @@ describe('workflows stack: the transfer state machine', () => {
 
   it('lets its role invoke the transfer-steps function and nothing else (besides log delivery)', () => {
     const role = transfer.stateMachine.role;
-    const trust = (resources[logicalIdOf(role)]!.Properties.AssumeRolePolicyDocument as { Statement: Statement[] }).Statement;
+    const trust = (resources[logicalIdOf(role)]!.Properties.AssumeRolePolicyDocument as { Statement: Statement[] })
+      .Statement;
     expect(trust).toHaveLength(1);
-    expect(trust[0]).toMatchObject({ Effect: 'Allow', Action: 'sts:AssumeRole', Principal: { Service: 'states.amazonaws.com' } });
+    expect(trust[0]).toMatchObject({
+      Effect: 'Allow',
+      Action: 'sts:AssumeRole',
+      Principal: { Service: 'states.amazonaws.com' },
+    });
     // Tracing (a stage setting) would add X-Ray's own actions, which IAM only grants on "*".
-    const statements = statementsOfRole(template, role).filter((statement) => !asArray(statement.Action as string | string[]).every((action) => action.startsWith('xray:')));
+    const statements = statementsOfRole(template, role).filter(
+      (statement) => !asArray(statement.Action as string | string[]).every((action) => action.startsWith('xray:')),
+    );
     expect(statements).toHaveLength(2);
     const invoke = statements.find((statement) => statement.Sid === 'InvokeTaskFunctions')!;
-    expect(invoke).toMatchObject({ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: getAttArn(stepsFunctionId) });
+    expect(invoke).toMatchObject({
+      Effect: 'Allow',
+      Action: 'lambda:InvokeFunction',
+      Resource: getAttArn(stepsFunctionId),
+    });
     const delivery = statements.find((statement) => statement !== invoke)!;
     expect([...asArray(delivery.Action as string[])].sort()).toEqual(LOG_DELIVERY_ACTIONS);
     expect(delivery.Resource).toBe('*');
@@ -135,7 +184,13 @@ describe('workflows stack: the transfer-steps function', () => {
   const statements = statementsOfRole(template, stepsFunction.function.role!);
 
   it('runs on Node.js 24 arm64 with the timeout and memory of the workers table, and no DLQ (failures go back to the workflow)', () => {
-    expect(properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: stepsWorker.timeoutSeconds, MemorySize: stepsWorker.memoryMb });
+    expect(properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Timeout: stepsWorker.timeoutSeconds,
+      MemorySize: stepsWorker.memoryMb,
+    });
     template.resourceCountIs('AWS::Lambda::Function', 1);
     template.resourceCountIs('AWS::SQS::Queue', 0);
     template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 0);
@@ -143,11 +198,14 @@ describe('workflows stack: the transfer-steps function', () => {
     template.resourceCountIs('AWS::Lambda::Permission', 0);
   });
 
-  it('knows the table, the data key and the expiry schedules (an ACH deposit\'s clearing), and may use exactly them', () => {
+  it("knows the table, the data key and the expiry schedules (an ACH deposit's clearing), and may use exactly them", () => {
     const variables = (properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(tables.resolve(variables[ENV.tableName])).toEqual(tables.tableName);
-    expect(resolveCrossStack(variables[ENV.dataKeyId], dev.dataTemplate)).toEqual(getAttArn(logicalIdOf(dev.data.dataKey)));
-    for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn]) expect(variables[name], name).toBeDefined();
+    expect(resolveCrossStack(variables[ENV.dataKeyId], dev.dataTemplate)).toEqual(
+      getAttArn(logicalIdOf(dev.data.dataKey)),
+    );
+    for (const name of [ENV.expiryScheduleGroup, ENV.expirySchedulerRoleArn, ENV.expiryQueueArn])
+      expect(variables[name], name).toBeDefined();
     expectNoOtherPolicyKinds(template);
     expectAuditDeny(statements, tables.classify, TRANSFER_STEPS_WORKER);
     for (const statement of statements.filter((candidate) => candidate.Effect !== 'Deny')) {
@@ -158,7 +216,11 @@ describe('workflows stack: the transfer-steps function', () => {
       for (const resource of asArray(statement.Resource)) {
         const kind = tables.classify(resource);
         for (const action of actions) {
-          expect((kind === 'table' && ALLOWED_TABLE_ACTIONS.has(action)) || (kind === 'index' && ALLOWED_INDEX_ACTIONS.has(action)), `${action} on ${JSON.stringify(resource)}`).toBe(true);
+          expect(
+            (kind === 'table' && ALLOWED_TABLE_ACTIONS.has(action)) ||
+              (kind === 'index' && ALLOWED_INDEX_ACTIONS.has(action)),
+            `${action} on ${JSON.stringify(resource)}`,
+          ).toBe(true);
         }
       }
     }
@@ -168,25 +230,37 @@ describe('workflows stack: the transfer-steps function', () => {
 });
 
 describe('who may start the transfer workflow', () => {
-  const startersOf = (statements: Statement[]) => statements.filter((statement) => asArray(statement.Action as string | string[]).some((action) => action.startsWith('states:')));
+  const startersOf = (statements: Statement[]) =>
+    statements.filter((statement) =>
+      asArray(statement.Action as string | string[]).some((action) => action.startsWith('states:')),
+    );
 
   it('the MCP function (its transfer tools): StartExecution on the transfer state machine only, and its ARN', () => {
     const mcp = statementsOfRole(mcpTemplate, dev.mcp.function.function.role!);
     const starting = startersOf(mcp);
     expect(starting).toHaveLength(1);
     expect(isTransferWorkflowStartStatement(dev, starting[0]!), JSON.stringify(starting[0])).toBe(true);
-    const variables = (resourcesOfType(mcpTemplate, 'AWS::Lambda::Function').find(([id]) => id === logicalIdOf(dev.mcp.function.function))![1].Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const variables = (
+      resourcesOfType(mcpTemplate, 'AWS::Lambda::Function').find(
+        ([id]) => id === logicalIdOf(dev.mcp.function.function),
+      )![1].Properties.Environment as { Variables: Record<string, unknown> }
+    ).Variables;
     expect(resolveCrossStack(variables[ENV.transferStateMachineArn], template)).toEqual({ Ref: stateMachineId });
   });
 
   it('the API groups that create transfers, and no other group', () => {
     for (const [group, fn] of dev.api.functions) {
       const starting = startersOf(statementsOfRole(dev.apiTemplate, fn.function.role!));
-      const variables = (resourcesOfType(dev.apiTemplate, 'AWS::Lambda::Function').find(([id]) => id === logicalIdOf(fn.function))![1].Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const variables = (
+        resourcesOfType(dev.apiTemplate, 'AWS::Lambda::Function').find(([id]) => id === logicalIdOf(fn.function))![1]
+          .Properties.Environment as { Variables: Record<string, unknown> }
+      ).Variables;
       if (groupsWith('transferWorkflow:start').includes(group)) {
         expect(starting, group).toHaveLength(1);
         expect(isTransferWorkflowStartStatement(dev, starting[0]!), group).toBe(true);
-        expect(resolveCrossStack(variables[ENV.transferStateMachineArn], template), group).toEqual({ Ref: stateMachineId });
+        expect(resolveCrossStack(variables[ENV.transferStateMachineArn], template), group).toEqual({
+          Ref: stateMachineId,
+        });
       } else {
         expect(starting, group).toEqual([]);
         expect(variables[ENV.transferStateMachineArn], group).toBeUndefined();
@@ -200,7 +274,10 @@ describe('who may start the transfer workflow', () => {
 
   it('no worker', () => {
     for (const worker of dev.events.workers.values()) {
-      expect(startersOf(statementsOfRole(dev.eventsTemplate, worker.function.function.role!)), worker.definition.name).toEqual([]);
+      expect(
+        startersOf(statementsOfRole(dev.eventsTemplate, worker.function.function.role!)),
+        worker.definition.name,
+      ).toEqual([]);
     }
     expect(startersOf(statementsOfRole(template, stepsFunction.function.role!))).toEqual([]);
   });

@@ -16,9 +16,12 @@ export function workflowsTemplateOf(stage: SynthesizedStage): Template {
  * the construct: widening it must fail the tests).
  */
 export function isTransferWorkflowStartStatement(stage: SynthesizedStage, statement: Statement): boolean {
-  if (statement.Effect !== 'Allow' || statement.Sid !== 'TransferWorkflowStart' || statement.Condition !== undefined) return false;
+  if (statement.Effect !== 'Allow' || statement.Sid !== 'TransferWorkflowStart' || statement.Condition !== undefined)
+    return false;
   const actions = asArray(statement.Action as string | string[]);
   const resources = asArray(statement.Resource);
   if (!sameJson(actions, ['states:StartExecution']) || resources.length !== 1) return false;
-  return sameJson(resolveCrossStack(resources[0], workflowsTemplateOf(stage)), { Ref: logicalIdOf(stage.workflows.transfer.stateMachine) });
+  return sameJson(resolveCrossStack(resources[0], workflowsTemplateOf(stage)), {
+    Ref: logicalIdOf(stage.workflows.transfer.stateMachine),
+  });
 }

@@ -60,13 +60,19 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
 
   function slowDelete(point: PausePoint) {
     const paused = pausedStore(createAgentStore(testApp.app.core.table), point);
-    return { service: agentService(testApp.app.core, { store: paused.store }), reached: paused.reached, release: paused.release };
+    return {
+      service: agentService(testApp.app.core, { store: paused.store }),
+      reached: paused.reached,
+      release: paused.release,
+    };
   }
 
   /** The invariant: a deleted agent has no ACTIVE key; a live one has exactly its active key ACTIVE. */
   async function expectConsistent(agentId: string) {
     const wallet = await testApp.app.store.getWallet(agentId);
-    const keys = (await testApp.app.store.listApiKeys(org.organizationId, 'SANDBOX', { limit: 100 })).items.filter((k) => k.walletId === agentId);
+    const keys = (await testApp.app.store.listApiKeys(org.organizationId, 'SANDBOX', { limit: 100 })).items.filter(
+      (k) => k.walletId === agentId,
+    );
     const active = keys.filter((k) => k.status === 'ACTIVE').map((k) => k.id);
     if (wallet?.deletedAt) expect(active, 'ACTIVE keys of a deleted agent').toEqual([]);
     else expect(active).toEqual([wallet?.activeKeyId]);
@@ -81,7 +87,14 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
     await slow.reached();
     const rotated = await testApp.app.services.agents.rotateKey(org.ctx, AUDIT.apiKey.rotate, agentId);
     slow.release();
-    return { agentId, outcome: await deleting.then(() => 'deleted', (error: unknown) => error), rotated };
+    return {
+      agentId,
+      outcome: await deleting.then(
+        () => 'deleted',
+        (error: unknown) => error,
+      ),
+      rotated,
+    };
   }
 
   it('an empty agent: the DELETE that read the key before the rotation fails with 409 CONCURRENT_UPDATE, and a retry deletes it with every key revoked', async () => {
@@ -126,7 +139,9 @@ describe('deleting an agent while its key is rotated (DynamoDB Local)', () => {
       const deleting = slow.service.remove(org.ctx, AUDIT.wallet.close, agentId);
       await slow.reached();
 
-      await expect(testApp.app.services.agents.rotateKey(org.ctx, AUDIT.apiKey.rotate, agentId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+      await expect(testApp.app.services.agents.rotateKey(org.ctx, AUDIT.apiKey.rotate, agentId)).rejects.toMatchObject({
+        code: 'INVALID_STATE',
+      });
       slow.release();
 
       await deleting;

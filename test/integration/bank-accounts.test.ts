@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBankAccountService, type BankAccountService } from '../../shared/domain/bank-accounts/bank-account-service.js';
+import {
+  createBankAccountService,
+  type BankAccountService,
+} from '../../shared/domain/bank-accounts/bank-account-service.js';
 import { MAX_VERIFICATION_ATTEMPTS } from '../../shared/domain/bank-accounts/bank-account-rules.js';
 import { sealingContexts } from '../../shared/domain/bank-accounts/types.js';
 import { systemClock } from '../../shared/domain/clock.js';
@@ -17,11 +20,23 @@ import { createTestTable } from '../fixtures/table.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 
 const ACCOUNT_NUMBER = '987650004321';
-const input = { routingNumber: '021000021', accountNumber: ACCOUNT_NUMBER, accountName: 'Acme Operating', accountType: 'CHECKING' as const };
+const input = {
+  routingNumber: '021000021',
+  accountNumber: ACCOUNT_NUMBER,
+  accountName: 'Acme Operating',
+  accountType: 'CHECKING' as const,
+};
 const WRONG = ['0.11', '0.22'];
 
 const ctxOf = (organizationId: string, environment: Environment = 'SANDBOX'): RequestContext => ({
-  principal: { kind: 'ORGANIZATION', keyId: 'key_admin', organizationId, environment, permissions: [...ORGANIZATION_PERMISSIONS], walletId: null },
+  principal: {
+    kind: 'ORGANIZATION',
+    keyId: 'key_admin',
+    organizationId,
+    environment,
+    permissions: [...ORGANIZATION_PERMISSIONS],
+    walletId: null,
+  },
   actor: { actorType: 'API_KEY', actorId: 'key_admin', ipAddress: '198.51.100.7' },
   requestId: 'req_1',
 });
@@ -31,7 +46,9 @@ async function scanAll(table: TableContext) {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await table.client.send(new ScanCommand({ TableName: table.tableName, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }));
+    const page = await table.client.send(
+      new ScanCommand({ TableName: table.tableName, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
+    );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -53,15 +70,28 @@ describe('bank accounts (DynamoDB Local)', () => {
   beforeAll(async () => {
     table = await createTestTable();
     sealer = localSealer(randomBytes(32).toString('hex'));
-    service = createBankAccountService({ store: createBankAccountStore(table), clock: systemClock, ids: newId, sealer, randomCents: () => 50 });
+    service = createBankAccountService({
+      store: createBankAccountStore(table),
+      clock: systemClock,
+      ids: newId,
+      sealer,
+      randomCents: () => 50,
+    });
   });
 
   it('stores the account number only sealed: no item of the table holds it in clear', async () => {
     const account = await service.create(ctx, AUDIT.bankAccount.create, input);
     const item = (await getItem(table, bankAccountKeys.primary(account.id)))!;
-    expect(item).toMatchObject({ entityType: 'BANK_ACCOUNT', status: 'PENDING_VERIFICATION', last4: '4321', routingNumber: '021000021' });
+    expect(item).toMatchObject({
+      entityType: 'BANK_ACCOUNT',
+      status: 'PENDING_VERIFICATION',
+      last4: '4321',
+      routingNumber: '021000021',
+    });
     expect(JSON.stringify(item)).not.toContain(ACCOUNT_NUMBER);
-    expect(await sealer.open(String(item.accountNumberSealed), sealingContexts.accountNumber(account.id))).toBe(ACCOUNT_NUMBER);
+    expect(await sealer.open(String(item.accountNumberSealed), sealingContexts.accountNumber(account.id))).toBe(
+      ACCOUNT_NUMBER,
+    );
     // The account item and its audit entry (with their index entries): nothing anywhere holds the number.
     const everything = JSON.stringify(await scanAll(table));
     expect(everything).toContain(account.id);
@@ -70,12 +100,24 @@ describe('bank accounts (DynamoDB Local)', () => {
 
   it('reads through readBankAccount for its organization only, never a deleted one', async () => {
     const account = await service.create(ctx, AUDIT.bankAccount.create, input);
-    expect(await readBankAccount(table, { organizationId: 'org_bank', environment: 'SANDBOX' }, account.id)).toMatchObject({ id: account.id, status: 'PENDING_VERIFICATION', accountNumberSealed: expect.stringMatching(/^lk1\./) });
+    expect(
+      await readBankAccount(table, { organizationId: 'org_bank', environment: 'SANDBOX' }, account.id),
+    ).toMatchObject({
+      id: account.id,
+      status: 'PENDING_VERIFICATION',
+      accountNumberSealed: expect.stringMatching(/^lk1\./),
+    });
     // The other environment of the same organization is returned (the caller answers ENVIRONMENT_MISMATCH).
-    expect(await readBankAccount(table, { organizationId: 'org_bank', environment: 'PRODUCTION' }, account.id)).toMatchObject({ environment: 'SANDBOX' });
-    expect(await readBankAccount(table, { organizationId: 'org_other', environment: 'SANDBOX' }, account.id)).toBeUndefined();
+    expect(
+      await readBankAccount(table, { organizationId: 'org_bank', environment: 'PRODUCTION' }, account.id),
+    ).toMatchObject({ environment: 'SANDBOX' });
+    expect(
+      await readBankAccount(table, { organizationId: 'org_other', environment: 'SANDBOX' }, account.id),
+    ).toBeUndefined();
     await service.remove(ctx, AUDIT.bankAccount.delete, account.id);
-    expect(await readBankAccount(table, { organizationId: 'org_bank', environment: 'SANDBOX' }, account.id)).toBeUndefined();
+    expect(
+      await readBankAccount(table, { organizationId: 'org_bank', environment: 'SANDBOX' }, account.id),
+    ).toBeUndefined();
     const item = (await getItem(table, bankAccountKeys.primary(account.id)))!;
     expect(item).toMatchObject({ status: 'DELETED' });
     expect(item.accountNumberSealed).toBeUndefined();
@@ -86,7 +128,8 @@ describe('bank accounts (DynamoDB Local)', () => {
   it('fails the account on the third wrong answer and refuses the right one after it', async () => {
     const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
     const codes = [];
-    for (let i = 0; i < MAX_VERIFICATION_ATTEMPTS; i += 1) codes.push(await outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG)));
+    for (let i = 0; i < MAX_VERIFICATION_ATTEMPTS; i += 1)
+      codes.push(await outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG)));
     expect(codes).toEqual(Array(3).fill('BANK_ACCOUNT_VERIFICATION_FAILED'));
     expect(await outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.32', '0.45']))).toBe('INVALID_STATE');
     expect(await getItem(table, bankAccountKeys.primary(id))).toMatchObject({ status: 'VERIFICATION_FAILED' });
@@ -94,7 +137,9 @@ describe('bank accounts (DynamoDB Local)', () => {
 
   it('10 concurrent wrong answers: exactly 3 are counted and the account is VERIFICATION_FAILED', async () => {
     const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
-    const codes = await Promise.all(Array.from({ length: 10 }, () => outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG))));
+    const codes = await Promise.all(
+      Array.from({ length: 10 }, () => outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG))),
+    );
     expect(codes.filter((code) => code === 'BANK_ACCOUNT_VERIFICATION_FAILED')).toHaveLength(3);
     expect(codes.filter((code) => code === 'INVALID_STATE' || code === 'CONCURRENT_UPDATE')).toHaveLength(7);
     const item = (await getItem(table, bankAccountKeys.primary(id)))!;
@@ -104,7 +149,10 @@ describe('bank accounts (DynamoDB Local)', () => {
 
   it('a right answer racing wrong ones: either it verifies first, or three wrong ones fail the account first', async () => {
     const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
-    const codes = await Promise.all([...Array.from({ length: 6 }, () => outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG))), outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.45', '0.32']))]);
+    const codes = await Promise.all([
+      ...Array.from({ length: 6 }, () => outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG))),
+      outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.45', '0.32'])),
+    ]);
     const item = (await getItem(table, bankAccountKeys.primary(id)))!;
     const counted = Number(String(item.failedVerificationAttempts ?? 0));
     expect(counted).toBeLessThanOrEqual(3);
@@ -124,39 +172,57 @@ describe('bank accounts (DynamoDB Local)', () => {
       return [...wrong, RIGHT];
     };
 
-    it('counts at most three wrong answers, never verifies once three are counted, and every answer told "wrong" was counted', { timeout: BURST_TIMEOUT_MS }, async () => {
-      const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
-      const guesses = burst();
-      expect(guesses.length).toBeGreaterThanOrEqual(200);
+    it(
+      'counts at most three wrong answers, never verifies once three are counted, and every answer told "wrong" was counted',
+      { timeout: BURST_TIMEOUT_MS },
+      async () => {
+        const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
+        const guesses = burst();
+        expect(guesses.length).toBeGreaterThanOrEqual(200);
 
-      const codes = await Promise.all(guesses.map((amounts) => outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, amounts))));
+        const codes = await Promise.all(
+          guesses.map((amounts) => outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, amounts))),
+        );
 
-      const item = (await getItem(table, bankAccountKeys.primary(id)))!;
-      const counted = Number(String(item.failedVerificationAttempts));
-      const toldWrong = codes.filter((code) => code === 'BANK_ACCOUNT_VERIFICATION_FAILED').length;
-      expect(counted).toBeLessThanOrEqual(MAX_VERIFICATION_ATTEMPTS);
-      expect(toldWrong).toBe(counted);
-      expect(codes.filter((code) => !['VERIFIED', 'BANK_ACCOUNT_VERIFICATION_FAILED', 'INVALID_STATE'].includes(code))).toEqual([]);
-      if (counted === MAX_VERIFICATION_ATTEMPTS) expect(item.status).toBe('VERIFICATION_FAILED');
-      if (item.status === 'VERIFIED') expect([counted < MAX_VERIFICATION_ATTEMPTS, codes.at(-1)]).toEqual([true, 'VERIFIED']);
-      // Which answer wins the account is a race (the right one, sent last, rarely does now that it
-      // competes for its turn like the wrong ones); the test below pins the condition that makes
-      // every answer commit on the state it was decided on, whatever the order.
-    });
+        const item = (await getItem(table, bankAccountKeys.primary(id)))!;
+        const counted = Number(String(item.failedVerificationAttempts));
+        const toldWrong = codes.filter((code) => code === 'BANK_ACCOUNT_VERIFICATION_FAILED').length;
+        expect(counted).toBeLessThanOrEqual(MAX_VERIFICATION_ATTEMPTS);
+        expect(toldWrong).toBe(counted);
+        expect(
+          codes.filter((code) => !['VERIFIED', 'BANK_ACCOUNT_VERIFICATION_FAILED', 'INVALID_STATE'].includes(code)),
+        ).toEqual([]);
+        if (counted === MAX_VERIFICATION_ATTEMPTS) expect(item.status).toBe('VERIFICATION_FAILED');
+        if (item.status === 'VERIFIED')
+          expect([counted < MAX_VERIFICATION_ATTEMPTS, codes.at(-1)]).toEqual([true, 'VERIFIED']);
+        // Which answer wins the account is a race (the right one, sent last, rarely does now that it
+        // competes for its turn like the wrong ones); the test below pins the condition that makes
+        // every answer commit on the state it was decided on, whatever the order.
+      },
+    );
 
     it('refuses to mark an account verified over a stale count of wrong answers: the verify write carries the count it read', async () => {
       const store = createBankAccountStore(table);
       const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
-      expect(await outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG))).toBe('BANK_ACCOUNT_VERIFICATION_FAILED');
+      expect(await outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG))).toBe(
+        'BANK_ACCOUNT_VERIFICATION_FAILED',
+      );
 
       // A right answer decided on a read from before that wrong answer was counted.
-      const stale = store.commit([{ type: 'verifyBankAccount', bankAccountId: id, failedAttempts: 0, verifiedAt: new Date().toISOString() }]);
+      const stale = store.commit([
+        { type: 'verifyBankAccount', bankAccountId: id, failedAttempts: 0, verifiedAt: new Date().toISOString() },
+      ]);
       await expect(stale).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
       const unchanged = (await getItem(table, bankAccountKeys.primary(id)))!;
-      expect([unchanged.status, Number(String(unchanged.failedVerificationAttempts))]).toEqual(['PENDING_VERIFICATION', 1]);
+      expect([unchanged.status, Number(String(unchanged.failedVerificationAttempts))]).toEqual([
+        'PENDING_VERIFICATION',
+        1,
+      ]);
 
       // Decided again on the count it commits on, it verifies (within the limit).
-      await store.commit([{ type: 'verifyBankAccount', bankAccountId: id, failedAttempts: 1, verifiedAt: new Date().toISOString() }]);
+      await store.commit([
+        { type: 'verifyBankAccount', bankAccountId: id, failedAttempts: 1, verifiedAt: new Date().toISOString() },
+      ]);
       expect((await getItem(table, bankAccountKeys.primary(id)))!.status).toBe('VERIFIED');
     });
 
@@ -164,12 +230,18 @@ describe('bank accounts (DynamoDB Local)', () => {
       for (let round = 0; round < 5; round += 1) {
         const { id } = await service.create(ctx, AUDIT.bankAccount.create, input);
 
-        const codes = await Promise.all([outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG)), outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.45', '0.32'])), outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.33', '0.45']))]);
+        const codes = await Promise.all([
+          outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, WRONG)),
+          outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.45', '0.32'])),
+          outcome(service.verify(ctx, AUDIT.bankAccount.verify, id, ['0.33', '0.45'])),
+        ]);
 
         expect(codes[1]).toBe('VERIFIED');
         const item = (await getItem(table, bankAccountKeys.primary(id)))!;
         expect(item.status).toBe('VERIFIED');
-        expect(Number(String(item.failedVerificationAttempts))).toBe(codes.filter((code) => code === 'BANK_ACCOUNT_VERIFICATION_FAILED').length);
+        expect(Number(String(item.failedVerificationAttempts))).toBe(
+          codes.filter((code) => code === 'BANK_ACCOUNT_VERIFICATION_FAILED').length,
+        );
       }
     });
   });

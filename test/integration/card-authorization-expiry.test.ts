@@ -25,34 +25,58 @@ const EXPIRY_MS = AUTHORIZATION_EXPIRY_MS / TIME_SCALE;
 
 async function start(stores?: (table: Awaited<ReturnType<typeof createTestTable>>) => StoreOverrides) {
   const clock = fixedClock(new Date('2026-11-25T10:00:00.000Z'));
-  const { app, table, createOrganization } = await startTestApp({ DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), TIME_SCALE: String(TIME_SCALE) }, { clock, ...(stores ? { stores } : {}) });
+  const { app, table, createOrganization } = await startTestApp(
+    { DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), TIME_SCALE: String(TIME_SCALE) },
+    { clock, ...(stores ? { stores } : {}) },
+  );
   const { ctx, organizationId, mainWalletId } = await createOrganization('Expiry Org');
   const balances = async (walletId: string) => {
     const wallet = await app.services.wallets.get(ctx, walletId);
     return { balance: wallet.balance.toFixed(2), held: wallet.heldBalance.toFixed(2) };
   };
-  const scan = async (entityType: string) => (await table.client.send(new ScanCommand({ TableName: table.tableName, FilterExpression: 'entityType = :e', ExpressionAttributeValues: { ':e': entityType } }))).Items ?? [];
+  const scan = async (entityType: string) =>
+    (
+      await table.client.send(
+        new ScanCommand({
+          TableName: table.tableName,
+          FilterExpression: 'entityType = :e',
+          ExpressionAttributeValues: { ':e': entityType },
+        }),
+      )
+    ).Items ?? [];
   const problems = async () => (await checkLedger(table.client, table.tableName)).problems;
   return { app, table, clock, ctx, organizationId, mainWalletId, balances, scan, problems, cards: app.services.cards };
 }
 
-const authorize = async (t: Awaited<ReturnType<typeof start>>, cardId: string, amount: string) => (await t.cards.authorize(t.ctx, AUDIT.card.authorize, cardId, { amount, merchant: MERCHANT })).body as AuthorizationView;
+const authorize = async (t: Awaited<ReturnType<typeof start>>, cardId: string, amount: string) =>
+  (await t.cards.authorize(t.ctx, AUDIT.card.authorize, cardId, { amount, merchant: MERCHANT }))
+    .body as AuthorizationView;
 
 describe('card authorization expiry against DynamoDB Local', () => {
   it('reverses an approved authorization once past its expiry (not before), gives the spend back, and leaves a captured one alone', async () => {
     const t = await start();
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.mainWalletId, '100.00');
-    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.mainWalletId, type: 'PERSISTENT', spendingLimits: [{ amount: '50.00', interval: 'all_time' }] });
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, {
+      walletId: t.mainWalletId,
+      type: 'PERSISTENT',
+      spendingLimits: [{ amount: '50.00', interval: 'all_time' }],
+    });
     const held = await authorize(t, card.id, '30.00');
     const captured = await authorize(t, card.id, '10.00');
-    expect(held).toMatchObject({ status: 'APPROVED', expiresAt: new Date(t.clock.now().getTime() + EXPIRY_MS).toISOString(), expiredAt: null });
+    expect(held).toMatchObject({
+      status: 'APPROVED',
+      expiresAt: new Date(t.clock.now().getTime() + EXPIRY_MS).toISOString(),
+      expiredAt: null,
+    });
     await t.cards.capture(t.ctx, AUDIT.card.capture, captured.id, undefined);
     const declined = await authorize(t, card.id, '20.00');
     expect(declined).toMatchObject({ status: 'DECLINED', reason: 'spending_limit_exceeded', expiresAt: null });
     expect(await t.balances(t.mainWalletId)).toEqual({ balance: '60.00', held: '30.00' });
 
     // Only the live approved one is on the expiry index: not the captured one, not the decline.
-    const indexed = (await t.scan('CARD_AUTHORIZATION')).filter((item) => item.GSI4PK !== undefined).map((item) => item.id);
+    const indexed = (await t.scan('CARD_AUTHORIZATION'))
+      .filter((item) => item.GSI4PK !== undefined)
+      .map((item) => item.id);
     expect(indexed).toEqual([held.id]);
 
     // At its expiry exactly: not yet due.
@@ -63,8 +87,15 @@ describe('card authorization expiry against DynamoDB Local', () => {
     t.clock.advance(1);
     expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(1);
     const at = t.clock.now().toISOString();
-    expect(await t.cards.getAuthorization(t.ctx, held.id)).toMatchObject({ status: 'REVERSED', reversedAt: at, expiredAt: at });
-    expect(await t.cards.getAuthorization(t.ctx, captured.id)).toMatchObject({ status: 'CAPTURED', capturedAmount: '10.00' });
+    expect(await t.cards.getAuthorization(t.ctx, held.id)).toMatchObject({
+      status: 'REVERSED',
+      reversedAt: at,
+      expiredAt: at,
+    });
+    expect(await t.cards.getAuthorization(t.ctx, captured.id)).toMatchObject({
+      status: 'CAPTURED',
+      capturedAmount: '10.00',
+    });
     expect(await t.balances(t.mainWalletId)).toEqual({ balance: '90.00', held: '0.00' });
     // The all-time spend is given back: only the captured 10.00 stays counted.
     expect((await t.cards.get(t.ctx, card.id)).counters?.find((c) => c.interval === 'all_time')?.spent).toBe('10');
@@ -73,7 +104,9 @@ describe('card authorization expiry against DynamoDB Local', () => {
     const events = (await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed');
     expect(events).toHaveLength(1);
     expect(events[0]?.data).toMatchObject({ id: held.id, status: 'REVERSED', expiredAt: at });
-    const audits = (await t.scan('AUDIT_ENTRY')).filter((item) => item.resourceId === held.id && item.action === 'card.authorization.reverse');
+    const audits = (await t.scan('AUDIT_ENTRY')).filter(
+      (item) => item.resourceId === held.id && item.action === 'card.authorization.reverse',
+    );
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({ actorType: 'SYSTEM', actorId: 'authorization-expiry' });
 
@@ -81,7 +114,9 @@ describe('card authorization expiry against DynamoDB Local', () => {
     t.clock.advance(60_000);
     expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(0);
     expect(await t.balances(t.mainWalletId)).toEqual({ balance: '90.00', held: '0.00' });
-    expect((await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed')).toHaveLength(1);
+    expect((await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed')).toHaveLength(
+      1,
+    );
     expect(await t.problems()).toEqual([]);
   });
 
@@ -94,12 +129,17 @@ describe('card authorization expiry against DynamoDB Local', () => {
     const auth = await authorize(t, card.id, '25.00');
     expect(auth.status).toBe('APPROVED');
     expect(await t.balances(agentId)).toEqual({ balance: '15.00', held: '25.00' });
-    await expect(t.app.services.agents.remove(t.ctx, AUDIT.wallet.close, agentId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(t.app.services.agents.remove(t.ctx, AUDIT.wallet.close, agentId)).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+    });
     expect(await authorize(t, card.id, '1.00')).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
 
     t.clock.advance(EXPIRY_MS + 1);
     expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(1);
-    expect(await t.cards.getAuthorization(t.ctx, auth.id)).toMatchObject({ status: 'REVERSED', expiredAt: t.clock.now().toISOString() });
+    expect(await t.cards.getAuthorization(t.ctx, auth.id)).toMatchObject({
+      status: 'REVERSED',
+      expiredAt: t.clock.now().toISOString(),
+    });
     expect(await t.balances(agentId)).toEqual({ balance: '40.00', held: '0.00' });
     expect((await t.cards.get(t.ctx, card.id)).status).toBe('ACTIVE');
 
@@ -108,14 +148,15 @@ describe('card authorization expiry against DynamoDB Local', () => {
     expect(await t.problems()).toEqual([]);
   });
 
-  it('leaves alone an authorization captured after it was listed (the index lags, or a race): the reversal\'s state condition refuses it', async () => {
+  it("leaves alone an authorization captured after it was listed (the index lags, or a race): the reversal's state condition refuses it", async () => {
     // The listing and the read both stale: they still see it APPROVED after its capture.
     const stale: { listed?: Authorization } = {};
     const t = await start((table) => {
       const real = createCardStore(table);
       const store: CardStore = {
         ...real,
-        listDueAuthorizations: async (now, limit) => (stale.listed ? [stale.listed] : real.listDueAuthorizations(now, limit)),
+        listDueAuthorizations: async (now, limit) =>
+          stale.listed ? [stale.listed] : real.listDueAuthorizations(now, limit),
         getAuthorization: async (id) => (stale.listed?.id === id ? stale.listed : real.getAuthorization(id)),
       };
       return { cards: store };
@@ -137,7 +178,9 @@ describe('card authorization expiry against DynamoDB Local', () => {
     expect(after).not.toHaveProperty('expiredAt');
     expect(after).not.toHaveProperty('reversedAt');
     expect(await t.balances(t.mainWalletId)).toEqual({ balance: '16.00', held: '0.00' });
-    expect((await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed')).toHaveLength(0);
+    expect((await t.scan('OUTBOX_EVENT')).filter((item) => item.type === 'card.authorization.reversed')).toHaveLength(
+      0,
+    );
     expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(0);
     expect(await t.problems()).toEqual([]);
   });
@@ -148,14 +191,19 @@ describe('card authorization expiry against DynamoDB Local', () => {
       const store: CardStore = {
         ...real,
         commit: async (changes) => {
-          if (changes.some((change) => change.type === 'transitionAuthorization' && change.authorizationId === poison)) throw new Error('storage failure (injected)');
+          if (changes.some((change) => change.type === 'transitionAuthorization' && change.authorizationId === poison))
+            throw new Error('storage failure (injected)');
           await real.commit(changes);
         },
       };
       return { cards: store };
     });
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.mainWalletId, '100.00');
-    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.mainWalletId, type: 'PERSISTENT', spendingLimits: [] });
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, {
+      walletId: t.mainWalletId,
+      type: 'PERSISTENT',
+      spendingLimits: [],
+    });
     const first = await authorize(t, card.id, '10.00');
     t.clock.advance(1);
     const second = await authorize(t, card.id, '20.00');

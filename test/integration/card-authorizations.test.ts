@@ -28,19 +28,39 @@ const MERCHANT = { name: 'OpenAI', category: '5734', country: 'US' };
 const NUM_RUNS = Number(process.env.CARD_PROPERTY_RUNS ?? 25);
 const MAX_STEPS = Number(process.env.CARD_PROPERTY_STEPS ?? 30);
 
-async function startCards(options: { transact?: TransactOptions; stores?: (table: Awaited<ReturnType<typeof createTestTable>>) => StoreOverrides } = {}) {
+async function startCards(
+  options: {
+    transact?: TransactOptions;
+    stores?: (table: Awaited<ReturnType<typeof createTestTable>>) => StoreOverrides;
+  } = {},
+) {
   const table = await createTestTable(options.transact ? { transact: options.transact } : {});
   const clock = fixedClock(new Date('2026-11-25T10:00:00.000Z'));
-  const config = loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+  const config = loadConfig({
+    TABLE_NAME: table.tableName,
+    DYNAMODB_ENDPOINT: table.endpoint,
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  });
   const app = createContainer(config, { table, clock, ...(options.stores ? { stores: options.stores(table) } : {}) });
   const operator: RequestContext = {
-    principal: { kind: 'OPERATOR', keyId: 'key_operator_test', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
+    principal: {
+      kind: 'OPERATOR',
+      keyId: 'key_operator_test',
+      organizationId: null,
+      environment: null,
+      permissions: [OPERATOR_PERMISSION],
+      walletId: null,
+    },
     actor: { actorType: 'API_KEY', actorId: 'key_operator_test', ipAddress: '203.0.113.1' },
     requestId: 'test-operator',
   };
   const created = await app.services.organizations.create(operator, AUDIT.organization.create, { name: 'Cards Org' });
   const { principal } = await authenticate(app.core.authKeys, `Bearer ${created.sandboxKey}`, clock.now());
-  const ctx: RequestContext = { principal, actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '203.0.113.7' }, requestId: 'test' };
+  const ctx: RequestContext = {
+    principal,
+    actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '203.0.113.7' },
+    requestId: 'test',
+  };
   const walletId = created.mainWalletId;
   const balances = async () => {
     const wallet = await app.services.wallets.get(ctx, walletId);
@@ -57,8 +77,16 @@ describe('card authorizations against DynamoDB Local', () => {
   it('50 concurrent authorizations against a daily limit admit exactly as many as fit', async () => {
     const t = await startCards();
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '1000.00');
-    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT', spendingLimits: [{ amount: '200.00', interval: 'daily' }] });
-    const results = await Promise.all(Array.from({ length: 50 }, () => t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT })));
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, {
+      walletId: t.walletId,
+      type: 'PERSISTENT',
+      spendingLimits: [{ amount: '200.00', interval: 'daily' }],
+    });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT }),
+      ),
+    );
     const approved = results.filter((r) => statusOf(r) === 'APPROVED');
     const declined = results.filter((r) => statusOf(r) === 'DECLINED');
     expect(approved).toHaveLength(20);
@@ -76,9 +104,15 @@ describe('card authorizations against DynamoDB Local', () => {
     const t = await startCards();
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '95.00');
     const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT' });
-    const results = await Promise.all(Array.from({ length: 50 }, () => t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT }),
+      ),
+    );
     expect(results.filter((r) => statusOf(r) === 'APPROVED')).toHaveLength(9);
-    expect(new Set(results.filter((r) => statusOf(r) === 'DECLINED').map(reasonOf))).toEqual(new Set(['insufficient_funds']));
+    expect(new Set(results.filter((r) => statusOf(r) === 'DECLINED').map(reasonOf))).toEqual(
+      new Set(['insufficient_funds']),
+    );
     expect(await t.balances()).toEqual({ balance: '5.00', held: '90.00' });
     expect(await t.problems()).toEqual([]);
   });
@@ -91,7 +125,8 @@ describe('card authorizations against DynamoDB Local', () => {
         const store: CardStore = {
           ...real,
           getCard: async (id) => (stale.card as Awaited<ReturnType<CardStore['getCard']>>) ?? real.getCard(id),
-          getWalletSnapshot: async (id) => (stale.snapshot as Awaited<ReturnType<CardStore['getWalletSnapshot']>>) ?? real.getWalletSnapshot(id),
+          getWalletSnapshot: async (id) =>
+            (stale.snapshot as Awaited<ReturnType<CardStore['getWalletSnapshot']>>) ?? real.getWalletSnapshot(id),
         };
         return { cards: store };
       },
@@ -100,13 +135,19 @@ describe('card authorizations against DynamoDB Local', () => {
     const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT' });
     stale.card = card;
     await t.cards.freeze(t.ctx, AUDIT.card.freeze, card.id);
-    const frozen = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT });
+    const frozen = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, {
+      amount: '10.00',
+      merchant: MERCHANT,
+    });
     expect(frozen).toMatchObject({ status: 201, body: { status: 'DECLINED', reason: 'card_inactive' } });
     stale.card = undefined;
     await t.cards.unfreeze(t.ctx, AUDIT.card.unfreeze, card.id);
     stale.snapshot = await createCardStore(t.table).getWalletSnapshot(t.walletId);
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '1.00');
-    const payment = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '45.00', merchant: MERCHANT });
+    const payment = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, {
+      amount: '45.00',
+      merchant: MERCHANT,
+    });
     expect(statusOf(payment)).toBe('APPROVED');
     const late = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '45.00', merchant: MERCHANT });
     expect(late.body).toMatchObject({ status: 'DECLINED', reason: 'insufficient_funds' });
@@ -117,7 +158,11 @@ describe('card authorizations against DynamoDB Local', () => {
   it('keeps the number and CVC only sealed, and a single-use card ends with its capture', async () => {
     const t = await startCards();
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '100.00');
-    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: [{ amount: '30.00', interval: 'per_authorization' }] });
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, {
+      walletId: t.walletId,
+      type: 'SINGLE_USE',
+      spendingLimits: [{ amount: '30.00', interval: 'per_authorization' }],
+    });
     const details = await t.cards.details(t.ctx, card.id);
     expect(details.number).toMatch(/^400000\d{10}$/);
     expect(details.number.endsWith(card.last4)).toBe(true);
@@ -125,7 +170,9 @@ describe('card authorizations against DynamoDB Local', () => {
     const everything = JSON.stringify(items);
     expect(everything).not.toContain(details.number);
     expect(everything).not.toMatch(new RegExp(`"cvc"\\s*:\\s*"${details.cvc}"`));
-    const auth = (await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '25.00', merchant: MERCHANT })).body as AuthorizationView;
+    const auth = (
+      await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '25.00', merchant: MERCHANT })
+    ).body as AuthorizationView;
     const captured = await t.cards.capture(t.ctx, AUDIT.card.capture, auth.id, '20.00');
     expect(captured.body).toMatchObject({ status: 'CAPTURED', capturedAmount: '20.00' });
     expect((await t.cards.get(t.ctx, card.id)).status).toBe('CANCELLED');
@@ -139,22 +186,37 @@ describe('card authorizations against DynamoDB Local', () => {
     const t = await startCards();
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '500.00');
     const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE' });
-    const first = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '10.00', merchant: MERCHANT });
+    const first = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, {
+      amount: '10.00',
+      merchant: MERCHANT,
+    });
     expect(statusOf(first)).toBe('APPROVED');
-    const second = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '20.00', merchant: MERCHANT });
+    const second = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, {
+      amount: '20.00',
+      merchant: MERCHANT,
+    });
     expect(second.body).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
     expect(await t.balances()).toEqual({ balance: '490.00', held: '10.00' });
     // Reversed, it paid nothing: the card may be used again, once.
     await t.cards.reverse(t.ctx, AUDIT.card.reverse, (first.body as AuthorizationView).id);
-    const again = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '20.00', merchant: MERCHANT });
+    const again = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, {
+      amount: '20.00',
+      merchant: MERCHANT,
+    });
     expect(statusOf(again)).toBe('APPROVED');
-    expect((await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '1.00', merchant: MERCHANT })).body).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
+    expect(
+      (await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '1.00', merchant: MERCHANT })).body,
+    ).toMatchObject({ status: 'DECLINED', reason: 'card_used' });
     await t.cards.capture(t.ctx, AUDIT.card.capture, (again.body as AuthorizationView).id, '20.00');
     expect((await t.cards.get(t.ctx, card.id)).status).toBe('CANCELLED');
 
     // 20 at once on a fresh single-use card: exactly one approved, the others card_used.
     const fresh = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE' });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => t.cards.authorize(t.ctx, AUDIT.card.authorize, fresh.id, { amount: `${i + 1}.00`, merchant: MERCHANT })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.cards.authorize(t.ctx, AUDIT.card.authorize, fresh.id, { amount: `${i + 1}.00`, merchant: MERCHANT }),
+      ),
+    );
     expect(results.filter((r) => statusOf(r) === 'APPROVED')).toHaveLength(1);
     expect(new Set(results.filter((r) => statusOf(r) === 'DECLINED').map(reasonOf))).toEqual(new Set(['card_used']));
     const held = (results.find((r) => statusOf(r) === 'APPROVED')!.body as AuthorizationView).amount;
@@ -162,36 +224,85 @@ describe('card authorizations against DynamoDB Local', () => {
     expect(await t.problems()).toEqual([]);
   });
 
-  it('gives the wallet\'s period spend back on a reversal and on the uncaptured part of a capture', async () => {
+  it("gives the wallet's period spend back on a reversal and on the uncaptured part of a capture", async () => {
     const t = await startCards();
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '500.00');
-    await t.app.services.policies.create(t.ctx, AUDIT.policy.create, { walletId: t.walletId, name: 'Daily 50', maxTransactionAmount: '1000', requireHumanApproval: false, dailyLimit: '50' });
+    await t.app.services.policies.create(t.ctx, AUDIT.policy.create, {
+      walletId: t.walletId,
+      name: 'Daily 50',
+      maxTransactionAmount: '1000',
+      requireHumanApproval: false,
+      dailyLimit: '50',
+    });
     const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT' });
-    const first = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '40.00', merchant: MERCHANT });
+    const first = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, {
+      amount: '40.00',
+      merchant: MERCHANT,
+    });
     expect(statusOf(first)).toBe('APPROVED');
-    expect((await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '40.00', merchant: MERCHANT })).body).toMatchObject({ status: 'DECLINED', reason: 'policy_denied' });
+    expect(
+      (await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '40.00', merchant: MERCHANT })).body,
+    ).toMatchObject({ status: 'DECLINED', reason: 'policy_denied' });
     await t.cards.reverse(t.ctx, AUDIT.card.reverse, (first.body as AuthorizationView).id);
-    const second = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '40.00', merchant: MERCHANT });
+    const second = await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, {
+      amount: '40.00',
+      merchant: MERCHANT,
+    });
     expect(statusOf(second)).toBe('APPROVED');
     // Captured for 10: 10 of the daily 50 spent, so a payment of 35 passes and one more of 10 does not.
     await t.cards.capture(t.ctx, AUDIT.card.capture, (second.body as AuthorizationView).id, '10.00');
     const payee = await t.app.services.wallets.create(t.ctx, AUDIT.wallet.create, { name: 'Payee' });
-    expect((await t.app.services.payments.create(t.ctx, AUDIT.payment.create, { from: t.walletId, to: payee.id, amount: '35.00' })).status).toBe(200);
-    await expect(t.app.services.payments.create(t.ctx, AUDIT.payment.create, { from: t.walletId, to: payee.id, amount: '10.00' })).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', spent: '45.00' } });
+    expect(
+      (
+        await t.app.services.payments.create(t.ctx, AUDIT.payment.create, {
+          from: t.walletId,
+          to: payee.id,
+          amount: '35.00',
+        })
+      ).status,
+    ).toBe(200);
+    await expect(
+      t.app.services.payments.create(t.ctx, AUDIT.payment.create, { from: t.walletId, to: payee.id, amount: '10.00' }),
+    ).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', spent: '45.00' } });
     const snapshot = await createCardStore(t.table).getWalletSnapshot(t.walletId);
-    expect(snapshot!.counters.map((c) => `${c.period}:${c.spent.toFixed(2)}`).sort()).toEqual(['DAY:45.00', 'MONTH:45.00', 'WEEK:45.00']);
+    expect(snapshot!.counters.map((c) => `${c.period}:${c.spent.toFixed(2)}`).sort()).toEqual([
+      'DAY:45.00',
+      'MONTH:45.00',
+      'WEEK:45.00',
+    ]);
     expect(await t.problems()).toEqual([]);
   });
 
   it('matches card merchants against policy lists by their normalized names', async () => {
     const t = await startCards();
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '500.00');
-    await t.app.services.policies.create(t.ctx, AUDIT.policy.create, { walletId: t.walletId, name: 'No OpenAI', maxTransactionAmount: '1000', requireHumanApproval: false, blockedRecipients: ['merchant:openai', 'merchant:lucky-casino'] });
+    await t.app.services.policies.create(t.ctx, AUDIT.policy.create, {
+      walletId: t.walletId,
+      name: 'No OpenAI',
+      maxTransactionAmount: '1000',
+      requireHumanApproval: false,
+      blockedRecipients: ['merchant:openai', 'merchant:lucky-casino'],
+    });
     const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT' });
     for (const name of ['OpenAI', 'OPENAI', 'Open AI', 'open-ai', 'Lucky Casino', 'LUCKY CASINO']) {
-      expect((await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '1.00', merchant: { ...MERCHANT, name } })).body, name).toMatchObject({ status: 'DECLINED', reason: 'policy_denied' });
+      expect(
+        (
+          await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, {
+            amount: '1.00',
+            merchant: { ...MERCHANT, name },
+          })
+        ).body,
+        name,
+      ).toMatchObject({ status: 'DECLINED', reason: 'policy_denied' });
     }
-    expect(statusOf(await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, { amount: '1.00', merchant: { ...MERCHANT, name: 'Anthropic' } }))).toBe('APPROVED');
+    expect(
+      statusOf(
+        await t.cards.authorize(t.ctx, AUDIT.card.authorize, card.id, {
+          amount: '1.00',
+          merchant: { ...MERCHANT, name: 'Anthropic' },
+        }),
+      ),
+    ).toBe('APPROVED');
     expect(await t.balances()).toEqual({ balance: '499.00', held: '1.00' });
   });
 
@@ -225,8 +336,16 @@ describe('card authorizations against DynamoDB Local', () => {
     });
     await t.app.services.wallets.fund(t.ctx, AUDIT.wallet.fund, t.walletId, '10000.00');
     const limits = [{ amount: '60.00', interval: 'per_authorization' as const }];
-    const card = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'PERSISTENT', spendingLimits: limits });
-    let single = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: limits });
+    const card = await t.cards.create(t.ctx, AUDIT.card.create, {
+      walletId: t.walletId,
+      type: 'PERSISTENT',
+      spendingLimits: limits,
+    });
+    let single = await t.cards.create(t.ctx, AUDIT.card.create, {
+      walletId: t.walletId,
+      type: 'SINGLE_USE',
+      spendingLimits: limits,
+    });
     const counts: Record<string, number> = {};
     const count = (name: string) => void (counts[name] = (counts[name] ?? 0) + 1);
     type Step =
@@ -235,7 +354,12 @@ describe('card authorizations against DynamoDB Local', () => {
       | { kind: 'reverse'; pick: number }
       | { kind: 'refund'; pick: number; cents: number };
     const step: fc.Arbitrary<Step> = fc.oneof(
-      fc.record({ kind: fc.constant('authorize' as const), cents: fc.integer({ min: 1, max: 8000 }), single: fc.boolean(), network: fc.boolean() }),
+      fc.record({
+        kind: fc.constant('authorize' as const),
+        cents: fc.integer({ min: 1, max: 8000 }),
+        single: fc.boolean(),
+        network: fc.boolean(),
+      }),
       fc.record({ kind: fc.constant('capture' as const), pick: fc.nat(), percent: fc.integer({ min: 1, max: 100 }) }),
       fc.record({ kind: fc.constant('reverse' as const), pick: fc.nat() }),
       fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), cents: fc.integer({ min: 1, max: 3000 }) }),
@@ -261,16 +385,22 @@ describe('card authorizations against DynamoDB Local', () => {
       } catch (error) {
         if (!(error instanceof LostResponse)) throw error;
         faults.retries++;
-        await expect(t.cards.reverse(t.ctx, AUDIT.card.reverse, id)).rejects.toMatchObject({ code: 'INVALID_STATE', details: { status: 'REVERSED' } });
+        await expect(t.cards.reverse(t.ctx, AUDIT.card.reverse, id)).rejects.toMatchObject({
+          code: 'INVALID_STATE',
+          details: { status: 'REVERSED' },
+        });
       }
     }
 
     // The model: each card's spend of today and the wallet's (every authorization is of the same day).
     const spent = { card: 0, single: 0, wallet: 0 };
-    const cardSpent = async (id: string) => cents((await t.cards.get(t.ctx, id)).counters?.find((c) => c.interval === 'daily')?.spent ?? '0');
+    const cardSpent = async (id: string) =>
+      cents((await t.cards.get(t.ctx, id)).counters?.find((c) => c.interval === 'daily')?.spent ?? '0');
     const walletSpent = async () => {
       const counters = (await createCardStore(t.table).getWalletSnapshot(t.walletId))!.counters;
-      const periods = ['DAY', 'WEEK', 'MONTH'].map((period) => cents(counters.find((c) => c.period === period)?.spent.toFixed(2) ?? '0'));
+      const periods = ['DAY', 'WEEK', 'MONTH'].map((period) =>
+        cents(counters.find((c) => c.period === period)?.spent.toFixed(2) ?? '0'),
+      );
       expect(new Set(periods).size, JSON.stringify(periods)).toBe(1);
       return periods[0]!;
     };
@@ -292,10 +422,26 @@ describe('card authorizations against DynamoDB Local', () => {
             const merchant = MERCHANT;
             let view: AuthorizationView;
             if (s.network) {
-              const decision = await retried(() => t.cards.authorizeForNetwork(AUDIT.card.authorize, { cardId: target.id, networkId: key, amount: amountOf(s.cents), merchant }, 'SANDBOX'));
+              const decision = await retried(() =>
+                t.cards.authorizeForNetwork(
+                  AUDIT.card.authorize,
+                  { cardId: target.id, networkId: key, amount: amountOf(s.cents), merchant },
+                  'SANDBOX',
+                ),
+              );
               view = presentAuthorization(await t.cards.getAuthorization(t.ctx, decision.authorizationId!));
             } else {
-              view = (await retried(() => t.cards.authorize(t.ctx, AUDIT.card.authorize, target.id, { amount: amountOf(s.cents), merchant }, key))).body as AuthorizationView;
+              view = (
+                await retried(() =>
+                  t.cards.authorize(
+                    t.ctx,
+                    AUDIT.card.authorize,
+                    target.id,
+                    { amount: amountOf(s.cents), merchant },
+                    key,
+                  ),
+                )
+              ).body as AuthorizationView;
             }
             count(`authorize${s.single ? ':single' : ''}:${view.status}${view.reason ? `:${view.reason}` : ''}`);
             if (view.status === 'APPROVED') {
@@ -313,7 +459,9 @@ describe('card authorizations against DynamoDB Local', () => {
             const which = target.cardId === card.id ? 'card' : target.cardId === single.id ? 'single' : undefined;
             if (s.kind === 'capture') {
               const take = Math.max(1, Math.floor((held * s.percent) / 100));
-              const view = (await retried(() => t.cards.capture(t.ctx, AUDIT.card.capture, target.id, amountOf(take), key))).body as AuthorizationView;
+              const view = (
+                await retried(() => t.cards.capture(t.ctx, AUDIT.card.capture, target.id, amountOf(take), key))
+              ).body as AuthorizationView;
               expect(view).toMatchObject({ status: 'CAPTURED', capturedAmount: amountOf(take) });
               capturedOnes.push(view);
               expected = { available: expected.available + held - take, held: expected.held - held };
@@ -324,7 +472,11 @@ describe('card authorizations against DynamoDB Local', () => {
                 expect((await t.cards.get(t.ctx, target.cardId)).status).toBe('CANCELLED');
                 // (Card creation takes no key: made without faults.)
                 inject = false;
-                single = await t.cards.create(t.ctx, AUDIT.card.create, { walletId: t.walletId, type: 'SINGLE_USE', spendingLimits: limits });
+                single = await t.cards.create(t.ctx, AUDIT.card.create, {
+                  walletId: t.walletId,
+                  type: 'SINGLE_USE',
+                  spendingLimits: limits,
+                });
                 inject = true;
                 spent.single = 0;
               }
@@ -341,9 +493,12 @@ describe('card authorizations against DynamoDB Local', () => {
             const current = await t.cards.getAuthorization(t.ctx, target.id);
             const left = cents(current.capturedAmount) - cents(current.refundedAmount);
             try {
-              const answer = await retried(() => t.cards.refund(t.ctx, AUDIT.card.refund, target.id, amountOf(s.cents), key));
+              const answer = await retried(() =>
+                t.cards.refund(t.ctx, AUDIT.card.refund, target.id, amountOf(s.cents), key),
+              );
               // A refusal kept under the key is answered (a retry after a lost answer), not thrown.
-              if (answer.status >= 400) throw new ApiError((answer.body as { error: { code: 'INVALID_AMOUNT' } }).error.code);
+              if (answer.status >= 400)
+                throw new ApiError((answer.body as { error: { code: 'INVALID_AMOUNT' } }).error.code);
               expect(s.cents).toBeLessThanOrEqual(left);
               expected = { ...expected, available: expected.available + s.cents };
               count('refund');
@@ -374,7 +529,9 @@ describe('card authorizations against DynamoDB Local', () => {
       }),
       { numRuns: NUM_RUNS, endOnFailure: true },
     );
-    console.log(`card property: ${NUM_RUNS} runs, up to ${MAX_STEPS} steps, faults ${JSON.stringify(faults)}, outcomes ${JSON.stringify(counts)}`);
+    console.log(
+      `card property: ${NUM_RUNS} runs, up to ${MAX_STEPS} steps, faults ${JSON.stringify(faults)}, outcomes ${JSON.stringify(counts)}`,
+    );
     expect(faults.conflicts).toBeGreaterThan(0);
     expect(faults.lostAnswers).toBeGreaterThan(0);
   }, 240_000);

@@ -7,5 +7,8 @@ let table: ReturnType<typeof createTestTable> | undefined;
 
 describeCardStoreContract('DynamoDB Local', async () => {
   const context = await (table ??= createTestTable());
-  return { store: createCardStore(context), addWallet: (wallet) => context.store.commit([{ type: 'createWallet', wallet }]) };
+  return {
+    store: createCardStore(context),
+    addWallet: (wallet) => context.store.commit([{ type: 'createWallet', wallet }]),
+  };
 });

@@ -6,7 +6,16 @@ import { REQUIRED_SECURITY_HEADERS } from '../../shared/domain/compliance/compli
 import { SECURITY_HEADERS } from '../../shared/http/security-headers.js';
 import { createContainer } from '../../shared/runtime/container.js';
 import {
-  allPassingExcept, CONFIGURED_ENV, expectComplianceShape, putEncryptedWebhook, putWebhook, removePermissions, setExpiry, statusesOf, TEST_ENCRYPTION_KEY, TEST_MCP_TOKEN,
+  allPassingExcept,
+  CONFIGURED_ENV,
+  expectComplianceShape,
+  putEncryptedWebhook,
+  putWebhook,
+  removePermissions,
+  setExpiry,
+  statusesOf,
+  TEST_ENCRYPTION_KEY,
+  TEST_MCP_TOKEN,
   type ComplianceBody,
 } from '../fixtures/compliance-controls.js';
 import { startTestApp } from '../fixtures/service-app.js';
@@ -31,7 +40,11 @@ async function scenario({ webhook = true }: { webhook?: boolean } = {}) {
   }
 
   async function createKey(expiresAt?: string) {
-    const created = await test.app.services.apiKeys.create(org.ctx, AUDIT.apiKey.create, { name: 'Compliance key', permissions: ['wallets:read'], ...(expiresAt ? { expiresAt } : {}) });
+    const created = await test.app.services.apiKeys.create(org.ctx, AUDIT.apiKey.create, {
+      name: 'Compliance key',
+      permissions: ['wallets:read'],
+      ...(expiresAt ? { expiresAt } : {}),
+    });
     return created.apiKey.id;
   }
 
@@ -93,7 +106,11 @@ describe('compliance check (interface-spec 4.11) over DynamoDB Local', () => {
     it('warns, and the result is warnings, for an expired key that is still active', async () => {
       // Prepare
       const { check, createKey, table } = await scenario();
-      await setExpiry(table, await createKey(new Date(Date.now() + HOUR_MS).toISOString()), new Date(Date.now() - HOUR_MS).toISOString());
+      await setExpiry(
+        table,
+        await createKey(new Date(Date.now() + HOUR_MS).toISOString()),
+        new Date(Date.now() - HOUR_MS).toISOString(),
+      );
 
       // Act
       const result = await check();
@@ -136,7 +153,11 @@ describe('compliance check (interface-spec 4.11) over DynamoDB Local', () => {
       // Prepare
       const { check } = await scenario();
       const secrets = mockClient(SecretsManagerClient);
-      const env = { MCP_AUTH_TOKEN: TEST_MCP_TOKEN, WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf' };
+      const env = {
+        MCP_AUTH_TOKEN: TEST_MCP_TOKEN,
+        WEBHOOK_ENCRYPTION_KEY_SECRET_ARN:
+          'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf',
+      };
       try {
         secrets.on(GetSecretValueCommand).resolves({ SecretString: TEST_ENCRYPTION_KEY });
 
@@ -149,11 +170,15 @@ describe('compliance check (interface-spec 4.11) over DynamoDB Local', () => {
 
         // Assess
         expect(statusesOf(result)).toEqual(allPassingExcept({}));
-        expect(secrets.commandCalls(GetSecretValueCommand)[0]!.args[0].input).toEqual({ SecretId: env.WEBHOOK_ENCRYPTION_KEY_SECRET_ARN });
+        expect(secrets.commandCalls(GetSecretValueCommand)[0]!.args[0].input).toEqual({
+          SecretId: env.WEBHOOK_ENCRYPTION_KEY_SECRET_ARN,
+        });
         expect(statusesOf(otherKey)).toEqual(allPassingExcept({ 'encryption.webhook_secrets': 'fail' }));
         // A key that can not be read fails its own control, not the stored secrets' one.
         expect(statusesOf(unreadable)).toEqual(allPassingExcept({ 'encryption.key_configured': 'fail' }));
-        expect(unreadable.controls.find((c) => c.control === 'encryption.key_configured')?.detail).toBe('WEBHOOK_ENCRYPTION_KEY is configured but could not be read.');
+        expect(unreadable.controls.find((c) => c.control === 'encryption.key_configured')?.detail).toBe(
+          'WEBHOOK_ENCRYPTION_KEY is configured but could not be read.',
+        );
       } finally {
         secrets.restore();
       }
@@ -178,7 +203,10 @@ describe('compliance check (interface-spec 4.11) over DynamoDB Local', () => {
       const { check } = await scenario();
 
       // Act
-      const result = await check({ WEBHOOK_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf' });
+      const result = await check({
+        WEBHOOK_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf',
+      });
 
       // Assess
       expect(statusesOf(result)).toEqual(allPassingExcept({}));

@@ -17,8 +17,20 @@ const EVENTS = 550;
 /** The positions of the agent's wallet's events among the organization's (first, either side of a query's end, then none for 448 events, more than FEED_QUERIES_PER_CALL queries read). */
 const OWN_AT = new Set([0, 1, 99, 100, EVENTS - 1]);
 
-const principal = (walletId: string | null) => ({ kind: walletId ? 'AGENT' : 'ORGANIZATION', keyId: 'key_scan', organizationId: ORG, environment: 'SANDBOX', walletId, permissions: ['wallets:read'] }) as unknown as RequestContext['principal'];
-const keyOf = (walletId: string | null): RequestContext => ({ principal: principal(walletId), actor: { actorType: 'API_KEY', actorId: 'key_scan', ipAddress: '127.0.0.1' }, requestId: 'req_1' });
+const principal = (walletId: string | null) =>
+  ({
+    kind: walletId ? 'AGENT' : 'ORGANIZATION',
+    keyId: 'key_scan',
+    organizationId: ORG,
+    environment: 'SANDBOX',
+    walletId,
+    permissions: ['wallets:read'],
+  }) as unknown as RequestContext['principal'];
+const keyOf = (walletId: string | null): RequestContext => ({
+  principal: principal(walletId),
+  actor: { actorType: 'API_KEY', actorId: 'key_scan', ipAddress: '127.0.0.1' },
+  requestId: 'req_1',
+});
 
 /**
  * GET /v1/events?order=visible reads the organization's visible-order partition and keeps, for a
@@ -43,7 +55,10 @@ describe('the events feed read by a wallet-scoped key', () => {
   beforeAll(async () => {
     const table = await createTestTable();
     const send = table.client.send.bind(table.client) as (...args: unknown[]) => unknown;
-    (table.client as unknown as { send: (...args: unknown[]) => unknown }).send = (command: unknown, ...rest: unknown[]) => {
+    (table.client as unknown as { send: (...args: unknown[]) => unknown }).send = (
+      command: unknown,
+      ...rest: unknown[]
+    ) => {
       if (command instanceof QueryCommand) queries += 1;
       return send(command, ...rest);
     };
@@ -80,12 +95,17 @@ describe('the events feed read by a wallet-scoped key', () => {
     expect(pages.at(-1)!.page.more).toBe(false);
   });
 
-  it('misses none of the wallet\'s events when polling on with the cursor, and repeats none', async () => {
+  it("misses none of the wallet's events when polling on with the cursor, and repeats none", async () => {
     for (const limit of [1, 2, 100]) {
       const pages = await pollAll(keyOf(OWN_WALLET), limit);
       const seen = pages.flatMap((poll) => poll.page.items.map((event) => event.id));
-      expect(seen, `limit ${limit}`).toEqual(all.filter((event) => event.data.walletId === OWN_WALLET).map((event) => event.id));
-      expect(pages.every((poll) => poll.queries <= FEED_QUERIES_PER_CALL), `limit ${limit}`).toBe(true);
+      expect(seen, `limit ${limit}`).toEqual(
+        all.filter((event) => event.data.walletId === OWN_WALLET).map((event) => event.id),
+      );
+      expect(
+        pages.every((poll) => poll.queries <= FEED_QUERIES_PER_CALL),
+        `limit ${limit}`,
+      ).toBe(true);
     }
   });
 

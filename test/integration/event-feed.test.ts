@@ -12,13 +12,27 @@ const T0 = Date.parse('2026-11-27T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
 const orgKey: RequestContext = {
-  principal: { kind: 'ORGANIZATION', keyId: 'key_feed', organizationId: ORG, environment: 'SANDBOX', walletId: null, permissions: ['wallets:read'] },
+  principal: {
+    kind: 'ORGANIZATION',
+    keyId: 'key_feed',
+    organizationId: ORG,
+    environment: 'SANDBOX',
+    walletId: null,
+    permissions: ['wallets:read'],
+  },
   actor: { actorType: 'API_KEY', actorId: 'key_feed', ipAddress: '127.0.0.1' },
   requestId: 'req_1',
 };
 
 function event(n: number, createdAtMs: number, walletId = 'wal_feed000000000000000001'): OutboxEvent {
-  return { id: `evt_feed${String(n).padStart(16, '0')}`, type: 'wallet.funded', organizationId: ORG, environment: 'SANDBOX', createdAt: at(createdAtMs), data: { walletId, amount: '1.00' } };
+  return {
+    id: `evt_feed${String(n).padStart(16, '0')}`,
+    type: 'wallet.funded',
+    organizationId: ORG,
+    environment: 'SANDBOX',
+    createdAt: at(createdAtMs),
+    data: { walletId, amount: '1.00' },
+  };
 }
 
 /**
@@ -46,7 +60,8 @@ describe('polling the events API', () => {
     clock.advance(thenMs);
   };
   const ids = (page: Page<OutboxEvent>) => page.items.map((item) => item.id);
-  const visible = (cursor?: Record<string, unknown>) => events.list(orgKey, { order: 'visible' }, { limit: 100, ...(cursor ? { startKey: cursor } : {}) });
+  const visible = (cursor?: Record<string, unknown>) =>
+    events.list(orgKey, { order: 'visible' }, { limit: 100, ...(cursor ? { startKey: cursor } : {}) });
 
   it('misses an event created earlier than one already seen when polling with createdAfter', async () => {
     const late = event(1, 100);
@@ -99,8 +114,12 @@ describe('polling the events API', () => {
       all.push(next);
       await project([next], 37);
       if (n % 5 !== 4) continue;
-      for (let more = true; more; ) {
-        const page = await events.list(orgKey, { order: 'visible' }, { limit: 7, ...(cursor ? { startKey: cursor } : {}) });
+      for (let more = true; more;) {
+        const page = await events.list(
+          orgKey,
+          { order: 'visible' },
+          { limit: 7, ...(cursor ? { startKey: cursor } : {}) },
+        );
         for (const id of ids(page)) seenByFeed.add(id);
         cursor = page.lastKey;
         more = page.more ?? false;
@@ -112,8 +131,12 @@ describe('polling the events API', () => {
       }
     }
     clock.advance(FEED_SETTLE_MS + 1);
-    for (let more = true; more; ) {
-      const page = await events.list(orgKey, { order: 'visible' }, { limit: 7, ...(cursor ? { startKey: cursor } : {}) });
+    for (let more = true; more;) {
+      const page = await events.list(
+        orgKey,
+        { order: 'visible' },
+        { limit: 7, ...(cursor ? { startKey: cursor } : {}) },
+      );
       for (const id of ids(page)) seenByFeed.add(id);
       cursor = page.lastKey;
       more = page.more ?? false;
@@ -122,8 +145,11 @@ describe('polling the events API', () => {
     expect(all.filter((item) => !seenByCreatedAfter.has(item.id)).length).toBeGreaterThan(0);
   });
 
-  it('shows a wallet-scoped key only its wallet\'s events in visible order', async () => {
-    const agentKey: RequestContext = { ...orgKey, principal: { ...orgKey.principal, kind: 'AGENT', walletId: 'wal_feed000000000000000002' } };
+  it("shows a wallet-scoped key only its wallet's events in visible order", async () => {
+    const agentKey: RequestContext = {
+      ...orgKey,
+      principal: { ...orgKey.principal, kind: 'AGENT', walletId: 'wal_feed000000000000000002' },
+    };
     await project([event(1, 0), event(2, 1, 'wal_feed000000000000000002'), event(3, 2)], FEED_SETTLE_MS + 1);
     const page = await events.list(agentKey, { order: 'visible' }, { limit: 100 });
     expect(ids(page)).toEqual([event(2, 1).id]);

@@ -29,8 +29,12 @@ describe('budget adjustment idempotency after a crash between commit and answer'
         return table.store.completeIdempotentMovement(...args);
       },
     };
-    const crashing = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), { stores: { agents: crashingStore }, clock });
-    const adjust = () => crashing.services.agents.adjustBudget(org.ctx, AUDIT.wallet.adjustBudget, agent.wallet.id, 25, 'budget-1');
+    const crashing = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), {
+      stores: { agents: crashingStore },
+      clock,
+    });
+    const adjust = () =>
+      crashing.services.agents.adjustBudget(org.ctx, AUDIT.wallet.adjustBudget, agent.wallet.id, 25, 'budget-1');
 
     // Act + Assess
     await expect(adjust()).rejects.toThrow('function died');
@@ -40,7 +44,12 @@ describe('budget adjustment idempotency after a crash between commit and answer'
     const replay = await adjust();
 
     expect(recovered.status).toBe(200);
-    expect(recovered.body).toMatchObject({ id: agent.wallet.id, adjustment: 25, newBalance: '25.00000000', currency: 'USD' });
+    expect(recovered.body).toMatchObject({
+      id: agent.wallet.id,
+      adjustment: 25,
+      newBalance: '25.00000000',
+      currency: 'USD',
+    });
     expect(replay).toEqual({ ...recovered, replayed: true });
     expect((await app.store.getWallet(agent.wallet.id))?.balance.toFixed(2)).toBe('25.00');
     expect((await checkLedger(table.client, table.tableName)).problems).toEqual([]);

@@ -21,7 +21,9 @@ describe('ledger under concurrency (DynamoDB Local)', () => {
     const { org, payer, payee } = await fundedWallets('100.00');
 
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '10.00' } })),
+      Array.from({ length: 50 }, () =>
+        service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '10.00' } }),
+      ),
     );
 
     const posted = responses.filter((r) => r.status === 200);
@@ -39,7 +41,10 @@ describe('ledger under concurrency (DynamoDB Local)', () => {
 
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: 10, idempotencyKey: 'order-42' } }),
+        service.call('POST', '/v1/payments', {
+          key: org.key,
+          body: { from: payer, to: payee, amount: 10, idempotencyKey: 'order-42' },
+        }),
       ),
     );
 
@@ -56,25 +61,38 @@ describe('ledger under concurrency (DynamoDB Local)', () => {
     const { org, payer, payee } = await fundedWallets('1000.00');
     const policy = await service.call('POST', '/v1/policies', {
       key: org.key,
-      body: { walletId: payer, name: 'Daily cap', maxTransactionAmount: '50.00', requireHumanApproval: false, dailyLimit: '100.00' },
+      body: {
+        walletId: payer,
+        name: 'Daily cap',
+        maxTransactionAmount: '50.00',
+        requireHumanApproval: false,
+        dailyLimit: '100.00',
+      },
     });
     expect(policy.status).toBe(201);
 
     const responses = await Promise.all(
-      Array.from({ length: 30 }, () => service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '10.00' } })),
+      Array.from({ length: 30 }, () =>
+        service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '10.00' } }),
+      ),
     );
 
     expect(responses.filter((r) => r.status === 200)).toHaveLength(10);
     const denied = responses.filter((r) => r.status === 403);
     expect(denied).toHaveLength(20);
-    expect(denied.every((r) => r.body.error.code === 'POLICY_DENIED' && r.body.error.details.rule === 'dailyLimit')).toBe(true);
+    expect(
+      denied.every((r) => r.body.error.code === 'POLICY_DENIED' && r.body.error.details.rule === 'dailyLimit'),
+    ).toBe(true);
     const balance = await service.call('GET', `/v1/wallets/${payer}/balance`, { key: org.key });
     expect(balance.body.balance).toBe('900.00000000');
   });
 
   it('reverses a payment once: the second reversal answers 422 REVERSAL_NOT_ALLOWED', async () => {
     const { org, payer, payee } = await fundedWallets('50.00');
-    const payment = await service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '20.00' } });
+    const payment = await service.call('POST', '/v1/payments', {
+      key: org.key,
+      body: { from: payer, to: payee, amount: '20.00' },
+    });
 
     const [first, second] = await Promise.all([
       service.call('POST', `/v1/payments/${payment.body.id}/reverse`, { key: org.key }),

@@ -10,7 +10,13 @@ import { newWallet } from '../../shared/domain/wallets/wallet-rules.js';
 import { checkLedger } from '../../shared/persistence/ledger-check.js';
 import { createLedgerStore } from '../../shared/persistence/ledger-store.js';
 import { LostResponse } from '../fixtures/in-memory-ledger.js';
-import { LEDGER_WALLETS, ledgerCommandArbitrary, newLedgerRunStats, runLedgerSequence, type LedgerWorld } from '../fixtures/ledger-ops.js';
+import {
+  LEDGER_WALLETS,
+  ledgerCommandArbitrary,
+  newLedgerRunStats,
+  runLedgerSequence,
+  type LedgerWorld,
+} from '../fixtures/ledger-ops.js';
 import { createTestTable } from '../fixtures/table.js';
 
 /**
@@ -45,7 +51,12 @@ describe('ledger movements against DynamoDB Local, with faults', () => {
     const scope = { organizationId: newId('organization'), environment: 'SANDBOX' as const };
     const walletIds = Array.from({ length: LEDGER_WALLETS }, () => newId('wallet'));
     const at = new Date().toISOString();
-    await table.store.commit(walletIds.map((id) => ({ type: 'createWallet' as const, wallet: newWallet({ id, ...scope, name: id, walletType: 'ORG', isMain: false, createdAt: at }) })));
+    await table.store.commit(
+      walletIds.map((id) => ({
+        type: 'createWallet' as const,
+        wallet: newWallet({ id, ...scope, name: id, walletType: 'ORG', isMain: false, createdAt: at }),
+      })),
+    );
     const real = createLedgerStore(table);
     const store: LedgerStore = {
       ...real,
@@ -62,13 +73,29 @@ describe('ledger movements against DynamoDB Local, with faults', () => {
       scope,
       walletIds,
       newMovementId: () => newId('transaction'),
-      retryable: (error) => error instanceof LostResponse || (error instanceof ApiError && error.code === 'CONCURRENT_UPDATE'),
+      retryable: (error) =>
+        error instanceof LostResponse || (error instanceof ApiError && error.code === 'CONCURRENT_UPDATE'),
       async inspect() {
         const wallets = await Promise.all(walletIds.map(async (id) => (await real.getWallet(id))!));
         const report = await checkLedger(table.client, table.tableName);
         // This run's movements: the records of its organization.
-        const movements = (await table.client.send(new ScanCommand({ TableName: table.tableName, ConsistentRead: true, Select: 'COUNT', FilterExpression: 'entityType = :journal AND organizationId = :org', ExpressionAttributeValues: { ':journal': 'TRANSACTION', ':org': scope.organizationId } }))).Count ?? 0;
-        return { balances: wallets.map((wallet) => ({ available: wallet.balance, held: wallet.heldBalance })), movements, report };
+        const movements =
+          (
+            await table.client.send(
+              new ScanCommand({
+                TableName: table.tableName,
+                ConsistentRead: true,
+                Select: 'COUNT',
+                FilterExpression: 'entityType = :journal AND organizationId = :org',
+                ExpressionAttributeValues: { ':journal': 'TRANSACTION', ':org': scope.organizationId },
+              }),
+            )
+          ).Count ?? 0;
+        return {
+          balances: wallets.map((wallet) => ({ available: wallet.balance, held: wallet.heldBalance })),
+          movements,
+          report,
+        };
       },
     };
   }

@@ -71,27 +71,43 @@ interface Observed {
 }
 
 const operator: RequestContext = {
-  principal: { kind: 'OPERATOR', keyId: 'ledger-property', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
+  principal: {
+    kind: 'OPERATOR',
+    keyId: 'ledger-property',
+    organizationId: null,
+    environment: null,
+    permissions: [OPERATOR_PERMISSION],
+    walletId: null,
+  },
   actor: { actorType: 'SYSTEM', actorId: 'ledger-property', ipAddress: '127.0.0.1' },
   requestId: 'ledger-property',
 };
 
 async function contextOf(app: Container, rawKey: string): Promise<RequestContext> {
   const { principal, apiKey } = await authenticate(app.core.authKeys, `Bearer ${rawKey}`, new Date());
-  return { principal, actor: { actorType: 'API_KEY', actorId: apiKey.id, ipAddress: '127.0.0.1' }, requestId: `ledger-property-${apiKey.id}` };
+  return {
+    principal,
+    actor: { actorType: 'API_KEY', actorId: apiKey.id, ipAddress: '127.0.0.1' },
+    requestId: `ledger-property-${apiKey.id}`,
+  };
 }
 
 let worlds = 0;
 
-
 /** A fresh organization with the four wallets of the model (see payments-model.ts) and two keys. */
 async function newWorld(app: Container): Promise<World> {
-  const created = await app.services.organizations.create(operator, AUDIT.organization.create, { name: `Ledger property ${++worlds}` });
+  const created = await app.services.organizations.create(operator, AUDIT.organization.create, {
+    name: `Ledger property ${++worlds}`,
+  });
   const requester = await contextOf(app, created.sandboxKey);
-  const approverKey = await app.services.apiKeys.create(requester, AUDIT.apiKey.create, { name: 'Approver', permissions: [...ORGANIZATION_PERMISSIONS] });
+  const approverKey = await app.services.apiKeys.create(requester, AUDIT.apiKey.create, {
+    name: 'Approver',
+    permissions: [...ORGANIZATION_PERMISSIONS],
+  });
   const approver = await contextOf(app, approverKey.raw);
   const walletIds = [created.mainWalletId];
-  for (const name of WALLET_NAMES.slice(1)) walletIds.push((await app.services.wallets.create(requester, AUDIT.wallet.create, { name })).id);
+  for (const name of WALLET_NAMES.slice(1))
+    walletIds.push((await app.services.wallets.create(requester, AUDIT.wallet.create, { name })).id);
   await app.services.policies.create(requester, AUDIT.policy.create, {
     walletId: walletIds[THRESHOLD_WALLET]!,
     name: 'Approval above 50',
@@ -131,7 +147,12 @@ async function execute(app: Container, world: World, model: LedgerModel, expecte
       return { code: 'NONE' };
     case 'fund':
       return observe(async () => {
-        const result = await s.wallets.fund(world.requester, AUDIT.wallet.fund, world.walletIds[action.wallet]!, centsToAmount(action.cents));
+        const result = await s.wallets.fund(
+          world.requester,
+          AUDIT.wallet.fund,
+          world.walletIds[action.wallet]!,
+          centsToAmount(action.cents),
+        );
         return { code: 'FUNDED', fund: result };
       });
     case 'pay':
@@ -149,7 +170,12 @@ async function execute(app: Container, world: World, model: LedgerModel, expecte
     case 'reverse': {
       const original = model.payments[action.paymentRef]!;
       return observe(async () => {
-        const response = await s.payments.reverse(world.requester, AUDIT.payment.reverse, idOf(original, `p${original.ref}`), undefined);
+        const response = await s.payments.reverse(
+          world.requester,
+          AUDIT.payment.reverse,
+          idOf(original, `p${original.ref}`),
+          undefined,
+        );
         const body = response.body as Record<string, unknown>;
         return { code: response.status === 200 ? 'REVERSED' : `HTTP_${response.status}`, body };
       });
@@ -160,7 +186,10 @@ async function execute(app: Container, world: World, model: LedgerModel, expecte
       const ctx = action.asRequester ? world.requester : world.approver;
       return observe(async () => {
         const id = idOf(approval, `a${approval.ref}`);
-        const decided = action.kind === 'approve' ? await s.approvals.approve(ctx, AUDIT.approval.approve, id, undefined) : await s.approvals.reject(ctx, AUDIT.approval.reject, id, 'property test');
+        const decided =
+          action.kind === 'approve'
+            ? await s.approvals.approve(ctx, AUDIT.approval.approve, id, undefined)
+            : await s.approvals.reject(ctx, AUDIT.approval.reject, id, 'property test');
         return { code: decided.status, approval: decided };
       });
     }
@@ -168,7 +197,13 @@ async function execute(app: Container, world: World, model: LedgerModel, expecte
 }
 
 /** Checks the answer's details and records the ids the services assigned. */
-function checkAnswer(world: World, model: LedgerModel, expected: Expected, observed: Observed, where: () => string): void {
+function checkAnswer(
+  world: World,
+  model: LedgerModel,
+  expected: Expected,
+  observed: Observed,
+  where: () => string,
+): void {
   const { action } = expected;
   if (action.kind === 'fund') {
     expect(observed.fund?.amount, where()).toBe(centsToAmount(action.cents));
@@ -182,7 +217,10 @@ function checkAnswer(world: World, model: LedgerModel, expected: Expected, obser
       payment.id = details.transactionId;
       model.approvals[expected.newApprovalRef!]!.id = details.approvalId;
     } else {
-      expect({ type: body.type, from: body.from, to: body.to, amount: body.amount, status: body.status }, where()).toEqual({
+      expect(
+        { type: body.type, from: body.from, to: body.to, amount: body.amount, status: body.status },
+        where(),
+      ).toEqual({
         type: payment.type,
         from: world.walletIds[payment.from],
         to: world.walletIds[payment.to],
@@ -190,20 +228,40 @@ function checkAnswer(world: World, model: LedgerModel, expected: Expected, obser
         status: 'POSTED',
       });
       payment.id = String(body.id);
-      if (payment.reversalOf !== undefined) expect(body.reversalOf, where()).toBe(model.payments[payment.reversalOf]!.id);
+      if (payment.reversalOf !== undefined)
+        expect(body.reversalOf, where()).toBe(model.payments[payment.reversalOf]!.id);
     }
   }
   if (observed.approval) {
     const approval = model.approvals[(action as { approvalRef: number }).approvalRef]!;
-    expect({ status: observed.approval.status, failureCode: observed.approval.failureCode }, where()).toEqual({ status: approval.status, failureCode: approval.failureCode });
+    expect({ status: observed.approval.status, failureCode: observed.approval.failureCode }, where()).toEqual({
+      status: approval.status,
+      failureCode: approval.failureCode,
+    });
   }
 }
 
-async function checkPayment(app: Container, world: World, model: LedgerModel, payment: ModelPayment, where: () => string): Promise<void> {
+async function checkPayment(
+  app: Container,
+  world: World,
+  model: LedgerModel,
+  payment: ModelPayment,
+  where: () => string,
+): Promise<void> {
   const stored = await app.services.payments.get(world.requester, idOf(payment, `p${payment.ref}`));
   const ref = (r: number | undefined) => (r === undefined ? undefined : model.payments[r]!.id);
   expect(
-    { ref: `p${payment.ref}`, type: stored.type, status: stored.status, amount: stored.amount, from: stored.from, to: stored.to, failureCode: stored.failureCode, reversedBy: stored.reversedBy, reversalOf: stored.reversalOf },
+    {
+      ref: `p${payment.ref}`,
+      type: stored.type,
+      status: stored.status,
+      amount: stored.amount,
+      from: stored.from,
+      to: stored.to,
+      failureCode: stored.failureCode,
+      reversedBy: stored.reversedBy,
+      reversalOf: stored.reversalOf,
+    },
     where(),
   ).toEqual({
     ref: `p${payment.ref}`,
@@ -218,10 +276,25 @@ async function checkPayment(app: Container, world: World, model: LedgerModel, pa
   });
 }
 
-async function checkApproval(app: Container, world: World, model: LedgerModel, approval: ModelApproval, where: () => string): Promise<void> {
+async function checkApproval(
+  app: Container,
+  world: World,
+  model: LedgerModel,
+  approval: ModelApproval,
+  where: () => string,
+): Promise<void> {
   const stored = await app.services.approvals.get(world.requester, idOf(approval, `a${approval.ref}`));
   const payment = model.payments[approval.paymentRef]!;
-  expect({ ref: `a${approval.ref}`, status: stored.status, failureCode: stored.failureCode, transactionId: stored.transactionId, amount: stored.payment.amount }, where()).toEqual({
+  expect(
+    {
+      ref: `a${approval.ref}`,
+      status: stored.status,
+      failureCode: stored.failureCode,
+      transactionId: stored.transactionId,
+      amount: stored.payment.amount,
+    },
+    where(),
+  ).toEqual({
     ref: `a${approval.ref}`,
     status: approval.status,
     failureCode: approval.failureCode,
@@ -231,7 +304,14 @@ async function checkApproval(app: Container, world: World, model: LedgerModel, a
 }
 
 /** Every wallet balance equals the model, and the whole table passes the ledger check. */
-async function checkBalancesAndLedger(app: Container, table: Table, world: World, model: LedgerModel, where: () => string, scanLedger = true): Promise<void> {
+async function checkBalancesAndLedger(
+  app: Container,
+  table: Table,
+  world: World,
+  model: LedgerModel,
+  where: () => string,
+  scanLedger = true,
+): Promise<void> {
   const wallets = await Promise.all(world.walletIds.map((id) => app.services.wallets.get(world.requester, id)));
   const actual = Object.fromEntries(wallets.map((w, i) => [WALLET_NAMES[i], w.balance.toFixed(8)]));
   const predicted = Object.fromEntries(model.balances.map((cents, i) => [WALLET_NAMES[i], centsToBalance(cents)]));
@@ -245,15 +325,19 @@ async function runSequence(app: Container, table: Table, commands: Command[]): P
   const world = await newWorld(app);
   const model = new LedgerModel();
   const log: string[] = [];
-  const where = () => `after steps:\n  ${log.join('\n  ')}\nmodel balances: ${model.balances.map((c, i) => `${WALLET_NAMES[i]}=${centsToAmount(c)}`).join(' ')}`;
+  const where = () =>
+    `after steps:\n  ${log.join('\n  ')}\nmodel balances: ${model.balances.map((c, i) => `${WALLET_NAMES[i]}=${centsToAmount(c)}`).join(' ')}`;
 
   for (const [index, command] of commands.entries()) {
     const expected = model.step(command);
     if (expected.action.kind === 'none') continue;
     const observed = await execute(app, world, model, expected);
-    log.push(`#${index} ${describeAction(expected.action, model)} => expected ${expected.code}, got ${observed.code}${observed.error ? ` (${observed.error.message})` : ''}`);
+    log.push(
+      `#${index} ${describeAction(expected.action, model)} => expected ${expected.code}, got ${observed.code}${observed.error ? ` (${observed.error.message})` : ''}`,
+    );
     expect(observed.code, where()).toBe(expected.code);
-    if (STATS) STATS[`${expected.action.kind}:${expected.code}`] = (STATS[`${expected.action.kind}:${expected.code}`] ?? 0) + 1;
+    if (STATS)
+      STATS[`${expected.action.kind}:${expected.code}`] = (STATS[`${expected.action.kind}:${expected.code}`] ?? 0) + 1;
     checkAnswer(world, model, expected, observed, where);
     for (const ref of expected.touchedPayments) await checkPayment(app, world, model, model.payments[ref]!, where);
     for (const ref of expected.touchedApprovals) await checkApproval(app, world, model, model.approvals[ref]!, where);
@@ -279,7 +363,13 @@ describe('ledger model property (DynamoDB Local)', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(commandsArbitrary(MAX_STEPS), (commands) => runSequence(app, table, commands)),
-        { numRuns: NUM_RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: true, ...(SEED === undefined ? {} : { seed: SEED }), ...(PATH === undefined ? {} : { path: PATH }) },
+        {
+          numRuns: NUM_RUNS,
+          interruptAfterTimeLimit: TIME_LIMIT_MS,
+          markInterruptAsFailure: true,
+          ...(SEED === undefined ? {} : { seed: SEED }),
+          ...(PATH === undefined ? {} : { path: PATH }),
+        },
       );
       if (STATS) console.log(JSON.stringify(STATS));
     },

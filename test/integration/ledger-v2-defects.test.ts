@@ -30,23 +30,45 @@ describe('ledger v2 defects (DynamoDB Local)', () => {
     await service.call('POST', `/v1/wallets/${payer.body.id}/fund`, { key, body: { amount } });
     return { payer: payer.body.id as string, payee: payee.body.id as string };
   }
-  const balanceOf = async (key: string, walletId: string) => (await service.call('GET', `/v1/wallets/${walletId}/balance`, { key })).body.balance as string;
+  const balanceOf = async (key: string, walletId: string) =>
+    (await service.call('GET', `/v1/wallets/${walletId}/balance`, { key })).body.balance as string;
 
   it('defect 2: counts the spend made before a period limit existed (pay 400, add dailyLimit 500, pay 200: POLICY_DENIED)', async () => {
     // Prepare
     const org = await service.createOrganization();
     const { payer, payee } = await fundedWallets(org.key, '1000.00');
-    expect((await service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '400.00' } })).status).toBe(200);
-    const policy = await service.call('POST', '/v1/policies', { key: org.key, body: { walletId: payer, name: 'Daily cap', maxTransactionAmount: '1000.00', requireHumanApproval: false, dailyLimit: '500.00' } });
+    expect(
+      (await service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '400.00' } }))
+        .status,
+    ).toBe(200);
+    const policy = await service.call('POST', '/v1/policies', {
+      key: org.key,
+      body: {
+        walletId: payer,
+        name: 'Daily cap',
+        maxTransactionAmount: '1000.00',
+        requireHumanApproval: false,
+        dailyLimit: '500.00',
+      },
+    });
     expect(policy.status, policy.text).toBe(201);
 
     // Act
-    const over = await service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '200.00' } });
-    const within = await service.call('POST', '/v1/payments', { key: org.key, body: { from: payer, to: payee, amount: '100.00' } });
+    const over = await service.call('POST', '/v1/payments', {
+      key: org.key,
+      body: { from: payer, to: payee, amount: '200.00' },
+    });
+    const within = await service.call('POST', '/v1/payments', {
+      key: org.key,
+      body: { from: payer, to: payee, amount: '100.00' },
+    });
 
     // Assess
     expect(over.status, over.text).toBe(403);
-    expect(over.body.error).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', limit: '500.00', spent: '400.00', remaining: '100.00' } });
+    expect(over.body.error).toMatchObject({
+      code: 'POLICY_DENIED',
+      details: { rule: 'dailyLimit', limit: '500.00', spent: '400.00', remaining: '100.00' },
+    });
     expect(within.status, within.text).toBe(200);
     expect(await balanceOf(org.key, payer)).toBe('500.00000000');
   });
@@ -59,14 +81,26 @@ describe('ledger v2 defects (DynamoDB Local)', () => {
     // Act
     const response = await service.call('POST', '/v1/payments/batch', {
       key: org.key,
-      body: { idempotencyKey: 'batch-7', payments: [{ from: payer, to: payee, amount: '1.00' }, { from: payer, to: payee, amount: '2.00', idempotencyKey: 'batch-7' }] },
+      body: {
+        idempotencyKey: 'batch-7',
+        payments: [
+          { from: payer, to: payee, amount: '1.00' },
+          { from: payer, to: payee, amount: '2.00', idempotencyKey: 'batch-7' },
+        ],
+      },
     });
     const balanceAfterRefusal = await balanceOf(org.key, payer);
-    const again = await service.call('POST', '/v1/payments/batch', { key: org.key, body: { idempotencyKey: 'batch-7', payments: [{ from: payer, to: payee, amount: '1.00' }] } });
+    const again = await service.call('POST', '/v1/payments/batch', {
+      key: org.key,
+      body: { idempotencyKey: 'batch-7', payments: [{ from: payer, to: payee, amount: '1.00' }] },
+    });
 
     // Assess
     expect(response.status, response.text).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'payments.1.idempotencyKey' } });
+    expect(response.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { field: 'payments.1.idempotencyKey' },
+    });
     expect(balanceAfterRefusal).toBe('50.00000000');
     // The refused batch claimed nothing: the key is free for a batch.
     expect(again.status, again.text).toBe(200);
@@ -85,11 +119,15 @@ describe('ledger v2 defects (DynamoDB Local)', () => {
     const flaky: PaymentStore = {
       ...real,
       commit: async (changes) => {
-        if (changes.some((change) => change.type === 'posting') && ++commits === 2) throw new TransactionConflictError(5, new Error('TransactionConflict'));
+        if (changes.some((change) => change.type === 'posting') && ++commits === 2)
+          throw new TransactionConflictError(5, new Error('TransactionConflict'));
         return real.commit(changes);
       },
     };
-    const payments = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), { table, stores: { payments: flaky } }).services.payments;
+    const payments = createContainer(loadConfig({ TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint }), {
+      table,
+      stores: { payments: flaky },
+    }).services.payments;
     const items = ['1.00', '2.00', '3.00'].map((amount) => ({ from: payer.id, to: payee.id, amount }));
 
     // Act
@@ -98,7 +136,11 @@ describe('ledger v2 defects (DynamoDB Local)', () => {
 
     // Assess
     expect(first.status).toBe(207);
-    const results = (first.body as { error: { details: { results: { status: number; error?: { code: string }; payment?: { id: string } }[] } } }).error.details.results;
+    const results = (
+      first.body as {
+        error: { details: { results: { status: number; error?: { code: string }; payment?: { id: string } }[] } };
+      }
+    ).error.details.results;
     expect(results.map((r) => r.status)).toEqual([200, 409, 200]);
     expect(results[1]!.error?.code).toBe('CONCURRENT_UPDATE');
     expect(retry.status).toBe(200);
@@ -113,7 +155,10 @@ describe('ledger v2 defects (DynamoDB Local)', () => {
     const org = await service.createOrganization();
     const { payer, payee } = await fundedWallets(org.key, '100.00');
     const description = '支払明細書'.repeat(205).slice(0, 1024);
-    const body = { idempotencyKey: 'cjk-batch', payments: Array.from({ length: 100 }, () => ({ from: payer, to: payee, amount: '0.01', description })) };
+    const body = {
+      idempotencyKey: 'cjk-batch',
+      payments: Array.from({ length: 100 }, () => ({ from: payer, to: payee, amount: '0.01', description })),
+    };
 
     // Act
     const first = await service.call('POST', '/v1/payments/batch', { key: org.key, body });
@@ -133,7 +178,14 @@ describe('ledger v2 defects (DynamoDB Local)', () => {
     const table = await createTestTable();
     const scope = { organizationId: 'org_snapshotpagesXXXXXXXXXXX', environment: 'SANDBOX' as const };
     const at = new Date().toISOString();
-    const wallet = newWallet({ id: 'wal_snapshotpagesXXXXXXXXXX', ...scope, name: 'Big policies', walletType: 'ORG', isMain: false, createdAt: at });
+    const wallet = newWallet({
+      id: 'wal_snapshotpagesXXXXXXXXXX',
+      ...scope,
+      name: 'Big policies',
+      walletType: 'ORG',
+      isMain: false,
+      createdAt: at,
+    });
     await table.store.commit([{ type: 'createWallet', wallet }]);
     for (let i = 0; i < 12; i++) {
       const policy: Policy = {
@@ -162,8 +214,10 @@ describe('ledger v2 defects (DynamoDB Local)', () => {
   it('defect 8: sandbox funding honours an idempotency key (header or body field): a retried fund call funds once', async () => {
     // Prepare
     const org = await service.createOrganization();
-    const wallet = (await service.call('POST', '/v1/wallets', { key: org.key, body: { name: 'Funded once' } })).body.id as string;
-    const fund = (body: Record<string, unknown>, headers: Record<string, string> = {}) => service.call('POST', `/v1/wallets/${wallet}/fund`, { key: org.key, body, headers });
+    const wallet = (await service.call('POST', '/v1/wallets', { key: org.key, body: { name: 'Funded once' } })).body
+      .id as string;
+    const fund = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      service.call('POST', `/v1/wallets/${wallet}/fund`, { key: org.key, body, headers });
 
     // Act
     const first = await fund({ amount: '25.00' }, { 'Idempotency-Key': 'fund-1' });

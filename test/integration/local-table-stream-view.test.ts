@@ -9,13 +9,19 @@ import { createTableInput } from '../../shared/persistence/table-schema.js';
  * journal projector read old images has a NEW_IMAGE stream, on which a payment written over its
  * key's expired answer would never be projected. ensureTable gives it the schema's stream view.
  */
-describe('the local run\'s table', () => {
-  it('gets the schema\'s stream view (NEW_AND_OLD_IMAGES) when kept from a run with another view', async () => {
+describe("the local run's table", () => {
+  it("gets the schema's stream view (NEW_AND_OLD_IMAGES) when kept from a run with another view", async () => {
     const endpoint = inject('dynamoEndpoint');
     const tableName = `test-${randomBytes(6).toString('hex')}`;
-    const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     const input = createTableInput(tableName);
-    await client.send(new CreateTableCommand({ ...input, StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }));
+    await client.send(
+      new CreateTableCommand({ ...input, StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }),
+    );
 
     await ensureTable(endpoint, tableName);
 

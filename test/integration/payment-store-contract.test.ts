@@ -7,5 +7,8 @@ let table: ReturnType<typeof createTestTable> | undefined;
 
 describePaymentStoreContract('DynamoDB Local', async () => {
   const context = await (table ??= createTestTable());
-  return { store: createPaymentStore(context), addWallet: (wallet) => context.store.commit([{ type: 'createWallet', wallet }]) };
+  return {
+    store: createPaymentStore(context),
+    addWallet: (wallet) => context.store.commit([{ type: 'createWallet', wallet }]),
+  };
 });

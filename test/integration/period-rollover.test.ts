@@ -21,15 +21,49 @@ describe('period limits across UTC midnight', () => {
     const scope = { organizationId: newId('organization'), environment: 'SANDBOX' as const };
     const [payer, payee] = [newId('wallet'), newId('wallet')];
     const at0 = new Date('2026-11-22T23:59:59.000Z');
-    await table.store.commit([payer, payee].map((id) => ({ type: 'createWallet' as const, wallet: newWallet({ id, ...scope, name: id, walletType: 'ORG', isMain: false, createdAt: at0.toISOString() }) })));
+    await table.store.commit(
+      [payer, payee].map((id) => ({
+        type: 'createWallet' as const,
+        wallet: newWallet({ id, ...scope, name: id, walletType: 'ORG', isMain: false, createdAt: at0.toISOString() }),
+      })),
+    );
     const ledger = createLedgerService({ store: createLedgerStore(table), clock: fixedClock(at0), ids: newId });
-    await ledger.post(scope, { from: systemAccount('acc_SANDBOX_FUNDING'), to: walletAccount(payer), amount: new Big(1000), type: 'FUNDING' });
+    await ledger.post(scope, {
+      from: systemAccount('acc_SANDBOX_FUNDING'),
+      to: walletAccount(payer),
+      amount: new Big(1000),
+      type: 'FUNDING',
+    });
     const snapshots = createWalletSnapshotReader(table);
     const limit = new Big(100);
-    const limitsAt = (at: Date, amount: Big): PeriodLimitCheck[] => [{ walletId: payer, period: 'DAY', periodKey: periodKeyOf('DAY', at), limit, amount, expiresAtEpochS: 0 }];
+    const limitsAt = (at: Date, amount: Big): PeriodLimitCheck[] => [
+      { walletId: payer, period: 'DAY', periodKey: periodKeyOf('DAY', at), limit, amount, expiresAtEpochS: 0 },
+    ];
     const pay = (at: Date, amount: Big, counters: Awaited<ReturnType<typeof snapshots.getWalletSnapshot>>) => {
-      const t: Transaction = { id: newId('transaction'), type: 'PAYMENT', ...scope, from: payer, to: payee, payeeOrganizationId: scope.organizationId, amount: amount.toFixed(2), fee: '0.00', currency: 'USD', status: 'POSTED', createdAt: at.toISOString(), postedAt: at.toISOString(), requestedByKeyId: 'key_x' } as Transaction;
-      return table.store.commit([paymentPosting({ transaction: t, record: 'create', actor: { actorType: 'API_KEY', actorId: 'key_x', ipAddress: '1.1.1.1' }, auditAction: AUDIT.payment.create, spend: spendOf(payer, amount, at, limitsAt(at, amount), counters!.counters) })]);
+      const t: Transaction = {
+        id: newId('transaction'),
+        type: 'PAYMENT',
+        ...scope,
+        from: payer,
+        to: payee,
+        payeeOrganizationId: scope.organizationId,
+        amount: amount.toFixed(2),
+        fee: '0.00',
+        currency: 'USD',
+        status: 'POSTED',
+        createdAt: at.toISOString(),
+        postedAt: at.toISOString(),
+        requestedByKeyId: 'key_x',
+      } as Transaction;
+      return table.store.commit([
+        paymentPosting({
+          transaction: t,
+          record: 'create',
+          actor: { actorType: 'API_KEY', actorId: 'key_x', ipAddress: '1.1.1.1' },
+          auditAction: AUDIT.payment.create,
+          spend: spendOf(payer, amount, at, limitsAt(at, amount), counters!.counters),
+        }),
+      ]);
     };
     const oldDay = new Date('2026-11-22T23:59:59.900Z');
     const newDay = new Date('2026-11-23T00:00:00.100Z');

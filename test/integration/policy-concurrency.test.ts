@@ -43,17 +43,33 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
 
   async function newPolicy(dailyLimit = '500.00') {
     const wallet = await testApp.app.services.wallets.create(org.ctx, AUDIT.wallet.create, { name: 'Payer' });
-    return testApp.app.services.policies.create(org.ctx, AUDIT.policy.create, { walletId: wallet.id, name: 'Cap', maxTransactionAmount: '100.00', requireHumanApproval: false, dailyLimit });
+    return testApp.app.services.policies.create(org.ctx, AUDIT.policy.create, {
+      walletId: wallet.id,
+      name: 'Cap',
+      maxTransactionAmount: '100.00',
+      requireHumanApproval: false,
+      dailyLimit,
+    });
   }
 
   /** The policy service of one request whose write waits until released. */
   function slowRequest() {
     const paused = pausedBeforeWrite(createPolicyStore(testApp.app.core.table));
-    return { service: policyService(testApp.app.core, { store: paused.store }), reached: paused.reached, release: paused.release };
+    return {
+      service: policyService(testApp.app.core, { store: paused.store }),
+      reached: paused.reached,
+      release: paused.release,
+    };
   }
 
   async function storedVersion(walletId: string, policyId: string): Promise<number | undefined> {
-    const output = await testApp.table.client.send(new GetCommand({ TableName: testApp.table.tableName, Key: { PK: `WALLET#${walletId}`, SK: `POLICY#${policyId}` }, ConsistentRead: true }));
+    const output = await testApp.table.client.send(
+      new GetCommand({
+        TableName: testApp.table.tableName,
+        Key: { PK: `WALLET#${walletId}`, SK: `POLICY#${policyId}` },
+        ConsistentRead: true,
+      }),
+    );
     return output.Item?.version === undefined ? undefined : Number(output.Item.version);
   }
 
@@ -68,7 +84,9 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
 
     await expect(patching).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect((await testApp.app.store.getPolicy(policy.id))?.status).toBe('DELETED');
-    await expect(testApp.app.services.policies.get(org.ctx, policy.id)).rejects.toMatchObject({ code: 'POLICY_NOT_FOUND' });
+    await expect(testApp.app.services.policies.get(org.ctx, policy.id)).rejects.toMatchObject({
+      code: 'POLICY_NOT_FOUND',
+    });
     const listed = await testApp.app.services.policies.list(org.ctx, policy.walletId, { limit: 100 });
     expect(listed.items.map((p) => p.id)).not.toContain(policy.id);
   });
@@ -79,7 +97,9 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
     const renaming = stale.service.update(org.ctx, AUDIT.policy.update, policy.id, { name: 'Renamed' });
     await stale.reached();
 
-    const tightened = await testApp.app.services.policies.update(org.ctx, AUDIT.policy.update, policy.id, { dailyLimit: '50.00' });
+    const tightened = await testApp.app.services.policies.update(org.ctx, AUDIT.policy.update, policy.id, {
+      dailyLimit: '50.00',
+    });
     stale.release();
 
     await expect(renaming).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
@@ -100,14 +120,21 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
 
     await expect(deleting).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect((await testApp.app.services.policies.get(org.ctx, policy.id)).dailyLimit?.toFixed(2)).toBe('10.00');
-    await expect(testApp.app.services.policies.remove(org.ctx, AUDIT.policy.delete, policy.id)).resolves.toEqual({ id: policy.id, deleted: true });
+    await expect(testApp.app.services.policies.remove(org.ctx, AUDIT.policy.delete, policy.id)).resolves.toEqual({
+      id: policy.id,
+      deleted: true,
+    });
   });
 
   it('under 12 simultaneous PATCHes counts one version per write that succeeded, and every other one answers CONCURRENT_UPDATE', async () => {
     const policy = await newPolicy();
     const limits = Array.from({ length: 12 }, (_, i) => `${(i + 1) * 10}.00`);
 
-    const outcomes = await Promise.allSettled(limits.map((dailyLimit) => testApp.app.services.policies.update(org.ctx, AUDIT.policy.update, policy.id, { dailyLimit })));
+    const outcomes = await Promise.allSettled(
+      limits.map((dailyLimit) =>
+        testApp.app.services.policies.update(org.ctx, AUDIT.policy.update, policy.id, { dailyLimit }),
+      ),
+    );
 
     const written = outcomes.filter((o) => o.status === 'fulfilled');
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -115,14 +142,24 @@ describe('concurrent policy changes (DynamoDB Local)', () => {
     for (const failure of refused) expect(failure.reason).toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect(await storedVersion(policy.walletId, policy.id)).toBe(1 + written.length);
     const stored = await testApp.app.services.policies.get(org.ctx, policy.id);
-    const winners = written.map((o) => (o as PromiseFulfilledResult<Awaited<ReturnType<typeof testApp.app.services.policies.update>>>).value.dailyLimit?.toFixed(2));
+    const winners = written.map((o) =>
+      (
+        o as PromiseFulfilledResult<Awaited<ReturnType<typeof testApp.app.services.policies.update>>>
+      ).value.dailyLimit?.toFixed(2),
+    );
     expect(winners).toContain(stored.dailyLimit?.toFixed(2));
   });
 
   it('changes a policy written before versioning (no version attribute) once, then versions it', async () => {
     const policy = await newPolicy();
     const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-    await testApp.table.client.send(new UpdateCommand({ TableName: testApp.table.tableName, Key: { PK: `WALLET#${policy.walletId}`, SK: `POLICY#${policy.id}` }, UpdateExpression: 'REMOVE version' }));
+    await testApp.table.client.send(
+      new UpdateCommand({
+        TableName: testApp.table.tableName,
+        Key: { PK: `WALLET#${policy.walletId}`, SK: `POLICY#${policy.id}` },
+        UpdateExpression: 'REMOVE version',
+      }),
+    );
     const stale = slowRequest();
     const renaming = stale.service.update(org.ctx, AUDIT.policy.update, policy.id, { name: 'Stale' });
     await stale.reached();

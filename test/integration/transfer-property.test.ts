@@ -55,24 +55,64 @@ type Command =
 const rail = fc.constantFrom<Rail>('ACH', 'WIRE', 'FEDNOW', 'USDC');
 const index = fc.nat({ max: 40 });
 const command: fc.Arbitrary<Command> = fc.oneof(
-  fc.record({ kind: fc.constant('deposit' as const), wallet: fc.nat({ max: WALLETS - 1 }), cents: fc.integer({ min: 2500, max: 20000 }), micros: fc.nat({ max: 9999 }), rail, failing: fc.boolean() }),
-  fc.record({ kind: fc.constant('withdraw' as const), wallet: fc.nat({ max: WALLETS - 1 }), cents: fc.integer({ min: 1, max: 15000 }), micros: fc.nat({ max: 9999 }), rail, magic: fc.constantFrom('none' as const, 'none' as const, 'fail' as const, 'reject' as const) }),
-  fc.record({ kind: fc.constant('race' as const), transfer: index, to: fc.constantFrom('PENDING' as const, 'COMPLETED' as const, 'FAILED' as const) }),
+  fc.record({
+    kind: fc.constant('deposit' as const),
+    wallet: fc.nat({ max: WALLETS - 1 }),
+    cents: fc.integer({ min: 2500, max: 20000 }),
+    micros: fc.nat({ max: 9999 }),
+    rail,
+    failing: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('withdraw' as const),
+    wallet: fc.nat({ max: WALLETS - 1 }),
+    cents: fc.integer({ min: 1, max: 15000 }),
+    micros: fc.nat({ max: 9999 }),
+    rail,
+    magic: fc.constantFrom('none' as const, 'none' as const, 'fail' as const, 'reject' as const),
+  }),
+  fc.record({
+    kind: fc.constant('race' as const),
+    transfer: index,
+    to: fc.constantFrom('PENDING' as const, 'COMPLETED' as const, 'FAILED' as const),
+  }),
   fc.record({ kind: fc.constant('freeze' as const), wallet: fc.nat({ max: WALLETS - 1 }), frozen: fc.boolean() }),
-  fc.record({ kind: fc.constant('internal' as const), from: fc.nat({ max: WALLETS - 1 }), to: fc.nat({ max: WALLETS - 1 }), cents: fc.integer({ min: 1, max: 10000 }) }),
-  fc.record({ kind: fc.constant('step' as const), transfer: index, step: fc.constantFrom('submit' as const, 'settle' as const), twice: fc.boolean() }),
-  fc.record({ kind: fc.constant('step' as const), transfer: index, step: fc.constant('settle' as const), twice: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('internal' as const),
+    from: fc.nat({ max: WALLETS - 1 }),
+    to: fc.nat({ max: WALLETS - 1 }),
+    cents: fc.integer({ min: 1, max: 10000 }),
+  }),
+  fc.record({
+    kind: fc.constant('step' as const),
+    transfer: index,
+    step: fc.constantFrom('submit' as const, 'settle' as const),
+    twice: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('step' as const),
+    transfer: index,
+    step: fc.constant('settle' as const),
+    twice: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('cancel' as const), transfer: index }),
-  fc.record({ kind: fc.constant('advance' as const), transfer: index, to: fc.constantFrom('PENDING' as const, 'COMPLETED' as const, 'FAILED' as const) }),
+  fc.record({
+    kind: fc.constant('advance' as const),
+    transfer: index,
+    to: fc.constantFrom('PENDING' as const, 'COMPLETED' as const, 'FAILED' as const),
+  }),
   fc.record({ kind: fc.constant('release' as const), transfer: index }),
   fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 4000 }) }),
 );
 
 const amountOf = (cents: number) => new Big(cents).div(100).toFixed(2);
 /** USDC takes up to 6 decimals: whole cents plus some micro-units. */
-const amountIn = (railName: Rail, cents: number, micros: number) => (railName === 'USDC' ? new Big(cents).div(100).plus(new Big(micros).div(1_000_000)).toFixed() : amountOf(cents));
+const amountIn = (railName: Rail, cents: number, micros: number) =>
+  railName === 'USDC' ? new Big(cents).div(100).plus(new Big(micros).div(1_000_000)).toFixed() : amountOf(cents);
 const counterpartyOf = (railName: Rail, ending: string) =>
-  railName === 'USDC' ? { type: railName, address: `0x000000000000000000000000000000000000${ending === '0002' ? 'dead' : 'beef'}` } : { type: railName, routingNumber: '021000021', accountNumber: `00001111${ending}` };
+  railName === 'USDC'
+    ? { type: railName, address: `0x000000000000000000000000000000000000${ending === '0002' ? 'dead' : 'beef'}` }
+    : { type: railName, routingNumber: '021000021', accountNumber: `00001111${ending}` };
 
 describe('transfers keep the ledger invariant under random runs with faults (DynamoDB Local)', () => {
   let table: Awaited<ReturnType<typeof createTestTable>>;
@@ -98,9 +138,27 @@ describe('transfers keep the ledger invariant under random runs with faults (Dyn
     const scope = { organizationId: newId('organization'), environment: 'SANDBOX' as const };
     const walletIds = Array.from({ length: WALLETS }, () => newId('wallet'));
     injecting = false;
-    await table.store.commit(walletIds.map((id) => ({ type: 'createWallet' as const, wallet: newWallet({ id, ...scope, name: id, walletType: 'ORG', isMain: false, createdAt: clock.now().toISOString() }) })));
+    await table.store.commit(
+      walletIds.map((id) => ({
+        type: 'createWallet' as const,
+        wallet: newWallet({
+          id,
+          ...scope,
+          name: id,
+          walletType: 'ORG',
+          isMain: false,
+          createdAt: clock.now().toISOString(),
+        }),
+      })),
+    );
     const ledger = createLedgerService({ store: createLedgerStore(table), clock, ids: newId });
-    for (const walletId of walletIds) await ledger.post(scope, { from: systemAccount('acc_SANDBOX_FUNDING'), to: walletAccount(walletId), amount: FUNDED, type: 'FUNDING' });
+    for (const walletId of walletIds)
+      await ledger.post(scope, {
+        from: systemAccount('acc_SANDBOX_FUNDING'),
+        to: walletAccount(walletId),
+        amount: FUNDED,
+        type: 'FUNDING',
+      });
     injecting = true;
 
     const real = createTransferStore(table);
@@ -115,12 +173,35 @@ describe('transfers keep the ledger invariant under random runs with faults (Dyn
       },
     };
     const transfers = createTransferService(
-      { store, clock, ids: newId, issueKey: () => { throw new Error('unused'); }, limits: { walletsPerEnvironment: 100, sandboxFundingMax: '10000' }, timeScale: 60 },
+      {
+        store,
+        clock,
+        ids: newId,
+        issueKey: () => {
+          throw new Error('unused');
+        },
+        limits: { walletsPerEnvironment: 100, sandboxFundingMax: '10000' },
+        timeScale: 60,
+      },
       // Half the runs with a rail that accepts every cancel: cancels then race settlements at the database.
-      { rails: { SANDBOX: permissiveCancels ? { ...sandboxRail(clock, 60), cancel: async () => ({ cancelled: true as const }) } : sandboxRail(clock, 60), PRODUCTION: unconfiguredRail }, sealer: localSealer(randomBytes(32).toString('hex')) },
+      {
+        rails: {
+          SANDBOX: permissiveCancels
+            ? { ...sandboxRail(clock, 60), cancel: async () => ({ cancelled: true as const }) }
+            : sandboxRail(clock, 60),
+          PRODUCTION: unconfiguredRail,
+        },
+        sealer: localSealer(randomBytes(32).toString('hex')),
+      },
     );
     const ctx: RequestContext = {
-      principal: { kind: 'ORGANIZATION', keyId: 'key_property', ...scope, permissions: ['wallets:read', 'wallets:write', 'payments:read', 'payments:write'], walletId: null },
+      principal: {
+        kind: 'ORGANIZATION',
+        keyId: 'key_property',
+        ...scope,
+        permissions: ['wallets:read', 'wallets:write', 'payments:read', 'payments:write'],
+        walletId: null,
+      },
       actor: { actorType: 'API_KEY', actorId: 'key_property', ipAddress: '203.0.113.9' },
       requestId: 'property',
     };
@@ -133,11 +214,15 @@ describe('transfers keep the ledger invariant under random runs with faults (Dyn
         try {
           const answer = await call();
           // A refusal kept under the idempotency key is answered, not thrown.
-          const refused = (answer as { status?: number; body?: { error?: { code?: string } } } | undefined)?.body?.error?.code;
+          const refused = (answer as { status?: number; body?: { error?: { code?: string } } } | undefined)?.body?.error
+            ?.code;
           if (refused) outcomes[refused] = (outcomes[refused] ?? 0) + 1;
           return answer;
         } catch (error) {
-          if ((error instanceof LostResponse || (error instanceof ApiError && error.code === 'CONCURRENT_UPDATE')) && attempt < 5) {
+          if (
+            (error instanceof LostResponse || (error instanceof ApiError && error.code === 'CONCURRENT_UPDATE')) &&
+            attempt < 5
+          ) {
             faults.retries++;
             continue;
           }
@@ -155,20 +240,62 @@ describe('transfers keep the ledger invariant under random runs with faults (Dyn
       outcomes[c.kind] = (outcomes[c.kind] ?? 0) + 1;
       if (c.kind === 'deposit') {
         const currency = c.rail === 'USDC' ? 'USDC' : 'USD';
-        const answer = await retried(() => transfers.deposit(ctx, AUDIT.transfer.deposit, { walletId: walletIds[c.wallet]!, amount: amountIn(c.rail, c.cents, c.micros), currency, counterparty: counterpartyOf(c.rail, c.failing ? '0002' : '1234') }, key));
-        if (answer && answer.status < 300 && !ids.includes((answer.body as { id: string }).id)) ids.push((answer.body as { id: string }).id);
+        const answer = await retried(() =>
+          transfers.deposit(
+            ctx,
+            AUDIT.transfer.deposit,
+            {
+              walletId: walletIds[c.wallet]!,
+              amount: amountIn(c.rail, c.cents, c.micros),
+              currency,
+              counterparty: counterpartyOf(c.rail, c.failing ? '0002' : '1234'),
+            },
+            key,
+          ),
+        );
+        if (answer && answer.status < 300 && !ids.includes((answer.body as { id: string }).id))
+          ids.push((answer.body as { id: string }).id);
       } else if (c.kind === 'withdraw') {
         const currency = c.rail === 'USDC' ? 'USDC' : 'USD';
         const ending = c.magic === 'fail' ? '0002' : c.magic === 'reject' && c.rail !== 'USDC' ? '0003' : '1234';
-        const answer = await retried(() => transfers.withdraw(ctx, AUDIT.transfer.withdraw, { walletId: walletIds[c.wallet]!, amount: amountIn(c.rail, c.cents, c.micros), currency, counterparty: counterpartyOf(c.rail, ending) }, key));
-        if (answer && answer.status < 300 && !ids.includes((answer.body as { id: string }).id)) ids.push((answer.body as { id: string }).id);
+        const answer = await retried(() =>
+          transfers.withdraw(
+            ctx,
+            AUDIT.transfer.withdraw,
+            {
+              walletId: walletIds[c.wallet]!,
+              amount: amountIn(c.rail, c.cents, c.micros),
+              currency,
+              counterparty: counterpartyOf(c.rail, ending),
+            },
+            key,
+          ),
+        );
+        if (answer && answer.status < 300 && !ids.includes((answer.body as { id: string }).id))
+          ids.push((answer.body as { id: string }).id);
       } else if (c.kind === 'internal') {
-        await retried(() => transfers.internal(ctx, AUDIT.transfer.internal, { fromWalletId: walletIds[c.from]!, toWalletId: walletIds[c.to]!, amount: amountOf(c.cents) }, key));
+        await retried(() =>
+          transfers.internal(
+            ctx,
+            AUDIT.transfer.internal,
+            { fromWalletId: walletIds[c.from]!, toWalletId: walletIds[c.to]!, amount: amountOf(c.cents) },
+            key,
+          ),
+        );
       } else if (c.kind === 'tick') {
         clock.advance(c.ms);
       } else if (c.kind === 'freeze') {
         const walletId = walletIds[c.wallet]!;
-        await retried(() => table.store.commit([{ type: 'updateWallet', walletId, trigger: c.frozen ? 'freeze' : 'unfreeze', set: { status: c.frozen ? 'FROZEN' : 'ACTIVE' } }]));
+        await retried(() =>
+          table.store.commit([
+            {
+              type: 'updateWallet',
+              walletId,
+              trigger: c.frozen ? 'freeze' : 'unfreeze',
+              set: { status: c.frozen ? 'FROZEN' : 'ACTIVE' },
+            },
+          ]),
+        );
       } else {
         const id = pick(c.transfer);
         if (!id) continue;
@@ -181,17 +308,28 @@ describe('transfers keep the ledger invariant under random runs with faults (Dyn
           await retried(() => transfers.advance(ctx, AUDIT.transfer.advance, id, c.to));
         } else if (c.kind === 'race') {
           // The workflow's settle, a client's cancel and the test helper at once on one transfer.
-          await Promise.all([retried(() => transfers.runStep({ step: 'settle', transferId: id })), retried(() => transfers.cancel(ctx, AUDIT.transfer.cancel, id)), retried(() => transfers.advance(ctx, AUDIT.transfer.advance, id, c.to))]);
+          await Promise.all([
+            retried(() => transfers.runStep({ step: 'settle', transferId: id })),
+            retried(() => transfers.cancel(ctx, AUDIT.transfer.cancel, id)),
+            retried(() => transfers.advance(ctx, AUDIT.transfer.advance, id, c.to)),
+          ]);
         } else {
           await retried(() => transfers.releaseClearing(id));
         }
       }
     }
-    return [...(await checkLedger(table.client, table.tableName)).problems, ...(await balancesFollowTransfers(real, scope, walletIds))];
+    return [
+      ...(await checkLedger(table.client, table.tableName)).problems,
+      ...(await balancesFollowTransfers(real, scope, walletIds)),
+    ];
   }
 
   /** Each wallet's buckets as its funding and its transfers' final states say. */
-  async function balancesFollowTransfers(store: TransferStore, scope: { organizationId: string; environment: 'SANDBOX' }, walletIds: string[]): Promise<string[]> {
+  async function balancesFollowTransfers(
+    store: TransferStore,
+    scope: { organizationId: string; environment: 'SANDBOX' },
+    walletIds: string[],
+  ): Promise<string[]> {
     const all: Transfer[] = (await store.listTransfers(scope, {}, { limit: 100 })).items;
     const expected = new Map(walletIds.map((id) => [id, { available: FUNDED, held: new Big(0), pending: new Big(0) }]));
     for (const t of all) {
@@ -215,8 +353,14 @@ describe('transfers keep the ledger invariant under random runs with faults (Dyn
     for (const id of walletIds) {
       const wallet = (await store.getWallet(id))!;
       const want = expected.get(id)!;
-      if (!wallet.balance.eq(want.available) || !wallet.heldBalance.eq(want.held) || !wallet.pendingBalance.eq(want.pending)) {
-        problems.push(`wallet ${id}: available/held/pending ${wallet.balance.toFixed()}/${wallet.heldBalance.toFixed()}/${wallet.pendingBalance.toFixed()}, transfers say ${want.available.toFixed()}/${want.held.toFixed()}/${want.pending.toFixed()}`);
+      if (
+        !wallet.balance.eq(want.available) ||
+        !wallet.heldBalance.eq(want.held) ||
+        !wallet.pendingBalance.eq(want.pending)
+      ) {
+        problems.push(
+          `wallet ${id}: available/held/pending ${wallet.balance.toFixed()}/${wallet.heldBalance.toFixed()}/${wallet.pendingBalance.toFixed()}, transfers say ${want.available.toFixed()}/${want.held.toFixed()}/${want.pending.toFixed()}`,
+        );
       }
     }
     return problems;
@@ -225,13 +369,19 @@ describe('transfers keep the ledger invariant under random runs with faults (Dyn
   it('after every run: zero sum, nothing negative, holds settled once, balances as the transfer states say', async () => {
     let operations = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: STEPS, maxLength: STEPS }), fc.boolean(), async (commands, permissiveCancels) => {
-        operations += commands.length;
-        expect(await run(commands, permissiveCancels)).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.array(command, { minLength: STEPS, maxLength: STEPS }),
+        fc.boolean(),
+        async (commands, permissiveCancels) => {
+          operations += commands.length;
+          expect(await run(commands, permissiveCancels)).toEqual([]);
+        },
+      ),
       { numRuns: RUNS, endOnFailure: true },
     );
-    console.log(`transfer property (DynamoDB Local): ${operations} operations, ${faults.conflicts} TransactionConflicts and ${faults.lostAnswers} lost answers injected, ${faults.retries} retries; outcomes ${JSON.stringify(outcomes)}`);
+    console.log(
+      `transfer property (DynamoDB Local): ${operations} operations, ${faults.conflicts} TransactionConflicts and ${faults.lostAnswers} lost answers injected, ${faults.retries} retries; outcomes ${JSON.stringify(outcomes)}`,
+    );
     expect(operations).toBe(RUNS * STEPS);
   }, 600_000);
 });

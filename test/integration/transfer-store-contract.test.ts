@@ -7,5 +7,9 @@ let table: ReturnType<typeof createTestTable> | undefined;
 
 describeTransferStoreContract('DynamoDB Local', async () => {
   const context = await (table ??= createTestTable());
-  return { store: createTransferStore(context), addWallet: (wallet) => context.store.commit([{ type: 'createWallet', wallet }]), addPolicy: (policy) => context.store.commit([{ type: 'putPolicy', policy, isNew: true }]) };
+  return {
+    store: createTransferStore(context),
+    addWallet: (wallet) => context.store.commit([{ type: 'createWallet', wallet }]),
+    addPolicy: (policy) => context.store.commit([{ type: 'putPolicy', policy, isNew: true }]),
+  };
 });

@@ -57,9 +57,16 @@ async function runTransfer(steps: { submit: Step; settle?: Step }) {
   return { transferId, calls, outcome, errors, steps: calls.map((call) => call.step) };
 }
 
-const pending = (input: TransferStepInput, settleAt = settleAtIn(SETTLE_DELAY_MS)): TransferStepOutput => ({ transferId: input.transferId, status: 'PENDING', settleAt });
-const answer = (status: TransferStepOutput['status']) => (input: TransferStepInput): TransferStepOutput => ({ transferId: input.transferId, status });
-const lastStatus = (outcome: ExecutionOutcome) => (outcome.status === 'SUCCEEDED' ? (outcome.output as { step: TransferStepOutput }).step.status : undefined);
+const pending = (input: TransferStepInput, settleAt = settleAtIn(SETTLE_DELAY_MS)): TransferStepOutput => ({
+  transferId: input.transferId,
+  status: 'PENDING',
+  settleAt,
+});
+const answer =
+  (status: TransferStepOutput['status']) =>
+  (input: TransferStepInput): TransferStepOutput => ({ transferId: input.transferId, status });
+const lastStatus = (outcome: ExecutionOutcome) =>
+  outcome.status === 'SUCCEEDED' ? (outcome.output as { step: TransferStepOutput }).step.status : undefined;
 const errorOf = (outcome: ExecutionOutcome) => (outcome.status === 'FAILED' ? String(outcome.error) : '');
 
 describe('transfer workflow', () => {
@@ -80,7 +87,7 @@ describe('transfer workflow', () => {
     expect(run.outcome.status === 'SUCCEEDED' && run.outcome.output).toMatchObject({ transferId: run.transferId });
   });
 
-  it('passes the execution\'s transfer id to every step', async () => {
+  it("passes the execution's transfer id to every step", async () => {
     const seen: TransferStepInput[] = [];
     const run = await runTransfer({
       submit: (input) => (seen.push(input), pending(input)),
@@ -116,11 +123,14 @@ describe('transfer workflow', () => {
     expect(lastStatus(run.outcome)).toBe('CANCELLED');
   });
 
-  it.each(['COMPLETED', 'CANCELLED'] as const)('ends after the submit step when it finds the transfer already %s (a test helper, a cancel)', async (status) => {
-    const run = await runTransfer({ submit: answer(status) });
-    expect(run.outcome.status).toBe('SUCCEEDED');
-    expect(run.steps).toEqual(['submit']);
-  });
+  it.each(['COMPLETED', 'CANCELLED'] as const)(
+    'ends after the submit step when it finds the transfer already %s (a test helper, a cancel)',
+    async (status) => {
+      const run = await runTransfer({ submit: answer(status) });
+      expect(run.outcome.status).toBe('SUCCEEDED');
+      expect(run.steps).toEqual(['submit']);
+    },
+  );
 
   it('retries a step that failed once (the step is idempotent)', async () => {
     const run = await runTransfer({
@@ -138,7 +148,7 @@ describe('transfer workflow', () => {
     expect(lastStatus(run.outcome)).toBe('COMPLETED');
   });
 
-  it('fails the execution (the alarm\'s case) when a step keeps failing, after its retries', async () => {
+  it("fails the execution (the alarm's case) when a step keeps failing, after its retries", async () => {
     const run = await runTransfer({
       submit: () => {
         throw new Error('the rail is down');
@@ -156,21 +166,24 @@ describe('transfer workflow', () => {
   it.each([
     ['a past', -500],
     ['a later', 300],
-  ])('asks the rail again a second after %s settleAt when it has not settled yet (never in a tight loop)', async (_case, offsetMs) => {
-    let again = 0;
-    const run = await runTransfer({
-      submit: (input) => pending(input),
-      settle: (input, call) => {
-        if (call > 1) return answer('COMPLETED')(input);
-        again = Date.now() + offsetMs;
-        return pending(input, new Date(again).toISOString());
-      },
-    });
-    expect(run.outcome.status).toBe('SUCCEEDED');
-    expect(run.steps).toEqual(['submit', 'settle', 'settle']);
-    expect(run.calls[2]!.at - Math.max(again, run.calls[1]!.at)).toBeGreaterThanOrEqual(1_000 - 5);
-    expect(lastStatus(run.outcome)).toBe('COMPLETED');
-  });
+  ])(
+    'asks the rail again a second after %s settleAt when it has not settled yet (never in a tight loop)',
+    async (_case, offsetMs) => {
+      let again = 0;
+      const run = await runTransfer({
+        submit: (input) => pending(input),
+        settle: (input, call) => {
+          if (call > 1) return answer('COMPLETED')(input);
+          again = Date.now() + offsetMs;
+          return pending(input, new Date(again).toISOString());
+        },
+      });
+      expect(run.outcome.status).toBe('SUCCEEDED');
+      expect(run.steps).toEqual(['submit', 'settle', 'settle']);
+      expect(run.calls[2]!.at - Math.max(again, run.calls[1]!.at)).toBeGreaterThanOrEqual(1_000 - 5);
+      expect(lastStatus(run.outcome)).toBe('COMPLETED');
+    },
+  );
 
   it.each([
     ['INITIATED after submit', answer('INITIATED'), undefined],
@@ -195,7 +208,10 @@ describe('transfer workflow with the real transfer-steps handler (DynamoDB Local
   const ROUTING_NUMBER = '021000021';
   let t: TestApp;
   let workers: LocalWorkers;
-  const env: Record<string, string> = { [ENV.timeScale]: '100', [ENV.dataEncryptionKey]: randomBytes(32).toString('hex') };
+  const env: Record<string, string> = {
+    [ENV.timeScale]: '100',
+    [ENV.dataEncryptionKey]: randomBytes(32).toString('hex'),
+  };
 
   beforeAll(async () => {
     t = await startTestApp(env);
@@ -244,11 +260,19 @@ describe('transfer workflow with the real transfer-steps handler (DynamoDB Local
   it('a cancel committed while the execution waits for the rail wins: the settle step finds CANCELLED, the hold is released once', async () => {
     const org = await t.createOrganization();
     await t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '100.00');
-    const created = await t.app.services.transfers.withdraw(org.ctx, AUDIT.transfer.withdraw, { walletId: org.mainWalletId, amount: '40.00', currency: 'USD', counterparty: { type: 'ACH', routingNumber: ROUTING_NUMBER, accountNumber: '123456789' } });
+    const created = await t.app.services.transfers.withdraw(org.ctx, AUDIT.transfer.withdraw, {
+      walletId: org.mainWalletId,
+      amount: '40.00',
+      currency: 'USD',
+      counterparty: { type: 'ACH', routingNumber: ROUTING_NUMBER, accountNumber: '123456789' },
+    });
     const transferId = (created.body as { id: string }).id;
     // ACH settles after 3 minutes / TIME_SCALE 100 = 1.8 s: the execution is in its Wait state.
-    for (let i = 0; i < 100 && (await t.app.services.transfers.get(org.ctx, transferId)).status !== 'PENDING'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(await t.app.services.transfers.cancel(org.ctx, AUDIT.transfer.cancel, transferId)).toMatchObject({ status: 'CANCELLED' });
+    for (let i = 0; i < 100 && (await t.app.services.transfers.get(org.ctx, transferId)).status !== 'PENDING'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await t.app.services.transfers.cancel(org.ctx, AUDIT.transfer.cancel, transferId)).toMatchObject({
+      status: 'CANCELLED',
+    });
     const outcome = await workers.workflows!.outcome(TRANSFER_WORKFLOW_NAME, transferId);
     expect(outcome).toMatchObject({ status: 'SUCCEEDED', output: { step: { status: 'CANCELLED' } } });
     const wallet = await t.app.services.wallets.get(org.ctx, org.mainWalletId);

@@ -19,11 +19,15 @@ describe('wallet funding against DynamoDB Local', () => {
 
     // Act
     const results = await Promise.allSettled(
-      Array.from({ length: CONCURRENT_FUNDINGS }, () => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, walletId, '12.34')),
+      Array.from({ length: CONCURRENT_FUNDINGS }, () =>
+        t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, walletId, '12.34'),
+      ),
     );
 
     // Assess
-    const failures = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+    const failures = results
+      .filter((r) => r.status === 'rejected')
+      .map((r) => String((r as PromiseRejectedResult).reason));
     expect(failures).toEqual([]);
     const wallet = await t.app.services.wallets.get(org.ctx, walletId);
     expect(wallet.balance.toFixed(8)).toBe('246.80000000');
@@ -35,7 +39,9 @@ describe('wallet funding against DynamoDB Local', () => {
 
     // Act
     await Promise.all(
-      Array.from({ length: CONCURRENT_FUNDINGS }, () => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '12.34')),
+      Array.from({ length: CONCURRENT_FUNDINGS }, () =>
+        t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '12.34'),
+      ),
     );
 
     // Assess
@@ -54,7 +60,9 @@ describe('wallet funding against DynamoDB Local', () => {
 
     // Act
     const funded = await Promise.all(
-      Array.from({ length: CONCURRENT_FUNDINGS }, () => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '12.34')),
+      Array.from({ length: CONCURRENT_FUNDINGS }, () =>
+        t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '12.34'),
+      ),
     );
 
     // Assess
@@ -65,7 +73,8 @@ describe('wallet funding against DynamoDB Local', () => {
     expect(fundingSide).toHaveLength(CONCURRENT_FUNDINGS);
     expect(fundingSide.every((entry) => exactNumber(entry.amount).eq('-12.34'))).toBe(true);
     const byTransaction = new Map(walletSide.map((entry) => [entry.transactionId, exactNumber(entry.amount)]));
-    for (const entry of fundingSide) expect(byTransaction.get(entry.transactionId)?.plus(exactNumber(entry.amount)).eq(0)).toBe(true);
+    for (const entry of fundingSide)
+      expect(byTransaction.get(entry.transactionId)?.plus(exactNumber(entry.amount)).eq(0)).toBe(true);
     expect(sumOf(walletSide).plus(sumOf(fundingSide)).eq(0)).toBe(true);
     const after = sumOf(await systemAccountEntries(t.table, 'SANDBOX', 'acc_SANDBOX_FUNDING'));
     expect(before.minus(after).toFixed(2)).toBe('246.80');
@@ -89,9 +98,14 @@ describe('wallet funding against DynamoDB Local', () => {
     const orgWallets = [orgA.mainWalletId, orgB.mainWalletId, extra.id];
     const walletTotals = await Promise.all(orgWallets.map(async (id) => sumOf(await walletEntries(t.table, id))));
     expect(walletTotals.map((total) => total.toFixed(2))).toEqual(['0.30', '7.00', '9999.99']);
-    const allWallets = [...(await t.app.store.listWallets(orgA.organizationId, 'SANDBOX', { limit: 100 })).items, ...(await t.app.store.listWallets(orgB.organizationId, 'SANDBOX', { limit: 100 })).items];
+    const allWallets = [
+      ...(await t.app.store.listWallets(orgA.organizationId, 'SANDBOX', { limit: 100 })).items,
+      ...(await t.app.store.listWallets(orgB.organizationId, 'SANDBOX', { limit: 100 })).items,
+    ];
     const balances = allWallets.reduce((sum, w) => sum.plus(w.balance), new Big(0));
-    const funding = (await systemAccountEntries(t.table, 'SANDBOX', 'acc_SANDBOX_FUNDING')).filter((e) => e.organizationId === orgA.organizationId || e.organizationId === orgB.organizationId);
+    const funding = (await systemAccountEntries(t.table, 'SANDBOX', 'acc_SANDBOX_FUNDING')).filter(
+      (e) => e.organizationId === orgA.organizationId || e.organizationId === orgB.organizationId,
+    );
     expect(balances.plus(sumOf(funding)).eq(0)).toBe(true);
   });
 
@@ -101,14 +115,20 @@ describe('wallet funding against DynamoDB Local', () => {
 
     // Act
     const funded = await Promise.all(
-      Array.from({ length: 5 }, () => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '1.00')),
+      Array.from({ length: 5 }, () =>
+        t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, '1.00'),
+      ),
     );
     await t.projectJournal();
 
     // Assess
-    const fundAudits = (await auditEntries(t.table, org.organizationId)).filter((entry) => entry.action === 'wallet.fund');
+    const fundAudits = (await auditEntries(t.table, org.organizationId)).filter(
+      (entry) => entry.action === 'wallet.fund',
+    );
     expect(fundAudits).toHaveLength(5);
-    const auditedTransactions = fundAudits.map((entry) => (entry.metadata as { transactionId: string }).transactionId).sort();
+    const auditedTransactions = fundAudits
+      .map((entry) => (entry.metadata as { transactionId: string }).transactionId)
+      .sort();
     expect(auditedTransactions).toEqual(funded.map((f) => f.transactionId).sort());
   });
 
@@ -118,11 +138,17 @@ describe('wallet funding against DynamoDB Local', () => {
     const auditBefore = (await auditEntries(t.table, org.organizationId)).length;
 
     // Act
-    const attempts = await Promise.allSettled(['0', '-5', '1.005', '10000.01'].map((amount) => t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, amount)));
+    const attempts = await Promise.allSettled(
+      ['0', '-5', '1.005', '10000.01'].map((amount) =>
+        t.app.services.wallets.fund(org.ctx, AUDIT.wallet.fund, org.mainWalletId, amount),
+      ),
+    );
 
     // Assess
     await t.projectJournal();
-    expect(attempts.map((a) => (a.status === 'rejected' ? (a.reason as { code?: string }).code : 'fulfilled'))).toEqual(Array(4).fill('INVALID_AMOUNT'));
+    expect(attempts.map((a) => (a.status === 'rejected' ? (a.reason as { code?: string }).code : 'fulfilled'))).toEqual(
+      Array(4).fill('INVALID_AMOUNT'),
+    );
     expect(await walletEntries(t.table, org.mainWalletId)).toEqual([]);
     expect(await auditEntries(t.table, org.organizationId)).toHaveLength(auditBefore);
   });

@@ -20,12 +20,26 @@ describe('authorization expiry', () => {
   });
 
   it('puts only an APPROVED authorization with an expiry on the expiry index (GSI4), sorted by expiresAt', () => {
-    const base: Authorization = { id: 'auth_1', organizationId: 'org_1', environment: 'SANDBOX', cardId: 'card_1', walletId: 'wal_1', amount: '1.00', capturedAmount: '0.00', refundedAmount: '0.00', status: 'APPROVED', merchant: { name: 'M', category: '5734' }, createdAt: AT.toISOString() };
+    const base: Authorization = {
+      id: 'auth_1',
+      organizationId: 'org_1',
+      environment: 'SANDBOX',
+      cardId: 'card_1',
+      walletId: 'wal_1',
+      amount: '1.00',
+      capturedAmount: '0.00',
+      refundedAmount: '0.00',
+      status: 'APPROVED',
+      merchant: { name: 'M', category: '5734' },
+      createdAt: AT.toISOString(),
+    };
     const expiresAt = '2026-11-25T12:48:00.000Z';
     const approved = cardAuthorizationCodec.toItem({ ...base, holdId: 'txn_1', expiresAt });
     expect(approved).toMatchObject({ ...cardAuthorizationKeys.open('auth_1'), GSI4SK: `${expiresAt}#auth_1` });
     expect(cardAuthorizationKeys.openShards()).toContain(approved.GSI4PK);
-    expect(cardAuthorizationCodec.toItem({ ...base, status: 'DECLINED', reason: 'card_inactive' })).not.toHaveProperty('GSI4PK');
+    expect(cardAuthorizationCodec.toItem({ ...base, status: 'DECLINED', reason: 'card_inactive' })).not.toHaveProperty(
+      'GSI4PK',
+    );
     expect(cardAuthorizationCodec.toItem({ ...base, status: 'REVERSED', expiresAt })).not.toHaveProperty('GSI4PK');
     // Read back without the index attributes.
     expect(cardAuthorizationCodec.fromItem(approved)).not.toHaveProperty('GSI4PK');

@@ -3,7 +3,12 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it, vi } from 'vitest';
-import { CARD_NETWORK_ENV, CARD_NETWORK_FAILURE_MARKER, CARD_NETWORK_FUNCTION, CARD_NETWORK_SIGNATURE_HEADER } from '../../shared/card-network/function.js';
+import {
+  CARD_NETWORK_ENV,
+  CARD_NETWORK_FAILURE_MARKER,
+  CARD_NETWORK_FUNCTION,
+  CARD_NETWORK_SIGNATURE_HEADER,
+} from '../../shared/card-network/function.js';
 import { handleCardNetworkRequest, type CardNetworkRuntime } from '../../shared/card-network/http.js';
 import { cardNetworkSecret } from '../../shared/card-network/secret.js';
 import { signCardNetworkRequest, verifyCardNetworkSignature } from '../../shared/card-network/signature.js';
@@ -11,10 +16,24 @@ import { fixedClock } from '../../shared/domain/clock.js';
 
 const SECRET = 'a'.repeat(20) + 'card-network-test-secret-0123456789';
 const NOW_S = 1_760_000_000;
-const BODY = JSON.stringify({ networkId: 'iauth_1', cardId: 'card_abc', amount: '12.00', currency: 'USD', merchant: { name: 'OpenAI', category: '5734' } });
+const BODY = JSON.stringify({
+  networkId: 'iauth_1',
+  cardId: 'card_abc',
+  amount: '12.00',
+  currency: 'USD',
+  merchant: { name: 'OpenAI', category: '5734' },
+});
 
-const verify = (header: string | undefined, overrides: { body?: string | Uint8Array; secret?: string; nowS?: number } = {}) =>
-  verifyCardNetworkSignature({ header, body: overrides.body ?? BODY, secret: overrides.secret ?? SECRET, nowS: overrides.nowS ?? NOW_S });
+const verify = (
+  header: string | undefined,
+  overrides: { body?: string | Uint8Array; secret?: string; nowS?: number } = {},
+) =>
+  verifyCardNetworkSignature({
+    header,
+    body: overrides.body ?? BODY,
+    secret: overrides.secret ?? SECRET,
+    nowS: overrides.nowS ?? NOW_S,
+  });
 
 describe('card network request signature', () => {
   it('is t=<seconds>,v1=<hex HMAC-SHA256 of "t.body"> keyed by the secret', () => {
@@ -41,7 +60,10 @@ describe('card network request signature', () => {
   });
 
   it('refuses a signature made with another secret, and never verifies with an empty secret', () => {
-    expect(verify(signCardNetworkRequest('another-secret-of-the-right-size-000000', BODY, NOW_S))).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verify(signCardNetworkRequest('another-secret-of-the-right-size-000000', BODY, NOW_S))).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
     expect(verify(signCardNetworkRequest('', BODY, NOW_S), { secret: '' })).toEqual({ ok: false, reason: 'mismatch' });
   });
 
@@ -79,12 +101,20 @@ describe('card network signing secret', () => {
     const sm = mockClient(SecretsManagerClient);
     sm.on(GetSecretValueCommand).rejectsOnce(new Error('throttled')).resolves({ SecretString: SECRET });
     const client = new SecretsManagerClient({ region: 'eu-west-1' });
-    const secret = cardNetworkSecret({ [CARD_NETWORK_ENV.secretArn]: 'arn:aws:secretsmanager:eu-west-1:1:secret:x', [CARD_NETWORK_ENV.secret]: 'ignored-when-the-arn-is-set-0000000000' }, () => client);
+    const secret = cardNetworkSecret(
+      {
+        [CARD_NETWORK_ENV.secretArn]: 'arn:aws:secretsmanager:eu-west-1:1:secret:x',
+        [CARD_NETWORK_ENV.secret]: 'ignored-when-the-arn-is-set-0000000000',
+      },
+      () => client,
+    );
     await expect(secret()).rejects.toThrow('throttled');
     expect(await secret()).toBe(SECRET);
     expect(await secret()).toBe(SECRET);
     expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(2);
-    expect(sm.commandCalls(GetSecretValueCommand)[1]!.args[0].input).toEqual({ SecretId: 'arn:aws:secretsmanager:eu-west-1:1:secret:x' });
+    expect(sm.commandCalls(GetSecretValueCommand)[1]!.args[0].input).toEqual({
+      SecretId: 'arn:aws:secretsmanager:eu-west-1:1:secret:x',
+    });
     sm.restore();
   });
 
@@ -107,11 +137,20 @@ describe('card network edge (handleCardNetworkRequest)', () => {
   function runtimeWith(overrides: Partial<CardNetworkRuntime> = {}) {
     const authorizeForNetwork = vi.fn(async () => decision);
     const log = { error: vi.fn(), warn: vi.fn() };
-    const runtime: CardNetworkRuntime = { engine: { authorizeForNetwork }, environment: 'SANDBOX', secret: async () => SECRET, clock, log, ...overrides };
+    const runtime: CardNetworkRuntime = {
+      engine: { authorizeForNetwork },
+      environment: 'SANDBOX',
+      secret: async () => SECRET,
+      clock,
+      log,
+      ...overrides,
+    };
     return { runtime, authorizeForNetwork, log };
   }
 
-  const event = (options: { body?: string; headers?: Record<string, string>; method?: string; path?: string; base64?: boolean } = {}): APIGatewayProxyEventV2 => {
+  const event = (
+    options: { body?: string; headers?: Record<string, string>; method?: string; path?: string; base64?: boolean } = {},
+  ): APIGatewayProxyEventV2 => {
     const body = options.body ?? BODY;
     return {
       version: '2.0',
@@ -119,14 +158,23 @@ describe('card network edge (handleCardNetworkRequest)', () => {
       rawPath: options.path ?? CARD_NETWORK_FUNCTION.path,
       rawQueryString: '',
       headers: options.headers ?? { [CARD_NETWORK_SIGNATURE_HEADER]: signCardNetworkRequest(SECRET, body, NOW_S) },
-      requestContext: { requestId: 'req-1', http: { method: options.method ?? 'POST', path: options.path ?? CARD_NETWORK_FUNCTION.path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'processor' } } as APIGatewayProxyEventV2['requestContext'],
+      requestContext: {
+        requestId: 'req-1',
+        http: {
+          method: options.method ?? 'POST',
+          path: options.path ?? CARD_NETWORK_FUNCTION.path,
+          protocol: 'HTTP/1.1',
+          sourceIp: '203.0.113.9',
+          userAgent: 'processor',
+        },
+      } as APIGatewayProxyEventV2['requestContext'],
       body: options.base64 ? Buffer.from(body).toString('base64') : body,
       isBase64Encoded: options.base64 ?? false,
     };
   };
   const json = (body: string) => JSON.parse(body) as Record<string, any>;
 
-  it('answers a signed request with the engine\'s decision (200), base64 bodies included', async () => {
+  it("answers a signed request with the engine's decision (200), base64 bodies included", async () => {
     const { runtime, authorizeForNetwork } = runtimeWith();
     const result = await handleCardNetworkRequest(event(), runtime);
     expect(result.statusCode).toBe(200);
@@ -152,7 +200,10 @@ describe('card network edge (handleCardNetworkRequest)', () => {
       expect(result.body).not.toContain(signed);
     }
     expect(log.warn.mock.calls.map(([line]) => json(line as string).reason)).toEqual(['missing', 'mismatch', 'stale']);
-    const unconfigured = await handleCardNetworkRequest(event(), runtimeWith({ secret: async () => undefined }).runtime);
+    const unconfigured = await handleCardNetworkRequest(
+      event(),
+      runtimeWith({ secret: async () => undefined }).runtime,
+    );
     expect(unconfigured.statusCode).toBe(401);
     expect(json(unconfigured.body).error.message).toMatch(/not configured/);
     expect(authorizeForNetwork).not.toHaveBeenCalled();
@@ -170,7 +221,9 @@ describe('card network edge (handleCardNetworkRequest)', () => {
   });
 
   it('declines a signed body that is not the request (invalid_request), and an engine failure (processing_error) with the failure marker', async () => {
-    const { runtime, log } = runtimeWith({ engine: { authorizeForNetwork: async () => Promise.reject(new Error('table unavailable')) } });
+    const { runtime, log } = runtimeWith({
+      engine: { authorizeForNetwork: async () => Promise.reject(new Error('table unavailable')) },
+    });
     const notJson = await handleCardNetworkRequest(event({ body: 'not json' }), runtime);
     expect(notJson.statusCode).toBe(200);
     expect(json(notJson.body)).toEqual({ approved: false, reason: 'invalid_request' });

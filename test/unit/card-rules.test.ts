@@ -2,9 +2,30 @@ import Big from 'big.js';
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
-import { decideAuthorization, declineOfCommitFailure, merchantRecipientOf, normalizeMerchantName } from '../../shared/domain/cards/authorization-decision.js';
-import { expiryOf, isLuhnValid, luhnCheckDigit, randomCvc, sandboxCardNumber, SANDBOX_BIN } from '../../shared/domain/cards/card-numbers.js';
-import { cardExpired, cardSpendOf, categoryAllowed, exceededLimit, intervalKeyOf, isLiveKey, normalizeSpendingLimits, previousIntervalKeyOf } from '../../shared/domain/cards/card-rules.js';
+import {
+  decideAuthorization,
+  declineOfCommitFailure,
+  merchantRecipientOf,
+  normalizeMerchantName,
+} from '../../shared/domain/cards/authorization-decision.js';
+import {
+  expiryOf,
+  isLuhnValid,
+  luhnCheckDigit,
+  randomCvc,
+  sandboxCardNumber,
+  SANDBOX_BIN,
+} from '../../shared/domain/cards/card-numbers.js';
+import {
+  cardExpired,
+  cardSpendOf,
+  categoryAllowed,
+  exceededLimit,
+  intervalKeyOf,
+  isLiveKey,
+  normalizeSpendingLimits,
+  previousIntervalKeyOf,
+} from '../../shared/domain/cards/card-rules.js';
 import { isCountryCode } from '../../shared/domain/cards/countries.js';
 import { answerNetworkRequest } from '../../shared/domain/cards/network-request.js';
 import type { Card } from '../../shared/domain/cards/types.js';
@@ -50,10 +71,27 @@ const wallet = (overrides: Partial<Wallet> = {}): Wallet => ({
   ...overrides,
 });
 
-const snapshot = (w: Partial<Wallet> = {}, policies: Policy[] = []): WalletSnapshot => ({ wallet: wallet(w), policies, counters: [] });
-const policy = (overrides: Partial<Policy>): Policy => ({ id: 'pol_1', walletId: 'wal_1', organizationId: 'org_1', environment: 'SANDBOX', name: 'P', maxTransactionAmount: new Big(1000), requireHumanApproval: false, status: 'ACTIVE', createdAt: AT.toISOString(), updatedAt: AT.toISOString(), ...overrides });
+const snapshot = (w: Partial<Wallet> = {}, policies: Policy[] = []): WalletSnapshot => ({
+  wallet: wallet(w),
+  policies,
+  counters: [],
+});
+const policy = (overrides: Partial<Policy>): Policy => ({
+  id: 'pol_1',
+  walletId: 'wal_1',
+  organizationId: 'org_1',
+  environment: 'SANDBOX',
+  name: 'P',
+  maxTransactionAmount: new Big(1000),
+  requireHumanApproval: false,
+  status: 'ACTIVE',
+  createdAt: AT.toISOString(),
+  updatedAt: AT.toISOString(),
+  ...overrides,
+});
 const merchant = { name: 'OpenAI', category: '5734', country: 'US' };
-const decide = (c: Card, s: WalletSnapshot | undefined, amount = '10.00', m = merchant) => decideAuthorization({ card: c, snapshot: s, amount: new Big(amount), merchant: m, at: AT });
+const decide = (c: Card, s: WalletSnapshot | undefined, amount = '10.00', m = merchant) =>
+  decideAuthorization({ card: c, snapshot: s, amount: new Big(amount), merchant: m, at: AT });
 const reasonOf = (decision: ReturnType<typeof decide>) => (decision.approved ? 'approved' : decision.reason);
 
 describe('card numbers', () => {
@@ -114,7 +152,16 @@ describe('spending limits: interval keys (calendar UTC)', () => {
     expect(isLiveKey({ interval: 'daily', key: '2026-11-25' }, AT)).toBe(true);
     expect(isLiveKey({ interval: 'daily', key: '2026-11-24' }, AT)).toBe(true);
     expect(isLiveKey({ interval: 'daily', key: '2026-11-23' }, AT)).toBe(false);
-    const spend = cardSpendOf(card({ counters: [{ interval: 'daily', key: '2026-11-20', spent: '5' }, { interval: 'all_time', key: 'all', spent: '5' }] }), new Big(1), AT);
+    const spend = cardSpendOf(
+      card({
+        counters: [
+          { interval: 'daily', key: '2026-11-20', spent: '5' },
+          { interval: 'all_time', key: 'all', spent: '5' },
+        ],
+      }),
+      new Big(1),
+      AT,
+    );
     expect(spend.stale).toEqual([{ interval: 'daily', key: '2026-11-20' }]);
     expect(spend.intervals.map((i) => i.interval)).toEqual(['daily', 'weekly', 'monthly', 'yearly', 'all_time']);
   });
@@ -122,23 +169,50 @@ describe('spending limits: interval keys (calendar UTC)', () => {
 
 describe('spending limits: rules', () => {
   it('normalizes limits: amounts by the money rules, categories lower-cased and unique', () => {
-    expect(normalizeSpendingLimits([{ amount: '50', interval: 'daily', categories: ['Computer_Software_Stores', 'computer_software_stores', '5734'] }])).toEqual([{ amount: '50.00', interval: 'daily', categories: ['computer_software_stores', '5734'] }]);
-    expect(() => normalizeSpendingLimits([{ amount: '0', interval: 'daily' }])).toThrow(expect.objectContaining({ code: 'INVALID_AMOUNT', details: { field: 'spendingLimits[0].amount' } }));
-    expect(() => normalizeSpendingLimits([{ amount: '1.001', interval: 'daily' }])).toThrow(expect.objectContaining({ code: 'INVALID_AMOUNT' }));
+    expect(
+      normalizeSpendingLimits([
+        {
+          amount: '50',
+          interval: 'daily',
+          categories: ['Computer_Software_Stores', 'computer_software_stores', '5734'],
+        },
+      ]),
+    ).toEqual([{ amount: '50.00', interval: 'daily', categories: ['computer_software_stores', '5734'] }]);
+    expect(() => normalizeSpendingLimits([{ amount: '0', interval: 'daily' }])).toThrow(
+      expect.objectContaining({ code: 'INVALID_AMOUNT', details: { field: 'spendingLimits[0].amount' } }),
+    );
+    expect(() => normalizeSpendingLimits([{ amount: '1.001', interval: 'daily' }])).toThrow(
+      expect.objectContaining({ code: 'INVALID_AMOUNT' }),
+    );
   });
 
   it('treats categories as an allow list: every limit with categories must admit the merchant', () => {
     expect(categoryAllowed([], '5812')).toBe(true);
     expect(categoryAllowed([{ amount: '10.00', interval: 'daily', categories: ['5734'] }], '5734')).toBe(true);
     expect(categoryAllowed([{ amount: '10.00', interval: 'daily', categories: ['5734'] }], '5812')).toBe(false);
-    expect(categoryAllowed([{ amount: '10.00', interval: 'daily', categories: ['5734', '5812'] }, { amount: '10.00', interval: 'weekly', categories: ['5812'] }], '5734')).toBe(false);
+    expect(
+      categoryAllowed(
+        [
+          { amount: '10.00', interval: 'daily', categories: ['5734', '5812'] },
+          { amount: '10.00', interval: 'weekly', categories: ['5812'] },
+        ],
+        '5734',
+      ),
+    ).toBe(false);
   });
 
   it('finds the limit an amount would break, per authorization first, with the tightest limit of an interval', () => {
-    const limits = [{ amount: '25.00', interval: 'per_authorization' as const }, { amount: '40.00', interval: 'daily' as const }, { amount: '30.00', interval: 'daily' as const }];
+    const limits = [
+      { amount: '25.00', interval: 'per_authorization' as const },
+      { amount: '40.00', interval: 'daily' as const },
+      { amount: '30.00', interval: 'daily' as const },
+    ];
     const c = card({ spendingLimits: limits, counters: [{ interval: 'daily', key: '2026-11-25', spent: '20' }] });
     expect(exceededLimit(c, cardSpendOf(c, new Big('26'), AT))).toMatchObject({ interval: 'per_authorization' });
-    expect(exceededLimit(c, cardSpendOf(c, new Big('10.01'), AT))).toMatchObject({ interval: 'daily', limit: new Big(30) });
+    expect(exceededLimit(c, cardSpendOf(c, new Big('10.01'), AT))).toMatchObject({
+      interval: 'daily',
+      limit: new Big(30),
+    });
     expect(exceededLimit(c, cardSpendOf(c, new Big('10'), AT))).toBeUndefined();
   });
 });
@@ -157,18 +231,53 @@ describe('the authorization decision', () => {
     expect(reasonOf(decide(card({ status: 'INACTIVE' }), snapshot({ status: 'FROZEN' })))).toBe('card_inactive');
     expect(reasonOf(decide(card(), undefined))).toBe('wallet_closed');
     expect(reasonOf(decide(card(), snapshot({ deletedAt: AT.toISOString() })))).toBe('wallet_closed');
-    expect(reasonOf(decide(card({ spendingLimits: [{ amount: '1.00', interval: 'daily', categories: ['5812'] }] }), snapshot({ status: 'FROZEN' })))).toBe('wallet_frozen');
-    expect(reasonOf(decide(card({ spendingLimits: [{ amount: '1.00', interval: 'daily', categories: ['5812'] }] }), snapshot()))).toBe('category_blocked');
-    expect(reasonOf(decide(card({ spendingLimits: [{ amount: '5.00', interval: 'per_authorization' }] }), snapshot()))).toBe('spending_limit_exceeded');
-    expect(reasonOf(decide(card({ spendingLimits: [{ amount: '15.00', interval: 'monthly' }], counters: [{ interval: 'monthly', key: '2026-11', spent: '10' }] }), snapshot()))).toBe('spending_limit_exceeded');
+    expect(
+      reasonOf(
+        decide(
+          card({ spendingLimits: [{ amount: '1.00', interval: 'daily', categories: ['5812'] }] }),
+          snapshot({ status: 'FROZEN' }),
+        ),
+      ),
+    ).toBe('wallet_frozen');
+    expect(
+      reasonOf(
+        decide(card({ spendingLimits: [{ amount: '1.00', interval: 'daily', categories: ['5812'] }] }), snapshot()),
+      ),
+    ).toBe('category_blocked');
+    expect(
+      reasonOf(decide(card({ spendingLimits: [{ amount: '5.00', interval: 'per_authorization' }] }), snapshot())),
+    ).toBe('spending_limit_exceeded');
+    expect(
+      reasonOf(
+        decide(
+          card({
+            spendingLimits: [{ amount: '15.00', interval: 'monthly' }],
+            counters: [{ interval: 'monthly', key: '2026-11', spent: '10' }],
+          }),
+          snapshot(),
+        ),
+      ),
+    ).toBe('spending_limit_exceeded');
     expect(reasonOf(decide(card(), snapshot({ balance: new Big('9.99') })))).toBe('insufficient_funds');
   });
 
-  it('applies the wallet\'s spend policies: maximum per transaction, period limits, blocked merchants, approvals', () => {
-    expect(reasonOf(decide(card(), snapshot({}, [policy({ maxTransactionAmount: new Big(5) })])))).toBe('policy_denied');
+  it("applies the wallet's spend policies: maximum per transaction, period limits, blocked merchants, approvals", () => {
+    expect(reasonOf(decide(card(), snapshot({}, [policy({ maxTransactionAmount: new Big(5) })])))).toBe(
+      'policy_denied',
+    );
     expect(reasonOf(decide(card(), snapshot({}, [policy({ dailyLimit: new Big(5) })])))).toBe('policy_denied');
-    expect(reasonOf(decide(card(), snapshot({}, [policy({ blockedRecipients: ['merchant:openai'] })])))).toBe('policy_denied');
-    expect(reasonOf(decide(card(), snapshot({}, [policy({ blockedRecipients: ['merchant:openai'] })]), '10.00', { name: 'Anthropic', category: '5734', country: 'US' }))).toBe('approved');
+    expect(reasonOf(decide(card(), snapshot({}, [policy({ blockedRecipients: ['merchant:openai'] })])))).toBe(
+      'policy_denied',
+    );
+    expect(
+      reasonOf(
+        decide(card(), snapshot({}, [policy({ blockedRecipients: ['merchant:openai'] })]), '10.00', {
+          name: 'Anthropic',
+          category: '5734',
+          country: 'US',
+        }),
+      ),
+    ).toBe('approved');
     expect(reasonOf(decide(card(), snapshot({}, [policy({ requireHumanApproval: true })])))).toBe('policy_denied');
     const denied = decide(card(), snapshot({}, [policy({ dailyLimit: new Big(5) })]));
     expect(denied.approved === false && denied.detail).toEqual({ rule: 'dailyLimit' });
@@ -186,15 +295,21 @@ describe('the authorization decision', () => {
     expect(reasonOf(decide(card({ expMonth: 10, expYear: 2026 }), snapshot()))).toBe('card_expired');
     expect(reasonOf(decide(card({ expMonth: 11, expYear: 2026 }), snapshot()))).toBe('approved');
     // After card_cancelled, before card_inactive.
-    expect(reasonOf(decide(card({ status: 'CANCELLED', expMonth: 1, expYear: 2020 }), snapshot()))).toBe('card_cancelled');
+    expect(reasonOf(decide(card({ status: 'CANCELLED', expMonth: 1, expYear: 2020 }), snapshot()))).toBe(
+      'card_cancelled',
+    );
     expect(reasonOf(decide(card({ status: 'INACTIVE', expMonth: 1, expYear: 2020 }), snapshot()))).toBe('card_expired');
   });
 
   it('declines a single-use card that has a live authorization (card_used); a persistent card is not marked', () => {
     expect(reasonOf(decide(card({ type: 'SINGLE_USE', usedBy: 'auth_1' }), snapshot()))).toBe('card_used');
     expect(reasonOf(decide(card({ type: 'SINGLE_USE' }), snapshot()))).toBe('approved');
-    expect(reasonOf(decide(card({ type: 'SINGLE_USE', usedBy: 'auth_1', status: 'INACTIVE' }), snapshot()))).toBe('card_inactive');
-    expect(declineOfCommitFailure(new ApiError('INVALID_STATE', 'x', { declineReason: 'card_used' }))).toBe('card_used');
+    expect(reasonOf(decide(card({ type: 'SINGLE_USE', usedBy: 'auth_1', status: 'INACTIVE' }), snapshot()))).toBe(
+      'card_inactive',
+    );
+    expect(declineOfCommitFailure(new ApiError('INVALID_STATE', 'x', { declineReason: 'card_used' }))).toBe(
+      'card_used',
+    );
   });
 
   it('compares card merchants with policy lists by normalized names (letters and digits, lower-cased)', () => {
@@ -203,7 +318,8 @@ describe('the authorization decision', () => {
     expect(normalizeMerchantName('  Open   AI ')).toBe('openai');
     expect(normalizeMerchantName('ＯｐｅｎＡＩ')).toBe('openai');
     expect(merchantRecipientOf({ name: 'Lucky Casino', category: '7995' })).toBe('merchant:luckycasino');
-    const blocked = (entries: string[], name: string) => reasonOf(decide(card(), snapshot({}, [policy({ blockedRecipients: entries })]), '10.00', { ...merchant, name }));
+    const blocked = (entries: string[], name: string) =>
+      reasonOf(decide(card(), snapshot({}, [policy({ blockedRecipients: entries })]), '10.00', { ...merchant, name }));
     expect(blocked(['merchant:openai'], 'OpenAI')).toBe('policy_denied');
     expect(blocked(['merchant:openai'], 'OPENAI')).toBe('policy_denied');
     expect(blocked(['merchant:openai'], 'Open-AI')).toBe('policy_denied');
@@ -214,7 +330,8 @@ describe('the authorization decision', () => {
     expect(blocked(['merchant:openai.com'], 'OpenAI')).toBe('approved');
     // Wallet ids in a list are left as they are.
     expect(blocked(['wal_OpenAI'], 'OpenAI')).toBe('approved');
-    const allowed = (entries: string[], name: string) => reasonOf(decide(card(), snapshot({}, [policy({ allowedRecipients: entries })]), '10.00', { ...merchant, name }));
+    const allowed = (entries: string[], name: string) =>
+      reasonOf(decide(card(), snapshot({}, [policy({ allowedRecipients: entries })]), '10.00', { ...merchant, name }));
     expect(allowed(['merchant:openai'], 'OPEN AI')).toBe('approved');
     expect(allowed(['merchant:openai'], 'Anthropic')).toBe('policy_denied');
   });
@@ -223,8 +340,12 @@ describe('the authorization decision', () => {
     expect(declineOfCommitFailure(new ApiError('INSUFFICIENT_FUNDS'))).toBe('insufficient_funds');
     expect(declineOfCommitFailure(new ApiError('WALLET_FROZEN'))).toBe('wallet_frozen');
     expect(declineOfCommitFailure(new ApiError('POLICY_DENIED', 'x', { rule: 'dailyLimit' }))).toBe('policy_denied');
-    expect(declineOfCommitFailure(new ApiError('POLICY_DENIED', 'x', { declineReason: 'spending_limit_exceeded' }))).toBe('spending_limit_exceeded');
-    expect(declineOfCommitFailure(new ApiError('INVALID_STATE', 'x', { declineReason: 'card_inactive' }))).toBe('card_inactive');
+    expect(
+      declineOfCommitFailure(new ApiError('POLICY_DENIED', 'x', { declineReason: 'spending_limit_exceeded' })),
+    ).toBe('spending_limit_exceeded');
+    expect(declineOfCommitFailure(new ApiError('INVALID_STATE', 'x', { declineReason: 'card_inactive' }))).toBe(
+      'card_inactive',
+    );
     expect(declineOfCommitFailure(new ApiError('CONCURRENT_UPDATE'))).toBeUndefined();
     expect(declineOfCommitFailure(new ApiError('IDEMPOTENCY_KEY_IN_USE'))).toBeUndefined();
     expect(declineOfCommitFailure(new Error('boom'))).toBeUndefined();
@@ -232,42 +353,93 @@ describe('the authorization decision', () => {
 });
 
 describe('the card network request', () => {
-  const request = { networkId: 'iauth_1', cardId: 'card_1', amount: '42.00', currency: 'USD', merchant: { name: 'OpenAI', category: '5734', country: 'US' } };
+  const request = {
+    networkId: 'iauth_1',
+    cardId: 'card_1',
+    amount: '42.00',
+    currency: 'USD',
+    merchant: { name: 'OpenAI', category: '5734', country: 'US' },
+  };
   const silent = { error: () => {} };
 
   it('passes a well-formed request to the engine and answers its decision', async () => {
     const seen: unknown[] = [];
-    const engine = { authorizeForNetwork: async (_action: unknown, input: unknown) => (seen.push(input), { approved: true, authorizationId: 'auth_1' }) };
-    expect(await answerNetworkRequest(engine, request, silent, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: true, authorizationId: 'auth_1' });
+    const engine = {
+      authorizeForNetwork: async (_action: unknown, input: unknown) => (
+        seen.push(input),
+        { approved: true, authorizationId: 'auth_1' }
+      ),
+    };
+    expect(await answerNetworkRequest(engine, request, silent, 'SANDBOX', AUDIT.card.authorize)).toEqual({
+      approved: true,
+      authorizationId: 'auth_1',
+    });
     expect(seen).toEqual([request]);
     // The merchant's name arrives trimmed.
-    await answerNetworkRequest(engine, { ...request, merchant: { ...request.merchant, name: '  OpenAI  ' } }, silent, 'SANDBOX', AUDIT.card.authorize);
+    await answerNetworkRequest(
+      engine,
+      { ...request, merchant: { ...request.merchant, name: '  OpenAI  ' } },
+      silent,
+      'SANDBOX',
+      AUDIT.card.authorize,
+    );
     expect(seen[1]).toEqual(request);
   });
 
   it('declines a malformed request, and a failure, without approving or throwing', async () => {
     const engine = { authorizeForNetwork: async () => ({ approved: true }) };
     const named = (name: string) => ({ ...request, merchant: { ...request.merchant, name } });
-    for (const bad of [null, {}, { ...request, amount: '1.001' }, { ...request, currency: 'EUR' }, { ...request, cardId: 'wal_1' }, { ...request, extra: 1 }, named(''), named('   '), named(' *** '), named('x'.repeat(129)), named('Open\nAI')]) {
-      expect(await answerNetworkRequest(engine, bad, silent, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: false, reason: 'invalid_request' });
+    for (const bad of [
+      null,
+      {},
+      { ...request, amount: '1.001' },
+      { ...request, currency: 'EUR' },
+      { ...request, cardId: 'wal_1' },
+      { ...request, extra: 1 },
+      named(''),
+      named('   '),
+      named(' *** '),
+      named('x'.repeat(129)),
+      named('Open\nAI'),
+    ]) {
+      expect(await answerNetworkRequest(engine, bad, silent, 'SANDBOX', AUDIT.card.authorize)).toEqual({
+        approved: false,
+        reason: 'invalid_request',
+      });
     }
     const logged: unknown[][] = [];
     const failing = { authorizeForNetwork: async () => Promise.reject(new Error('DynamoDB down')) };
-    expect(await answerNetworkRequest(failing, request, { error: (...args: unknown[]) => void logged.push(args) }, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: false, reason: 'processing_error' });
+    expect(
+      await answerNetworkRequest(
+        failing,
+        request,
+        { error: (...args: unknown[]) => void logged.push(args) },
+        'SANDBOX',
+        AUDIT.card.authorize,
+      ),
+    ).toEqual({ approved: false, reason: 'processing_error' });
     expect(JSON.stringify(logged)).not.toContain('card_1');
   });
 
-  it('answers the processor\'s own mistakes invalid_request without logging a failure: zero, out of range or padded amounts, a request id reused with other terms', async () => {
+  it("answers the processor's own mistakes invalid_request without logging a failure: zero, out of range or padded amounts, a request id reused with other terms", async () => {
     const logged: unknown[][] = [];
     const log = { error: (...args: unknown[]) => void logged.push(args) };
     const calls: unknown[] = [];
-    const engine = { authorizeForNetwork: async (_action: unknown, input: unknown) => (calls.push(input), { approved: true }) };
+    const engine = {
+      authorizeForNetwork: async (_action: unknown, input: unknown) => (calls.push(input), { approved: true }),
+    };
     for (const amount of ['0.00', '0', '01.00', '1000000001.00']) {
-      expect(await answerNetworkRequest(engine, { ...request, amount }, log, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: false, reason: 'invalid_request' });
+      expect(await answerNetworkRequest(engine, { ...request, amount }, log, 'SANDBOX', AUDIT.card.authorize)).toEqual({
+        approved: false,
+        reason: 'invalid_request',
+      });
     }
     expect(calls).toEqual([]);
     const reused = { authorizeForNetwork: async () => Promise.reject(new ApiError('IDEMPOTENCY_KEY_REUSE')) };
-    expect(await answerNetworkRequest(reused, request, log, 'SANDBOX', AUDIT.card.authorize)).toEqual({ approved: false, reason: 'invalid_request' });
+    expect(await answerNetworkRequest(reused, request, log, 'SANDBOX', AUDIT.card.authorize)).toEqual({
+      approved: false,
+      reason: 'invalid_request',
+    });
     expect(logged).toEqual([]);
   });
 });

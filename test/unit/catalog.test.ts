@@ -30,7 +30,8 @@ describe('the operation catalog', () => {
   });
 
   it('describes exactly the parameters of its path (the `{name}` placeholders), in their order', () => {
-    for (const { operation } of CATALOG_ENTRIES) expect(Object.keys(operation.params ?? {}), operation.name).toEqual(pathParameterNames(operation.http.path));
+    for (const { operation } of CATALOG_ENTRIES)
+      expect(Object.keys(operation.params ?? {}), operation.name).toEqual(pathParameterNames(operation.http.path));
   });
 
   it('declares an audit action for every operation that changes state, and none for reads', () => {
@@ -43,7 +44,8 @@ describe('the operation catalog', () => {
 
   it('keeps operator and public operations out of the MCP tools, and marks reads read-only', () => {
     for (const { operation } of CATALOG_ENTRIES) {
-      if (operation.access === 'operator' || operation.access === 'public') expect(operation.mcp, operation.name).toBeUndefined();
+      if (operation.access === 'operator' || operation.access === 'public')
+        expect(operation.mcp, operation.name).toBeUndefined();
       if (operation.mcp) expect(operation.mcp.hints.readOnlyHint, operation.name).toBe(operation.http.method === 'GET');
     }
   });
@@ -56,15 +58,41 @@ describe('one declaration per fact', () => {
       .filter((file) => !file.endsWith(join('audit', 'actions.ts')) && !file.endsWith('-view.ts'))
       .flatMap((file) => {
         const text = readFileSync(file, 'utf8');
-        return AUDIT_ACTIONS.filter((action) => new RegExp(`action:\\s*['"\`]${action.replaceAll('.', '\\.')}['"\`]`).test(text)).map((action) => `${file}: ${action}`);
+        return AUDIT_ACTIONS.filter((action) =>
+          new RegExp(`action:\\s*['"\`]${action.replaceAll('.', '\\.')}['"\`]`).test(text),
+        ).map((action) => `${file}: ${action}`);
       });
     expect(offenders).toEqual([]);
   });
 
   it('builds no table key outside shared/persistence/entities: no key prefix an entity module uses is spelled elsewhere', () => {
     // Derived from the entity modules, so a new entity's prefix is guarded without editing this test.
-    const prefixes = [...new Set(sourcesUnder('shared/persistence/entities').flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/['`]([A-Z][A-Z_]*)#/g)].map((match) => match[1]!)))];
-    expect(prefixes).toEqual(expect.arrayContaining(['WALLET', 'ORG', 'TXN', 'AUDIT', 'POLICY', 'APPROVAL', 'KEYHASH', 'KEY', 'MERCHANT', 'OUTBOX', 'CONFIG', 'CARD', 'TRANSFER', 'WEBHOOK', 'EVENT']));
+    const prefixes = [
+      ...new Set(
+        sourcesUnder('shared/persistence/entities').flatMap((file) =>
+          [...readFileSync(file, 'utf8').matchAll(/['`]([A-Z][A-Z_]*)#/g)].map((match) => match[1]!),
+        ),
+      ),
+    ];
+    expect(prefixes).toEqual(
+      expect.arrayContaining([
+        'WALLET',
+        'ORG',
+        'TXN',
+        'AUDIT',
+        'POLICY',
+        'APPROVAL',
+        'KEYHASH',
+        'KEY',
+        'MERCHANT',
+        'OUTBOX',
+        'CONFIG',
+        'CARD',
+        'TRANSFER',
+        'WEBHOOK',
+        'EVENT',
+      ]),
+    );
     const spelled = new RegExp(`['\`](?:${prefixes.join('|')})#`);
     const offenders = [...sourcesUnder('shared'), ...sourcesUnder('functions'), ...sourcesUnder('bin')]
       .filter((file) => !file.includes(join('persistence', 'entities')))

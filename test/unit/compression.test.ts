@@ -24,7 +24,10 @@ describe('response compression', () => {
     const zipped = compressed(large, 'gzip');
     const plain = compressed(small, 'gzip');
 
-    expect(zipped).toMatchObject({ isBase64Encoded: true, headers: { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } });
+    expect(zipped).toMatchObject({
+      isBase64Encoded: true,
+      headers: { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' },
+    });
     expect(gunzipSync(Buffer.from(zipped.body, 'base64')).toString('utf8')).toBe(large.body);
     expect(plain).toMatchObject({ body: small.body, headers: { Vary: 'Accept-Encoding' } });
     expect(plain.isBase64Encoded).toBeUndefined();
@@ -32,7 +35,10 @@ describe('response compression', () => {
   });
 
   it('keeps an existing Vary once and never compresses twice', () => {
-    const large = { ...jsonResponse(200, { text: 'x'.repeat(2 * COMPRESSION_MIN_BYTES) }), headers: { vary: 'Origin' } };
+    const large = {
+      ...jsonResponse(200, { text: 'x'.repeat(2 * COMPRESSION_MIN_BYTES) }),
+      headers: { vary: 'Origin' },
+    };
 
     const once = compressed(large, 'br');
     const twice = compressed(once, 'br');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MCP_TOOL_PREFIX, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_SECOND, loadConfig } from '../../shared/config/config.js';
+import {
+  DEFAULT_MCP_TOOL_PREFIX,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_RATE_LIMIT_PER_SECOND,
+  loadConfig,
+} from '../../shared/config/config.js';
 
 const HEX = 'ab'.repeat(32);
 
@@ -11,7 +16,11 @@ describe('loadConfig', () => {
       stage: 'local',
       region: 'us-east-1',
       dynamodbEndpoint: undefined,
-      rateLimit: { perSecond: DEFAULT_RATE_LIMIT_PER_SECOND, perMinute: DEFAULT_RATE_LIMIT_PER_MINUTE, publicPerSecond: 20 },
+      rateLimit: {
+        perSecond: DEFAULT_RATE_LIMIT_PER_SECOND,
+        perMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
+        publicPerSecond: 20,
+      },
       walletLimitPerEnvironment: 100,
       timeScale: 60,
       kybAutoApprove: false,
@@ -39,7 +48,8 @@ describe('loadConfig', () => {
       EXPIRY_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:1:q',
       TRANSFER_STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:1:stateMachine:t',
       MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf',
-      WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf',
+      WEBHOOK_ENCRYPTION_KEY_SECRET_ARN:
+        'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf',
     });
     expect(config).toMatchObject({
       stage: 'prod',
@@ -58,7 +68,10 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '0' }).kybAutoApprove).toBe(false);
     expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '1' }).kybAutoApprove).toBe(true);
-    expect(loadConfig({ TABLE_NAME: 'allowance', WEBHOOK_QUEUE_URL: ' https://sqs.eu-west-1.amazonaws.com/1/q\n' }).webhookQueueUrl).toBe('https://sqs.eu-west-1.amazonaws.com/1/q');
+    expect(
+      loadConfig({ TABLE_NAME: 'allowance', WEBHOOK_QUEUE_URL: ' https://sqs.eu-west-1.amazonaws.com/1/q\n' })
+        .webhookQueueUrl,
+    ).toBe('https://sqs.eu-west-1.amazonaws.com/1/q');
   });
 
   it.each([
@@ -82,8 +95,14 @@ describe('loadConfig', () => {
     [{ WEBHOOK_QUEUE_URL: 'queue' }, 'WEBHOOK_QUEUE_URL: must be a URL'],
     [{ TRANSFER_STATE_MACHINE_ARN: 'arn:aws:lambda:x' }, 'TRANSFER_STATE_MACHINE_ARN: must be a state machine ARN'],
     [{ MCP_AUTH_TOKEN_SECRET_ARN: 'McpAuthToken' }, 'MCP_AUTH_TOKEN_SECRET_ARN: must be a Secrets Manager secret ARN'],
-    [{ WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: 'WebhookEncryptionKey' }, 'WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: must be a Secrets Manager secret ARN'],
-    [{ MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:notasecret' }, 'MCP_AUTH_TOKEN_SECRET_ARN: must be a Secrets Manager secret ARN'],
+    [
+      { WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: 'WebhookEncryptionKey' },
+      'WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: must be a Secrets Manager secret ARN',
+    ],
+    [
+      { MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:notasecret' },
+      'MCP_AUTH_TOKEN_SECRET_ARN: must be a Secrets Manager secret ARN',
+    ],
     [{ EXPIRY_SCHEDULE_GROUP: 'group' }, 'go together'],
   ])('refuses %j at cold start', (env, problem) => {
     expect(() => loadConfig({ TABLE_NAME: 'allowance', ...env })).toThrow(problem);

@@ -1,4 +1,8 @@
-import { ConditionalCheckFailedException, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+  type CancellationReason,
+} from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import Big from 'big.js';
@@ -34,7 +38,11 @@ beforeEach(() => {
 afterEach(() => ddb.reset());
 
 function canceled(reasons: CancellationReason[]): TransactionCanceledException {
-  return new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: reasons });
+  return new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: reasons,
+  });
 }
 
 /** The items of the one TransactWriteItems call that was sent. */
@@ -71,12 +79,27 @@ describe('DynamoDB adapter (mocked SDK)', () => {
       const items = sentItems();
       expect(items).toHaveLength(3);
       const [record, payer, payee] = items;
-      expect(record?.Put).toMatchObject({ Item: { PK: 'TXN#txn_1', SK: 'TXN', entityType: 'TRANSACTION', GSI2PK: 'WALLET#wal_payer#TXNS', GSI3PK: 'WALLET#wal_payee#TXNS_IN' }, ConditionExpression: 'attribute_not_exists(PK)' });
+      expect(record?.Put).toMatchObject({
+        Item: {
+          PK: 'TXN#txn_1',
+          SK: 'TXN',
+          entityType: 'TRANSACTION',
+          GSI2PK: 'WALLET#wal_payer#TXNS',
+          GSI3PK: 'WALLET#wal_payee#TXNS_IN',
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      });
       expect(record?.Put?.Item).not.toHaveProperty('legs');
-      expect(payer?.Update).toMatchObject({ TableName: TABLE, Key: { PK: 'WALLET#wal_payer', SK: 'WALLET' }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
+      expect(payer?.Update).toMatchObject({
+        TableName: TABLE,
+        Key: { PK: 'WALLET#wal_payer', SK: 'WALLET' },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      });
       expect(payer?.Update?.ConditionExpression).toContain('balance >= :t_available');
       // A closed wallet (a deleted agent) takes nothing: money there would be stranded.
-      expect(payee?.Update?.ConditionExpression).toBe('attribute_exists(PK) AND attribute_not_exists(deletedAt) AND environment = :environment AND #status = :active');
+      expect(payee?.Update?.ConditionExpression).toBe(
+        'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND environment = :environment AND #status = :active',
+      );
       expect(sentItems().every((item) => (item.Put ?? item.Update)?.ConditionExpression)).toBe(true);
     });
 
@@ -85,23 +108,44 @@ describe('DynamoDB adapter (mocked SDK)', () => {
       const approval = { id: 'apr_1', status: 'REJECTED', decidedAt: AT } as Approval;
       await createCommitter(table, WRITERS).commit([{ type: 'decideApproval', approval, trigger: 'reject' }]);
       const [decide] = sentItems();
-      expect(decide?.Update).toMatchObject({ Key: { PK: 'APPROVAL#apr_1', SK: 'APPROVAL' }, ConditionExpression: '#a_status = :from0' });
+      expect(decide?.Update).toMatchObject({
+        Key: { PK: 'APPROVAL#apr_1', SK: 'APPROVAL' },
+        ConditionExpression: '#a_status = :from0',
+      });
       expect(decide?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'PENDING', ':a_status': 'REJECTED' });
       expect(decide?.Update?.UpdateExpression).toMatch(/ REMOVE GSI2PK, GSI2SK$/);
     });
 
     it('moves a transaction by trigger: the condition and the new status come from the state table', async () => {
       ddb.on(TransactWriteCommand).resolves({});
-      await createCommitter(table, WRITERS).commit([{ type: 'setTransactionStatus', transactionId: 'txn_1', trigger: 'reverse', fields: { reversedBy: 'txn_2' }, onMismatch: 'REVERSAL_NOT_ALLOWED' }]);
+      await createCommitter(table, WRITERS).commit([
+        {
+          type: 'setTransactionStatus',
+          transactionId: 'txn_1',
+          trigger: 'reverse',
+          fields: { reversedBy: 'txn_2' },
+          onMismatch: 'REVERSAL_NOT_ALLOWED',
+        },
+      ]);
       const [move] = sentItems();
       expect(move?.Update?.ConditionExpression).toBe('#f_status = :from0');
-      expect(move?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'POSTED', ':f_status': 'REVERSED', ':f_reversedBy': 'txn_2' });
+      expect(move?.Update?.ExpressionAttributeValues).toMatchObject({
+        ':from0': 'POSTED',
+        ':f_status': 'REVERSED',
+        ':f_reversedBy': 'txn_2',
+      });
     });
 
     it('closes a wallet only from an open state, and updates a field in any state but closed', async () => {
       ddb.on(TransactWriteCommand).resolves({});
       await createCommitter(table, WRITERS).commit([
-        { type: 'updateWallet', walletId: 'wal_1', trigger: 'close', set: { status: 'FROZEN', deletedAt: AT }, expectedBalance: new Big(0) },
+        {
+          type: 'updateWallet',
+          walletId: 'wal_1',
+          trigger: 'close',
+          set: { status: 'FROZEN', deletedAt: AT },
+          expectedBalance: new Big(0),
+        },
         { type: 'updateWallet', walletId: 'wal_2', trigger: 'freeze', set: { status: 'FROZEN' } },
       ]);
       const [close, freeze] = sentItems();
@@ -110,57 +154,106 @@ describe('DynamoDB adapter (mocked SDK)', () => {
         'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state IN (:from0, :from1) AND balance = :expectedBalance AND (attribute_not_exists(heldBalance) OR heldBalance = :zero) AND (attribute_not_exists(pendingBalance) OR pendingBalance = :zero)',
       );
       expect(close?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'ACTIVE', ':from1': 'FROZEN' });
-      expect(freeze?.Update?.ConditionExpression).toBe('attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state = :from0');
+      expect(freeze?.Update?.ConditionExpression).toBe(
+        'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state = :from0',
+      );
       expect(freeze?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'ACTIVE' });
     });
 
     it('reads items with consistent reads', async () => {
       ddb.on(GetCommand).resolves({});
       await expect(createWalletReader(table).getWallet('wal_1')).resolves.toBeUndefined();
-      expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({ TableName: TABLE, Key: { PK: 'WALLET#wal_1', SK: 'WALLET' }, ConsistentRead: true });
+      expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({
+        TableName: TABLE,
+        Key: { PK: 'WALLET#wal_1', SK: 'WALLET' },
+        ConsistentRead: true,
+      });
     });
   });
 
   describe('failures mapped to ApiError', () => {
     it('maps a condition failure by the position of the failed item: the payer is short of funds', async () => {
       // Prepare: item 1 is the payer's balance update (item 0 the journal record).
-      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: { balance: { N: '5.5' }, status: { S: 'ACTIVE' }, environment: { S: 'SANDBOX' } } }, { Code: 'None' }]));
+      ddb.on(TransactWriteCommand).rejects(
+        canceled([
+          { Code: 'None' },
+          {
+            Code: 'ConditionalCheckFailed',
+            Item: { balance: { N: '5.5' }, status: { S: 'ACTIVE' }, environment: { S: 'SANDBOX' } },
+          },
+          { Code: 'None' },
+        ]),
+      );
       // Act
       const outcome = createCommitter(table, WRITERS).commit([payment()]);
       // Assess
-      await expect(outcome).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS', details: { walletId: 'wal_payer', balance: '5.50000000', requested: '10.00' } });
+      await expect(outcome).rejects.toMatchObject({
+        code: 'INSUFFICIENT_FUNDS',
+        details: { walletId: 'wal_payer', balance: '5.50000000', requested: '10.00' },
+      });
     });
 
     it('maps a condition failure by the position of the failed item: the payee is frozen', async () => {
       // Prepare: item 2 is the payee's balance update.
-      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: { balance: { N: '0' }, status: { S: 'FROZEN' }, environment: { S: 'SANDBOX' } } }]));
-      await expect(createCommitter(table, WRITERS).commit([payment()])).rejects.toMatchObject({ code: 'WALLET_FROZEN', details: { walletId: 'wal_payee' } });
+      ddb.on(TransactWriteCommand).rejects(
+        canceled([
+          { Code: 'None' },
+          { Code: 'None' },
+          {
+            Code: 'ConditionalCheckFailed',
+            Item: { balance: { N: '0' }, status: { S: 'FROZEN' }, environment: { S: 'SANDBOX' } },
+          },
+        ]),
+      );
+      await expect(createCommitter(table, WRITERS).commit([payment()])).rejects.toMatchObject({
+        code: 'WALLET_FROZEN',
+        details: { walletId: 'wal_payee' },
+      });
     });
 
     it('maps a failed state condition to INVALID_STATE with the stored status', async () => {
-      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'ConditionalCheckFailed', Item: { status: { S: 'APPROVED' } } }]));
+      ddb
+        .on(TransactWriteCommand)
+        .rejects(canceled([{ Code: 'ConditionalCheckFailed', Item: { status: { S: 'APPROVED' } } }]));
       const approval = { id: 'apr_1', status: 'REJECTED' } as Approval;
-      await expect(createCommitter(table, WRITERS).commit([{ type: 'decideApproval', approval, trigger: 'reject' }])).rejects.toMatchObject({ code: 'INVALID_STATE', details: { status: 'APPROVED' } });
+      await expect(
+        createCommitter(table, WRITERS).commit([{ type: 'decideApproval', approval, trigger: 'reject' }]),
+      ).rejects.toMatchObject({ code: 'INVALID_STATE', details: { status: 'APPROVED' } });
     });
 
     it('retries a TransactionConflict and succeeds when it clears', async () => {
-      ddb.on(TransactWriteCommand).rejectsOnce(canceled([{ Code: 'TransactionConflict' }])).resolves({});
-      await createCommitter(table, WRITERS).commit([{ type: 'createTransaction', transaction: { id: 'txn_1', type: 'PAYMENT', createdAt: AT } as Transaction }]);
+      ddb
+        .on(TransactWriteCommand)
+        .rejectsOnce(canceled([{ Code: 'TransactionConflict' }]))
+        .resolves({});
+      await createCommitter(table, WRITERS).commit([
+        { type: 'createTransaction', transaction: { id: 'txn_1', type: 'PAYMENT', createdAt: AT } as Transaction },
+      ]);
       expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
       expect(sleep).toHaveBeenCalledTimes(1);
     });
 
     it('answers CONCURRENT_UPDATE (409, retryable) once the conflict outlasts the retries', async () => {
-      ddb.on(TransactWriteCommand).rejects(canceled([{ Code: 'None' }, { Code: 'TransactionConflict' }, { Code: 'None' }]));
+      ddb
+        .on(TransactWriteCommand)
+        .rejects(canceled([{ Code: 'None' }, { Code: 'TransactionConflict' }, { Code: 'None' }]));
       const outcome = createCommitter(table, WRITERS).commit([payment()]);
-      await expect(outcome).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE', status: 409, details: { retryAfter: 1 } });
+      await expect(outcome).rejects.toMatchObject({
+        code: 'CONCURRENT_UPDATE',
+        status: 409,
+        details: { retryAfter: 1 },
+      });
       expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(CONFLICT_RETRY_LIMIT);
     });
 
     it('lets no SDK exception out of a refused lastUsedAt write (it was recorded less than a minute ago)', async () => {
-      ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+      ddb
+        .on(UpdateCommand)
+        .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
       await expect(createApiKeyAuthReader(table).touchApiKey('hash', new Date(AT), 60_000)).resolves.toBeUndefined();
-      expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input.ConditionExpression).toBe('attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :threshold)');
+      expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input.ConditionExpression).toBe(
+        'attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :threshold)',
+      );
     });
   });
 });

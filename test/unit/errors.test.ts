@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_CODES, ERROR_STATUS, notFound, statusOf, toEnvelope, validationError, type ErrorCode, type NotFoundCode } from '../../shared/domain/errors.js';
+import {
+  ApiError,
+  ERROR_CODES,
+  ERROR_STATUS,
+  notFound,
+  statusOf,
+  toEnvelope,
+  validationError,
+  type ErrorCode,
+  type NotFoundCode,
+} from '../../shared/domain/errors.js';
 
 /** interface-spec.md section 7, copied from the table. */
 const SPEC_TABLE: Record<string, number> = {
@@ -55,9 +65,12 @@ describe('error codes', () => {
     expect(table[code]).toBe(status);
   });
 
-  it.each(Object.entries({ ...DECISIONS_TABLE, ...NAMED_NOT_FOUND }))('maps the added code %s to HTTP %i', (code, status) => {
-    expect(table[code]).toBe(status);
-  });
+  it.each(Object.entries({ ...DECISIONS_TABLE, ...NAMED_NOT_FOUND }))(
+    'maps the added code %s to HTTP %i',
+    (code, status) => {
+      expect(table[code]).toBe(status);
+    },
+  );
 
   it('lists every code of the table in ERROR_CODES', () => {
     expect([...ERROR_CODES].sort()).toEqual(Object.keys(ERROR_STATUS).sort());
@@ -100,7 +113,11 @@ describe('ApiError', () => {
   });
 
   it('keeps a given message and details', () => {
-    const error = new ApiError('INSUFFICIENT_FUNDS', 'Not enough.', { walletId: 'wal_1', balance: '1.00', requested: '2.00' });
+    const error = new ApiError('INSUFFICIENT_FUNDS', 'Not enough.', {
+      walletId: 'wal_1',
+      balance: '1.00',
+      requested: '2.00',
+    });
     expect(error.message).toBe('Not enough.');
     expect(error.details).toEqual({ walletId: 'wal_1', balance: '1.00', requested: '2.00' });
     expect(error.status).toBe(402);
@@ -116,7 +133,9 @@ describe('toEnvelope', () => {
 
   it('includes details when present', () => {
     const envelope = toEnvelope(new ApiError('RATE_LIMIT_EXCEEDED', 'Slow down.', { retryAfter: 3 }));
-    expect(envelope).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Slow down.', details: { retryAfter: 3 } } });
+    expect(envelope).toEqual({
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Slow down.', details: { retryAfter: 3 } },
+    });
   });
 
   it('puts ACTIVATION_INCOMPLETE missing at the top level of the error object', () => {
@@ -169,7 +188,10 @@ describe('error messages say what went wrong, not the code again', () => {
 
 describe('retryable conflicts say when to retry', () => {
   it('gives IDEMPOTENCY_KEY_IN_USE details.retryAfter (seconds) unless the thrower gave one', () => {
-    expect(new ApiError('IDEMPOTENCY_KEY_IN_USE', 'Still running.', { idempotencyKey: 'k' }).details).toEqual({ idempotencyKey: 'k', retryAfter: 1 });
+    expect(new ApiError('IDEMPOTENCY_KEY_IN_USE', 'Still running.', { idempotencyKey: 'k' }).details).toEqual({
+      idempotencyKey: 'k',
+      retryAfter: 1,
+    });
     expect(new ApiError('IDEMPOTENCY_KEY_IN_USE').details).toEqual({ retryAfter: 1 });
     expect(new ApiError('IDEMPOTENCY_KEY_IN_USE', 'x', { retryAfter: 3 }).details).toEqual({ retryAfter: 3 });
     expect(new ApiError('CONCURRENT_UPDATE').details).toEqual({ retryAfter: 1 });

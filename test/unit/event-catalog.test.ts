@@ -16,7 +16,11 @@ describe('the event catalog', () => {
     it(`${name}: a described payload with a valid example`, () => {
       const schema = payloadJsonSchema(name) as Schema;
       expect(schema.description).toBeTruthy();
-      expect(Object.entries(schema.properties ?? {}).filter(([, p]) => !p.description).map(([k]) => k)).toEqual([]);
+      expect(
+        Object.entries(schema.properties ?? {})
+          .filter(([, p]) => !p.description)
+          .map(([k]) => k),
+      ).toEqual([]);
       expect(viewOf(EVENT_DECLARATIONS[name].payload).safeParse(schema.examples?.[0]).success).toBe(true);
     });
   }

@@ -19,10 +19,15 @@ describe('docs/api.md lists every event with its payload', () => {
   });
 
   it('has one row per emitted event, with its fields, and names every reserved name as reserved', () => {
-    const rows = documentedTable().split('\n').filter((line) => line.startsWith('| `'));
+    const rows = documentedTable()
+      .split('\n')
+      .filter((line) => line.startsWith('| `'));
     expect(rows.map((row) => /^\| `([^`]+)`/.exec(row)?.[1])).toEqual([...EMITTED_EVENT_NAMES]);
     for (const row of rows) expect(row.split(' | ').at(-1)).toMatch(/`[a-zA-Z]+\??`/);
-    const reserved = documentedTable().split('\n').find((line) => line.startsWith('**Reserved names**')) ?? '';
+    const reserved =
+      documentedTable()
+        .split('\n')
+        .find((line) => line.startsWith('**Reserved names**')) ?? '';
     for (const name of RESERVED_EVENT_NAMES) expect(reserved).toContain(`\`${name}\``);
   });
 

@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EMITTED_EVENT_NAMES, EVENT_DECLARATIONS, EVENT_NAMES, RESERVED_EVENT_NAMES } from '../../shared/domain/event-names.js';
+import {
+  EMITTED_EVENT_NAMES,
+  EVENT_DECLARATIONS,
+  EVENT_NAMES,
+  RESERVED_EVENT_NAMES,
+} from '../../shared/domain/event-names.js';
 import { viewOf } from '../../shared/domain/view-registry.js';
 
 /**
@@ -11,22 +16,62 @@ import { viewOf } from '../../shared/domain/view-registry.js';
  */
 const SPEC_EVENT_NAMES = [
   // interface-spec section 6
-  'deposit.initiated', 'deposit.completed', 'deposit.failed',
-  'withdrawal.initiated', 'withdrawal.completed', 'withdrawal.failed',
-  'wallet.funds_pending', 'wallet.funds_available',
-  'card.created', 'card.updated', 'card.cancelled', 'card.authorization.approved', 'card.authorization.declined',
-  'card.authorization.captured', 'card.authorization.reversed', 'card.refund.created',
-  'customer.created', 'customer.updated', 'customer.payment_method.saved', 'customer.payment_method.updated', 'customer.payment_method.removed',
-  'payment_link.created', 'payment_link.claimed', 'payment_link.settled', 'payment_link.expired', 'payment_link.cancelled',
-  'invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_failed', 'invoice.voided', 'invoice.refunded',
-  'invoice.uncollectible', 'invoice.usdc_unmatched',
-  'approval.approved', 'approval.rejected',
+  'deposit.initiated',
+  'deposit.completed',
+  'deposit.failed',
+  'withdrawal.initiated',
+  'withdrawal.completed',
+  'withdrawal.failed',
+  'wallet.funds_pending',
+  'wallet.funds_available',
+  'card.created',
+  'card.updated',
+  'card.cancelled',
+  'card.authorization.approved',
+  'card.authorization.declined',
+  'card.authorization.captured',
+  'card.authorization.reversed',
+  'card.refund.created',
+  'customer.created',
+  'customer.updated',
+  'customer.payment_method.saved',
+  'customer.payment_method.updated',
+  'customer.payment_method.removed',
+  'payment_link.created',
+  'payment_link.claimed',
+  'payment_link.settled',
+  'payment_link.expired',
+  'payment_link.cancelled',
+  'invoice.created',
+  'invoice.finalized',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'invoice.voided',
+  'invoice.refunded',
+  'invoice.uncollectible',
+  'invoice.usdc_unmatched',
+  'approval.approved',
+  'approval.rejected',
   // decisions.md section 8
-  'payment.posted', 'payment.failed', 'payment.reversed', 'approval.requested', 'approval.expired',
-  'dispute.created', 'dispute.responded', 'dispute.resolved',
-  'agent.created', 'agent.paused', 'agent.resumed', 'agent.deleted', 'webhook.test',
+  'payment.posted',
+  'payment.failed',
+  'payment.reversed',
+  'approval.requested',
+  'approval.expired',
+  'dispute.created',
+  'dispute.responded',
+  'dispute.resolved',
+  'agent.created',
+  'agent.paused',
+  'agent.resumed',
+  'agent.deleted',
+  'webhook.test',
   // docs/api.md decisions
-  'wallet.created', 'wallet.funded', 'organization.created', 'deposit.cancelled', 'withdrawal.cancelled',
+  'wallet.created',
+  'wallet.funded',
+  'organization.created',
+  'deposit.cancelled',
+  'withdrawal.cancelled',
 ];
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -47,12 +92,17 @@ function sources(dir: string): { file: string; text: string }[] {
 
 const DOMAIN = sources('shared/domain').filter(({ file }) => !NOT_EMITTING.test(file));
 /** Every other file of the service: a reserved name appears in none of them. */
-const ELSEWHERE = [...sources('shared'), ...sources('functions'), ...sources('lib')].filter(({ file }) => file !== 'shared/domain/event-names.ts');
-const named = (files: { file: string; text: string }[], name: string) => files.filter(({ text }) => text.includes(`'${name}'`)).map(({ file }) => file);
+const ELSEWHERE = [...sources('shared'), ...sources('functions'), ...sources('lib')].filter(
+  ({ file }) => file !== 'shared/domain/event-names.ts',
+);
+const named = (files: { file: string; text: string }[], name: string) =>
+  files.filter(({ text }) => text.includes(`'${name}'`)).map(({ file }) => file);
 
 describe('event names: emitted or reserved', () => {
-  it('the emitted and the reserved names are disjoint and together are the spec\'s full list', () => {
-    expect(EMITTED_EVENT_NAMES.filter((name) => (RESERVED_EVENT_NAMES as readonly string[]).includes(name))).toEqual([]);
+  it("the emitted and the reserved names are disjoint and together are the spec's full list", () => {
+    expect(EMITTED_EVENT_NAMES.filter((name) => (RESERVED_EVENT_NAMES as readonly string[]).includes(name))).toEqual(
+      [],
+    );
     expect([...EMITTED_EVENT_NAMES, ...RESERVED_EVENT_NAMES].sort()).toEqual([...SPEC_EVENT_NAMES].sort());
     expect([...EVENT_NAMES].sort()).toEqual([...SPEC_EVENT_NAMES].sort());
     expect(new Set(EVENT_NAMES).size).toBe(EVENT_NAMES.length);
@@ -64,9 +114,12 @@ describe('event names: emitted or reserved', () => {
     expect(RESERVED_EVENT_NAMES.filter((name) => Object.hasOwn(EVENT_DECLARATIONS, name))).toEqual([]);
   });
 
-  it.each(EMITTED_EVENT_NAMES.map((name) => [name] as const))('%s is emitted somewhere in the service\'s code', (name) => {
-    expect(named(DOMAIN, name).length).toBeGreaterThan(0);
-  });
+  it.each(EMITTED_EVENT_NAMES.map((name) => [name] as const))(
+    "%s is emitted somewhere in the service's code",
+    (name) => {
+      expect(named(DOMAIN, name).length).toBeGreaterThan(0);
+    },
+  );
 
   it.each(RESERVED_EVENT_NAMES.map((name) => [name] as const))('%s (reserved) is emitted nowhere', (name) => {
     expect(named(ELSEWHERE, name)).toEqual([]);

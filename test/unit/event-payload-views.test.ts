@@ -1,6 +1,11 @@
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { createdAgentView, agentDeletedView, agentStatusView, agentTemplateView } from '../../shared/domain/agents/agent-view.js';
+import {
+  createdAgentView,
+  agentDeletedView,
+  agentStatusView,
+  agentTemplateView,
+} from '../../shared/domain/agents/agent-view.js';
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
@@ -13,7 +18,8 @@ import { webhookView } from '../../shared/domain/webhooks/webhook-view.js';
 import { EMITTED_EVENTS } from '../../shared/events/catalog.js';
 
 type Schema = { properties?: Record<string, Schema>; items?: Schema };
-const jsonSchema = (schema: z.ZodMiniType) => z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Schema;
+const jsonSchema = (schema: z.ZodMiniType) =>
+  z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Schema;
 
 /**
  * The public view (what the API answers for the resource) each emitted event's payload must stay
@@ -23,7 +29,14 @@ const jsonSchema = (schema: z.ZodMiniType) => z.toJSONSchema(schema, { target: '
  * (agent.created echoes the public template id of GET /v1/agent-templates). A mapped type: a new
  * emitted event fails to compile here until its view is named.
  */
-const PUBLIC_VIEW_OF: { readonly [N in EmittedEventName]: { view: z.ZodMiniType; within?: string; renamed?: Record<string, string>; alsoFrom?: Record<string, z.ZodMiniType> } } = {
+const PUBLIC_VIEW_OF: {
+  readonly [N in EmittedEventName]: {
+    view: z.ZodMiniType;
+    within?: string;
+    renamed?: Record<string, string>;
+    alsoFrom?: Record<string, z.ZodMiniType>;
+  };
+} = {
   'organization.created': { view: createdOrganizationView, within: 'organization' },
   'wallet.created': { view: walletView },
   'wallet.funded': { view: walletFundingView },
@@ -55,7 +68,11 @@ const PUBLIC_VIEW_OF: { readonly [N in EmittedEventName]: { view: z.ZodMiniType;
   'withdrawal.completed': { view: transferView },
   'withdrawal.failed': { view: transferView },
   'withdrawal.cancelled': { view: transferView },
-  'wallet.funds_pending': { view: transferView, renamed: { transferId: 'id', amount: 'netAmount' }, alsoFrom: { availableAt: clearingView } },
+  'wallet.funds_pending': {
+    view: transferView,
+    renamed: { transferId: 'id', amount: 'netAmount' },
+    alsoFrom: { availableAt: clearingView },
+  },
   'wallet.funds_available': { view: transferView, renamed: { transferId: 'id', amount: 'netAmount' } },
 };
 
@@ -83,9 +100,11 @@ describe('security: every event payload stays within the public view of its reso
     const { view, within, renamed = {}, alsoFrom = {} } = PUBLIC_VIEW_OF[name];
     const payload = jsonSchema(viewOf(EVENT_DECLARATIONS[name].payload));
     const whole = jsonSchema(view);
-    const viewSchema = within ? whole.properties?.[within] ?? {} : whole;
+    const viewSchema = within ? (whole.properties?.[within] ?? {}) : whole;
     if (within) expect(viewSchema.properties, `${name}: ${within} in the view`).toBeDefined();
-    const extra = Object.fromEntries(Object.entries(alsoFrom).map(([field, other]) => [field, jsonSchema(other).properties?.[field]]));
+    const extra = Object.fromEntries(
+      Object.entries(alsoFrom).map(([field, other]) => [field, jsonSchema(other).properties?.[field]]),
+    );
     // The view as the payload spells it: renamed fields under the payload's names, borrowed fields added.
     const properties: Record<string, Schema> = { ...viewSchema.properties };
     for (const [payloadField, viewField] of Object.entries(renamed)) {
@@ -102,9 +121,14 @@ describe('security: every event payload stays within the public view of its reso
 
   it('approval events are exactly the approval view, with no internal field', () => {
     for (const name of ['approval.requested', 'approval.approved', 'approval.rejected', 'approval.expired'] as const) {
-      expect(Object.keys(jsonSchema(viewOf(EVENT_DECLARATIONS[name].payload)).properties ?? {}).sort()).toEqual(Object.keys(jsonSchema(approvalView).properties ?? {}).sort());
+      expect(Object.keys(jsonSchema(viewOf(EVENT_DECLARATIONS[name].payload)).properties ?? {}).sort()).toEqual(
+        Object.keys(jsonSchema(approvalView).properties ?? {}).sort(),
+      );
       for (const internal of ['requestedByKeyId', 'organizationId', 'environment', 'PK', 'SK', 'entityType']) {
-        expect(Object.keys(jsonSchema(viewOf(EVENT_DECLARATIONS[name].payload)).properties ?? {}), `${name}: ${internal}`).not.toContain(internal);
+        expect(
+          Object.keys(jsonSchema(viewOf(EVENT_DECLARATIONS[name].payload)).properties ?? {}),
+          `${name}: ${internal}`,
+        ).not.toContain(internal);
       }
     }
   });

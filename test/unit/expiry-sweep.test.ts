@@ -6,7 +6,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
  * skips the others, and the run fails after all ran.
  */
 const calls = { approvals: [] as number[], transfers: [] as number[], cards: [] as number[] };
-const batches: { approvals: (number | Error)[]; transfers: (number | Error)[]; cards: (number | Error)[] } = { approvals: [], transfers: [], cards: [] };
+const batches: { approvals: (number | Error)[]; transfers: (number | Error)[]; cards: (number | Error)[] } = {
+  approvals: [],
+  transfers: [],
+  cards: [],
+};
 const next = (duty: keyof typeof batches) => async () => {
   const value = batches[duty].shift() ?? 0;
   calls[duty].push(typeof value === 'number' ? value : -1);
@@ -15,9 +19,15 @@ const next = (duty: keyof typeof batches) => async () => {
 };
 
 vi.mock('../../shared/runtime/core.js', () => ({ core: () => ({}) }));
-vi.mock('../../shared/runtime/services/approvals.js', () => ({ approvalService: () => ({ expireDue: next('approvals') }) }));
-vi.mock('../../shared/runtime/services/transfers.js', () => ({ transferService: () => ({ reconcileDue: next('transfers') }) }));
-vi.mock('../../shared/runtime/services/cards.js', () => ({ cardAuthorizationService: () => ({ expireDue: next('cards') }) }));
+vi.mock('../../shared/runtime/services/approvals.js', () => ({
+  approvalService: () => ({ expireDue: next('approvals') }),
+}));
+vi.mock('../../shared/runtime/services/transfers.js', () => ({
+  transferService: () => ({ reconcileDue: next('transfers') }),
+}));
+vi.mock('../../shared/runtime/services/cards.js', () => ({
+  cardAuthorizationService: () => ({ expireDue: next('cards') }),
+}));
 
 const { handler } = await import('../../functions/expiry-sweep/handler.js');
 const { RECONCILE_BATCH_SIZE } = await import('../../shared/domain/transfers/transfer-service.js');
@@ -35,21 +45,39 @@ describe('the expiry sweep run', () => {
     batches.approvals = [3, 1, 0];
     batches.transfers = [RECONCILE_BATCH_SIZE, RECONCILE_BATCH_SIZE, 2];
     batches.cards = [AUTHORIZATION_EXPIRY_BATCH_SIZE - 1];
-    expect(await handler()).toEqual({ expired: 4, reconciled: 2 * RECONCILE_BATCH_SIZE + 2, authorizationsExpired: AUTHORIZATION_EXPIRY_BATCH_SIZE - 1 });
-    expect(calls).toEqual({ approvals: [3, 1, 0], transfers: [RECONCILE_BATCH_SIZE, RECONCILE_BATCH_SIZE, 2], cards: [AUTHORIZATION_EXPIRY_BATCH_SIZE - 1] });
+    expect(await handler()).toEqual({
+      expired: 4,
+      reconciled: 2 * RECONCILE_BATCH_SIZE + 2,
+      authorizationsExpired: AUTHORIZATION_EXPIRY_BATCH_SIZE - 1,
+    });
+    expect(calls).toEqual({
+      approvals: [3, 1, 0],
+      transfers: [RECONCILE_BATCH_SIZE, RECONCILE_BATCH_SIZE, 2],
+      cards: [AUTHORIZATION_EXPIRY_BATCH_SIZE - 1],
+    });
   });
 
   it('runs every duty when one fails, then fails the run with every failure', async () => {
     batches.approvals = [new Error('approvals down')];
     batches.transfers = [1];
     batches.cards = [new Error('cards down')];
-    await expect(handler()).rejects.toMatchObject({ name: 'AggregateError', errors: [expect.objectContaining({ message: 'approvals down' }), expect.objectContaining({ message: 'cards down' })] });
+    await expect(handler()).rejects.toMatchObject({
+      name: 'AggregateError',
+      errors: [
+        expect.objectContaining({ message: 'approvals down' }),
+        expect.objectContaining({ message: 'cards down' }),
+      ],
+    });
     expect(calls.transfers).toEqual([1]);
   });
 
   it('starts no round once the run is nearly out of time', async () => {
     batches.approvals = [5];
-    await expect(handler(undefined, { getRemainingTimeInMillis: () => 1_000 })).resolves.toEqual({ expired: 0, reconciled: 0, authorizationsExpired: 0 });
+    await expect(handler(undefined, { getRemainingTimeInMillis: () => 1_000 })).resolves.toEqual({
+      expired: 0,
+      reconciled: 0,
+      authorizationsExpired: 0,
+    });
     expect(calls).toEqual({ approvals: [], transfers: [], cards: [] });
   });
 });

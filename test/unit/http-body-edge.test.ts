@@ -42,17 +42,34 @@ const GROUP = defineGroup<Record<string, never>>()('approvals', {}, [
 const issued = issueKey('SANDBOX');
 const raw = issued.raw;
 const apiKey: ApiKey = {
-  id: 'key_test', hash: issued.hash, name: 'k', prefix: issued.prefix, last4: issued.last4, organizationId: 'org_test', environment: 'SANDBOX',
-  permissions: ['payments:read'], walletId: null, status: 'ACTIVE', createdAt: '2026-11-22T00:00:00.000Z', lastUsedAt: '2026-11-22T10:00:00.000Z',
+  id: 'key_test',
+  hash: issued.hash,
+  name: 'k',
+  prefix: issued.prefix,
+  last4: issued.last4,
+  organizationId: 'org_test',
+  environment: 'SANDBOX',
+  permissions: ['payments:read'],
+  walletId: null,
+  status: 'ACTIVE',
+  createdAt: '2026-11-22T00:00:00.000Z',
+  lastUsedAt: '2026-11-22T10:00:00.000Z',
 };
 const runtime: HttpRuntime = {
-  authKeys: { getApiKeyByHash: async (hash) => (hash === apiKey.hash ? apiKey : undefined), touchApiKey: async () => undefined },
+  authKeys: {
+    getApiKeyByHash: async (hash) => (hash === apiKey.hash ? apiKey : undefined),
+    touchApiKey: async () => undefined,
+  },
   clock: fixedClock(new Date('2026-11-22T10:00:30.000Z')),
   rateLimiter: () => ({ allowed: true, retryAfterS: 0 }),
   publicRateLimiter: () => ({ allowed: true, retryAfterS: 0 }),
   cursors: async () => ({ encode: () => '', decode: () => ({}) }),
 };
-const handler = createHttpHandler(GROUP, () => runtime, () => ({}));
+const handler = createHttpHandler(
+  GROUP,
+  () => runtime,
+  () => ({}),
+);
 
 function event(body: string | undefined, authorized = true): APIGatewayProxyEventV2 {
   return {
@@ -62,7 +79,16 @@ function event(body: string | undefined, authorized = true): APIGatewayProxyEven
     rawQueryString: '',
     headers: { 'content-type': 'application/json', ...(authorized ? { authorization: `Bearer ${raw}` } : {}) },
     pathParameters: { id: 'x1' },
-    requestContext: { http: { method: 'POST', path: '/v1/test/x1/decide', protocol: 'HTTP/1.1', sourceIp: '203.0.113.5', userAgent: 't' }, requestId: 'req-1' } as APIGatewayProxyEventV2['requestContext'],
+    requestContext: {
+      http: {
+        method: 'POST',
+        path: '/v1/test/x1/decide',
+        protocol: 'HTTP/1.1',
+        sourceIp: '203.0.113.5',
+        userAgent: 't',
+      },
+      requestId: 'req-1',
+    } as APIGatewayProxyEventV2['requestContext'],
     ...(body === undefined ? {} : { body }),
     isBase64Encoded: false,
   };
@@ -102,7 +128,11 @@ describe('the HTTP edge refuses bodies before any operation runs', () => {
 });
 
 describe('the HTTP edge reads a body as API Gateway sends it', () => {
-  const base64 = (bytes: Buffer): APIGatewayProxyEventV2 => ({ ...event(undefined), body: bytes.toString('base64'), isBase64Encoded: true });
+  const base64 = (bytes: Buffer): APIGatewayProxyEventV2 => ({
+    ...event(undefined),
+    body: bytes.toString('base64'),
+    isBase64Encoded: true,
+  });
 
   it('answers 400 VALIDATION_ERROR (field body) to a base64 body that is not valid UTF-8, and runs nothing', async () => {
     runs.length = 0;
@@ -111,7 +141,11 @@ describe('the HTTP edge reads a body as API Gateway sends it', () => {
     const response = await handler(base64(bytes), {} as Context);
 
     expect(response.statusCode).toBe(400);
-    expect(JSON.parse(response.body).error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'body: is not valid UTF-8', details: { field: 'body' } });
+    expect(JSON.parse(response.body).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'body: is not valid UTF-8',
+      details: { field: 'body' },
+    });
     expect(runs).toEqual([]);
   });
 
@@ -127,12 +161,19 @@ describe('the HTTP edge reads a body as API Gateway sends it', () => {
 
 describe('the HTTP edge says when to retry a retryable conflict', () => {
   it('answers 409 IDEMPOTENCY_KEY_IN_USE with a Retry-After header and details.retryAfter', async () => {
-    nextError = new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still being processed; retry shortly.', { idempotencyKey: 'k1' });
+    nextError = new ApiError(
+      'IDEMPOTENCY_KEY_IN_USE',
+      'A request with this idempotency key is still being processed; retry shortly.',
+      { idempotencyKey: 'k1' },
+    );
 
     const response = await call('{}').finally(() => (nextError = undefined));
 
     expect(response.statusCode).toBe(409);
     expect(response.headers['Retry-After']).toBe('1');
-    expect(JSON.parse(response.body).error).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE', details: { idempotencyKey: 'k1', retryAfter: 1 } });
+    expect(JSON.parse(response.body).error).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_IN_USE',
+      details: { idempotencyKey: 'k1', retryAfter: 1 },
+    });
   });
 });

@@ -9,8 +9,10 @@ describe('idempotency keys as a client sends them', () => {
     expect(() => resolveIdempotencyKey('k-1', 'k-2')).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
   });
 
-  it('refuses keys of the card network\'s namespace, so a client can never take a processor request\'s slot first', () => {
-    expect(() => resolveIdempotencyKey('network:iauth_123', undefined)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', details: { field: 'idempotencyKey' } }));
+  it("refuses keys of the card network's namespace, so a client can never take a processor request's slot first", () => {
+    expect(() => resolveIdempotencyKey('network:iauth_123', undefined)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', details: { field: 'idempotencyKey' } }),
+    );
     expect(resolveIdempotencyKey('Network:iauth_123', undefined)).toBe('Network:iauth_123');
   });
 });

@@ -18,7 +18,10 @@ async function directionErrors(filePath: string, code: string) {
   expect(result, filePath).toBeDefined();
   const messages = result!.messages;
   // A parse error would hide every rule: fail loudly instead of reporting "no violation".
-  expect(messages.filter((message) => message.fatal), filePath).toEqual([]);
+  expect(
+    messages.filter((message) => message.fatal),
+    filePath,
+  ).toEqual([]);
   return messages.filter((message) => message.severity === 2);
 }
 
@@ -31,7 +34,10 @@ const FORBIDDEN: Array<[file: string, code: string]> = [
   ['shared/domain/a/b/c.ts', importOf('../../../../functions/payments/handler.js')],
   ['shared/domain/a/b/c.ts', importOf('../../../../lib/stacks/api-stack.js')],
   ['shared/domain/a/b/c/d/e.ts', importOf('../../../../../runtime/container.js')],
-  ['shared/domain/wallets/service.ts', `import type { Store } from '../../persistence/dynamo-store.js';\nexport type S = Store;\n`],
+  [
+    'shared/domain/wallets/service.ts',
+    `import type { Store } from '../../persistence/dynamo-store.js';\nexport type S = Store;\n`,
+  ],
   ['shared/domain/wallets/service.ts', `export * from '../../auth/authenticate.js';\n`],
   ['shared/domain/wallets/service.ts', `export { x } from '../../events/catalog.js';\n`],
   ['shared/domain/wallets/service.ts', `export const load = () => import('../../mcp/server.js');\n`],
@@ -111,7 +117,9 @@ describe('import direction (eslint.config.js)', () => {
   it.each(FORBIDDEN)('%s: rejects %s', async (file, code) => {
     const errors = await directionErrors(file, code);
     expect(errors.length, `${file}\n${code}`).toBeGreaterThan(0);
-    expect(errors.map((error) => error.ruleId)).toEqual(errors.map(() => expect.stringMatching(/^(allowance\/import-direction|no-restricted-imports)$/)));
+    expect(errors.map((error) => error.ruleId)).toEqual(
+      errors.map(() => expect.stringMatching(/^(allowance\/import-direction|no-restricted-imports)$/)),
+    );
   });
 
   it.each(ALLOWED)('%s: allows %s', async (file, code) => {

@@ -93,7 +93,10 @@ describe('import graph', () => {
     expect(graph.get('shared/b.ts')).toEqual(['shared/c/index.ts']);
     expect(graph.get('shared/c/index.ts')).toEqual(['shared/a.ts']);
     expect(graph.get('shared/d.ts')).toEqual(['shared/c/index.ts']);
-    expect(describeCycles(cyclesOf(graph))).toEqual(['cycle of 3: shared/a.ts, shared/b.ts, shared/c/index.ts', 'cycle of 1: shared/e.ts']);
+    expect(describeCycles(cyclesOf(graph))).toEqual([
+      'cycle of 3: shared/a.ts, shared/b.ts, shared/c/index.ts',
+      'cycle of 1: shared/e.ts',
+    ]);
   });
 
   it('has no cycle among shared/, functions/, lib/ and bin/ (type imports included)', () => {

@@ -7,7 +7,14 @@ import { ledgerInvariants } from '../../shared/domain/ledger/ledger-invariants.j
 import { createLedgerService } from '../../shared/domain/ledger/ledger-service.js';
 import type { Wallet } from '../../shared/domain/types.js';
 import { createInMemoryLedger, LostResponse } from '../fixtures/in-memory-ledger.js';
-import { LEDGER_WALLETS, ledgerCommandArbitrary, newLedgerRunStats, runLedgerSequence, type LedgerRunStats, type LedgerWorld } from '../fixtures/ledger-ops.js';
+import {
+  LEDGER_WALLETS,
+  ledgerCommandArbitrary,
+  newLedgerRunStats,
+  runLedgerSequence,
+  type LedgerRunStats,
+  type LedgerWorld,
+} from '../fixtures/ledger-ops.js';
 
 /**
  * The ledger's movements over an in-memory fake of its port that enforces the posting writer's
@@ -38,11 +45,16 @@ function inMemoryWorld(seed: number): { world: LedgerWorld; stats: ReturnType<ty
   const walletIds = Array.from({ length: LEDGER_WALLETS }, () => newId('wallet'));
   for (const id of walletIds) fake.addWallet(id, scope);
   const world: LedgerWorld = {
-    ledger: createLedgerService({ store: fake.store, clock: fixedClock(new Date('2026-11-21T10:00:00.000Z')), ids: newId }),
+    ledger: createLedgerService({
+      store: fake.store,
+      clock: fixedClock(new Date('2026-11-21T10:00:00.000Z')),
+      ids: newId,
+    }),
     scope,
     walletIds,
     newMovementId: () => newId('transaction'),
-    retryable: (error) => error instanceof LostResponse || (error instanceof ApiError && error.code === 'CONCURRENT_UPDATE'),
+    retryable: (error) =>
+      error instanceof LostResponse || (error instanceof ApiError && error.code === 'CONCURRENT_UPDATE'),
     async inspect() {
       const wallets: Wallet[] = await Promise.all(walletIds.map(async (id) => (await fake.store.getWallet(id))!));
       return {
@@ -60,14 +72,18 @@ describe('ledger movements (in-memory fake of the ledger port, with faults)', ()
     const stats: LedgerRunStats = newLedgerRunStats();
     const faults = { conflicts: 0, lostResponses: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(ledgerCommandArbitrary, { minLength: STEPS, maxLength: STEPS }), fc.integer({ min: 1, max: 2 ** 31 - 1 }), async (commands, faultSeed) => {
-        const { world, stats: fakeStats } = inMemoryWorld(faultSeed);
-        const before = stats.violations.length;
-        await runLedgerSequence(world, commands, stats);
-        faults.conflicts += fakeStats.conflicts;
-        faults.lostResponses += fakeStats.lostResponses;
-        expect(stats.violations.slice(before)).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.array(ledgerCommandArbitrary, { minLength: STEPS, maxLength: STEPS }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        async (commands, faultSeed) => {
+          const { world, stats: fakeStats } = inMemoryWorld(faultSeed);
+          const before = stats.violations.length;
+          await runLedgerSequence(world, commands, stats);
+          faults.conflicts += fakeStats.conflicts;
+          faults.lostResponses += fakeStats.lostResponses;
+          expect(stats.violations.slice(before)).toEqual([]);
+        },
+      ),
       { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), ...(PATH === undefined ? {} : { path: PATH }) },
     );
     console.log(

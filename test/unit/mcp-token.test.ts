@@ -39,15 +39,26 @@ describe('MCP token source', () => {
   });
 
   it('prefers MCP_AUTH_TOKEN (no Secrets Manager call), and is absent when neither is set', async () => {
-    expect(await mcpTokenSource({ mcpAuthToken: TOKEN, mcpAuthTokenSecretArn: ARN, region: REGION }, client)!()).toBe(TOKEN);
+    expect(await mcpTokenSource({ mcpAuthToken: TOKEN, mcpAuthTokenSecretArn: ARN, region: REGION }, client)!()).toBe(
+      TOKEN,
+    );
     expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(0);
-    expect(mcpTokenSource({ mcpAuthToken: undefined, mcpAuthTokenSecretArn: undefined, region: REGION }, client)).toBeUndefined();
+    expect(
+      mcpTokenSource({ mcpAuthToken: undefined, mcpAuthTokenSecretArn: undefined, region: REGION }, client),
+    ).toBeUndefined();
   });
 
   it('reads the secret again after MCP_TOKEN_MAX_AGE_MS, so a replaced token stops working within it', async () => {
     let now = 1_000_000;
-    secrets.on(GetSecretValueCommand).resolvesOnce({ SecretString: TOKEN }).resolves({ SecretString: `${TOKEN}-rotated` });
-    const token = mcpTokenSource({ mcpAuthToken: undefined, mcpAuthTokenSecretArn: ARN, region: REGION }, client, () => now)!;
+    secrets
+      .on(GetSecretValueCommand)
+      .resolvesOnce({ SecretString: TOKEN })
+      .resolves({ SecretString: `${TOKEN}-rotated` });
+    const token = mcpTokenSource(
+      { mcpAuthToken: undefined, mcpAuthTokenSecretArn: ARN, region: REGION },
+      client,
+      () => now,
+    )!;
     expect(await token()).toBe(TOKEN);
     now += MCP_TOKEN_MAX_AGE_MS - 1;
     expect(await token()).toBe(TOKEN);
@@ -61,7 +72,9 @@ describe('MCP token source', () => {
     [{ SecretString: `${TOKEN}\n` }, /contains white space/],
   ])('refuses a secret that could never match a bearer token (%j)', async (answer, problem) => {
     secrets.on(GetSecretValueCommand).resolves(answer);
-    await expect(mcpTokenSource({ mcpAuthToken: undefined, mcpAuthTokenSecretArn: ARN, region: REGION }, client)!()).rejects.toThrow(problem);
+    await expect(
+      mcpTokenSource({ mcpAuthToken: undefined, mcpAuthTokenSecretArn: ARN, region: REGION }, client)!(),
+    ).rejects.toThrow(problem);
   });
 });
 
@@ -76,7 +89,11 @@ describe('MCP endpoint with its token read from a secret', () => {
     toolPrefix: 'allowance_',
   });
   const post = (authorization?: string) =>
-    new Request(`http://localhost${MCP_FUNCTION.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: '{}' });
+    new Request(`http://localhost${MCP_FUNCTION.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      body: '{}',
+    });
   const facts = { requestId: 'req_1', sourceIp: '127.0.0.1' };
 
   it('refuses a request without a token before reading the secret, and answers 500 (never 2xx) when the read fails', async () => {
@@ -102,8 +119,32 @@ describe('MCP endpoint with its token read from a secret', () => {
   });
 
   it('answers 401 to a wrong token and to an empty one read from the secret', async () => {
-    expect((await handleMcpRequest(post('Bearer wrong-token-0123456789'), runtimeWith(async () => TOKEN), facts)).status).toBe(401);
-    expect((await handleMcpRequest(post(`Bearer ${TOKEN}`), runtimeWith(async () => undefined), facts)).status).toBe(401);
-    expect((await handleMcpRequest(post(`Bearer ${TOKEN}`), runtimeWith(async () => ''), facts)).status).toBe(401);
+    expect(
+      (
+        await handleMcpRequest(
+          post('Bearer wrong-token-0123456789'),
+          runtimeWith(async () => TOKEN),
+          facts,
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await handleMcpRequest(
+          post(`Bearer ${TOKEN}`),
+          runtimeWith(async () => undefined),
+          facts,
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await handleMcpRequest(
+          post(`Bearer ${TOKEN}`),
+          runtimeWith(async () => ''),
+          facts,
+        )
+      ).status,
+    ).toBe(401);
   });
 });

@@ -8,7 +8,12 @@ import { DEFAULT_MCP_TOOL_PREFIX, loadConfig } from '../../shared/config/config.
 import { ERROR_CODES } from '../../shared/domain/errors.js';
 import { exampleOf } from '../../shared/domain/views.js';
 import { viewOf } from '../../shared/domain/view-registry.js';
-import { DEFAULT_AGENT_PERMISSIONS, ORGANIZATION_PERMISSIONS, OPERATOR_PERMISSION, type Principal } from '../../shared/domain/tenancy.js';
+import {
+  DEFAULT_AGENT_PERMISSIONS,
+  ORGANIZATION_PERMISSIONS,
+  OPERATOR_PERMISSION,
+  type Principal,
+} from '../../shared/domain/tenancy.js';
 import { tokenMatches } from '../../shared/mcp/http.js';
 import { errorResult, operationResult, queuedPaymentResult } from '../../shared/mcp/outcomes.js';
 import { createMcpServer, type McpRuntime } from '../../shared/mcp/server.js';
@@ -16,12 +21,24 @@ import { buildToolCatalog, MONEY_IDEMPOTENCY_KEY_DESCRIPTION, resolveCall } from
 import { mayCall } from '../../shared/operations/authorize.js';
 import { CATALOG_ENTRIES } from '../../shared/operations/index.js';
 
-type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; type?: unknown };
+type Schema = {
+  description?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  type?: unknown;
+};
 
 /** Paths to every property (at any depth, in every branch) that has no description. */
 function undescribed(schema: Schema, at: string): string[] {
-  const own = Object.entries(schema.properties ?? {}).flatMap(([name, child]) => [...(child.description ? [] : [`${at}.${name}`]), ...undescribed(child, `${at}.${name}`)]);
-  const nested = [schema.items, ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].filter((s): s is Schema => s !== undefined).flatMap((s) => undescribed(s, `${at}[]`));
+  const own = Object.entries(schema.properties ?? {}).flatMap(([name, child]) => [
+    ...(child.description ? [] : [`${at}.${name}`]),
+    ...undescribed(child, `${at}.${name}`),
+  ]);
+  const nested = [schema.items, ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]
+    .filter((s): s is Schema => s !== undefined)
+    .flatMap((s) => undescribed(s, `${at}[]`));
   return [...own, ...nested];
 }
 
@@ -43,19 +60,33 @@ const OPERATOR = principal('OPERATOR', [OPERATOR_PERMISSION]);
 
 describe('MCP tools: one per catalog operation marked for MCP', () => {
   it('has a tool named <prefix><mcp.tool> for every operation that declares mcp, and no other tool', () => {
-    const expected = CATALOG_ENTRIES.flatMap(({ operation }) => (operation.mcp ? [`${PREFIX}${operation.mcp.tool}`] : [])).sort();
+    const expected = CATALOG_ENTRIES.flatMap(({ operation }) =>
+      operation.mcp ? [`${PREFIX}${operation.mcp.tool}`] : [],
+    ).sort();
     expect(catalog.tools.map((t) => t.name).sort()).toEqual(expected);
     for (const tool of catalog.tools) expect(tool.definition.name).toBe(tool.name);
   });
 
   it('offers a tool for every operation an agent key may call (access "key")', () => {
-    const missing = CATALOG_ENTRIES.filter(({ operation }) => operation.access === 'key' && !operation.mcp).map(({ operation }) => operation.name);
+    const missing = CATALOG_ENTRIES.filter(({ operation }) => operation.access === 'key' && !operation.mcp).map(
+      ({ operation }) => operation.name,
+    );
     expect(missing).toEqual([]);
   });
 
   it('has the tools of spec 4.13 whose areas exist, and the extras of decisions section 10', () => {
     const names = catalog.tools.map((t) => t.name.slice(PREFIX.length));
-    const spec = ['create_agent', 'list_agents', 'get_agent', 'adjust_budget', 'pause_agent', 'resume_agent', 'rotate_agent_key', 'delete_agent', 'query_audit_logs'];
+    const spec = [
+      'create_agent',
+      'list_agents',
+      'get_agent',
+      'adjust_budget',
+      'pause_agent',
+      'resume_agent',
+      'rotate_agent_key',
+      'delete_agent',
+      'query_audit_logs',
+    ];
     const extras = ['create_payment', 'get_balance', 'get_approval', 'list_transactions'];
     expect(names).toEqual(expect.arrayContaining([...spec, ...extras]));
   });
@@ -84,7 +115,8 @@ describe('MCP tools: one per catalog operation marked for MCP', () => {
 
     it('carries all four hints, read-only exactly for reads', () => {
       const hints = definition.annotations!;
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) expect(typeof hints[hint]).toBe('boolean');
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+        expect(typeof hints[hint]).toBe('boolean');
       expect(hints.readOnlyHint).toBe(tool.operation.http.method === 'GET');
     });
 
@@ -96,7 +128,7 @@ describe('MCP tools: one per catalog operation marked for MCP', () => {
       expect(definition.description).toMatch(/may pay twice/);
     });
 
-    it('has an output schema that the SDK client (ajv) compiles and that the operation\'s example satisfies', () => {
+    it("has an output schema that the SDK client (ajv) compiles and that the operation's example satisfies", () => {
       const validate = new AjvJsonSchemaValidator().getValidator(definition.outputSchema as never);
       const example = exampleOf(viewOf(tool.operation.output));
       if (example !== undefined) expect(validate(example).errorMessage).toBeUndefined();
@@ -105,10 +137,21 @@ describe('MCP tools: one per catalog operation marked for MCP', () => {
 });
 
 describe('MCP tool calls: arguments', () => {
-  it('splits path parameters, query and body and validates each with the operation\'s schemas', () => {
-    const call = resolveCall(toolOf('create_payment'), { from: 'wal_a', to: 'MERCHANT:Shop.Example.com', amount: '1.00', idempotencyKey: 'k1' });
-    expect(call).toMatchObject({ params: {}, body: { from: 'wal_a', to: 'merchant:shop.example.com', amount: '1.00', idempotencyKey: 'k1' } });
-    expect(resolveCall(toolOf('list_transactions'), { id: 'wal_a', limit: 5 })).toMatchObject({ params: { id: 'wal_a' }, query: { limit: '5' } });
+  it("splits path parameters, query and body and validates each with the operation's schemas", () => {
+    const call = resolveCall(toolOf('create_payment'), {
+      from: 'wal_a',
+      to: 'MERCHANT:Shop.Example.com',
+      amount: '1.00',
+      idempotencyKey: 'k1',
+    });
+    expect(call).toMatchObject({
+      params: {},
+      body: { from: 'wal_a', to: 'merchant:shop.example.com', amount: '1.00', idempotencyKey: 'k1' },
+    });
+    expect(resolveCall(toolOf('list_transactions'), { id: 'wal_a', limit: 5 })).toMatchObject({
+      params: { id: 'wal_a' },
+      query: { limit: '5' },
+    });
   });
 
   it('refuses unknown fields, missing fields and malformed ids with VALIDATION_ERROR naming the field', () => {
@@ -127,16 +170,25 @@ describe('MCP tool calls: arguments', () => {
   });
 
   it('runs create_agent with a templateId as the template operation', () => {
-    expect(resolveCall(toolOf('create_agent'), { name: 'R', templateId: 'research' }).operation.name).toBe('createAgentFromTemplate');
+    expect(resolveCall(toolOf('create_agent'), { name: 'R', templateId: 'research' }).operation.name).toBe(
+      'createAgentFromTemplate',
+    );
     expect(resolveCall(toolOf('create_agent'), { name: 'R' }).operation.name).toBe('createAgent');
-    expect(() => resolveCall(toolOf('create_agent'), { name: 'R', templateId: 'research', permissions: ['wallets:read'] })).toThrow(/permissions/);
+    expect(() =>
+      resolveCall(toolOf('create_agent'), { name: 'R', templateId: 'research', permissions: ['wallets:read'] }),
+    ).toThrow(/permissions/);
   });
 });
 
 describe('MCP tool results', () => {
   it('answers APPROVAL_REQUIRED (202) as a success naming the approval and the tool to check it', () => {
     const details = { approvalId: 'apr_abc', transactionId: 'txn_abc', expiresAt: '2026-03-17T11:15:00.000Z' };
-    const result = operationResult('Pay', { status: 202, body: { error: { code: 'APPROVAL_REQUIRED', message: 'queued', details } }, replayed: false }, 'req', PREFIX);
+    const result = operationResult(
+      'Pay',
+      { status: 202, body: { error: { code: 'APPROVAL_REQUIRED', message: 'queued', details } }, replayed: false },
+      'req',
+      PREFIX,
+    );
     expect(result.isError).toBeUndefined();
     expect(queuedPaymentResult.safeParse(result.structuredContent).success).toBe(true);
     expect(result.structuredContent).toMatchObject({ ...details, checkWith: 'allowance_get_approval' });
@@ -144,16 +196,31 @@ describe('MCP tool results', () => {
   });
 
   it('answers a replayed refusal or a partial batch as isError with the REST code', () => {
-    const result = operationResult('Pay', { status: 402, body: { error: { code: 'INSUFFICIENT_FUNDS', message: 'no money' } }, replayed: true }, 'req', PREFIX);
+    const result = operationResult(
+      'Pay',
+      { status: 402, body: { error: { code: 'INSUFFICIENT_FUNDS', message: 'no money' } }, replayed: true },
+      'req',
+      PREFIX,
+    );
     expect(result.isError).toBe(true);
-    expect(JSON.parse((result.content[1] as { text: string }).text).error).toMatchObject({ code: 'INSUFFICIENT_FUNDS', status: 402, retryable: false });
+    expect(JSON.parse((result.content[1] as { text: string }).text).error).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      status: 402,
+      retryable: false,
+    });
   });
 
   it('gives every error code its status, whether to retry and a next step', () => {
     for (const code of ERROR_CODES) {
       const result = errorResult({ code, message: 'm' }, 'req', PREFIX);
       const error = JSON.parse((result.content[1] as { text: string }).text).error as Record<string, unknown>;
-      expect(error, code).toMatchObject({ code, status: expect.any(Number), retryable: expect.any(Boolean), nextStep: expect.any(String), requestId: 'req' });
+      expect(error, code).toMatchObject({
+        code,
+        status: expect.any(Number),
+        retryable: expect.any(Boolean),
+        nextStep: expect.any(String),
+        requestId: 'req',
+      });
       expect(result.structuredContent).toBeUndefined();
     }
   });
@@ -162,7 +229,9 @@ describe('MCP tool results', () => {
     const body = { object: 'payment', id: 'txn_1', status: 'POSTED', amount: '1.00' };
     const result = operationResult('Pay from a wallet', { status: 200, body, replayed: false }, 'req', PREFIX);
     expect(result.structuredContent).toEqual(body);
-    expect((result.content[0] as { text: string }).text).toBe('Pay from a wallet: done (object payment, id txn_1, status POSTED, amount 1.00).');
+    expect((result.content[0] as { text: string }).text).toBe(
+      'Pay from a wallet: done (object payment, id txn_1, status POSTED, amount 1.00).',
+    );
     expect(JSON.parse((result.content[1] as { text: string }).text)).toEqual(body);
   });
 });
@@ -199,9 +268,15 @@ describe('MCP server per caller', () => {
   });
 
   it('answers a call to a tool the key may not use with isError PERMISSION_DENIED, before validating anything', async () => {
-    const result = (await (await clientFor(AGENT)).callTool({ name: 'allowance_create_agent', arguments: { bogus: true } })) as CallToolResult;
+    const result = (await (
+      await clientFor(AGENT)
+    ).callTool({ name: 'allowance_create_agent', arguments: { bogus: true } })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(JSON.parse((result.content[1] as { text: string }).text).error).toMatchObject({ code: 'PERMISSION_DENIED', status: 403, retryable: false });
+    expect(JSON.parse((result.content[1] as { text: string }).text).error).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      status: 403,
+      retryable: false,
+    });
   });
 
   it('answers a rate-limited call with RATE_LIMIT_EXCEEDED and retryAfter', async () => {
@@ -211,8 +286,15 @@ describe('MCP server per caller', () => {
     await server.connect(serverSide);
     const client = new Client({ name: 'unit', version: '1' });
     await client.connect(clientSide);
-    const result = (await client.callTool({ name: 'allowance_get_balance', arguments: { id: 'wal_agent' } })) as CallToolResult;
-    expect(JSON.parse((result.content[1] as { text: string }).text).error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retryable: true, details: { retryAfter: 7 } });
+    const result = (await client.callTool({
+      name: 'allowance_get_balance',
+      arguments: { id: 'wal_agent' },
+    })) as CallToolResult;
+    expect(JSON.parse((result.content[1] as { text: string }).text).error).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      retryable: true,
+      details: { retryAfter: 7 },
+    });
   });
 });
 

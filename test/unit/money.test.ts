@@ -2,7 +2,13 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/domain/errors.js';
-import { formatAmount, formatBalance, parseAmount, roundToCents, type ParseAmountOptions } from '../../shared/domain/money.js';
+import {
+  formatAmount,
+  formatBalance,
+  parseAmount,
+  roundToCents,
+  type ParseAmountOptions,
+} from '../../shared/domain/money.js';
 
 const MAX_CENTS = 100_000_000_000; // 1,000,000,000.00 in cents
 

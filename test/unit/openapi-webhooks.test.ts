@@ -17,8 +17,22 @@ type Schema = {
   oneOf?: Schema[];
   examples?: unknown[];
 };
-type WebhookItem = { post?: { summary?: string; description?: string; requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> }; responses?: Record<string, unknown> } };
-type Document = { webhooks?: Record<string, WebhookItem>; components: { schemas: Record<string, Schema> }; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>> };
+type WebhookItem = {
+  post?: {
+    summary?: string;
+    description?: string;
+    requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
+    responses?: Record<string, unknown>;
+  };
+};
+type Document = {
+  webhooks?: Record<string, WebhookItem>;
+  components: { schemas: Record<string, Schema> };
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+  >;
+};
 
 const document = buildOpenApiDocument() as Document;
 
@@ -36,7 +50,7 @@ function dataOf(envelope: Schema): Schema {
 
 const isFreeForm = (schema: Schema) => !schema.properties || Object.keys(schema.properties).length === 0;
 
-describe('the OpenAPI document\'s webhooks (one per emitted event)', () => {
+describe("the OpenAPI document's webhooks (one per emitted event)", () => {
   it('is still a valid OpenAPI 3.1 document with its webhooks', async () => {
     const validator = new Validator();
     const result = await validator.validate(structuredClone(document) as Parameters<Validator['validate']>[0]);
@@ -49,27 +63,44 @@ describe('the OpenAPI document\'s webhooks (one per emitted event)', () => {
     for (const name of RESERVED_EVENT_NAMES) expect(document.webhooks?.[name]).toBeUndefined();
   });
 
-  it.each(EMITTED_EVENT_NAMES.map((name) => [name] as const))('%s: a described POST of the Standard Webhooks envelope whose data is the payload view, with an example', (name) => {
-    const post = document.webhooks?.[name]?.post;
-    expect(post?.summary).toBeTruthy();
-    expect(post?.description).toBeTruthy();
-    expect(post?.requestBody?.required).toBe(true);
-    expect(Object.keys(post?.responses ?? {}).length).toBeGreaterThan(0);
+  it.each(EMITTED_EVENT_NAMES.map((name) => [name] as const))(
+    '%s: a described POST of the Standard Webhooks envelope whose data is the payload view, with an example',
+    (name) => {
+      const post = document.webhooks?.[name]?.post;
+      expect(post?.summary).toBeTruthy();
+      expect(post?.description).toBeTruthy();
+      expect(post?.requestBody?.required).toBe(true);
+      expect(Object.keys(post?.responses ?? {}).length).toBeGreaterThan(0);
 
-    const envelope = resolved(post?.requestBody?.content?.['application/json']?.schema);
-    expect(Object.keys(envelope.properties ?? {}).sort()).toEqual(['createdAt', 'data', 'environment', 'id', 'organizationId', 'type']);
-    expect([...(envelope.required ?? [])].sort()).toEqual(['createdAt', 'data', 'environment', 'id', 'organizationId', 'type']);
-    expect(envelope.properties?.type?.const).toBe(name);
-    const data = dataOf(envelope);
-    expect(isFreeForm(data)).toBe(false);
-    const { $schema: _dialect, ...payload } = payloadJsonSchema(name);
-    expect(data).toMatchObject(payload);
-    expect(data.description).toBeTruthy();
+      const envelope = resolved(post?.requestBody?.content?.['application/json']?.schema);
+      expect(Object.keys(envelope.properties ?? {}).sort()).toEqual([
+        'createdAt',
+        'data',
+        'environment',
+        'id',
+        'organizationId',
+        'type',
+      ]);
+      expect([...(envelope.required ?? [])].sort()).toEqual([
+        'createdAt',
+        'data',
+        'environment',
+        'id',
+        'organizationId',
+        'type',
+      ]);
+      expect(envelope.properties?.type?.const).toBe(name);
+      const data = dataOf(envelope);
+      expect(isFreeForm(data)).toBe(false);
+      const { $schema: _dialect, ...payload } = payloadJsonSchema(name);
+      expect(data).toMatchObject(payload);
+      expect(data.description).toBeTruthy();
 
-    const example = envelope.examples?.[0] as { type?: string; data?: unknown } | undefined;
-    expect(example?.type).toBe(name);
-    expect(viewOf(EVENT_DECLARATIONS[name].payload).safeParse(example?.data).success).toBe(true);
-  });
+      const example = envelope.examples?.[0] as { type?: string; data?: unknown } | undefined;
+      expect(example?.type).toBe(name);
+      expect(viewOf(EVENT_DECLARATIONS[name].payload).safeParse(example?.data).success).toBe(true);
+    },
+  );
 
   it('types the items of GET /v1/events and GET /v1/events/{id} as a union discriminated by `type` (a const per branch), one branch per emitted event', () => {
     const list = document.paths['/v1/events']!.get!.responses['200']!.content!['application/json']!.schema;

@@ -7,7 +7,14 @@ import { ROUTES, routeKeyOf } from '../../shared/http/routes.js';
 import { CATALOG_ENTRIES } from '../../shared/operations/index.js';
 import { buildOpenApiDocument, errorCodesOf } from '../../shared/operations/openapi.js';
 
-type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; examples?: unknown[]; type?: unknown };
+type Schema = {
+  description?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  examples?: unknown[];
+  type?: unknown;
+};
 
 /** Paths to every property (at any depth) that has no description. */
 function undescribed(schema: Schema, at: string): string[] {
@@ -15,11 +22,26 @@ function undescribed(schema: Schema, at: string): string[] {
     ...(child.description ? [] : [`${at}.${name}`]),
     ...undescribed(child, `${at}.${name}`),
   ]);
-  const nested = [schema.items, ...(schema.anyOf ?? [])].filter((s): s is Schema => s !== undefined).flatMap((s) => undescribed(s, `${at}[]`));
+  const nested = [schema.items, ...(schema.anyOf ?? [])]
+    .filter((s): s is Schema => s !== undefined)
+    .flatMap((s) => undescribed(s, `${at}[]`));
   return [...own, ...nested];
 }
 
-const document = buildOpenApiDocument() as { paths: Record<string, Record<string, { description?: string; responses: Record<string, { description: string }>; parameters: { name: string; description?: string }[]; requestBody?: { content: { 'application/json': { schema: Schema } } } }>> };
+const document = buildOpenApiDocument() as {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        description?: string;
+        responses: Record<string, { description: string }>;
+        parameters: { name: string; description?: string }[];
+        requestBody?: { content: { 'application/json': { schema: Schema } } };
+      }
+    >
+  >;
+};
 
 describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -31,7 +53,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('has every route of the route table, generated from the catalog', () => {
-    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => routeKeyOf({ method: method.toUpperCase(), path })));
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => routeKeyOf({ method: method.toUpperCase(), path })),
+    );
     expect(documented.sort()).toEqual(ROUTES.map(routeKeyOf).sort());
   });
 
@@ -51,7 +75,11 @@ describe('the OpenAPI document', () => {
       });
 
       it('has an output schema with a valid example and every field described', () => {
-        const output = z.toJSONSchema(viewOf(op.output), { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Schema;
+        const output = z.toJSONSchema(viewOf(op.output), {
+          target: 'draft-2020-12',
+          io: 'output',
+          unrepresentable: 'any',
+        }) as Schema;
         expect(output.description).toBeTruthy();
         expect(undescribed(output, 'output')).toEqual([]);
         if (op.name === 'getOpenApiDocument') return;
@@ -68,14 +96,34 @@ describe('the OpenAPI document', () => {
   }
 });
 
-type Parameter = { name: string; in: string; required?: boolean; schema: { type?: string; pattern?: string; minLength?: number } };
-type Described = { parameters: Parameter[]; requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, { minLength?: number }> } } } }; responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }> };
-const operationOf = (op: { http: { path: string; method: string } }) => document.paths[op.http.path]![op.http.method.toLowerCase()] as unknown as Described;
+type Parameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: { type?: string; pattern?: string; minLength?: number };
+};
+type Described = {
+  parameters: Parameter[];
+  requestBody?: {
+    content: { 'application/json': { schema: { properties?: Record<string, { minLength?: number }> } } };
+  };
+  responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
+};
+const operationOf = (op: { http: { path: string; method: string } }) =>
+  document.paths[op.http.path]![op.http.method.toLowerCase()] as unknown as Described;
 
 describe('the OpenAPI document for typed clients', () => {
   it('declares numeric and boolean query parameters with their types, not as strings', () => {
-    const query = CATALOG_ENTRIES.flatMap(({ operation: op }) => operationOf(op).parameters.filter((p) => p.in === 'query').map((p) => ({ op: op.name, ...p })));
-    expect(query.filter((p) => p.name === 'limit').map((p) => p.schema)).toEqual(query.filter((p) => p.name === 'limit').map(() => expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 })));
+    const query = CATALOG_ENTRIES.flatMap(({ operation: op }) =>
+      operationOf(op)
+        .parameters.filter((p) => p.in === 'query')
+        .map((p) => ({ op: op.name, ...p })),
+    );
+    expect(query.filter((p) => p.name === 'limit').map((p) => p.schema)).toEqual(
+      query
+        .filter((p) => p.name === 'limit')
+        .map(() => expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 })),
+    );
     expect(query.find((p) => p.name === 'includeDeleted')?.schema).toMatchObject({ type: 'boolean' });
   });
 
@@ -103,11 +151,13 @@ describe('the OpenAPI document for typed clients', () => {
   });
 
   it('declares 400 and 413 on every operation (the edge refuses a bad or oversized body on any route)', () => {
-    const missing = CATALOG_ENTRIES.flatMap(({ operation: op }) => ['400', '413'].filter((status) => !operationOf(op).responses[status]).map((status) => `${op.name} ${status}`));
+    const missing = CATALOG_ENTRIES.flatMap(({ operation: op }) =>
+      ['400', '413'].filter((status) => !operationOf(op).responses[status]).map((status) => `${op.name} ${status}`),
+    );
     expect(missing).toEqual([]);
   });
 
-  it('tells apart every two paths that could match the same URL (the id parameter pattern rejects the other path\'s literal segment)', () => {
+  it("tells apart every two paths that could match the same URL (the id parameter pattern rejects the other path's literal segment)", () => {
     const paths = Object.keys(document.paths);
     const patternOf = (path: string, name: string) => {
       const methods = Object.values(document.paths[path]!) as unknown as Described[];
@@ -121,12 +171,17 @@ describe('the OpenAPI document for typed clients', () => {
         if (a >= b || sa.length !== sb.length) continue;
         const templated = (s: string) => s.startsWith('{');
         if (!sa.every((s, i) => s === sb[i] || templated(s) || templated(sb[i]!))) continue;
-        const clashes = sa.flatMap((s, i) => (s !== sb[i] && templated(s) !== templated(sb[i]!) ? [templated(s) ? { path: a, param: s, literal: sb[i]! } : { path: b, param: sb[i]!, literal: s }] : []));
+        const clashes = sa.flatMap((s, i) =>
+          s !== sb[i] && templated(s) !== templated(sb[i]!)
+            ? [templated(s) ? { path: a, param: s, literal: sb[i]! } : { path: b, param: sb[i]!, literal: s }]
+            : [],
+        );
         const resolved = clashes.some((c) => {
           const pattern = patternOf(c.path, c.param.slice(1, -1));
           return pattern !== undefined && !new RegExp(pattern).test(c.literal);
         });
-        if (!resolved && !(clashes.length > 0 && clashes.every((c) => c.path === clashes[0]!.path))) unresolved.push(`${a} ~ ${b}`);
+        if (!resolved && !(clashes.length > 0 && clashes.every((c) => c.path === clashes[0]!.path)))
+          unresolved.push(`${a} ~ ${b}`);
       }
     }
     expect(unresolved).toEqual([]);

@@ -27,14 +27,31 @@ function world(options: { kybAutoApprove?: boolean } = {}) {
     timeScale: 1,
   };
   const organizations = createOrganizationService({ ...deps, store: memory.store });
-  const activation = createActivationService({ ...deps, store: memory.store }, { kybAutoApprove: options.kybAutoApprove ?? false });
+  const activation = createActivationService(
+    { ...deps, store: memory.store },
+    { kybAutoApprove: options.kybAutoApprove ?? false },
+  );
   const operator: RequestContext = {
-    principal: { kind: 'OPERATOR', keyId: 'key_operator', organizationId: null, environment: null, permissions: [OPERATOR_PERMISSION], walletId: null },
+    principal: {
+      kind: 'OPERATOR',
+      keyId: 'key_operator',
+      organizationId: null,
+      environment: null,
+      permissions: [OPERATOR_PERMISSION],
+      walletId: null,
+    },
     actor: { actorType: 'API_KEY', actorId: 'key_operator', ipAddress: '203.0.113.1' },
     requestId: 'req-operator',
   };
   const adminOf = (organizationId: string): RequestContext => ({
-    principal: { kind: 'ORGANIZATION', keyId: 'key_admin', organizationId, environment: 'SANDBOX', permissions: [...ORGANIZATION_PERMISSIONS], walletId: null },
+    principal: {
+      kind: 'ORGANIZATION',
+      keyId: 'key_admin',
+      organizationId,
+      environment: 'SANDBOX',
+      permissions: [...ORGANIZATION_PERMISSIONS],
+      walletId: null,
+    },
     actor: { actorType: 'API_KEY', actorId: 'key_admin', ipAddress: '198.51.100.7' },
     requestId: 'req-admin',
   });
@@ -42,7 +59,10 @@ function world(options: { kybAutoApprove?: boolean } = {}) {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
   return error;
 }
@@ -52,20 +72,36 @@ describe('organization service (in-memory store)', () => {
     const w = world();
     const created = await w.organizations.create(w.operator, AUDIT.organization.create, { name: 'Acme' });
 
-    expect(w.memory.organizations.get(created.organization.id)).toMatchObject({ name: 'Acme', kybStatus: 'NOT_SUBMITTED' });
-    expect(w.memory.environments.get(`${created.organization.id}#SANDBOX`)).toEqual({ mainWalletId: created.mainWalletId, walletCount: 1 });
-    expect(w.memory.wallets.get(created.mainWalletId)).toMatchObject({ isMain: true, environment: 'SANDBOX', walletType: 'ORG' });
+    expect(w.memory.organizations.get(created.organization.id)).toMatchObject({
+      name: 'Acme',
+      kybStatus: 'NOT_SUBMITTED',
+    });
+    expect(w.memory.environments.get(`${created.organization.id}#SANDBOX`)).toEqual({
+      mainWalletId: created.mainWalletId,
+      walletCount: 1,
+    });
+    expect(w.memory.wallets.get(created.mainWalletId)).toMatchObject({
+      isMain: true,
+      environment: 'SANDBOX',
+      walletType: 'ORG',
+    });
     const key = w.memory.apiKeys.get(created.sandboxKeyId)!;
     expect(key.permissions).toEqual([...ORGANIZATION_PERMISSIONS]);
     expect(created.sandboxKey).toBe(w.issued[0]);
     expect(JSON.stringify(key)).not.toContain(created.sandboxKey);
-    expect(w.memory.audit.map((e) => [e.action, e.resourceId, e.actorId])).toEqual([['organization.create', created.organization.id, 'key_operator']]);
-    expect(w.memory.events.map((e) => [e.type, e.data])).toEqual([['organization.created', { id: created.organization.id, name: 'Acme' }]]);
+    expect(w.memory.audit.map((e) => [e.action, e.resourceId, e.actorId])).toEqual([
+      ['organization.create', created.organization.id, 'key_operator'],
+    ]);
+    expect(w.memory.events.map((e) => [e.type, e.data])).toEqual([
+      ['organization.created', { id: created.organization.id, name: 'Acme' }],
+    ]);
   });
 
   it('answers ORGANIZATION_NOT_FOUND for a KYB decision on an unknown organization and writes nothing', async () => {
     const w = world();
-    const error = await rejection(w.organizations.decideKyb(w.operator, AUDIT.organization.decideKyb, 'org_unknown', 'VERIFIED'));
+    const error = await rejection(
+      w.organizations.decideKyb(w.operator, AUDIT.organization.decideKyb, 'org_unknown', 'VERIFIED'),
+    );
     expect(error.code).toBe('ORGANIZATION_NOT_FOUND');
     expect(w.memory.audit).toEqual([]);
   });
@@ -92,8 +128,15 @@ describe('activation service (in-memory store)', () => {
     const { organization } = await w.organizations.create(w.operator, AUDIT.organization.create, { name: 'Acme' });
     const admin = w.adminOf(organization.id);
     await w.activation.acceptTos(admin, AUDIT.organization.acceptTos, { tosVersion: '2026-01' });
-    await w.activation.submitKyb(admin, AUDIT.organization.submitKyb, { legalName: 'Acme Inc.', taxId: '12-3456789', address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' } });
-    await w.activation.addBillingMethod(admin, AUDIT.organization.addBillingMethod, { type: 'card', number: VALID_CARD });
+    await w.activation.submitKyb(admin, AUDIT.organization.submitKyb, {
+      legalName: 'Acme Inc.',
+      taxId: '12-3456789',
+      address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' },
+    });
+    await w.activation.addBillingMethod(admin, AUDIT.organization.addBillingMethod, {
+      type: 'card',
+      number: VALID_CARD,
+    });
 
     const first = await w.activation.activateProduction(admin, AUDIT.organization.activateProduction);
     w.clock.advance(60_000);
@@ -117,10 +160,22 @@ describe('activation service (in-memory store)', () => {
     const { organization } = await w.organizations.create(w.operator, AUDIT.organization.create, { name: 'Acme' });
     const admin = w.adminOf(organization.id);
 
-    await w.activation.addBillingMethod(admin, AUDIT.organization.addBillingMethod, { type: 'card', number: VALID_CARD });
-    const declined = await rejection(w.activation.addBillingMethod(admin, AUDIT.organization.addBillingMethod, { type: 'card', number: '4000000000000002' }));
+    await w.activation.addBillingMethod(admin, AUDIT.organization.addBillingMethod, {
+      type: 'card',
+      number: VALID_CARD,
+    });
+    const declined = await rejection(
+      w.activation.addBillingMethod(admin, AUDIT.organization.addBillingMethod, {
+        type: 'card',
+        number: '4000000000000002',
+      }),
+    );
 
-    expect(w.memory.organizations.get(organization.id)?.billingMethod).toEqual({ type: 'card', last4: '4242', addedAt: '2026-11-22T10:00:00.000Z' });
+    expect(w.memory.organizations.get(organization.id)?.billingMethod).toEqual({
+      type: 'card',
+      last4: '4242',
+      addedAt: '2026-11-22T10:00:00.000Z',
+    });
     expect(JSON.stringify([...w.memory.organizations.values(), ...w.memory.audit])).not.toContain(VALID_CARD);
     expect(declined.code).toBe('VALIDATION_ERROR');
   });
@@ -129,7 +184,11 @@ describe('activation service (in-memory store)', () => {
     const w = world({ kybAutoApprove: true });
     const { organization } = await w.organizations.create(w.operator, AUDIT.organization.create, { name: 'Acme' });
     const admin = w.adminOf(organization.id);
-    const kyb = { legalName: 'Acme Inc.', taxId: '12-3456789', address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' } };
+    const kyb = {
+      legalName: 'Acme Inc.',
+      taxId: '12-3456789',
+      address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' },
+    };
     await w.activation.submitKyb(admin, AUDIT.organization.submitKyb, kyb);
 
     const again = await rejection(w.activation.submitKyb(admin, AUDIT.organization.submitKyb, kyb));

@@ -88,7 +88,9 @@ describe('cursor codec', () => {
 
   it('rejects a cursor whose payload was replaced by another payload', () => {
     const [, signature] = codec.encode(LAST_KEY, BINDING).split('.');
-    const forged = Buffer.from(JSON.stringify({ k: { PK: 'ORG#org_2', SK: 'WALLET#x' }, b: BINDING })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ k: { PK: 'ORG#org_2', SK: 'WALLET#x' }, b: BINDING })).toString(
+      'base64url',
+    );
     expect(validationFieldOf(() => codec.decode(`${forged}.${signature}`, BINDING))).toBe('cursor');
   });
 
@@ -154,7 +156,11 @@ describe('pageRequestOf and pageResponse', () => {
   });
 
   it('ends with a null cursor and hasMore false', () => {
-    expect(pageResponse(codec, { items: [] }, BINDING, (n: number) => n)).toEqual({ data: [], cursor: null, hasMore: false });
+    expect(pageResponse(codec, { items: [] }, BINDING, (n: number) => n)).toEqual({
+      data: [],
+      cursor: null,
+      hasMore: false,
+    });
   });
 
   it('rejects a cursor of another list in a page request', () => {

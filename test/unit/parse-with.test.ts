@@ -7,7 +7,10 @@ const createWallet = z
   .object({
     name: z.string().min(1),
     metadata: z.object({ team: z.string() }).strict().optional(),
-    limits: z.object({ daily: z.object({ amount: z.string() }).strict() }).strict().optional(),
+    limits: z
+      .object({ daily: z.object({ amount: z.string() }).strict() })
+      .strict()
+      .optional(),
     items: z.array(z.object({ amount: z.string() }).strict()).optional(),
   })
   .strict();
@@ -41,17 +44,23 @@ describe('parseWith', () => {
   });
 
   it('names an unknown nested key with its dotted path', () => {
-    const error = validationErrorOf(() => parseWith(createWallet, { name: 'ops', metadata: { team: 'a', owner: 'b' } }, ''));
+    const error = validationErrorOf(() =>
+      parseWith(createWallet, { name: 'ops', metadata: { team: 'a', owner: 'b' } }, ''),
+    );
     expect(error.details?.field).toBe('metadata.owner');
   });
 
   it('joins a nested invalid field with dots', () => {
-    const error = validationErrorOf(() => parseWith(createWallet, { name: 'ops', limits: { daily: { amount: 5 } } }, ''));
+    const error = validationErrorOf(() =>
+      parseWith(createWallet, { name: 'ops', limits: { daily: { amount: 5 } } }, ''),
+    );
     expect(error.details?.field).toBe('limits.daily.amount');
   });
 
   it('includes array indexes in the dotted path', () => {
-    const error = validationErrorOf(() => parseWith(createWallet, { name: 'ops', items: [{ amount: '1' }, { amount: 2 }] }, ''));
+    const error = validationErrorOf(() =>
+      parseWith(createWallet, { name: 'ops', items: [{ amount: '1' }, { amount: 2 }] }, ''),
+    );
     expect(error.details?.field).toBe('items.1.amount');
   });
 

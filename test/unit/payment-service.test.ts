@@ -32,11 +32,21 @@ function world() {
   const organizationId = newId('organization');
   const scope = { organizationId, environment: 'SANDBOX' as const };
   const ctx: RequestContext = {
-    principal: { kind: 'ORGANIZATION', keyId: 'key_admin', organizationId, environment: 'SANDBOX', permissions: [...ORGANIZATION_PERMISSIONS], walletId: null },
+    principal: {
+      kind: 'ORGANIZATION',
+      keyId: 'key_admin',
+      organizationId,
+      environment: 'SANDBOX',
+      permissions: [...ORGANIZATION_PERMISSIONS],
+      walletId: null,
+    },
     actor: { actorType: 'API_KEY', actorId: 'key_admin', ipAddress: '198.51.100.7' },
     requestId: 'req_1',
   };
-  const agentCtx = (walletId: string): RequestContext => ({ ...ctx, principal: { ...ctx.principal, kind: 'AGENT', keyId: 'key_agent', permissions: [...AGENT_PERMISSIONS], walletId } });
+  const agentCtx = (walletId: string): RequestContext => ({
+    ...ctx,
+    principal: { ...ctx.principal, kind: 'AGENT', keyId: 'key_agent', permissions: [...AGENT_PERMISSIONS], walletId },
+  });
   const wallet = (balance: string, overrides: Partial<Wallet> = {}, of = scope) => {
     const made = walletOf(of, balance, overrides);
     memory.table.addWallet(made);
@@ -47,12 +57,15 @@ function world() {
 }
 
 /** The ApiError a call threw (code and details), or 'OK'. */
-async function refusalOf(promise: Promise<unknown>): Promise<{ code: string; details?: Record<string, unknown> } | 'OK'> {
+async function refusalOf(
+  promise: Promise<unknown>,
+): Promise<{ code: string; details?: Record<string, unknown> } | 'OK'> {
   try {
     await promise;
     return 'OK';
   } catch (error) {
-    if (error instanceof ApiError) return { code: error.code, ...(error.details ? { details: error.details as Record<string, unknown> } : {}) };
+    if (error instanceof ApiError)
+      return { code: error.code, ...(error.details ? { details: error.details as Record<string, unknown> } : {}) };
     throw error;
   }
 }
@@ -62,26 +75,41 @@ describe('payment service: the rules of a payment', () => {
     const w = world();
     const payer = w.wallet('100.00');
     const payee = w.wallet('0');
-    const answer = await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '12.50', description: 'API credits' });
-    expect(answer).toMatchObject({ status: 200, body: { from: payer, to: payee, amount: '12.50', fee: '0.00', status: 'POSTED', description: 'API credits' } });
+    const answer = await w.service.create(w.ctx, AUDIT.payment.create, {
+      from: payer,
+      to: payee,
+      amount: '12.50',
+      description: 'API credits',
+    });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { from: payer, to: payee, amount: '12.50', fee: '0.00', status: 'POSTED', description: 'API credits' },
+    });
     expect(await w.balanceOf(payer)).toBe('87.50');
     expect(await w.balanceOf(payee)).toBe('12.50');
     const id = (answer.body as { id: string }).id;
     expect(await w.memory.store.getTransaction(id)).toMatchObject({ status: 'POSTED', amount: '12.50' });
   });
 
-  it.each([['0'], ['-5.00'], ['1.005'], ['abc'], ['1e3'], [0], [-1], [0.001], ['1000000000.01']])('refuses the amount %j with INVALID_AMOUNT and moves nothing', async (amount) => {
-    const w = world();
-    const payer = w.wallet('100.00');
-    const payee = w.wallet('0');
-    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount }))).toMatchObject({ code: 'INVALID_AMOUNT', details: { field: 'amount' } });
-    expect(await w.balanceOf(payer)).toBe('100.00');
-  });
+  it.each([['0'], ['-5.00'], ['1.005'], ['abc'], ['1e3'], [0], [-1], [0.001], ['1000000000.01']])(
+    'refuses the amount %j with INVALID_AMOUNT and moves nothing',
+    async (amount) => {
+      const w = world();
+      const payer = w.wallet('100.00');
+      const payee = w.wallet('0');
+      expect(
+        await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount })),
+      ).toMatchObject({ code: 'INVALID_AMOUNT', details: { field: 'amount' } });
+      expect(await w.balanceOf(payer)).toBe('100.00');
+    },
+  );
 
   it('refuses a payment to the paying wallet with SELF_PAYMENT', async () => {
     const w = world();
     const payer = w.wallet('100.00');
-    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payer, amount: '1.00' }))).toMatchObject({ code: 'SELF_PAYMENT' });
+    expect(
+      await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payer, amount: '1.00' })),
+    ).toMatchObject({ code: 'SELF_PAYMENT' });
     expect(await w.balanceOf(payer)).toBe('100.00');
   });
 
@@ -91,9 +119,15 @@ describe('payment service: the rules of a payment', () => {
     const payee = w.wallet('0');
     const foreign = w.wallet('10.00', {}, { organizationId: newId('organization'), environment: 'SANDBOX' });
     const unknown = 'wal_doesnotexist000000000000';
-    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: unknown, to: payee, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
-    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: unknown, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
-    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: foreign, to: payee, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(
+      await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: unknown, to: payee, amount: '1.00' })),
+    ).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(
+      await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: unknown, amount: '1.00' })),
+    ).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(
+      await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: foreign, to: payee, amount: '1.00' })),
+    ).toMatchObject({ code: 'WALLET_NOT_FOUND' });
     expect(await w.balanceOf(foreign)).toBe('10.00');
     expect(await w.balanceOf(payer)).toBe('100.00');
   });
@@ -102,7 +136,9 @@ describe('payment service: the rules of a payment', () => {
     const w = world();
     const payer = w.wallet('50.00');
     const payee = w.wallet('0', {}, { organizationId: newId('organization'), environment: 'SANDBOX' });
-    expect(await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '20.00' })).toMatchObject({ status: 200, body: { status: 'POSTED' } });
+    expect(
+      await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '20.00' }),
+    ).toMatchObject({ status: 200, body: { status: 'POSTED' } });
     expect([await w.balanceOf(payer), await w.balanceOf(payee)]).toEqual(['30.00', '20.00']);
   });
 
@@ -110,7 +146,9 @@ describe('payment service: the rules of a payment', () => {
     const w = world();
     const poor = w.wallet('5.00');
     const payee = w.wallet('0');
-    const refused = await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: poor, to: payee, amount: '5.01' }));
+    const refused = await refusalOf(
+      w.service.create(w.ctx, AUDIT.payment.create, { from: poor, to: payee, amount: '5.01' }),
+    );
     expect(refused).toMatchObject({ code: 'INSUFFICIENT_FUNDS', details: { walletId: poor } });
     const details = (refused as { details: Record<string, unknown> }).details;
     expect([Number(details.balance), Number(details.requested)]).toEqual([5, 5.01]);
@@ -123,8 +161,12 @@ describe('payment service: the rules of a payment', () => {
     const paused = w.wallet('10.00', { status: 'FROZEN' });
     const payee = w.wallet('0');
     const payer = w.wallet('10.00');
-    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: paused, to: payee, amount: '1.00' }))).toEqual({ code: 'WALLET_FROZEN', details: { walletId: paused } });
-    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: paused, amount: '1.00' }))).toEqual({ code: 'WALLET_FROZEN', details: { walletId: paused } });
+    expect(
+      await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: paused, to: payee, amount: '1.00' })),
+    ).toEqual({ code: 'WALLET_FROZEN', details: { walletId: paused } });
+    expect(
+      await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: paused, amount: '1.00' })),
+    ).toEqual({ code: 'WALLET_FROZEN', details: { walletId: paused } });
     expect([await w.balanceOf(paused), await w.balanceOf(payer)]).toEqual(['10.00', '10.00']);
   });
 
@@ -133,8 +175,18 @@ describe('payment service: the rules of a payment', () => {
     const agentWallet = w.wallet('10.00', { walletType: 'AGENT' });
     const other = w.wallet('10.00');
     const payee = w.wallet('0');
-    expect(await refusalOf(w.service.create(w.agentCtx(agentWallet), AUDIT.payment.create, { from: other, to: payee, amount: '1.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
-    expect(await w.service.create(w.agentCtx(agentWallet), AUDIT.payment.create, { from: agentWallet, to: payee, amount: '1.00' })).toMatchObject({ status: 200 });
+    expect(
+      await refusalOf(
+        w.service.create(w.agentCtx(agentWallet), AUDIT.payment.create, { from: other, to: payee, amount: '1.00' }),
+      ),
+    ).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(
+      await w.service.create(w.agentCtx(agentWallet), AUDIT.payment.create, {
+        from: agentWallet,
+        to: payee,
+        amount: '1.00',
+      }),
+    ).toMatchObject({ status: 200 });
     expect([await w.balanceOf(agentWallet), await w.balanceOf(other)]).toEqual(['9.00', '10.00']);
   });
 
@@ -155,9 +207,15 @@ describe('payment service: the rules of a payment', () => {
       updatedAt: '2026-11-20T10:00:00.000Z',
     };
     w.memory.addPolicy(payer, policy);
-    expect(await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '40.00' })).toMatchObject({ status: 200 });
-    expect(await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '10.01' }))).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', remaining: '10.00' } });
-    expect(await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '10.00' })).toMatchObject({ status: 200 });
+    expect(
+      await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '40.00' }),
+    ).toMatchObject({ status: 200 });
+    expect(
+      await refusalOf(w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '10.01' })),
+    ).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'dailyLimit', remaining: '10.00' } });
+    expect(
+      await w.service.create(w.ctx, AUDIT.payment.create, { from: payer, to: payee, amount: '10.00' }),
+    ).toMatchObject({ status: 200 });
     expect(await w.balanceOf(payer)).toBe('950.00');
   });
 });

@@ -8,7 +8,9 @@ describe('period keys (UTC calendar)', () => {
     // 2027-01-04 is the Monday of ISO week 2027-W01; the week before is 2026-W53.
     expect(periodKeyOf('WEEK', new Date('2027-01-04T00:00:00.000Z'))).toBe('2027-W01');
     expect(previousPeriodKeyOf('WEEK', new Date('2027-01-10T23:59:59.999Z'))).toBe('2026-W53');
-    expect(previousPeriodKeyOf('WEEK', new Date('2026-11-23T00:00:00.000Z'))).toBe(periodKeyOf('WEEK', new Date('2026-11-22T23:59:59.999Z')));
+    expect(previousPeriodKeyOf('WEEK', new Date('2026-11-23T00:00:00.000Z'))).toBe(
+      periodKeyOf('WEEK', new Date('2026-11-22T23:59:59.999Z')),
+    );
     expect(previousPeriodKeyOf('MONTH', new Date('2027-01-01T00:00:00.000Z'))).toBe('2026-12');
     expect(previousPeriodKeyOf('MONTH', new Date('2026-03-31T10:00:00.000Z'))).toBe('2026-02');
   });

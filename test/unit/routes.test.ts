@@ -67,7 +67,6 @@ describe('matchRoute', () => {
   ])('answers not-found for %s %s', (method, path) => {
     expect(matchRoute(method, path)).toEqual({ kind: 'not-found' });
   });
-
 });
 
 describe('route table', () => {

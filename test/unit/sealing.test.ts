@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { DecryptCommand, GenerateDataKeyCommand, InvalidCiphertextException, KMSClient, KMSServiceException } from '@aws-sdk/client-kms';
+import {
+  DecryptCommand,
+  GenerateDataKeyCommand,
+  InvalidCiphertextException,
+  KMSClient,
+  KMSServiceException,
+} from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { KMS_SEALED_PREFIX, kmsSealer } from '../../shared/sealing/kms-sealer.js';
@@ -37,13 +43,16 @@ describe('local sealer (AES-256-GCM under DATA_ENCRYPTION_KEY)', () => {
     await expect(sealer.open(sealed, 'ba_2')).rejects.toThrow();
     for (const segment of [0, 1, 2]) await expect(sealer.open(tamper(sealed, segment), 'ba_1')).rejects.toThrow();
     await expect(localSealer(randomBytes(32).toString('hex')).open(sealed, 'ba_1')).rejects.toThrow();
-    await expect(sealer.open(sealed.replace(LOCAL_SEALED_PREFIX, KMS_SEALED_PREFIX), 'ba_1')).rejects.toThrow(/not a sealed value/);
+    await expect(sealer.open(sealed.replace(LOCAL_SEALED_PREFIX, KMS_SEALED_PREFIX), 'ba_1')).rejects.toThrow(
+      /not a sealed value/,
+    );
     await expect(sealer.open(`${sealed}.extra`, 'ba_1')).rejects.toThrow(/not a sealed value/);
     await expect(sealer.open(ACCOUNT_NUMBER, 'ba_1')).rejects.toThrow(/not a sealed value/);
   });
 
   it('seals empty and non-ASCII text', async () => {
-    for (const value of ['', 'Zoë 4242 ✓']) expect(await sealer.open(await sealer.seal(value, 'ctx'), 'ctx')).toBe(value);
+    for (const value of ['', 'Zoë 4242 ✓'])
+      expect(await sealer.open(await sealer.seal(value, 'ctx'), 'ctx')).toBe(value);
   });
 
   it('refuses a key that is not 32 bytes as hex', () => {
@@ -67,13 +76,25 @@ describe('KMS sealer (envelope encryption under DATA_KEY_ID)', () => {
     kms.on(GenerateDataKeyCommand).callsFake((input) => {
       const key = randomBytes(32);
       const blob = randomBytes(48);
-      wrapped.set(blob.toString('hex'), { key: Buffer.from(key), context: input.EncryptionContext, keyId: input.KeyId });
+      wrapped.set(blob.toString('hex'), {
+        key: Buffer.from(key),
+        context: input.EncryptionContext,
+        keyId: input.KeyId,
+      });
       return { Plaintext: new Uint8Array(key), CiphertextBlob: new Uint8Array(blob), KeyId: input.KeyId };
     });
     kms.on(DecryptCommand).callsFake((input) => {
       const entry = wrapped.get(Buffer.from(input.CiphertextBlob).toString('hex'));
-      if (!entry || entry.keyId !== input.KeyId || JSON.stringify(entry.context) !== JSON.stringify(input.EncryptionContext)) {
-        throw new InvalidCiphertextException({ message: 'The ciphertext refers to a customer master key that does not exist, or the encryption context does not match.', $metadata: {} });
+      if (
+        !entry ||
+        entry.keyId !== input.KeyId ||
+        JSON.stringify(entry.context) !== JSON.stringify(input.EncryptionContext)
+      ) {
+        throw new InvalidCiphertextException({
+          message:
+            'The ciphertext refers to a customer master key that does not exist, or the encryption context does not match.',
+          $metadata: {},
+        });
       }
       return { Plaintext: new Uint8Array(entry.key), KeyId: input.KeyId };
     });
@@ -85,9 +106,16 @@ describe('KMS sealer (envelope encryption under DATA_KEY_ID)', () => {
     const sealed = await sealer().seal(ACCOUNT_NUMBER, 'ba_1');
     const calls = kms.commandCalls(GenerateDataKeyCommand);
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.args[0].input).toEqual({ KeyId: KEY_ID, KeySpec: 'AES_256', EncryptionContext: { context: 'ba_1' } });
+    expect(calls[0]!.args[0].input).toEqual({
+      KeyId: KEY_ID,
+      KeySpec: 'AES_256',
+      EncryptionContext: { context: 'ba_1' },
+    });
     expect(sealed.startsWith(`${KMS_SEALED_PREFIX}.`)).toBe(true);
-    const segments = sealed.split('.').slice(1).map((part) => Buffer.from(part, 'base64url'));
+    const segments = sealed
+      .split('.')
+      .slice(1)
+      .map((part) => Buffer.from(part, 'base64url'));
     expect(segments).toHaveLength(4);
     expect(wrapped.has(segments[0]!.toString('hex'))).toBe(true);
     // Neither the plaintext nor the data key is in the sealed text.
@@ -129,9 +157,17 @@ describe('KMS sealer (envelope encryption under DATA_KEY_ID)', () => {
 
   it('surfaces a failure of Decrypt or GenerateDataKey as an error (never a value)', async () => {
     const sealed = await sealer().seal(ACCOUNT_NUMBER, 'ba_1');
-    kms.on(DecryptCommand).rejects(new KMSServiceException({ name: 'KMSInternalException', $fault: 'server', message: 'internal', $metadata: {} }));
+    kms
+      .on(DecryptCommand)
+      .rejects(
+        new KMSServiceException({ name: 'KMSInternalException', $fault: 'server', message: 'internal', $metadata: {} }),
+      );
     await expect(sealer().open(sealed, 'ba_1')).rejects.toThrow('internal');
-    kms.on(GenerateDataKeyCommand).rejects(new KMSServiceException({ name: 'AccessDeniedException', $fault: 'client', message: 'denied', $metadata: {} }));
+    kms
+      .on(GenerateDataKeyCommand)
+      .rejects(
+        new KMSServiceException({ name: 'AccessDeniedException', $fault: 'client', message: 'denied', $metadata: {} }),
+      );
     await expect(sealer().seal(ACCOUNT_NUMBER, 'ba_1')).rejects.toThrow('denied');
   });
 

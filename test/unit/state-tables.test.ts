@@ -5,14 +5,21 @@ import { MERCHANT_STATES } from '../../shared/domain/merchants/merchant-states.j
 import { KYB_STATES } from '../../shared/domain/organizations/kyb-states.js';
 import { TRANSACTION_STATES } from '../../shared/domain/payments/transaction-states.js';
 import { POLICY_STATES } from '../../shared/domain/policies/policy-states.js';
-import { canTransition, fromStatesOf, nonTerminalStatesOf, targetOf, terminalStatesOf } from '../../shared/domain/state-table.js';
+import {
+  canTransition,
+  fromStatesOf,
+  nonTerminalStatesOf,
+  targetOf,
+  terminalStatesOf,
+} from '../../shared/domain/state-table.js';
 import { TRANSFER_END_STATUSES, TRANSFER_STATES } from '../../shared/domain/transfers/transfer-states.js';
 import { WALLET_STATES } from '../../shared/domain/wallets/wallet-states.js';
 import { WEBHOOK_STATES } from '../../shared/domain/webhooks/webhook-states.js';
 
 describe('state tables', () => {
   it('decides an approval once: every decision leaves PENDING only', () => {
-    for (const trigger of ['approve', 'reject', 'expire', 'fail'] as const) expect(fromStatesOf(APPROVAL_STATES, trigger)).toEqual(['PENDING']);
+    for (const trigger of ['approve', 'reject', 'expire', 'fail'] as const)
+      expect(fromStatesOf(APPROVAL_STATES, trigger)).toEqual(['PENDING']);
     expect(targetOf(APPROVAL_STATES, 'approve')).toBe('APPROVED');
     expect(canTransition(APPROVAL_STATES, 'APPROVED', 'reject')).toBe(false);
     expect(nonTerminalStatesOf(APPROVAL_STATES)).toEqual(['PENDING']);

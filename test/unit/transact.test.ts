@@ -1,8 +1,13 @@
-import { ConditionalCheckFailedException, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+  type CancellationReason,
+} from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/domain/errors.js';
-import { TransactionConflictError,
+import {
+  TransactionConflictError,
   CONFLICT_BACKOFF_BASE_MS,
   CONFLICT_BACKOFF_CAP_MS,
   CONFLICT_RETRY_LIMIT,
@@ -69,10 +74,16 @@ describe('transactWrite', () => {
 
   it('calls the mapper of the failed item with the unmarshalled old item, numbers kept exact', async () => {
     // Prepare
-    const failure = canceled([{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: { balance: { N: '5.5' }, status: { S: 'ACTIVE' } } }]);
+    const failure = canceled([
+      { Code: 'None' },
+      { Code: 'ConditionalCheckFailed', Item: { balance: { N: '5.5' }, status: { S: 'ACTIVE' } } },
+    ]);
     const { client } = fakeClient(failure);
     const first = vi.fn(() => new ApiError('WALLET_FROZEN'));
-    const second = vi.fn((old: Record<string, unknown> | undefined) => new ApiError('INSUFFICIENT_FUNDS', undefined, { balance: (old?.balance as { value: string }).value }));
+    const second = vi.fn(
+      (old: Record<string, unknown> | undefined) =>
+        new ApiError('INSUFFICIENT_FUNDS', undefined, { balance: (old?.balance as { value: string }).value }),
+    );
     // Act
     const outcome = transactWrite(client, [debit(first), debit(second)]);
     // Assess
@@ -95,7 +106,9 @@ describe('transactWrite', () => {
   it('does not retry a condition failure', async () => {
     const { client, send } = fakeClient(canceled([{ Code: 'ConditionalCheckFailed' }]), {});
     const sleep = noSleep();
-    await expect(transactWrite(client, [debit(() => new ApiError('INSUFFICIENT_FUNDS'))], { sleep })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      transactWrite(client, [debit(() => new ApiError('INSUFFICIENT_FUNDS'))], { sleep }),
+    ).rejects.toBeInstanceOf(ApiError);
     expect(send).toHaveBeenCalledTimes(1);
     expect(sleep).not.toHaveBeenCalled();
   });
@@ -113,7 +126,9 @@ describe('transactWrite', () => {
       CancellationReasons: [{ Code: 'ConditionalCheckFailed', Item: { balance: { N: '1' } } }],
     });
     const { client } = fakeClient(foreign);
-    await expect(transactWrite(client, [debit(() => new ApiError('INSUFFICIENT_FUNDS'))])).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    await expect(transactWrite(client, [debit(() => new ApiError('INSUFFICIENT_FUNDS'))])).rejects.toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+    });
   });
 
   it('succeeds on the third attempt after two conflicts', async () => {
@@ -141,7 +156,13 @@ describe('transactWrite', () => {
     const outcome = transactWrite(client, [debit()], { sleep, random: () => 0.999 });
     // Assess
     await expect(outcome).rejects.toBeInstanceOf(TransactionConflictError);
-    await expect(outcome).rejects.toMatchObject({ attempts: CONFLICT_RETRY_LIMIT, cause: last, code: 'CONCURRENT_UPDATE', status: 409, details: { retryAfter: 1 } });
+    await expect(outcome).rejects.toMatchObject({
+      attempts: CONFLICT_RETRY_LIMIT,
+      cause: last,
+      code: 'CONCURRENT_UPDATE',
+      status: 409,
+      details: { retryAfter: 1 },
+    });
     expect(send).toHaveBeenCalledTimes(CONFLICT_RETRY_LIMIT);
     expect(sleep).toHaveBeenCalledTimes(CONFLICT_RETRY_LIMIT - 1);
   });
@@ -149,7 +170,9 @@ describe('transactWrite', () => {
   it('waits a jittered, exponentially growing delay bounded by the cap', async () => {
     const { client } = fakeClient(...Array.from({ length: CONFLICT_RETRY_LIMIT }, conflict));
     const sleep = noSleep();
-    await expect(transactWrite(client, [debit()], { sleep, random: () => 0.999999 })).rejects.toBeInstanceOf(TransactionConflictError);
+    await expect(transactWrite(client, [debit()], { sleep, random: () => 0.999999 })).rejects.toBeInstanceOf(
+      TransactionConflictError,
+    );
     const delays = sleep.mock.calls.map(([ms]) => ms);
     delays.forEach((ms, i) => {
       const ceiling = Math.min(CONFLICT_BACKOFF_CAP_MS, CONFLICT_BACKOFF_BASE_MS * 2 ** i);

@@ -45,11 +45,21 @@ function world() {
   const organizationId = newId('organization');
   const scope = { organizationId, environment: 'SANDBOX' as const };
   const ctx: RequestContext = {
-    principal: { kind: 'ORGANIZATION', keyId: 'key_admin', organizationId, environment: 'SANDBOX', permissions: [...ORGANIZATION_PERMISSIONS], walletId: null },
+    principal: {
+      kind: 'ORGANIZATION',
+      keyId: 'key_admin',
+      organizationId,
+      environment: 'SANDBOX',
+      permissions: [...ORGANIZATION_PERMISSIONS],
+      walletId: null,
+    },
     actor: { actorType: 'API_KEY', actorId: 'key_admin', ipAddress: '198.51.100.7' },
     requestId: 'req_1',
   };
-  const agentCtx = (walletId: string): RequestContext => ({ ...ctx, principal: { ...ctx.principal, kind: 'AGENT', keyId: 'key_agent', permissions: [...AGENT_PERMISSIONS], walletId } });
+  const agentCtx = (walletId: string): RequestContext => ({
+    ...ctx,
+    principal: { ...ctx.principal, kind: 'AGENT', keyId: 'key_agent', permissions: [...AGENT_PERMISSIONS], walletId },
+  });
   const wallet = (balance: string, overrides: Partial<Wallet> = {}) => {
     const made = walletOf(scope, balance, overrides);
     memory.table.addWallet(made);
@@ -60,7 +70,11 @@ function world() {
     const w = (await memory.store.getWallet(walletId))!;
     return [w.balance.toFixed(2), w.pendingBalance.toFixed(2), w.heldBalance.toFixed(2)];
   };
-  const bank = (accountNumber = '000123456789') => ({ type: 'ACH' as const, routingNumber: '021000021', accountNumber });
+  const bank = (accountNumber = '000123456789') => ({
+    type: 'ACH' as const,
+    routingNumber: '021000021',
+    accountNumber,
+  });
   /** Runs the workflow as Step Functions would: submit, wait until the rail settles, settle. */
   const runWorkflow = async (transferId: string) => {
     const submitted = await service.runStep({ step: 'submit', transferId });
@@ -84,12 +98,15 @@ function world() {
 }
 
 /** The ApiError a call threw (code and details), or 'OK'. */
-async function refusalOf(promise: Promise<unknown>): Promise<{ code: string; details?: Record<string, unknown> } | 'OK'> {
+async function refusalOf(
+  promise: Promise<unknown>,
+): Promise<{ code: string; details?: Record<string, unknown> } | 'OK'> {
   try {
     await promise;
     return 'OK';
   } catch (error) {
-    if (error instanceof ApiError) return { code: error.code, ...(error.details ? { details: error.details as Record<string, unknown> } : {}) };
+    if (error instanceof ApiError)
+      return { code: error.code, ...(error.details ? { details: error.details as Record<string, unknown> } : {}) };
     throw error;
   }
 }
@@ -100,29 +117,80 @@ describe('transfer service: deposits', () => {
   it('refuses a deposit under the 25.00 minimum with INVALID_AMOUNT, and takes 25.00 (202 INITIATED, workflow started)', async () => {
     const w = world();
     const wallet = w.wallet('0');
-    expect(await refusalOf(w.service.deposit(w.ctx, AUDIT.transfer.deposit, { walletId: wallet, amount: '24.99', currency: 'USD', counterparty: w.bank() }))).toMatchObject({ code: 'INVALID_AMOUNT', details: { field: 'amount', minimum: '25.00' } });
+    expect(
+      await refusalOf(
+        w.service.deposit(w.ctx, AUDIT.transfer.deposit, {
+          walletId: wallet,
+          amount: '24.99',
+          currency: 'USD',
+          counterparty: w.bank(),
+        }),
+      ),
+    ).toMatchObject({ code: 'INVALID_AMOUNT', details: { field: 'amount', minimum: '25.00' } });
     for (const amount of ['0', '-30.00', '25.001', 'abc']) {
-      expect(await refusalOf(w.service.deposit(w.ctx, AUDIT.transfer.deposit, { walletId: wallet, amount, currency: 'USD', counterparty: w.bank() }))).toMatchObject({ code: 'INVALID_AMOUNT' });
+      expect(
+        await refusalOf(
+          w.service.deposit(w.ctx, AUDIT.transfer.deposit, {
+            walletId: wallet,
+            amount,
+            currency: 'USD',
+            counterparty: w.bank(),
+          }),
+        ),
+      ).toMatchObject({ code: 'INVALID_AMOUNT' });
     }
     expect(w.memory.table.items.transfers.size).toBe(0);
-    const answer = await w.service.deposit(w.ctx, AUDIT.transfer.deposit, { walletId: wallet, amount: '25.00', currency: 'USD', counterparty: w.bank() });
-    expect(answer).toMatchObject({ status: 202, body: { status: 'INITIATED', amount: '25.00', fee: '0.25', direction: 'DEPOSIT', rail: 'ACH' } });
+    const answer = await w.service.deposit(w.ctx, AUDIT.transfer.deposit, {
+      walletId: wallet,
+      amount: '25.00',
+      currency: 'USD',
+      counterparty: w.bank(),
+    });
+    expect(answer).toMatchObject({
+      status: 202,
+      body: { status: 'INITIATED', amount: '25.00', fee: '0.25', direction: 'DEPOSIT', rail: 'ACH' },
+    });
     expect(w.started).toEqual([idOf(answer)]);
   });
 
   it('refuses a rail that does not move the currency (USDC on ACH, USD on USDC) and creates nothing', async () => {
     const w = world();
     const wallet = w.wallet('0');
-    expect(await refusalOf(w.service.deposit(w.ctx, AUDIT.transfer.deposit, { walletId: wallet, amount: '30.00', currency: 'USDC', counterparty: w.bank() }))).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'source.type' } });
+    expect(
+      await refusalOf(
+        w.service.deposit(w.ctx, AUDIT.transfer.deposit, {
+          walletId: wallet,
+          amount: '30.00',
+          currency: 'USDC',
+          counterparty: w.bank(),
+        }),
+      ),
+    ).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'source.type' } });
     const usdc = { type: 'USDC' as const, address: '0x52908400098527886E0F7030069857D2E4169EE7' };
-    expect(await refusalOf(w.service.deposit(w.ctx, AUDIT.transfer.deposit, { walletId: wallet, amount: '30.00', currency: 'USD', counterparty: usdc }))).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'source.type' } });
+    expect(
+      await refusalOf(
+        w.service.deposit(w.ctx, AUDIT.transfer.deposit, {
+          walletId: wallet,
+          amount: '30.00',
+          currency: 'USD',
+          counterparty: usdc,
+        }),
+      ),
+    ).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'source.type' } });
     expect(w.memory.table.items.transfers.size).toBe(0);
   });
 
   it('credits a completed ACH deposit net of its fee to pending, then to available when the clearing ends', async () => {
     const w = world();
     const wallet = w.wallet('0');
-    const id = idOf(await w.service.deposit(w.ctx, AUDIT.transfer.deposit, { walletId: wallet, amount: '100.00', currency: 'USD', counterparty: w.bank() }));
+    const id = idOf(
+      await w.service.deposit(w.ctx, AUDIT.transfer.deposit, {
+        walletId: wallet,
+        amount: '100.00',
+        currency: 'USD',
+        counterparty: w.bank(),
+      }),
+    );
     expect(await w.runWorkflow(id)).toMatchObject({ status: 'COMPLETED' });
     expect(await w.balancesOf(wallet)).toEqual(['0.00', '99.50', '0.00']);
     const transfer = (await w.memory.store.getTransfer(id))!;
@@ -140,7 +208,9 @@ describe('transfer service: deposits', () => {
     const again = await w.service.deposit(w.ctx, AUDIT.transfer.deposit, input, 'key-1');
     expect(again).toMatchObject({ status: 202, replayed: true, body: first.body });
     expect(w.memory.table.items.transfers.size).toBe(1);
-    expect(await refusalOf(w.service.deposit(w.ctx, AUDIT.transfer.deposit, { ...input, amount: '41.00' }, 'key-1'))).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSE' });
+    expect(
+      await refusalOf(w.service.deposit(w.ctx, AUDIT.transfer.deposit, { ...input, amount: '41.00' }, 'key-1')),
+    ).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSE' });
     expect(w.memory.table.items.transfers.size).toBe(1);
   });
 });
@@ -149,7 +219,12 @@ describe('transfer service: withdrawals', () => {
   it('holds amount and fee at once, and captures the hold when the rail settles', async () => {
     const w = world();
     const wallet = w.wallet('100.00');
-    const answer = await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, { walletId: wallet, amount: '50.00', currency: 'USD', counterparty: w.bank() });
+    const answer = await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, {
+      walletId: wallet,
+      amount: '50.00',
+      currency: 'USD',
+      counterparty: w.bank(),
+    });
     expect(answer).toMatchObject({ status: 201, body: { status: 'INITIATED', amount: '50.00', fee: '0.25' } });
     expect(await w.balancesOf(wallet)).toEqual(['49.75', '0.00', '50.25']);
     expect(await w.runWorkflow(idOf(answer))).toMatchObject({ status: 'COMPLETED' });
@@ -162,7 +237,14 @@ describe('transfer service: withdrawals', () => {
   ])('voids the hold of a withdrawal %s: amount and fee come back', async (_case, accountNumber) => {
     const w = world();
     const wallet = w.wallet('100.00');
-    const id = idOf(await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, { walletId: wallet, amount: '50.00', currency: 'USD', counterparty: w.bank(accountNumber) }));
+    const id = idOf(
+      await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, {
+        walletId: wallet,
+        amount: '50.00',
+        currency: 'USD',
+        counterparty: w.bank(accountNumber),
+      }),
+    );
     expect(await w.balancesOf(wallet)).toEqual(['49.75', '0.00', '50.25']);
     expect(await w.runWorkflow(id)).toMatchObject({ status: 'FAILED' });
     expect(await w.balancesOf(wallet)).toEqual(['100.00', '0.00', '0.00']);
@@ -171,7 +253,16 @@ describe('transfer service: withdrawals', () => {
   it('refuses more than the balance (amount plus fee) with INSUFFICIENT_FUNDS and changes nothing', async () => {
     const w = world();
     const wallet = w.wallet('50.00');
-    expect(await refusalOf(w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, { walletId: wallet, amount: '50.00', currency: 'USD', counterparty: w.bank() }))).toMatchObject({ code: 'INSUFFICIENT_FUNDS', details: { walletId: wallet } });
+    expect(
+      await refusalOf(
+        w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, {
+          walletId: wallet,
+          amount: '50.00',
+          currency: 'USD',
+          counterparty: w.bank(),
+        }),
+      ),
+    ).toMatchObject({ code: 'INSUFFICIENT_FUNDS', details: { walletId: wallet } });
     expect(await w.balancesOf(wallet)).toEqual(['50.00', '0.00', '0.00']);
     expect(w.memory.table.items.transfers.size).toBe(0);
   });
@@ -180,7 +271,16 @@ describe('transfer service: withdrawals', () => {
     const w = world();
     const wallet = w.wallet('100.00');
     w.memory.addPolicy(wallet, w.policyOf(wallet, { allowedRecipients: ['ba_somewhere'] }));
-    expect(await refusalOf(w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, { walletId: wallet, amount: '10.00', currency: 'USD', counterparty: w.bank() }))).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'allowedRecipients' } });
+    expect(
+      await refusalOf(
+        w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, {
+          walletId: wallet,
+          amount: '10.00',
+          currency: 'USD',
+          counterparty: w.bank(),
+        }),
+      ),
+    ).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'allowedRecipients' } });
     expect(await w.balancesOf(wallet)).toEqual(['100.00', '0.00', '0.00']);
     expect(w.memory.table.items.transfers.size).toBe(0);
   });
@@ -188,26 +288,56 @@ describe('transfer service: withdrawals', () => {
   it('cancels a PENDING withdrawal (the hold voided), and refuses to cancel it again or a COMPLETED one with INVALID_STATE', async () => {
     const w = world();
     const wallet = w.wallet('100.00');
-    const id = idOf(await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, { walletId: wallet, amount: '20.00', currency: 'USD', counterparty: w.bank() }));
+    const id = idOf(
+      await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, {
+        walletId: wallet,
+        amount: '20.00',
+        currency: 'USD',
+        counterparty: w.bank(),
+      }),
+    );
     expect(await w.service.runStep({ step: 'submit', transferId: id })).toMatchObject({ status: 'PENDING' });
     expect(await w.service.cancel(w.ctx, AUDIT.transfer.cancel, id)).toMatchObject({ status: 'CANCELLED' });
     expect(await w.balancesOf(wallet)).toEqual(['100.00', '0.00', '0.00']);
-    expect(await refusalOf(w.service.cancel(w.ctx, AUDIT.transfer.cancel, id))).toMatchObject({ code: 'INVALID_STATE', details: { status: 'CANCELLED' } });
+    expect(await refusalOf(w.service.cancel(w.ctx, AUDIT.transfer.cancel, id))).toMatchObject({
+      code: 'INVALID_STATE',
+      details: { status: 'CANCELLED' },
+    });
     // The settle step that raced the cancel finds it done.
     expect(await w.service.runStep({ step: 'settle', transferId: id })).toMatchObject({ status: 'CANCELLED' });
     expect(await w.balancesOf(wallet)).toEqual(['100.00', '0.00', '0.00']);
 
-    const done = idOf(await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, { walletId: wallet, amount: '20.00', currency: 'USD', counterparty: w.bank() }));
+    const done = idOf(
+      await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, {
+        walletId: wallet,
+        amount: '20.00',
+        currency: 'USD',
+        counterparty: w.bank(),
+      }),
+    );
     expect(await w.runWorkflow(done)).toMatchObject({ status: 'COMPLETED' });
-    expect(await refusalOf(w.service.cancel(w.ctx, AUDIT.transfer.cancel, done))).toMatchObject({ code: 'INVALID_STATE', details: { status: 'COMPLETED' } });
+    expect(await refusalOf(w.service.cancel(w.ctx, AUDIT.transfer.cancel, done))).toMatchObject({
+      code: 'INVALID_STATE',
+      details: { status: 'COMPLETED' },
+    });
     expect(await w.balancesOf(wallet)).toEqual(['79.75', '0.00', '0.00']);
   });
 
   it('refuses to cancel an INITIATED transfer (not yet at the rail) with INVALID_STATE', async () => {
     const w = world();
     const wallet = w.wallet('100.00');
-    const id = idOf(await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, { walletId: wallet, amount: '20.00', currency: 'USD', counterparty: w.bank() }));
-    expect(await refusalOf(w.service.cancel(w.ctx, AUDIT.transfer.cancel, id))).toMatchObject({ code: 'INVALID_STATE', details: { status: 'INITIATED' } });
+    const id = idOf(
+      await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, {
+        walletId: wallet,
+        amount: '20.00',
+        currency: 'USD',
+        counterparty: w.bank(),
+      }),
+    );
+    expect(await refusalOf(w.service.cancel(w.ctx, AUDIT.transfer.cancel, id))).toMatchObject({
+      code: 'INVALID_STATE',
+      details: { status: 'INITIATED' },
+    });
     expect(await w.balancesOf(wallet)).toEqual(['79.75', '0.00', '20.25']);
   });
 });
@@ -217,23 +347,45 @@ describe('transfer service: internal transfers', () => {
     const w = world();
     const from = w.wallet('100.00');
     const to = w.wallet('5.00');
-    const answer = await w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: to, amount: '30.00', description: 'top-up' });
-    expect(answer).toMatchObject({ status: 201, body: { status: 'COMPLETED', direction: 'INTERNAL', amount: '30.00', fee: '0.00' } });
+    const answer = await w.service.internal(w.ctx, AUDIT.transfer.internal, {
+      fromWalletId: from,
+      toWalletId: to,
+      amount: '30.00',
+      description: 'top-up',
+    });
+    expect(answer).toMatchObject({
+      status: 201,
+      body: { status: 'COMPLETED', direction: 'INTERNAL', amount: '30.00', fee: '0.00' },
+    });
     expect([await w.balancesOf(from), await w.balancesOf(to)]).toEqual([
       ['70.00', '0.00', '0.00'],
       ['35.00', '0.00', '0.00'],
     ]);
-    expect(await refusalOf(w.service.cancel(w.ctx, AUDIT.transfer.cancel, idOf(answer)))).toMatchObject({ code: 'INVALID_STATE' });
+    expect(await refusalOf(w.service.cancel(w.ctx, AUDIT.transfer.cancel, idOf(answer)))).toMatchObject({
+      code: 'INVALID_STATE',
+    });
   });
 
   it('refuses the same wallet on both ends with SELF_PAYMENT, more than the balance with INSUFFICIENT_FUNDS, and a blocked recipient with POLICY_DENIED, moving nothing', async () => {
     const w = world();
     const from = w.wallet('10.00');
     const to = w.wallet('0');
-    expect(await refusalOf(w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: from, amount: '1.00' }))).toMatchObject({ code: 'SELF_PAYMENT' });
-    expect(await refusalOf(w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: to, amount: '10.01' }))).toMatchObject({ code: 'INSUFFICIENT_FUNDS', details: { walletId: from } });
+    expect(
+      await refusalOf(
+        w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: from, amount: '1.00' }),
+      ),
+    ).toMatchObject({ code: 'SELF_PAYMENT' });
+    expect(
+      await refusalOf(
+        w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: to, amount: '10.01' }),
+      ),
+    ).toMatchObject({ code: 'INSUFFICIENT_FUNDS', details: { walletId: from } });
     w.memory.addPolicy(from, w.policyOf(from, { blockedRecipients: [to] }));
-    expect(await refusalOf(w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: to, amount: '1.00' }))).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'blockedRecipients' } });
+    expect(
+      await refusalOf(
+        w.service.internal(w.ctx, AUDIT.transfer.internal, { fromWalletId: from, toWalletId: to, amount: '1.00' }),
+      ),
+    ).toMatchObject({ code: 'POLICY_DENIED', details: { rule: 'blockedRecipients' } });
     expect([await w.balancesOf(from), await w.balancesOf(to)]).toEqual([
       ['10.00', '0.00', '0.00'],
       ['0.00', '0.00', '0.00'],
@@ -247,7 +399,11 @@ describe('transfer service: internal transfers', () => {
     const to = w.wallet('0');
     const input = { fromWalletId: from, toWalletId: to, amount: '10.00' };
     const first = await w.service.internal(w.ctx, AUDIT.transfer.internal, input, 'key-2');
-    expect(await w.service.internal(w.ctx, AUDIT.transfer.internal, input, 'key-2')).toMatchObject({ status: 201, replayed: true, body: first.body });
+    expect(await w.service.internal(w.ctx, AUDIT.transfer.internal, input, 'key-2')).toMatchObject({
+      status: 201,
+      replayed: true,
+      body: first.body,
+    });
     expect([await w.balancesOf(from), await w.balancesOf(to)]).toEqual([
       ['90.00', '0.00', '0.00'],
       ['10.00', '0.00', '0.00'],
@@ -261,14 +417,52 @@ describe('transfer service: an agent key stays in its wallet', () => {
     const own = w.wallet('100.00', { walletType: 'AGENT' });
     const other = w.wallet('100.00');
     const agent = w.agentCtx(own);
-    expect(await refusalOf(w.service.withdraw(agent, AUDIT.transfer.withdraw, { walletId: other, amount: '10.00', currency: 'USD', counterparty: w.bank() }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
-    expect(await refusalOf(w.service.internal(agent, AUDIT.transfer.internal, { fromWalletId: other, toWalletId: own, amount: '10.00' }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
-    expect(await refusalOf(w.service.deposit(agent, AUDIT.transfer.deposit, { walletId: other, amount: '30.00', currency: 'USD', counterparty: w.bank() }))).toMatchObject({ code: 'WALLET_NOT_FOUND' });
-    const theirs = idOf(await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, { walletId: other, amount: '10.00', currency: 'USD', counterparty: w.bank() }));
+    expect(
+      await refusalOf(
+        w.service.withdraw(agent, AUDIT.transfer.withdraw, {
+          walletId: other,
+          amount: '10.00',
+          currency: 'USD',
+          counterparty: w.bank(),
+        }),
+      ),
+    ).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(
+      await refusalOf(
+        w.service.internal(agent, AUDIT.transfer.internal, { fromWalletId: other, toWalletId: own, amount: '10.00' }),
+      ),
+    ).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    expect(
+      await refusalOf(
+        w.service.deposit(agent, AUDIT.transfer.deposit, {
+          walletId: other,
+          amount: '30.00',
+          currency: 'USD',
+          counterparty: w.bank(),
+        }),
+      ),
+    ).toMatchObject({ code: 'WALLET_NOT_FOUND' });
+    const theirs = idOf(
+      await w.service.withdraw(w.ctx, AUDIT.transfer.withdraw, {
+        walletId: other,
+        amount: '10.00',
+        currency: 'USD',
+        counterparty: w.bank(),
+      }),
+    );
     expect(await refusalOf(w.service.get(agent, theirs))).toMatchObject({ code: 'TRANSFER_NOT_FOUND' });
-    expect(await refusalOf(w.service.cancel(agent, AUDIT.transfer.cancel, theirs))).toMatchObject({ code: 'TRANSFER_NOT_FOUND' });
+    expect(await refusalOf(w.service.cancel(agent, AUDIT.transfer.cancel, theirs))).toMatchObject({
+      code: 'TRANSFER_NOT_FOUND',
+    });
     expect((await w.service.list(agent, {}, { limit: 10 })).items).toEqual([]);
-    const mine = idOf(await w.service.withdraw(agent, AUDIT.transfer.withdraw, { walletId: own, amount: '10.00', currency: 'USD', counterparty: w.bank() }));
+    const mine = idOf(
+      await w.service.withdraw(agent, AUDIT.transfer.withdraw, {
+        walletId: own,
+        amount: '10.00',
+        currency: 'USD',
+        counterparty: w.bank(),
+      }),
+    );
     expect((await w.service.get(agent, mine)).id).toBe(mine);
     expect([await w.balancesOf(own), await w.balancesOf(other)]).toEqual([
       ['89.75', '0.00', '10.25'],

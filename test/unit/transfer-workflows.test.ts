@@ -6,7 +6,11 @@ import { stepFunctionsTransferWorkflows } from '../../shared/workflows/step-func
 import { executionNameOf, transferStepInputOf } from '../../shared/workflows/transfer-step-input.js';
 
 const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:transfer';
-const TRANSFER = { id: 'tr_0123456789abcdefghijklmn', organizationId: 'org_0123456789abcdefghijklmn', environment: 'SANDBOX' };
+const TRANSFER = {
+  id: 'tr_0123456789abcdefghijklmn',
+  organizationId: 'org_0123456789abcdefghijklmn',
+  environment: 'SANDBOX',
+};
 
 describe('Step Functions adapter (transfer workflow)', () => {
   const client = mockClient(SFNClient);
@@ -14,23 +18,38 @@ describe('Step Functions adapter (transfer workflow)', () => {
   const workflows = () => stepFunctionsTransferWorkflows(new SFNClient({ region: 'eu-west-1' }), STATE_MACHINE_ARN);
 
   it('starts one execution of the state machine, named after the transfer, with the transfer id as input', async () => {
-    client.on(StartExecutionCommand).resolves({ executionArn: `${STATE_MACHINE_ARN}:${TRANSFER.id}`, startDate: new Date() });
+    client
+      .on(StartExecutionCommand)
+      .resolves({ executionArn: `${STATE_MACHINE_ARN}:${TRANSFER.id}`, startDate: new Date() });
     await workflows().start(TRANSFER);
 
     const calls = client.commandCalls(StartExecutionCommand);
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.args[0].input).toEqual({ stateMachineArn: STATE_MACHINE_ARN, name: TRANSFER.id, input: JSON.stringify({ transferId: TRANSFER.id }) });
+    expect(calls[0]!.args[0].input).toEqual({
+      stateMachineArn: STATE_MACHINE_ARN,
+      name: TRANSFER.id,
+      input: JSON.stringify({ transferId: TRANSFER.id }),
+    });
   });
 
-  it('treats ExecutionAlreadyExists (the transfer\'s execution was started before) as started', async () => {
-    client.on(StartExecutionCommand).rejects(new ExecutionAlreadyExists({ message: `Execution Already Exists: '${STATE_MACHINE_ARN}:${TRANSFER.id}'`, $metadata: {} }));
+  it("treats ExecutionAlreadyExists (the transfer's execution was started before) as started", async () => {
+    client.on(StartExecutionCommand).rejects(
+      new ExecutionAlreadyExists({
+        message: `Execution Already Exists: '${STATE_MACHINE_ARN}:${TRANSFER.id}'`,
+        $metadata: {},
+      }),
+    );
     await expect(workflows().start(TRANSFER)).resolves.toBeUndefined();
   });
 
   it('lets throttling and any other failure through to the transfer service', async () => {
-    client.on(StartExecutionCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
+    client
+      .on(StartExecutionCommand)
+      .rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
     await expect(workflows().start(TRANSFER)).rejects.toThrow('Rate exceeded');
-    client.on(StartExecutionCommand).rejects(new ExecutionLimitExceeded({ message: 'too many executions', $metadata: {} }));
+    client
+      .on(StartExecutionCommand)
+      .rejects(new ExecutionLimitExceeded({ message: 'too many executions', $metadata: {} }));
     await expect(workflows().start(TRANSFER)).rejects.toThrow('too many executions');
   });
 
@@ -45,7 +64,9 @@ describe('Step Functions adapter (transfer workflow)', () => {
 describe('local workflows adapter', () => {
   it('hands the start to the registered runner, with the execution name and input of AWS', async () => {
     const started: [string, Record<string, string>][] = [];
-    const off = localWorkflows.register('transfer', { start: (name, input) => void started.push([name, { ...input }]) });
+    const off = localWorkflows.register('transfer', {
+      start: (name, input) => void started.push([name, { ...input }]),
+    });
     try {
       await localTransferWorkflows().start(TRANSFER);
     } finally {
@@ -63,8 +84,17 @@ describe('local workflows adapter', () => {
 
 describe('transfer step input', () => {
   it('accepts what the definition passes and refuses anything else', () => {
-    expect(transferStepInputOf({ step: 'settle', transferId: TRANSFER.id })).toEqual({ step: 'settle', transferId: TRANSFER.id });
-    for (const bad of [undefined, {}, { step: 'advance', transferId: TRANSFER.id }, { step: 'submit' }, { step: 'submit', transferId: '' }]) {
+    expect(transferStepInputOf({ step: 'settle', transferId: TRANSFER.id })).toEqual({
+      step: 'settle',
+      transferId: TRANSFER.id,
+    });
+    for (const bad of [
+      undefined,
+      {},
+      { step: 'advance', transferId: TRANSFER.id },
+      { step: 'submit' },
+      { step: 'submit', transferId: '' },
+    ]) {
       expect(() => transferStepInputOf(bad), JSON.stringify(bad)).toThrow(/not a transfer step input/);
     }
   });

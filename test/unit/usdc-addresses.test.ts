@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeRecipient, usdcRecipientOf } from '../../shared/domain/policies/recipients.js';
 import { keccak256 } from '../../shared/domain/usdc/keccak.js';
-import { base58Decode, evmChecksumAddress, usdcAddressFamilyOf, usdcAddressKey, usdcAddressProblem, usdcChainNamed } from '../../shared/domain/usdc/addresses.js';
+import {
+  base58Decode,
+  evmChecksumAddress,
+  usdcAddressFamilyOf,
+  usdcAddressKey,
+  usdcAddressProblem,
+  usdcChainNamed,
+} from '../../shared/domain/usdc/addresses.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
@@ -16,7 +23,11 @@ const EIP55_ALL_CAPS = ['0x52908400098527886E0F7030069857D2E4169EE7', '0x8617E34
 const EIP55_ALL_LOWER = ['0xde709f2102306220921060314715629080e2fb77', '0x27b1fdb04752bbc536007a920d24acb045561c26'];
 
 /** Real Solana addresses: the system program (32 zero bytes), the USDC mint, the token program. */
-const SOLANA = ['11111111111111111111111111111111', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'];
+const SOLANA = [
+  '11111111111111111111111111111111',
+  'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+  'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+];
 
 /** Flips the case of the first letter after 0x that can flip: a checksummed address one letter off. */
 const flipOneLetter = (address: string) => {
@@ -41,10 +52,13 @@ describe('keccak-256 (not SHA3-256: the original Keccak padding)', () => {
 });
 
 describe('USDC addresses on EVM chains (0x + 40 hex, EIP-55 when mixed case)', () => {
-  it.each(EIP55_CHECKSUMMED)('accepts the checksummed %s and computes the same checksum from its lower-case form', (address) => {
-    expect(usdcAddressProblem('Ethereum', address)).toBeUndefined();
-    expect(evmChecksumAddress(address.toLowerCase())).toBe(address);
-  });
+  it.each(EIP55_CHECKSUMMED)(
+    'accepts the checksummed %s and computes the same checksum from its lower-case form',
+    (address) => {
+      expect(usdcAddressProblem('Ethereum', address)).toBeUndefined();
+      expect(evmChecksumAddress(address.toLowerCase())).toBe(address);
+    },
+  );
 
   it.each([...EIP55_ALL_CAPS, ...EIP55_ALL_LOWER])('accepts the single-case %s (no checksum to check)', (address) => {
     expect(usdcAddressProblem('Base', address)).toBeUndefined();
@@ -113,11 +127,19 @@ describe('USDC addresses and names as rules read them', () => {
   });
 
   it('reads a chainless entry as the address on any chain of its family, and no account from an invalid address or an unsupported chain', () => {
-    expect(usdcRecipientOf(`usdc:${EIP55_CHECKSUMMED[0]}`)).toEqual({ chain: undefined, family: 'evm', address: EIP55_CHECKSUMMED[0] });
+    expect(usdcRecipientOf(`usdc:${EIP55_CHECKSUMMED[0]}`)).toEqual({
+      chain: undefined,
+      family: 'evm',
+      address: EIP55_CHECKSUMMED[0],
+    });
     expect(usdcRecipientOf(`usdc:${SOLANA[1]}`)).toEqual({ chain: undefined, family: 'solana', address: SOLANA[1] });
     expect(usdcRecipientOf(`usdc:${flipOneLetter(EIP55_CHECKSUMMED[0]!)}`)).toBeUndefined();
     expect(usdcRecipientOf(`usdc:Dogechain:${EIP55_ALL_LOWER[0]}`)).toBeUndefined();
     expect(usdcRecipientOf(`usdc:Solana:${EIP55_ALL_LOWER[0]}`)).toBeUndefined();
-    expect(usdcRecipientOf(`usdc:Solana:${SOLANA[0]}`)).toEqual({ chain: 'Solana', family: 'solana', address: SOLANA[0] });
+    expect(usdcRecipientOf(`usdc:Solana:${SOLANA[0]}`)).toEqual({
+      chain: 'Solana',
+      family: 'solana',
+      address: SOLANA[0],
+    });
   });
 });

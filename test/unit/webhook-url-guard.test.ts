@@ -9,7 +9,14 @@ import { checkWebhookUrl, isBlockedAddress, isBlockedHostName } from '../../shar
  * environment; loopback only for a sandbox webhook of the local run (npm start).
  */
 const resolver = (table: Record<string, string[]>) => async (host: string) => table[host] ?? [];
-const PUBLIC = { 'hooks.example.com': ['93.184.216.34'], 'cafe.be': ['93.184.216.34'], 'dead.beef': ['2606:4700::1111'], 'abc.def': ['93.184.216.34'], 'rebound.example.com': ['169.254.169.254'], 'loopback.example.com': ['127.0.0.1'] };
+const PUBLIC = {
+  'hooks.example.com': ['93.184.216.34'],
+  'cafe.be': ['93.184.216.34'],
+  'dead.beef': ['2606:4700::1111'],
+  'abc.def': ['93.184.216.34'],
+  'rebound.example.com': ['169.254.169.254'],
+  'loopback.example.com': ['127.0.0.1'],
+};
 const resolve = resolver(PUBLIC);
 const LOCAL = { localRun: true };
 const DEPLOYED = { localRun: false };
@@ -46,19 +53,38 @@ describe('webhook URL guard: addresses', () => {
     expect(isBlockedAddress(ip)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '100.128.0.1', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2606:4700::1111', '2001:4860:4860::8888'])('allows the public address %s', (ip) => {
+  it.each([
+    '93.184.216.34',
+    '100.128.0.1',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '2606:4700::1111',
+    '2001:4860:4860::8888',
+  ])('allows the public address %s', (ip) => {
     expect(isBlockedAddress(ip)).toBe(false);
   });
 });
 
 describe('webhook URL guard: host names', () => {
-  it.each(['metadata.google.internal', 'METADATA.GOOGLE.INTERNAL.', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'ip-10-0-0-1.ec2.internal'])('refuses the metadata or cloud-internal name %s', (host) => {
+  it.each([
+    'metadata.google.internal',
+    'METADATA.GOOGLE.INTERNAL.',
+    'metadata.goog',
+    'metadata',
+    'instance-data',
+    'instance-data.ec2.internal',
+    'ip-10-0-0-1.ec2.internal',
+  ])('refuses the metadata or cloud-internal name %s', (host) => {
     expect(isBlockedHostName(host)).toBe(true);
   });
 
-  it.each(['cafe.be', 'dead.beef', 'abc.def', 'hooks.example.com', 'internal.example.com'])('takes %s as a host name, not an address', (host) => {
-    expect(isBlockedHostName(host)).toBe(false);
-  });
+  it.each(['cafe.be', 'dead.beef', 'abc.def', 'hooks.example.com', 'internal.example.com'])(
+    'takes %s as a host name, not an address',
+    (host) => {
+      expect(isBlockedHostName(host)).toBe(false);
+    },
+  );
 });
 
 describe('webhook URL guard: URLs', () => {
@@ -82,23 +108,45 @@ describe('webhook URL guard: URLs', () => {
     ['a name resolving to the metadata address', 'https://rebound.example.com/hook'],
   ])('refuses a %s receiver in both environments, local run or not (%s)', async (_, url) => {
     for (const environment of ['PRODUCTION', 'SANDBOX'] as const) {
-      for (const options of [LOCAL, DEPLOYED]) expect(await checkWebhookUrl(url, environment, resolve, options), `${environment} ${JSON.stringify(options)}`).toMatchObject({ ok: false });
+      for (const options of [LOCAL, DEPLOYED])
+        expect(
+          await checkWebhookUrl(url, environment, resolve, options),
+          `${environment} ${JSON.stringify(options)}`,
+        ).toMatchObject({ ok: false });
     }
   });
 
-  it.each(['https://cafe.be/hook', 'https://dead.beef/hook', 'https://abc.def/hook', 'https://hooks.example.com/hook'])('accepts the production host name %s', async (url) => {
-    expect(await checkWebhookUrl(url, 'PRODUCTION', resolve, DEPLOYED)).toMatchObject({ ok: true });
-  });
+  it.each(['https://cafe.be/hook', 'https://dead.beef/hook', 'https://abc.def/hook', 'https://hooks.example.com/hook'])(
+    'accepts the production host name %s',
+    async (url) => {
+      expect(await checkWebhookUrl(url, 'PRODUCTION', resolve, DEPLOYED)).toMatchObject({ ok: true });
+    },
+  );
 
-  it.each(['http://127.0.0.1:8080/hook', 'http://[::1]:8080/hook', 'http://loopback.example.com:8080/hook', 'http://2130706433:8080/hook', 'http://0177.0.0.1:8080/hook', 'http://0x7f.1:8080/hook', 'http://127.1:8080/hook'])('allows the loopback receiver %s in the sandbox of the local run only', async (url) => {
+  it.each([
+    'http://127.0.0.1:8080/hook',
+    'http://[::1]:8080/hook',
+    'http://loopback.example.com:8080/hook',
+    'http://2130706433:8080/hook',
+    'http://0177.0.0.1:8080/hook',
+    'http://0x7f.1:8080/hook',
+    'http://127.1:8080/hook',
+  ])('allows the loopback receiver %s in the sandbox of the local run only', async (url) => {
     expect(await checkWebhookUrl(url, 'SANDBOX', resolve, LOCAL)).toMatchObject({ ok: true });
-    expect(await checkWebhookUrl(url, 'SANDBOX', resolve, DEPLOYED)).toMatchObject({ ok: false, reason: expect.stringMatching(/loopback/) });
-    expect(await checkWebhookUrl(url.replace('http:', 'https:'), 'PRODUCTION', resolve, LOCAL)).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl(url, 'SANDBOX', resolve, DEPLOYED)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/loopback/),
+    });
+    expect(await checkWebhookUrl(url.replace('http:', 'https:'), 'PRODUCTION', resolve, LOCAL)).toMatchObject({
+      ok: false,
+    });
   });
 
   it('refuses a private receiver in the sandbox of the local run too (only loopback is allowed there)', async () => {
     expect(await checkWebhookUrl('http://10.0.0.1/hook', 'SANDBOX', resolve, LOCAL)).toMatchObject({ ok: false });
-    expect(await checkWebhookUrl('http://[::ffff:127.0.0.1]/hook', 'SANDBOX', resolve, LOCAL)).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl('http://[::ffff:127.0.0.1]/hook', 'SANDBOX', resolve, LOCAL)).toMatchObject({
+      ok: false,
+    });
   });
 });
 
@@ -111,14 +159,24 @@ describe('webhook delivery applies the same rules to the addresses resolved when
   });
   afterAll(async () => receiver.close());
 
-  const post = (sender: ReturnType<typeof httpSender>, url: string) => sender.post({ url, environment: 'SANDBOX', headers: {}, body: '{}', timeoutMs: 2000 });
+  const post = (sender: ReturnType<typeof httpSender>, url: string) =>
+    sender.post({ url, environment: 'SANDBOX', headers: {}, body: '{}', timeoutMs: 2000 });
 
   it('delivers to a loopback receiver in the sandbox of the local run, refuses it in a deployed stage', async () => {
     // Two names: a pooled keep-alive connection to the first would skip the second lookup.
     const table = resolver({ 'hooks.test': ['127.0.0.1'], 'other-hooks.test': ['127.0.0.1'] });
-    expect(await post(httpSender(table, LOCAL), `http://hooks.test:${port}/a`)).toEqual({ statusCode: 200, error: null });
-    expect(await post(httpSender(table, DEPLOYED), `http://other-hooks.test:${port}/b`)).toMatchObject({ statusCode: null, error: expect.stringMatching(/refused/) });
-    expect(await post(httpSender(table, DEPLOYED), `http://127.0.0.1:${port}/c`)).toMatchObject({ statusCode: null, error: expect.stringMatching(/refused/) });
+    expect(await post(httpSender(table, LOCAL), `http://hooks.test:${port}/a`)).toEqual({
+      statusCode: 200,
+      error: null,
+    });
+    expect(await post(httpSender(table, DEPLOYED), `http://other-hooks.test:${port}/b`)).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/refused/),
+    });
+    expect(await post(httpSender(table, DEPLOYED), `http://127.0.0.1:${port}/c`)).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/refused/),
+    });
     expect(receiver.received.map((hook) => hook.path)).toEqual(['/a']);
   });
 
@@ -128,13 +186,22 @@ describe('webhook delivery applies the same rules to the addresses resolved when
       looked.push(host);
       return ['10.0.0.1'];
     }, DEPLOYED);
-    const sent = await sender.post({ url: 'https://cafe.be/hook', environment: 'PRODUCTION', headers: {}, body: '{}', timeoutMs: 2000 });
+    const sent = await sender.post({
+      url: 'https://cafe.be/hook',
+      environment: 'PRODUCTION',
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+    });
     expect(looked).toEqual(['cafe.be']);
     expect(sent).toMatchObject({ statusCode: null, error: expect.stringMatching(/resolves to/) });
   });
 
   it('refuses a name re-bound to the metadata address at send time, even in the local run', async () => {
     const sender = httpSender(resolver({ 'cafe.be': ['169.254.169.254'] }), LOCAL);
-    expect(await post(sender, 'http://cafe.be/hook')).toMatchObject({ statusCode: null, error: expect.stringMatching(/refused/) });
+    expect(await post(sender, 'http://cafe.be/hook')).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/refused/),
+    });
   });
 });

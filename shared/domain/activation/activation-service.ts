@@ -13,7 +13,6 @@ import type { RequestContext } from '../tenancy.js';
 import type { Organization } from '../types.js';
 import { newMainWallet } from '../wallets/wallet-rules.js';
 
-
 /** Sandbox billing cards (decisions.md section 11): 4242... succeeds, 4000...0002 declines. */
 export const DECLINED_TEST_CARD = '4000000000000002';
 
@@ -69,11 +68,29 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
     return { scope, organization };
   }
 
-  async function update(ctx: RequestContext, organization: Organization, set: OrganizationUpdate, action: AuditAction, metadata: Record<string, unknown>, unless?: Extract<ChangeOf<ActivationStore>, { type: 'updateOrganization' }>['unless']) {
+  async function update(
+    ctx: RequestContext,
+    organization: Organization,
+    set: OrganizationUpdate,
+    action: AuditAction,
+    metadata: Record<string, unknown>,
+    unless?: Extract<ChangeOf<ActivationStore>, { type: 'updateOrganization' }>['unless'],
+  ) {
     const scope = scopeOf(ctx.principal);
     await store.commit([
       { type: 'updateOrganization', organizationId: organization.id, set, ...(unless ? { unless } : {}) },
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'organization', resourceId: organization.id, metadata, createdAt: clock.now().toISOString() }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'organization',
+          resourceId: organization.id,
+          metadata,
+          createdAt: clock.now().toISOString(),
+        },
+        ids,
+      ),
     ]);
     return activationStatusOf({ ...organization, ...set });
   }
@@ -84,17 +101,35 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
 
   async function acceptTos(ctx: RequestContext, action: AuditAction, input: { tosVersion: string }) {
     const { organization } = await load(ctx);
-    const acceptance = { tosVersion: input.tosVersion, ipAddress: ctx.actor.ipAddress, acceptedAt: clock.now().toISOString() };
-    const result = await update(ctx, organization, { tosAcceptance: acceptance }, action, { tosVersion: input.tosVersion });
+    const acceptance = {
+      tosVersion: input.tosVersion,
+      ipAddress: ctx.actor.ipAddress,
+      acceptedAt: clock.now().toISOString(),
+    };
+    const result = await update(ctx, organization, { tosAcceptance: acceptance }, action, {
+      tosVersion: input.tosVersion,
+    });
     return { ...result, tosAcceptance: acceptance };
   }
 
-  async function submitKyb(ctx: RequestContext, action: AuditAction, input: { legalName: string; taxId: string; address: Record<string, string> }) {
+  async function submitKyb(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: { legalName: string; taxId: string; address: Record<string, string> },
+  ) {
     const { organization } = await load(ctx);
-    if (!canTransition(KYB_STATES, organization.kybStatus, 'submit')) throw new ApiError('INVALID_STATE', 'Business verification is already complete.');
+    if (!canTransition(KYB_STATES, organization.kybStatus, 'submit'))
+      throw new ApiError('INVALID_STATE', 'Business verification is already complete.');
     const kyb = { ...input, submittedAt: clock.now().toISOString() };
     const kybStatus = targetOf(KYB_STATES, options.kybAutoApprove ? 'autoVerify' : 'submit');
-    return update(ctx, organization, { kyb, kybStatus }, action, { legalName: input.legalName, kybStatus }, { field: 'kybStatus', equals: 'VERIFIED' });
+    return update(
+      ctx,
+      organization,
+      { kyb, kybStatus },
+      action,
+      { legalName: input.legalName, kybStatus },
+      { field: 'kybStatus', equals: 'VERIFIED' },
+    );
   }
 
   async function addBillingMethod(ctx: RequestContext, action: AuditAction, input: { type: 'card'; number: string }) {
@@ -111,15 +146,41 @@ export function createActivationService(deps: ServiceDeps<ActivationStore>, opti
     if (organization.productionActivatedAt) return { activated: true, activatedAt: organization.productionActivatedAt };
     const missing = missingRequirements(activationStatusOf(organization));
     if (missing.length > 0) {
-      throw new ApiError('ACTIVATION_INCOMPLETE', `Activation requirements missing: ${missing.join(', ')}.`, { missing }, { missing });
+      throw new ApiError(
+        'ACTIVATION_INCOMPLETE',
+        `Activation requirements missing: ${missing.join(', ')}.`,
+        { missing },
+        { missing },
+      );
     }
     const activatedAt = clock.now().toISOString();
     const wallet = newMainWallet(ids('wallet'), organization.id, 'PRODUCTION', activatedAt);
     await store.commit([
-      { type: 'updateOrganization', organizationId: organization.id, set: { productionActivatedAt: activatedAt }, unless: { field: 'productionActivatedAt' } },
-      { type: 'createEnvironment', organizationId: organization.id, environment: 'PRODUCTION', mainWalletId: wallet.id },
+      {
+        type: 'updateOrganization',
+        organizationId: organization.id,
+        set: { productionActivatedAt: activatedAt },
+        unless: { field: 'productionActivatedAt' },
+      },
+      {
+        type: 'createEnvironment',
+        organizationId: organization.id,
+        environment: 'PRODUCTION',
+        mainWalletId: wallet.id,
+      },
       { type: 'createWallet', wallet },
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'organization', resourceId: organization.id, metadata: { productionMainWalletId: wallet.id }, createdAt: activatedAt }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'organization',
+          resourceId: organization.id,
+          metadata: { productionMainWalletId: wallet.id },
+          createdAt: activatedAt,
+        },
+        ids,
+      ),
     ]);
     return { activated: true, activatedAt };
   }

@@ -5,4 +5,5 @@ import type { WalletChange } from '../wallets/ports.js';
 import type { OrganizationReader } from '../organizations/ports.js';
 
 /** Activation reads the organization and writes its steps (organization updates, the production environment). */
-export interface ActivationStore extends OrganizationReader, ChangeCommitter<OrganizationChange | WalletChange | AuditChange> {}
+export interface ActivationStore
+  extends OrganizationReader, ChangeCommitter<OrganizationChange | WalletChange | AuditChange> {}

@@ -8,27 +8,50 @@ import { balance, enumOf, id, lazy, text, view } from '../views.js';
  */
 
 /** The payload of `agent.created` (`agent-events.ts`). */
-export const agentCreatedEventView = /* @__PURE__ */ lazy(() => view(
-  {
-    id: id('wallet', 'The agent\'s wallet.'),
-    name: text('The agent\'s name.'),
-    apiKeyId: id('apiKey', 'The agent\'s key (never the raw value).'),
-    permissions: z.array(z.string()).check(z.describe('Permissions of the agent\'s key.')),
-    templateId: z.optional(text('The template it was created from, if any.')),
-  },
-  'An agent was created.',
-  { id: 'wal_3kTnYpLqW8rXbZ2m', name: 'Research bot', apiKeyId: 'key_Tq8Lm2Zp4Rw9Xb1K', permissions: ['wallets:read', 'payments:write'] },
-));
+export const agentCreatedEventView = /* @__PURE__ */ lazy(() =>
+  view(
+    {
+      id: id('wallet', "The agent's wallet."),
+      name: text("The agent's name."),
+      apiKeyId: id('apiKey', "The agent's key (never the raw value)."),
+      permissions: z.array(z.string()).check(z.describe("Permissions of the agent's key.")),
+      templateId: z.optional(text('The template it was created from, if any.')),
+    },
+    'An agent was created.',
+    {
+      id: 'wal_3kTnYpLqW8rXbZ2m',
+      name: 'Research bot',
+      apiKeyId: 'key_Tq8Lm2Zp4Rw9Xb1K',
+      permissions: ['wallets:read', 'payments:write'],
+    },
+  ),
+);
 
 /** The payload of `agent.paused` (`agent-events.ts`). */
-export const agentPausedEventView = /* @__PURE__ */ lazy(() => view({ id: id('wallet', 'The agent\'s wallet.'), status: enumOf(['FROZEN'], 'Now FROZEN.') }, 'An agent was paused.', { id: 'wal_3kTnYpLqW8rXbZ2m', status: 'FROZEN' }));
+export const agentPausedEventView = /* @__PURE__ */ lazy(() =>
+  view({ id: id('wallet', "The agent's wallet."), status: enumOf(['FROZEN'], 'Now FROZEN.') }, 'An agent was paused.', {
+    id: 'wal_3kTnYpLqW8rXbZ2m',
+    status: 'FROZEN',
+  }),
+);
 
 /** The payload of `agent.resumed` (`agent-events.ts`). */
-export const agentResumedEventView = /* @__PURE__ */ lazy(() => view({ id: id('wallet', 'The agent\'s wallet.'), status: enumOf(['ACTIVE'], 'Now ACTIVE.') }, 'An agent was resumed.', { id: 'wal_3kTnYpLqW8rXbZ2m', status: 'ACTIVE' }));
+export const agentResumedEventView = /* @__PURE__ */ lazy(() =>
+  view(
+    { id: id('wallet', "The agent's wallet."), status: enumOf(['ACTIVE'], 'Now ACTIVE.') },
+    'An agent was resumed.',
+    { id: 'wal_3kTnYpLqW8rXbZ2m', status: 'ACTIVE' },
+  ),
+);
 
 /** The payload of `agent.deleted` (`agent-events.ts`). */
-export const agentDeletedEventView = /* @__PURE__ */ lazy(() => view(
-  { id: id('wallet', 'The agent\'s wallet, now closed.'), sweptAmount: balance('Balance moved back to the main wallet.') },
-  'An agent was deleted.',
-  { id: 'wal_3kTnYpLqW8rXbZ2m', sweptAmount: '12.50000000' },
-));
+export const agentDeletedEventView = /* @__PURE__ */ lazy(() =>
+  view(
+    {
+      id: id('wallet', "The agent's wallet, now closed."),
+      sweptAmount: balance('Balance moved back to the main wallet.'),
+    },
+    'An agent was deleted.',
+    { id: 'wal_3kTnYpLqW8rXbZ2m', sweptAmount: '12.50000000' },
+  ),
+);

@@ -5,7 +5,13 @@ import { auditChange, eventChange } from '../audit/audit.js';
 import type { ChangeOf } from '../change-committer.js';
 type AgentChange = ChangeOf<AgentStore>;
 import { ApiError, notFound, validationError } from '../errors.js';
-import { claimOf, fingerprintOf, postingClaim, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import {
+  claimOf,
+  fingerprintOf,
+  postingClaim,
+  runIdempotent,
+  type IdempotentResponse,
+} from '../idempotency/idempotency.js';
 import { transferLegs, walletAccount, type Leg } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
 import { buildPolicy, type PolicyPatch } from '../policies/policy-service.js';
@@ -15,7 +21,13 @@ import type { AgentStore } from './ports.js';
 import { API_KEY_STATES } from '../api-keys/api-key-states.js';
 import { canTransition } from '../state-table.js';
 import { mintKey } from '../api-keys/grants.js';
-import { AGENT_PERMISSIONS, DEFAULT_AGENT_PERMISSIONS, type OrganizationPermission, type OrganizationScope, type RequestContext } from '../tenancy.js';
+import {
+  AGENT_PERMISSIONS,
+  DEFAULT_AGENT_PERMISSIONS,
+  type OrganizationPermission,
+  type OrganizationScope,
+  type RequestContext,
+} from '../tenancy.js';
 import type { ApiKey, Page, PageRequest, Wallet } from '../types.js';
 import { newWallet } from '../wallets/wallet-rules.js';
 import { findTemplate } from './agent-templates.js';
@@ -43,7 +55,8 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     if (requested === undefined) return [...DEFAULT_AGENT_PERMISSIONS];
     const allowed = new Set<string>(AGENT_PERMISSIONS);
     requested.forEach((permission, index) => {
-      if (!allowed.has(permission)) throw validationError(`permissions.${index}`, `"${permission}" cannot be granted to an agent key`);
+      if (!allowed.has(permission))
+        throw validationError(`permissions.${index}`, `"${permission}" cannot be granted to an agent key`);
     });
     return [...new Set(requested)] as OrganizationPermission[];
   }
@@ -52,13 +65,28 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
   async function create(ctx: RequestContext, action: AuditAction, input: CreateAgentInput, templateId?: string) {
     const scope = scopeOf(ctx.principal);
     const permissions = checkPermissions(input.permissions);
-    if ((input.policies?.length ?? 0) > MAX_POLICIES_PER_AGENT) throw validationError('policies', `at most ${MAX_POLICIES_PER_AGENT} policies`);
+    if ((input.policies?.length ?? 0) > MAX_POLICIES_PER_AGENT)
+      throw validationError('policies', `at most ${MAX_POLICIES_PER_AGENT} policies`);
     const now = clock.now().toISOString();
     const walletId = ids('wallet');
     const apiKeyId = ids('apiKey');
-    const wallet: Wallet = { ...newWallet({ id: walletId, ...scope, name: input.name, agentName: input.name, walletType: 'AGENT', isMain: false, createdAt: now }), activeKeyId: apiKeyId };
+    const wallet: Wallet = {
+      ...newWallet({
+        id: walletId,
+        ...scope,
+        name: input.name,
+        agentName: input.name,
+        walletType: 'AGENT',
+        isMain: false,
+        createdAt: now,
+      }),
+      activeKeyId: apiKeyId,
+    };
     const policies = (input.policies ?? []).map((policyInput) =>
-      buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now }, policyInput),
+      buildPolicy(
+        { id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now },
+        policyInput,
+      ),
     );
     for (const [index, policy] of policies.entries()) {
       if (policy.maxTransactionAmount === undefined || policy.requireHumanApproval === undefined || !policy.name) {
@@ -66,23 +94,74 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
       }
     }
     // A key grants only what it holds (grants.ts), the defaults and a template's included; the agent's key expires with the caller's, if it does.
-    const { apiKey, raw } = mintKey(deps.issueKey, { principal: ctx.principal }, { id: apiKeyId, name: `${input.name} agent key`, ...scope, permissions, walletId, createdAt: now });
+    const { apiKey, raw } = mintKey(
+      deps.issueKey,
+      { principal: ctx.principal },
+      { id: apiKeyId, name: `${input.name} agent key`, ...scope, permissions, walletId, createdAt: now },
+    );
     await store.commit([
       { type: 'reserveWalletSlot', ...scope, limit: deps.limits.walletsPerEnvironment },
       { type: 'createWallet', wallet },
       { type: 'createApiKey', apiKey },
       ...policies.map((policy): AgentChange => ({ type: 'putPolicy', policy, isNew: true })),
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { walletType: 'AGENT', name: input.name, apiKeyId: apiKey.id, permissions, policyIds: policies.map((p) => p.id), ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
-      eventChange({ ...scope, type: 'agent.created', data: { id: wallet.id, name: input.name, apiKeyId: apiKey.id, permissions, ...(templateId ? { templateId } : {}) }, createdAt: now }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'wallet',
+          resourceId: wallet.id,
+          walletId: wallet.id,
+          metadata: {
+            walletType: 'AGENT',
+            name: input.name,
+            apiKeyId: apiKey.id,
+            permissions,
+            policyIds: policies.map((p) => p.id),
+            ...(templateId ? { templateId } : {}),
+          },
+          createdAt: now,
+        },
+        ids,
+      ),
+      eventChange(
+        {
+          ...scope,
+          type: 'agent.created',
+          data: {
+            id: wallet.id,
+            name: input.name,
+            apiKeyId: apiKey.id,
+            permissions,
+            ...(templateId ? { templateId } : {}),
+          },
+          createdAt: now,
+        },
+        ids,
+      ),
     ]);
     return { wallet, apiKey, rawKey: raw, policies };
   }
 
-  async function createFromTemplate(ctx: RequestContext, action: AuditAction, input: { name: string; templateId: string }) {
+  async function createFromTemplate(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: { name: string; templateId: string },
+  ) {
     const template = findTemplate(input.templateId);
     if (!template) throw validationError('templateId', 'is not a known template');
-    const policy: PolicyPatch = { name: template.name, maxTransactionAmount: template.maxTransactionAmount, requireHumanApproval: template.requireHumanApproval, dailyLimit: template.dailyLimit };
-    return create(ctx, action, { name: input.name, permissions: template.permissions, policies: [policy] }, template.templateId);
+    const policy: PolicyPatch = {
+      name: template.name,
+      maxTransactionAmount: template.maxTransactionAmount,
+      requireHumanApproval: template.requireHumanApproval,
+      dailyLimit: template.dailyLimit,
+    };
+    return create(
+      ctx,
+      action,
+      { name: input.name, permissions: template.permissions, policies: [policy] },
+      template.templateId,
+    );
   }
 
   /** An AGENT wallet the caller may see; any other wallet answers WALLET_NOT_FOUND. */
@@ -116,7 +195,13 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
   }
 
   /** One double-entry transaction between the main wallet and the agent wallet, either way. */
-  async function adjustBudget(ctx: RequestContext, action: AuditAction, agentId: string, rawAmount: unknown, idempotencyKey: string | undefined): Promise<IdempotentResponse> {
+  async function adjustBudget(
+    ctx: RequestContext,
+    action: AuditAction,
+    agentId: string,
+    rawAmount: unknown,
+    idempotencyKey: string | undefined,
+  ): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseAmount(rawAmount, { allowNegative: true });
     const amountText = formatAmount(amount);
@@ -127,7 +212,13 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     // from the record (recover) once it is stale.
     const complete = async (transactionId: string, walletId: string): Promise<IdempotentResponse> => {
       const after = await store.getWallet(walletId);
-      const body = { id: walletId, adjustment: Number(amountText), newBalance: formatBalance(after?.balance ?? new Big(0)), currency: 'USD', transactionId };
+      const body = {
+        id: walletId,
+        adjustment: Number(amountText),
+        newBalance: formatBalance(after?.balance ?? new Big(0)),
+        currency: 'USD',
+        transactionId,
+      };
       if (claim) await store.completeIdempotentMovement(transactionId, JSON.stringify(body));
       return { status: 200, body, replayed: false };
     };
@@ -152,7 +243,17 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
               legs: transferLegs(walletAccount(from), walletAccount(to), magnitude),
               createdAt: at,
               description: credit ? 'Budget increase' : 'Budget decrease',
-              attributes: { from, to, amount: formatAmount(magnitude), fee: '0.00', status: 'POSTED', postedAt: at, payeeOrganizationId: scope.organizationId, requestedByKeyId: ctx.principal.keyId, ...(idempotencyKey ? { idempotencyKey } : {}) },
+              attributes: {
+                from,
+                to,
+                amount: formatAmount(magnitude),
+                fee: '0.00',
+                status: 'POSTED',
+                postedAt: at,
+                payeeOrganizationId: scope.organizationId,
+                requestedByKeyId: ctx.principal.keyId,
+                ...(idempotencyKey ? { idempotencyKey } : {}),
+              },
               record: 'create',
               ...(keyClaim ? { idempotency: { ...postingClaim(keyClaim), awaitsReply: true } } : {}),
               // The audit entry (wallet.budget.adjust, naming the agent) is projected from the journal record.
@@ -173,9 +274,34 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     if (agent.status === target) return { id: agent.id, status: target };
     const at = clock.now().toISOString();
     await store.commit([
-      { type: 'updateWallet', walletId: agent.id, trigger: target === 'FROZEN' ? 'freeze' : 'unfreeze', set: { status: target } },
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { status: target }, createdAt: at }, ids),
-      eventChange({ ...scope, type: target === 'FROZEN' ? 'agent.paused' : 'agent.resumed', data: { id: agent.id, status: target }, createdAt: at }, ids),
+      {
+        type: 'updateWallet',
+        walletId: agent.id,
+        trigger: target === 'FROZEN' ? 'freeze' : 'unfreeze',
+        set: { status: target },
+      },
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'wallet',
+          resourceId: agent.id,
+          walletId: agent.id,
+          metadata: { status: target },
+          createdAt: at,
+        },
+        ids,
+      ),
+      eventChange(
+        {
+          ...scope,
+          type: target === 'FROZEN' ? 'agent.paused' : 'agent.resumed',
+          data: { id: agent.id, status: target },
+          createdAt: at,
+        },
+        ids,
+      ),
     ]);
     return { id: agent.id, status: target };
   }
@@ -195,15 +321,43 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     if (!old) throw new Error(`agent ${agent.id} has no key record`);
     const now = clock.now().toISOString();
     if (!canTransition(API_KEY_STATES, old.status, 'revoke') || (old.expiresAt !== undefined && old.expiresAt <= now)) {
-      throw new ApiError('INVALID_STATE', 'The agent\'s key was revoked; a revoked key is never replaced. Delete the agent (its balance returns to the main wallet) and create a new one.', { apiKeyId: old.id, keyStatus: old.status === 'ACTIVE' ? 'EXPIRED' : old.status });
+      throw new ApiError(
+        'INVALID_STATE',
+        "The agent's key was revoked; a revoked key is never replaced. Delete the agent (its balance returns to the main wallet) and create a new one.",
+        { apiKeyId: old.id, keyStatus: old.status === 'ACTIVE' ? 'EXPIRED' : old.status },
+      );
     }
-    const { apiKey, raw } = mintKey(deps.issueKey, { principal: ctx.principal }, { id: ids('apiKey'), name: old.name, ...scope, permissions: old.permissions, walletId: agent.id, createdAt: now, expiresAt: old.expiresAt ?? null });
+    const { apiKey, raw } = mintKey(
+      deps.issueKey,
+      { principal: ctx.principal },
+      {
+        id: ids('apiKey'),
+        name: old.name,
+        ...scope,
+        permissions: old.permissions,
+        walletId: agent.id,
+        createdAt: now,
+        expiresAt: old.expiresAt ?? null,
+      },
+    );
     // Conditioned on the old key still ACTIVE too: an admin's revocation meanwhile makes this 409 INVALID_STATE, never a new key.
     await store.commit([
       { type: 'updateWallet', walletId: agent.id, set: { activeKeyId: apiKey.id }, expectedActiveKeyId: old.id },
       { type: 'revokeApiKey', apiKey: old, revokedAt: now },
       { type: 'createApiKey', apiKey },
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'api-key', resourceId: apiKey.id, walletId: agent.id, metadata: { revokedKeyId: old.id }, createdAt: now }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'api-key',
+          resourceId: apiKey.id,
+          walletId: agent.id,
+          metadata: { revokedKeyId: old.id },
+          createdAt: now,
+        },
+        ids,
+      ),
     ]);
     return { id: agent.id, apiKey: raw, apiKeyId: apiKey.id, revokedKeyId: old.id };
   }
@@ -222,11 +376,19 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     // Money still held (a pending withdrawal) or clearing (an ACH deposit) would be stranded on a
     // closed wallet: the transfers finish (or are cancelled) first. The close is conditioned on it too.
     if (agent.heldBalance.gt(0) || agent.pendingBalance.gt(0)) {
-      throw new ApiError('INVALID_STATE', 'The agent has money held or clearing (a pending withdrawal or deposit); delete it once its transfers have finished.', { heldBalance: formatBalance(agent.heldBalance), pendingBalance: formatBalance(agent.pendingBalance) });
+      throw new ApiError(
+        'INVALID_STATE',
+        'The agent has money held or clearing (a pending withdrawal or deposit); delete it once its transfers have finished.',
+        { heldBalance: formatBalance(agent.heldBalance), pendingBalance: formatBalance(agent.pendingBalance) },
+      );
     }
     // A deposit or withdrawal not yet settled would settle on the closed wallet: it finishes (or is cancelled) first.
     if (await store.hasOpenTransfers(agent)) {
-      throw new ApiError('INVALID_STATE', 'The agent has transfers still in flight; delete it once they have finished (or cancel them).', { openTransfers: true });
+      throw new ApiError(
+        'INVALID_STATE',
+        'The agent has transfers still in flight; delete it once they have finished (or cancel them).',
+        { openTransfers: true },
+      );
     }
     const mainWalletId = await mainWalletOf(scope);
     const activeKey = agent.activeKeyId ? await store.getApiKeyById(agent.activeKeyId) : undefined;
@@ -237,23 +399,71 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     const changes: AgentChange[] = [];
     if (swept.gt(0)) {
       const legs: Leg[] = [
-        { account: walletAccount(agent.id), amount: swept.times(-1), close: { expectedBalance: swept, set: closing, ...(agent.activeKeyId ? { expectedActiveKeyId: agent.activeKeyId } : {}) } },
+        {
+          account: walletAccount(agent.id),
+          amount: swept.times(-1),
+          close: {
+            expectedBalance: swept,
+            set: closing,
+            ...(agent.activeKeyId ? { expectedActiveKeyId: agent.activeKeyId } : {}),
+          },
+        },
         { account: walletAccount(mainWalletId), amount: swept },
       ];
       const transactionId = ids('transaction');
       changes.push({
         type: 'posting',
-        posting: { transactionId, type: 'SWEEP', ...scope, currency: 'USD', legs, createdAt: at, description: 'Agent deleted: balance returned', attributes: { from: agent.id, to: mainWalletId, amount: formatAmount(swept), fee: '0.00', status: 'POSTED', postedAt: at, payeeOrganizationId: scope.organizationId }, record: 'create' },
+        posting: {
+          transactionId,
+          type: 'SWEEP',
+          ...scope,
+          currency: 'USD',
+          legs,
+          createdAt: at,
+          description: 'Agent deleted: balance returned',
+          attributes: {
+            from: agent.id,
+            to: mainWalletId,
+            amount: formatAmount(swept),
+            fee: '0.00',
+            status: 'POSTED',
+            postedAt: at,
+            payeeOrganizationId: scope.organizationId,
+          },
+          record: 'create',
+        },
       });
     } else {
       // Conditioned on the empty balance: money landing meanwhile makes this a retryable 409, never stranded.
       // And on the active key read: a rotation meanwhile makes this a retryable 409, never a new key left ACTIVE.
-      changes.push({ type: 'updateWallet', walletId: agent.id, trigger: 'close', set: { status: 'FROZEN', deletedAt: at }, expectedBalance: swept, ...(agent.activeKeyId ? { expectedActiveKeyId: agent.activeKeyId } : {}) });
+      changes.push({
+        type: 'updateWallet',
+        walletId: agent.id,
+        trigger: 'close',
+        set: { status: 'FROZEN', deletedAt: at },
+        expectedBalance: swept,
+        ...(agent.activeKeyId ? { expectedActiveKeyId: agent.activeKeyId } : {}),
+      });
     }
     if (keyRevocable) changes.push({ type: 'revokeApiKey', apiKey: activeKey, revokedAt: at });
     changes.push(
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'wallet', resourceId: agent.id, walletId: agent.id, metadata: { sweptAmount: formatBalance(swept), currency: 'USD', recipientWalletId: mainWalletId }, createdAt: at }, ids),
-      eventChange({ ...scope, type: 'agent.deleted', data: { id: agent.id, sweptAmount: formatBalance(swept) }, createdAt: at }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'wallet',
+          resourceId: agent.id,
+          walletId: agent.id,
+          metadata: { sweptAmount: formatBalance(swept), currency: 'USD', recipientWalletId: mainWalletId },
+          createdAt: at,
+        },
+        ids,
+      ),
+      eventChange(
+        { ...scope, type: 'agent.deleted', data: { id: agent.id, sweptAmount: formatBalance(swept) }, createdAt: at },
+        ids,
+      ),
     );
     try {
       await store.commit(changes);
@@ -268,11 +478,21 @@ export function createAgentService(deps: ServiceDeps<AgentStore>) {
     return { id: agent.id, deleted: true, sweptAmount: formatBalance(swept) };
   }
 
-  return { create, createFromTemplate, get, list, adjustBudget, pause: (ctx: RequestContext, action: AuditAction, id: string) => setStatus(ctx, action, id, 'FROZEN'), resume: (ctx: RequestContext, action: AuditAction, id: string) => setStatus(ctx, action, id, 'ACTIVE'), rotateKey, remove };
+  return {
+    create,
+    createFromTemplate,
+    get,
+    list,
+    adjustBudget,
+    pause: (ctx: RequestContext, action: AuditAction, id: string) => setStatus(ctx, action, id, 'FROZEN'),
+    resume: (ctx: RequestContext, action: AuditAction, id: string) => setStatus(ctx, action, id, 'ACTIVE'),
+    rotateKey,
+    remove,
+  };
 }
 
 function keyRotatedConcurrently(): ApiError {
-  return new ApiError('CONCURRENT_UPDATE', 'The agent\'s key was rotated meanwhile; retry.', { retryAfter: 1 });
+  return new ApiError('CONCURRENT_UPDATE', "The agent's key was rotated meanwhile; retry.", { retryAfter: 1 });
 }
 
 export type AgentService = ReturnType<typeof createAgentService>;

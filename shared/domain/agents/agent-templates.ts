@@ -14,9 +14,23 @@ export interface AgentTemplate {
 
 const READ_ONLY_PERMISSIONS: OrganizationPermission[] = ['wallets:read', 'payments:read'];
 
-const template = (templateId: string, name: string, maxTransactionAmount: string, dailyLimit: string, requireHumanApproval: boolean): AgentTemplate => {
+const template = (
+  templateId: string,
+  name: string,
+  maxTransactionAmount: string,
+  dailyLimit: string,
+  requireHumanApproval: boolean,
+): AgentTemplate => {
   const readOnly = maxTransactionAmount === '0.00';
-  return { templateId, name, maxTransactionAmount, dailyLimit, requireHumanApproval, readOnly, permissions: readOnly ? READ_ONLY_PERMISSIONS : DEFAULT_AGENT_PERMISSIONS };
+  return {
+    templateId,
+    name,
+    maxTransactionAmount,
+    dailyLimit,
+    requireHumanApproval,
+    readOnly,
+    permissions: readOnly ? READ_ONLY_PERMISSIONS : DEFAULT_AGENT_PERMISSIONS,
+  };
 };
 
 export const AGENT_TEMPLATES: readonly AgentTemplate[] = [

@@ -10,10 +10,18 @@ import type { Environment } from '../tenancy.js';
 import type { Page, PageRequest, Wallet } from '../types.js';
 import type { WalletReader, WalletSnapshotReader } from '../wallets/ports.js';
 
-export interface AgentStore extends WalletReader, WalletSnapshotReader, ApiKeyReader, MainWalletReader, IdempotencyStore, IdempotencyCompleter {
-  commit: (changes: (WalletChange | ApiKeyChange | PolicyChange | PostingChange | IdempotencyChange | AuditChange)[]) => Promise<void>;
+export interface AgentStore
+  extends WalletReader, WalletSnapshotReader, ApiKeyReader, MainWalletReader, IdempotencyStore, IdempotencyCompleter {
+  commit: (
+    changes: (WalletChange | ApiKeyChange | PolicyChange | PostingChange | IdempotencyChange | AuditChange)[],
+  ) => Promise<void>;
   /** AGENT wallets of an organization and environment, newest first; deleted ones only when asked. */
-  listAgents(organizationId: string, environment: Environment, includeDeleted: boolean, page: PageRequest): Promise<Page<Wallet>>;
+  listAgents(
+    organizationId: string,
+    environment: Environment,
+    includeDeleted: boolean,
+    page: PageRequest,
+  ): Promise<Page<Wallet>>;
   /** Whether a deposit or withdrawal of the wallet is still INITIATED or PENDING (it would settle on a closed wallet). */
   hasOpenTransfers(wallet: Pick<Wallet, 'id' | 'organizationId' | 'environment'>): Promise<boolean>;
 }

@@ -34,19 +34,24 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
     }
     const environment = input.environment ?? scope.environment;
     // A key grants only what it holds (grants.ts): checked before anything is read.
-    const { apiKey, raw } = mintKey(deps.issueKey, { principal: ctx.principal }, {
-      id: ids('apiKey'),
-      name: input.name,
-      organizationId: scope.organizationId,
-      environment,
-      permissions: input.permissions,
-      walletId: null,
-      createdAt: now.toISOString(),
-      ...(input.expiresAt ? { expiresAt: new Date(input.expiresAt).toISOString() } : {}),
-    });
+    const { apiKey, raw } = mintKey(
+      deps.issueKey,
+      { principal: ctx.principal },
+      {
+        id: ids('apiKey'),
+        name: input.name,
+        organizationId: scope.organizationId,
+        environment,
+        permissions: input.permissions,
+        walletId: null,
+        createdAt: now.toISOString(),
+        ...(input.expiresAt ? { expiresAt: new Date(input.expiresAt).toISOString() } : {}),
+      },
+    );
     if (environment === 'PRODUCTION') {
       const organization = await store.getOrganization(scope.organizationId);
-      if (!organization?.productionActivatedAt) throw new ApiError('ACTIVATION_REQUIRED', 'Production keys can be created only after activation.');
+      if (!organization?.productionActivatedAt)
+        throw new ApiError('ACTIVATION_REQUIRED', 'Production keys can be created only after activation.');
     }
     await store.commit([
       { type: 'createApiKey', apiKey },
@@ -77,7 +82,8 @@ export function createApiKeyService(deps: ServiceDeps<ApiKeyStore>) {
     const scope = scopeOf(ctx.principal);
     const apiKey = await store.getApiKeyById(keyId);
     if (!apiKey || apiKey.organizationId !== scope.organizationId) throw notFound('API_KEY_NOT_FOUND', keyId);
-    if (apiKey.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', 'Revoke this key with a key of its own environment.');
+    if (apiKey.environment !== scope.environment)
+      throw new ApiError('ENVIRONMENT_MISMATCH', 'Revoke this key with a key of its own environment.');
     if (!canTransition(API_KEY_STATES, apiKey.status, 'revoke')) return apiKey;
     const revokedAt = clock.now().toISOString();
     await store.commit([

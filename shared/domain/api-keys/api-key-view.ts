@@ -1,7 +1,19 @@
 import * as z from 'zod/mini';
 import { ENVIRONMENTS, OPERATOR_PERMISSION, ORGANIZATION_PERMISSIONS } from '../tenancy.js';
 import type { ApiKey, ApiKeyStatus } from '../types.js';
-import { describe, enumOf, id, lazy, nullableId, nullableTimestamp, objectTag, pageOf, text, timestamp, view } from '../views.js';
+import {
+  describe,
+  enumOf,
+  id,
+  lazy,
+  nullableId,
+  nullableTimestamp,
+  objectTag,
+  pageOf,
+  text,
+  timestamp,
+  view,
+} from '../views.js';
 import { everyOf } from '../enums.js';
 
 export const API_KEY_STATUSES = everyOf<ApiKeyStatus>()(['ACTIVE', 'REVOKED']);
@@ -20,12 +32,22 @@ const apiKeyFields = () => ({
   prefix: text('Public prefix of the key: `svc_test_` (sandbox), `svc_live_` (production) or `svc_admin_` (operator).'),
   last4: text('Last 4 characters of the key, to recognize it.'),
   permissions: permissions(PERMISSIONS_TEXT),
-  environment: describe(z.nullable(z.enum(ENVIRONMENTS)), 'Environment the key acts in (SANDBOX or PRODUCTION); null for operator keys.'),
-  walletId: nullableId('wallet', 'For an agent (wallet-scoped) key, the only wallet it can act on; null for organization-level keys.'),
+  environment: describe(
+    z.nullable(z.enum(ENVIRONMENTS)),
+    'Environment the key acts in (SANDBOX or PRODUCTION); null for operator keys.',
+  ),
+  walletId: nullableId(
+    'wallet',
+    'For an agent (wallet-scoped) key, the only wallet it can act on; null for organization-level keys.',
+  ),
   status: enumOf(API_KEY_STATUSES, 'ACTIVE, or REVOKED: a revoked key is refused with 401 API_KEY_REVOKED.'),
   createdAt: timestamp('When the key was created.'),
-  lastUsedAt: nullableTimestamp('When the key last authenticated a request (updated at most once a minute), or null if never used.'),
-  expiresAt: nullableTimestamp('When the key stops working (then refused with API_KEY_REVOKED), or null if it never expires.'),
+  lastUsedAt: nullableTimestamp(
+    'When the key last authenticated a request (updated at most once a minute), or null if never used.',
+  ),
+  expiresAt: nullableTimestamp(
+    'When the key stops working (then refused with API_KEY_REVOKED), or null if it never expires.',
+  ),
   revokedAt: nullableTimestamp('When the key was revoked, or null while it is not.'),
 });
 
@@ -45,7 +67,9 @@ const example: z.output<z.ZodMiniObject<ReturnType<typeof apiKeyFields>>> = {
   revokedAt: null,
 };
 
-export const apiKeyView = /* @__PURE__ */ lazy(() => view(apiKeyFields(), 'The metadata of an API key; never the key itself or its hash.', example));
+export const apiKeyView = /* @__PURE__ */ lazy(() =>
+  view(apiKeyFields(), 'The metadata of an API key; never the key itself or its hash.', example),
+);
 export type ApiKeyView = z.infer<typeof apiKeyView>;
 
 export function presentApiKey(apiKey: ApiKey): ApiKeyView {
@@ -66,13 +90,22 @@ export function presentApiKey(apiKey: ApiKey): ApiKeyView {
   };
 }
 
-export const apiKeyPageView = /* @__PURE__ */ lazy(() => pageOf(apiKeyView, "A page of the organization's API keys of the caller's environment (agent keys included)."));
+export const apiKeyPageView = /* @__PURE__ */ lazy(() =>
+  pageOf(apiKeyView, "A page of the organization's API keys of the caller's environment (agent keys included)."),
+);
 
-export const createdApiKeyView = /* @__PURE__ */ lazy(() => view(
-  { ...apiKeyFields(), key: text('The secret API key, shown this once only (only its SHA-256 hash is stored): store it now. Send it as `Authorization: Bearer <key>`.') },
-  'A newly created API key: its metadata plus the secret key, returned only in this answer.',
-  { ...example, key: 'svc_test_SAn5O5IUxe49NlFI0piLZ31bSdqVtFaeCfqK7d' },
-));
+export const createdApiKeyView = /* @__PURE__ */ lazy(() =>
+  view(
+    {
+      ...apiKeyFields(),
+      key: text(
+        'The secret API key, shown this once only (only its SHA-256 hash is stored): store it now. Send it as `Authorization: Bearer <key>`.',
+      ),
+    },
+    'A newly created API key: its metadata plus the secret key, returned only in this answer.',
+    { ...example, key: 'svc_test_SAn5O5IUxe49NlFI0piLZ31bSdqVtFaeCfqK7d' },
+  ),
+);
 export type CreatedApiKeyView = z.infer<typeof createdApiKeyView>;
 
 /** The creation answer: the raw key is shown exactly once. */

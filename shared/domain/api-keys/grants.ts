@@ -13,7 +13,11 @@ export function requireHeld(principal: Principal, granted: readonly Permission[]
   const held = new Set<Permission>(principal.permissions);
   const missing = [...new Set(granted)].filter((permission) => !held.has(permission));
   if (missing.length > 0) {
-    throw new ApiError('PERMISSION_DENIED', `The API key cannot grant permissions it does not hold: ${missing.join(', ')}.`, { missing });
+    throw new ApiError(
+      'PERMISSION_DENIED',
+      `The API key cannot grant permissions it does not hold: ${missing.join(', ')}.`,
+      { missing },
+    );
   }
 }
 
@@ -29,7 +33,11 @@ export function grantedExpiry(principal: Principal, asked: string | null | undef
   if (asked === undefined) return max;
   if (max !== undefined && (asked === null || Date.parse(asked) > Date.parse(max))) {
     const outlives = asked === null ? 'never expires' : `expires later (${asked})`;
-    throw new ApiError('PERMISSION_DENIED', `The API key expires at ${max}: it cannot grant a key that outlives it, and this one ${outlives}.`, { field: 'expiresAt', maxExpiresAt: max, expiresAt: asked });
+    throw new ApiError(
+      'PERMISSION_DENIED',
+      `The API key expires at ${max}: it cannot grant a key that outlives it, and this one ${outlives}.`,
+      { field: 'expiresAt', maxExpiresAt: max, expiresAt: asked },
+    );
   }
   return asked ?? undefined;
 }

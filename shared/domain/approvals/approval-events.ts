@@ -6,8 +6,24 @@ const payingWallet = (data: { walletId: string }) => [data.walletId];
 
 /** The approvals' events (docs/architecture.md "Events"): payload view, when each is committed, the wallets it concerns. */
 export const APPROVAL_EVENTS = eventsOf<typeof views>()({
-  'approval.requested': { payload: 'approvalView', occasion: 'A payment above a policy\'s approval threshold was queued for approval (`202 APPROVAL_REQUIRED`).', wallets: payingWallet },
-  'approval.approved': { payload: 'approvalView', occasion: 'A queued payment was approved (it then posts, or fails with `payment.failed`).', wallets: payingWallet },
-  'approval.rejected': { payload: 'approvalView', occasion: 'A queued payment was rejected; it will not post.', wallets: payingWallet },
-  'approval.expired': { payload: 'approvalView', occasion: 'A queued payment was not decided in time; it will not post (`failureCode: APPROVAL_EXPIRED`).', wallets: payingWallet },
+  'approval.requested': {
+    payload: 'approvalView',
+    occasion: "A payment above a policy's approval threshold was queued for approval (`202 APPROVAL_REQUIRED`).",
+    wallets: payingWallet,
+  },
+  'approval.approved': {
+    payload: 'approvalView',
+    occasion: 'A queued payment was approved (it then posts, or fails with `payment.failed`).',
+    wallets: payingWallet,
+  },
+  'approval.rejected': {
+    payload: 'approvalView',
+    occasion: 'A queued payment was rejected; it will not post.',
+    wallets: payingWallet,
+  },
+  'approval.expired': {
+    payload: 'approvalView',
+    occasion: 'A queued payment was not decided in time; it will not post (`failureCode: APPROVAL_EXPIRED`).',
+    wallets: payingWallet,
+  },
 });

@@ -26,7 +26,8 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     const scope = scopeOf(ctx.principal);
     const approval = await store.getApproval(approvalId);
     if (!approval || approval.organizationId !== scope.organizationId) throw notFound('APPROVAL_NOT_FOUND', approvalId);
-    if (ctx.principal.walletId !== null && ctx.principal.walletId !== approval.walletId) throw notFound('APPROVAL_NOT_FOUND', approvalId);
+    if (ctx.principal.walletId !== null && ctx.principal.walletId !== approval.walletId)
+      throw notFound('APPROVAL_NOT_FOUND', approvalId);
     if (approval.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
     return approval;
   }
@@ -34,14 +35,27 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
   async function list(ctx: RequestContext, filter: ApprovalFilter, page: PageRequest): Promise<Page<Approval>> {
     const scope = scopeOf(ctx.principal);
     const own = ctx.principal.walletId;
-    if (own !== null && filter.walletId !== undefined && filter.walletId !== own) throw notFound('WALLET_NOT_FOUND', filter.walletId);
+    if (own !== null && filter.walletId !== undefined && filter.walletId !== own)
+      throw notFound('WALLET_NOT_FOUND', filter.walletId);
     // A wallet filter names a wallet the key may see: another organization's answers 404, as everywhere.
-    if (own === null && filter.walletId !== undefined) assertAccessible(ctx.principal, (await store.getWalletSnapshot(filter.walletId))?.wallet, filter.walletId);
-    return store.listApprovals(scope.organizationId, scope.environment, { ...filter, walletId: own ?? filter.walletId }, page);
+    if (own === null && filter.walletId !== undefined)
+      assertAccessible(ctx.principal, (await store.getWalletSnapshot(filter.walletId))?.wallet, filter.walletId);
+    return store.listApprovals(
+      scope.organizationId,
+      scope.environment,
+      { ...filter, walletId: own ?? filter.walletId },
+      page,
+    );
   }
 
   /** The audit entry of a decision: the approval is the resource, the payment in the metadata. */
-  function decisionAudit(approval: Approval, actor: Actor, action: AuditAction, at: string, extra: Record<string, unknown>): AuditChange {
+  function decisionAudit(
+    approval: Approval,
+    actor: Actor,
+    action: AuditAction,
+    at: string,
+    extra: Record<string, unknown>,
+  ): AuditChange {
     return auditChange(
       {
         organizationId: approval.organizationId,
@@ -51,7 +65,13 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
         resource: 'approval',
         resourceId: approval.id,
         walletId: approval.walletId,
-        metadata: { transactionId: approval.transactionId, amount: approval.payment.amount, currency: 'USD', recipientWalletId: approval.payment.to, ...extra },
+        metadata: {
+          transactionId: approval.transactionId,
+          amount: approval.payment.amount,
+          currency: 'USD',
+          recipientWalletId: approval.payment.to,
+          ...extra,
+        },
         createdAt: at,
       },
       ids,
@@ -64,7 +84,8 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     if (approval.requestedByKeyId === ctx.principal.keyId) {
       throw new ApiError('PERMISSION_DENIED', 'The key that requested a payment cannot decide its approval.');
     }
-    if (approval.status !== 'PENDING') throw new ApiError('INVALID_STATE', `The approval is already ${approval.status}.`, { status: approval.status });
+    if (approval.status !== 'PENDING')
+      throw new ApiError('INVALID_STATE', `The approval is already ${approval.status}.`, { status: approval.status });
     // Past its expiry it can no longer be decided, even before the scheduled job has run: it is
     // expired here, a consequence of the refused decision, so its action is named here.
     const now = clock.now();
@@ -75,8 +96,20 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     return approval;
   }
 
-  function decisionChanges(approval: Approval, trigger: ApprovalTrigger, actor: Actor, fields: Partial<Approval>, at: string): { decided: Approval; changes: ApprovalChange[] } {
-    const decided: Approval = { ...approval, ...fields, status: targetOf(APPROVAL_STATES, trigger), decidedAt: at, decidedBy: actor.actorId };
+  function decisionChanges(
+    approval: Approval,
+    trigger: ApprovalTrigger,
+    actor: Actor,
+    fields: Partial<Approval>,
+    at: string,
+  ): { decided: Approval; changes: ApprovalChange[] } {
+    const decided: Approval = {
+      ...approval,
+      ...fields,
+      status: targetOf(APPROVAL_STATES, trigger),
+      decidedAt: at,
+      decidedBy: actor.actorId,
+    };
     return { decided, changes: [{ type: 'decideApproval', approval: decided, trigger }] };
   }
 
@@ -85,7 +118,12 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
    * now (a limit tightened since the request applies); funds, freeze and period limits are
    * conditions of the posting itself.
    */
-  async function approve(ctx: RequestContext, action: AuditAction, approvalId: string, note: string | undefined): Promise<Approval> {
+  async function approve(
+    ctx: RequestContext,
+    action: AuditAction,
+    approvalId: string,
+    note: string | undefined,
+  ): Promise<Approval> {
     const approval = await loadForDecision(ctx, approvalId);
     const now = clock.now();
     const at = now.toISOString();
@@ -98,12 +136,27 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
       const aliases = approval.payment.merchant ? [`merchant:${approval.payment.merchant}`] : [];
       const amount = new Big(queued.amount);
       const counters = snapshot?.counters ?? [];
-      const { periodLimits } = evaluatePolicies(snapshot?.policies ?? [], counters, { walletId: approval.walletId, to: queued.to, toAliases: aliases, amount, at: now });
+      const { periodLimits } = evaluatePolicies(snapshot?.policies ?? [], counters, {
+        walletId: approval.walletId,
+        to: queued.to,
+        toAliases: aliases,
+        amount,
+        at: now,
+      });
       // The payment's audit entry (approval.approved, naming the approval) and payment.posted are projected from its journal record.
       await store.commit([
         ...changes,
-        paymentPosting({ transaction: posted, record: 'fromQueued', actor: ctx.actor, auditAction: action, spend: spendOf(approval.walletId, amount, now, periodLimits, counters) }),
-        eventChange({ ...scopeOf(ctx.principal), type: 'approval.approved', data: presentApproval(decided), createdAt: at }, ids),
+        paymentPosting({
+          transaction: posted,
+          record: 'fromQueued',
+          actor: ctx.actor,
+          auditAction: action,
+          spend: spendOf(approval.walletId, amount, now, periodLimits, counters),
+        }),
+        eventChange(
+          { ...scopeOf(ctx.principal), type: 'approval.approved', data: presentApproval(decided), createdAt: at },
+          ids,
+        ),
       ]);
       return decided;
     } catch (error) {
@@ -113,26 +166,69 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
   }
 
   /** The approval could not post: it ends FAILED with the reason, and the payment FAILED (audited as the approval, with the FAILED status). */
-  async function fail(actor: Actor, action: AuditAction, approval: Approval, failureCode: ErrorCode, at: string, note: string | undefined): Promise<Approval> {
-    const { decided, changes } = decisionChanges(approval, 'fail', actor, { failureCode, ...(note ? { note } : {}) }, at);
+  async function fail(
+    actor: Actor,
+    action: AuditAction,
+    approval: Approval,
+    failureCode: ErrorCode,
+    at: string,
+    note: string | undefined,
+  ): Promise<Approval> {
+    const { decided, changes } = decisionChanges(
+      approval,
+      'fail',
+      actor,
+      { failureCode, ...(note ? { note } : {}) },
+      at,
+    );
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
     await store.commit([
       ...changes,
-      { type: 'setTransactionStatus', transactionId: approval.transactionId, trigger: 'fail', fields: { failureCode }, onMismatch: 'INVALID_STATE' },
+      {
+        type: 'setTransactionStatus',
+        transactionId: approval.transactionId,
+        trigger: 'fail',
+        fields: { failureCode },
+        onMismatch: 'INVALID_STATE',
+      },
       decisionAudit(approval, actor, action, at, { status: 'FAILED', failureCode }),
-      eventChange({ ...scope, type: 'payment.failed', data: { transactionId: approval.transactionId, approvalId: approval.id, failureCode }, createdAt: at }, ids),
+      eventChange(
+        {
+          ...scope,
+          type: 'payment.failed',
+          data: { transactionId: approval.transactionId, approvalId: approval.id, failureCode },
+          createdAt: at,
+        },
+        ids,
+      ),
     ]);
     return decided;
   }
 
-  async function reject(ctx: RequestContext, action: AuditAction, approvalId: string, reason: string | undefined): Promise<Approval> {
+  async function reject(
+    ctx: RequestContext,
+    action: AuditAction,
+    approvalId: string,
+    reason: string | undefined,
+  ): Promise<Approval> {
     const approval = await loadForDecision(ctx, approvalId);
     const at = clock.now().toISOString();
-    const { decided, changes } = decisionChanges(approval, 'reject', ctx.actor, reason ? { rejectionReason: reason } : {}, at);
+    const { decided, changes } = decisionChanges(
+      approval,
+      'reject',
+      ctx.actor,
+      reason ? { rejectionReason: reason } : {},
+      at,
+    );
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
     await store.commit([
       ...changes,
-      { type: 'setTransactionStatus', transactionId: approval.transactionId, trigger: 'reject', onMismatch: 'INVALID_STATE' },
+      {
+        type: 'setTransactionStatus',
+        transactionId: approval.transactionId,
+        trigger: 'reject',
+        onMismatch: 'INVALID_STATE',
+      },
       decisionAudit(approval, ctx.actor, action, at, reason ? { reason } : {}),
       eventChange({ ...scope, type: 'approval.rejected', data: presentApproval(decided), createdAt: at }, ids),
     ]);
@@ -148,7 +244,13 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     try {
       await store.commit([
         ...changes,
-        { type: 'setTransactionStatus', transactionId: approval.transactionId, trigger: 'fail', fields: { failureCode: 'APPROVAL_EXPIRED' }, onMismatch: 'INVALID_STATE' },
+        {
+          type: 'setTransactionStatus',
+          transactionId: approval.transactionId,
+          trigger: 'fail',
+          fields: { failureCode: 'APPROVAL_EXPIRED' },
+          onMismatch: 'INVALID_STATE',
+        },
         decisionAudit(approval, actor, action, at, {}),
         eventChange({ ...scope, type: 'approval.expired', data: presentApproval(decided), createdAt: at }, ids),
       ]);
@@ -176,7 +278,10 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
    * still pending and due. Idempotent: a decided (or already expired) approval is left alone.
    * `not-due` (a schedule fired early, a clock skew) lets the caller have it delivered again.
    */
-  async function expire(action: AuditAction, approvalId: string): Promise<'expired' | 'decided' | 'not-found' | 'not-due'> {
+  async function expire(
+    action: AuditAction,
+    approvalId: string,
+  ): Promise<'expired' | 'decided' | 'not-found' | 'not-due'> {
     const approval = await store.getApproval(approvalId);
     if (!approval) return 'not-found';
     if (approval.status !== 'PENDING') return 'decided';

@@ -13,9 +13,18 @@ export interface ApprovalFilter {
   status?: ApprovalStatus | undefined;
 }
 
-export interface ApprovalStore extends TransactionReader, WalletSnapshotReader, ChangeCommitter<ApprovalChange | PaymentChange | PostingChange | AuditChange> {
+export interface ApprovalStore
+  extends
+    TransactionReader,
+    WalletSnapshotReader,
+    ChangeCommitter<ApprovalChange | PaymentChange | PostingChange | AuditChange> {
   getApproval(approvalId: string): Promise<Approval | undefined>;
-  listApprovals(organizationId: string, environment: Environment, filter: ApprovalFilter, page: PageRequest): Promise<Page<Approval>>;
+  listApprovals(
+    organizationId: string,
+    environment: Environment,
+    filter: ApprovalFilter,
+    page: PageRequest,
+  ): Promise<Page<Approval>>;
   /** Pending approvals whose expiry has passed, oldest first. */
   listExpiredApprovals(now: Date, limit: number): Promise<Approval[]>;
 }

@@ -12,13 +12,31 @@ export const AUDIT = {
     activateProduction: 'organization.production.activate',
   },
   apiKey: { create: 'api-key.create', update: 'api-key.update', revoke: 'api-key.revoke', rotate: 'api-key.rotate' },
-  wallet: { create: 'wallet.create', fund: 'wallet.fund', freeze: 'wallet.freeze', unfreeze: 'wallet.unfreeze', close: 'wallet.close', adjustBudget: 'wallet.budget.adjust' },
+  wallet: {
+    create: 'wallet.create',
+    fund: 'wallet.fund',
+    freeze: 'wallet.freeze',
+    unfreeze: 'wallet.unfreeze',
+    close: 'wallet.close',
+    adjustBudget: 'wallet.budget.adjust',
+  },
   payment: { create: 'payment.created', reverse: 'payment.reversed', fail: 'payment.failed' },
   policy: { create: 'policy.create', update: 'policy.update', delete: 'policy.delete' },
   approval: { approve: 'approval.approved', reject: 'approval.rejected', expire: 'approval.expired' },
   merchant: { upsert: 'merchant.upsert', suspend: 'merchant.suspend' },
-  transfer: { deposit: 'transfer.deposit', withdraw: 'transfer.withdraw', internal: 'transfer.internal', cancel: 'transfer.cancel', advance: 'transfer.advance' },
-  webhook: { create: 'webhook.create', delete: 'webhook.delete', test: 'webhook.test', retryDelivery: 'webhook.delivery.retry' },
+  transfer: {
+    deposit: 'transfer.deposit',
+    withdraw: 'transfer.withdraw',
+    internal: 'transfer.internal',
+    cancel: 'transfer.cancel',
+    advance: 'transfer.advance',
+  },
+  webhook: {
+    create: 'webhook.create',
+    delete: 'webhook.delete',
+    test: 'webhook.test',
+    retryDelivery: 'webhook.delivery.retry',
+  },
   card: {
     create: 'card.create',
     update: 'card.update',
@@ -32,10 +50,17 @@ export const AUDIT = {
     refund: 'card.refund.create',
   },
   cardholder: { create: 'cardholder.create' },
-  bankAccount: { create: 'bank-account.create', verify: 'bank-account.verify', verificationFailed: 'bank-account.verification-failed', delete: 'bank-account.delete' },
+  bankAccount: {
+    create: 'bank-account.create',
+    verify: 'bank-account.verify',
+    verificationFailed: 'bank-account.verification-failed',
+    delete: 'bank-account.delete',
+  },
 } as const;
 
 type Actions = typeof AUDIT;
 export type AuditAction = { [R in keyof Actions]: Actions[R][keyof Actions[R]] }[keyof Actions];
 
-export const AUDIT_ACTIONS: readonly AuditAction[] = Object.values(AUDIT).flatMap((verbs) => Object.values(verbs) as AuditAction[]);
+export const AUDIT_ACTIONS: readonly AuditAction[] = Object.values(AUDIT).flatMap(
+  (verbs) => Object.values(verbs) as AuditAction[],
+);

@@ -31,7 +31,8 @@ function instant(value: string | undefined, field: string, endOfDay = false): st
   const calendar = new Date(Date.UTC(y, m - 1, d));
   const realDay = calendar.getUTCFullYear() === y && calendar.getUTCMonth() === m - 1 && calendar.getUTCDate() === d;
   if (!realDay || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) throw invalid();
-  if (match[4] === undefined) return endOfDay ? `${year}-${month}-${day}T23:59:59.999Z` : `${year}-${month}-${day}T00:00:00.000Z`;
+  if (match[4] === undefined)
+    return endOfDay ? `${year}-${month}-${day}T23:59:59.999Z` : `${year}-${month}-${day}T00:00:00.000Z`;
   const time = Date.parse(value);
   if (Number.isNaN(time)) throw invalid();
   return new Date(time).toISOString();

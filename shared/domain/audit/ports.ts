@@ -19,5 +19,10 @@ export interface AuditQuery {
 }
 
 export interface AuditStore {
-  listAuditEntries(organizationId: string, environment: Environment, query: AuditQuery, page: PageRequest): Promise<Page<AuditEntry>>;
+  listAuditEntries(
+    organizationId: string,
+    environment: Environment,
+    query: AuditQuery,
+    page: PageRequest,
+  ): Promise<Page<AuditEntry>>;
 }

@@ -9,9 +9,16 @@ import type { BankAccount } from './types.js';
  * the stored account: the message must not tell another organization's id from one that exists nowhere);
  * `field` names the request field that carried it.
  */
-export function accessibleBankAccount(scope: OrganizationScope, account: BankAccount | undefined, id: string, field?: string): BankAccount {
+export function accessibleBankAccount(
+  scope: OrganizationScope,
+  account: BankAccount | undefined,
+  id: string,
+  field?: string,
+): BankAccount {
   const details = field ? { field } : undefined;
-  if (!account || account.status === 'DELETED' || account.organizationId !== scope.organizationId) throw notFound('BANK_ACCOUNT_NOT_FOUND', id, details);
-  if (account.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', 'The bank account belongs to the other environment.', details);
+  if (!account || account.status === 'DELETED' || account.organizationId !== scope.organizationId)
+    throw notFound('BANK_ACCOUNT_NOT_FOUND', id, details);
+  if (account.environment !== scope.environment)
+    throw new ApiError('ENVIRONMENT_MISMATCH', 'The bank account belongs to the other environment.', details);
   return account;
 }

@@ -12,7 +12,14 @@ import type { OrganizationScope, RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import { accessibleBankAccount } from './access.js';
 import { BANK_ACCOUNT_STATES } from './bank-account-states.js';
-import { isValidAccountNumber, isValidRoutingNumber, last4Of, MAX_VERIFICATION_ATTEMPTS, microDepositsFor, microDepositsMatch } from './bank-account-rules.js';
+import {
+  isValidAccountNumber,
+  isValidRoutingNumber,
+  last4Of,
+  MAX_VERIFICATION_ATTEMPTS,
+  microDepositsFor,
+  microDepositsMatch,
+} from './bank-account-rules.js';
 import type { BankAccountStore } from './ports.js';
 import { sealingContexts, type BankAccount, type BankAccountType } from './types.js';
 
@@ -48,23 +55,32 @@ const RESOURCE = 'bank-account';
 export function createBankAccountService(deps: BankAccountServiceDeps) {
   const { store, clock, ids, sealer } = deps;
 
-  const load = async (scope: OrganizationScope, id: string) => accessibleBankAccount(scope, await store.getBankAccount(scope, id), id);
+  const load = async (scope: OrganizationScope, id: string) =>
+    accessibleBankAccount(scope, await store.getBankAccount(scope, id), id);
 
   async function expectedDeposits(account: BankAccount): Promise<string[]> {
     if (!account.microDepositsSealed) throw new Error(`bank account ${account.id} has no micro-deposits to compare`);
-    const opened: unknown = JSON.parse(await sealer.open(account.microDepositsSealed, sealingContexts.microDeposits(account.id)));
-    if (!Array.isArray(opened) || !opened.every((amount) => typeof amount === 'string')) throw new Error(`bank account ${account.id} has malformed micro-deposits`);
+    const opened: unknown = JSON.parse(
+      await sealer.open(account.microDepositsSealed, sealingContexts.microDeposits(account.id)),
+    );
+    if (!Array.isArray(opened) || !opened.every((amount) => typeof amount === 'string'))
+      throw new Error(`bank account ${account.id} has malformed micro-deposits`);
     return opened;
   }
 
   const invalidState = (account: BankAccount) =>
-    new ApiError('INVALID_STATE', `The bank account is ${account.status}; only a PENDING_VERIFICATION account can be verified.`, { status: account.status });
+    new ApiError(
+      'INVALID_STATE',
+      `The bank account is ${account.status}; only a PENDING_VERIFICATION account can be verified.`,
+      { status: account.status },
+    );
 
   return {
     async create(ctx: RequestContext, action: AuditAction, input: BankAccountInput): Promise<BankAccount> {
       const scope = scopeOf(ctx.principal);
       // The schema checks both already; the rules are the domain's, so they hold on any edge.
-      if (!isValidRoutingNumber(input.routingNumber)) throw validationError('routingNumber', 'must be 9 digits with a valid ABA checksum');
+      if (!isValidRoutingNumber(input.routingNumber))
+        throw validationError('routingNumber', 'must be 9 digits with a valid ABA checksum');
       if (!isValidAccountNumber(input.accountNumber)) throw validationError('accountNumber', 'must be 4 to 17 digits');
       const id = ids('bankAccount');
       const at = clock.now().toISOString();
@@ -86,7 +102,18 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
       };
       await store.commit([
         { type: 'putBankAccount', bankAccount: account },
-        auditChange({ ...scope, actor: ctx.actor, action, resource: RESOURCE, resourceId: id, metadata: { accountType: account.accountType, routingNumber: account.routingNumber, last4: account.last4 }, createdAt: at }, ids),
+        auditChange(
+          {
+            ...scope,
+            actor: ctx.actor,
+            action,
+            resource: RESOURCE,
+            resourceId: id,
+            metadata: { accountType: account.accountType, routingNumber: account.routingNumber, last4: account.last4 },
+            createdAt: at,
+          },
+          ids,
+        ),
       ]);
       return account;
     },
@@ -104,7 +131,12 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
      * `action` (the operation's) audits a success; a refused answer is audited as
      * `bank-account.verification-failed`, a consequence named here (docs/architecture.md).
      */
-    async verify(ctx: RequestContext, action: AuditAction, id: string, amounts: readonly unknown[]): Promise<BankAccount> {
+    async verify(
+      ctx: RequestContext,
+      action: AuditAction,
+      id: string,
+      amounts: readonly unknown[],
+    ): Promise<BankAccount> {
       const scope = scopeOf(ctx.principal);
       const answered: Big[] = amounts.map((amount, i) => parseAmount(amount, { field: `amounts.${i}` }));
       for (let round = 0; round < MAX_COUNTING_ROUNDS; round += 1) {
@@ -114,8 +146,24 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
         if (microDepositsMatch(await expectedDeposits(account), answered)) {
           try {
             await store.commit([
-              { type: 'verifyBankAccount', bankAccountId: id, failedAttempts: account.failedVerificationAttempts, verifiedAt: at },
-              auditChange({ ...scope, actor: ctx.actor, action, resource: RESOURCE, resourceId: id, metadata: { status: 'VERIFIED' }, createdAt: at }, ids),
+              {
+                type: 'verifyBankAccount',
+                bankAccountId: id,
+                failedAttempts: account.failedVerificationAttempts,
+                verifiedAt: at,
+              },
+              auditChange(
+                {
+                  ...scope,
+                  actor: ctx.actor,
+                  action,
+                  resource: RESOURCE,
+                  resourceId: id,
+                  metadata: { status: 'VERIFIED' },
+                  createdAt: at,
+                },
+                ids,
+              ),
             ]);
           } catch (error) {
             // A wrong answer was counted since this one read the account: decided again on the new count (the third fails the account).
@@ -130,8 +178,25 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
         const attemptsRemaining = Math.max(0, MAX_VERIFICATION_ATTEMPTS - failedAttempts);
         try {
           await store.commit([
-            { type: 'countFailedBankAccountVerification', bankAccountId: id, failedAttempts: account.failedVerificationAttempts, fail, at },
-            auditChange({ ...scope, actor: ctx.actor, action: AUDIT.bankAccount.verificationFailed, resource: RESOURCE, resourceId: id, metadata: { attempt: failedAttempts, attemptsRemaining, status }, createdAt: at }, ids),
+            {
+              type: 'countFailedBankAccountVerification',
+              bankAccountId: id,
+              failedAttempts: account.failedVerificationAttempts,
+              fail,
+              at,
+            },
+            auditChange(
+              {
+                ...scope,
+                actor: ctx.actor,
+                action: AUDIT.bankAccount.verificationFailed,
+                resource: RESOURCE,
+                resourceId: id,
+                metadata: { attempt: failedAttempts, attemptsRemaining, status },
+                createdAt: at,
+              },
+              ids,
+            ),
           ]);
         } catch (error) {
           // Another answer was counted since this one read the account: read again, count this one after it.
@@ -140,11 +205,17 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
         }
         throw new ApiError(
           'BANK_ACCOUNT_VERIFICATION_FAILED',
-          fail ? 'The micro-deposit amounts are wrong; that was the last attempt: the bank account is VERIFICATION_FAILED.' : `The micro-deposit amounts are wrong; ${attemptsRemaining} attempt(s) remaining.`,
+          fail
+            ? 'The micro-deposit amounts are wrong; that was the last attempt: the bank account is VERIFICATION_FAILED.'
+            : `The micro-deposit amounts are wrong; ${attemptsRemaining} attempt(s) remaining.`,
           { attemptsRemaining, status },
         );
       }
-      throw new ApiError('CONCURRENT_UPDATE', 'Too many concurrent verification attempts on this bank account; retry.', { retryAfter: 1 });
+      throw new ApiError(
+        'CONCURRENT_UPDATE',
+        'Too many concurrent verification attempts on this bank account; retry.',
+        { retryAfter: 1 },
+      );
     },
 
     async remove(ctx: RequestContext, action: AuditAction, id: string): Promise<BankAccount> {
@@ -153,7 +224,18 @@ export function createBankAccountService(deps: BankAccountServiceDeps) {
       const at = clock.now().toISOString();
       await store.commit([
         { type: 'deleteBankAccount', bankAccountId: id, deletedAt: at },
-        auditChange({ ...scope, actor: ctx.actor, action, resource: RESOURCE, resourceId: id, metadata: { last4: account.last4, status: account.status }, createdAt: at }, ids),
+        auditChange(
+          {
+            ...scope,
+            actor: ctx.actor,
+            action,
+            resource: RESOURCE,
+            resourceId: id,
+            metadata: { last4: account.last4, status: account.status },
+            createdAt: at,
+          },
+          ids,
+        ),
       ]);
       return { ...account, status: 'DELETED', deletedAt: at, accountNumberSealed: '', microDepositsSealed: null };
     },

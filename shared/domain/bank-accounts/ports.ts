@@ -19,7 +19,13 @@ export type BankAccountChange =
    * CONCURRENT_UPDATE (read again and retry), so no more than MAX_VERIFICATION_ATTEMPTS are ever
    * counted. `fail`: this answer is the last allowed, the account becomes VERIFICATION_FAILED.
    */
-  | { type: 'countFailedBankAccountVerification'; bankAccountId: string; failedAttempts: number; fail: boolean; at: string }
+  | {
+      type: 'countFailedBankAccountVerification';
+      bankAccountId: string;
+      failedAttempts: number;
+      fail: boolean;
+      at: string;
+    }
   /** Any live state -> DELETED: the sealed account number, the micro-deposits and the list entry go. */
   | { type: 'deleteBankAccount'; bankAccountId: string; deletedAt: string };
 

@@ -34,10 +34,15 @@ export type Decision =
  * lower-cased, every run of characters other than letters and digits removed ("OpenAI, Inc." and
  * "OPENAI INC" -> "openaiinc"; "OpenAI" and "Open AI" -> "openai").
  */
-export const normalizeMerchantName = (name: string): string => name.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+export const normalizeMerchantName = (name: string): string =>
+  name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** How a wallet's spend policies name a card merchant: `merchant:<normalized name>` (blockedRecipients, allowedRecipients). */
-export const merchantRecipientOf = (merchant: Merchant): string => `${MERCHANT_PREFIX}${normalizeMerchantName(merchant.name)}`;
+export const merchantRecipientOf = (merchant: Merchant): string =>
+  `${MERCHANT_PREFIX}${normalizeMerchantName(merchant.name)}`;
 
 const MERCHANT_ENTRY = /^merchant:/i;
 
@@ -46,7 +51,10 @@ const MERCHANT_ENTRY = /^merchant:/i;
  * way as the card's merchant name, so `merchant:openai` matches "OpenAI" and "OPENAI". Only inside
  * the card decision: payments keep comparing `merchant:<domain>` as it is (dots included).
  */
-const cardFormOf = (entry: string): string => (MERCHANT_ENTRY.test(entry) ? `${MERCHANT_PREFIX}${normalizeMerchantName(entry.slice(MERCHANT_PREFIX.length))}` : entry);
+const cardFormOf = (entry: string): string =>
+  MERCHANT_ENTRY.test(entry)
+    ? `${MERCHANT_PREFIX}${normalizeMerchantName(entry.slice(MERCHANT_PREFIX.length))}`
+    : entry;
 
 function cardFormsOf(policies: readonly Policy[]): Policy[] {
   return policies.map((policy) => ({
@@ -56,7 +64,11 @@ function cardFormsOf(policies: readonly Policy[]): Policy[] {
   }));
 }
 
-const decline = (reason: DeclineReason, detail: Record<string, unknown> = {}): Decision => ({ approved: false, reason, detail });
+const decline = (reason: DeclineReason, detail: Record<string, unknown> = {}): Decision => ({
+  approved: false,
+  reason,
+  detail,
+});
 
 export function decideAuthorization(input: DecisionInput): Decision {
   const { card, snapshot, amount, merchant, at } = input;
@@ -68,20 +80,28 @@ export function decideAuthorization(input: DecisionInput): Decision {
   const wallet = snapshot?.wallet;
   if (!wallet || wallet.deletedAt) return decline('wallet_closed');
   if (wallet.status !== 'ACTIVE') return decline('wallet_frozen');
-  if (!categoryAllowed(card.spendingLimits, merchant.category)) return decline('category_blocked', { category: merchant.category.toLowerCase() });
+  if (!categoryAllowed(card.spendingLimits, merchant.category))
+    return decline('category_blocked', { category: merchant.category.toLowerCase() });
 
   const cardSpend = cardSpendOf(card, amount, at);
   const exceeded = exceededLimit(card, cardSpend);
-  if (exceeded) return decline('spending_limit_exceeded', { interval: exceeded.interval, limit: formatAmount(exceeded.limit) });
+  if (exceeded)
+    return decline('spending_limit_exceeded', { interval: exceeded.interval, limit: formatAmount(exceeded.limit) });
 
   // The wallet's own guardrails, as for a payment to `merchant:<name>`; a card can not wait for an approval.
   let walletSpend: SpendCount;
   try {
-    const policy = evaluatePolicies(cardFormsOf(snapshot.policies), snapshot.counters, { walletId: wallet.id, to: merchantRecipientOf(merchant), amount, at });
+    const policy = evaluatePolicies(cardFormsOf(snapshot.policies), snapshot.counters, {
+      walletId: wallet.id,
+      to: merchantRecipientOf(merchant),
+      amount,
+      at,
+    });
     if (policy.kind === 'APPROVAL') return decline('policy_denied', { rule: policy.reason });
     walletSpend = spendOf(wallet.id, amount, at, policy.periodLimits, snapshot.counters);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'POLICY_DENIED') return decline('policy_denied', { rule: error.details?.rule });
+    if (error instanceof ApiError && error.code === 'POLICY_DENIED')
+      return decline('policy_denied', { rule: error.details?.rule });
     throw error;
   }
   if (wallet.balance.lt(amount)) return decline('insufficient_funds');

@@ -1,6 +1,14 @@
 import Big from 'big.js';
 import { captureLegs, holdLegs, voidLegs } from '../ledger/movements.js';
-import { SYSTEM_ACCOUNTS, systemAccount, walletAccount, type Leg, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
+import {
+  SYSTEM_ACCOUNTS,
+  systemAccount,
+  walletAccount,
+  type Leg,
+  type Posting,
+  type PostingChange,
+  type SpendCount,
+} from '../ledger/posting.js';
 import { formatAmount } from '../money.js';
 import { spendReturned } from '../policies/spend.js';
 import type { Authorization } from './types.js';
@@ -18,7 +26,15 @@ import type { Authorization } from './types.js';
  */
 type Head = Pick<Authorization, 'id' | 'organizationId' | 'environment' | 'walletId' | 'cardId'>;
 
-function posting(auth: Head, transactionId: string, type: Posting['type'], legs: Leg[], at: string, attributes: Record<string, unknown>, extra: Partial<Posting> = {}): PostingChange {
+function posting(
+  auth: Head,
+  transactionId: string,
+  type: Posting['type'],
+  legs: Leg[],
+  at: string,
+  attributes: Record<string, unknown>,
+  extra: Partial<Posting> = {},
+): PostingChange {
   return {
     type: 'posting',
     posting: {
@@ -29,7 +45,14 @@ function posting(auth: Head, transactionId: string, type: Posting['type'], legs:
       currency: 'USD',
       legs,
       createdAt: at,
-      attributes: { fee: '0.00', status: 'POSTED', postedAt: at, authorizationId: auth.id, cardId: auth.cardId, ...attributes },
+      attributes: {
+        fee: '0.00',
+        status: 'POSTED',
+        postedAt: at,
+        authorizationId: auth.id,
+        cardId: auth.cardId,
+        ...attributes,
+      },
       record: 'create',
       ...extra,
     },
@@ -38,31 +61,62 @@ function posting(auth: Head, transactionId: string, type: Posting['type'], legs:
 
 export const CARD_SETTLEMENT = SYSTEM_ACCOUNTS.cardSettlement;
 
-export function authorizationHold(auth: Head, holdId: string, amount: Big, at: string, spend: SpendCount): PostingChange {
-  return posting(auth, holdId, 'HOLD', holdLegs(auth.walletId, amount), at, { from: auth.walletId, to: auth.walletId, amount: formatAmount(amount), status: 'HELD' }, { spend });
+export function authorizationHold(
+  auth: Head,
+  holdId: string,
+  amount: Big,
+  at: string,
+  spend: SpendCount,
+): PostingChange {
+  return posting(
+    auth,
+    holdId,
+    'HOLD',
+    holdLegs(auth.walletId, amount),
+    at,
+    { from: auth.walletId, to: auth.walletId, amount: formatAmount(amount), status: 'HELD' },
+    { spend },
+  );
 }
 
 type Held = Head & Pick<Authorization, 'amount' | 'createdAt'> & { holdId: string };
 
 /** The wallet's period spend the released part of a hold gives back (counted when the authorization was approved). */
-const released = (auth: Held, amount: Big, at: string) => (amount.gt(0) ? spendReturned(auth.walletId, amount, new Date(auth.createdAt), new Date(at)) : undefined);
+const released = (auth: Held, amount: Big, at: string) =>
+  amount.gt(0) ? spendReturned(auth.walletId, amount, new Date(auth.createdAt), new Date(at)) : undefined;
 
 export function authorizationCapture(auth: Held, transactionId: string, captured: Big, at: string): PostingChange {
   const held = new Big(auth.amount);
   const spend = released(auth, held.minus(captured), at);
-  return posting(auth, transactionId, 'CAPTURE', captureLegs({ walletId: auth.walletId, amount: held }, captured, systemAccount(CARD_SETTLEMENT)), at, { from: auth.walletId, to: CARD_SETTLEMENT, amount: formatAmount(captured), holdId: auth.holdId }, {
-    settles: { holdId: auth.holdId, trigger: 'capture', capturedAmount: captured },
-    ...(spend ? { spend } : {}),
-  });
+  return posting(
+    auth,
+    transactionId,
+    'CAPTURE',
+    captureLegs({ walletId: auth.walletId, amount: held }, captured, systemAccount(CARD_SETTLEMENT)),
+    at,
+    { from: auth.walletId, to: CARD_SETTLEMENT, amount: formatAmount(captured), holdId: auth.holdId },
+    {
+      settles: { holdId: auth.holdId, trigger: 'capture', capturedAmount: captured },
+      ...(spend ? { spend } : {}),
+    },
+  );
 }
 
 export function authorizationVoid(auth: Held, transactionId: string, at: string): PostingChange {
   const held = new Big(auth.amount);
   const spend = released(auth, held, at);
-  return posting(auth, transactionId, 'VOID', voidLegs({ walletId: auth.walletId, amount: held }), at, { from: auth.walletId, to: auth.walletId, amount: formatAmount(held), holdId: auth.holdId }, {
-    settles: { holdId: auth.holdId, trigger: 'void', capturedAmount: new Big(0) },
-    ...(spend ? { spend } : {}),
-  });
+  return posting(
+    auth,
+    transactionId,
+    'VOID',
+    voidLegs({ walletId: auth.walletId, amount: held }),
+    at,
+    { from: auth.walletId, to: auth.walletId, amount: formatAmount(held), holdId: auth.holdId },
+    {
+      settles: { holdId: auth.holdId, trigger: 'void', capturedAmount: new Big(0) },
+      ...(spend ? { spend } : {}),
+    },
+  );
 }
 
 export function cardRefund(auth: Head, transactionId: string, amount: Big, at: string): PostingChange {
@@ -70,5 +124,9 @@ export function cardRefund(auth: Head, transactionId: string, amount: Big, at: s
     { account: systemAccount(CARD_SETTLEMENT), amount: amount.times(-1) },
     { account: walletAccount(auth.walletId), amount, settlesHold: true },
   ];
-  return posting(auth, transactionId, 'CARD_REFUND', legs, at, { from: CARD_SETTLEMENT, to: auth.walletId, amount: formatAmount(amount) });
+  return posting(auth, transactionId, 'CARD_REFUND', legs, at, {
+    from: CARD_SETTLEMENT,
+    to: auth.walletId,
+    amount: formatAmount(amount),
+  });
 }

@@ -2,7 +2,14 @@ import Big from 'big.js';
 import { validationError } from '../errors.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { periodKeyOf, previousPeriodKeyOf } from '../policies/policy-rules.js';
-import { COUNTED_INTERVALS, type CardSpendCounter, type CountedInterval, type IntervalKey, type SpendingInterval, type SpendingLimit } from './types.js';
+import {
+  COUNTED_INTERVALS,
+  type CardSpendCounter,
+  type CountedInterval,
+  type IntervalKey,
+  type SpendingInterval,
+  type SpendingLimit,
+} from './types.js';
 
 /** At most this many spending limits on a card, and categories per limit. */
 export const MAX_SPENDING_LIMITS = 10;
@@ -52,19 +59,27 @@ export function cardExpired(card: { expMonth: number; expYear: number }, at: Dat
 
 /** A counter still worth keeping at `at`: its interval's current one, or the one just before (an authorization in flight when it turned). */
 export function isLiveKey(counter: IntervalKey, at: Date): boolean {
-  return counter.key === intervalKeyOf(counter.interval, at) || counter.key === previousIntervalKeyOf(counter.interval, at);
+  return (
+    counter.key === intervalKeyOf(counter.interval, at) || counter.key === previousIntervalKeyOf(counter.interval, at)
+  );
 }
 
 /**
  * Spending limits as the request gives them, checked and normalized: amounts by the money rules
  * (INVALID_AMOUNT naming the field), categories lower-cased without duplicates.
  */
-export function normalizeSpendingLimits(input: readonly { amount: unknown; interval: SpendingInterval; categories?: readonly string[] | undefined }[]): SpendingLimit[] {
-  if (input.length > MAX_SPENDING_LIMITS) throw validationError('spendingLimits', `at most ${MAX_SPENDING_LIMITS} limits`);
+export function normalizeSpendingLimits(
+  input: readonly { amount: unknown; interval: SpendingInterval; categories?: readonly string[] | undefined }[],
+): SpendingLimit[] {
+  if (input.length > MAX_SPENDING_LIMITS)
+    throw validationError('spendingLimits', `at most ${MAX_SPENDING_LIMITS} limits`);
   return input.map((limit, index) => {
     const amount = parseAmount(limit.amount, { allowNumber: false, field: `spendingLimits[${index}].amount` });
-    const categories = limit.categories ? [...new Set(limit.categories.map((category) => category.toLowerCase()))] : undefined;
-    if (categories && categories.length === 0) throw validationError(`spendingLimits[${index}].categories`, 'must name at least one category when given');
+    const categories = limit.categories
+      ? [...new Set(limit.categories.map((category) => category.toLowerCase()))]
+      : undefined;
+    if (categories && categories.length === 0)
+      throw validationError(`spendingLimits[${index}].categories`, 'must name at least one category when given');
     return { amount: formatAmount(amount), interval: limit.interval, ...(categories ? { categories } : {}) };
   });
 }
@@ -94,12 +109,18 @@ export interface CardSpendCount {
   version: number;
 }
 
-export function cardSpendOf(card: { id: string; spendingLimits: SpendingLimit[]; version: number; counters?: CardSpendCounter[] | undefined }, amount: Big, at: Date): CardSpendCount {
+export function cardSpendOf(
+  card: { id: string; spendingLimits: SpendingLimit[]; version: number; counters?: CardSpendCounter[] | undefined },
+  amount: Big,
+  at: Date,
+): CardSpendCount {
   const intervals = COUNTED_INTERVALS.map((interval) => {
     const limit = limitOf(card.spendingLimits, interval);
     return { interval, key: intervalKeyOf(interval, at), ...(limit ? { limit } : {}) };
   });
-  const stale = (card.counters ?? []).filter((counter) => !isLiveKey(counter, at)).map(({ interval, key }) => ({ interval, key }));
+  const stale = (card.counters ?? [])
+    .filter((counter) => !isLiveKey(counter, at))
+    .map(({ interval, key }) => ({ interval, key }));
   return { cardId: card.id, amount, intervals, stale, version: card.version };
 }
 
@@ -110,11 +131,16 @@ export function spentIn(counters: readonly CardSpendCounter[] | undefined, key: 
 }
 
 /** The first limit this authorization would break, as read (the commit checks the same atomically). */
-export function exceededLimit(card: { spendingLimits: SpendingLimit[]; counters?: CardSpendCounter[] | undefined }, spend: Pick<CardSpendCount, 'amount' | 'intervals'>): { interval: SpendingInterval; limit: Big } | undefined {
+export function exceededLimit(
+  card: { spendingLimits: SpendingLimit[]; counters?: CardSpendCounter[] | undefined },
+  spend: Pick<CardSpendCount, 'amount' | 'intervals'>,
+): { interval: SpendingInterval; limit: Big } | undefined {
   const perAuthorization = limitOf(card.spendingLimits, 'per_authorization');
-  if (perAuthorization && spend.amount.gt(perAuthorization)) return { interval: 'per_authorization', limit: perAuthorization };
+  if (perAuthorization && spend.amount.gt(perAuthorization))
+    return { interval: 'per_authorization', limit: perAuthorization };
   for (const interval of spend.intervals) {
-    if (interval.limit && spentIn(card.counters, interval).plus(spend.amount).gt(interval.limit)) return { interval: interval.interval, limit: interval.limit };
+    if (interval.limit && spentIn(card.counters, interval).plus(spend.amount).gt(interval.limit))
+      return { interval: interval.interval, limit: interval.limit };
   }
   return undefined;
 }

@@ -57,17 +57,50 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
   const { store, clock, ids } = deps;
   const engine = createAuthorizationEngine(deps);
 
-  const loadCard = async (ctx: RequestContext, cardId: string) => accessibleCard(ctx, await store.getCard(cardId), cardId);
+  const loadCard = async (ctx: RequestContext, cardId: string) =>
+    accessibleCard(ctx, await store.getCard(cardId), cardId);
 
-  const auditOf = (ctx: RequestContext, card: Card, action: AuditAction, at: string, metadata: Record<string, unknown> = {}): AuditChange =>
-    auditChange({ organizationId: card.organizationId, environment: card.environment, actor: ctx.actor, action, resource: CARD_RESOURCE, resourceId: card.id, walletId: card.walletId, metadata: { type: card.type, status: card.status, last4: card.last4, ...metadata }, createdAt: at }, ids);
+  const auditOf = (
+    ctx: RequestContext,
+    card: Card,
+    action: AuditAction,
+    at: string,
+    metadata: Record<string, unknown> = {},
+  ): AuditChange =>
+    auditChange(
+      {
+        organizationId: card.organizationId,
+        environment: card.environment,
+        actor: ctx.actor,
+        action,
+        resource: CARD_RESOURCE,
+        resourceId: card.id,
+        walletId: card.walletId,
+        metadata: { type: card.type, status: card.status, last4: card.last4, ...metadata },
+        createdAt: at,
+      },
+      ids,
+    );
 
   const cardEvent = (card: Card, type: 'card.created' | 'card.updated' | 'card.cancelled', at: string) =>
-    eventChange({ organizationId: card.organizationId, environment: card.environment, type, data: presentCard(card), createdAt: at }, ids);
+    eventChange(
+      {
+        organizationId: card.organizationId,
+        environment: card.environment,
+        type,
+        data: presentCard(card),
+        createdAt: at,
+      },
+      ids,
+    );
 
   // ---- Cardholders ------------------------------------------------------------------------------
 
-  async function createCardholder(ctx: RequestContext, action: AuditAction, input: CardholderInput): Promise<Cardholder> {
+  async function createCardholder(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: CardholderInput,
+  ): Promise<Cardholder> {
     const scope = scopeOf(ctx.principal);
     const at = clock.now().toISOString();
     const { line2, ...address } = input.billingAddress;
@@ -82,7 +115,18 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
     };
     await store.commit([
       { type: 'putCardholder', cardholder },
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'cardholder', resourceId: cardholder.id, metadata: { country: cardholder.billingAddress.country }, createdAt: at }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'cardholder',
+          resourceId: cardholder.id,
+          metadata: { country: cardholder.billingAddress.country },
+          createdAt: at,
+        },
+        ids,
+      ),
     ]);
     return cardholder;
   }
@@ -101,12 +145,17 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
     const scope = scopeOf(ctx.principal);
     const wallet = assertAccessible(ctx.principal, await store.getWallet(input.walletId), input.walletId);
     if (wallet.deletedAt) throw notFound('WALLET_NOT_FOUND', input.walletId);
-    if (input.cardholderId !== undefined) accessibleCardholder(ctx, await store.getCardholder(input.cardholderId), input.cardholderId, 'cardholderId');
+    if (input.cardholderId !== undefined)
+      accessibleCardholder(ctx, await store.getCardholder(input.cardholderId), input.cardholderId, 'cardholderId');
     const spendingLimits = normalizeSpendingLimits(input.spendingLimits ?? []);
     const now = clock.now();
     const at = now.toISOString();
     const id = ids('card');
-    const issued = await options.issuers[scope.environment].issue({ id, environment: scope.environment, issuedAt: now });
+    const issued = await options.issuers[scope.environment].issue({
+      id,
+      environment: scope.environment,
+      issuedAt: now,
+    });
     const card: Card = {
       id,
       ...scope,
@@ -120,7 +169,11 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
       createdAt: at,
       updatedAt: at,
     };
-    await store.commit([{ type: 'putCard', card }, cardEvent(card, 'card.created', at), auditOf(ctx, card, action, at)]);
+    await store.commit([
+      { type: 'putCard', card },
+      cardEvent(card, 'card.created', at),
+      auditOf(ctx, card, action, at),
+    ]);
     return card;
   }
 
@@ -136,12 +189,30 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
   }
 
   /** Commits a change of status and/or limits, conditioned on the version read; answers the card after it. */
-  async function change(ctx: RequestContext, card: Card, action: AuditAction, trigger: CardTrigger | undefined, set: Partial<Pick<Card, 'spendingLimits' | 'cancelledAt'>>): Promise<Card> {
+  async function change(
+    ctx: RequestContext,
+    card: Card,
+    action: AuditAction,
+    trigger: CardTrigger | undefined,
+    set: Partial<Pick<Card, 'spendingLimits' | 'cancelledAt'>>,
+  ): Promise<Card> {
     const at = clock.now().toISOString();
-    const after: Card = { ...card, ...set, ...(trigger ? { status: CARD_STATES[trigger].to } : {}), version: card.version + 1, updatedAt: at };
+    const after: Card = {
+      ...card,
+      ...set,
+      ...(trigger ? { status: CARD_STATES[trigger].to } : {}),
+      version: card.version + 1,
+      updatedAt: at,
+    };
     const type = trigger === 'cancel' ? 'card.cancelled' : 'card.updated';
     await store.commit([
-      { type: 'updateCard', cardId: card.id, expectedVersion: card.version, ...(trigger ? { trigger } : {}), set: { ...set, updatedAt: at } },
+      {
+        type: 'updateCard',
+        cardId: card.id,
+        expectedVersion: card.version,
+        ...(trigger ? { trigger } : {}),
+        set: { ...set, updatedAt: at },
+      },
       cardEvent(after, type, at),
       auditOf(ctx, after, action, at, trigger ? { from: card.status } : {}),
     ]);
@@ -149,7 +220,10 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
   }
 
   function refuseCancelled(card: Card): void {
-    if (card.status === 'CANCELLED') throw new ApiError('INVALID_STATE', 'The card is cancelled; a cancelled card never changes again.', { status: card.status });
+    if (card.status === 'CANCELLED')
+      throw new ApiError('INVALID_STATE', 'The card is cancelled; a cancelled card never changes again.', {
+        status: card.status,
+      });
   }
 
   /**
@@ -160,20 +234,27 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
    * same rule where the change is made.
    */
   async function update(ctx: RequestContext, action: AuditAction, cardId: string, input: CardUpdate): Promise<Card> {
-    if ((input.status === undefined) === (input.spendingLimits === undefined)) throw validationError('status', 'give either status or spendingLimits');
+    if ((input.status === undefined) === (input.spendingLimits === undefined))
+      throw validationError('status', 'give either status or spendingLimits');
     if (ctx.principal.walletId !== null && (input.spendingLimits !== undefined || input.status === 'ACTIVE')) {
-      throw new ApiError('PERMISSION_DENIED', 'Changing a card\'s spending limits or unfreezing it needs an organization API key.');
+      throw new ApiError(
+        'PERMISSION_DENIED',
+        "Changing a card's spending limits or unfreezing it needs an organization API key.",
+      );
     }
     const card = await loadCard(ctx, cardId);
     refuseCancelled(card);
-    if (input.spendingLimits !== undefined) return change(ctx, card, action, undefined, { spendingLimits: normalizeSpendingLimits(input.spendingLimits) });
+    if (input.spendingLimits !== undefined)
+      return change(ctx, card, action, undefined, { spendingLimits: normalizeSpendingLimits(input.spendingLimits) });
     const trigger: CardTrigger = input.status === 'INACTIVE' ? 'freeze' : 'unfreeze';
     if (!canTransition(CARD_STATES, card.status, trigger)) return card;
     return change(ctx, card, action, trigger, {});
   }
 
-  const freeze = (ctx: RequestContext, action: AuditAction, cardId: string) => update(ctx, action, cardId, { status: 'INACTIVE' });
-  const unfreeze = (ctx: RequestContext, action: AuditAction, cardId: string) => update(ctx, action, cardId, { status: 'ACTIVE' });
+  const freeze = (ctx: RequestContext, action: AuditAction, cardId: string) =>
+    update(ctx, action, cardId, { status: 'INACTIVE' });
+  const unfreeze = (ctx: RequestContext, action: AuditAction, cardId: string) =>
+    update(ctx, action, cardId, { status: 'ACTIVE' });
 
   /** DELETE: CANCELLED for good. Holds of approved authorizations stay capturable. */
   async function cancel(ctx: RequestContext, action: AuditAction, cardId: string): Promise<Card> {
@@ -196,12 +277,30 @@ export function createCardService(deps: ServiceDeps<CardStore>, options: CardSer
     return presentCardDetails(card.id, opened);
   }
 
-  async function listAuthorizations(ctx: RequestContext, cardId: string, page: PageRequest): Promise<Page<Authorization>> {
+  async function listAuthorizations(
+    ctx: RequestContext,
+    cardId: string,
+    page: PageRequest,
+  ): Promise<Page<Authorization>> {
     const card = await loadCard(ctx, cardId);
     return store.listAuthorizations(card.id, page);
   }
 
-  return { createCardholder, getCardholder, listCardholders, create, get, list, update, freeze, unfreeze, cancel, details, listAuthorizations, ...engine };
+  return {
+    createCardholder,
+    getCardholder,
+    listCardholders,
+    create,
+    get,
+    list,
+    update,
+    freeze,
+    unfreeze,
+    cancel,
+    details,
+    listAuthorizations,
+    ...engine,
+  };
 }
 
 export type CardService = ReturnType<typeof createCardService>;

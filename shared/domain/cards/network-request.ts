@@ -53,7 +53,13 @@ export type NetworkRequest = z.infer<typeof networkRequest>;
 export type NetworkAnswer = NetworkDecision | { approved: false; reason: 'invalid_request' | 'processing_error' };
 
 export async function answerNetworkRequest(
-  engine: { authorizeForNetwork(action: AuditAction, request: AuthorizationRequest & { cardId: string; networkId: string }, environment: Environment): Promise<NetworkDecision> },
+  engine: {
+    authorizeForNetwork(
+      action: AuditAction,
+      request: AuthorizationRequest & { cardId: string; networkId: string },
+      environment: Environment,
+    ): Promise<NetworkDecision>;
+  },
   event: unknown,
   log: Pick<Console, 'error'>,
   environment: Environment,
@@ -73,7 +79,8 @@ export async function answerNetworkRequest(
     return await engine.authorizeForNetwork(action, parsed.data, environment);
   } catch (error) {
     // The same request id with other terms: the processor's mistake, answered without an alarm.
-    if (error instanceof ApiError && CLIENT_CAUSED.has(error.code)) return { approved: false, reason: 'invalid_request' };
+    if (error instanceof ApiError && CLIENT_CAUSED.has(error.code))
+      return { approved: false, reason: 'invalid_request' };
     // Never the request itself in the log: only what failed.
     log.error('card network authorization failed', error instanceof Error ? error.message : 'unknown error');
     return { approved: false, reason: 'processing_error' };

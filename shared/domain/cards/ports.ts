@@ -38,7 +38,13 @@ export type CardChange =
    * version read (CONCURRENT_UPDATE otherwise) and the trigger's `from` states (INVALID_STATE);
    * increments the version.
    */
-  | { type: 'updateCard'; cardId: string; expectedVersion: number; trigger?: CardTrigger; set: Partial<Pick<Card, 'spendingLimits' | 'cancelledAt' | 'updatedAt'>> }
+  | {
+      type: 'updateCard';
+      cardId: string;
+      expectedVersion: number;
+      trigger?: CardTrigger;
+      set: Partial<Pick<Card, 'spendingLimits' | 'cancelledAt' | 'updatedAt'>>;
+    }
   /**
    * An approved authorization's spend on the card: ACTIVE, same version, every limited interval
    * within its limit; for a single-use card, `usedBy` (the authorization) set only if unset.
@@ -50,10 +56,23 @@ export type CardChange =
    * single-use card its end (CANCELLED whatever it was: repeating it changes nothing), or, when its
    * authorization is reversed, its `usedBy` removed (`free`: that authorization) so it may be used again.
    */
-  | { type: 'settleCard'; cardId: string; release?: { amount: string; keys: IntervalKey[] }; closeAt?: string; free?: string }
+  | {
+      type: 'settleCard';
+      cardId: string;
+      release?: { amount: string; keys: IntervalKey[] };
+      closeAt?: string;
+      free?: string;
+    }
   | { type: 'putAuthorization'; authorization: Authorization }
   /** APPROVED -> CAPTURED | REVERSED, once; off the expiry index (GSI4) in the same write. */
-  | { type: 'transitionAuthorization'; authorizationId: string; trigger: AuthorizationTrigger; set: Partial<Pick<Authorization, 'capturedAmount' | 'captureTransactionId' | 'capturedAt' | 'reversedAt' | 'expiredAt'>> }
+  | {
+      type: 'transitionAuthorization';
+      authorizationId: string;
+      trigger: AuthorizationTrigger;
+      set: Partial<
+        Pick<Authorization, 'capturedAmount' | 'captureTransactionId' | 'capturedAt' | 'reversedAt' | 'expiredAt'>
+      >;
+    }
   /** A refund of a CAPTURED authorization: never more in all than was captured. */
   /** The expiry could not reverse it (not a race): the sweep looks at it again at `retryAt` instead of first in every batch. */
   | { type: 'deferAuthorizationExpiry'; authorizationId: string; retryAt: string }
@@ -63,7 +82,12 @@ export interface CardFilter {
   walletId?: string | undefined;
 }
 
-export interface CardStore extends WalletReader, WalletSnapshotReader, Omit<IdempotencyStore, 'commit'>, ChangeCommitter<CardChange | PostingChange | IdempotencyChange | AuditChange> {
+export interface CardStore
+  extends
+    WalletReader,
+    WalletSnapshotReader,
+    Omit<IdempotencyStore, 'commit'>,
+    ChangeCommitter<CardChange | PostingChange | IdempotencyChange | AuditChange> {
   getCard(cardId: string): Promise<Card | undefined>;
   listCards(scope: OrganizationScope, filter: CardFilter, page: PageRequest): Promise<Page<Card>>;
   getCardholder(cardholderId: string): Promise<Cardholder | undefined>;

@@ -19,12 +19,23 @@ export function sandboxIssuer(sealer: Sealer, digit: RandomDigit): CardIssuer {
     async issue(card) {
       const number = sandboxCardNumber(digit);
       const cvc = randomCvc(digit);
-      const [numberSealed, cvcSealed] = await Promise.all([sealer.seal(number, cardSealingContexts.number(card.id)), sealer.seal(cvc, cardSealingContexts.cvc(card.id))]);
-      return { brand: 'visa', last4: number.slice(-4), ...expiryOf(card.issuedAt), secrets: { numberSealed, cvcSealed } };
+      const [numberSealed, cvcSealed] = await Promise.all([
+        sealer.seal(number, cardSealingContexts.number(card.id)),
+        sealer.seal(cvc, cardSealingContexts.cvc(card.id)),
+      ]);
+      return {
+        brand: 'visa',
+        last4: number.slice(-4),
+        ...expiryOf(card.issuedAt),
+        secrets: { numberSealed, cvcSealed },
+      };
     },
     async details(card) {
       if (!card.secrets) throw new Error(`card ${card.id} has no sealed details`);
-      const [number, cvc] = await Promise.all([sealer.open(card.secrets.numberSealed, cardSealingContexts.number(card.id)), sealer.open(card.secrets.cvcSealed, cardSealingContexts.cvc(card.id))]);
+      const [number, cvc] = await Promise.all([
+        sealer.open(card.secrets.numberSealed, cardSealingContexts.number(card.id)),
+        sealer.open(card.secrets.cvcSealed, cardSealingContexts.cvc(card.id)),
+      ]);
       return { number, cvc, expMonth: card.expMonth, expYear: card.expYear };
     },
   };
@@ -36,9 +47,17 @@ export function sandboxIssuer(sealer: Sealer, digit: RandomDigit): CardIssuer {
  */
 export const unconfiguredIssuer: CardIssuer = {
   async issue() {
-    throw new ApiError('INVALID_STATE', 'Live cards need an issuing processor, which is not configured for this deployment.', { issuer: 'not_configured' });
+    throw new ApiError(
+      'INVALID_STATE',
+      'Live cards need an issuing processor, which is not configured for this deployment.',
+      { issuer: 'not_configured' },
+    );
   },
   async details() {
-    throw new ApiError('INVALID_STATE', 'Live cards need an issuing processor, which is not configured for this deployment.', { issuer: 'not_configured' });
+    throw new ApiError(
+      'INVALID_STATE',
+      'Live cards need an issuing processor, which is not configured for this deployment.',
+      { issuer: 'not_configured' },
+    );
   },
 };

@@ -39,22 +39,45 @@ export const REQUIRED_SECURITY_HEADERS = [
 export const ENCRYPTED_SECRET_FORMAT = /^[0-9a-f]{24}:[0-9a-f]{32}:[0-9a-f]+$/;
 
 export function evaluateControls(facts: ComplianceFacts, checkedAt: string) {
-  const control = (name: string, status: ControlStatus, detail: string): ControlResult => ({ control: name, status, detail, lastChecked: checkedAt });
+  const control = (name: string, status: ControlStatus, detail: string): ControlResult => ({
+    control: name,
+    status,
+    detail,
+    lastChecked: checkedAt,
+  });
   const unencrypted = facts.webhookSecrets.sampled.filter((secret) => !ENCRYPTED_SECRET_FORMAT.test(secret)).length;
   const missingHeaders = REQUIRED_SECURITY_HEADERS.filter((name) => !facts.securityHeaders[name]);
 
   const controls: ControlResult[] = [
     facts.activeKeysWithoutPermissions > 0
-      ? control('access_control.no_null_permissions', 'fail', `${facts.activeKeysWithoutPermissions} active key(s) have no explicit permissions.`)
+      ? control(
+          'access_control.no_null_permissions',
+          'fail',
+          `${facts.activeKeysWithoutPermissions} active key(s) have no explicit permissions.`,
+        )
       : control('access_control.no_null_permissions', 'pass', 'Every active key has explicit permissions.'),
     facts.expiredActiveKeys > 0
-      ? control('access_control.expired_keys_revoked', 'warn', `${facts.expiredActiveKeys} expired key(s) are still active.`)
+      ? control(
+          'access_control.expired_keys_revoked',
+          'warn',
+          `${facts.expiredActiveKeys} expired key(s) are still active.`,
+        )
       : control('access_control.expired_keys_revoked', 'pass', 'All expired keys are revoked.'),
     facts.webhookSecrets.sampled.length === 0
       ? control('encryption.webhook_secrets', 'warn', 'No webhooks are registered.')
       : unencrypted > 0 || facts.webhookSecrets.decrypts === false
-        ? control('encryption.webhook_secrets', 'fail', unencrypted > 0 ? `${unencrypted} of ${facts.webhookSecrets.sampled.length} sampled secrets are not encrypted.` : 'A sampled secret does not decrypt with the configured key.')
-        : control('encryption.webhook_secrets', 'pass', `All ${facts.webhookSecrets.sampled.length} sampled secrets are encrypted (AES-256-GCM).`),
+        ? control(
+            'encryption.webhook_secrets',
+            'fail',
+            unencrypted > 0
+              ? `${unencrypted} of ${facts.webhookSecrets.sampled.length} sampled secrets are not encrypted.`
+              : 'A sampled secret does not decrypt with the configured key.',
+          )
+        : control(
+            'encryption.webhook_secrets',
+            'pass',
+            `All ${facts.webhookSecrets.sampled.length} sampled secrets are encrypted (AES-256-GCM).`,
+          ),
     facts.webhookEncryptionKey === 'configured'
       ? control('encryption.key_configured', 'pass', 'WEBHOOK_ENCRYPTION_KEY is configured.')
       : facts.webhookEncryptionKey === 'unreadable'

@@ -20,14 +20,25 @@ export interface ComplianceSettings {
 export function createComplianceService(deps: ServiceDeps<ComplianceStore>, settings: ComplianceSettings) {
   async function check(): Promise<ComplianceResult> {
     const now = deps.clock.now();
-    const [hygiene, sampled] = await Promise.all([deps.store.keyHygiene(now), deps.store.sampleWebhookSecrets(WEBHOOK_SECRET_SAMPLE_SIZE)]);
+    const [hygiene, sampled] = await Promise.all([
+      deps.store.keyHygiene(now),
+      deps.store.sampleWebhookSecrets(WEBHOOK_SECRET_SAMPLE_SIZE),
+    ]);
     const first = sampled[0];
-    const key = settings.webhookKeyReadable === undefined ? 'missing' : (await settings.webhookKeyReadable()) ? 'configured' : 'unreadable';
+    const key =
+      settings.webhookKeyReadable === undefined
+        ? 'missing'
+        : (await settings.webhookKeyReadable())
+          ? 'configured'
+          : 'unreadable';
     return evaluateControls(
       {
         ...hygiene,
         // A key that can not be read says nothing about the stored secrets: the key control fails instead.
-        webhookSecrets: { sampled, decrypts: first !== undefined && key === 'configured' ? await settings.decrypts(first) : undefined },
+        webhookSecrets: {
+          sampled,
+          decrypts: first !== undefined && key === 'configured' ? await settings.decrypts(first) : undefined,
+        },
         webhookEncryptionKey: key,
         securityHeaders: settings.securityHeaders,
         mcpAuthTokenConfigured: settings.mcpAuthTokenConfigured,

@@ -34,9 +34,12 @@ type ViewNamesOf<M> = Extract<{ [K in keyof M]: M[K] extends z.ZodMiniType ? K :
  * view's output. The answer types each `wallets` by the whole payload, which is where
  * `EventData` (shared/domain/event-names.ts) reads an event's payload type.
  */
-export const eventsOf = <M>() => <const D extends Readonly<Record<string, ViewNamesOf<M>>>>(
-  declarations: { readonly [N in keyof D]: EventDeclaration<D[N], z.output<M[D[N]] & z.ZodMiniType>> },
-): { readonly [N in keyof D]: EventDeclaration<D[N], z.output<M[D[N]] & z.ZodMiniType>> } => declarations;
+export const eventsOf =
+  <M>() =>
+  <const D extends Readonly<Record<string, ViewNamesOf<M>>>>(declarations: {
+    readonly [N in keyof D]: EventDeclaration<D[N], z.output<M[D[N]] & z.ZodMiniType>>;
+  }): { readonly [N in keyof D]: EventDeclaration<D[N], z.output<M[D[N]] & z.ZodMiniType>> } =>
+    declarations;
 
 /** For an event that concerns no wallet (an organization's or a webhook's): only organization-wide keys see it. */
 export const noWallet = (): readonly string[] => [];

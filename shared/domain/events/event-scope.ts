@@ -16,5 +16,7 @@ export function walletsOfEvent(event: Pick<OutboxEvent, 'type' | 'data'>): strin
   if (!isEmitted(event.type)) return [];
   const walletsOf = EVENT_DECLARATIONS[event.type].wallets as WalletsOfPayload<Record<string, unknown>>;
   const candidates: readonly unknown[] = walletsOf(event.data);
-  return [...new Set(candidates.filter((value): value is string => typeof value === 'string' && WALLET_ID.test(value)))].slice(0, 2);
+  return [
+    ...new Set(candidates.filter((value): value is string => typeof value === 'string' && WALLET_ID.test(value))),
+  ].slice(0, 2);
 }

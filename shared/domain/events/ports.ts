@@ -20,13 +20,24 @@ export interface FeedPage {
 
 export interface EventStore {
   getEvent(eventId: string): Promise<OutboxEvent | undefined>;
-  listEvents(organizationId: string, environment: Environment, query: EventQuery, page: PageRequest): Promise<Page<OutboxEvent>>;
+  listEvents(
+    organizationId: string,
+    environment: Environment,
+    query: EventQuery,
+    page: PageRequest,
+  ): Promise<Page<OutboxEvent>>;
   /**
    * Events in the order they became visible (their `visibleAt` stamp), oldest first: after
    * `after` (a position this method answered; absent: from `query.createdAfter`, or the oldest
    * kept), stamped no later than `until` (an ISO 8601 time).
    */
-  listVisibleEvents(organizationId: string, environment: Environment, query: EventQuery, range: { after?: string | undefined; until: string }, limit: number): Promise<FeedPage>;
+  listVisibleEvents(
+    organizationId: string,
+    environment: Environment,
+    query: EventQuery,
+    range: { after?: string | undefined; until: string },
+    limit: number,
+  ): Promise<FeedPage>;
 }
 
 /** Where published events are kept for the events API (30 days): written once per id. */

@@ -20,6 +20,7 @@ export interface ExpiryScheduler {
 export function expiryMessageOf(body: string): ExpiryMessage | undefined {
   const parsed = JSON.parse(body) as unknown;
   const { kind, id } = (parsed && typeof parsed === 'object' ? parsed : {}) as { kind?: unknown; id?: unknown };
-  if ((EXPIRY_KINDS as readonly unknown[]).includes(kind) && typeof id === 'string') return { kind: kind as ExpiryMessage['kind'], id };
+  if ((EXPIRY_KINDS as readonly unknown[]).includes(kind) && typeof id === 'string')
+    return { kind: kind as ExpiryMessage['kind'], id };
   return undefined;
 }

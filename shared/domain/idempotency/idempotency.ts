@@ -28,10 +28,17 @@ export function resolveIdempotencyKey(bodyKey: string | undefined, headerKey: st
   const key = bodyKey ?? headerKey;
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-    throw validationError('idempotencyKey', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces`);
+    throw validationError(
+      'idempotencyKey',
+      `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters without spaces`,
+    );
   }
   // The card network's requests claim `network:<processor id>` in the same slots: a client key can not take one first.
-  if (key.startsWith(RESERVED_KEY_PREFIX)) throw validationError('idempotencyKey', `must not start with "${RESERVED_KEY_PREFIX}" (reserved for card network requests)`);
+  if (key.startsWith(RESERVED_KEY_PREFIX))
+    throw validationError(
+      'idempotencyKey',
+      `must not start with "${RESERVED_KEY_PREFIX}" (reserved for card network requests)`,
+    );
   return key;
 }
 
@@ -107,7 +114,9 @@ export interface IdempotentRun {
 }
 
 const isLive = (slot: IdempotencySlot, now: Date): boolean =>
-  slot.kind === 'answer' ? slot.record.expiresAtEpochS * 1000 > now.getTime() : Date.parse(slot.record.createdAt) + IDEMPOTENCY_RETENTION_S * 1000 > now.getTime();
+  slot.kind === 'answer'
+    ? slot.record.expiresAtEpochS * 1000 > now.getTime()
+    : Date.parse(slot.record.createdAt) + IDEMPOTENCY_RETENTION_S * 1000 > now.getTime();
 
 /** The live claim of a key, if any, and the first generation whose slot is free. */
 interface SlotSearch {
@@ -124,7 +133,12 @@ interface SlotSearch {
  * answer's own slot (the claim's condition allows exactly that), never the one after it, and the
  * run of taken slots stays without holes whether the TTL has deleted the answer yet or not.
  */
-async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, first?: IdempotencySlot | null): Promise<SlotSearch> {
+async function searchSlots(
+  store: IdempotencyStore,
+  claim: KeyClaim,
+  now: Date,
+  first?: IdempotencySlot | null,
+): Promise<SlotSearch> {
   const read = async (generation: number) => store.getIdempotencySlot(await claim.slotId(generation));
   const slot0 = first === undefined ? await read(0) : (first ?? undefined);
   if (!slot0) return { free: 0 };
@@ -160,17 +174,29 @@ async function searchSlots(store: IdempotencyStore, claim: KeyClaim, now: Date, 
 }
 
 /** The first answer of a live claim; IDEMPOTENCY_KEY_REUSE when the parameters differ. */
-async function answerOf(slot: IdempotencySlot, claim: KeyClaim, run: IdempotentRun | undefined, now: Date): Promise<IdempotentResponse> {
+async function answerOf(
+  slot: IdempotencySlot,
+  claim: KeyClaim,
+  run: IdempotentRun | undefined,
+  now: Date,
+): Promise<IdempotentResponse> {
   const fingerprint = slot.kind === 'answer' ? slot.record.fingerprint : slot.record.idempotencyFingerprint;
   if (fingerprint !== claim.fingerprint) {
-    throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', { idempotencyKey: claim.key });
+    throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', {
+      idempotencyKey: claim.key,
+    });
   }
-  if (slot.kind === 'answer') return { status: slot.record.status, body: JSON.parse(slot.record.body) as unknown, replayed: true };
+  if (slot.kind === 'answer')
+    return { status: slot.record.status, body: JSON.parse(slot.record.body) as unknown, replayed: true };
   const { record } = slot;
   if (record.reply !== undefined) return { status: 200, body: JSON.parse(record.reply) as unknown, replayed: true };
   if (run?.recover) {
     if (now.getTime() - Date.parse(record.createdAt) <= IN_FLIGHT_STALE_MS) {
-      throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still being processed; retry shortly.', { idempotencyKey: claim.key });
+      throw new ApiError(
+        'IDEMPOTENCY_KEY_IN_USE',
+        'A request with this idempotency key is still being processed; retry shortly.',
+        { idempotencyKey: claim.key },
+      );
     }
     return { ...(await run.recover(record)), replayed: true };
   }
@@ -207,7 +233,14 @@ export async function runIdempotent(
         continue;
       }
       if (!STORED_FAILURES.has(error.code)) throw error;
-      return storeAnswer(store, claim, search.free, { status: error.status, body: toEnvelope(error), replayed: false }, now, run);
+      return storeAnswer(
+        store,
+        claim,
+        search.free,
+        { status: error.status, body: toEnvelope(error), replayed: false },
+        now,
+        run,
+      );
     }
   }
 }
@@ -217,7 +250,13 @@ export async function runIdempotent(
  * nothing else (the response is the presented view: never a card's sealed number or CVC). Kept
  * through the key's window and IDEMPOTENCY_TTL_AFTER_WINDOW_S after it (the table's TTL).
  */
-export function answerChange(slotId: string, claim: KeyClaim, status: number, body: unknown, now: Date): IdempotencyChange {
+export function answerChange(
+  slotId: string,
+  claim: KeyClaim,
+  status: number,
+  body: unknown,
+  now: Date,
+): IdempotencyChange {
   const record: IdempotencyRecord = {
     organizationId: claim.scope.organizationId,
     environment: claim.scope.environment,
@@ -235,7 +274,14 @@ export function answerChange(slotId: string, claim: KeyClaim, status: number, bo
  * Stores an answer decided without a movement (a refusal) in the key's free slot; if another
  * request with the key claimed it first, that request's answer is the answer.
  */
-async function storeAnswer(store: IdempotencyStore, claim: KeyClaim, generation: number, response: IdempotentResponse, now: Date, run?: IdempotentRun): Promise<IdempotentResponse> {
+async function storeAnswer(
+  store: IdempotencyStore,
+  claim: KeyClaim,
+  generation: number,
+  response: IdempotentResponse,
+  now: Date,
+  run?: IdempotentRun,
+): Promise<IdempotentResponse> {
   try {
     await store.commit([answerChange(await claim.slotId(generation), claim, response.status, response.body, now)]);
     return response;
@@ -260,9 +306,16 @@ export async function claimBatchKey(store: IdempotencyStore, claim: KeyClaim, no
   for (let attempt = 1; attempt <= MAX_SLOT_ATTEMPTS; attempt++) {
     const search = await searchSlots(store, claim, now);
     if (search.live) {
-      const fingerprint = search.live.kind === 'answer' ? search.live.record.fingerprint : search.live.record.idempotencyFingerprint;
-      if (fingerprint !== claim.fingerprint || search.live.kind !== 'answer' || search.live.record.status !== BATCH_CLAIM_STATUS) {
-        throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', { idempotencyKey: claim.key });
+      const fingerprint =
+        search.live.kind === 'answer' ? search.live.record.fingerprint : search.live.record.idempotencyFingerprint;
+      if (
+        fingerprint !== claim.fingerprint ||
+        search.live.kind !== 'answer' ||
+        search.live.record.status !== BATCH_CLAIM_STATUS
+      ) {
+        throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', {
+          idempotencyKey: claim.key,
+        });
       }
       return;
     }
@@ -273,5 +326,9 @@ export async function claimBatchKey(store: IdempotencyStore, claim: KeyClaim, no
       if (!(error instanceof ApiError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error;
     }
   }
-  throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still being processed; retry shortly.', { idempotencyKey: claim.key });
+  throw new ApiError(
+    'IDEMPOTENCY_KEY_IN_USE',
+    'A request with this idempotency key is still being processed; retry shortly.',
+    { idempotencyKey: claim.key },
+  );
 }

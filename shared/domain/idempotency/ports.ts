@@ -8,7 +8,8 @@ import type { IdempotencyRecord } from '../types.js';
  * journal record is written there, so the movement and its claim are one item; an answer decided
  * without a movement (a stored refusal, a batch's claim) is written there instead.
  */
-export type IdempotencySlot = { kind: 'movement'; record: JournalRecord } | { kind: 'answer'; record: IdempotencyRecord };
+export type IdempotencySlot =
+  { kind: 'movement'; record: JournalRecord } | { kind: 'answer'; record: IdempotencyRecord };
 
 export type IdempotencyChange =
   /**

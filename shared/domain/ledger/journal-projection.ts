@@ -43,7 +43,14 @@ export function projectsOnChange(change: 'INSERT' | 'MODIFY', record: JournalRec
 
 export async function projectionsOf(record: JournalRecord): Promise<JournalProjections> {
   const listings = LISTED_AS_PAYMENTS.has(record.type)
-    ? [...new Set([record.organizationId, record.payeeOrganizationId ?? record.organizationId])].map((organizationId) => ({ organizationId, environment: record.environment, transactionId: record.id, createdAt: record.createdAt }))
+    ? [...new Set([record.organizationId, record.payeeOrganizationId ?? record.organizationId])].map(
+        (organizationId) => ({
+          organizationId,
+          environment: record.environment,
+          transactionId: record.id,
+          createdAt: record.createdAt,
+        }),
+      )
     : [];
   if (!movedMoney(record) || !record.audit) return { events: [], listings };
   const audit = await auditEntryOf(record);
@@ -53,28 +60,72 @@ export async function projectionsOf(record: JournalRecord): Promise<JournalProje
 
 /** The payment a record holds, as it posted (what its event says whatever happened to it since). */
 function asPosted(record: JournalRecord): Transaction {
-  const { legs: _l, audit: _a, idempotencyFingerprint: _f, reply: _r, approvalExpiresAt: _e, capturedAmount: _c, settledBy: _s, holdId: _h, reversedBy: _rb, failureCode: _fc, ...rest } = record;
+  const {
+    legs: _l,
+    audit: _a,
+    idempotencyFingerprint: _f,
+    reply: _r,
+    approvalExpiresAt: _e,
+    capturedAmount: _c,
+    settledBy: _s,
+    holdId: _h,
+    reversedBy: _rb,
+    failureCode: _fc,
+    ...rest
+  } = record;
   return { ...(rest as Transaction), status: 'POSTED' };
 }
 
 async function auditEntryOf(record: JournalRecord): Promise<AuditEntry | undefined> {
   const descriptor = record.audit!;
   const at = record.postedAt ?? record.createdAt;
-  const paymentFacts = { transactionId: record.id, amount: record.amount, currency: record.currency, recipientWalletId: record.to, status: 'POSTED' };
-  const subject = ((): { resource: string; resourceId: string; walletId: string; metadata: Record<string, unknown> } | undefined => {
+  const paymentFacts = {
+    transactionId: record.id,
+    amount: record.amount,
+    currency: record.currency,
+    recipientWalletId: record.to,
+    status: 'POSTED',
+  };
+  const subject = (():
+    { resource: string; resourceId: string; walletId: string; metadata: Record<string, unknown> } | undefined => {
     switch (descriptor.action) {
       case AUDIT.payment.create:
         return { resource: 'payment', resourceId: record.id, walletId: record.from, metadata: paymentFacts };
       case AUDIT.payment.reverse:
-        return { resource: 'payment', resourceId: record.reversalOf ?? record.id, walletId: record.from, metadata: paymentFacts };
+        return {
+          resource: 'payment',
+          resourceId: record.reversalOf ?? record.id,
+          walletId: record.from,
+          metadata: paymentFacts,
+        };
       case AUDIT.approval.approve:
-        return { resource: 'approval', resourceId: record.approvalId ?? record.id, walletId: record.from, metadata: paymentFacts };
+        return {
+          resource: 'approval',
+          resourceId: record.approvalId ?? record.id,
+          walletId: record.from,
+          metadata: paymentFacts,
+        };
       case AUDIT.wallet.fund:
-        return { resource: 'wallet', resourceId: record.to, walletId: record.to, metadata: { amount: record.amount, currency: record.currency, transactionId: record.id } };
+        return {
+          resource: 'wallet',
+          resourceId: record.to,
+          walletId: record.to,
+          metadata: { amount: record.amount, currency: record.currency, transactionId: record.id },
+        };
       case AUDIT.wallet.adjustBudget: {
         const agent = descriptor.resourceId ?? record.to;
         const signed = record.from === agent ? new Big(record.amount).times(-1) : new Big(record.amount);
-        return { resource: 'wallet', resourceId: agent, walletId: agent, metadata: { transactionId: record.id, amount: formatAmount(signed), currency: record.currency, recipientWalletId: record.to } };
+        return {
+          resource: 'wallet',
+          resourceId: agent,
+          walletId: agent,
+          metadata: {
+            transactionId: record.id,
+            amount: formatAmount(signed),
+            currency: record.currency,
+            recipientWalletId: record.to,
+          },
+        };
       }
       default:
         return undefined;
@@ -106,11 +157,21 @@ async function eventOf(record: JournalRecord): Promise<OutboxEvent | undefined> 
       case 'REVERSAL':
         return { type: 'payment.reversed', data: presentPayment(asPosted(record)) };
       case 'FUNDING':
-        return { type: 'wallet.funded', data: { walletId: record.to, transactionId: record.id, amount: record.amount, currency: 'USD' } };
+        return {
+          type: 'wallet.funded',
+          data: { walletId: record.to, transactionId: record.id, amount: record.amount, currency: 'USD' },
+        };
       default:
         return undefined;
     }
   })();
   if (!typed) return undefined;
-  return { id: await derivedId('event', `event|${record.id}|${typed.type}`), type: typed.type, organizationId: record.organizationId, environment: record.environment, createdAt: at, data: typed.data };
+  return {
+    id: await derivedId('event', `event|${record.id}|${typed.type}`),
+    type: typed.type,
+    organizationId: record.organizationId,
+    environment: record.environment,
+    createdAt: at,
+    data: typed.data,
+  };
 }

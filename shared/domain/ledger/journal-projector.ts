@@ -48,7 +48,10 @@ export interface ProjectionReport extends ProjectionWrites {
  * of `npm run journal:replay`. Idempotent: every projection has an id derived from its record.
  */
 export function createJournalProjector(deps: { store: ProjectionStore; publisher: EventPublisher }) {
-  async function project(changes: JournalChange[], options: { checkFirst: boolean } = { checkFirst: false }): Promise<ProjectionReport> {
+  async function project(
+    changes: JournalChange[],
+    options: { checkFirst: boolean } = { checkFirst: false },
+  ): Promise<ProjectionReport> {
     const relevant = changes.filter((change) => projectsOnChange(change.change, change.record));
     const projections = await Promise.all(relevant.map((change) => projectionsOf(change.record)));
     const writes = await deps.store.writeProjections(projections, options);

@@ -58,12 +58,20 @@ export function deltaOf(record: JournalRecord, walletId: string, bucket: Bucket 
 
 /** Legs as the journal stores them; undefined for a plain transfer from `from` to `to`. */
 export function storedLegsOf(posting: Pick<Posting, 'legs'>, from: string, to: string): JournalLeg[] | undefined {
-  const legs = posting.legs.map((leg: Leg): JournalLeg => ({ account: leg.account.kind === 'WALLET' ? leg.account.walletId : leg.account.accountId, bucket: leg.bucket ?? 'available', amount: leg.amount }));
+  const legs = posting.legs.map((leg: Leg): JournalLeg => ({
+    account: leg.account.kind === 'WALLET' ? leg.account.walletId : leg.account.accountId,
+    bucket: leg.bucket ?? 'available',
+    amount: leg.amount,
+  }));
   const [debit, credit] = [...legs].sort((a, b) => a.amount.cmp(b.amount));
-  const plain = legs.length === 2 && legs.every((leg) => leg.bucket === 'available') && debit!.account === from && credit!.account === to && debit!.amount.plus(credit!.amount).eq(0);
+  const plain =
+    legs.length === 2 &&
+    legs.every((leg) => leg.bucket === 'available') &&
+    debit!.account === from &&
+    credit!.account === to &&
+    debit!.amount.plus(credit!.amount).eq(0);
   return plain ? undefined : legs;
 }
-
 
 /** The journal record a posting writes (the store encodes it; the ledger service answers it). */
 export function journalRecordOf(posting: Posting): JournalRecord {
@@ -97,4 +105,3 @@ export function journalRecordOf(posting: Posting): JournalRecord {
 export function postingLegsOf(record: JournalRecord): Leg[] {
   return legsOf(record).map((leg) => ({ account: accountOf(leg.account), amount: leg.amount, bucket: leg.bucket }));
 }
-

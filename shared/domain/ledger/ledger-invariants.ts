@@ -36,7 +36,8 @@ export function ledgerInvariants(wallets: Wallet[], records: JournalRecord[]): L
 
   for (const record of records) {
     if (record.holdId) settlements.set(record.holdId, [...(settlements.get(record.holdId) ?? []), record.id]);
-    if (record.type === 'REVERSAL' && record.reversalOf) reversals.set(record.reversalOf, [...(reversals.get(record.reversalOf) ?? []), record.id]);
+    if (record.type === 'REVERSAL' && record.reversalOf)
+      reversals.set(record.reversalOf, [...(reversals.get(record.reversalOf) ?? []), record.id]);
     if (!movedMoney(record)) continue;
     const legs = legsOf(record);
     const sum = legs.reduce((total, leg) => total.plus(leg.amount), zero());
@@ -55,28 +56,48 @@ export function ledgerInvariants(wallets: Wallet[], records: JournalRecord[]): L
     totals.sum = totals.sum.plus(wallet.balance).plus(wallet.heldBalance).plus(wallet.pendingBalance);
     const expected = available.get(wallet.id) ?? zero();
     const expectedHeld = held.get(wallet.id) ?? zero();
-    if (!wallet.balance.eq(expected)) problems.push(`wallet ${wallet.id}: balance ${wallet.balance.toFixed()} but its legs sum to ${expected.toFixed()}`);
+    if (!wallet.balance.eq(expected))
+      problems.push(
+        `wallet ${wallet.id}: balance ${wallet.balance.toFixed()} but its legs sum to ${expected.toFixed()}`,
+      );
     const expectedPending = pending.get(wallet.id) ?? zero();
-    if (!wallet.heldBalance.eq(expectedHeld)) problems.push(`wallet ${wallet.id}: held ${wallet.heldBalance.toFixed()} but its held legs sum to ${expectedHeld.toFixed()}`);
-    if (!wallet.pendingBalance.eq(expectedPending)) problems.push(`wallet ${wallet.id}: pending ${wallet.pendingBalance.toFixed()} but its pending legs sum to ${expectedPending.toFixed()}`);
-    if (wallet.pendingBalance.lt(0)) problems.push(`wallet ${wallet.id}: negative pending balance ${wallet.pendingBalance.toFixed()}`);
+    if (!wallet.heldBalance.eq(expectedHeld))
+      problems.push(
+        `wallet ${wallet.id}: held ${wallet.heldBalance.toFixed()} but its held legs sum to ${expectedHeld.toFixed()}`,
+      );
+    if (!wallet.pendingBalance.eq(expectedPending))
+      problems.push(
+        `wallet ${wallet.id}: pending ${wallet.pendingBalance.toFixed()} but its pending legs sum to ${expectedPending.toFixed()}`,
+      );
+    if (wallet.pendingBalance.lt(0))
+      problems.push(`wallet ${wallet.id}: negative pending balance ${wallet.pendingBalance.toFixed()}`);
     if (wallet.balance.lt(0)) problems.push(`wallet ${wallet.id}: negative balance ${wallet.balance.toFixed()}`);
-    if (wallet.heldBalance.lt(0)) problems.push(`wallet ${wallet.id}: negative held balance ${wallet.heldBalance.toFixed()}`);
+    if (wallet.heldBalance.lt(0))
+      problems.push(`wallet ${wallet.id}: negative held balance ${wallet.heldBalance.toFixed()}`);
   }
   for (const [environment, totals] of byEnvironment) {
-    if (!totals.sum.eq(0)) problems.push(`environment ${environment}: wallets and system accounts sum to ${totals.sum.toFixed()}, not 0`);
+    if (!totals.sum.eq(0))
+      problems.push(`environment ${environment}: wallets and system accounts sum to ${totals.sum.toFixed()}, not 0`);
   }
   for (const record of records) {
     if (record.type !== 'HOLD') continue;
     const settledBy = settlements.get(record.id) ?? [];
-    if (settledBy.length > 1) problems.push(`hold ${record.id}: settled ${settledBy.length} times (${settledBy.join(', ')})`);
-    if ((record.status === 'HELD') !== (settledBy.length === 0)) problems.push(`hold ${record.id}: ${record.status} with ${settledBy.length} settlement(s)`);
+    if (settledBy.length > 1)
+      problems.push(`hold ${record.id}: settled ${settledBy.length} times (${settledBy.join(', ')})`);
+    if ((record.status === 'HELD') !== (settledBy.length === 0))
+      problems.push(`hold ${record.id}: ${record.status} with ${settledBy.length} settlement(s)`);
   }
   for (const [originalId, by] of reversals) {
     if (by.length > 1) problems.push(`transaction ${originalId}: reversed ${by.length} times`);
     const original = byId.get(originalId);
-    if (original && (original.status !== 'REVERSED' || original.reversedBy !== by[0])) problems.push(`transaction ${originalId}: reversed by ${by.join(', ')} but ${original.status}`);
+    if (original && (original.status !== 'REVERSED' || original.reversedBy !== by[0]))
+      problems.push(`transaction ${originalId}: reversed by ${by.join(', ')} but ${original.status}`);
   }
-  const environments = Object.fromEntries([...byEnvironment].map(([environment, t]) => [environment, { sum: t.sum.toFixed(), entries: t.entries, wallets: t.wallets }]));
+  const environments = Object.fromEntries(
+    [...byEnvironment].map(([environment, t]) => [
+      environment,
+      { sum: t.sum.toFixed(), entries: t.entries, wallets: t.wallets },
+    ]),
+  );
   return { environments, problems };
 }

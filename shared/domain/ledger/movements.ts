@@ -20,12 +20,25 @@ export function holdLegs(walletId: string, amount: Big): Leg[] {
 /** held -> `to` for `captured` (0 < captured <= held amount), the rest back to available. */
 export function captureLegs(hold: { walletId: string; amount: Big }, captured: Big, to: LedgerAccount): Leg[] {
   if (captured.lte(0) || captured.gt(hold.amount)) {
-    throw new ApiError('INVALID_AMOUNT', `amount: a capture takes more than 0 and at most ${formatAmount(hold.amount)}`, { field: 'amount', max: formatAmount(hold.amount) });
+    throw new ApiError(
+      'INVALID_AMOUNT',
+      `amount: a capture takes more than 0 and at most ${formatAmount(hold.amount)}`,
+      { field: 'amount', max: formatAmount(hold.amount) },
+    );
   }
   const rest = hold.amount.minus(captured);
   return [
     { account: walletAccount(hold.walletId), amount: hold.amount.times(-1), bucket: 'held', settlesHold: true },
-    ...(rest.gt(0) ? [{ account: walletAccount(hold.walletId), amount: rest, bucket: 'available' as const, settlesHold: true as const }] : []),
+    ...(rest.gt(0)
+      ? [
+          {
+            account: walletAccount(hold.walletId),
+            amount: rest,
+            bucket: 'available' as const,
+            settlesHold: true as const,
+          },
+        ]
+      : []),
     { account: to, amount: captured },
   ];
 }
@@ -40,5 +53,9 @@ export function voidLegs(hold: { walletId: string; amount: Big }): Leg[] {
 
 /** The mirror of posted legs: every leg negated (the receiving side pays back, under the same conditions). */
 export function reversalLegs(legs: Leg[]): Leg[] {
-  return legs.map((leg) => ({ account: leg.account, amount: leg.amount.times(-1), ...(leg.bucket ? { bucket: leg.bucket } : {}) }));
+  return legs.map((leg) => ({
+    account: leg.account,
+    amount: leg.amount.times(-1),
+    ...(leg.bucket ? { bucket: leg.bucket } : {}),
+  }));
 }

@@ -52,7 +52,19 @@ export interface Leg {
 }
 
 /** Movement types: the payment-like ones (listed by GET /v1/payments or statements) and the two-phase ones. */
-export type TransactionType = 'FUNDING' | 'PAYMENT' | 'REVERSAL' | 'BUDGET_ADJUSTMENT' | 'SWEEP' | 'HOLD' | 'CAPTURE' | 'VOID' | 'DEPOSIT' | 'INTERNAL_TRANSFER' | 'CLEARING_RELEASE' | 'CARD_REFUND';
+export type TransactionType =
+  | 'FUNDING'
+  | 'PAYMENT'
+  | 'REVERSAL'
+  | 'BUDGET_ADJUSTMENT'
+  | 'SWEEP'
+  | 'HOLD'
+  | 'CAPTURE'
+  | 'VOID'
+  | 'DEPOSIT'
+  | 'INTERNAL_TRANSFER'
+  | 'CLEARING_RELEASE'
+  | 'CARD_REFUND';
 
 /** The idempotency claim folded into the journal record: the record's id is derived from the key. */
 export interface PostingIdempotency {
@@ -160,8 +172,10 @@ export const walletAccount = (walletId: string): LedgerAccount => ({ kind: 'WALL
 export const systemAccount = (accountId: string): LedgerAccount => ({ kind: 'SYSTEM', accountId });
 
 /** An account id as the journal stores it (`wal_...` or `acc_...`). */
-export const accountIdOf = (account: LedgerAccount): string => (account.kind === 'WALLET' ? account.walletId : account.accountId);
-export const accountOf = (id: string): LedgerAccount => (id.startsWith(SYSTEM_ACCOUNT_PREFIX) ? systemAccount(id) : walletAccount(id));
+export const accountIdOf = (account: LedgerAccount): string =>
+  account.kind === 'WALLET' ? account.walletId : account.accountId;
+export const accountOf = (id: string): LedgerAccount =>
+  id.startsWith(SYSTEM_ACCOUNT_PREFIX) ? systemAccount(id) : walletAccount(id);
 
 /** What one wallet's legs do to its buckets: the net change, the amounts taken out, and whether every leg settles a hold. */
 export interface BucketMovement {

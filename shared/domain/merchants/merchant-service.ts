@@ -13,7 +13,11 @@ import type { MerchantProfile } from '../types.js';
 export function createMerchantService(deps: ServiceDeps<MerchantStore>) {
   const { store, clock, ids } = deps;
 
-  async function upsert(ctx: RequestContext, action: AuditAction, input: { domain: string; displayName: string; walletId: string; closedLoop: boolean }): Promise<MerchantProfile> {
+  async function upsert(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: { domain: string; displayName: string; walletId: string; closedLoop: boolean },
+  ): Promise<MerchantProfile> {
     const scope = scopeOf(ctx.principal);
     const wallet = await loadAccessibleWallet(store, ctx.principal, input.walletId);
     const domain = input.domain.toLowerCase();
@@ -34,21 +38,55 @@ export function createMerchantService(deps: ServiceDeps<MerchantStore>) {
     };
     await store.commit([
       { type: 'putMerchant', merchant, isNew: !existing, ...(existing ? { expectedStatus: existing.status } : {}) },
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'merchant', resourceId: domain, walletId: wallet.id, metadata: { closedLoop: input.closedLoop }, createdAt: now }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'merchant',
+          resourceId: domain,
+          walletId: wallet.id,
+          metadata: { closedLoop: input.closedLoop },
+          createdAt: now,
+        },
+        ids,
+      ),
     ]);
     return merchant;
   }
 
   /** Operator: suspends the domain in every environment where it has a profile. */
-  async function suspend(ctx: RequestContext, action: AuditAction, rawDomain: string): Promise<{ domain: string; status: 'SUSPENDED' }> {
+  async function suspend(
+    ctx: RequestContext,
+    action: AuditAction,
+    rawDomain: string,
+  ): Promise<{ domain: string; status: 'SUSPENDED' }> {
     const domain = rawDomain.toLowerCase();
     const now = clock.now().toISOString();
-    const profiles = (await Promise.all(ENVIRONMENTS.map((environment) => store.getMerchant(environment, domain)))).filter((m): m is MerchantProfile => m !== undefined);
+    const profiles = (
+      await Promise.all(ENVIRONMENTS.map((environment) => store.getMerchant(environment, domain)))
+    ).filter((m): m is MerchantProfile => m !== undefined);
     if (profiles.length === 0) throw new ApiError('MERCHANT_NOT_FOUND');
     await store.commit(
       profiles.flatMap((merchant) => [
-        { type: 'putMerchant' as const, merchant: { ...merchant, status: targetOf(MERCHANT_STATES, 'suspend'), updatedAt: now }, isNew: false },
-        auditChange({ organizationId: merchant.organizationId, environment: merchant.environment, actor: ctx.actor, action, resource: 'merchant', resourceId: domain, metadata: {}, createdAt: now }, ids),
+        {
+          type: 'putMerchant' as const,
+          merchant: { ...merchant, status: targetOf(MERCHANT_STATES, 'suspend'), updatedAt: now },
+          isNew: false,
+        },
+        auditChange(
+          {
+            organizationId: merchant.organizationId,
+            environment: merchant.environment,
+            actor: ctx.actor,
+            action,
+            resource: 'merchant',
+            resourceId: domain,
+            metadata: {},
+            createdAt: now,
+          },
+          ids,
+        ),
       ]),
     );
     return { domain, status: 'SUSPENDED' };
@@ -56,6 +94,5 @@ export function createMerchantService(deps: ServiceDeps<MerchantStore>) {
 
   return { upsert, suspend };
 }
-
 
 export type MerchantService = ReturnType<typeof createMerchantService>;

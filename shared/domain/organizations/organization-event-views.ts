@@ -7,4 +7,9 @@ import { id, lazy, text, view } from '../views.js';
  */
 
 /** The payload of `organization.created` (`organization-events.ts`). */
-export const organizationCreatedEventView = /* @__PURE__ */ lazy(() => view({ id: id('organization', 'The new organization.'), name: text('Its name.') }, 'An organization was created.', { id: 'org_ipK5yfL5D6aVwx00', name: 'Acme' }));
+export const organizationCreatedEventView = /* @__PURE__ */ lazy(() =>
+  view({ id: id('organization', 'The new organization.'), name: text('Its name.') }, 'An organization was created.', {
+    id: 'org_ipK5yfL5D6aVwx00',
+    name: 'Acme',
+  }),
+);

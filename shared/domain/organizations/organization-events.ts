@@ -3,5 +3,9 @@ import type * as views from './organization-event-views.js';
 
 /** The organizations' events (docs/architecture.md "Events"): payload view, when each is committed, the wallets it concerns (none: organization-wide keys see it). */
 export const ORGANIZATION_EVENTS = eventsOf<typeof views>()({
-  'organization.created': { payload: 'organizationCreatedEventView', occasion: 'An organization was created.', wallets: noWallet },
+  'organization.created': {
+    payload: 'organizationCreatedEventView',
+    occasion: 'An organization was created.',
+    wallets: noWallet,
+  },
 });

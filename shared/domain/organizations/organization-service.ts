@@ -20,20 +20,33 @@ export interface CreatedOrganization {
 export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) {
   const { store, clock, ids } = deps;
 
-  async function create(ctx: RequestContext, action: AuditAction, input: { name: string }): Promise<CreatedOrganization> {
+  async function create(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: { name: string },
+  ): Promise<CreatedOrganization> {
     const now = clock.now().toISOString();
-    const organization: Organization = { id: ids('organization'), name: input.name, createdAt: now, kybStatus: 'NOT_SUBMITTED' };
+    const organization: Organization = {
+      id: ids('organization'),
+      name: input.name,
+      createdAt: now,
+      kybStatus: 'NOT_SUBMITTED',
+    };
     const wallet = newMainWallet(ids('wallet'), organization.id, 'SANDBOX', now);
     // The organization's first key: the root of its authority, minted by the operator (grants.ts).
-    const { apiKey, raw } = mintKey(deps.issueKey, { organizationRoot: true }, {
-      id: ids('apiKey'),
-      name: 'Default sandbox key',
-      organizationId: organization.id,
-      environment: 'SANDBOX',
-      permissions: ORGANIZATION_PERMISSIONS,
-      walletId: null,
-      createdAt: now,
-    });
+    const { apiKey, raw } = mintKey(
+      deps.issueKey,
+      { organizationRoot: true },
+      {
+        id: ids('apiKey'),
+        name: 'Default sandbox key',
+        organizationId: organization.id,
+        environment: 'SANDBOX',
+        permissions: ORGANIZATION_PERMISSIONS,
+        walletId: null,
+        createdAt: now,
+      },
+    );
     const scope = { organizationId: organization.id, environment: 'SANDBOX' as const };
     const changes: ChangeOf<OrganizationStore>[] = [
       { type: 'createOrganization', organization },
@@ -52,14 +65,27 @@ export function createOrganizationService(deps: ServiceDeps<OrganizationStore>) 
         },
         ids,
       ),
-      eventChange({ ...scope, type: 'organization.created', data: { id: organization.id, name: organization.name }, createdAt: now }, ids),
+      eventChange(
+        {
+          ...scope,
+          type: 'organization.created',
+          data: { id: organization.id, name: organization.name },
+          createdAt: now,
+        },
+        ids,
+      ),
     ];
     await store.commit(changes);
     return { organization, sandboxKey: raw, sandboxKeyId: apiKey.id, mainWalletId: wallet.id };
   }
 
   /** The operator's KYB decision. */
-  async function decideKyb(ctx: RequestContext, action: AuditAction, organizationId: string, status: Extract<KybStatus, 'VERIFIED' | 'REJECTED'>) {
+  async function decideKyb(
+    ctx: RequestContext,
+    action: AuditAction,
+    organizationId: string,
+    status: Extract<KybStatus, 'VERIFIED' | 'REJECTED'>,
+  ) {
     const organization = await store.getOrganization(organizationId);
     if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
     const now = clock.now().toISOString();

@@ -5,7 +5,9 @@ import type { WalletChange } from '../wallets/ports.js';
 import type { Environment } from '../tenancy.js';
 import type { Organization } from '../types.js';
 
-export type OrganizationUpdate = Partial<Pick<Organization, 'kybStatus' | 'kyb' | 'tosAcceptance' | 'billingMethod' | 'productionActivatedAt'>>;
+export type OrganizationUpdate = Partial<
+  Pick<Organization, 'kybStatus' | 'kyb' | 'tosAcceptance' | 'billingMethod' | 'productionActivatedAt'>
+>;
 
 export type OrganizationChange =
   | { type: 'createOrganization'; organization: Organization }
@@ -13,7 +15,12 @@ export type OrganizationChange =
    * Sets only the named fields, so concurrent activation steps and the operator's KYB decision
    * never overwrite each other; `unless` names a field whose presence (or value) refuses the write.
    */
-  | { type: 'updateOrganization'; organizationId: string; set: OrganizationUpdate; unless?: { field: 'productionActivatedAt' } | { field: 'kybStatus'; equals: Organization['kybStatus'] } }
+  | {
+      type: 'updateOrganization';
+      organizationId: string;
+      set: OrganizationUpdate;
+      unless?: { field: 'productionActivatedAt' } | { field: 'kybStatus'; equals: Organization['kybStatus'] };
+    }
   /** An environment of an organization: its main wallet and the wallet counter. */
   | { type: 'createEnvironment'; organizationId: string; environment: Environment; mainWalletId: string };
 
@@ -25,4 +32,5 @@ export interface MainWalletReader {
   getMainWalletId(organizationId: string, environment: Environment): Promise<string | undefined>;
 }
 
-export interface OrganizationStore extends OrganizationReader, ChangeCommitter<OrganizationChange | WalletChange | ApiKeyChange | AuditChange> {}
+export interface OrganizationStore
+  extends OrganizationReader, ChangeCommitter<OrganizationChange | WalletChange | ApiKeyChange | AuditChange> {}

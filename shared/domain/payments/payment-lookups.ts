@@ -33,15 +33,22 @@ export function createPaymentLookups(store: PaymentStore) {
   async function readPayee(scope: OrganizationScope, to: string, slotId: string | undefined): Promise<PayeeRead> {
     if (!to.startsWith(MERCHANT_PREFIX)) {
       const read = await store.readTogether({ slotId, walletId: to });
-      return { slot: read.slot, payee: settled(async () => ({ wallet: assertPayable(scope, read.wallet ?? undefined) })) };
+      return {
+        slot: read.slot,
+        payee: settled(async () => ({ wallet: assertPayable(scope, read.wallet ?? undefined) })),
+      };
     }
     const domain = to.slice(MERCHANT_PREFIX.length).toLowerCase();
     const read = await store.readTogether({ slotId, merchant: { environment: scope.environment, domain } });
     const payee = settled(async (): Promise<Payee> => {
       const merchant = read.merchant ?? undefined;
       if (!merchant) throw new ApiError('MERCHANT_NOT_FOUND', `No merchant ${domain}.`, { merchant: domain });
-      if (merchant.status === 'SUSPENDED') throw new ApiError('MERCHANT_SUSPENDED', `The merchant ${domain} is suspended.`, { merchant: domain });
-      if (!merchant.closedLoop) throw new ApiError('CLOSED_LOOP_UNAVAILABLE', `The merchant ${domain} does not accept closed-loop payments.`, { merchant: domain });
+      if (merchant.status === 'SUSPENDED')
+        throw new ApiError('MERCHANT_SUSPENDED', `The merchant ${domain} is suspended.`, { merchant: domain });
+      if (!merchant.closedLoop)
+        throw new ApiError('CLOSED_LOOP_UNAVAILABLE', `The merchant ${domain} does not accept closed-loop payments.`, {
+          merchant: domain,
+        });
       return { wallet: assertPayable(scope, await store.getWallet(merchant.walletId)), merchant: domain };
     });
     return { slot: read.slot, payee };
@@ -69,7 +76,11 @@ export function createPaymentLookups(store: PaymentStore) {
       },
       async payee(scope, to, slotId) {
         const known = payees.get(to);
-        if (known) return { payee: known, slot: slotId === undefined ? undefined : ((await store.getIdempotencySlot(slotId)) ?? null) };
+        if (known)
+          return {
+            payee: known,
+            slot: slotId === undefined ? undefined : ((await store.getIdempotencySlot(slotId)) ?? null),
+          };
         const read = await readPayee(scope, to, slotId);
         payees.set(to, read.payee);
         return read;

@@ -36,14 +36,28 @@ export function paymentPosting(args: {
     record: args.record,
     ...(args.spend ? { spend: args.spend } : {}),
     ...(args.claim ? { idempotency: postingClaim(args.claim) } : {}),
-    audit: { action: args.auditAction, actor: args.actor, ...(args.auditResourceId ? { resourceId: args.auditResourceId } : {}) },
+    audit: {
+      action: args.auditAction,
+      actor: args.actor,
+      ...(args.auditResourceId ? { resourceId: args.auditResourceId } : {}),
+    },
   };
   return { type: 'posting', posting };
 }
 
 /** The payment a journal record holds, as the payments API shows it. */
 export function transactionOf(record: JournalRecord): Transaction {
-  const { legs: _legs, audit: _audit, idempotencyFingerprint: _f, reply: _r, approvalExpiresAt: _e, capturedAmount: _c, settledBy: _s, holdId: _h, ...transaction } = record;
+  const {
+    legs: _legs,
+    audit: _audit,
+    idempotencyFingerprint: _f,
+    reply: _r,
+    approvalExpiresAt: _e,
+    capturedAmount: _c,
+    settledBy: _s,
+    holdId: _h,
+    ...transaction
+  } = record;
   return transaction as Transaction;
 }
 
@@ -65,7 +79,12 @@ export function queuedAnswer(transactionId: string, approvalId: string, expiresA
  * first response, decisions.md section 3).
  */
 export function replayOfPayment(record: JournalRecord): IdempotentResponse {
-  if (record.approvalId !== undefined && record.approvalExpiresAt !== undefined) return queuedAnswer(record.id, record.approvalId, record.approvalExpiresAt);
+  if (record.approvalId !== undefined && record.approvalExpiresAt !== undefined)
+    return queuedAnswer(record.id, record.approvalId, record.approvalExpiresAt);
   const { reversedBy: _reversedBy, failureCode: _failureCode, ...asPosted } = transactionOf(record);
-  return { status: 200, body: presentPayment({ ...asPosted, status: 'POSTED', postedAt: record.postedAt ?? record.createdAt }), replayed: false };
+  return {
+    status: 200,
+    body: presentPayment({ ...asPosted, status: 'POSTED', postedAt: record.postedAt ?? record.createdAt }),
+    replayed: false,
+  };
 }

@@ -13,9 +13,20 @@ export type PaymentChange =
    * A journal record without legs (a QUEUED payment): with a key, it is the key's claim (its id
    * is the key's slot) and carries when its approval expires, for the 202 it replays.
    */
-  | { type: 'createTransaction'; transaction: Transaction; idempotency?: PostingIdempotency; approvalExpiresAt?: string }
+  | {
+      type: 'createTransaction';
+      transaction: Transaction;
+      idempotency?: PostingIdempotency;
+      approvalExpiresAt?: string;
+    }
   /** Moves a transaction record by a trigger of TRANSACTION_STATES; it must be in one of the trigger's `from` states. */
-  | { type: 'setTransactionStatus'; transactionId: string; trigger: TransactionTrigger; fields?: Record<string, unknown>; onMismatch: 'REVERSAL_NOT_ALLOWED' | 'INVALID_STATE' };
+  | {
+      type: 'setTransactionStatus';
+      transactionId: string;
+      trigger: TransactionTrigger;
+      fields?: Record<string, unknown>;
+      onMismatch: 'REVERSAL_NOT_ALLOWED' | 'INVALID_STATE';
+    };
 
 export interface TransactionFilter {
   walletId?: string | undefined;
@@ -40,10 +51,18 @@ export interface PaymentReadResult {
   merchant?: MerchantProfile | null;
 }
 
-export interface PaymentStore extends WalletReader, WalletSnapshotReader, MerchantReader, TransactionReader, IdempotencyStore {
-  commit: (changes: (PaymentChange | PostingChange | ApprovalChange | IdempotencyChange | AuditChange)[]) => Promise<void>;
+export interface PaymentStore
+  extends WalletReader, WalletSnapshotReader, MerchantReader, TransactionReader, IdempotencyStore {
+  commit: (
+    changes: (PaymentChange | PostingChange | ApprovalChange | IdempotencyChange | AuditChange)[],
+  ) => Promise<void>;
   /** The items named, with one consistent read (a batch read when there are several). */
   readTogether(reads: PaymentReads): Promise<PaymentReadResult>;
   /** Payments sent and received by the organization (or one wallet), newest first. */
-  listTransactions(organizationId: string, environment: Environment, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>>;
+  listTransactions(
+    organizationId: string,
+    environment: Environment,
+    filter: TransactionFilter,
+    page: PageRequest,
+  ): Promise<Page<Transaction>>;
 }

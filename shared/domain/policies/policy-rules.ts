@@ -30,7 +30,12 @@ export function previousPeriodKeyOf(period: Period, at: Date): string {
   const y = at.getUTCFullYear();
   const m = at.getUTCMonth();
   const d = at.getUTCDate();
-  const start = period === 'DAY' ? Date.UTC(y, m, d) : period === 'MONTH' ? Date.UTC(y, m, 1) : Date.UTC(y, m, d - ((at.getUTCDay() || 7) - 1));
+  const start =
+    period === 'DAY'
+      ? Date.UTC(y, m, d)
+      : period === 'MONTH'
+        ? Date.UTC(y, m, 1)
+        : Date.UTC(y, m, d - ((at.getUTCDay() || 7) - 1));
   return periodKeyOf(period, new Date(start - 1));
 }
 
@@ -39,11 +44,17 @@ function periodEndEpochS(period: Period, at: Date): number {
   const m = at.getUTCMonth();
   const d = at.getUTCDate();
   const end =
-    period === 'DAY' ? Date.UTC(y, m, d + 1) : period === 'MONTH' ? Date.UTC(y, m + 1, 1) : Date.UTC(y, m, d + 8 - (at.getUTCDay() || 7));
+    period === 'DAY'
+      ? Date.UTC(y, m, d + 1)
+      : period === 'MONTH'
+        ? Date.UTC(y, m + 1, 1)
+        : Date.UTC(y, m, d + 8 - (at.getUTCDay() || 7));
   return Math.floor(end / 1000);
 }
 
-export type PolicyDecision = { kind: 'ALLOW'; periodLimits: PeriodLimitCheck[] } | { kind: 'APPROVAL'; periodLimits: PeriodLimitCheck[]; reason: string };
+export type PolicyDecision =
+  | { kind: 'ALLOW'; periodLimits: PeriodLimitCheck[] }
+  | { kind: 'APPROVAL'; periodLimits: PeriodLimitCheck[]; reason: string };
 
 export interface PaymentIntent {
   walletId: string;
@@ -75,7 +86,8 @@ export function evaluatePolicies(policies: Policy[], counters: SpendCounter[], i
   // Merchant domains are case-insensitive (decisions.md section 3), lists stored before that rule
   // included; a USDC entry covers the chains recipients.ts says (a blocked address: all of its family).
   const names = [intent.to, ...(intent.toAliases ?? [])];
-  const listed = (list: string[], kind: RecipientList) => list.some((entry) => names.some((name) => recipientEntryMatches(entry, name, kind)));
+  const listed = (list: string[], kind: RecipientList) =>
+    list.some((entry) => names.some((name) => recipientEntryMatches(entry, name, kind)));
   for (const policy of active) {
     if (intent.amount.gt(policy.maxTransactionAmount)) {
       deny('maxTransactionAmount', `The amount exceeds the policy "${policy.name}" maximum per transaction.`, {
@@ -87,24 +99,37 @@ export function evaluatePolicies(policies: Policy[], counters: SpendCounter[], i
     if (policy.blockedRecipients && listed(policy.blockedRecipients, 'blocked')) {
       deny('blockedRecipients', `The recipient is blocked by the policy "${policy.name}".`, { policyId: policy.id });
     }
-    if (policy.allowedRecipients && policy.allowedRecipients.length > 0 && !listed(policy.allowedRecipients, 'allowed')) {
-      deny('allowedRecipients', `The recipient is not on the allow list of the policy "${policy.name}".`, { policyId: policy.id });
+    if (
+      policy.allowedRecipients &&
+      policy.allowedRecipients.length > 0 &&
+      !listed(policy.allowedRecipients, 'allowed')
+    ) {
+      deny('allowedRecipients', `The recipient is not on the allow list of the policy "${policy.name}".`, {
+        policyId: policy.id,
+      });
     }
     if (policy.allowedHoursUtc && !withinHours(policy.allowedHoursUtc, intent.at)) {
-      deny('allowedHoursUtc', `Payments are allowed only between ${policy.allowedHoursUtc.start}:00 and ${policy.allowedHoursUtc.end}:00 UTC.`, {
-        policyId: policy.id,
-        allowedHoursUtc: policy.allowedHoursUtc,
-      });
+      deny(
+        'allowedHoursUtc',
+        `Payments are allowed only between ${policy.allowedHoursUtc.start}:00 and ${policy.allowedHoursUtc.end}:00 UTC.`,
+        {
+          policyId: policy.id,
+          allowedHoursUtc: policy.allowedHoursUtc,
+        },
+      );
     }
   }
 
   const periodLimits = periodLimitChecks(active, intent);
   for (const check of periodLimits) {
-    const spent = counters.find((c) => c.period === check.period && c.periodKey === check.periodKey)?.spent ?? new Big(0);
+    const spent =
+      counters.find((c) => c.period === check.period && c.periodKey === check.periodKey)?.spent ?? new Big(0);
     if (spent.plus(check.amount).gt(check.limit)) throw periodLimitDenied(check, spent);
   }
 
-  const approval = active.find((p) => p.requireHumanApproval || (p.approvalThreshold !== undefined && intent.amount.gt(p.approvalThreshold)));
+  const approval = active.find(
+    (p) => p.requireHumanApproval || (p.approvalThreshold !== undefined && intent.amount.gt(p.approvalThreshold)),
+  );
   if (approval) {
     const reason = approval.requireHumanApproval ? 'requireHumanApproval' : 'approvalThreshold';
     return { kind: 'APPROVAL', periodLimits, reason };

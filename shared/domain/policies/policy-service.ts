@@ -38,11 +38,15 @@ function parseLimit(value: string | number, field: string): Big {
 }
 
 /** A policy record from its input: amounts parsed by the money rules, `null` removes an optional rule. */
-export function buildPolicy(base: Omit<Policy, 'name' | 'maxTransactionAmount' | 'requireHumanApproval'> & Partial<Policy>, input: PolicyPatch): Policy {
+export function buildPolicy(
+  base: Omit<Policy, 'name' | 'maxTransactionAmount' | 'requireHumanApproval'> & Partial<Policy>,
+  input: PolicyPatch,
+): Policy {
   const next = { ...base } as Policy;
   if (input.name !== undefined) next.name = input.name;
   if (input.requireHumanApproval !== undefined) next.requireHumanApproval = input.requireHumanApproval;
-  if (input.maxTransactionAmount !== undefined) next.maxTransactionAmount = parseLimit(input.maxTransactionAmount, 'maxTransactionAmount');
+  if (input.maxTransactionAmount !== undefined)
+    next.maxTransactionAmount = parseLimit(input.maxTransactionAmount, 'maxTransactionAmount');
   for (const field of LIMIT_FIELDS) {
     const value = input[field];
     if (value === null) delete next[field];
@@ -64,10 +68,33 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
     const scope = scopeOf(ctx.principal);
     const wallet = await loadAccessibleWallet(store, ctx.principal, input.walletId);
     const now = clock.now().toISOString();
-    const policy = buildPolicy({ id: ids('policy'), walletId: wallet.id, ...scope, status: 'ACTIVE', createdAt: now, updatedAt: now, version: 1 }, input);
+    const policy = buildPolicy(
+      {
+        id: ids('policy'),
+        walletId: wallet.id,
+        ...scope,
+        status: 'ACTIVE',
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      },
+      input,
+    );
     await store.commit([
       { type: 'putPolicy', policy, isNew: true },
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'policy', resourceId: policy.id, walletId: wallet.id, metadata: summary(policy), createdAt: now }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'policy',
+          resourceId: policy.id,
+          walletId: wallet.id,
+          metadata: summary(policy),
+          createdAt: now,
+        },
+        ids,
+      ),
     ]);
     return policy;
   }
@@ -75,7 +102,11 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
   async function get(ctx: RequestContext, policyId: string): Promise<Policy> {
     const scope = scopeOf(ctx.principal);
     const policy = await store.getPolicy(policyId);
-    const visible = policy && policy.status === 'ACTIVE' && policy.organizationId === scope.organizationId && (ctx.principal.walletId === null || ctx.principal.walletId === policy.walletId);
+    const visible =
+      policy &&
+      policy.status === 'ACTIVE' &&
+      policy.organizationId === scope.organizationId &&
+      (ctx.principal.walletId === null || ctx.principal.walletId === policy.walletId);
     if (!visible) throw notFound('POLICY_NOT_FOUND', policyId);
     if (policy.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
     return policy;
@@ -84,7 +115,8 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
   async function list(ctx: RequestContext, walletId: string | undefined, page: PageRequest): Promise<Page<Policy>> {
     const scope = scopeOf(ctx.principal);
     const filter = walletId ?? ctx.principal.walletId ?? undefined;
-    if (filter !== undefined && filter !== ctx.principal.walletId) await loadAccessibleWallet(store, ctx.principal, filter);
+    if (filter !== undefined && filter !== ctx.principal.walletId)
+      await loadAccessibleWallet(store, ctx.principal, filter);
     return store.listPolicies(scope.organizationId, scope.environment, filter, page);
   }
 
@@ -94,7 +126,12 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
     return { type: 'putPolicy', policy: { ...next, version: expectedVersion + 1 }, isNew: false, expectedVersion };
   }
 
-  async function update(ctx: RequestContext, action: AuditAction, policyId: string, patch: PolicyPatch): Promise<Policy> {
+  async function update(
+    ctx: RequestContext,
+    action: AuditAction,
+    policyId: string,
+    patch: PolicyPatch,
+  ): Promise<Policy> {
     const scope = scopeOf(ctx.principal);
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
@@ -102,19 +139,47 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
     const policy = change.policy;
     await store.commit([
       change,
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'policy', resourceId: policy.id, walletId: policy.walletId, metadata: { changed: Object.keys(patch) }, createdAt: now }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'policy',
+          resourceId: policy.id,
+          walletId: policy.walletId,
+          metadata: { changed: Object.keys(patch) },
+          createdAt: now,
+        },
+        ids,
+      ),
     ]);
     return policy;
   }
 
   /** Deleted policies stop applying at once and stay stored for the audit trail. */
-  async function remove(ctx: RequestContext, action: AuditAction, policyId: string): Promise<{ id: string; deleted: true }> {
+  async function remove(
+    ctx: RequestContext,
+    action: AuditAction,
+    policyId: string,
+  ): Promise<{ id: string; deleted: true }> {
     const scope = scopeOf(ctx.principal);
     const current = await get(ctx, policyId);
     const now = clock.now().toISOString();
     await store.commit([
       changeOf(current, { ...current, status: targetOf(POLICY_STATES, 'delete'), updatedAt: now }),
-      auditChange({ ...scope, actor: ctx.actor, action, resource: 'policy', resourceId: policyId, walletId: current.walletId, metadata: { name: current.name }, createdAt: now }, ids),
+      auditChange(
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'policy',
+          resourceId: policyId,
+          walletId: current.walletId,
+          metadata: { name: current.name },
+          createdAt: now,
+        },
+        ids,
+      ),
     ]);
     return { id: policyId, deleted: true };
   }
@@ -123,8 +188,11 @@ export function createPolicyService(deps: ServiceDeps<PolicyStore>) {
 }
 
 function summary(policy: Policy): Record<string, unknown> {
-  return { name: policy.name, maxTransactionAmount: formatAmount(policy.maxTransactionAmount), requireHumanApproval: policy.requireHumanApproval };
+  return {
+    name: policy.name,
+    maxTransactionAmount: formatAmount(policy.maxTransactionAmount),
+    requireHumanApproval: policy.requireHumanApproval,
+  };
 }
-
 
 export type PolicyService = ReturnType<typeof createPolicyService>;

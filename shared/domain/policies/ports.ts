@@ -11,10 +11,17 @@ import type { Policy } from './policy-types.js';
  * versioning), else CONCURRENT_UPDATE. So a concurrent change is never lost and a deleted policy
  * is never written back (decisions.md section 3).
  */
-export type PolicyChange = { type: 'putPolicy'; policy: Policy; isNew: true } | { type: 'putPolicy'; policy: Policy; isNew: false; expectedVersion: number };
+export type PolicyChange =
+  | { type: 'putPolicy'; policy: Policy; isNew: true }
+  | { type: 'putPolicy'; policy: Policy; isNew: false; expectedVersion: number };
 
 export interface PolicyStore extends WalletReader, ChangeCommitter<PolicyChange | AuditChange> {
   getPolicy(policyId: string): Promise<Policy | undefined>;
   /** ACTIVE policies of one wallet, or of the organization's environment, newest first. */
-  listPolicies(organizationId: string, environment: Environment, walletId: string | undefined, page: PageRequest): Promise<Page<Policy>>;
+  listPolicies(
+    organizationId: string,
+    environment: Environment,
+    walletId: string | undefined,
+    page: PageRequest,
+  ): Promise<Page<Policy>>;
 }

@@ -1,4 +1,12 @@
-import { USDC_CHAINS, usdcAddressFamilyOf, usdcAddressKey, usdcAddressProblem, usdcChainNamed, type AddressFamily, type UsdcChain } from '../usdc/addresses.js';
+import {
+  USDC_CHAINS,
+  usdcAddressFamilyOf,
+  usdcAddressKey,
+  usdcAddressProblem,
+  usdcChainNamed,
+  type AddressFamily,
+  type UsdcChain,
+} from '../usdc/addresses.js';
 
 /** The payee form of a merchant: `merchant:<domain>` (decisions.md section 3). */
 export const MERCHANT_PREFIX = 'merchant:';
@@ -38,7 +46,8 @@ export function usdcRecipientOf(name: string): UsdcRecipient | undefined {
 export const isUsdcRecipient = (name: string): boolean => USDC_NAME.test(name);
 
 /** The recipient name of a withdrawal to a USDC address. */
-export const usdcRecipientName = (chain: UsdcChain, address: string): string => `${USDC_RECIPIENT_PREFIX}${chain}:${address}`;
+export const usdcRecipientName = (chain: UsdcChain, address: string): string =>
+  `${USDC_RECIPIENT_PREFIX}${chain}:${address}`;
 
 /**
  * A payee or recipient as it is stored when it enters (payment `to`, policy recipient lists):
@@ -81,7 +90,11 @@ export function recipientEntryMatches(entry: string, name: string, list: Recipie
   const listed = usdcRecipientOf(entry);
   const paid = usdcRecipientOf(name);
   if (!listed || !paid) return normalizeRecipient(entry) === normalizeRecipient(name);
-  if (listed.family !== paid.family || usdcAddressKey(listed.family, listed.address) !== usdcAddressKey(paid.family, paid.address)) return false;
+  if (
+    listed.family !== paid.family ||
+    usdcAddressKey(listed.family, listed.address) !== usdcAddressKey(paid.family, paid.address)
+  )
+    return false;
   if (listed.chain === undefined || list === 'blocked') return true;
   return listed.chain === paid.chain;
 }

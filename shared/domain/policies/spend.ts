@@ -17,12 +17,20 @@ const PERIODS: readonly Period[] = ['DAY', 'WEEK', 'MONTH'];
  * before the current period: a payment of that period still in flight when the period turned must
  * find its counter (a missing counter counts as zero spent), or it could exceed the limit.
  */
-export function spendOf(walletId: string, amount: Big, at: Date, limits: PeriodLimitCheck[], stored: SpendCounter[]): SpendCount {
+export function spendOf(
+  walletId: string,
+  amount: Big,
+  at: Date,
+  limits: PeriodLimitCheck[],
+  stored: SpendCounter[],
+): SpendCount {
   const periods = PERIODS.map((period) => {
     const limit = limits.find((check) => check.period === period)?.limit;
     return { period, periodKey: periodKeyOf(period, at), ...(limit ? { limit } : {}) };
   });
-  const kept = (counter: SpendCounter) => counter.periodKey === periodKeyOf(counter.period, at) || counter.periodKey === previousPeriodKeyOf(counter.period, at);
+  const kept = (counter: SpendCounter) =>
+    counter.periodKey === periodKeyOf(counter.period, at) ||
+    counter.periodKey === previousPeriodKeyOf(counter.period, at);
   const stale = stored.filter((counter) => !kept(counter)).map(({ period, periodKey }) => ({ period, periodKey }));
   return { walletId, amount, periods, stale };
 }
@@ -39,4 +47,3 @@ export function spendReturned(walletId: string, amount: Big, countedAt: Date, no
   );
   return periods.length === 0 ? undefined : { walletId, amount: amount.times(-1), periods, stale: [] };
 }
-

@@ -50,9 +50,13 @@ export interface TransferRail {
    * transfer's `id` is the rail's idempotency key: the workflow's retries and the reconciler may
    * submit the same transfer twice, and the provider must answer the first submission again.
    */
-  submit(transfer: RailTransfer): Promise<{ accepted: true; reference: string; settleAt: string } | { accepted: false; reason: string }>;
+  submit(
+    transfer: RailTransfer,
+  ): Promise<{ accepted: true; reference: string; settleAt: string } | { accepted: false; reason: string }>;
   /** Where the submitted transfer stands: settled, failed (funds come back), or not yet (with when to ask again). */
-  settlement(transfer: SubmittedRailTransfer): Promise<{ outcome: 'SETTLED' } | { outcome: 'FAILED'; reason: string } | { outcome: 'PENDING'; settleAt: string }>;
+  settlement(
+    transfer: SubmittedRailTransfer,
+  ): Promise<{ outcome: 'SETTLED' } | { outcome: 'FAILED'; reason: string } | { outcome: 'PENDING'; settleAt: string }>;
   /**
    * Stops a submitted transfer before it settles. Refused once the rail can no longer stop it (the
    * cancel then answers 409). A provider that confirms a cancel must answer its `settlement` FAILED
@@ -73,7 +77,9 @@ export interface RailTransfer {
   amount: string;
   currency: 'USD' | 'USDC';
   /** A bank's account number is given at submission only; settlement and cancel carry its last 4 digits (the rail goes by its reference). */
-  counterparty: { kind: 'bank'; routingNumber?: string; accountNumber?: string; last4?: string; counterpartyId?: string } | { kind: 'usdc'; address: string; chain: string };
+  counterparty:
+    | { kind: 'bank'; routingNumber?: string; accountNumber?: string; last4?: string; counterpartyId?: string }
+    | { kind: 'usdc'; address: string; chain: string };
 }
 
 /** What a transfer writes, besides its movements, audit entries, events and idempotency answer. */
@@ -92,11 +98,22 @@ export interface TransferFilter {
   status?: TransferStatus | undefined;
 }
 
-export interface TransferStore extends BankAccountReader, WalletReader, WalletSnapshotReader, Omit<IdempotencyStore, 'commit'>, ChangeCommitter<TransferChange | PostingChange | IdempotencyChange | AuditChange> {
+export interface TransferStore
+  extends
+    BankAccountReader,
+    WalletReader,
+    WalletSnapshotReader,
+    Omit<IdempotencyStore, 'commit'>,
+    ChangeCommitter<TransferChange | PostingChange | IdempotencyChange | AuditChange> {
   getTransfer(transferId: string): Promise<Transfer | undefined>;
   /** Transfers whose `reconcileAt` is before `now`, oldest first. */
   listDueTransfers(now: Date, limit: number): Promise<Transfer[]>;
   listTransfers(scope: OrganizationScope, filter: TransferFilter, page: PageRequest): Promise<Page<Transfer>>;
   /** The transfers of the organization environment that a wallet pays or receives (internal transfers from both sides). */
-  listWalletTransfers(scope: OrganizationScope, walletId: string, filter: TransferFilter, page: PageRequest): Promise<Page<Transfer>>;
+  listWalletTransfers(
+    scope: OrganizationScope,
+    walletId: string,
+    filter: TransferFilter,
+    page: PageRequest,
+  ): Promise<Page<Transfer>>;
 }

@@ -14,7 +14,10 @@ export type AdvanceTarget = Extract<TransferStatus, 'PENDING' | 'COMPLETED' | 'F
 const FORCED_REASON = 'FAILED_BY_TEST_HELPER';
 
 /** The test helper's next move toward a target state (a trigger of the state table), from each state it may leave. */
-const ADVANCE_MOVES: Record<AdvanceTarget, Partial<Record<'INITIATED' | 'PENDING', 'submit' | 'complete' | 'reject' | 'fail'>>> = {
+const ADVANCE_MOVES: Record<
+  AdvanceTarget,
+  Partial<Record<'INITIATED' | 'PENDING', 'submit' | 'complete' | 'reject' | 'fail'>>
+> = {
   PENDING: { INITIATED: 'submit' },
   COMPLETED: { INITIATED: 'submit', PENDING: 'complete' },
   FAILED: { INITIATED: 'reject', PENDING: 'fail' },
@@ -39,10 +42,18 @@ export function createSandboxAdvance(deps: ServiceDeps<TransferStore>, options: 
   /** The test helper's stand-in for the rail's acceptance. */
   const forcedAcceptance = (transfer: Transfer): RailAcceptance => ({
     reference: `forced_${transfer.id}`,
-    settleAt: new Date(clock.now().getTime() + scaledMs(transfer.environment, RAIL_SETTLEMENT_MS[transfer.rail as ExternalRail], deps.timeScale)).toISOString(),
+    settleAt: new Date(
+      clock.now().getTime() +
+        scaledMs(transfer.environment, RAIL_SETTLEMENT_MS[transfer.rail as ExternalRail], deps.timeScale),
+    ).toISOString(),
   });
 
-  async function advance(ctx: RequestContext, action: AuditAction, transferId: string, to: AdvanceTarget): Promise<Transfer> {
+  async function advance(
+    ctx: RequestContext,
+    action: AuditAction,
+    transferId: string,
+    to: AdvanceTarget,
+  ): Promise<Transfer> {
     let transfer = await load(ctx, transferId);
     const audit = { actor: ctx.actor, action };
     const moves = {
@@ -52,7 +63,10 @@ export function createSandboxAdvance(deps: ServiceDeps<TransferStore>, options: 
       fail: (current: Transfer) => transitions.fail(current, FORCED_REASON, audit),
     };
     const refuse = (current: Transfer): never => {
-      throw new ApiError('INVALID_STATE', `A ${current.status} transfer can not move to ${to}.`, { status: current.status, to });
+      throw new ApiError('INVALID_STATE', `A ${current.status} transfer can not move to ${to}.`, {
+        status: current.status,
+        to,
+      });
     };
     if (transfer.direction === 'INTERNAL' || transfer.status === to) return refuse(transfer);
     // One move at a time; a move lost to the workflow (or a cancel) is decided again from the state it left.

@@ -15,24 +15,38 @@ export const SANDBOX_MAGIC = {
   usdcFailsAtSettlement: 'dead',
 } as const;
 
-const accountNumberOf = (transfer: RailTransfer) => (transfer.counterparty.kind === 'bank' ? (transfer.counterparty.accountNumber ?? transfer.counterparty.last4) : undefined);
+const accountNumberOf = (transfer: RailTransfer) =>
+  transfer.counterparty.kind === 'bank'
+    ? (transfer.counterparty.accountNumber ?? transfer.counterparty.last4)
+    : undefined;
 
 export function sandboxRail(clock: Clock, timeScale: number): TransferRail {
   return {
     async submit(transfer) {
-      if (accountNumberOf(transfer)?.endsWith(SANDBOX_MAGIC.rejectedAtSubmission)) return { accepted: false, reason: 'SUBMISSION_REJECTED' };
-      const settleAt = new Date(clock.now().getTime() + scaledMs('SANDBOX', RAIL_SETTLEMENT_MS[transfer.rail], timeScale)).toISOString();
+      if (accountNumberOf(transfer)?.endsWith(SANDBOX_MAGIC.rejectedAtSubmission))
+        return { accepted: false, reason: 'SUBMISSION_REJECTED' };
+      const settleAt = new Date(
+        clock.now().getTime() + scaledMs('SANDBOX', RAIL_SETTLEMENT_MS[transfer.rail], timeScale),
+      ).toISOString();
       return { accepted: true, reference: `sandbox_${transfer.id}`, settleAt };
     },
     async settlement(transfer) {
-      if (accountNumberOf(transfer)?.endsWith(SANDBOX_MAGIC.failsAtSettlement)) return { outcome: 'FAILED', reason: 'R03_NO_ACCOUNT' };
-      if (transfer.counterparty.kind === 'usdc' && transfer.counterparty.address.toLowerCase().endsWith(SANDBOX_MAGIC.usdcFailsAtSettlement)) return { outcome: 'FAILED', reason: 'ADDRESS_REJECTED' };
-      if (clock.now().getTime() < Date.parse(transfer.settleAt)) return { outcome: 'PENDING', settleAt: transfer.settleAt };
+      if (accountNumberOf(transfer)?.endsWith(SANDBOX_MAGIC.failsAtSettlement))
+        return { outcome: 'FAILED', reason: 'R03_NO_ACCOUNT' };
+      if (
+        transfer.counterparty.kind === 'usdc' &&
+        transfer.counterparty.address.toLowerCase().endsWith(SANDBOX_MAGIC.usdcFailsAtSettlement)
+      )
+        return { outcome: 'FAILED', reason: 'ADDRESS_REJECTED' };
+      if (clock.now().getTime() < Date.parse(transfer.settleAt))
+        return { outcome: 'PENDING', settleAt: transfer.settleAt };
       return { outcome: 'SETTLED' };
     },
     async cancel(transfer) {
       // Until its settlement time a sandbox transfer can be stopped; from then on it is settling.
-      return clock.now().getTime() < Date.parse(transfer.settleAt) ? { cancelled: true } : { cancelled: false, reason: 'ALREADY_SETTLING' };
+      return clock.now().getTime() < Date.parse(transfer.settleAt)
+        ? { cancelled: true }
+        : { cancelled: false, reason: 'ALREADY_SETTLING' };
     },
   };
 }

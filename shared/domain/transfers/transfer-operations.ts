@@ -3,7 +3,14 @@ import { assertAccessible, scopeOf } from '../access.js';
 import type { AuditAction } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, notFound } from '../errors.js';
-import { claimOf, fingerprintOf, runIdempotent, answerChange, type IdempotentResponse, type KeyClaim } from '../idempotency/idempotency.js';
+import {
+  claimOf,
+  fingerprintOf,
+  runIdempotent,
+  answerChange,
+  type IdempotentResponse,
+  type KeyClaim,
+} from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
 import { spendOf } from '../policies/spend.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
@@ -12,7 +19,11 @@ import { canTransition } from '../state-table.js';
 import type { Environment, RequestContext } from '../tenancy.js';
 import type { Page, PageRequest, Wallet } from '../types.js';
 import type { TransferFilter, TransferRail, TransferStore, TransferWorkflows } from './ports.js';
-import { normalizedCounterparty, type ExternalTransferInput, type TransferCounterparties } from './transfer-counterparties.js';
+import {
+  normalizedCounterparty,
+  type ExternalTransferInput,
+  type TransferCounterparties,
+} from './transfer-counterparties.js';
 import { internalPosting, withdrawalHold } from './transfer-postings.js';
 import { assertDepositAmount, reconcileAfter, transferFeeOf, withdrawalRecipientOf } from './transfer-rules.js';
 import { TRANSFER_STATES } from './transfer-states.js';
@@ -54,12 +65,17 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
     const transfer = await store.getTransfer(transferId);
     if (!transfer || transfer.organizationId !== scope.organizationId) throw notFound('TRANSFER_NOT_FOUND', transferId);
     const own = ctx.principal.walletId;
-    if (own !== null && transfer.walletId !== own && transfer.toWalletId !== own) throw notFound('TRANSFER_NOT_FOUND', transferId);
+    if (own !== null && transfer.walletId !== own && transfer.toWalletId !== own)
+      throw notFound('TRANSFER_NOT_FOUND', transferId);
     if (transfer.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
     return transfer;
   }
 
-  async function list(ctx: RequestContext, filter: TransferFilter & { walletId?: string | undefined }, page: PageRequest): Promise<Page<Transfer>> {
+  async function list(
+    ctx: RequestContext,
+    filter: TransferFilter & { walletId?: string | undefined },
+    page: PageRequest,
+  ): Promise<Page<Transfer>> {
     const scope = scopeOf(ctx.principal);
     const walletId = filter.walletId ?? ctx.principal.walletId ?? undefined;
     const narrowed = { direction: filter.direction, status: filter.status };
@@ -69,19 +85,41 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
   }
 
   /** The wallet's spend policies apply to money leaving it: deny rules and period limits; a transfer can not wait for an approval. */
-  function policyCheck(snapshot: Awaited<ReturnType<TransferStore['getWalletSnapshot']>>, to: string | undefined, amount: Big, at: Date) {
+  function policyCheck(
+    snapshot: Awaited<ReturnType<TransferStore['getWalletSnapshot']>>,
+    to: string | undefined,
+    amount: Big,
+    at: Date,
+  ) {
     if (to === undefined) {
       // A bank given by numbers or a provider's id has no name a recipient list can hold for sure:
       // where the wallet's policies list recipients, withdrawals go to linked accounts (or USDC) only.
-      const listing = snapshot!.policies.find((policy) => policy.status === 'ACTIVE' && ((policy.allowedRecipients?.length ?? 0) > 0 || (policy.blockedRecipients?.length ?? 0) > 0));
+      const listing = snapshot!.policies.find(
+        (policy) =>
+          policy.status === 'ACTIVE' &&
+          ((policy.allowedRecipients?.length ?? 0) > 0 || (policy.blockedRecipients?.length ?? 0) > 0),
+      );
       if (listing) {
         const rule = (listing.allowedRecipients?.length ?? 0) > 0 ? 'allowedRecipients' : 'blockedRecipients';
-        throw new ApiError('POLICY_DENIED', `The policy "${listing.name}" lists recipients: withdraw to a linked bank account (bankAccountId) or a USDC address.`, { rule, policyId: listing.id });
+        throw new ApiError(
+          'POLICY_DENIED',
+          `The policy "${listing.name}" lists recipients: withdraw to a linked bank account (bankAccountId) or a USDC address.`,
+          { rule, policyId: listing.id },
+        );
       }
     }
-    const decision = evaluatePolicies(snapshot!.policies, snapshot!.counters, { walletId: snapshot!.wallet.id, to: to ?? UNLISTED_RECIPIENT, amount, at });
+    const decision = evaluatePolicies(snapshot!.policies, snapshot!.counters, {
+      walletId: snapshot!.wallet.id,
+      to: to ?? UNLISTED_RECIPIENT,
+      amount,
+      at,
+    });
     if (decision.kind === 'APPROVAL') {
-      throw new ApiError('POLICY_DENIED', 'A policy of this wallet requires human approval for this amount; transfers can not wait for an approval.', { rule: decision.reason });
+      throw new ApiError(
+        'POLICY_DENIED',
+        'A policy of this wallet requires human approval for this amount; transfers can not wait for an approval.',
+        { rule: decision.reason },
+      );
     }
     return spendOf(snapshot!.wallet.id, amount, at, decision.periodLimits, snapshot!.counters);
   }
@@ -101,9 +139,22 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
   }
 
   /** Runs a creation under its idempotency key: the first answer is stored with the transfer, in its transaction. */
-  async function idempotent(ctx: RequestContext, operation: string, params: Record<string, unknown>, idempotencyKey: string | undefined, execute: (claim: { slotId: string; claim: KeyClaim } | undefined) => Promise<IdempotentResponse>): Promise<IdempotentResponse> {
+  async function idempotent(
+    ctx: RequestContext,
+    operation: string,
+    params: Record<string, unknown>,
+    idempotencyKey: string | undefined,
+    execute: (claim: { slotId: string; claim: KeyClaim } | undefined) => Promise<IdempotentResponse>,
+  ): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
-    const claim = idempotencyKey === undefined ? undefined : await claimOf(scope, idempotencyKey, fingerprintOf(operation, { ...params, scope: ctx.principal.walletId ?? 'organization' }));
+    const claim =
+      idempotencyKey === undefined
+        ? undefined
+        : await claimOf(
+            scope,
+            idempotencyKey,
+            fingerprintOf(operation, { ...params, scope: ctx.principal.walletId ?? 'organization' }),
+          );
     const response = await runIdempotent(store, claim, clock.now(), () => ids('transaction'), {
       execute: (slotId, keyClaim) => execute(keyClaim ? { slotId, claim: keyClaim } : undefined),
     });
@@ -118,11 +169,33 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
     return response;
   }
 
-  const answerOf = (slot: { slotId: string; claim: KeyClaim } | undefined, status: number, body: TransferView, now: Date) => (slot ? [answerChange(slot.slotId, slot.claim, status, body, now)] : []);
+  const answerOf = (
+    slot: { slotId: string; claim: KeyClaim } | undefined,
+    status: number,
+    body: TransferView,
+    now: Date,
+  ) => (slot ? [answerChange(slot.slotId, slot.claim, status, body, now)] : []);
 
   const auditOf = (ctx: RequestContext, transfer: Transfer, action: AuditAction, at: string) =>
     auditChange(
-      { organizationId: transfer.organizationId, environment: transfer.environment, actor: ctx.actor, action, resource: 'transfer', resourceId: transfer.id, walletId: transfer.walletId, metadata: { direction: transfer.direction, rail: transfer.rail, amount: transfer.amount, fee: transfer.fee, currency: transfer.currency, status: transfer.status }, createdAt: at },
+      {
+        organizationId: transfer.organizationId,
+        environment: transfer.environment,
+        actor: ctx.actor,
+        action,
+        resource: 'transfer',
+        resourceId: transfer.id,
+        walletId: transfer.walletId,
+        metadata: {
+          direction: transfer.direction,
+          rail: transfer.rail,
+          amount: transfer.amount,
+          fee: transfer.fee,
+          currency: transfer.currency,
+          status: transfer.status,
+        },
+        createdAt: at,
+      },
       ids,
     );
 
@@ -130,11 +203,22 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
     return parseAmount(input, { currency, allowNumber: false });
   }
 
-  async function deposit(ctx: RequestContext, action: AuditAction, input: ExternalTransferInput, idempotencyKey?: string): Promise<IdempotentResponse> {
+  async function deposit(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: ExternalTransferInput,
+    idempotencyKey?: string,
+  ): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseTransferAmount(input.amount, input.currency);
     assertDepositAmount(amount);
-    const params = { walletId: input.walletId, amount: amount.toFixed(), currency: input.currency, source: normalizedCounterparty(input.counterparty), bankAccountId: input.bankAccountId };
+    const params = {
+      walletId: input.walletId,
+      amount: amount.toFixed(),
+      currency: input.currency,
+      source: normalizedCounterparty(input.counterparty),
+      bankAccountId: input.bankAccountId,
+    };
     return idempotent(ctx, 'transfer.deposit', params, idempotencyKey, async (slot) => {
       const now = clock.now();
       const at = now.toISOString();
@@ -158,17 +242,32 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
       const body = presentTransfer(transfer);
-      await store.commit([{ type: 'putTransfer', transfer }, auditOf(ctx, transfer, action, at), ...answerOf(slot, 202, body, now)]);
+      await store.commit([
+        { type: 'putTransfer', transfer },
+        auditOf(ctx, transfer, action, at),
+        ...answerOf(slot, 202, body, now),
+      ]);
       await startWorkflow(transfer);
       return { status: 202, body, replayed: false };
     });
   }
 
-  async function withdraw(ctx: RequestContext, action: AuditAction, input: ExternalTransferInput, idempotencyKey?: string): Promise<IdempotentResponse> {
+  async function withdraw(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: ExternalTransferInput,
+    idempotencyKey?: string,
+  ): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseTransferAmount(input.amount, input.currency);
     const fee = transferFeeOf('WITHDRAWAL', amount);
-    const params = { walletId: input.walletId, amount: amount.toFixed(), currency: input.currency, destination: normalizedCounterparty(input.counterparty), bankAccountId: input.bankAccountId };
+    const params = {
+      walletId: input.walletId,
+      amount: amount.toFixed(),
+      currency: input.currency,
+      destination: normalizedCounterparty(input.counterparty),
+      bankAccountId: input.bankAccountId,
+    };
     return idempotent(ctx, 'transfer.withdraw', params, idempotencyKey, async (slot) => {
       const now = clock.now();
       const at = now.toISOString();
@@ -197,25 +296,46 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
       const body = presentTransfer(transfer);
-      await store.commit([withdrawalHold(transfer, holdId, at, spend), { type: 'putTransfer', transfer }, auditOf(ctx, transfer, action, at), ...answerOf(slot, 201, body, now)]);
+      await store.commit([
+        withdrawalHold(transfer, holdId, at, spend),
+        { type: 'putTransfer', transfer },
+        auditOf(ctx, transfer, action, at),
+        ...answerOf(slot, 201, body, now),
+      ]);
       await startWorkflow(transfer);
       return { status: 201, body, replayed: false };
     });
   }
 
-  async function internal(ctx: RequestContext, action: AuditAction, input: InternalTransferInput, idempotencyKey?: string): Promise<IdempotentResponse> {
+  async function internal(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: InternalTransferInput,
+    idempotencyKey?: string,
+  ): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseTransferAmount(input.amount, 'USD');
-    const params = { fromWalletId: input.fromWalletId, toWalletId: input.toWalletId, amount: amount.toFixed(), description: input.description };
+    const params = {
+      fromWalletId: input.fromWalletId,
+      toWalletId: input.toWalletId,
+      amount: amount.toFixed(),
+      description: input.description,
+    };
     return idempotent(ctx, 'transfer.internal', params, idempotencyKey, async (slot) => {
-      if (input.fromWalletId === input.toWalletId) throw new ApiError('SELF_PAYMENT', 'An internal transfer needs two different wallets.');
+      if (input.fromWalletId === input.toWalletId)
+        throw new ApiError('SELF_PAYMENT', 'An internal transfer needs two different wallets.');
       const now = clock.now();
       const at = now.toISOString();
-      const [snapshot, payee] = await Promise.all([store.getWalletSnapshot(input.fromWalletId), store.getWallet(input.toWalletId)]);
+      const [snapshot, payee] = await Promise.all([
+        store.getWalletSnapshot(input.fromWalletId),
+        store.getWallet(input.toWalletId),
+      ]);
       const payer = assertAccessible(ctx.principal, snapshot?.wallet, input.fromWalletId);
       // Same organization only; the caller's own wallet in the other environment says so.
-      if (!payee || payee.organizationId !== scope.organizationId) throw new ApiError('WALLET_NOT_FOUND', undefined, { field: 'toWalletId' });
-      if (payee.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { field: 'toWalletId' });
+      if (!payee || payee.organizationId !== scope.organizationId)
+        throw new ApiError('WALLET_NOT_FOUND', undefined, { field: 'toWalletId' });
+      if (payee.environment !== scope.environment)
+        throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { field: 'toWalletId' });
       assertActive(payer);
       assertActive(payee);
       const spend = policyCheck(snapshot, payee.id, amount, now);
@@ -238,7 +358,12 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
       const body = presentTransfer(transfer);
-      await store.commit([internalPosting(transfer, transactionId, at, spend), { type: 'putTransfer', transfer }, auditOf(ctx, transfer, action, at), ...answerOf(slot, 201, body, now)]);
+      await store.commit([
+        internalPosting(transfer, transactionId, at, spend),
+        { type: 'putTransfer', transfer },
+        auditOf(ctx, transfer, action, at),
+        ...answerOf(slot, 201, body, now),
+      ]);
       return { status: 201, body, replayed: false };
     });
   }
@@ -247,11 +372,17 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
   async function cancel(ctx: RequestContext, action: AuditAction, transferId: string): Promise<Transfer> {
     const transfer = await get(ctx, transferId);
     if (transfer.direction === 'INTERNAL' || !canTransition(TRANSFER_STATES, transfer.status, 'cancel')) {
-      throw new ApiError('INVALID_STATE', `A ${transfer.status} transfer can not be cancelled.`, { status: transfer.status });
+      throw new ApiError('INVALID_STATE', `A ${transfer.status} transfer can not be cancelled.`, {
+        status: transfer.status,
+      });
     }
     // The rail first: once it has confirmed, its settlement fails; if it is too late, nothing changes here.
     const stopped = await rails[transfer.environment].cancel(counterparties.submittedOf(transfer));
-    if (!stopped.cancelled) throw new ApiError('INVALID_STATE', 'The rail is settling the transfer: it can no longer be cancelled.', { status: transfer.status, reason: stopped.reason });
+    if (!stopped.cancelled)
+      throw new ApiError('INVALID_STATE', 'The rail is settling the transfer: it can no longer be cancelled.', {
+        status: transfer.status,
+        reason: stopped.reason,
+      });
     const after = await transitions.cancel(transfer, { actor: ctx.actor, action });
     if (!after) {
       const now = await reloadTransfer(store, transferId);

@@ -1,7 +1,17 @@
 import Big from 'big.js';
 import { formatAmount } from '../money.js';
 import { holdLegs, voidLegs } from '../ledger/movements.js';
-import { clearingAccountOf, SYSTEM_ACCOUNTS, systemAccount, transferLegs, walletAccount, type Leg, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
+import {
+  clearingAccountOf,
+  SYSTEM_ACCOUNTS,
+  systemAccount,
+  transferLegs,
+  walletAccount,
+  type Leg,
+  type Posting,
+  type PostingChange,
+  type SpendCount,
+} from '../ledger/posting.js';
 import { spendReturned } from '../policies/spend.js';
 import type { Transfer } from './types.js';
 
@@ -18,7 +28,15 @@ import type { Transfer } from './types.js';
  */
 type Head = Pick<Posting, 'organizationId' | 'environment'>;
 
-function posting(transfer: Head & { id: string }, transactionId: string, type: Posting['type'], legs: Leg[], at: string, attributes: Record<string, unknown>, extra: Partial<Posting> = {}): PostingChange {
+function posting(
+  transfer: Head & { id: string },
+  transactionId: string,
+  type: Posting['type'],
+  legs: Leg[],
+  at: string,
+  attributes: Record<string, unknown>,
+  extra: Partial<Posting> = {},
+): PostingChange {
   return {
     type: 'posting',
     posting: {
@@ -41,7 +59,15 @@ const feeLeg = (fee: Big): Leg[] => (fee.gt(0) ? [{ account: systemAccount(SYSTE
 
 export function withdrawalHold(transfer: Transfer, holdId: string, at: string, spend: SpendCount): PostingChange {
   const total = totalOf(transfer);
-  return posting(transfer, holdId, 'HOLD', holdLegs(transfer.walletId, total), at, { from: transfer.walletId, to: transfer.walletId, amount: formatAmount(total, transfer.currency), status: 'HELD' }, { spend });
+  return posting(
+    transfer,
+    holdId,
+    'HOLD',
+    holdLegs(transfer.walletId, total),
+    at,
+    { from: transfer.walletId, to: transfer.walletId, amount: formatAmount(total, transfer.currency), status: 'HELD' },
+    { spend },
+  );
 }
 
 export function withdrawalCapture(transfer: Transfer, transactionId: string, at: string): PostingChange {
@@ -53,23 +79,55 @@ export function withdrawalCapture(transfer: Transfer, transactionId: string, at:
     { account: systemAccount(clearing), amount: new Big(transfer.amount) },
     ...feeLeg(fee),
   ];
-  return posting(transfer, transactionId, 'CAPTURE', legs, at, { from: transfer.walletId, to: clearing, amount: formatAmount(total, transfer.currency), fee: formatAmount(fee), holdId: transfer.holdId }, {
-    settles: { holdId: transfer.holdId!, trigger: 'capture', capturedAmount: total },
-  });
+  return posting(
+    transfer,
+    transactionId,
+    'CAPTURE',
+    legs,
+    at,
+    {
+      from: transfer.walletId,
+      to: clearing,
+      amount: formatAmount(total, transfer.currency),
+      fee: formatAmount(fee),
+      holdId: transfer.holdId,
+    },
+    {
+      settles: { holdId: transfer.holdId!, trigger: 'capture', capturedAmount: total },
+    },
+  );
 }
 
 /** The hold released (failed, rejected or cancelled): amount + fee back to available, and off the wallet's period spend. */
 export function withdrawalVoid(transfer: Transfer, transactionId: string, at: string): PostingChange {
   const total = totalOf(transfer);
   const spend = spendReturned(transfer.walletId, total, new Date(transfer.createdAt), new Date(at));
-  return posting(transfer, transactionId, 'VOID', voidLegs({ walletId: transfer.walletId, amount: total }), at, { from: transfer.walletId, to: transfer.walletId, amount: formatAmount(total, transfer.currency), holdId: transfer.holdId }, {
-    settles: { holdId: transfer.holdId!, trigger: 'void', capturedAmount: new Big(0) },
-    ...(spend ? { spend } : {}),
-  });
+  return posting(
+    transfer,
+    transactionId,
+    'VOID',
+    voidLegs({ walletId: transfer.walletId, amount: total }),
+    at,
+    {
+      from: transfer.walletId,
+      to: transfer.walletId,
+      amount: formatAmount(total, transfer.currency),
+      holdId: transfer.holdId,
+    },
+    {
+      settles: { holdId: transfer.holdId!, trigger: 'void', capturedAmount: new Big(0) },
+      ...(spend ? { spend } : {}),
+    },
+  );
 }
 
 /** The credit of a settled deposit, into `bucket`: `pending` (`pendingBalance`) when it must clear first. */
-export function depositCredit(transfer: Transfer, transactionId: string, at: string, bucket: 'pending' | 'available'): PostingChange {
+export function depositCredit(
+  transfer: Transfer,
+  transactionId: string,
+  at: string,
+  bucket: 'pending' | 'available',
+): PostingChange {
   const amount = new Big(transfer.amount);
   const fee = new Big(transfer.fee);
   const clearing = clearingAccountOf(transfer.rail);
@@ -79,7 +137,12 @@ export function depositCredit(transfer: Transfer, transactionId: string, at: str
     { account: walletAccount(transfer.walletId), amount: amount.minus(fee), bucket, settlesHold: true },
     ...feeLeg(fee),
   ];
-  return posting(transfer, transactionId, 'DEPOSIT', legs, at, { from: clearing, to: transfer.walletId, amount: formatAmount(amount, transfer.currency), fee: formatAmount(fee) });
+  return posting(transfer, transactionId, 'DEPOSIT', legs, at, {
+    from: clearing,
+    to: transfer.walletId,
+    amount: formatAmount(amount, transfer.currency),
+    fee: formatAmount(fee),
+  });
 }
 
 /** The end of a deposit's clearing: pending -> available (also on a frozen wallet: the money arrived while it was active). */
@@ -89,13 +152,35 @@ export function clearingRelease(transfer: Transfer, transactionId: string, at: s
     { account: wallet, amount: net.times(-1), bucket: 'pending', settlesHold: true },
     { account: wallet, amount: net, bucket: 'available', settlesHold: true },
   ];
-  return posting(transfer, transactionId, 'CLEARING_RELEASE', legs, at, { from: transfer.walletId, to: transfer.walletId, amount: formatAmount(net, transfer.currency) });
+  return posting(transfer, transactionId, 'CLEARING_RELEASE', legs, at, {
+    from: transfer.walletId,
+    to: transfer.walletId,
+    amount: formatAmount(net, transfer.currency),
+  });
 }
 
-export function internalPosting(transfer: Transfer, transactionId: string, at: string, spend: SpendCount): PostingChange {
+export function internalPosting(
+  transfer: Transfer,
+  transactionId: string,
+  at: string,
+  spend: SpendCount,
+): PostingChange {
   const amount = new Big(transfer.amount);
-  return posting(transfer, transactionId, 'INTERNAL_TRANSFER', transferLegs(walletAccount(transfer.walletId), walletAccount(transfer.toWalletId!), amount), at, { from: transfer.walletId, to: transfer.toWalletId, amount: formatAmount(amount), ...(transfer.description ? { description: transfer.description } : {}) }, {
-    spend,
-    ...(transfer.description ? { description: transfer.description } : {}),
-  });
+  return posting(
+    transfer,
+    transactionId,
+    'INTERNAL_TRANSFER',
+    transferLegs(walletAccount(transfer.walletId), walletAccount(transfer.toWalletId!), amount),
+    at,
+    {
+      from: transfer.walletId,
+      to: transfer.toWalletId,
+      amount: formatAmount(amount),
+      ...(transfer.description ? { description: transfer.description } : {}),
+    },
+    {
+      spend,
+      ...(transfer.description ? { description: transfer.description } : {}),
+    },
+  );
 }

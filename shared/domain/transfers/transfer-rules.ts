@@ -3,7 +3,13 @@ import { ApiError, validationError } from '../errors.js';
 import { formatAmount, roundToCents } from '../money.js';
 import type { Environment } from '../tenancy.js';
 import { usdcRecipientName } from '../policies/recipients.js';
-import { DEFAULT_USDC_CHAIN, USDC_CHAIN_NAMES, usdcAddressProblem, usdcChainNamed, type UsdcChain } from '../usdc/addresses.js';
+import {
+  DEFAULT_USDC_CHAIN,
+  USDC_CHAIN_NAMES,
+  usdcAddressProblem,
+  usdcChainNamed,
+  type UsdcChain,
+} from '../usdc/addresses.js';
 import type { Counterparty, ExternalRail, TransferDirection } from './types.js';
 
 /** interface-spec 8 and decisions.md section 2: deposits and withdrawals pay 0.5 %, at least 0.25; internal transfers are free. */
@@ -21,7 +27,10 @@ export function transferFeeOf(direction: TransferDirection, amount: Big): Big {
 /** A deposit of at least 25.00 (and so always more than its fee). */
 export function assertDepositAmount(amount: Big): void {
   if (amount.lt(MINIMUM_DEPOSIT)) {
-    throw new ApiError('INVALID_AMOUNT', `amount: the minimum deposit is ${formatAmount(MINIMUM_DEPOSIT)}`, { field: 'amount', minimum: formatAmount(MINIMUM_DEPOSIT) });
+    throw new ApiError('INVALID_AMOUNT', `amount: the minimum deposit is ${formatAmount(MINIMUM_DEPOSIT)}`, {
+      field: 'amount',
+      minimum: formatAmount(MINIMUM_DEPOSIT),
+    });
   }
 }
 
@@ -64,7 +73,11 @@ export function assertRailCurrency(rail: ExternalRail, currency: 'USD' | 'USDC',
 }
 
 /** The chain of a USDC counterparty (any case, canonical name kept) and its address, checked for that chain and kept as given. */
-export function usdcCounterparty(field: string, address: string, chainName: string | undefined): { type: 'USDC'; address: string; chain: UsdcChain } {
+export function usdcCounterparty(
+  field: string,
+  address: string,
+  chainName: string | undefined,
+): { type: 'USDC'; address: string; chain: UsdcChain } {
   const chain = usdcChainNamed(chainName ?? DEFAULT_USDC_CHAIN);
   if (!chain) throw validationError(`${field}.chain`, `must be one of ${USDC_CHAIN_NAMES.join(', ')}`);
   const problem = usdcAddressProblem(chain, address);
@@ -78,6 +91,7 @@ export function usdcCounterparty(field: string, address: string, chainName: stri
  * policies/recipients.ts); a bank given by numbers or a provider's id has none.
  */
 export function withdrawalRecipientOf(counterparty: Counterparty): string | undefined {
-  if (counterparty.type === 'USDC') return usdcRecipientName(usdcChainNamed(counterparty.chain) ?? DEFAULT_USDC_CHAIN, counterparty.address);
+  if (counterparty.type === 'USDC')
+    return usdcRecipientName(usdcChainNamed(counterparty.chain) ?? DEFAULT_USDC_CHAIN, counterparty.address);
   return counterparty.bankAccountId;
 }

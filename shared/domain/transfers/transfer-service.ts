@@ -42,8 +42,20 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
   const counterparties = createTransferCounterparties(deps.store, options.sealer);
   const scheduleClearing = clearingScheduler(options.expiries);
   const transitions = createTransferTransitions(deps, scheduleClearing);
-  const { get, list, deposit, withdraw, internal, cancel } = createTransferOperations(deps, { rails, counterparties, transitions, workflows: options.workflows, log });
-  const { runStep, releaseClearing, reconcileDue } = createTransferWorkflowSteps(deps, { rails, counterparties, transitions, scheduleClearing, log });
+  const { get, list, deposit, withdraw, internal, cancel } = createTransferOperations(deps, {
+    rails,
+    counterparties,
+    transitions,
+    workflows: options.workflows,
+    log,
+  });
+  const { runStep, releaseClearing, reconcileDue } = createTransferWorkflowSteps(deps, {
+    rails,
+    counterparties,
+    transitions,
+    scheduleClearing,
+    log,
+  });
   const { advance } = createSandboxAdvance(deps, { transitions, load: get });
   return { deposit, withdraw, internal, get, list, cancel, advance, runStep, releaseClearing, reconcileDue };
 }

@@ -37,8 +37,20 @@ interface TransitionWrites {
 }
 
 const EVENT_OF = {
-  DEPOSIT: { submit: 'deposit.initiated', complete: 'deposit.completed', fail: 'deposit.failed', reject: 'deposit.failed', cancel: 'deposit.cancelled' },
-  WITHDRAWAL: { submit: 'withdrawal.initiated', complete: 'withdrawal.completed', fail: 'withdrawal.failed', reject: 'withdrawal.failed', cancel: 'withdrawal.cancelled' },
+  DEPOSIT: {
+    submit: 'deposit.initiated',
+    complete: 'deposit.completed',
+    fail: 'deposit.failed',
+    reject: 'deposit.failed',
+    cancel: 'deposit.cancelled',
+  },
+  WITHDRAWAL: {
+    submit: 'withdrawal.initiated',
+    complete: 'withdrawal.completed',
+    fail: 'withdrawal.failed',
+    reject: 'withdrawal.failed',
+    cancel: 'withdrawal.cancelled',
+  },
 } as const;
 
 /** The transfer as it is now (after a transition lost to another step, a cancel or the test helper). */
@@ -55,22 +67,52 @@ export async function reloadTransfer(store: Pick<TransferStore, 'getTransfer'>, 
  * was no longer in a `from` state (another step, a cancel or a test helper changed it first): the
  * caller reads it again. `scheduleClearing` is called after a deposit that must clear completes.
  */
-export function createTransferTransitions(deps: ServiceDeps<TransferStore>, scheduleClearing: (transfer: Transfer) => Promise<void>) {
+export function createTransferTransitions(
+  deps: ServiceDeps<TransferStore>,
+  scheduleClearing: (transfer: Transfer) => Promise<void>,
+) {
   const { store, clock, ids } = deps;
 
-  async function transition(transfer: Transfer, trigger: TransferTrigger, set: Partial<Transfer>, writes: TransitionWrites): Promise<Transfer | undefined> {
+  async function transition(
+    transfer: Transfer,
+    trigger: TransferTrigger,
+    set: Partial<Transfer>,
+    writes: TransitionWrites,
+  ): Promise<Transfer | undefined> {
     const after: Transfer = { ...transfer, ...set, status: TRANSFER_STATES[trigger].to };
     const at = clock.now().toISOString();
     const direction = transfer.direction as 'DEPOSIT' | 'WITHDRAWAL';
     const changes: ChangeOf<TransferStore>[] = [
       { type: 'transitionTransfer', transferId: transfer.id, trigger, set },
       ...(writes.movement ? [writes.movement] : []),
-      eventChange({ organizationId: transfer.organizationId, environment: transfer.environment, type: EVENT_OF[direction][trigger], data: presentTransfer(after), createdAt: at }, ids),
+      eventChange(
+        {
+          organizationId: transfer.organizationId,
+          environment: transfer.environment,
+          type: EVENT_OF[direction][trigger],
+          data: presentTransfer(after),
+          createdAt: at,
+        },
+        ids,
+      ),
       ...writes.events,
     ];
     if (writes.audit) {
       changes.push(
-        auditChange({ organizationId: transfer.organizationId, environment: transfer.environment, actor: writes.audit.actor, action: writes.audit.action, resource: 'transfer', resourceId: transfer.id, walletId: transfer.walletId, metadata: { from: transfer.status, to: after.status }, createdAt: at }, ids),
+        auditChange(
+          {
+            organizationId: transfer.organizationId,
+            environment: transfer.environment,
+            actor: writes.audit.actor,
+            action: writes.audit.action,
+            resource: 'transfer',
+            resourceId: transfer.id,
+            walletId: transfer.walletId,
+            metadata: { from: transfer.status, to: after.status },
+            createdAt: at,
+          },
+          ids,
+        ),
       );
     }
     try {
@@ -88,8 +130,17 @@ export function createTransferTransitions(deps: ServiceDeps<TransferStore>, sche
   }
 
   /** INITIATED -> PENDING: the rail took the transfer (the test helper's forced submission names its own acceptance). */
-  function submit(transfer: Transfer, accepted: RailAcceptance, audit?: TransitionAudit): Promise<Transfer | undefined> {
-    const set = { submittedAt: clock.now().toISOString(), settleAt: accepted.settleAt, railReference: accepted.reference, reconcileAt: reconcileAfter(transfer.environment, new Date(accepted.settleAt), deps.timeScale) };
+  function submit(
+    transfer: Transfer,
+    accepted: RailAcceptance,
+    audit?: TransitionAudit,
+  ): Promise<Transfer | undefined> {
+    const set = {
+      submittedAt: clock.now().toISOString(),
+      settleAt: accepted.settleAt,
+      railReference: accepted.reference,
+      reconcileAt: reconcileAfter(transfer.environment, new Date(accepted.settleAt), deps.timeScale),
+    };
     return transition(transfer, 'submit', set, { events: [], audit });
   }
 
@@ -112,7 +163,13 @@ export function createTransferTransitions(deps: ServiceDeps<TransferStore>, sche
   }
 
   /** A transfer that ends without moving money: a withdrawal's hold is voided (amount and fee available again). */
-  function endUnpaid(transfer: Transfer, trigger: 'reject' | 'fail' | 'cancel', at: string, set: Partial<Transfer>, audit: TransitionAudit | undefined): Promise<Transfer | undefined> {
+  function endUnpaid(
+    transfer: Transfer,
+    trigger: 'reject' | 'fail' | 'cancel',
+    at: string,
+    set: Partial<Transfer>,
+    audit: TransitionAudit | undefined,
+  ): Promise<Transfer | undefined> {
     const movement = transfer.direction === 'WITHDRAWAL' ? withdrawalVoid(transfer, ids('transaction'), at) : undefined;
     return transition(transfer, trigger, set, { ...(movement ? { movement } : {}), events: [], audit });
   }
@@ -125,7 +182,12 @@ export function createTransferTransitions(deps: ServiceDeps<TransferStore>, sche
   function captureWithdrawal(transfer: Transfer, audit: TransitionAudit | undefined): Promise<Transfer | undefined> {
     const at = clock.now().toISOString();
     const transactionId = ids('transaction');
-    return transition(transfer, 'complete', { completedAt: at, transactionId }, { movement: withdrawalCapture(transfer, transactionId, at), events: [], audit });
+    return transition(
+      transfer,
+      'complete',
+      { completedAt: at, transactionId },
+      { movement: withdrawalCapture(transfer, transactionId, at), events: [], audit },
+    );
   }
 
   /** The deposit's net amount to the wallet: an ACH deposit into `pendingBalance` until its clearing ends (wallet.funds_pending). */
@@ -134,20 +196,55 @@ export function createTransferTransitions(deps: ServiceDeps<TransferStore>, sche
     const at = now.toISOString();
     const transactionId = ids('transaction');
     const clears = transfer.rail === 'ACH';
-    const availableAt = clears ? new Date(now.getTime() + scaledMs(transfer.environment, ACH_CLEARING_MS[transfer.environment], deps.timeScale)).toISOString() : undefined;
+    const availableAt = clears
+      ? new Date(
+          now.getTime() + scaledMs(transfer.environment, ACH_CLEARING_MS[transfer.environment], deps.timeScale),
+        ).toISOString()
+      : undefined;
     const net = netAmountOf(transfer);
     const fundsPending = clears
-      ? [eventChange({ organizationId: transfer.organizationId, environment: transfer.environment, type: 'wallet.funds_pending', data: { walletId: transfer.walletId, transferId: transfer.id, amount: formatAmount(net), availableAt: availableAt! }, createdAt: at }, ids)]
+      ? [
+          eventChange(
+            {
+              organizationId: transfer.organizationId,
+              environment: transfer.environment,
+              type: 'wallet.funds_pending',
+              data: {
+                walletId: transfer.walletId,
+                transferId: transfer.id,
+                amount: formatAmount(net),
+                availableAt: availableAt!,
+              },
+              createdAt: at,
+            },
+            ids,
+          ),
+        ]
       : [];
     try {
-      const set = { completedAt: at, transactionId, ...(clears ? { clearing: 'PENDING' as const, availableAt, reconcileAt: reconcileAfter(transfer.environment, new Date(availableAt!), deps.timeScale) } : {}) };
-      const after = await transition(transfer, 'complete', set, { movement: depositCredit(transfer, transactionId, at, clears ? 'pending' : 'available'), events: fundsPending, audit });
+      const set = {
+        completedAt: at,
+        transactionId,
+        ...(clears
+          ? {
+              clearing: 'PENDING' as const,
+              availableAt,
+              reconcileAt: reconcileAfter(transfer.environment, new Date(availableAt!), deps.timeScale),
+            }
+          : {}),
+      };
+      const after = await transition(transfer, 'complete', set, {
+        movement: depositCredit(transfer, transactionId, at, clears ? 'pending' : 'available'),
+        events: fundsPending,
+        audit,
+      });
       if (after?.clearing === 'PENDING') await scheduleClearing(after);
       return after;
     } catch (error) {
       // The wallet can not take the money any more (closed: agent deletion waits for open transfers, so
       // only a wallet gone another way): the deposit fails and the rail returns it. A paused wallet takes it.
-      if (error instanceof ApiError && (error.code === 'INVALID_STATE' || error.code === 'WALLET_NOT_FOUND')) return fail(transfer, error.code === 'INVALID_STATE' ? 'WALLET_CLOSED' : error.code, audit);
+      if (error instanceof ApiError && (error.code === 'INVALID_STATE' || error.code === 'WALLET_NOT_FOUND'))
+        return fail(transfer, error.code === 'INVALID_STATE' ? 'WALLET_CLOSED' : error.code, audit);
       throw error;
     }
   }

@@ -31,7 +31,11 @@ export function clearingScheduler(expiries: ExpiryScheduler | undefined): (trans
   };
 }
 
-const outputOf = (transfer: Transfer): TransferStepOutput => ({ transferId: transfer.id, status: transfer.status, ...(transfer.status === 'PENDING' && transfer.settleAt ? { settleAt: transfer.settleAt } : {}) });
+const outputOf = (transfer: Transfer): TransferStepOutput => ({
+  transferId: transfer.id,
+  status: transfer.status,
+  ...(transfer.status === 'PENDING' && transfer.settleAt ? { settleAt: transfer.settleAt } : {}),
+});
 
 /**
  * The work that moves a transfer after its creation: the transfer workflow's steps (submit,
@@ -47,7 +51,8 @@ export function createTransferWorkflowSteps(deps: ServiceDeps<TransferStore>, op
   async function submitToRail(transfer: Transfer): Promise<Transfer | undefined> {
     const told = await counterparties.submissionOf(transfer);
     // A linked bank account deleted before submission: nothing to send the money to or take it from.
-    if (told.counterparty.kind === 'bank' && !told.counterparty.accountNumber && !told.counterparty.counterpartyId) return transitions.reject(transfer, 'BANK_ACCOUNT_DELETED');
+    if (told.counterparty.kind === 'bank' && !told.counterparty.accountNumber && !told.counterparty.counterpartyId)
+      return transitions.reject(transfer, 'BANK_ACCOUNT_DELETED');
     const result = await rails[transfer.environment].submit(told);
     if (!result.accepted) return transitions.reject(transfer, result.reason);
     return transitions.submit(transfer, { reference: result.reference, settleAt: result.settleAt });
@@ -68,8 +73,12 @@ export function createTransferWorkflowSteps(deps: ServiceDeps<TransferStore>, op
       return outputOf(transfer);
     }
     const settlement = await rails[transfer.environment].settlement(counterparties.submittedOf(transfer));
-    if (settlement.outcome === 'PENDING') return { transferId: transfer.id, status: 'PENDING', settleAt: settlement.settleAt };
-    const after = settlement.outcome === 'FAILED' ? await transitions.fail(transfer, settlement.reason) : await transitions.complete(transfer);
+    if (settlement.outcome === 'PENDING')
+      return { transferId: transfer.id, status: 'PENDING', settleAt: settlement.settleAt };
+    const after =
+      settlement.outcome === 'FAILED'
+        ? await transitions.fail(transfer, settlement.reason)
+        : await transitions.complete(transfer);
     return outputOf(after ?? (await reloadTransfer(store, transfer.id)));
   }
 
@@ -85,7 +94,16 @@ export function createTransferWorkflowSteps(deps: ServiceDeps<TransferStore>, op
       await store.commit([
         { type: 'releaseClearing', transferId },
         clearingRelease(transfer, ids('transaction'), at, net),
-        eventChange({ organizationId: transfer.organizationId, environment: transfer.environment, type: 'wallet.funds_available', data: { walletId: transfer.walletId, transferId, amount: formatAmount(net) }, createdAt: at }, ids),
+        eventChange(
+          {
+            organizationId: transfer.organizationId,
+            environment: transfer.environment,
+            type: 'wallet.funds_available',
+            data: { walletId: transfer.walletId, transferId, amount: formatAmount(net) },
+            createdAt: at,
+          },
+          ids,
+        ),
       ]);
       return 'released';
     } catch (error) {
@@ -114,11 +132,19 @@ export function createTransferWorkflowSteps(deps: ServiceDeps<TransferStore>, op
       try {
         const after = await store.getTransfer(transfer.id);
         if (after?.reconcileAt && after.reconcileAt === transfer.reconcileAt) {
-          await store.commit([{ type: 'deferReconcile', transferId: after.id, status: after.status, reconcileAt: reconcileAfter(after.environment, clock.now(), deps.timeScale) }]);
+          await store.commit([
+            {
+              type: 'deferReconcile',
+              transferId: after.id,
+              status: after.status,
+              reconcileAt: reconcileAfter(after.environment, clock.now(), deps.timeScale),
+            },
+          ]);
         }
       } catch (error) {
         // Moved meanwhile (INVALID_STATE): nothing to defer. Anything else: logged; the next run sees it again.
-        if (!(error instanceof ApiError && error.code === 'INVALID_STATE')) log.error(`deferring ${transfer.id} failed`, error);
+        if (!(error instanceof ApiError && error.code === 'INVALID_STATE'))
+          log.error(`deferring ${transfer.id} failed`, error);
       }
     }
     return due.length;

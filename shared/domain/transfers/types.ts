@@ -84,4 +84,10 @@ export interface Transfer {
 }
 
 export type TransferStatus = 'INITIATED' | 'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-export const TRANSFER_STATUSES = everyOf<TransferStatus>()(['INITIATED', 'PENDING', 'COMPLETED', 'FAILED', 'CANCELLED']);
+export const TRANSFER_STATUSES = everyOf<TransferStatus>()([
+  'INITIATED',
+  'PENDING',
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+]);

@@ -49,7 +49,9 @@ function evmAddressProblem(address: string): string | undefined {
   if (!EVM_ADDRESS.test(address)) return 'must be 0x followed by 40 hexadecimal digits';
   const letters = address.slice(2);
   if (letters === letters.toLowerCase() || letters === letters.toUpperCase()) return undefined;
-  return evmChecksumAddress(address) === address ? undefined : 'has an invalid EIP-55 checksum (mixed case must be the checksummed form)';
+  return evmChecksumAddress(address) === address
+    ? undefined
+    : 'has an invalid EIP-55 checksum (mixed case must be the checksummed form)';
 }
 
 const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

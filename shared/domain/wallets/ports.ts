@@ -17,7 +17,14 @@ export type WalletChange =
    * its `from` states (WALLET_STATES); without one (a field update such as key rotation), in any
    * state but closed. A closed wallet never changes again.
    */
-  | { type: 'updateWallet'; walletId: string; trigger?: WalletTrigger; set: Partial<Pick<Wallet, 'status' | 'deletedAt' | 'activeKeyId'>>; expectedActiveKeyId?: string; expectedBalance?: Big };
+  | {
+      type: 'updateWallet';
+      walletId: string;
+      trigger?: WalletTrigger;
+      set: Partial<Pick<Wallet, 'status' | 'deletedAt' | 'activeKeyId'>>;
+      expectedActiveKeyId?: string;
+      expectedBalance?: Big;
+    };
 
 export interface WalletReader {
   getWallet(walletId: string): Promise<Wallet | undefined>;
@@ -40,7 +47,12 @@ export interface StatementPage {
   lastKey?: Record<string, unknown>;
 }
 
-export interface WalletStore extends WalletReader, Omit<IdempotencyStore, 'commit'>, IdempotencyCompleter, ChangeCommitter<WalletChange | PostingChange | IdempotencyChange | AuditChange> {
+export interface WalletStore
+  extends
+    WalletReader,
+    Omit<IdempotencyStore, 'commit'>,
+    IdempotencyCompleter,
+    ChangeCommitter<WalletChange | PostingChange | IdempotencyChange | AuditChange> {
   listWallets(organizationId: string, environment: Environment, page: PageRequest): Promise<Page<Wallet>>;
   getStatement(walletId: string, page: PageRequest): Promise<StatementPage>;
 }

@@ -25,5 +25,13 @@ export function newWallet(fields: {
 }
 
 export function newMainWallet(id: string, organizationId: string, environment: Environment, createdAt: string): Wallet {
-  return newWallet({ id, organizationId, environment, name: MAIN_WALLET_NAME, walletType: 'ORG', isMain: true, createdAt });
+  return newWallet({
+    id,
+    organizationId,
+    environment,
+    name: MAIN_WALLET_NAME,
+    walletType: 'ORG',
+    isMain: true,
+    createdAt,
+  });
 }

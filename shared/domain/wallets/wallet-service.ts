@@ -2,7 +2,13 @@ import Big from 'big.js';
 import type { AuditAction } from '../audit/actions.js';
 import { loadAccessibleWallet, scopeOf } from '../access.js';
 import { auditChange, eventChange } from '../audit/audit.js';
-import { claimOf, fingerprintOf, postingClaim, runIdempotent, type IdempotentResponse } from '../idempotency/idempotency.js';
+import {
+  claimOf,
+  fingerprintOf,
+  postingClaim,
+  runIdempotent,
+  type IdempotentResponse,
+} from '../idempotency/idempotency.js';
 import { ApiError } from '../errors.js';
 import { SYSTEM_ACCOUNTS, systemAccount, transferLegs, walletAccount } from '../ledger/posting.js';
 import { formatAmount, formatBalance, parseAmount } from '../money.js';
@@ -24,18 +30,47 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
   const { store, clock, ids, limits } = deps;
   const sandboxFundingMax = new Big(limits.sandboxFundingMax);
 
-  async function create(ctx: RequestContext, action: AuditAction, input: { name: string; agentName?: string | undefined }): Promise<Wallet> {
+  async function create(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: { name: string; agentName?: string | undefined },
+  ): Promise<Wallet> {
     const scope = scopeOf(ctx.principal);
     const now = clock.now().toISOString();
-    const wallet = newWallet({ id: ids('wallet'), ...scope, name: input.name, agentName: input.agentName, walletType: 'ORG', isMain: false, createdAt: now });
+    const wallet = newWallet({
+      id: ids('wallet'),
+      ...scope,
+      name: input.name,
+      agentName: input.agentName,
+      walletType: 'ORG',
+      isMain: false,
+      createdAt: now,
+    });
     await store.commit([
       { type: 'reserveWalletSlot', ...scope, limit: limits.walletsPerEnvironment },
       { type: 'createWallet', wallet },
       auditChange(
-        { ...scope, actor: ctx.actor, action, resource: 'wallet', resourceId: wallet.id, walletId: wallet.id, metadata: { name: wallet.name, walletType: wallet.walletType }, createdAt: now },
+        {
+          ...scope,
+          actor: ctx.actor,
+          action,
+          resource: 'wallet',
+          resourceId: wallet.id,
+          walletId: wallet.id,
+          metadata: { name: wallet.name, walletType: wallet.walletType },
+          createdAt: now,
+        },
         ids,
       ),
-      eventChange({ ...scope, type: 'wallet.created', data: { id: wallet.id, name: wallet.name, walletType: wallet.walletType }, createdAt: now }, ids),
+      eventChange(
+        {
+          ...scope,
+          type: 'wallet.created',
+          data: { id: wallet.id, name: wallet.name, walletType: wallet.walletType },
+          createdAt: now,
+        },
+        ids,
+      ),
     ]);
     return wallet;
   }
@@ -61,20 +96,40 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
    * written in flight and completed with the answer; a request that died in between is answered
    * from the record once it is stale.
    */
-  async function fundWithKey(ctx: RequestContext, action: AuditAction, walletId: string, rawAmount: unknown, idempotencyKey: string | undefined): Promise<IdempotentResponse<FundResult>> {
+  async function fundWithKey(
+    ctx: RequestContext,
+    action: AuditAction,
+    walletId: string,
+    rawAmount: unknown,
+    idempotencyKey: string | undefined,
+  ): Promise<IdempotentResponse<FundResult>> {
     const scope = scopeOf(ctx.principal);
-    if (scope.environment !== 'SANDBOX') throw new ApiError('SANDBOX_ONLY', 'Funding exists only in the sandbox; deposit with a transfer in production.');
+    if (scope.environment !== 'SANDBOX')
+      throw new ApiError('SANDBOX_ONLY', 'Funding exists only in the sandbox; deposit with a transfer in production.');
     const amount = parseAmount(rawAmount);
     if (amount.gt(sandboxFundingMax)) {
-      throw new ApiError('INVALID_AMOUNT', `amount: at most ${formatAmount(sandboxFundingMax)} per funding call`, { field: 'amount', max: formatAmount(sandboxFundingMax) });
+      throw new ApiError('INVALID_AMOUNT', `amount: at most ${formatAmount(sandboxFundingMax)} per funding call`, {
+        field: 'amount',
+        max: formatAmount(sandboxFundingMax),
+      });
     }
     const amountText = formatAmount(amount);
-    const fingerprint = fingerprintOf('wallet.fund', { walletId, amount: amountText, scope: ctx.principal.walletId ?? 'organization' });
+    const fingerprint = fingerprintOf('wallet.fund', {
+      walletId,
+      amount: amountText,
+      scope: ctx.principal.walletId ?? 'organization',
+    });
     const claim = idempotencyKey === undefined ? undefined : await claimOf(scope, idempotencyKey, fingerprint);
     // The balance right after this posting (it may already include concurrent movements).
     const answer = async (transactionId: string, fundedWalletId: string): Promise<IdempotentResponse<FundResult>> => {
       const after = await store.getWallet(fundedWalletId);
-      const body: FundResult = { walletId: fundedWalletId, transactionId, amount: amountText, newBalance: formatBalance(after?.balance ?? new Big(0)), currency: 'USD' };
+      const body: FundResult = {
+        walletId: fundedWalletId,
+        transactionId,
+        amount: amountText,
+        newBalance: formatBalance(after?.balance ?? new Big(0)),
+        currency: 'USD',
+      };
       if (claim) await store.completeIdempotentMovement(transactionId, JSON.stringify(body));
       return { status: 200, body, replayed: false };
     };
@@ -94,7 +149,16 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
               legs: transferLegs(systemAccount(SYSTEM_ACCOUNTS.sandboxFunding), walletAccount(wallet.id), amount),
               createdAt: now,
               description: 'Sandbox funding',
-              attributes: { from: SYSTEM_ACCOUNTS.sandboxFunding, to: wallet.id, amount: amountText, fee: '0.00', status: 'POSTED', postedAt: now, requestedByKeyId: ctx.principal.keyId, ...(idempotencyKey ? { idempotencyKey } : {}) },
+              attributes: {
+                from: SYSTEM_ACCOUNTS.sandboxFunding,
+                to: wallet.id,
+                amount: amountText,
+                fee: '0.00',
+                status: 'POSTED',
+                postedAt: now,
+                requestedByKeyId: ctx.principal.keyId,
+                ...(idempotencyKey ? { idempotencyKey } : {}),
+              },
               record: 'create',
               ...(keyClaim ? { idempotency: { ...postingClaim(keyClaim), awaitsReply: true } } : {}),
               // Audit entry (wallet.fund) and event (wallet.funded) are projected from the journal record.
@@ -108,7 +172,12 @@ export function createWalletService(deps: ServiceDeps<WalletStore>) {
     return response as IdempotentResponse<FundResult>;
   }
 
-  async function fund(ctx: RequestContext, action: AuditAction, walletId: string, rawAmount: unknown): Promise<FundResult> {
+  async function fund(
+    ctx: RequestContext,
+    action: AuditAction,
+    walletId: string,
+    rawAmount: unknown,
+  ): Promise<FundResult> {
     return (await fundWithKey(ctx, action, walletId, rawAmount, undefined)).body;
   }
 

@@ -20,7 +20,13 @@ export function retryDelayMs(attempt: number, random: number = Math.random()): n
  * When to try again after a failed attempt, or null when the window is over (dead-lettered).
  * `scale` divides every duration (TIME_SCALE in sandbox, 1 in production).
  */
-export function nextAttemptAt(input: { attempt: number; firstAttemptAt: number; now: number; scale: number; random?: number }): number | null {
+export function nextAttemptAt(input: {
+  attempt: number;
+  firstAttemptAt: number;
+  now: number;
+  scale: number;
+  random?: number;
+}): number | null {
   const next = input.now + retryDelayMs(input.attempt, input.random) / input.scale;
   return next - input.firstAttemptAt > RETRY_WINDOW_MS / input.scale ? null : next;
 }

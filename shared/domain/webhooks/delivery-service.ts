@@ -7,7 +7,8 @@ import type { DeliveryMessage, DeliveryQueue, DeliveryStore, SecretCipher, Webho
 import { matchesFilter, type Webhook, type WebhookDelivery } from './types.js';
 
 export interface DeliveryDeps {
-  store: Pick<DeliveryStore, 'getWebhook' | 'getDelivery' | 'createDelivery' | 'saveDelivery' | 'recordAttempt'> & Partial<Pick<DeliveryStore, 'enabledWebhooks'>>;
+  store: Pick<DeliveryStore, 'getWebhook' | 'getDelivery' | 'createDelivery' | 'saveDelivery' | 'recordAttempt'> &
+    Partial<Pick<DeliveryStore, 'enabledWebhooks'>>;
   queue: DeliveryQueue;
   sender: WebhookSender;
   secrets: SecretCipher;
@@ -29,7 +30,8 @@ export interface DeliveryDeps {
 export const SECRET_UNAVAILABLE = 'The signing secret could not be opened on our side; nothing was sent.';
 
 /** The delivery of an event to a webhook has an id derived from both: an event seen twice is delivered once. */
-export const deliveryIdOf = (webhookId: string, eventId: string) => derivedId('delivery', `delivery|${webhookId}|${eventId}`);
+export const deliveryIdOf = (webhookId: string, eventId: string) =>
+  derivedId('delivery', `delivery|${webhookId}|${eventId}`);
 
 /**
  * Webhook delivery (decisions.md section 8), the consumer of the webhook-delivery queue: fans an
@@ -60,7 +62,9 @@ export function createDeliveryService(deps: DeliveryDeps) {
 
   async function fanOut(event: OutboxEvent): Promise<number> {
     if (!deps.store.enabledWebhooks) throw new Error('fan-out needs enabledWebhooks');
-    const webhooks = (await deps.store.enabledWebhooks(event.organizationId, event.environment)).filter((webhook) => matchesFilter(webhook, event.type));
+    const webhooks = (await deps.store.enabledWebhooks(event.organizationId, event.environment)).filter((webhook) =>
+      matchesFilter(webhook, event.type),
+    );
     let attempted = 0;
     for (const webhook of webhooks) {
       const delivery = await newDelivery(webhook, event);
@@ -81,22 +85,38 @@ export function createDeliveryService(deps: DeliveryDeps) {
       result = { statusCode: null, error: 'The webhook was deleted.' };
     } else {
       const secret = await deps.secrets.decrypt(webhook.secret).catch((error: unknown) => {
-        (deps.log ?? console).error(`delivery ${delivery.id}: the signing secret of ${webhook.id} could not be opened`, error instanceof Error ? error.message : 'unknown error');
+        (deps.log ?? console).error(
+          `delivery ${delivery.id}: the signing secret of ${webhook.id} could not be opened`,
+          error instanceof Error ? error.message : 'unknown error',
+        );
         return undefined;
       });
       if (secret === undefined) {
         result = { statusCode: null, error: SECRET_UNAVAILABLE };
       } else {
         const body = JSON.stringify(webhookBodyOf(delivery.event));
-        const headers = { 'content-type': 'application/json', 'user-agent': 'Allowance-Webhooks/1', ...deps.sign(secret, delivery.event.id, Math.floor(startedAt / 1000), body) };
-        result = await deps.sender.post({ url: webhook.url, environment: webhook.environment, headers, body, timeoutMs: DELIVERY_TIMEOUT_MS });
+        const headers = {
+          'content-type': 'application/json',
+          'user-agent': 'Allowance-Webhooks/1',
+          ...deps.sign(secret, delivery.event.id, Math.floor(startedAt / 1000), body),
+        };
+        result = await deps.sender.post({
+          url: webhook.url,
+          environment: webhook.environment,
+          headers,
+          body,
+          timeoutMs: DELIVERY_TIMEOUT_MS,
+        });
       }
     }
     const durationMs = Math.max(0, now() - startedAt);
     const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const scale = delivery.environment === 'SANDBOX' ? deps.timeScale : 1;
     const gone = !webhook || webhook.status !== 'ENABLED';
-    const next = delivered || manual || gone ? null : nextAttemptAt({ attempt: number, firstAttemptAt, now: now(), scale, random: random() });
+    const next =
+      delivered || manual || gone
+        ? null
+        : nextAttemptAt({ attempt: number, firstAttemptAt, now: now(), scale, random: random() });
     // A deleted webhook's attempts end FAILED, not in the DLQ: nobody needs to look at them.
     const outcome = delivered ? 'SUCCEEDED' : manual || gone ? 'FAILED' : next === null ? 'DEAD_LETTERED' : 'RETRYING';
     const error = delivered ? null : (result.error ?? `HTTP ${result.statusCode}`);
@@ -120,8 +140,13 @@ export function createDeliveryService(deps: DeliveryDeps) {
       return;
     }
     const status = outcome === 'RETRYING' ? 'PENDING' : outcome;
-    await deps.store.saveDelivery({ ...attempted, nextAttemptAt: next === null ? null : new Date(next).toISOString(), status });
-    if (next !== null) await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id, notBefore: next }, next - now());
+    await deps.store.saveDelivery({
+      ...attempted,
+      nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+      status,
+    });
+    if (next !== null)
+      await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id, notBefore: next }, next - now());
     else if (outcome === 'DEAD_LETTERED') await deps.queue.deadLetter({ kind: 'attempt', deliveryId: delivery.id });
   }
 

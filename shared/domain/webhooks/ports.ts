@@ -51,7 +51,13 @@ export interface SendResult {
 
 /** Posts one signed body; guards the address per environment at connection time. */
 export interface WebhookSender {
-  post(input: { url: string; environment: Environment; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<SendResult>;
+  post(input: {
+    url: string;
+    environment: Environment;
+    headers: Record<string, string>;
+    body: string;
+    timeoutMs: number;
+  }): Promise<SendResult>;
 }
 
 /** Webhook secrets at rest; async, since the key may have to be read first (Secrets Manager in AWS). */

@@ -52,4 +52,5 @@ export interface DeliveryAttempt {
   outcome: 'SUCCEEDED' | 'RETRYING' | 'FAILED' | 'DEAD_LETTERED';
 }
 
-export const matchesFilter = (webhook: Pick<Webhook, 'events'>, type: string) => webhook.events.includes('*') || webhook.events.includes(type);
+export const matchesFilter = (webhook: Pick<Webhook, 'events'>, type: string) =>
+  webhook.events.includes('*') || webhook.events.includes(type);

@@ -23,7 +23,10 @@ export interface WebhookServiceDeps {
   /** Absent when WEBHOOK_ENCRYPTION_KEY is not configured: webhooks can then not be created. */
   secrets: SecretCipher | undefined;
   /** The SSRF guard (shared/webhooks/url-guard.ts): the normalized URL, or why it is refused. */
-  checkUrl: (url: string, environment: Environment) => Promise<{ ok: true; url: string } | { ok: false; reason: string }>;
+  checkUrl: (
+    url: string,
+    environment: Environment,
+  ) => Promise<{ ok: true; url: string } | { ok: false; reason: string }>;
   /** A new signing secret, `whsec_` + base64. */
   newSecret: () => string;
   queue: DeliveryQueue;
@@ -34,16 +37,27 @@ export interface WebhookServiceDeps {
 export function createWebhookService(deps: WebhookServiceDeps) {
   async function load(scope: OrganizationScope, webhookId: string): Promise<Webhook> {
     const webhook = await deps.store.getWebhook(webhookId);
-    if (!webhook || webhook.status !== 'ENABLED' || webhook.organizationId !== scope.organizationId || webhook.environment !== scope.environment) throw notFound('WEBHOOK_NOT_FOUND', webhookId);
+    if (
+      !webhook ||
+      webhook.status !== 'ENABLED' ||
+      webhook.organizationId !== scope.organizationId ||
+      webhook.environment !== scope.environment
+    )
+      throw notFound('WEBHOOK_NOT_FOUND', webhookId);
     return webhook;
   }
 
   return {
-    async create(ctx: RequestContext, action: AuditAction, input: WebhookInput): Promise<{ webhook: Webhook; rawSecret: string }> {
+    async create(
+      ctx: RequestContext,
+      action: AuditAction,
+      input: WebhookInput,
+    ): Promise<{ webhook: Webhook; rawSecret: string }> {
       const scope = scopeOf(ctx.principal);
       const checked = await deps.checkUrl(input.url, scope.environment);
       if (!checked.ok) throw new ApiError('VALIDATION_ERROR', `url ${checked.reason}.`, { field: 'url' });
-      if (input.events.includes('*') && input.events.length > 1) throw new ApiError('VALIDATION_ERROR', 'events is either ["*"] or a list of event names.', { field: 'events' });
+      if (input.events.includes('*') && input.events.length > 1)
+        throw new ApiError('VALIDATION_ERROR', 'events is either ["*"] or a list of event names.', { field: 'events' });
       if (!deps.secrets) throw new ApiError('INTERNAL_ERROR', 'Webhook secrets can not be stored on this deployment.');
       const rawSecret = deps.newSecret();
       const at = deps.clock.now().toISOString();
@@ -59,7 +73,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       };
       await deps.store.commit([
         { type: 'putWebhook', webhook },
-        auditChange({ ...scope, actor: ctx.actor, action, resource: 'webhook', resourceId: webhook.id, metadata: { url: webhook.url, events: webhook.events }, createdAt: at }, deps.ids),
+        auditChange(
+          {
+            ...scope,
+            actor: ctx.actor,
+            action,
+            resource: 'webhook',
+            resourceId: webhook.id,
+            metadata: { url: webhook.url, events: webhook.events },
+            createdAt: at,
+          },
+          deps.ids,
+        ),
       ]);
       return { webhook, rawSecret };
     },
@@ -74,7 +99,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const at = deps.clock.now().toISOString();
       await deps.store.commit([
         { type: 'deleteWebhook', webhookId, deletedAt: at },
-        auditChange({ ...scope, actor: ctx.actor, action, resource: 'webhook', resourceId: webhookId, metadata: { url: webhook.url }, createdAt: at }, deps.ids),
+        auditChange(
+          {
+            ...scope,
+            actor: ctx.actor,
+            action,
+            resource: 'webhook',
+            resourceId: webhookId,
+            metadata: { url: webhook.url },
+            createdAt: at,
+          },
+          deps.ids,
+        ),
       ]);
       return webhook;
     },
@@ -86,10 +122,29 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async test(ctx: RequestContext, action: AuditAction, webhookId: string) {
       const scope = scopeOf(ctx.principal);
       const webhook = await load(scope, webhookId);
-      const event = { id: deps.ids('event'), type: 'webhook.test', ...scope, createdAt: deps.clock.now().toISOString(), data: { webhookId: webhook.id } };
+      const event = {
+        id: deps.ids('event'),
+        type: 'webhook.test',
+        ...scope,
+        createdAt: deps.clock.now().toISOString(),
+        data: { webhookId: webhook.id },
+      };
       const delivery = await deps.deliveries.newDelivery(webhook, event);
       if (!delivery) throw new ApiError('INTERNAL_ERROR', 'The test delivery could not be created.');
-      await deps.store.commit([auditChange({ ...scope, actor: ctx.actor, action, resource: 'webhook', resourceId: webhookId, metadata: { eventId: event.id, deliveryId: delivery.id }, createdAt: event.createdAt }, deps.ids)]);
+      await deps.store.commit([
+        auditChange(
+          {
+            ...scope,
+            actor: ctx.actor,
+            action,
+            resource: 'webhook',
+            resourceId: webhookId,
+            metadata: { eventId: event.id, deliveryId: delivery.id },
+            createdAt: event.createdAt,
+          },
+          deps.ids,
+        ),
+      ]);
       await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id }, 0);
       return { deliveryId: delivery.id, eventId: event.id, status: 'PENDING' as const };
     },
@@ -98,8 +153,25 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const scope = scopeOf(ctx.principal);
       await load(scope, webhookId);
       const delivery = await deps.store.getDelivery(deliveryId);
-      if (!delivery || delivery.webhookId !== webhookId) throw new ApiError('DELIVERY_NOT_FOUND', `No delivery with id ${deliveryId} was found for webhook ${webhookId}.`);
-      await deps.store.commit([auditChange({ ...scope, actor: ctx.actor, action, resource: 'webhook', resourceId: webhookId, metadata: { deliveryId, eventId: delivery.event.id }, createdAt: deps.clock.now().toISOString() }, deps.ids)]);
+      if (!delivery || delivery.webhookId !== webhookId)
+        throw new ApiError(
+          'DELIVERY_NOT_FOUND',
+          `No delivery with id ${deliveryId} was found for webhook ${webhookId}.`,
+        );
+      await deps.store.commit([
+        auditChange(
+          {
+            ...scope,
+            actor: ctx.actor,
+            action,
+            resource: 'webhook',
+            resourceId: webhookId,
+            metadata: { deliveryId, eventId: delivery.event.id },
+            createdAt: deps.clock.now().toISOString(),
+          },
+          deps.ids,
+        ),
+      ]);
       await deps.queue.send({ kind: 'attempt', deliveryId, manual: true }, 0);
       return { deliveryId, eventId: delivery.event.id, status: 'PENDING' as const };
     },

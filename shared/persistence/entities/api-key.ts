@@ -20,7 +20,9 @@ export const apiKeyCodec = {
   toItem(apiKey: ApiKey): Item {
     return {
       ...apiKeyKeys.byHash(apiKey.hash),
-      ...(apiKey.organizationId ? { ...apiKeyKeys.ofOrganization(apiKey.organizationId), ...apiKeyKeys.listSort(apiKey.createdAt, apiKey.id) } : {}),
+      ...(apiKey.organizationId
+        ? { ...apiKeyKeys.ofOrganization(apiKey.organizationId), ...apiKeyKeys.listSort(apiKey.createdAt, apiKey.id) }
+        : {}),
       entityType: API_KEY_ENTITY,
       ...apiKey,
     };
@@ -48,7 +50,12 @@ export const apiKeyCodec = {
 
 export const apiKeyPointerCodec = {
   toItem(apiKey: Pick<ApiKey, 'id' | 'hash'>): Item {
-    return { ...apiKeyKeys.pointer(apiKey.id), entityType: API_KEY_POINTER_ENTITY, keyId: apiKey.id, hash: apiKey.hash };
+    return {
+      ...apiKeyKeys.pointer(apiKey.id),
+      entityType: API_KEY_POINTER_ENTITY,
+      keyId: apiKey.id,
+      hash: apiKey.hash,
+    };
   },
   /** The hash of the key the pointer names, if the item is a pointer. */
   hashOf(item: Item | undefined): string | undefined {

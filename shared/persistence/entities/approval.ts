@@ -11,7 +11,9 @@ export const PENDING_APPROVALS_INDEX = GSI.GSI2;
 export const approvalKeys = {
   primary: (approvalId: string): ItemKey => ({ PK: `APPROVAL#${approvalId}`, SK: 'APPROVAL' }),
   /** GSI1: the approvals of an organization's environment, newest first. */
-  ofOrganization: (organizationId: string, environment: Environment) => ({ GSI1PK: `ORG#${organizationId}#${environment}#APPROVALS` }),
+  ofOrganization: (organizationId: string, environment: Environment) => ({
+    GSI1PK: `ORG#${organizationId}#${environment}#APPROVALS`,
+  }),
   listSort: (createdAt: string, approvalId: string) => ({ GSI1SK: `${createdAt}#${approvalId}` }),
   /** GSI2 (sparse): every pending approval, sorted by expiry. */
   pending: () => ({ GSI2PK: 'APPROVALS#PENDING' }),
@@ -26,7 +28,9 @@ export const approvalCodec = {
       ...approvalKeys.primary(approval.id),
       ...approvalKeys.ofOrganization(approval.organizationId, approval.environment),
       ...approvalKeys.listSort(approval.createdAt, approval.id),
-      ...(approval.status === 'PENDING' ? { ...approvalKeys.pending(), ...approvalKeys.pendingSort(approval.expiresAt, approval.id) } : {}),
+      ...(approval.status === 'PENDING'
+        ? { ...approvalKeys.pending(), ...approvalKeys.pendingSort(approval.expiresAt, approval.id) }
+        : {}),
       entityType: APPROVAL_ENTITY,
       ...approval,
     };

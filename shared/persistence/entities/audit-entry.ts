@@ -17,7 +17,12 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
  * on the organization and environment, so even a digest collision can not show another
  * organization's entry.
  */
-function indexPartition(kind: 'A' | 'R' | 'K' | 'W', organizationId: string, environment: Environment, value: string): string {
+function indexPartition(
+  kind: 'A' | 'R' | 'K' | 'W',
+  organizationId: string,
+  environment: Environment,
+  value: string,
+): string {
   let n = BigInt(`0x${createHash('sha256').update(`${organizationId}|${environment}|${kind}|${value}`).digest('hex')}`);
   let digest = '';
   for (let i = 0; i < INDEX_DIGEST_LENGTH; i++) {
@@ -38,10 +43,14 @@ export const auditEntryKeys = {
     PK: auditEntryKeys.partition(entry.organizationId, entry.environment),
     SK: auditEntryKeys.sort(entry.createdAt, entry.id),
   }),
-  byAction: (organizationId: string, environment: Environment, action: string) => indexPartition('A', organizationId, environment, action),
-  byResource: (organizationId: string, environment: Environment, resourceId: string) => indexPartition('R', organizationId, environment, resourceId),
-  byActor: (organizationId: string, environment: Environment, actorId: string) => indexPartition('K', organizationId, environment, actorId),
-  byWallet: (organizationId: string, environment: Environment, walletId: string) => indexPartition('W', organizationId, environment, walletId),
+  byAction: (organizationId: string, environment: Environment, action: string) =>
+    indexPartition('A', organizationId, environment, action),
+  byResource: (organizationId: string, environment: Environment, resourceId: string) =>
+    indexPartition('R', organizationId, environment, resourceId),
+  byActor: (organizationId: string, environment: Environment, actorId: string) =>
+    indexPartition('K', organizationId, environment, actorId),
+  byWallet: (organizationId: string, environment: Environment, walletId: string) =>
+    indexPartition('W', organizationId, environment, walletId),
   sort: (createdAt: string, id: string) => `${createdAt}#${id}`,
   /** Sort keys from an instant on (inclusive). */
   sortFrom: (from: string) => from,

@@ -9,8 +9,12 @@ export const BANK_ACCOUNT_ENTITY = 'BANK_ACCOUNT';
 export const bankAccountKeys = {
   primary: (bankAccountId: string): ItemKey => ({ PK: `BANK_ACCOUNT#${bankAccountId}`, SK: 'BANK_ACCOUNT' }),
   /** GSI1: the live bank accounts of an organization environment, newest first (removed on delete). */
-  ofOrganization: (organizationId: string, environment: Environment) => ({ GSI1PK: `BANK_ACCOUNTS#${organizationId}#${environment}` }),
-  ofOrganizationSort: (account: Pick<BankAccount, 'createdAt' | 'id'>) => ({ GSI1SK: `${account.createdAt}#${account.id}` }),
+  ofOrganization: (organizationId: string, environment: Environment) => ({
+    GSI1PK: `BANK_ACCOUNTS#${organizationId}#${environment}`,
+  }),
+  ofOrganizationSort: (account: Pick<BankAccount, 'createdAt' | 'id'>) => ({
+    GSI1SK: `${account.createdAt}#${account.id}`,
+  }),
 };
 
 export const bankAccountCodec = {
@@ -18,7 +22,12 @@ export const bankAccountCodec = {
     return {
       ...bankAccountKeys.primary(account.id),
       entityType: BANK_ACCOUNT_ENTITY,
-      ...(account.status === 'DELETED' ? {} : { ...bankAccountKeys.ofOrganization(account.organizationId, account.environment), ...bankAccountKeys.ofOrganizationSort(account) }),
+      ...(account.status === 'DELETED'
+        ? {}
+        : {
+            ...bankAccountKeys.ofOrganization(account.organizationId, account.environment),
+            ...bankAccountKeys.ofOrganizationSort(account),
+          }),
       ...account,
     };
   },

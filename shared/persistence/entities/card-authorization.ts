@@ -16,7 +16,10 @@ export const OPEN_AUTHORIZATIONS = dueQueue('AUTHORIZATIONS');
  * (refunds add to it under a condition); the other amounts are decimal strings.
  */
 export const cardAuthorizationKeys = {
-  primary: (authorizationId: string): ItemKey => ({ PK: `CARD_AUTHORIZATION#${authorizationId}`, SK: 'CARD_AUTHORIZATION' }),
+  primary: (authorizationId: string): ItemKey => ({
+    PK: `CARD_AUTHORIZATION#${authorizationId}`,
+    SK: 'CARD_AUTHORIZATION',
+  }),
   ofCard: (cardId: string) => `CARD#${cardId}#AUTHORIZATIONS`,
   /** GSI4 (sparse): APPROVED authorizations, by `expiresAt`. */
   open: (authorizationId: string) => OPEN_AUTHORIZATIONS.partitionOf(authorizationId),
@@ -33,13 +36,21 @@ export const cardAuthorizationCodec = {
       entityType: CARD_AUTHORIZATION_ENTITY,
       GSI1PK: cardAuthorizationKeys.ofCard(authorization.cardId),
       GSI1SK: `${authorization.createdAt}#${authorization.id}`,
-      ...(authorization.status === 'APPROVED' && authorization.expiresAt ? { ...cardAuthorizationKeys.open(authorization.id), ...cardAuthorizationKeys.openSort(authorization.expiresAt, authorization.id) } : {}),
+      ...(authorization.status === 'APPROVED' && authorization.expiresAt
+        ? {
+            ...cardAuthorizationKeys.open(authorization.id),
+            ...cardAuthorizationKeys.openSort(authorization.expiresAt, authorization.id),
+          }
+        : {}),
       ...authorization,
       refundedAmount: toNumberAttribute(new Big(authorization.refundedAmount)),
     };
   },
   fromItem(item: Item): Authorization {
     const record = recordOf(item) as unknown as Authorization;
-    return { ...record, refundedAmount: item.refundedAmount === undefined ? '0' : readBig(item.refundedAmount).toFixed() };
+    return {
+      ...record,
+      refundedAmount: item.refundedAmount === undefined ? '0' : readBig(item.refundedAmount).toFixed(),
+    };
   },
 };

@@ -16,7 +16,8 @@ export const cardKeys = {
   primary: (cardId: string): ItemKey => ({ PK: `CARD#${cardId}`, SK: 'CARD' }),
   ofOrganization: (organizationId: string, environment: Environment) => `CARDS#${organizationId}#${environment}`,
   /** GSI2: a wallet's cards, within the card's organization environment (never keyed by the wallet alone). */
-  ofWallet: (organizationId: string, environment: Environment, walletId: string) => `CARDS#${organizationId}#${environment}#WALLET#${walletId}`,
+  ofWallet: (organizationId: string, environment: Environment, walletId: string) =>
+    `CARDS#${organizationId}#${environment}#WALLET#${walletId}`,
   sort: (card: Pick<Card, 'createdAt' | 'id'>) => `${card.createdAt}#${card.id}`,
 };
 
@@ -51,7 +52,9 @@ export const cardCodec = {
     };
   },
   fromItem(item: Item): Card {
-    const record = Object.fromEntries(Object.entries(recordOf(item)).filter(([name]) => !name.startsWith(SPEND_PREFIX))) as unknown as Card;
+    const record = Object.fromEntries(
+      Object.entries(recordOf(item)).filter(([name]) => !name.startsWith(SPEND_PREFIX)),
+    ) as unknown as Card;
     return {
       ...record,
       expMonth: readInt(item.expMonth),

@@ -23,12 +23,21 @@ export const idempotencyKeys = {
 
 export const idempotencyCodec = {
   toItem(slotId: string, record: IdempotencyRecord): Item {
-    return { ...idempotencyKeys.slot(slotId), entityType: IDEMPOTENCY_ENTITY, ...record, [TTL_ATTRIBUTE]: record.expiresAtEpochS + IDEMPOTENCY_TTL_AFTER_WINDOW_S };
+    return {
+      ...idempotencyKeys.slot(slotId),
+      entityType: IDEMPOTENCY_ENTITY,
+      ...record,
+      [TTL_ATTRIBUTE]: record.expiresAtEpochS + IDEMPOTENCY_TTL_AFTER_WINDOW_S,
+    };
   },
   isAnswer: (item: Item | undefined): boolean => item?.entityType === IDEMPOTENCY_ENTITY,
   fromItem(item: Item): IdempotencyRecord {
     const record = recordOf(item);
-    return { ...(record as unknown as IdempotencyRecord), status: Number(readBig(item.status)), expiresAtEpochS: Number(readBig(item.expiresAtEpochS)) };
+    return {
+      ...(record as unknown as IdempotencyRecord),
+      status: Number(readBig(item.status)),
+      expiresAtEpochS: Number(readBig(item.expiresAtEpochS)),
+    };
   },
 };
 
@@ -38,7 +47,10 @@ export const idempotencyCodec = {
  * by `nowEpochS` (its item may not be deleted by the TTL yet). A journal record there, or a live
  * answer, fails it: IDEMPOTENCY_KEY_IN_USE.
  */
-export function slotClaim(nowEpochS: number): { ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> } {
+export function slotClaim(nowEpochS: number): {
+  ConditionExpression: string;
+  ExpressionAttributeValues: Record<string, unknown>;
+} {
   return {
     ConditionExpression: 'attribute_not_exists(PK) OR (entityType = :slotAnswer AND expiresAtEpochS <= :slotNow)',
     ExpressionAttributeValues: { ':slotAnswer': IDEMPOTENCY_ENTITY, ':slotNow': nowEpochS },

@@ -6,7 +6,10 @@ export const MERCHANT_ENTITY = 'MERCHANT';
 
 /** One profile per environment and domain: a domain belongs to one organization per environment. */
 export const merchantKeys = {
-  primary: (environment: Environment, domain: string): ItemKey => ({ PK: `MERCHANT#${environment}#${domain}`, SK: 'MERCHANT' }),
+  primary: (environment: Environment, domain: string): ItemKey => ({
+    PK: `MERCHANT#${environment}#${domain}`,
+    SK: 'MERCHANT',
+  }),
 };
 
 export const merchantCodec = {

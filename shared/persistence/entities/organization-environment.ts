@@ -14,14 +14,26 @@ export interface OrganizationEnvironment {
 }
 
 export const organizationEnvironmentKeys = {
-  primary: (organizationId: string, environment: Environment): ItemKey => ({ PK: `ORG#${organizationId}`, SK: `ENV#${environment}` }),
+  primary: (organizationId: string, environment: Environment): ItemKey => ({
+    PK: `ORG#${organizationId}`,
+    SK: `ENV#${environment}`,
+  }),
 };
 
 export const organizationEnvironmentCodec = {
   toItem(record: OrganizationEnvironment): Item {
-    return { ...organizationEnvironmentKeys.primary(record.organizationId, record.environment), entityType: ORGANIZATION_ENVIRONMENT_ENTITY, ...record };
+    return {
+      ...organizationEnvironmentKeys.primary(record.organizationId, record.environment),
+      entityType: ORGANIZATION_ENVIRONMENT_ENTITY,
+      ...record,
+    };
   },
   fromItem(item: Item): OrganizationEnvironment {
-    return { organizationId: str(item.organizationId), environment: item.environment as Environment, mainWalletId: str(item.mainWalletId), walletCount: readInt(item.walletCount) };
+    return {
+      organizationId: str(item.organizationId),
+      environment: item.environment as Environment,
+      mainWalletId: str(item.mainWalletId),
+      walletCount: readInt(item.walletCount),
+    };
   },
 };

@@ -18,8 +18,12 @@ export const organizationCodec = {
       createdAt: str(item.createdAt),
       kybStatus: item.kybStatus as Organization['kybStatus'],
       ...(item.kyb ? { kyb: item.kyb as NonNullable<Organization['kyb']> } : {}),
-      ...(item.tosAcceptance ? { tosAcceptance: item.tosAcceptance as NonNullable<Organization['tosAcceptance']> } : {}),
-      ...(item.billingMethod ? { billingMethod: item.billingMethod as NonNullable<Organization['billingMethod']> } : {}),
+      ...(item.tosAcceptance
+        ? { tosAcceptance: item.tosAcceptance as NonNullable<Organization['tosAcceptance']> }
+        : {}),
+      ...(item.billingMethod
+        ? { billingMethod: item.billingMethod as NonNullable<Organization['billingMethod']> }
+        : {}),
       ...(item.productionActivatedAt ? { productionActivatedAt: str(item.productionActivatedAt) } : {}),
     };
   },

@@ -12,12 +12,19 @@ export const PAYMENT_LISTING_ENTITY = 'PAYMENT_LISTING';
  */
 export const paymentListingKeys = {
   partition: (organizationId: string, environment: Environment) => `PAYMENTS#${organizationId}#${environment}`,
-  primary: (listing: PaymentListing): ItemKey => ({ PK: paymentListingKeys.partition(listing.organizationId, listing.environment), SK: `${listing.createdAt}#${listing.transactionId}` }),
+  primary: (listing: PaymentListing): ItemKey => ({
+    PK: paymentListingKeys.partition(listing.organizationId, listing.environment),
+    SK: `${listing.createdAt}#${listing.transactionId}`,
+  }),
 };
 
 export const paymentListingCodec = {
   toItem(listing: PaymentListing): Item {
-    return { ...paymentListingKeys.primary(listing), entityType: PAYMENT_LISTING_ENTITY, transactionId: listing.transactionId };
+    return {
+      ...paymentListingKeys.primary(listing),
+      entityType: PAYMENT_LISTING_ENTITY,
+      transactionId: listing.transactionId,
+    };
   },
   transactionIdOf(item: Item): string {
     return str(item.transactionId);

@@ -7,16 +7,27 @@ import { walletKeys } from './wallet.js';
 export const POLICY_ENTITY = 'POLICY';
 export const POLICY_POINTER_ENTITY = 'POLICY_POINTER';
 
-const MONEY_FIELDS = ['maxTransactionAmount', 'dailyLimit', 'weeklyLimit', 'monthlyLimit', 'approvalThreshold'] as const;
+const MONEY_FIELDS = [
+  'maxTransactionAmount',
+  'dailyLimit',
+  'weeklyLimit',
+  'monthlyLimit',
+  'approvalThreshold',
+] as const;
 const SORT_PREFIX = 'POLICY#';
 
 /** Policies live in their wallet's partition (read with the wallet in one query); a pointer finds them by id. */
 export const policyKeys = {
-  primary: (walletId: string, policyId: string): ItemKey => ({ PK: walletKeys.partition(walletId), SK: `${SORT_PREFIX}${policyId}` }),
+  primary: (walletId: string, policyId: string): ItemKey => ({
+    PK: walletKeys.partition(walletId),
+    SK: `${SORT_PREFIX}${policyId}`,
+  }),
   sortPrefix: SORT_PREFIX,
   pointer: (policyId: string): ItemKey => ({ PK: `POLICY#${policyId}`, SK: 'POLICY' }),
   /** GSI1: the policies of an organization's environment, newest first. */
-  ofOrganization: (organizationId: string, environment: Environment) => ({ GSI1PK: `ORG#${organizationId}#${environment}#POLICIES` }),
+  ofOrganization: (organizationId: string, environment: Environment) => ({
+    GSI1PK: `ORG#${organizationId}#${environment}#POLICIES`,
+  }),
   listSort: (createdAt: string, policyId: string) => ({ GSI1SK: `${createdAt}#${policyId}` }),
 };
 

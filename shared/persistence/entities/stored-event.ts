@@ -19,7 +19,8 @@ export const storedEventKeys = {
    * payee): the partition names the event's organization, so the payee's key, which reads the
    * partition of its own organization, never reads the payer's events (decisions.md sections 1, 3).
    */
-  ofWallet: (organizationId: string, environment: Environment, walletId: string) => `EVENTS#${organizationId}#${environment}#WALLET#${walletId}`,
+  ofWallet: (organizationId: string, environment: Environment, walletId: string) =>
+    `EVENTS#${organizationId}#${environment}#WALLET#${walletId}`,
   sort: (event: Pick<OutboxEvent, 'createdAt' | 'id'>) => `${event.createdAt}#${event.id}`,
   /** GSI4: an organization environment's events in the order they became visible (the polling feed, event-feed.ts). */
   visible: (organizationId: string, environment: Environment) => `EVENTS#${organizationId}#${environment}#VISIBLE`,
@@ -39,8 +40,12 @@ export const storedEventCodec = {
       entityType: STORED_EVENT_ENTITY,
       GSI1PK: storedEventKeys.ofOrganization(event.organizationId, event.environment),
       GSI1SK: sort,
-      ...(first ? { GSI2PK: storedEventKeys.ofWallet(event.organizationId, event.environment, first), GSI2SK: sort } : {}),
-      ...(second ? { GSI3PK: storedEventKeys.ofWallet(event.organizationId, event.environment, second), GSI3SK: sort } : {}),
+      ...(first
+        ? { GSI2PK: storedEventKeys.ofWallet(event.organizationId, event.environment, first), GSI2SK: sort }
+        : {}),
+      ...(second
+        ? { GSI3PK: storedEventKeys.ofWallet(event.organizationId, event.environment, second), GSI3SK: sort }
+        : {}),
       GSI4PK: storedEventKeys.visible(event.organizationId, event.environment),
       GSI4SK: storedEventKeys.visibleSort(visibleAt, event.id),
       visibleAt,
@@ -54,6 +59,13 @@ export const storedEventCodec = {
     };
   },
   fromItem(item: Item): OutboxEvent {
-    return { id: str(item.id), type: str(item.type), organizationId: str(item.organizationId), environment: item.environment as Environment, createdAt: str(item.createdAt), data: plainJson(item.data ?? {}) as Record<string, unknown> };
+    return {
+      id: str(item.id),
+      type: str(item.type),
+      organizationId: str(item.organizationId),
+      environment: item.environment as Environment,
+      createdAt: str(item.createdAt),
+      data: plainJson(item.data ?? {}) as Record<string, unknown>,
+    };
   },
 };

@@ -10,7 +10,16 @@ import { recordOf, str, type Item, type ItemKey } from '../item.js';
 export const TRANSACTION_ENTITY = 'TRANSACTION';
 
 /** The fields of a transaction record as a queued payment writes them. */
-export type TransactionRecord = Record<string, unknown> & { id: string; type: string; organizationId: string; environment: Environment; createdAt: string; from: string; to: string; payeeOrganizationId?: string };
+export type TransactionRecord = Record<string, unknown> & {
+  id: string;
+  type: string;
+  organizationId: string;
+  environment: Environment;
+  createdAt: string;
+  from: string;
+  to: string;
+  payeeOrganizationId?: string;
+};
 
 /**
  * The journal record of a movement (shared/domain/ledger/journal.ts), one item per movement in its
@@ -36,7 +45,11 @@ const isWallet = (account: string | undefined) => typeof account === 'string' &&
 const encodeActor = (actor: JournalAudit['actor']) => `${actor.actorType}|${actor.actorId}|${actor.ipAddress}`;
 function decodeActor(text: string): JournalAudit['actor'] {
   const [actorType, actorId, ...ip] = text.split('|');
-  return { actorType: actorType as JournalAudit['actor']['actorType'], actorId: actorId ?? '', ipAddress: ip.join('|') };
+  return {
+    actorType: actorType as JournalAudit['actor']['actorType'],
+    actorId: actorId ?? '',
+    ipAddress: ip.join('|'),
+  };
 }
 
 export const journalCodec = {
@@ -47,11 +60,23 @@ export const journalCodec = {
     return {
       ...transactionKeys.primary(record.id),
       ...(isWallet(record.from) ? { GSI2PK: transactionKeys.fromWallet(record.from), GSI2SK: sort } : {}),
-      ...(isWallet(record.to) && record.to !== record.from ? { GSI3PK: transactionKeys.toWallet(record.to), GSI3SK: sort } : {}),
+      ...(isWallet(record.to) && record.to !== record.from
+        ? { GSI3PK: transactionKeys.toWallet(record.to), GSI3SK: sort }
+        : {}),
       entityType: TRANSACTION_ENTITY,
       ...fields,
-      ...(legs ? { legs: legs.map((leg) => ({ a: leg.account, b: BUCKET_CODE[leg.bucket], d: toNumberAttribute(leg.amount) })) } : {}),
-      ...(audit ? { auditAction: audit.action, actor: encodeActor(audit.actor), ...(audit.resourceId ? { auditResourceId: audit.resourceId } : {}) } : {}),
+      ...(legs
+        ? {
+            legs: legs.map((leg) => ({ a: leg.account, b: BUCKET_CODE[leg.bucket], d: toNumberAttribute(leg.amount) })),
+          }
+        : {}),
+      ...(audit
+        ? {
+            auditAction: audit.action,
+            actor: encodeActor(audit.actor),
+            ...(audit.resourceId ? { auditResourceId: audit.resourceId } : {}),
+          }
+        : {}),
       ...(idempotencyFingerprint ? { keyDigest: idempotencyFingerprint } : {}),
     };
   },
@@ -61,9 +86,23 @@ export const journalCodec = {
     return {
       ...(fields as unknown as JournalRecord),
       type: str(item.type) as TransactionType,
-      ...(Array.isArray(legs) ? { legs: (legs as Item[]).map((leg): JournalLeg => ({ account: str(leg.a), bucket: bucketOfCode(leg.b), amount: readBig(leg.d) })) } : {}),
+      ...(Array.isArray(legs)
+        ? {
+            legs: (legs as Item[]).map((leg): JournalLeg => ({
+              account: str(leg.a),
+              bucket: bucketOfCode(leg.b),
+              amount: readBig(leg.d),
+            })),
+          }
+        : {}),
       ...(typeof auditAction === 'string' && typeof actor === 'string'
-        ? { audit: { action: auditAction as JournalAudit['action'], actor: decodeActor(actor), ...(typeof auditResourceId === 'string' ? { resourceId: auditResourceId } : {}) } }
+        ? {
+            audit: {
+              action: auditAction as JournalAudit['action'],
+              actor: decodeActor(actor),
+              ...(typeof auditResourceId === 'string' ? { resourceId: auditResourceId } : {}),
+            },
+          }
         : {}),
       ...(typeof keyDigest === 'string' ? { idempotencyFingerprint: keyDigest } : {}),
     };

@@ -19,7 +19,8 @@ export const transferKeys = {
   primary: (transferId: string): ItemKey => ({ PK: `TRANSFER#${transferId}`, SK: 'TRANSFER' }),
   ofOrganization: (organizationId: string, environment: Environment) => `TRANSFERS#${organizationId}#${environment}`,
   /** GSI2 and GSI3: a wallet's transfers, within the transfer's organization environment (never keyed by the wallet alone). */
-  ofWallet: (organizationId: string, environment: Environment, walletId: string) => `TRANSFERS#${organizationId}#${environment}#WALLET#${walletId}`,
+  ofWallet: (organizationId: string, environment: Environment, walletId: string) =>
+    `TRANSFERS#${organizationId}#${environment}#WALLET#${walletId}`,
   sort: (transfer: Pick<Transfer, 'createdAt' | 'id'>) => `${transfer.createdAt}#${transfer.id}`,
   /** GSI4 (sparse): transfers with work ahead, by when the reconciler looks at them (`reconcileAt`). */
   open: (transferId: string) => OPEN_TRANSFERS.partitionOf(transferId),
@@ -36,8 +37,15 @@ export const transferCodec = {
       GSI1SK: sort,
       GSI2PK: transferKeys.ofWallet(transfer.organizationId, transfer.environment, transfer.walletId),
       GSI2SK: sort,
-      ...(transfer.toWalletId ? { GSI3PK: transferKeys.ofWallet(transfer.organizationId, transfer.environment, transfer.toWalletId), GSI3SK: sort } : {}),
-      ...(transfer.reconcileAt ? { ...transferKeys.open(transfer.id), ...transferKeys.openSort(transfer.reconcileAt, transfer.id) } : {}),
+      ...(transfer.toWalletId
+        ? {
+            GSI3PK: transferKeys.ofWallet(transfer.organizationId, transfer.environment, transfer.toWalletId),
+            GSI3SK: sort,
+          }
+        : {}),
+      ...(transfer.reconcileAt
+        ? { ...transferKeys.open(transfer.id), ...transferKeys.openSort(transfer.reconcileAt, transfer.id) }
+        : {}),
       ...transfer,
     };
   },

@@ -12,12 +12,20 @@ export const WALLET_LISTING_ENTITY = 'WALLET_LISTING';
  */
 export const walletListingKeys = {
   partition: (organizationId: string, environment: Environment) => `WALLETS#${organizationId}#${environment}`,
-  primary: (wallet: Pick<Wallet, 'organizationId' | 'environment' | 'createdAt' | 'id'>): ItemKey => ({ PK: walletListingKeys.partition(wallet.organizationId, wallet.environment), SK: `${wallet.createdAt}#${wallet.id}` }),
+  primary: (wallet: Pick<Wallet, 'organizationId' | 'environment' | 'createdAt' | 'id'>): ItemKey => ({
+    PK: walletListingKeys.partition(wallet.organizationId, wallet.environment),
+    SK: `${wallet.createdAt}#${wallet.id}`,
+  }),
 };
 
 export const walletListingCodec = {
   toItem(wallet: Wallet): Item {
-    return { ...walletListingKeys.primary(wallet), entityType: WALLET_LISTING_ENTITY, walletId: wallet.id, walletType: wallet.walletType };
+    return {
+      ...walletListingKeys.primary(wallet),
+      entityType: WALLET_LISTING_ENTITY,
+      walletId: wallet.id,
+      walletType: wallet.walletType,
+    };
   },
   walletIdOf(item: Item): string {
     return str(item.walletId);

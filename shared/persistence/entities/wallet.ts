@@ -32,7 +32,12 @@ export function spendCountersOf(item: Item): SpendCounter[] {
     if (!name.startsWith(SPEND_PREFIX)) continue;
     const [period, ...key] = name.slice(SPEND_PREFIX.length).split('#');
     if (!PERIODS.includes(period as Period)) continue;
-    counters.push({ walletId: str(item.id), period: period as Period, periodKey: key.join('#'), spent: readBig(value) });
+    counters.push({
+      walletId: str(item.id),
+      period: period as Period,
+      periodKey: key.join('#'),
+      spent: readBig(value),
+    });
   }
   return counters;
 }

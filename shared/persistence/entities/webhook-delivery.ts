@@ -9,7 +9,8 @@ export const DELIVERY_ATTEMPT_ENTITY = 'DELIVERY_ATTEMPT';
 const RETENTION_S = 30 * 24 * 3600;
 const ttlOf = (at: string) => Math.floor(Date.parse(at) / 1000) + RETENTION_S;
 /** The document client reads numbers wrapped (NumberValue): back to plain numbers. */
-const num = (value: unknown): number => Number(typeof value === 'object' && value !== null && 'value' in value ? (value as { value: string }).value : value);
+const num = (value: unknown): number =>
+  Number(typeof value === 'object' && value !== null && 'value' in value ? (value as { value: string }).value : value);
 const nullableNum = (value: unknown): number | null => (value === null || value === undefined ? null : num(value));
 
 export const deliveryKeys = {
@@ -24,17 +25,32 @@ export const deliveryKeys = {
 
 export const deliveryCodec = {
   toItem(delivery: WebhookDelivery): Item {
-    return { ...deliveryKeys.primary(delivery.id), entityType: WEBHOOK_DELIVERY_ENTITY, ...delivery, [TTL_ATTRIBUTE]: ttlOf(delivery.createdAt) };
+    return {
+      ...deliveryKeys.primary(delivery.id),
+      entityType: WEBHOOK_DELIVERY_ENTITY,
+      ...delivery,
+      [TTL_ATTRIBUTE]: ttlOf(delivery.createdAt),
+    };
   },
   fromItem(item: Item): WebhookDelivery {
     const record = recordOf(item) as unknown as WebhookDelivery;
     return { ...record, attempts: num(item.attempts), event: plainJson(record.event) as WebhookDelivery['event'] };
   },
   attemptToItem(attempt: DeliveryAttempt): Item {
-    return { ...deliveryKeys.attempt(attempt), entityType: DELIVERY_ATTEMPT_ENTITY, ...attempt, [TTL_ATTRIBUTE]: ttlOf(attempt.attemptedAt) };
+    return {
+      ...deliveryKeys.attempt(attempt),
+      entityType: DELIVERY_ATTEMPT_ENTITY,
+      ...attempt,
+      [TTL_ATTRIBUTE]: ttlOf(attempt.attemptedAt),
+    };
   },
   attemptFromItem(item: Item): DeliveryAttempt {
     const record = recordOf(item) as unknown as DeliveryAttempt;
-    return { ...record, attempt: num(item.attempt), statusCode: nullableNum(item.statusCode), durationMs: num(item.durationMs) };
+    return {
+      ...record,
+      attempt: num(item.attempt),
+      statusCode: nullableNum(item.statusCode),
+      durationMs: num(item.durationMs),
+    };
   },
 };

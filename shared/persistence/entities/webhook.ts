@@ -8,8 +8,12 @@ export const WEBHOOK_ENTITY = 'WEBHOOK';
 export const webhookKeys = {
   primary: (webhookId: string): ItemKey => ({ PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' }),
   /** GSI1: the webhooks of an organization environment, newest first. */
-  ofOrganization: (organizationId: string, environment: Environment) => ({ GSI1PK: `WEBHOOKS#${organizationId}#${environment}` }),
-  ofOrganizationSort: (webhook: Pick<Webhook, 'createdAt' | 'id'>) => ({ GSI1SK: `${webhook.createdAt}#${webhook.id}` }),
+  ofOrganization: (organizationId: string, environment: Environment) => ({
+    GSI1PK: `WEBHOOKS#${organizationId}#${environment}`,
+  }),
+  ofOrganizationSort: (webhook: Pick<Webhook, 'createdAt' | 'id'>) => ({
+    GSI1SK: `${webhook.createdAt}#${webhook.id}`,
+  }),
   /** GSI2: every webhook of every organization (compliance samples stored secrets). */
   all: () => ({ GSI2PK: 'WEBHOOKS' }),
   allSort: (webhookId: string) => ({ GSI2SK: webhookId }),
@@ -21,7 +25,12 @@ export const webhookCodec = {
       ...webhookKeys.primary(webhook.id),
       entityType: WEBHOOK_ENTITY,
       ...(webhook.status === 'ENABLED'
-        ? { ...webhookKeys.ofOrganization(webhook.organizationId, webhook.environment), ...webhookKeys.ofOrganizationSort(webhook), ...webhookKeys.all(), ...webhookKeys.allSort(webhook.id) }
+        ? {
+            ...webhookKeys.ofOrganization(webhook.organizationId, webhook.environment),
+            ...webhookKeys.ofOrganizationSort(webhook),
+            ...webhookKeys.all(),
+            ...webhookKeys.allSort(webhook.id),
+          }
         : {}),
       ...webhook,
     };

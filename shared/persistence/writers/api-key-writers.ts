@@ -5,7 +5,10 @@ import { apiKeyCodec, apiKeyKeys, apiKeyPointerCodec } from '../entities/api-key
 import { put, transitionUpdate, type ChangeWriters } from '../write-builders.js';
 
 export const apiKeyWriters: ChangeWriters<ApiKeyChange> = {
-  createApiKey: (tableName, change) => [put(tableName, apiKeyCodec.toItem(change.apiKey)), put(tableName, apiKeyPointerCodec.toItem(change.apiKey))],
+  createApiKey: (tableName, change) => [
+    put(tableName, apiKeyCodec.toItem(change.apiKey)),
+    put(tableName, apiKeyPointerCodec.toItem(change.apiKey)),
+  ],
   revokeApiKey: (tableName, change) => [
     transitionUpdate(tableName, apiKeyKeys.byHash(change.apiKey.hash), API_KEY_STATES.revoke, {
       set: { revokedAt: change.revokedAt },

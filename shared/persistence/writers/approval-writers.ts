@@ -20,7 +20,10 @@ export const approvalWriters: ChangeWriters<ApprovalChange> = {
         from.condition,
         { ...values, ...from.values },
         names,
-        (old) => new ApiError('INVALID_STATE', `The approval is already ${String(old?.status ?? 'decided')}.`, { status: old?.status }),
+        (old) =>
+          new ApiError('INVALID_STATE', `The approval is already ${String(old?.status ?? 'decided')}.`, {
+            status: old?.status,
+          }),
       ),
     ];
   },

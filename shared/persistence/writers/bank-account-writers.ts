@@ -17,7 +17,9 @@ const refusal = (old: Record<string, unknown> | undefined) =>
 /** A verification answer's condition failed: another answer was counted since the read (retry on the new count), or the account left PENDING_VERIFICATION. */
 const countedMeanwhile = (old: Record<string, unknown> | undefined) =>
   old && fromStatesOf(BANK_ACCOUNT_STATES, 'verify').includes(old.status as never)
-    ? new ApiError('CONCURRENT_UPDATE', 'Another verification attempt was counted meanwhile; retry.', { retryAfter: CONFLICT_RETRY_AFTER_S })
+    ? new ApiError('CONCURRENT_UPDATE', 'Another verification attempt was counted meanwhile; retry.', {
+        retryAfter: CONFLICT_RETRY_AFTER_S,
+      })
     : refusal(old);
 
 export const bankAccountWriters: ChangeWriters<BankAccountChange> = {
@@ -38,7 +40,10 @@ export const bankAccountWriters: ChangeWriters<BankAccountChange> = {
   countFailedBankAccountVerification: (tableName, change) => {
     const from = inStates('#status', fromStatesOf(BANK_ACCOUNT_STATES, 'verify'), ':from');
     const failing = change.fail
-      ? { expression: ', #status = :failed, failedAt = :at REMOVE microDepositsSealed', values: { ':failed': targetOf(BANK_ACCOUNT_STATES, 'failVerification'), ':at': change.at } }
+      ? {
+          expression: ', #status = :failed, failedAt = :at REMOVE microDepositsSealed',
+          values: { ':failed': targetOf(BANK_ACCOUNT_STATES, 'failVerification'), ':at': change.at },
+        }
       : { expression: '', values: {} };
     return [
       update(

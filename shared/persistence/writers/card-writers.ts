@@ -13,7 +13,8 @@ import type { TransactWrite } from '../transact.js';
 import { inStates, put, setFields, update, transitionUpdate, type ChangeWriters } from '../write-builders.js';
 
 /** A concurrent change of the card's status or limits: the decision is made again (a retry). */
-const concurrentCardChange = () => new ApiError('CONCURRENT_UPDATE', 'The card changed meanwhile; retry.', { retryAfter: 1 });
+const concurrentCardChange = () =>
+  new ApiError('CONCURRENT_UPDATE', 'The card changed meanwhile; retry.', { retryAfter: 1 });
 
 /**
  * The card area's writes. The card item is changed under the version read (status and limits
@@ -34,11 +35,18 @@ export const cardWriters: ChangeWriters<CardChange> = {
         cardKeys.primary(change.cardId),
         `SET ${expression.join(', ')} ADD version :one`,
         `attribute_exists(PK) AND version = :version${from ? ` AND ${from.condition}` : ''}`,
-        { ...values, ...(from?.values ?? {}), ...(change.trigger ? { ':to': targetOf(CARD_STATES, change.trigger) } : {}), ':one': 1, ':version': change.expectedVersion },
+        {
+          ...values,
+          ...(from?.values ?? {}),
+          ...(change.trigger ? { ':to': targetOf(CARD_STATES, change.trigger) } : {}),
+          ':one': 1,
+          ':version': change.expectedVersion,
+        },
         { ...names, ...(change.trigger ? { '#status': 'status' } : {}) },
         (old) => {
           if (!old) return new ApiError('CARD_NOT_FOUND');
-          if (from && !(fromStatesOf(CARD_STATES, change.trigger!) as readonly string[]).includes(String(old.status))) return new ApiError('INVALID_STATE', `The card is ${String(old.status)}.`, { status: old.status });
+          if (from && !(fromStatesOf(CARD_STATES, change.trigger!) as readonly string[]).includes(String(old.status)))
+            return new ApiError('INVALID_STATE', `The card is ${String(old.status)}.`, { status: old.status });
           return concurrentCardChange();
         },
       ),
@@ -67,10 +75,23 @@ export const cardWriters: ChangeWriters<CardChange> = {
       conditions.push('usedBy = :usedBy');
       values[':usedBy'] = change.free;
     }
-    const expression = [...(sets.length > 0 ? [`SET ${sets.join(', ')}`] : []), ...(adds.length > 0 ? [`ADD ${adds.join(', ')}`] : []), ...(change.free ? ['REMOVE usedBy'] : [])].join(' ');
+    const expression = [
+      ...(sets.length > 0 ? [`SET ${sets.join(', ')}`] : []),
+      ...(adds.length > 0 ? [`ADD ${adds.join(', ')}`] : []),
+      ...(change.free ? ['REMOVE usedBy'] : []),
+    ].join(' ');
     return [
-      update(tableName, cardKeys.primary(change.cardId), expression, conditions.join(' AND '), values, Object.keys(names).length > 0 ? names : undefined, (old) =>
-        old ? new ApiError('INVALID_STATE', 'The card is not held by this authorization.') : new ApiError('CARD_NOT_FOUND'),
+      update(
+        tableName,
+        cardKeys.primary(change.cardId),
+        expression,
+        conditions.join(' AND '),
+        values,
+        Object.keys(names).length > 0 ? names : undefined,
+        (old) =>
+          old
+            ? new ApiError('INVALID_STATE', 'The card is not held by this authorization.')
+            : new ApiError('CARD_NOT_FOUND'),
       ),
     ];
   },
@@ -81,19 +102,30 @@ export const cardWriters: ChangeWriters<CardChange> = {
       cardAuthorizationKeys.primary(change.authorizationId),
       'SET GSI4SK = :sort',
       'attribute_exists(GSI4PK) AND #status = :approved',
-      { ':sort': cardAuthorizationKeys.openSort(change.retryAt, change.authorizationId).GSI4SK, ':approved': 'APPROVED' },
+      {
+        ':sort': cardAuthorizationKeys.openSort(change.retryAt, change.authorizationId).GSI4SK,
+        ':approved': 'APPROVED',
+      },
       { '#status': 'status' },
       () => new ApiError('INVALID_STATE', 'The authorization was settled meanwhile.'),
     ),
   ],
   transitionAuthorization: (tableName, change) => [
     // Captured or reversed: nothing left to expire, off the expiry index (GSI4) in the same write.
-    transitionUpdate(tableName, cardAuthorizationKeys.primary(change.authorizationId), AUTHORIZATION_STATES[change.trigger], {
-      set: change.set,
-      remove: ['GSI4PK', 'GSI4SK'],
-      condition: 'attribute_exists(PK)',
-      onConditionFailed: (old) => (old ? new ApiError('INVALID_STATE', `The authorization is ${String(old.status)}.`, { status: old.status }) : new ApiError('AUTHORIZATION_NOT_FOUND')),
-    }),
+    transitionUpdate(
+      tableName,
+      cardAuthorizationKeys.primary(change.authorizationId),
+      AUTHORIZATION_STATES[change.trigger],
+      {
+        set: change.set,
+        remove: ['GSI4PK', 'GSI4SK'],
+        condition: 'attribute_exists(PK)',
+        onConditionFailed: (old) =>
+          old
+            ? new ApiError('INVALID_STATE', `The authorization is ${String(old.status)}.`, { status: old.status })
+            : new ApiError('AUTHORIZATION_NOT_FOUND'),
+      },
+    ),
   ],
   refundAuthorization: (tableName, change) => {
     const amount = new Big(change.amount);
@@ -108,9 +140,13 @@ export const cardWriters: ChangeWriters<CardChange> = {
         { '#status': 'status' },
         (old) => {
           if (!old) return new ApiError('AUTHORIZATION_NOT_FOUND');
-          if (old.status !== 'CAPTURED') return new ApiError('INVALID_STATE', `The authorization is ${String(old.status)}.`, { status: old.status });
+          if (old.status !== 'CAPTURED')
+            return new ApiError('INVALID_STATE', `The authorization is ${String(old.status)}.`, { status: old.status });
           const left = new Big(change.capturedAmount).minus(readBig(old.refundedAmount));
-          return new ApiError('INVALID_AMOUNT', `amount: at most ${formatAmount(left)} is left to refund`, { field: 'amount', max: formatAmount(left) });
+          return new ApiError('INVALID_AMOUNT', `amount: at most ${formatAmount(left)} is left to refund`, {
+            field: 'amount',
+            max: formatAmount(left),
+          });
         },
       ),
     ];
@@ -118,11 +154,19 @@ export const cardWriters: ChangeWriters<CardChange> = {
 };
 
 /** The card's spend: every interval counted, each limited one only while it stays within its limit; stale intervals dropped. */
-function countCardSpend(tableName: string, spend: Extract<CardChange, { type: 'countCardSpend' }>['spend'], usedBy: string | undefined): TransactWrite {
+function countCardSpend(
+  tableName: string,
+  spend: Extract<CardChange, { type: 'countCardSpend' }>['spend'],
+  usedBy: string | undefined,
+): TransactWrite {
   const adds: string[] = [];
   const conditions = ['attribute_exists(PK)', '#status = :active', 'version = :version'];
   const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = { ':active': 'ACTIVE', ':version': spend.version, ':spent': toNumberAttribute(spend.amount) };
+  const values: Record<string, unknown> = {
+    ':active': 'ACTIVE',
+    ':version': spend.version,
+    ':spent': toNumberAttribute(spend.amount),
+  };
   if (usedBy !== undefined) {
     // A single-use card admits one live authorization: the first approval to commit marks it.
     conditions.push('attribute_not_exists(usedBy)');
@@ -143,14 +187,23 @@ function countCardSpend(tableName: string, spend: Extract<CardChange, { type: 'c
     return `#x${index}`;
   });
   const expression = `${usedBy !== undefined ? 'SET usedBy = :usedBy ' : ''}ADD ${adds.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`;
-  return update(tableName, cardKeys.primary(spend.cardId), expression, conditions.join(' AND '), values, names, (old) => cardDecline(old, spend.version, usedBy !== undefined));
+  return update(tableName, cardKeys.primary(spend.cardId), expression, conditions.join(' AND '), values, names, (old) =>
+    cardDecline(old, spend.version, usedBy !== undefined),
+  );
 }
 
 /** Why the card refused the spend at commit: a decline reason the engine records (or a concurrent change it decides again). */
 function cardDecline(old: Item | undefined, version: number, singleUse: boolean): ApiError {
-  if (!old || old.status === 'CANCELLED') return new ApiError('INVALID_STATE', 'The card is cancelled.', { declineReason: 'card_cancelled' });
-  if (old.status !== 'ACTIVE') return new ApiError('INVALID_STATE', 'The card is inactive.', { declineReason: 'card_inactive' });
-  if (singleUse && old.usedBy !== undefined) return new ApiError('INVALID_STATE', 'The single-use card has a live authorization.', { declineReason: 'card_used' });
+  if (!old || old.status === 'CANCELLED')
+    return new ApiError('INVALID_STATE', 'The card is cancelled.', { declineReason: 'card_cancelled' });
+  if (old.status !== 'ACTIVE')
+    return new ApiError('INVALID_STATE', 'The card is inactive.', { declineReason: 'card_inactive' });
+  if (singleUse && old.usedBy !== undefined)
+    return new ApiError('INVALID_STATE', 'The single-use card has a live authorization.', {
+      declineReason: 'card_used',
+    });
   if (readInt(old.version) !== version) return concurrentCardChange();
-  return new ApiError('POLICY_DENIED', 'A spending limit of the card would be exceeded.', { declineReason: 'spending_limit_exceeded' });
+  return new ApiError('POLICY_DENIED', 'A spending limit of the card would be exceeded.', {
+    declineReason: 'spending_limit_exceeded',
+  });
 }

@@ -15,10 +15,13 @@ import type { ChangeWriters } from '../write-builders.js';
 export function slotClaimWrite(tableName: string, item: Item, createdAt: string): TransactWrite {
   return {
     item: { Put: { TableName: tableName, Item: item, ...slotClaim(epochSecondsOf(createdAt)) } },
-    onConditionFailed: () => new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.'),
+    onConditionFailed: () =>
+      new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key was processed concurrently.'),
   };
 }
 
 export const idempotencyWriters: ChangeWriters<IdempotencyChange> = {
-  idempotency: (tableName, change) => [slotClaimWrite(tableName, idempotencyCodec.toItem(change.slotId, change.record), change.record.createdAt)],
+  idempotency: (tableName, change) => [
+    slotClaimWrite(tableName, idempotencyCodec.toItem(change.slotId, change.record), change.record.createdAt),
+  ],
 };

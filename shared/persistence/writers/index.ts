@@ -38,7 +38,9 @@ const AREA_WRITERS = [
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */
-type ChangesOf<Writers> = Writers extends unknown ? { [K in keyof Writers]: Writers[K] extends ChangeWriter<infer C> ? C : never }[keyof Writers] : never;
+type ChangesOf<Writers> = Writers extends unknown
+  ? { [K in keyof Writers]: Writers[K] extends ChangeWriter<infer C> ? C : never }[keyof Writers]
+  : never;
 
 /**
  * What a service may decide to write, as data: the union of every area's changes, derived from the
@@ -52,7 +54,9 @@ export type Change = ChangesOf<(typeof AREA_WRITERS)[number]>;
 export const WRITERS: ChangeWriters<Change> = Object.assign({}, ...AREA_WRITERS);
 
 type KeysOfAny<M> = M extends unknown ? keyof M : never;
-type Overlap<Maps extends readonly unknown[]> = Maps extends readonly [infer Head, ...infer Tail] ? (keyof Head & KeysOfAny<Tail[number]>) | Overlap<Tail> : never;
+type Overlap<Maps extends readonly unknown[]> = Maps extends readonly [infer Head, ...infer Tail]
+  ? (keyof Head & KeysOfAny<Tail[number]>) | Overlap<Tail>
+  : never;
 type Assert<Condition extends true> = Condition;
 /** Compile-time check: no change type is registered by two areas (the merge would keep only the last). */
 export type AreaWritersAreDisjoint = Assert<[Overlap<typeof AREA_WRITERS>] extends [never] ? true : false>;

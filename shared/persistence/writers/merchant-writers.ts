@@ -11,16 +11,26 @@ export const merchantWriters: ChangeWriters<MerchantChange> = {
         Put: {
           TableName: tableName,
           Item: merchantCodec.toItem(change.merchant),
-          ConditionExpression: change.isNew ? 'attribute_not_exists(PK)' : `organizationId = :org${change.expectedStatus ? ' AND #status = :expectedStatus' : ''}`,
+          ConditionExpression: change.isNew
+            ? 'attribute_not_exists(PK)'
+            : `organizationId = :org${change.expectedStatus ? ' AND #status = :expectedStatus' : ''}`,
           ...(change.isNew
             ? {}
             : {
-                ExpressionAttributeValues: { ':org': change.merchant.organizationId, ...(change.expectedStatus ? { ':expectedStatus': change.expectedStatus } : {}) },
+                ExpressionAttributeValues: {
+                  ':org': change.merchant.organizationId,
+                  ...(change.expectedStatus ? { ':expectedStatus': change.expectedStatus } : {}),
+                },
                 ...(change.expectedStatus ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
               }),
         },
       },
-      onConditionFailed: () => new ApiError('INVALID_STATE', 'The merchant profile changed concurrently (claimed or suspended); read it again.', { field: 'domain' }),
+      onConditionFailed: () =>
+        new ApiError(
+          'INVALID_STATE',
+          'The merchant profile changed concurrently (claimed or suspended); read it again.',
+          { field: 'domain' },
+        ),
     },
   ],
 };

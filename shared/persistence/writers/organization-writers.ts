@@ -17,15 +17,29 @@ export const organizationWriters: ChangeWriters<OrganizationChange> = {
           : 'attribute_exists(PK) AND kybStatus <> :unlessKyb';
     const conditionValues = unless?.field === 'kybStatus' ? { ':unlessKyb': unless.equals } : {};
     return [
-      update(tableName, organizationKeys.primary(change.organizationId), `SET ${sets.join(', ')}`, condition, { ...values, ...conditionValues }, names, (old) =>
-        old ? new ApiError('INVALID_STATE', 'The organization changed meanwhile (already activated or verified).') : new ApiError('ORGANIZATION_NOT_FOUND'),
+      update(
+        tableName,
+        organizationKeys.primary(change.organizationId),
+        `SET ${sets.join(', ')}`,
+        condition,
+        { ...values, ...conditionValues },
+        names,
+        (old) =>
+          old
+            ? new ApiError('INVALID_STATE', 'The organization changed meanwhile (already activated or verified).')
+            : new ApiError('ORGANIZATION_NOT_FOUND'),
       ),
     ];
   },
   createEnvironment: (tableName, change) => [
     put(
       tableName,
-      organizationEnvironmentCodec.toItem({ organizationId: change.organizationId, environment: change.environment, mainWalletId: change.mainWalletId, walletCount: 1 }),
+      organizationEnvironmentCodec.toItem({
+        organizationId: change.organizationId,
+        environment: change.environment,
+        mainWalletId: change.mainWalletId,
+        walletCount: 1,
+      }),
       () => new ApiError('INVALID_STATE', `The ${change.environment.toLowerCase()} environment already exists.`),
     ),
   ],

@@ -13,7 +13,14 @@ export const policyWriters: ChangeWriters<PolicyChange> = {
   putPolicy: (tableName, change) => {
     if (change.isNew) {
       const policy = { ...change.policy, version: change.policy.version ?? 1 };
-      return [put(tableName, policyCodec.toItem(policy), () => new Error(`policy ${policy.id} already exists (id collision)`)), put(tableName, policyPointerCodec.toItem(policy))];
+      return [
+        put(
+          tableName,
+          policyCodec.toItem(policy),
+          () => new Error(`policy ${policy.id} already exists (id collision)`),
+        ),
+        put(tableName, policyPointerCodec.toItem(policy)),
+      ];
     }
     const { expectedVersion } = change;
     const policyWrite: TransactWrite = {
@@ -21,14 +28,21 @@ export const policyWriters: ChangeWriters<PolicyChange> = {
         Put: {
           TableName: tableName,
           Item: policyCodec.toItem({ ...change.policy, version: expectedVersion + 1 }),
-          ConditionExpression: expectedVersion === 0 ? 'attribute_exists(PK) AND attribute_not_exists(#version)' : '#version = :expectedVersion',
+          ConditionExpression:
+            expectedVersion === 0
+              ? 'attribute_exists(PK) AND attribute_not_exists(#version)'
+              : '#version = :expectedVersion',
           ExpressionAttributeNames: { '#version': 'version' },
           ...(expectedVersion === 0 ? {} : { ExpressionAttributeValues: { ':expectedVersion': expectedVersion } }),
         },
       },
       onConditionFailed: (old) =>
         old
-          ? new ApiError('CONCURRENT_UPDATE', 'The policy was changed or deleted by another request since it was read; read it again and retry.', { retryAfter: CONFLICT_RETRY_AFTER_S })
+          ? new ApiError(
+              'CONCURRENT_UPDATE',
+              'The policy was changed or deleted by another request since it was read; read it again and retry.',
+              { retryAfter: CONFLICT_RETRY_AFTER_S },
+            )
           : new ApiError('POLICY_NOT_FOUND'),
     };
     return [policyWrite];

@@ -2,7 +2,16 @@ import Big from 'big.js';
 import { ApiError } from '../../domain/errors.js';
 import { HOLD_STATES } from '../../domain/ledger/hold-states.js';
 import { journalRecordOf } from '../../domain/ledger/journal.js';
-import { assertBalanced, bucketMovementOf, BUCKETS, type Bucket, type Leg, type Posting, type PostingChange, type SpendCount } from '../../domain/ledger/posting.js';
+import {
+  assertBalanced,
+  bucketMovementOf,
+  BUCKETS,
+  type Bucket,
+  type Leg,
+  type Posting,
+  type PostingChange,
+  type SpendCount,
+} from '../../domain/ledger/posting.js';
 import { formatAmount, formatBalance } from '../../domain/money.js';
 import { TRANSACTION_STATES } from '../../domain/payments/transaction-states.js';
 import { periodLimitDenied } from '../../domain/policies/policy-rules.js';
@@ -45,7 +54,11 @@ function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
   for (const [walletId, legs] of byWallet) {
     const spend = posting.spend?.walletId === walletId ? posting.spend : undefined;
     const close = legs.find((leg) => leg.close)?.close;
-    writes.push(close ? walletCloseUpdate(tableName, posting, walletId, legs, close) : walletUpdate(tableName, posting, walletId, legs, spend));
+    writes.push(
+      close
+        ? walletCloseUpdate(tableName, posting, walletId, legs, close)
+        : walletUpdate(tableName, posting, walletId, legs, spend),
+    );
   }
   if (posting.settles) writes.push(holdSettlement(tableName, posting, posting.settles));
   if (posting.reverses) writes.push(reversedOriginal(tableName, posting, posting.reverses));
@@ -58,22 +71,54 @@ function journalWrite(tableName: string, posting: Posting): TransactWrite {
     // With a key, the record is the key's claim (its id is the key's slot): the one slot-taking write.
     if (posting.idempotency) return slotClaimWrite(tableName, journalCodec.toItem(record), posting.createdAt);
     // Without one, a movement id a retry reuses: taken means done before.
-    return put(tableName, journalCodec.toItem(record), () => new ApiError('IDEMPOTENCY_KEY_IN_USE', `The movement ${posting.transactionId} exists already.`));
+    return put(
+      tableName,
+      journalCodec.toItem(record),
+      () => new ApiError('IDEMPOTENCY_KEY_IN_USE', `The movement ${posting.transactionId} exists already.`),
+    );
   }
   // An approved payment: its QUEUED record becomes the posted one (TRANSACTION_STATES 'post'), and
   // carries from now on what its audit entry says (projected once it posts).
   const item = journalCodec.toItem(record);
-  const { sets, names, values } = setFields({ status: record.status, postedAt: record.postedAt, auditAction: item.auditAction, actor: item.actor, auditResourceId: item.auditResourceId, GSI2SK: item.GSI2SK, GSI3SK: item.GSI3SK }, 't_');
+  const { sets, names, values } = setFields(
+    {
+      status: record.status,
+      postedAt: record.postedAt,
+      auditAction: item.auditAction,
+      actor: item.actor,
+      auditResourceId: item.auditResourceId,
+      GSI2SK: item.GSI2SK,
+      GSI3SK: item.GSI3SK,
+    },
+    't_',
+  );
   const from = inStates('#t_status_old', fromStatesOf(TRANSACTION_STATES, 'post'), ':t_from');
-  return update(tableName, transactionKeys.primary(posting.transactionId), `SET ${sets.join(', ')}`, from.condition, { ...values, ...from.values }, { ...names, '#t_status_old': 'status' }, (old) =>
-    new ApiError('INVALID_STATE', `The payment is ${String(old?.status ?? 'unknown')}.`, { status: old?.status }),
+  return update(
+    tableName,
+    transactionKeys.primary(posting.transactionId),
+    `SET ${sets.join(', ')}`,
+    from.condition,
+    { ...values, ...from.values },
+    { ...names, '#t_status_old': 'status' },
+    (old) =>
+      new ApiError('INVALID_STATE', `The payment is ${String(old?.status ?? 'unknown')}.`, { status: old?.status }),
   );
 }
 
-const BALANCE_ATTRIBUTE: Record<Bucket, string> = { available: 'balance', held: 'heldBalance', pending: 'pendingBalance' };
+const BALANCE_ATTRIBUTE: Record<Bucket, string> = {
+  available: 'balance',
+  held: 'heldBalance',
+  pending: 'pendingBalance',
+};
 
 /** One wallet's balances under the conditions of its legs (and, for a paying wallet, its spend). */
-function walletUpdate(tableName: string, posting: Posting, walletId: string, legs: Leg[], spend: SpendCount | undefined): TransactWrite {
+function walletUpdate(
+  tableName: string,
+  posting: Posting,
+  walletId: string,
+  legs: Leg[],
+  spend: SpendCount | undefined,
+): TransactWrite {
   const { delta, taken, settlesHold } = bucketMovementOf(legs);
   const adds = ['entryCount :one'];
   const removes: string[] = [];
@@ -116,27 +161,38 @@ function walletUpdate(tableName: string, posting: Posting, walletId: string, leg
     removes.push(name);
   });
   const expression = `ADD ${adds.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`;
-  return update(tableName, walletKeys.primary(walletId), expression, conditions.join(' AND '), values, Object.keys(names).length > 0 ? names : undefined, (old) => {
-    if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
-    if (old.environment !== posting.environment) return new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
-    // A deleted agent's wallet is FROZEN for payments; settling money on it is refused as closed.
-    if (!settlesHold && old.status !== 'ACTIVE') return new ApiError('WALLET_FROZEN', undefined, { walletId });
-    if (old.deletedAt) return new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
-    // Evaluation order (decisions.md section 3): deny rules (period limits) before funds.
-    const limited = spend ? periodLimitExceeded(spend, old) : undefined;
-    if (limited) return limited;
-    const short = BUCKETS.find((bucket) => taken[bucket].gt(0) && balanceOf(old, bucket).lt(taken[bucket]));
-    if (short === 'held') return new ApiError('INVALID_STATE', 'The hold is no longer held.', { walletId });
-    if (short === 'pending') return new ApiError('INVALID_STATE', 'The clearing funds were released already.', { walletId });
-    return new ApiError('INSUFFICIENT_FUNDS', undefined, {
-      walletId,
-      balance: formatBalance(balanceOf(old, 'available')),
-      requested: formatAmount(taken.available),
-    });
-  });
+  return update(
+    tableName,
+    walletKeys.primary(walletId),
+    expression,
+    conditions.join(' AND '),
+    values,
+    Object.keys(names).length > 0 ? names : undefined,
+    (old) => {
+      if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
+      if (old.environment !== posting.environment) return new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
+      // A deleted agent's wallet is FROZEN for payments; settling money on it is refused as closed.
+      if (!settlesHold && old.status !== 'ACTIVE') return new ApiError('WALLET_FROZEN', undefined, { walletId });
+      if (old.deletedAt)
+        return new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
+      // Evaluation order (decisions.md section 3): deny rules (period limits) before funds.
+      const limited = spend ? periodLimitExceeded(spend, old) : undefined;
+      if (limited) return limited;
+      const short = BUCKETS.find((bucket) => taken[bucket].gt(0) && balanceOf(old, bucket).lt(taken[bucket]));
+      if (short === 'held') return new ApiError('INVALID_STATE', 'The hold is no longer held.', { walletId });
+      if (short === 'pending')
+        return new ApiError('INVALID_STATE', 'The clearing funds were released already.', { walletId });
+      return new ApiError('INSUFFICIENT_FUNDS', undefined, {
+        walletId,
+        balance: formatBalance(balanceOf(old, 'available')),
+        requested: formatAmount(taken.available),
+      });
+    },
+  );
 }
 
-const balanceOf = (item: Item, bucket: Bucket): Big => (item[BALANCE_ATTRIBUTE[bucket]] === undefined ? new Big(0) : readBig(item[BALANCE_ATTRIBUTE[bucket]]));
+const balanceOf = (item: Item, bucket: Bucket): Big =>
+  item[BALANCE_ATTRIBUTE[bucket]] === undefined ? new Big(0) : readBig(item[BALANCE_ATTRIBUTE[bucket]]);
 
 /** The period limit the wallet item as it was would have exceeded, as POLICY_DENIED with its headroom. */
 function periodLimitExceeded(spend: SpendCount, old: Item): ApiError | undefined {
@@ -151,7 +207,13 @@ function periodLimitExceeded(spend: SpendCount, old: Item): ApiError | undefined
 }
 
 /** The sweep of a closing wallet: exactly its balance leaves, whatever its status, and it is marked closed. */
-function walletCloseUpdate(tableName: string, posting: Posting, walletId: string, legs: Leg[], close: NonNullable<Leg['close']>): TransactWrite {
+function walletCloseUpdate(
+  tableName: string,
+  posting: Posting,
+  walletId: string,
+  legs: Leg[],
+  close: NonNullable<Leg['close']>,
+): TransactWrite {
   const delta = legs.reduce((sum, leg) => sum.plus(leg.amount), new Big(0));
   const { sets, names, values } = setFields(close.set, 'c_');
   return update(
@@ -172,8 +234,10 @@ function walletCloseUpdate(tableName: string, posting: Posting, walletId: string
     (old) => {
       if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
       if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is already deleted.');
-      if (close.expectedActiveKeyId && old.activeKeyId !== close.expectedActiveKeyId) return new ApiError('CONCURRENT_UPDATE', 'The agent\'s key was rotated meanwhile; retry.', { retryAfter: 1 });
-      if (!readBig(old.balance).eq(close.expectedBalance)) return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.', { walletId });
+      if (close.expectedActiveKeyId && old.activeKeyId !== close.expectedActiveKeyId)
+        return new ApiError('CONCURRENT_UPDATE', "The agent's key was rotated meanwhile; retry.", { retryAfter: 1 });
+      if (!readBig(old.balance).eq(close.expectedBalance))
+        return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.', { walletId });
       return heldOrClearing(old);
     },
   );
@@ -187,7 +251,12 @@ function holdSettlement(tableName: string, posting: Posting, settles: NonNullabl
     transactionKeys.primary(settles.holdId),
     'SET #h_status = :h_to, settledBy = :h_by, capturedAmount = :h_captured',
     `attribute_exists(PK) AND ${from.condition}`,
-    { ...from.values, ':h_to': targetOf(HOLD_STATES, settles.trigger), ':h_by': posting.transactionId, ':h_captured': formatAmount(settles.capturedAmount, 'USDC') },
+    {
+      ...from.values,
+      ':h_to': targetOf(HOLD_STATES, settles.trigger),
+      ':h_by': posting.transactionId,
+      ':h_captured': formatAmount(settles.capturedAmount, 'USDC'),
+    },
     { '#h_status': 'status' },
     (old) => new ApiError('INVALID_STATE', `The hold is ${String(old?.status ?? 'unknown')}.`, { status: old?.status }),
   );
@@ -203,6 +272,11 @@ function reversedOriginal(tableName: string, posting: Posting, originalId: strin
     `attribute_exists(PK) AND ${from.condition}`,
     { ...from.values, ':r_to': targetOf(TRANSACTION_STATES, 'reverse'), ':r_by': posting.transactionId },
     { '#r_status': 'status' },
-    (old) => new ApiError('REVERSAL_NOT_ALLOWED', `The transaction is ${String(old?.status ?? 'unknown')} and cannot be reversed.`, { status: old?.status }),
+    (old) =>
+      new ApiError(
+        'REVERSAL_NOT_ALLOWED',
+        `The transaction is ${String(old?.status ?? 'unknown')} and cannot be reversed.`,
+        { status: old?.status },
+      ),
   );
 }

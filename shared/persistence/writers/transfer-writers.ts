@@ -15,13 +15,18 @@ export const transferWriters: ChangeWriters<TransferChange> = {
   transitionTransfer: (tableName, change) => {
     const { status: _ignored, ...fields } = change.set;
     // Work still ahead (a reconcileAt): listed for the reconciler; none: off its list.
-    const open = change.set.reconcileAt ? { ...transferKeys.open(change.transferId), ...transferKeys.openSort(change.set.reconcileAt, change.transferId) } : {};
+    const open = change.set.reconcileAt
+      ? { ...transferKeys.open(change.transferId), ...transferKeys.openSort(change.set.reconcileAt, change.transferId) }
+      : {};
     return [
       transitionUpdate(tableName, transferKeys.primary(change.transferId), TRANSFER_STATES[change.trigger], {
         set: { ...fields, ...open },
         remove: change.set.reconcileAt ? [] : ['reconcileAt', 'GSI4PK', 'GSI4SK'],
         condition: 'attribute_exists(PK)',
-        onConditionFailed: (old) => (old ? new ApiError('INVALID_STATE', `The transfer is ${String(old.status)}.`, { status: old.status }) : new ApiError('TRANSFER_NOT_FOUND')),
+        onConditionFailed: (old) =>
+          old
+            ? new ApiError('INVALID_STATE', `The transfer is ${String(old.status)}.`, { status: old.status })
+            : new ApiError('TRANSFER_NOT_FOUND'),
       }),
     ];
   },
@@ -35,7 +40,10 @@ export const transferWriters: ChangeWriters<TransferChange> = {
         `attribute_exists(PK) AND ${from.condition}`,
         { ...from.values, ':to': targetOf(CLEARING_STATES, 'release') },
         undefined,
-        (old) => new ApiError('INVALID_STATE', `The clearing is ${String(old?.clearing ?? 'not pending')}.`, { clearing: old?.clearing }),
+        (old) =>
+          new ApiError('INVALID_STATE', `The clearing is ${String(old?.clearing ?? 'not pending')}.`, {
+            clearing: old?.clearing,
+          }),
       ),
     ];
   },
@@ -45,7 +53,12 @@ export const transferWriters: ChangeWriters<TransferChange> = {
       transferKeys.primary(change.transferId),
       'SET reconcileAt = :at, GSI4PK = :partition, GSI4SK = :sort',
       'attribute_exists(GSI4PK) AND #status = :status',
-      { ':at': change.reconcileAt, ':partition': transferKeys.open(change.transferId).GSI4PK, ':sort': transferKeys.openSort(change.reconcileAt, change.transferId).GSI4SK, ':status': change.status },
+      {
+        ':at': change.reconcileAt,
+        ':partition': transferKeys.open(change.transferId).GSI4PK,
+        ':sort': transferKeys.openSort(change.reconcileAt, change.transferId).GSI4SK,
+        ':status': change.status,
+      },
       { '#status': 'status' },
       // It moved meanwhile (the workflow caught up): nothing to defer.
       () => new ApiError('INVALID_STATE', 'The transfer moved meanwhile.'),

@@ -10,13 +10,18 @@ import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
 
 /** A wallet with nothing in `heldBalance` or `pendingBalance` (absent counts as zero). */
-export const NOTHING_HELD_OR_CLEARING = '(attribute_not_exists(heldBalance) OR heldBalance = :zero) AND (attribute_not_exists(pendingBalance) OR pendingBalance = :zero)';
+export const NOTHING_HELD_OR_CLEARING =
+  '(attribute_not_exists(heldBalance) OR heldBalance = :zero) AND (attribute_not_exists(pendingBalance) OR pendingBalance = :zero)';
 
 export const heldOrClearing = (old: Record<string, unknown>) =>
-  new ApiError('INVALID_STATE', 'The agent has money held or clearing (a pending withdrawal or deposit); delete it once its transfers have finished.', {
-    heldBalance: old.heldBalance === undefined ? '0' : readBig(old.heldBalance).toFixed(),
-    pendingBalance: old.pendingBalance === undefined ? '0' : readBig(old.pendingBalance).toFixed(),
-  });
+  new ApiError(
+    'INVALID_STATE',
+    'The agent has money held or clearing (a pending withdrawal or deposit); delete it once its transfers have finished.',
+    {
+      heldBalance: old.heldBalance === undefined ? '0' : readBig(old.heldBalance).toFixed(),
+      pendingBalance: old.pendingBalance === undefined ? '0' : readBig(old.pendingBalance).toFixed(),
+    },
+  );
 
 export const walletWriters: ChangeWriters<WalletChange> = {
   reserveWalletSlot: (tableName, change) => [
@@ -30,11 +35,17 @@ export const walletWriters: ChangeWriters<WalletChange> = {
           ExpressionAttributeValues: { ':one': 1, ':limit': change.limit },
         },
       },
-      onConditionFailed: () => new ApiError('WALLET_LIMIT_EXCEEDED', `At most ${change.limit} wallets per environment.`, { limit: change.limit }),
+      onConditionFailed: () =>
+        new ApiError('WALLET_LIMIT_EXCEEDED', `At most ${change.limit} wallets per environment.`, {
+          limit: change.limit,
+        }),
     },
   ],
   // The wallet and its line in the organization's wallet list (lists read wallets by it; see wallet-listing.ts).
-  createWallet: (tableName, change) => [put(tableName, walletCodec.toItem(change.wallet)), put(tableName, walletListingCodec.toItem(change.wallet))],
+  createWallet: (tableName, change) => [
+    put(tableName, walletCodec.toItem(change.wallet)),
+    put(tableName, walletListingCodec.toItem(change.wallet)),
+  ],
   updateWallet: (tableName, change) => {
     const { sets, names, values } = setFields(change.set, 'w_');
     // A closed wallet is marked by deletedAt (CLOSED is terminal, so never among the states below).
@@ -53,15 +64,28 @@ export const walletWriters: ChangeWriters<WalletChange> = {
       conditionValues[':zero'] = 0;
     }
     return [
-      update(tableName, walletKeys.primary(change.walletId), `SET ${sets.join(', ')}`, conditions.join(' AND '), { ...values, ...conditionValues }, { ...names, '#w_state': 'status' }, (old) => {
-        if (!old) return new ApiError('WALLET_NOT_FOUND');
-        if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
-        // A rotation (or a deletion that read the key) raced this write: retryable, nothing was written.
-        if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId) return new ApiError('CONCURRENT_UPDATE', 'The agent\'s key was rotated meanwhile; retry.', { retryAfter: CONFLICT_RETRY_AFTER_S });
-        if (change.expectedBalance && !readBig(old.balance).eq(change.expectedBalance)) return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.');
-        if (change.expectedBalance) return heldOrClearing(old);
-        return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
-      }),
+      update(
+        tableName,
+        walletKeys.primary(change.walletId),
+        `SET ${sets.join(', ')}`,
+        conditions.join(' AND '),
+        { ...values, ...conditionValues },
+        { ...names, '#w_state': 'status' },
+        (old) => {
+          if (!old) return new ApiError('WALLET_NOT_FOUND');
+          if (old.deletedAt)
+            return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
+          // A rotation (or a deletion that read the key) raced this write: retryable, nothing was written.
+          if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId)
+            return new ApiError('CONCURRENT_UPDATE', "The agent's key was rotated meanwhile; retry.", {
+              retryAfter: CONFLICT_RETRY_AFTER_S,
+            });
+          if (change.expectedBalance && !readBig(old.balance).eq(change.expectedBalance))
+            return new ApiError('INVALID_STATE', 'The balance changed while deleting; retry.');
+          if (change.expectedBalance) return heldOrClearing(old);
+          return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
+        },
+      ),
     ];
   },
 };

@@ -3,6 +3,9 @@ import type { ActivationStore } from '../../domain/activation/ports.js';
 import { createActivationStore } from '../../persistence/activation-store.js';
 import type { Core } from '../core.js';
 
-export function activationService(core: Core, { store = createActivationStore(core.table) }: { store?: ActivationStore } = {}): ActivationService {
+export function activationService(
+  core: Core,
+  { store = createActivationStore(core.table) }: { store?: ActivationStore } = {},
+): ActivationService {
   return createActivationService({ ...core.deps, store }, { kybAutoApprove: core.config.kybAutoApprove });
 }

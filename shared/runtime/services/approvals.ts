@@ -3,6 +3,9 @@ import type { ApprovalStore } from '../../domain/approvals/ports.js';
 import { createApprovalStore } from '../../persistence/approval-store.js';
 import type { Core } from '../core.js';
 
-export function approvalService(core: Core, { store = createApprovalStore(core.table) }: { store?: ApprovalStore } = {}): ApprovalService {
+export function approvalService(
+  core: Core,
+  { store = createApprovalStore(core.table) }: { store?: ApprovalStore } = {},
+): ApprovalService {
   return createApprovalService({ ...core.deps, store });
 }

@@ -16,13 +16,24 @@ const randomDigit = () => randomInt(0, 10);
  * their bundles.
  */
 export function cardAuthorizationService(core: Core): CardService {
-  return createCardService({ ...core.deps, store: createCardStore(core.table) }, { issuers: { SANDBOX: unconfiguredIssuer, PRODUCTION: unconfiguredIssuer } });
+  return createCardService(
+    { ...core.deps, store: createCardStore(core.table) },
+    { issuers: { SANDBOX: unconfiguredIssuer, PRODUCTION: unconfiguredIssuer } },
+  );
 }
 
 /** Cards: the sandbox issuer (numbers and CVCs sealed by the data sealer) in SANDBOX; in PRODUCTION no issuing processor is configured yet, so live cards are refused. */
-export function cardService(core: Core, overrides: { store?: CardStore; issuers?: Record<Environment, CardIssuer> } = {}): CardService {
+export function cardService(
+  core: Core,
+  overrides: { store?: CardStore; issuers?: Record<Environment, CardIssuer> } = {},
+): CardService {
   return createCardService(
     { ...core.deps, store: overrides.store ?? createCardStore(core.table) },
-    { issuers: overrides.issuers ?? { SANDBOX: sandboxIssuer(dataSealer(core), randomDigit), PRODUCTION: unconfiguredIssuer } },
+    {
+      issuers: overrides.issuers ?? {
+        SANDBOX: sandboxIssuer(dataSealer(core), randomDigit),
+        PRODUCTION: unconfiguredIssuer,
+      },
+    },
   );
 }

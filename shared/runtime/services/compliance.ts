@@ -5,7 +5,10 @@ import { createComplianceStore } from '../../persistence/compliance-store.js';
 import type { Core } from '../core.js';
 import { cipherOf } from '../webhook-cipher.js';
 
-export function complianceService(core: Core, { store = createComplianceStore(core.table) }: { store?: ComplianceStore } = {}): ComplianceService {
+export function complianceService(
+  core: Core,
+  { store = createComplianceStore(core.table) }: { store?: ComplianceStore } = {},
+): ComplianceService {
   const { config } = core;
   const cipher = cipherOf(core);
   return createComplianceService(
@@ -16,14 +19,23 @@ export function complianceService(core: Core, { store = createComplianceStore(co
             cipher.ready().then(
               () => true,
               (error: unknown) => {
-                console.error('compliance: the webhook encryption key could not be read', error instanceof Error ? error.message : 'unknown error');
+                console.error(
+                  'compliance: the webhook encryption key could not be read',
+                  error instanceof Error ? error.message : 'unknown error',
+                );
                 return false;
               },
             )
         : undefined,
       mcpAuthTokenConfigured: config.mcpAuthToken !== undefined || config.mcpAuthTokenSecretArn !== undefined,
       securityHeaders: SECURITY_HEADERS,
-      decrypts: (stored) => (cipher ? cipher.decrypt(stored).then(() => true, () => false) : Promise.resolve(false)),
+      decrypts: (stored) =>
+        cipher
+          ? cipher.decrypt(stored).then(
+              () => true,
+              () => false,
+            )
+          : Promise.resolve(false),
     },
   );
 }

@@ -4,6 +4,9 @@ import { createPaymentStore } from '../../persistence/payment-store.js';
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
 
-export function paymentService(core: Core, { store = createPaymentStore(core.table) }: { store?: PaymentStore } = {}): PaymentService {
+export function paymentService(
+  core: Core,
+  { store = createPaymentStore(core.table) }: { store?: PaymentStore } = {},
+): PaymentService {
   return createPaymentService({ ...core.deps, store }, { expiries: expiryScheduler(core) });
 }

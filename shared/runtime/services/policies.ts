@@ -3,6 +3,9 @@ import type { PolicyStore } from '../../domain/policies/ports.js';
 import { createPolicyStore } from '../../persistence/policy-store.js';
 import type { Core } from '../core.js';
 
-export function policyService(core: Core, { store = createPolicyStore(core.table) }: { store?: PolicyStore } = {}): PolicyService {
+export function policyService(
+  core: Core,
+  { store = createPolicyStore(core.table) }: { store?: PolicyStore } = {},
+): PolicyService {
   return createPolicyService({ ...core.deps, store });
 }

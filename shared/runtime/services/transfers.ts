@@ -10,11 +10,22 @@ import { dataSealer } from '../sealing.js';
 import { transferWorkflows } from '../workflows.js';
 
 /** Transfers: the sandbox rail in SANDBOX; in PRODUCTION no rail provider is configured yet, so live transfers fail at submission. */
-export function transferService(core: Core, overrides: { store?: TransferStore; workflows?: TransferWorkflows; rails?: Record<Environment, TransferRail>; expiries?: ExpiryScheduler | null } = {}): TransferService {
+export function transferService(
+  core: Core,
+  overrides: {
+    store?: TransferStore;
+    workflows?: TransferWorkflows;
+    rails?: Record<Environment, TransferRail>;
+    expiries?: ExpiryScheduler | null;
+  } = {},
+): TransferService {
   return createTransferService(
     { ...core.deps, store: overrides.store ?? createTransferStore(core.table) },
     {
-      rails: overrides.rails ?? { SANDBOX: sandboxRail(core.clock, core.config.timeScale), PRODUCTION: unconfiguredRail },
+      rails: overrides.rails ?? {
+        SANDBOX: sandboxRail(core.clock, core.config.timeScale),
+        PRODUCTION: unconfiguredRail,
+      },
       sealer: dataSealer(core),
       workflows: overrides.workflows ?? transferWorkflows(core),
       // null: no expiry schedules (the reconciler, whose function has no Scheduler grant, releases clearings itself).

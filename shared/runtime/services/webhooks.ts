@@ -17,13 +17,20 @@ export function deliveryQueue(core: Core): DeliveryQueue {
   const { config } = core;
   if (config.webhookQueueUrl) {
     if (!config.webhookDeadLetterUrl) throw new Error('WEBHOOK_QUEUE_URL needs WEBHOOK_DLQ_URL');
-    return sqsDeliveryQueue(new SQSClient({ region: config.region }), config.webhookQueueUrl, config.webhookDeadLetterUrl);
+    return sqsDeliveryQueue(
+      new SQSClient({ region: config.region }),
+      config.webhookQueueUrl,
+      config.webhookDeadLetterUrl,
+    );
   }
   return localDeliveryQueue(WEBHOOK_DELIVERY_QUEUE);
 }
 
 /** The webhook-delivery worker's service (functions/webhook-delivery). */
-export function deliveryService(core: Core, overrides: { store?: DeliveryStore; queue?: DeliveryQueue; sender?: WebhookSender } = {}): DeliveryService {
+export function deliveryService(
+  core: Core,
+  overrides: { store?: DeliveryStore; queue?: DeliveryQueue; sender?: WebhookSender } = {},
+): DeliveryService {
   const secrets = cipherOf(core);
   return createDeliveryService({
     store: overrides.store ?? createWebhookStore(core.table),
@@ -36,7 +43,10 @@ export function deliveryService(core: Core, overrides: { store?: DeliveryStore; 
   });
 }
 
-export function webhookService(core: Core, { store = createWebhookStore(core.table) }: { store?: WebhookStore & DeliveryStore } = {}): WebhookService {
+export function webhookService(
+  core: Core,
+  { store = createWebhookStore(core.table) }: { store?: WebhookStore & DeliveryStore } = {},
+): WebhookService {
   const queue = deliveryQueue(core);
   return createWebhookService({
     store,
