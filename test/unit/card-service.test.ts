@@ -5,13 +5,9 @@ import { MAX_SPENDING_LIMITS } from '../../shared/domain/cards/card-rules.js';
 import { createCardService } from '../../shared/domain/cards/card-service.js';
 import { sandboxIssuer, unconfiguredIssuer } from '../../shared/domain/cards/sandbox-issuer.js';
 import { fixedClock } from '../../shared/domain/clock.js';
-import { ApiError } from '../../shared/domain/errors.js';
-import { newId } from '../../shared/domain/ids.js';
-import { AGENT_PERMISSIONS, ORGANIZATION_PERMISSIONS, type RequestContext } from '../../shared/domain/tenancy.js';
-import type { Wallet } from '../../shared/domain/types.js';
 import { localSealer } from '../../shared/sealing/local-sealer.js';
-import { walletOf } from '../contracts/money-fixtures.js';
 import { createMemoryCardStore } from '../fakes/memory-card-store.js';
+import { refusalOf, serviceWorld } from '../fakes/service-world.js';
 
 /**
  * The rules of cards and their authorizations over the in-memory CardStore (held to the DynamoDB
@@ -22,18 +18,10 @@ import { createMemoryCardStore } from '../fakes/memory-card-store.js';
 function world() {
   const memory = createMemoryCardStore();
   const clock = fixedClock(new Date('2026-11-21T10:00:00.000Z'));
+  const base = serviceWorld(clock, memory.table);
   let digit = 0;
   const service = createCardService(
-    {
-      store: memory.store,
-      clock,
-      ids: newId,
-      issueKey: () => {
-        throw new Error('no keys here');
-      },
-      limits: { walletsPerEnvironment: 100, sandboxFundingMax: '10000.00' },
-      timeScale: 1,
-    },
+    { ...base.deps, store: memory.store },
     {
       issuers: {
         SANDBOX: sandboxIssuer(localSealer(randomBytes(32).toString('hex')), () => digit++ % 10),
@@ -41,29 +29,7 @@ function world() {
       },
     },
   );
-  const organizationId = newId('organization');
-  const scope = { organizationId, environment: 'SANDBOX' as const };
-  const ctx: RequestContext = {
-    principal: {
-      kind: 'ORGANIZATION',
-      keyId: 'key_admin',
-      organizationId,
-      environment: 'SANDBOX',
-      permissions: [...ORGANIZATION_PERMISSIONS],
-      walletId: null,
-    },
-    actor: { actorType: 'API_KEY', actorId: 'key_admin', ipAddress: '198.51.100.7' },
-    requestId: 'req_1',
-  };
-  const agentCtx = (walletId: string): RequestContext => ({
-    ...ctx,
-    principal: { ...ctx.principal, kind: 'AGENT', keyId: 'key_agent', permissions: [...AGENT_PERMISSIONS], walletId },
-  });
-  const wallet = (balance: string, overrides: Partial<Wallet> = {}) => {
-    const made = walletOf(scope, balance, overrides);
-    memory.table.addWallet(made);
-    return made.id;
-  };
+  const { scope, ctx, agentCtx, wallet } = base;
   /** available / held of a wallet. */
   const balancesOf = async (walletId: string) => {
     const w = (await memory.store.getWallet(walletId))!;
@@ -79,20 +45,6 @@ function world() {
       amount: string;
     };
   return { memory, clock, service, ctx, agentCtx, scope, wallet, balancesOf, authorize, merchant };
-}
-
-/** The ApiError a call threw (code and details), or 'OK'. */
-async function refusalOf(
-  promise: Promise<unknown>,
-): Promise<{ code: string; details?: Record<string, unknown> } | 'OK'> {
-  try {
-    await promise;
-    return 'OK';
-  } catch (error) {
-    if (error instanceof ApiError)
-      return { code: error.code, ...(error.details ? { details: error.details as Record<string, unknown> } : {}) };
-    throw error;
-  }
 }
 
 describe('card service: issuing', () => {

@@ -1,15 +1,12 @@
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/domain/clock.js';
-import { ApiError } from '../../shared/domain/errors.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { newId } from '../../shared/domain/ids.js';
 import { createPaymentService } from '../../shared/domain/payments/payment-service.js';
 import type { Policy } from '../../shared/domain/policies/policy-types.js';
-import { AGENT_PERMISSIONS, ORGANIZATION_PERMISSIONS, type RequestContext } from '../../shared/domain/tenancy.js';
-import type { Wallet } from '../../shared/domain/types.js';
-import { walletOf } from '../contracts/money-fixtures.js';
 import { createMemoryPaymentStore } from '../fakes/memory-payment-store.js';
+import { refusalOf, serviceWorld } from '../fakes/service-world.js';
 
 /**
  * The payment rules of POST /v1/payments over the in-memory PaymentStore (its behaviour held to the
@@ -19,55 +16,11 @@ import { createMemoryPaymentStore } from '../fakes/memory-payment-store.js';
 function world() {
   const memory = createMemoryPaymentStore();
   const clock = fixedClock(new Date('2026-11-21T10:00:00.000Z'));
-  const service = createPaymentService({
-    store: memory.store,
-    clock,
-    ids: newId,
-    issueKey: () => {
-      throw new Error('no keys here');
-    },
-    limits: { walletsPerEnvironment: 100, sandboxFundingMax: '10000.00' },
-    timeScale: 1,
-  });
-  const organizationId = newId('organization');
-  const scope = { organizationId, environment: 'SANDBOX' as const };
-  const ctx: RequestContext = {
-    principal: {
-      kind: 'ORGANIZATION',
-      keyId: 'key_admin',
-      organizationId,
-      environment: 'SANDBOX',
-      permissions: [...ORGANIZATION_PERMISSIONS],
-      walletId: null,
-    },
-    actor: { actorType: 'API_KEY', actorId: 'key_admin', ipAddress: '198.51.100.7' },
-    requestId: 'req_1',
-  };
-  const agentCtx = (walletId: string): RequestContext => ({
-    ...ctx,
-    principal: { ...ctx.principal, kind: 'AGENT', keyId: 'key_agent', permissions: [...AGENT_PERMISSIONS], walletId },
-  });
-  const wallet = (balance: string, overrides: Partial<Wallet> = {}, of = scope) => {
-    const made = walletOf(of, balance, overrides);
-    memory.table.addWallet(made);
-    return made.id;
-  };
+  const base = serviceWorld(clock, memory.table);
+  const service = createPaymentService({ ...base.deps, store: memory.store });
+  const { scope, ctx, agentCtx, wallet } = base;
   const balanceOf = async (walletId: string) => (await memory.store.getWallet(walletId))!.balance.toFixed(2);
   return { memory, service, ctx, agentCtx, scope, wallet, balanceOf };
-}
-
-/** The ApiError a call threw (code and details), or 'OK'. */
-async function refusalOf(
-  promise: Promise<unknown>,
-): Promise<{ code: string; details?: Record<string, unknown> } | 'OK'> {
-  try {
-    await promise;
-    return 'OK';
-  } catch (error) {
-    if (error instanceof ApiError)
-      return { code: error.code, ...(error.details ? { details: error.details as Record<string, unknown> } : {}) };
-    throw error;
-  }
 }
 
 describe('payment service: the rules of a payment', () => {

@@ -3,16 +3,13 @@ import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { fixedClock } from '../../shared/domain/clock.js';
-import { ApiError } from '../../shared/domain/errors.js';
 import { newId } from '../../shared/domain/ids.js';
 import type { Policy } from '../../shared/domain/policies/policy-types.js';
-import { AGENT_PERMISSIONS, ORGANIZATION_PERMISSIONS, type RequestContext } from '../../shared/domain/tenancy.js';
 import { sandboxRail, unconfiguredRail } from '../../shared/domain/transfers/sandbox-rail.js';
 import { createTransferService } from '../../shared/domain/transfers/transfer-service.js';
-import type { Wallet } from '../../shared/domain/types.js';
 import { localSealer } from '../../shared/sealing/local-sealer.js';
-import { walletOf } from '../contracts/money-fixtures.js';
 import { createMemoryTransferStore } from '../fakes/memory-transfer-store.js';
+import { refusalOf, serviceWorld } from '../fakes/service-world.js';
 
 /**
  * The rules of transfers (deposits, withdrawals, internal transfers, cancel) over the in-memory
@@ -23,18 +20,10 @@ import { createMemoryTransferStore } from '../fakes/memory-transfer-store.js';
 function world() {
   const memory = createMemoryTransferStore();
   const clock = fixedClock(new Date('2026-11-21T10:00:00.000Z'));
+  const base = serviceWorld(clock, memory.table);
   const started: string[] = [];
   const service = createTransferService(
-    {
-      store: memory.store,
-      clock,
-      ids: newId,
-      issueKey: () => {
-        throw new Error('no keys here');
-      },
-      limits: { walletsPerEnvironment: 100, sandboxFundingMax: '10000.00' },
-      timeScale: 1,
-    },
+    { ...base.deps, store: memory.store },
     {
       rails: { SANDBOX: sandboxRail(clock, 1), PRODUCTION: unconfiguredRail },
       sealer: localSealer(randomBytes(32).toString('hex')),
@@ -42,29 +31,7 @@ function world() {
       log: { error: () => undefined },
     },
   );
-  const organizationId = newId('organization');
-  const scope = { organizationId, environment: 'SANDBOX' as const };
-  const ctx: RequestContext = {
-    principal: {
-      kind: 'ORGANIZATION',
-      keyId: 'key_admin',
-      organizationId,
-      environment: 'SANDBOX',
-      permissions: [...ORGANIZATION_PERMISSIONS],
-      walletId: null,
-    },
-    actor: { actorType: 'API_KEY', actorId: 'key_admin', ipAddress: '198.51.100.7' },
-    requestId: 'req_1',
-  };
-  const agentCtx = (walletId: string): RequestContext => ({
-    ...ctx,
-    principal: { ...ctx.principal, kind: 'AGENT', keyId: 'key_agent', permissions: [...AGENT_PERMISSIONS], walletId },
-  });
-  const wallet = (balance: string, overrides: Partial<Wallet> = {}) => {
-    const made = walletOf(scope, balance, overrides);
-    memory.table.addWallet(made);
-    return made.id;
-  };
+  const { scope, ctx, agentCtx, wallet } = base;
   /** available / pending / held of a wallet. */
   const balancesOf = async (walletId: string) => {
     const w = (await memory.store.getWallet(walletId))!;
@@ -95,20 +62,6 @@ function world() {
     ...fields,
   });
   return { memory, clock, service, ctx, agentCtx, scope, wallet, balancesOf, bank, runWorkflow, policyOf, started };
-}
-
-/** The ApiError a call threw (code and details), or 'OK'. */
-async function refusalOf(
-  promise: Promise<unknown>,
-): Promise<{ code: string; details?: Record<string, unknown> } | 'OK'> {
-  try {
-    await promise;
-    return 'OK';
-  } catch (error) {
-    if (error instanceof ApiError)
-      return { code: error.code, ...(error.details ? { details: error.details as Record<string, unknown> } : {}) };
-    throw error;
-  }
 }
 
 const idOf = (answer: { body: unknown }) => (answer.body as { id: string }).id;
