@@ -4,7 +4,11 @@ import type { Policy } from '../../shared/domain/policies/policy-types.js';
 import type { Approval, AuditEntry, Wallet } from '../../shared/domain/types.js';
 import * as entities from '../../shared/persistence/entities/index.js';
 import type { Item } from '../../shared/persistence/item.js';
-import { GSI, INDEX_USAGE, WALLET_INDEXES_SHARED_ACROSS_ORGANIZATIONS } from '../../shared/persistence/table-schema.js';
+import { GSI } from '../../shared/persistence/table-schema.js';
+import {
+  INDEX_USAGE,
+  WALLET_INDEXES_SHARED_ACROSS_ORGANIZATIONS,
+} from '../../shared/persistence/entities/index-usage.js';
 
 const AT = '2026-11-21T10:00:00.000Z';
 const scope = { organizationId: 'org_1', environment: 'SANDBOX' as const };

@@ -2,6 +2,7 @@ import type { Environment, Permission } from '../../domain/tenancy.js';
 import type { ApiKey } from '../../domain/types.js';
 import { readOptionalString } from '../client.js';
 import { str, type Item, type ItemKey } from '../item.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const API_KEY_ENTITY = 'API_KEY';
 export const API_KEY_POINTER_ENTITY = 'API_KEY_POINTER';
@@ -62,3 +63,8 @@ export const apiKeyPointerCodec = {
     return typeof item?.hash === 'string' ? item.hash : undefined;
   },
 };
+
+/** What each index of API_KEY items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const API_KEY_INDEXES = {
+  API_KEY: { GSI1: 'keys of an organization (both environments, agent keys included)' },
+} as const satisfies IndexUsage;

@@ -1,7 +1,7 @@
 import type { Environment } from '../../domain/tenancy.js';
 import type { Approval } from '../../domain/types.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
-import { GSI } from '../table-schema.js';
+import { GSI, type IndexUsage } from '../table-schema.js';
 
 export const APPROVAL_ENTITY = 'APPROVAL';
 
@@ -39,3 +39,11 @@ export const approvalCodec = {
     return recordOf(item) as unknown as Approval;
   },
 };
+
+/** What each index of APPROVAL items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const APPROVAL_INDEXES = {
+  APPROVAL: {
+    GSI1: 'approvals of an organization environment',
+    GSI2: 'pending approvals by expiry (sparse: a decision removes the attributes)',
+  },
+} as const satisfies IndexUsage;

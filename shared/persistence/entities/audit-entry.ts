@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Environment } from '../../domain/tenancy.js';
 import type { AuditEntry } from '../../domain/types.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const AUDIT_ENTRY_ENTITY = 'AUDIT_ENTRY';
 
@@ -79,3 +80,13 @@ export const auditEntryCodec = {
     return recordOf(item) as unknown as AuditEntry;
   },
 };
+
+/** What each index of AUDIT_ENTRY items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const AUDIT_ENTRY_INDEXES = {
+  AUDIT_ENTRY: {
+    GSI1: 'entries by action',
+    GSI2: 'entries by resource id',
+    GSI3: 'entries by actor',
+    GSI4: 'entries by wallet (wallet-scoped keys)',
+  },
+} as const satisfies IndexUsage;

@@ -2,6 +2,7 @@ import type { BankAccount } from '../../domain/bank-accounts/types.js';
 import type { Environment } from '../../domain/tenancy.js';
 import { readInt } from '../client.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const BANK_ACCOUNT_ENTITY = 'BANK_ACCOUNT';
 
@@ -43,3 +44,8 @@ export const bankAccountCodec = {
     };
   },
 };
+
+/** What each index of BANK_ACCOUNT items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const BANK_ACCOUNT_INDEXES = {
+  BANK_ACCOUNT: { GSI1: 'bank accounts of an organization environment (removed on delete)' },
+} as const satisfies IndexUsage;

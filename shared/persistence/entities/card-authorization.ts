@@ -3,6 +3,7 @@ import { readBig, toNumberAttribute } from '../client.js';
 import { dueQueue } from '../due-queue.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
 import Big from 'big.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const CARD_AUTHORIZATION_ENTITY = 'CARD_AUTHORIZATION';
 
@@ -54,3 +55,11 @@ export const cardAuthorizationCodec = {
     };
   },
 };
+
+/** What each index of CARD_AUTHORIZATION items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const CARD_AUTHORIZATION_INDEXES = {
+  CARD_AUTHORIZATION: {
+    GSI1: 'authorizations of a card',
+    GSI4: 'APPROVED authorizations, by expiresAt (sparse: removed by the capture or reversal)',
+  },
+} as const satisfies IndexUsage;

@@ -3,6 +3,7 @@ import { COUNTED_INTERVALS } from '../../domain/cards/types.js';
 import type { Environment } from '../../domain/tenancy.js';
 import { readBig, readInt } from '../client.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const CARD_ENTITY = 'CARD';
 
@@ -65,3 +66,11 @@ export const cardCodec = {
     };
   },
 };
+
+/** What each index of CARD items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const CARD_INDEXES = {
+  CARD: {
+    GSI1: 'cards of an organization environment',
+    GSI2: 'cards of a wallet, within the organization environment',
+  },
+} as const satisfies IndexUsage;

@@ -1,6 +1,7 @@
 import type { Cardholder } from '../../domain/cards/types.js';
 import type { Environment } from '../../domain/tenancy.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const CARDHOLDER_ENTITY = 'CARDHOLDER';
 
@@ -24,3 +25,8 @@ export const cardholderCodec = {
     return recordOf(item) as unknown as Cardholder;
   },
 };
+
+/** What each index of CARDHOLDER items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const CARDHOLDER_INDEXES = {
+  CARDHOLDER: { GSI1: 'cardholders of an organization environment' },
+} as const satisfies IndexUsage;

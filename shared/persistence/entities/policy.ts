@@ -3,6 +3,7 @@ import type { Policy } from '../../domain/policies/policy-types.js';
 import { readBig, readInt, toNumberAttribute } from '../client.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
 import { walletKeys } from './wallet.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const POLICY_ENTITY = 'POLICY';
 export const POLICY_POINTER_ENTITY = 'POLICY_POINTER';
@@ -71,3 +72,8 @@ export const policyPointerCodec = {
     return typeof item?.walletId === 'string' ? item.walletId : undefined;
   },
 };
+
+/** What each index of POLICY items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const POLICY_INDEXES = {
+  POLICY: { GSI1: 'policies of an organization environment' },
+} as const satisfies IndexUsage;

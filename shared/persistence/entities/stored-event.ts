@@ -2,7 +2,7 @@ import { walletsOfEvent } from '../../domain/events/event-scope.js';
 import type { Environment } from '../../domain/tenancy.js';
 import type { OutboxEvent } from '../../domain/types.js';
 import { plainJson, str, type Item, type ItemKey } from '../item.js';
-import { TTL_ATTRIBUTE } from '../table-schema.js';
+import { TTL_ATTRIBUTE, type IndexUsage } from '../table-schema.js';
 
 export const STORED_EVENT_ENTITY = 'EVENT';
 
@@ -69,3 +69,13 @@ export const storedEventCodec = {
     };
   },
 };
+
+/** What each index of EVENT items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const EVENT_INDEXES = {
+  EVENT: {
+    GSI1: 'events of an organization environment (events API)',
+    GSI2: 'events of the organization environment by the first wallet they concern (wallet-scoped keys)',
+    GSI3: 'events of the organization environment by the second wallet they concern',
+    GSI4: 'events of an organization environment in the order they became visible, oldest first by `${visibleAt}#${id}` (the polling feed)',
+  },
+} as const satisfies IndexUsage;

@@ -6,6 +6,7 @@ import type { Environment } from '../../domain/tenancy.js';
 import type { Transaction } from '../../domain/types.js';
 import { readBig, toNumberAttribute } from '../client.js';
 import { recordOf, str, type Item, type ItemKey } from '../item.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const TRANSACTION_ENTITY = 'TRANSACTION';
 
@@ -118,3 +119,11 @@ export const transactionCodec = {
     return transactionOf(journalCodec.fromItem(item));
   },
 };
+
+/** What each index of TRANSACTION items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const TRANSACTION_INDEXES = {
+  TRANSACTION: {
+    GSI2: 'journal records by paying (debited) wallet: statements and payments of a wallet',
+    GSI3: 'journal records by receiving (credited) wallet: statements and payments of a wallet',
+  },
+} as const satisfies IndexUsage;

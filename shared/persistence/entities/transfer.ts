@@ -2,6 +2,7 @@ import type { Environment } from '../../domain/tenancy.js';
 import type { Transfer } from '../../domain/transfers/types.js';
 import { dueQueue } from '../due-queue.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const TRANSFER_ENTITY = 'TRANSFER';
 
@@ -53,3 +54,13 @@ export const transferCodec = {
     return recordOf(item) as unknown as Transfer;
   },
 };
+
+/** What each index of TRANSFER items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const TRANSFER_INDEXES = {
+  TRANSFER: {
+    GSI1: 'transfers of an organization environment',
+    GSI2: 'transfers of the wallet credited or debited, within the organization environment',
+    GSI3: 'internal transfers by receiving wallet, within the organization environment',
+    GSI4: 'transfers with work ahead, by reconcileAt (sparse: removed once nothing is left to do)',
+  },
+} as const satisfies IndexUsage;

@@ -1,6 +1,7 @@
 import type { Environment } from '../../domain/tenancy.js';
 import type { Webhook } from '../../domain/webhooks/types.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
+import type { IndexUsage } from '../table-schema.js';
 
 export const WEBHOOK_ENTITY = 'WEBHOOK';
 
@@ -44,3 +45,11 @@ export const webhookCodec = {
     return String(item.secret ?? '');
   },
 };
+
+/** What each index of WEBHOOK items serves (one entry of INDEX_USAGE, entities/index-usage.ts). */
+export const WEBHOOK_INDEXES = {
+  WEBHOOK: {
+    GSI1: 'webhooks of an organization environment (removed on delete)',
+    GSI2: 'every webhook of every organization, by id (compliance samples secrets; removed on delete)',
+  },
+} as const satisfies IndexUsage;
