@@ -3,6 +3,7 @@ import { assertAccessible, scopeOf } from '../access.js';
 import type { AuditAction } from '../audit/actions.js';
 import { auditChange } from '../audit/audit.js';
 import { ApiError, notFound } from '../errors.js';
+import type { PostingChange } from '../ledger/posting.js';
 import {
   claimOf,
   fingerprintOf,
@@ -12,8 +13,6 @@ import {
   type KeyClaim,
 } from '../idempotency/idempotency.js';
 import { formatAmount, parseAmount } from '../money.js';
-import { spendOf } from '../policies/spend.js';
-import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps } from '../ports.js';
 import { canTransition } from '../state-table.js';
 import type { Environment, RequestContext } from '../tenancy.js';
@@ -26,6 +25,7 @@ import {
 } from './transfer-counterparties.js';
 import { internalPosting, withdrawalHold } from './transfer-postings.js';
 import { assertDepositAmount, reconcileAfter, transferFeeOf, withdrawalRecipientOf } from './transfer-rules.js';
+import { policyCheck } from './transfer-policy.js';
 import { TRANSFER_STATES } from './transfer-states.js';
 import { reloadTransfer, type TransferTransitions } from './transfer-transitions.js';
 import { presentTransfer, type TransferView } from './transfer-view.js';
@@ -46,9 +46,6 @@ export interface TransferOperationsOptions {
   workflows?: TransferWorkflows | undefined;
   log: Pick<Console, 'error'>;
 }
-
-/** The recipient of a withdrawal to a bank given by numbers, for the policy rules that name none. */
-const UNLISTED_RECIPIENT = 'bank:unlisted';
 
 /**
  * What clients do with transfers (interface-spec 4.5): read and list them, deposit and withdraw
@@ -82,46 +79,6 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
     if (walletId === undefined) return store.listTransfers(scope, narrowed, page);
     const wallet = assertAccessible(ctx.principal, await store.getWallet(walletId), walletId);
     return store.listWalletTransfers(scope, wallet.id, narrowed, page);
-  }
-
-  /** The wallet's spend policies apply to money leaving it: deny rules and period limits; a transfer can not wait for an approval. */
-  function policyCheck(
-    snapshot: Awaited<ReturnType<TransferStore['getWalletSnapshot']>>,
-    to: string | undefined,
-    amount: Big,
-    at: Date,
-  ) {
-    if (to === undefined) {
-      // A bank given by numbers or a provider's id has no name a recipient list can hold for sure:
-      // where the wallet's policies list recipients, withdrawals go to linked accounts (or USDC) only.
-      const listing = snapshot!.policies.find(
-        (policy) =>
-          policy.status === 'ACTIVE' &&
-          ((policy.allowedRecipients?.length ?? 0) > 0 || (policy.blockedRecipients?.length ?? 0) > 0),
-      );
-      if (listing) {
-        const rule = (listing.allowedRecipients?.length ?? 0) > 0 ? 'allowedRecipients' : 'blockedRecipients';
-        throw new ApiError(
-          'POLICY_DENIED',
-          `The policy "${listing.name}" lists recipients: withdraw to a linked bank account (bankAccountId) or a USDC address.`,
-          { rule, policyId: listing.id },
-        );
-      }
-    }
-    const decision = evaluatePolicies(snapshot!.policies, snapshot!.counters, {
-      walletId: snapshot!.wallet.id,
-      to: to ?? UNLISTED_RECIPIENT,
-      amount,
-      at,
-    });
-    if (decision.kind === 'APPROVAL') {
-      throw new ApiError(
-        'POLICY_DENIED',
-        'A policy of this wallet requires human approval for this amount; transfers can not wait for an approval.',
-        { rule: decision.reason },
-      );
-    }
-    return spendOf(snapshot!.wallet.id, amount, at, decision.periodLimits, snapshot!.counters);
   }
 
   function assertActive(wallet: Wallet): void {
@@ -199,6 +156,30 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
       ids,
     );
 
+  /**
+   * Commits a new transfer in one transaction: its money movement (none for a deposit), the
+   * transfer, its audit entry and the key's answer; answers what the key will replay.
+   */
+  async function commitNew(
+    ctx: RequestContext,
+    action: AuditAction,
+    slot: { slotId: string; claim: KeyClaim } | undefined,
+    transfer: Transfer,
+    movement: PostingChange | undefined,
+    status: 201 | 202,
+    now: Date,
+  ): Promise<IdempotentResponse> {
+    const at = now.toISOString();
+    const body = presentTransfer(transfer);
+    await store.commit([
+      ...(movement ? [movement] : []),
+      { type: 'putTransfer', transfer },
+      auditOf(ctx, transfer, action, at),
+      ...answerOf(slot, status, body, now),
+    ]);
+    return { status, body, replayed: false };
+  }
+
   function parseTransferAmount(input: unknown, currency: TransferCurrency): Big {
     return parseAmount(input, { currency, allowNumber: false });
   }
@@ -241,14 +222,9 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
         createdAt: at,
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
-      const body = presentTransfer(transfer);
-      await store.commit([
-        { type: 'putTransfer', transfer },
-        auditOf(ctx, transfer, action, at),
-        ...answerOf(slot, 202, body, now),
-      ]);
+      const response = await commitNew(ctx, action, slot, transfer, undefined, 202, now);
       await startWorkflow(transfer);
-      return { status: 202, body, replayed: false };
+      return response;
     });
   }
 
@@ -295,15 +271,17 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
         createdAt: at,
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
-      const body = presentTransfer(transfer);
-      await store.commit([
+      const response = await commitNew(
+        ctx,
+        action,
+        slot,
+        transfer,
         withdrawalHold(transfer, holdId, at, spend),
-        { type: 'putTransfer', transfer },
-        auditOf(ctx, transfer, action, at),
-        ...answerOf(slot, 201, body, now),
-      ]);
+        201,
+        now,
+      );
       await startWorkflow(transfer);
-      return { status: 201, body, replayed: false };
+      return response;
     });
   }
 
@@ -357,14 +335,7 @@ export function createTransferOperations(deps: ServiceDeps<TransferStore>, optio
         ...(input.description ? { description: input.description } : {}),
         ...(idempotencyKey ? { idempotencyKey } : {}),
       };
-      const body = presentTransfer(transfer);
-      await store.commit([
-        internalPosting(transfer, transactionId, at, spend),
-        { type: 'putTransfer', transfer },
-        auditOf(ctx, transfer, action, at),
-        ...answerOf(slot, 201, body, now),
-      ]);
-      return { status: 201, body, replayed: false };
+      return commitNew(ctx, action, slot, transfer, internalPosting(transfer, transactionId, at, spend), 201, now);
     });
   }
 
