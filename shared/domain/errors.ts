@@ -191,6 +191,20 @@ export const ERRORS = {
   },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'payment method' },
   INVOICE_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'invoice' },
+  // Ours (docs/api.md, Customers): an unknown setup or update link of the hosted payment-method page.
+  PAYMENT_METHOD_SESSION_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    storedOnRefusal: false,
+    noun: 'payment method session',
+  },
+  // Ours (docs/api.md, Invoices): the processor declined the customer's card or bank debit; details.declineCode.
+  PAYMENT_DECLINED: {
+    status: 402,
+    retryable: false,
+    storedOnRefusal: true,
+    message: "The customer's payment method was declined.",
+  },
   // Ours (docs/api.md, Cards): an unknown or invisible cardholder or card authorization.
   CARDHOLDER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'cardholder' },
   AUTHORIZATION_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'card authorization' },

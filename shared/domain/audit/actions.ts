@@ -56,6 +56,29 @@ export const AUDIT = {
     verificationFailed: 'bank-account.verification-failed',
     delete: 'bank-account.delete',
   },
+  customer: {
+    create: 'customer.create',
+    update: 'customer.update',
+    createSetupUrl: 'customer.payment-method.setup-url',
+    createUpdateUrl: 'customer.payment-method.update-url',
+    savePaymentMethod: 'customer.payment-method.save',
+    updatePaymentMethod: 'customer.payment-method.update',
+    removePaymentMethod: 'customer.payment-method.remove',
+  },
+  invoice: {
+    create: 'invoice.create',
+    finalize: 'invoice.finalize',
+    checkout: 'invoice.checkout',
+    void: 'invoice.void',
+    refund: 'invoice.refund',
+    pay: 'invoice.pay',
+    paymentFailed: 'invoice.payment-failed',
+    charge: 'invoice.charge',
+    uncollectible: 'invoice.uncollectible',
+    cancelRecurring: 'invoice.recurring.cancel',
+    usdcAddress: 'invoice.usdc-address',
+    usdcIncoming: 'invoice.usdc.incoming',
+  },
 } as const;
 
 type Actions = typeof AUDIT;
