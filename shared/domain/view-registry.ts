@@ -9,6 +9,7 @@ import * as cards from './cards/card-view.js';
 import * as compliance from './compliance/compliance-view.js';
 import * as customers from './customers/customer-view.js';
 import * as events from './events/event-view.js';
+import * as invoices from './invoices/invoice-view.js';
 import * as merchants from './merchants/merchant-view.js';
 import * as organizations from './organizations/organization-view.js';
 import * as payments from './payments/payment-view.js';
@@ -36,6 +37,7 @@ export const VIEW_MODULES = {
   compliance,
   customers,
   events,
+  invoices,
   merchants,
   organizations,
   payments,

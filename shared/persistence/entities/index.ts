@@ -22,3 +22,4 @@ export * from './card.js';
 export * from './cardholder.js';
 export * from './card-authorization.js';
 export * from './customer.js';
+export * from './invoice.js';

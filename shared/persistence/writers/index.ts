@@ -5,6 +5,7 @@ import { auditWriters } from './audit-writers.js';
 import { bankAccountWriters } from './bank-account-writers.js';
 import { cardWriters } from './card-writers.js';
 import { customerWriters } from './customer-writers.js';
+import { invoiceWriters } from './invoice-writers.js';
 import { idempotencyWriters } from './idempotency-writers.js';
 import { merchantWriters } from './merchant-writers.js';
 import { organizationWriters } from './organization-writers.js';
@@ -37,6 +38,7 @@ const AREA_WRITERS = [
   transferWriters,
   cardWriters,
   customerWriters,
+  invoiceWriters,
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */
