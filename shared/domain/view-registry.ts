@@ -8,6 +8,7 @@ import * as bankAccounts from './bank-accounts/bank-account-view.js';
 import * as cards from './cards/card-view.js';
 import * as compliance from './compliance/compliance-view.js';
 import * as events from './events/event-view.js';
+import * as invoices from './invoices/invoice-view.js';
 import * as merchants from './merchants/merchant-view.js';
 import * as organizations from './organizations/organization-view.js';
 import * as payments from './payments/payment-view.js';
@@ -34,6 +35,7 @@ export const VIEW_MODULES = {
   cards,
   compliance,
   events,
+  invoices,
   merchants,
   organizations,
   payments,

@@ -150,6 +150,20 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
     { id: 'evt_1', type: 'payment.posted', ...scope, createdAt: AT, data: { from: 'wal_1', to: 'wal_2' } },
     AT,
   ),
+  INVOICE: entities.invoiceCodec.toItem({
+    id: 'inv_1',
+    ...scope,
+    walletId: 'wal_1',
+    customerId: 'cus_1',
+    status: 'DRAFT',
+    currency: 'USD',
+    lineItems: [{ description: 'd', quantity: 1, unitPrice: '1.00', amount: '1.00' }],
+    total: '1.00',
+    amountPaid: '0.00',
+    number: null,
+    slug: null,
+    createdAt: AT,
+  }),
 };
 
 describe('table schema', () => {

@@ -15,6 +15,8 @@ export const SYSTEM_ACCOUNTS = {
   sandboxFunding: 'acc_SANDBOX_FUNDING',
   fees: 'acc_FEES',
   cardSettlement: 'acc_CARD_SETTLEMENT',
+  /** Money customers paid for invoices (card, bank debit, USDC): its source on payment, where a refund returns it. */
+  customerFunds: 'acc_CUSTOMER_FUNDS',
 } as const;
 
 /** Money in transit on a rail (decisions.md section 2: `acc_CLEARING_<RAIL>`): a deposit comes from it, a withdrawal goes to it. */
@@ -64,7 +66,11 @@ export type TransactionType =
   | 'DEPOSIT'
   | 'INTERNAL_TRANSFER'
   | 'CLEARING_RELEASE'
-  | 'CARD_REFUND';
+  | 'CARD_REFUND'
+  /** acc_CUSTOMER_FUNDS -total, the invoice's wallet +net, acc_FEES +fees (shared/domain/invoices/invoice-postings.ts). */
+  | 'INVOICE_PAYMENT'
+  /** The invoice's wallet -total, acc_CUSTOMER_FUNDS +total. */
+  | 'INVOICE_REFUND';
 
 /** The idempotency claim folded into the journal record: the record's id is derived from the key. */
 export interface PostingIdempotency {

@@ -21,3 +21,4 @@ export * from './transfer.js';
 export * from './card.js';
 export * from './cardholder.js';
 export * from './card-authorization.js';
+export * from './invoice.js';

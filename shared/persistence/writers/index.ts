@@ -4,6 +4,7 @@ import { approvalWriters } from './approval-writers.js';
 import { auditWriters } from './audit-writers.js';
 import { bankAccountWriters } from './bank-account-writers.js';
 import { cardWriters } from './card-writers.js';
+import { invoiceWriters } from './invoice-writers.js';
 import { idempotencyWriters } from './idempotency-writers.js';
 import { merchantWriters } from './merchant-writers.js';
 import { organizationWriters } from './organization-writers.js';
@@ -35,6 +36,7 @@ const AREA_WRITERS = [
   auditWriters,
   transferWriters,
   cardWriters,
+  invoiceWriters,
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */
