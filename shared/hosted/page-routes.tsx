@@ -1,4 +1,5 @@
 import { ApiError } from '../domain/errors.js';
+import { HOSTED_PATHS } from '../domain/hosted-urls.js';
 import { renderDocument } from './layout.js';
 import { declineMessage, invalidFieldOf, validationMessage } from './messages.js';
 import { keptValues, methodChoice, paymentMethodInput } from './forms.js';
@@ -72,7 +73,7 @@ const onlyGetOrPost = (request: PageRequest) => request.method !== 'GET' && requ
 
 async function paymentMethodRoute(ops: HostedOperations, token: string, request: PageRequest): Promise<PageAnswer> {
   if (onlyGetOrPost(request)) return refusal('method-not-allowed');
-  const path = `/hosted/payment-methods/${token}`;
+  const path = HOSTED_PATHS.paymentMethodSession(token);
   const method = methodChoice(request.query);
   const session = await ops.paymentMethodSession(token);
   const closed = closedSession(session, request.method === 'GET' && request.query.saved === '1');
@@ -105,10 +106,12 @@ function closedSession(session: PaymentMethodSessionView, justSaved: boolean): P
 // ---------------------------------------------------------------------------------------------
 // Invoices: /hosted/invoices/{slug}[/checkout|/receipt|/usdc]
 
-const invoicePaths = (slug: string): InvoicePaths => {
-  const invoice = `/hosted/invoices/${slug}`;
-  return { invoice, checkout: `${invoice}/checkout`, receipt: `${invoice}/receipt`, usdc: `${invoice}/usdc` };
-};
+const invoicePaths = (slug: string): InvoicePaths => ({
+  invoice: HOSTED_PATHS.invoice(slug),
+  checkout: HOSTED_PATHS.checkout(slug),
+  receipt: HOSTED_PATHS.receipt(slug),
+  usdc: `${HOSTED_PATHS.invoice(slug)}/usdc`,
+});
 
 /** Voided and uncollectible invoices can not be paid: their refusal page (with whose invoice it was). */
 function unpayable(invoice: PayableInvoiceView): PageAnswer | undefined {
