@@ -49,6 +49,8 @@ async function main() {
   // Sensitive values at rest (bank account numbers) are sealed under DATA_ENCRYPTION_KEY where no KMS key
   // is configured: generated per run, or kept in DATA_DIR so a persisted table stays readable.
   process.env[ENV.dataEncryptionKey] ??= localDataKey(dataDir);
+  // Links to hosted pages (payment-method setup, invoices) point at this server unless given.
+  process.env[ENV.publicBaseUrl] ??= `http://127.0.0.1:${port}`;
 
   let server: ReturnType<typeof createLocalServer> | undefined;
   let workers: LocalWorkers | undefined;

@@ -10,6 +10,7 @@ import {
   routeKeyOf,
   type FunctionGroup,
 } from '../../shared/http/routes.js';
+import { ENV } from '../../shared/config/env-names.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { bindGrants, type GrantResources } from '../constructs/grants.js';
 import { ServiceFunction } from '../constructs/service-function.js';
@@ -40,11 +41,20 @@ export class ApiStack extends Stack {
     super(scope, id, props);
     const { stage, resources } = props;
 
+    this.api = new HttpApi(this, 'HttpApi', {
+      apiName: `allowance-${stage.name}`,
+      description: `Allowance API (${stage.name})`,
+      // The stage is created below so it can carry throttling defaults.
+      createDefaultStage: false,
+    });
+
     const functions = new Map<FunctionGroup, ServiceFunction>();
     for (const group of FUNCTION_GROUPS) {
       const fn = new ServiceFunction(this, `Fn-${group}`, { group, stage });
       // The table every HTTP function has, and what the group declares in the catalog.
       bindGrants(fn, grantsOf(group), resources);
+      // Links to hosted pages (payment-method setup, invoices) start with the API's endpoint.
+      fn.function.addEnvironment(ENV.publicBaseUrl, this.api.apiEndpoint);
       functions.set(group, fn);
     }
     this.functions = functions;
@@ -61,12 +71,6 @@ export class ApiStack extends Stack {
       return integration;
     };
 
-    this.api = new HttpApi(this, 'HttpApi', {
-      apiName: `allowance-${stage.name}`,
-      description: `Allowance API (${stage.name})`,
-      // The stage is created below so it can carry throttling defaults.
-      createDefaultStage: false,
-    });
     const apiStage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',

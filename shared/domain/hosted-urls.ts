@@ -1,0 +1,15 @@
+/**
+ * The paths of the hosted pages (decisions.md section 12; the hosted edge serves them, the areas
+ * only build their URLs). A full URL is `hostedUrl(config, path)` (shared/config/hosted-urls.ts):
+ * services receive it as a `HostedUrl` function, so the domain never reads configuration.
+ */
+export const HOSTED_PATHS = {
+  /** The setup or update page of a payment-method session (the session decides which). */
+  paymentMethodSession: (token: string) => `/hosted/payment-methods/${encodeURIComponent(token)}`,
+  invoice: (slug: string) => `/hosted/invoices/${encodeURIComponent(slug)}`,
+  checkout: (slug: string) => `/hosted/invoices/${encodeURIComponent(slug)}/checkout`,
+  receipt: (slug: string) => `/hosted/invoices/${encodeURIComponent(slug)}/receipt`,
+} as const;
+
+/** A hosted page's path (one of HOSTED_PATHS) -> the absolute URL a client opens. */
+export type HostedUrl = (path: string) => string;
