@@ -1,8 +1,8 @@
 import { AGENT_EVENTS } from './agents/agent-events.js';
 import { APPROVAL_EVENTS } from './approvals/approval-events.js';
 import { CARD_EVENTS } from './cards/card-events.js';
-import { INVOICE_EVENTS } from './invoices/invoice-events.js';
 import { CUSTOMER_EVENTS } from './customers/customer-events.js';
+import { INVOICE_EVENTS } from './invoices/invoice-events.js';
 import { ORGANIZATION_EVENTS } from './organizations/organization-events.js';
 import { PAYMENT_EVENTS } from './payments/payment-events.js';
 import { TRANSFER_EVENTS } from './transfers/transfer-events.js';
@@ -25,8 +25,8 @@ export const EVENT_DECLARATIONS = {
   ...WALLET_EVENTS,
   ...ORGANIZATION_EVENTS,
   ...WEBHOOK_EVENTS,
-  ...INVOICE_EVENTS,
   ...CUSTOMER_EVENTS,
+  ...INVOICE_EVENTS,
 } as const;
 
 export type EmittedEventName = Extract<keyof typeof EVENT_DECLARATIONS, string>;

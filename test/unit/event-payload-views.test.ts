@@ -8,8 +8,8 @@ import {
 } from '../../shared/domain/agents/agent-view.js';
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
-import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { customerView, paymentMethodView } from '../../shared/domain/customers/customer-view.js';
+import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
