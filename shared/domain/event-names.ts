@@ -2,6 +2,7 @@ import { AGENT_EVENTS } from './agents/agent-events.js';
 import { APPROVAL_EVENTS } from './approvals/approval-events.js';
 import { CARD_EVENTS } from './cards/card-events.js';
 import { CUSTOMER_EVENTS } from './customers/customer-events.js';
+import { INVOICE_EVENTS } from './invoices/invoice-events.js';
 import { ORGANIZATION_EVENTS } from './organizations/organization-events.js';
 import { PAYMENT_EVENTS } from './payments/payment-events.js';
 import { TRANSFER_EVENTS } from './transfers/transfer-events.js';
@@ -25,6 +26,7 @@ export const EVENT_DECLARATIONS = {
   ...ORGANIZATION_EVENTS,
   ...WEBHOOK_EVENTS,
   ...CUSTOMER_EVENTS,
+  ...INVOICE_EVENTS,
 } as const;
 
 export type EmittedEventName = Extract<keyof typeof EVENT_DECLARATIONS, string>;
@@ -51,12 +53,6 @@ export const RESERVED_EVENT_NAMES = [
   'payment_link.settled',
   'payment_link.expired',
   'payment_link.cancelled',
-  'invoice.created',
-  'invoice.finalized',
-  'invoice.paid',
-  'invoice.payment_failed',
-  'invoice.voided',
-  'invoice.refunded',
   'invoice.uncollectible',
   'invoice.usdc_unmatched',
   // decisions.md section 8: beyond the spec

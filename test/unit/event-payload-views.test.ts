@@ -9,6 +9,7 @@ import {
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
 import { customerView, paymentMethodView } from '../../shared/domain/customers/customer-view.js';
+import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
@@ -80,6 +81,12 @@ const PUBLIC_VIEW_OF: {
     alsoFrom: { availableAt: clearingView },
   },
   'wallet.funds_available': { view: transferView, renamed: { transferId: 'id', amount: 'netAmount' } },
+  'invoice.created': { view: invoiceView },
+  'invoice.finalized': { view: invoiceView },
+  'invoice.paid': { view: invoiceView },
+  'invoice.payment_failed': { view: invoiceView },
+  'invoice.voided': { view: invoiceView },
+  'invoice.refunded': { view: invoiceView },
 };
 
 /** Fields of `payload` (nested objects and arrays included) that `view` does not have. */
