@@ -58,7 +58,12 @@ describe('hosted pages in a browser: invoice, checkout, receipt', () => {
     await expect(h1(page)).resolves.toBe('Receipt');
     await expect(page.locator('main').textContent()).resolves.toContain('Payment received');
     await expectAccessibleAndCspClean(page, seen);
-    expect(await api.invoice(invoice.id)).toMatchObject({ status: 'PAID', amountPaid: '1169.50' });
+    // Card fees: 2.9% + 0.30 = 34.22 and 0.5% = 5.85 (each half-up to the cent): the wallet gets 1,129.43.
+    expect(await api.invoice(invoice.id)).toMatchObject({
+      status: 'PAID',
+      amountPaid: '1169.50',
+      netAmount: '1129.43',
+    });
 
     // Paid: the invoice page links the receipt, and the checkout page sends there.
     await page.goto(`${service.baseUrl}${invoice.path}/checkout`);
