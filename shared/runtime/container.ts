@@ -11,6 +11,7 @@ import { cardService } from './services/cards.js';
 import { complianceService } from './services/compliance.js';
 import { eventService } from './services/events.js';
 import { merchantService } from './services/merchants.js';
+import { invoiceWalletPaymentService } from './services/invoice-wallet-payments.js';
 import { organizationService } from './services/organizations.js';
 import { paymentService } from './services/payments.js';
 import { policyService } from './services/policies.js';
@@ -45,6 +46,7 @@ const AREAS = {
   cards: cardService,
   webhooks: webhookService,
   events: eventService,
+  invoiceWalletPayments: invoiceWalletPaymentService,
 } satisfies Record<string, AreaBuilder>;
 
 /** The one signature of an area's builder: the core, and what a test replaces (at least its store). */

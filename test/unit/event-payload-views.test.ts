@@ -8,6 +8,7 @@ import {
 } from '../../shared/domain/agents/agent-view.js';
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
+import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
@@ -74,6 +75,7 @@ const PUBLIC_VIEW_OF: {
     alsoFrom: { availableAt: clearingView },
   },
   'wallet.funds_available': { view: transferView, renamed: { transferId: 'id', amount: 'netAmount' } },
+  'invoice.paid': { view: invoiceView },
 };
 
 /** Fields of `payload` (nested objects and arrays included) that `view` does not have. */
