@@ -6,6 +6,7 @@ import { API_KEYS } from './api-keys.js';
 import { APPROVALS } from './approvals.js';
 import { AUDIT_LOGS } from './audit-logs.js';
 import { BANK_ACCOUNTS } from './bank-accounts.js';
+import { CUSTOMERS } from './customers.js';
 import { DOCS } from './docs.js';
 import { EVENTS } from './events.js';
 import { INTERNAL } from './internal.js';
@@ -36,6 +37,7 @@ const GROUPS = [
   EVENTS,
   WEBHOOKS,
   BANK_ACCOUNTS,
+  CUSTOMERS,
   TRANSFERS,
   CARDS,
   DOCS,

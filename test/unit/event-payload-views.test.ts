@@ -8,6 +8,7 @@ import {
 } from '../../shared/domain/agents/agent-view.js';
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
+import { customerView, paymentMethodView } from '../../shared/domain/customers/customer-view.js';
 import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
@@ -54,6 +55,11 @@ const PUBLIC_VIEW_OF: {
   'approval.expired': { view: approvalView },
   'webhook.test': { view: webhookView, renamed: { webhookId: 'id' } },
   'card.created': { view: cardView },
+  'customer.created': { view: customerView },
+  'customer.updated': { view: customerView },
+  'customer.payment_method.saved': { view: paymentMethodView },
+  'customer.payment_method.updated': { view: paymentMethodView },
+  'customer.payment_method.removed': { view: paymentMethodView },
   'card.updated': { view: cardView },
   'card.cancelled': { view: cardView },
   'card.authorization.approved': { view: authorizationView },

@@ -21,4 +21,5 @@ export * from './transfer.js';
 export * from './card.js';
 export * from './cardholder.js';
 export * from './card-authorization.js';
+export * from './customer.js';
 export * from './invoice.js';

@@ -4,6 +4,7 @@ import { approvalWriters } from './approval-writers.js';
 import { auditWriters } from './audit-writers.js';
 import { bankAccountWriters } from './bank-account-writers.js';
 import { cardWriters } from './card-writers.js';
+import { customerWriters } from './customer-writers.js';
 import { invoiceWriters } from './invoice-writers.js';
 import { idempotencyWriters } from './idempotency-writers.js';
 import { merchantWriters } from './merchant-writers.js';
@@ -36,6 +37,7 @@ const AREA_WRITERS = [
   auditWriters,
   transferWriters,
   cardWriters,
+  customerWriters,
   invoiceWriters,
 ] as const;
 
