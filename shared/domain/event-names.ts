@@ -53,11 +53,6 @@ export const RESERVED_EVENT_NAMES = [
   'payment_link.settled',
   'payment_link.expired',
   'payment_link.cancelled',
-  'invoice.created',
-  'invoice.finalized',
-  'invoice.payment_failed',
-  'invoice.voided',
-  'invoice.refunded',
   'invoice.uncollectible',
   'invoice.usdc_unmatched',
   // decisions.md section 8: beyond the spec

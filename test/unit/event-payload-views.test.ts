@@ -81,7 +81,12 @@ const PUBLIC_VIEW_OF: {
     alsoFrom: { availableAt: clearingView },
   },
   'wallet.funds_available': { view: transferView, renamed: { transferId: 'id', amount: 'netAmount' } },
+  'invoice.created': { view: invoiceView },
+  'invoice.finalized': { view: invoiceView },
   'invoice.paid': { view: invoiceView },
+  'invoice.payment_failed': { view: invoiceView },
+  'invoice.voided': { view: invoiceView },
+  'invoice.refunded': { view: invoiceView },
 };
 
 /** Fields of `payload` (nested objects and arrays included) that `view` does not have. */
