@@ -24,18 +24,13 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
 
   beforeAll(async () => {
     seed = invoiceSeed(service);
-    const customer = await service.call('POST', '/v1/customers', {
-      key: seller.key,
-      body: { email: 'buyer-agent@example.com', name: 'Buyer Org' },
-    });
-    expectStatus(customer, 201);
-    customerId = customer.body.id as string;
+    customerId = await seed.customer(seller.key);
     agent = await ledger.createAgent(buyer, 'Procurement agent');
     await ledger.fund(buyer.key, agent.walletId, '1000.00');
   });
 
   const invoiceOf = (total = TOTAL) =>
-    seed.finalized({ organizationId: seller.organizationId, walletId: wallets.receiving, customerId, total });
+    seed.finalized({ key: seller.key, walletId: wallets.receiving, customerId, total });
   const payInvoice = (slug: string, key: string, body: Record<string, unknown>) =>
     service.call('POST', `/v1/invoices/pay/${slug}/wallet`, { key, body });
   const balance = (key: string, walletId: string) => ledger.balanceOf(key, walletId);
@@ -74,14 +69,13 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
     );
     expect(await balance(buyer.key, agent.walletId)).toBe('876.55000000');
     expect(String((await feeLegOf(response.body.id))?.d)).toBe(String(Number(FEE)));
-    const paid = await seed.get(invoice.id);
+    const paid = await seed.get(seller.key, invoice.id);
     expect(paid).toMatchObject({
       status: 'PAID',
       amountPaid: TOTAL,
       paymentMethodType: 'wallet',
       fees: { provider: '0.00', service: FEE },
       netAmount: NET,
-      paymentTransactionId: response.body.id,
     });
     expect(paid.paidAt).toBe(response.body.postedAt);
     await ledger.expectLedgerBalanced();
@@ -145,7 +139,7 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
     expect(replay.body).toEqual(first.body);
     expect(await balance(buyer.key, agent.walletId)).toBe(after);
     expectApiError(reuse, 409, 'IDEMPOTENCY_KEY_REUSE');
-    expect((await seed.get(other.id)).status).toBe('FINALIZED');
+    expect((await seed.get(seller.key, other.id)).status).toBe('FINALIZED');
   });
 
   it('refuses an invoice that is not FINALIZED (409 INVALID_STATE), an unknown slug (404), its own receiving wallet (400 SELF_PAYMENT)', async () => {
@@ -153,7 +147,7 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
     const invoice = await invoiceOf('12.00');
     expectStatus(await payInvoice(invoice.slug, agent.key, { walletId: agent.walletId }), 200);
     const voided = await invoiceOf('13.00');
-    await seed.voidInvoice(voided.id);
+    await seed.voidInvoice(seller.key, voided.id);
     const own = await invoiceOf('14.00');
 
     // Act
@@ -167,7 +161,7 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
     expectApiError(onVoided, 409, 'INVALID_STATE');
     expectApiError(unknown, 404, 'INVOICE_NOT_FOUND');
     expectApiError(self, 400, 'SELF_PAYMENT');
-    expect((await seed.get(own.id)).status).toBe('FINALIZED');
+    expect((await seed.get(seller.key, own.id)).status).toBe('FINALIZED');
   });
 
   it('answers 404 WALLET_NOT_FOUND to an agent key naming a wallet that is not its own', async () => {
@@ -181,7 +175,7 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
     // Assess
     expectApiError(response, 404, 'WALLET_NOT_FOUND');
     expect(await balance(buyer.key, buyersOther)).toBe('100.00000000');
-    expect((await seed.get(invoice.id)).status).toBe('FINALIZED');
+    expect((await seed.get(seller.key, invoice.id)).status).toBe('FINALIZED');
   });
 
   it("counts the payment in the payer's daily limit", async () => {
@@ -217,7 +211,7 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
     it('answers 202 and leaves the invoice FINALIZED; the approval posts the payment and the invoice becomes PAID', async () => {
       // Prepare
       const { payer, invoice, key, approvalId, response } = await queued('200.00');
-      expect((await seed.get(invoice.id)).status).toBe('FINALIZED');
+      expect((await seed.get(seller.key, invoice.id)).status).toBe('FINALIZED');
       expect(await balance(buyer.key, payer.walletId)).toBe('500.00000000');
       const payeeBefore = await balance(seller.key, wallets.receiving);
       const replay = await payInvoice(invoice.slug, payer.key, { walletId: payer.walletId, idempotencyKey: key });
@@ -230,14 +224,14 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
       // Assess
       expectStatus(decided, 200);
       expect(decided.body).toMatchObject({ status: 'APPROVED' });
-      const paid = await seed.get(invoice.id);
+      const paid = await seed.get(seller.key, invoice.id);
       expect(paid).toMatchObject({
         status: 'PAID',
         amountPaid: '200.00',
         fees: { service: '0.50' },
         netAmount: '199.50',
       });
-      const payment = await ledger.getPayment(buyer.key, paid.paymentTransactionId!);
+      const payment = await ledger.getPayment(buyer.key, response.body.error.details.transactionId as string);
       expect(payment.body).toMatchObject({ status: 'POSTED', fee: '0.50', invoiceId: invoice.id, approvalId });
       expect(await balance(buyer.key, payer.walletId)).toBe('300.00000000');
       expect(await balance(seller.key, wallets.receiving)).toBe((Number(payeeBefore) + 199.5).toFixed(8));
@@ -247,7 +241,7 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
     it('fails the approval (INVALID_STATE) and moves nothing when the invoice was voided meanwhile', async () => {
       // Prepare
       const { payer, invoice, approvalId } = await queued('30.00');
-      await seed.voidInvoice(invoice.id);
+      await seed.voidInvoice(seller.key, invoice.id);
       const payeeBefore = await balance(seller.key, wallets.receiving);
 
       // Act
@@ -256,7 +250,7 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
       // Assess
       expectStatus(decided, 200);
       expect(decided.body).toMatchObject({ status: 'FAILED', failureCode: 'INVALID_STATE' });
-      expect((await seed.get(invoice.id)).status).toBe('VOIDED');
+      expect((await seed.get(seller.key, invoice.id)).status).toBe('VOIDED');
       expect(await balance(buyer.key, payer.walletId)).toBe('500.00000000');
       expect(await balance(seller.key, wallets.receiving)).toBe(payeeBefore);
       const payments = await service.call('GET', `/v1/payments?walletId=${payer.walletId}`, { key: buyer.key });
