@@ -10,6 +10,7 @@ import { bankAccountService } from './services/bank-accounts.js';
 import { cardService } from './services/cards.js';
 import { complianceService } from './services/compliance.js';
 import { customerService } from './services/customers.js';
+import { invoiceService } from './services/invoices.js';
 import { eventService } from './services/events.js';
 import { merchantService } from './services/merchants.js';
 import { invoiceWalletPaymentService } from './services/invoice-wallet-payments.js';
@@ -46,6 +47,7 @@ const AREAS = {
   transfers: transferService,
   cards: cardService,
   customers: customerService,
+  invoices: invoiceService,
   webhooks: webhookService,
   events: eventService,
   invoiceWalletPayments: invoiceWalletPaymentService,
