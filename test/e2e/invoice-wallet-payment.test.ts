@@ -178,6 +178,27 @@ describe('paying an invoice from a wallet: POST /v1/invoices/pay/{slug}/wallet',
     expect((await seed.get(seller.key, invoice.id)).status).toBe('FINALIZED');
   });
 
+  it('refunds a wallet-paid invoice into the paying wallet (the seller pays the total back; the fee is not returned); the payment itself can not be reversed', async () => {
+    // Prepare
+    const invoice = await invoiceOf('50.00');
+    const paid = await payInvoice(invoice.slug, agent.key, { walletId: agent.walletId });
+    expectStatus(paid, 200);
+    const payerBefore = await balance(buyer.key, agent.walletId);
+    const payeeBefore = await balance(seller.key, wallets.receiving);
+
+    // Act
+    const reversal = await service.call('POST', `/v1/payments/${paid.body.id}/reverse`, { key: seller.key, body: {} });
+    const refund = await service.call('POST', `/v1/invoices/${invoice.id}/refund`, { key: seller.key });
+
+    // Assess
+    expectApiError(reversal, 422, 'REVERSAL_NOT_ALLOWED');
+    expectStatus(refund, 200);
+    expect(refund.body).toMatchObject({ status: 'REFUNDED' });
+    expect(await balance(buyer.key, agent.walletId)).toBe((Number(payerBefore) + 50).toFixed(8));
+    expect(await balance(seller.key, wallets.receiving)).toBe((Number(payeeBefore) - 50).toFixed(8));
+    await ledger.expectLedgerBalanced();
+  });
+
   it("counts the payment in the payer's daily limit", async () => {
     // Prepare
     const payer = await ledger.createAgent(buyer, 'Limited agent');

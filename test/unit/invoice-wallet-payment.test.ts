@@ -6,6 +6,7 @@ import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { fixedClock } from '../../shared/domain/clock.js';
 import { ApiError } from '../../shared/domain/errors.js';
 import { newId } from '../../shared/domain/ids.js';
+import { invoiceRefund } from '../../shared/domain/invoices/invoice-postings.js';
 import { INVOICE_STATES } from '../../shared/domain/invoices/invoice-states.js';
 import {
   createInvoiceWalletPayments,
@@ -76,6 +77,30 @@ describe('payment legs with a fee', () => {
   });
 });
 
+describe('the refund of an invoice paid from a wallet', () => {
+  it('returns the total to the paying wallet instead of acc_CUSTOMER_FUNDS', () => {
+    const head = { id: 'inv_1', organizationId: 'org_a', environment: 'SANDBOX' as const, walletId: 'wal_b' };
+    const accounts = (payerWalletId?: string) =>
+      invoiceRefund(
+        { ...head, ...(payerWalletId ? { payerWalletId } : {}) },
+        'txn_r',
+        new Big('50.00'),
+        AT,
+      ).posting.legs.map((leg) => [
+        leg.account.kind === 'WALLET' ? leg.account.walletId : leg.account.accountId,
+        leg.amount.toFixed(2),
+      ]);
+    expect(accounts('wal_a')).toEqual([
+      ['wal_b', '-50.00'],
+      ['wal_a', '50.00'],
+    ]);
+    expect(accounts()).toEqual([
+      ['wal_b', '-50.00'],
+      ['acc_CUSTOMER_FUNDS', '50.00'],
+    ]);
+  });
+});
+
 describe('the wallet payment rider of an invoice', () => {
   const deps = { ids: newId, hostedUrl };
 
@@ -141,6 +166,7 @@ describe('the wallet payment rider of an invoice', () => {
           fees: { provider: '0.00', service: '0.31' },
           netAmount: '123.14',
           paymentTransactionId: 'txn_1',
+          payerWalletId: 'wal_a',
         },
       },
     ]);

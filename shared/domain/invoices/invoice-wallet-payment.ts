@@ -83,6 +83,7 @@ export function walletPaymentRider(invoice: Invoice, deps: Omit<InvoiceWalletPay
         fees: { provider: formatAmount(fees.provider), service: formatAmount(fees.service) },
         netAmount: formatAmount(fees.net),
         paymentTransactionId: posted.id,
+        payerWalletId: posted.from,
       };
       const paid: Invoice = { ...invoice, ...set, status: INVOICE_STATES.pay.to };
       const scope = { organizationId: invoice.organizationId, environment: invoice.environment };
