@@ -13,6 +13,7 @@ import { customerService } from './services/customers.js';
 import { invoiceService } from './services/invoices.js';
 import { eventService } from './services/events.js';
 import { merchantService } from './services/merchants.js';
+import { invoiceWalletPaymentService } from './services/invoice-wallet-payments.js';
 import { organizationService } from './services/organizations.js';
 import { paymentService } from './services/payments.js';
 import { policyService } from './services/policies.js';
@@ -49,6 +50,7 @@ const AREAS = {
   invoices: invoiceService,
   webhooks: webhookService,
   events: eventService,
+  invoiceWalletPayments: invoiceWalletPaymentService,
 } satisfies Record<string, AreaBuilder>;
 
 /** The one signature of an area's builder: the core, and what a test replaces (at least its store). */

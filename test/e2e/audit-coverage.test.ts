@@ -5,6 +5,7 @@ import { ROUTES, routeKeyOf, type RouteDefinition } from '../../shared/http/rout
 import { fillPath } from '../../shared/operations/paths.js';
 import { auditPartition, type AuditItem } from '../fixtures/audit-reads.js';
 import { auditFactories, type AuditFactories } from '../fixtures/fresh-resources.js';
+import { invoiceSeed } from '../fixtures/invoice-seed.js';
 import { GOOD_CARD, KYB_BODY } from '../fixtures/organizations.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
 
@@ -273,6 +274,23 @@ const CASES: Record<string, Case> = {
       params: { id: await transferOf(service, org, 'deposit') },
       body: { to: 'COMPLETED' },
       organizationId: org.organizationId,
+    };
+  },
+  // A payment: the payer's one entry is payment.created (the seller's invoice.pay is in its own log).
+  payInvoiceFromWallet: async (make, service) => {
+    const seller = await make.organization();
+    const payer = await make.organization();
+    await fundMain(service, payer);
+    const invoice = await invoiceSeed(service).finalized({
+      key: seller.key,
+      walletId: seller.mainWalletId,
+      total: '5.00',
+    });
+    return {
+      key: payer.key,
+      params: { slug: invoice.slug },
+      body: { walletId: payer.mainWalletId },
+      organizationId: payer.organizationId,
     };
   },
   ...CARD_CASES(),
