@@ -22,3 +22,4 @@ export * from './card.js';
 export * from './cardholder.js';
 export * from './card-authorization.js';
 export * from './invoice.js';
+export * from './invoice-collection.js';
