@@ -1,6 +1,7 @@
 import { AGENT_EVENTS } from './agents/agent-events.js';
 import { APPROVAL_EVENTS } from './approvals/approval-events.js';
 import { CARD_EVENTS } from './cards/card-events.js';
+import { INVOICE_COLLECTION_EVENTS } from './invoices/invoice-collection-events.js';
 import { ORGANIZATION_EVENTS } from './organizations/organization-events.js';
 import { PAYMENT_EVENTS } from './payments/payment-events.js';
 import { TRANSFER_EVENTS } from './transfers/transfer-events.js';
@@ -23,6 +24,7 @@ export const EVENT_DECLARATIONS = {
   ...WALLET_EVENTS,
   ...ORGANIZATION_EVENTS,
   ...WEBHOOK_EVENTS,
+  ...INVOICE_COLLECTION_EVENTS,
 } as const;
 
 export type EmittedEventName = Extract<keyof typeof EVENT_DECLARATIONS, string>;
@@ -60,8 +62,6 @@ export const RESERVED_EVENT_NAMES = [
   'invoice.payment_failed',
   'invoice.voided',
   'invoice.refunded',
-  'invoice.uncollectible',
-  'invoice.usdc_unmatched',
   // decisions.md section 8: beyond the spec
   'dispute.created',
   'dispute.responded',

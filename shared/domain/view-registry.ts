@@ -8,6 +8,7 @@ import * as bankAccounts from './bank-accounts/bank-account-view.js';
 import * as cards from './cards/card-view.js';
 import * as compliance from './compliance/compliance-view.js';
 import * as events from './events/event-view.js';
+import * as invoiceCollection from './invoices/invoice-collection-view.js';
 import * as invoices from './invoices/invoice-view.js';
 import * as merchants from './merchants/merchant-view.js';
 import * as organizations from './organizations/organization-view.js';
@@ -36,6 +37,7 @@ export const VIEW_MODULES = {
   compliance,
   events,
   invoices,
+  invoiceCollection,
   merchants,
   organizations,
   payments,

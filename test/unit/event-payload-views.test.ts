@@ -9,6 +9,8 @@ import {
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
+import { usdcReceiptView } from '../../shared/domain/invoices/invoice-collection-view.js';
+import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
 import { walletFundingView, walletView } from '../../shared/domain/wallets/wallet-view.js';
@@ -74,6 +76,8 @@ const PUBLIC_VIEW_OF: {
     alsoFrom: { availableAt: clearingView },
   },
   'wallet.funds_available': { view: transferView, renamed: { transferId: 'id', amount: 'netAmount' } },
+  'invoice.uncollectible': { view: invoiceView },
+  'invoice.usdc_unmatched': { view: usdcReceiptView },
 };
 
 /** Fields of `payload` (nested objects and arrays included) that `view` does not have. */

@@ -42,6 +42,8 @@ export interface UsdcReceipt {
   amount: string;
   /** The invoice of the address, when the address is one of the organization's invoices. */
   invoiceId?: string;
+  /** That invoice's wallet (the event concerns it). */
+  walletId?: string;
   reason: UsdcUnmatchedReason;
   status: 'UNMATCHED';
   receivedAt: string;
