@@ -130,7 +130,7 @@ const importDirection = {
 export default tseslint.config(
   { ignores: ['node_modules/**', 'cdk.out/**', '.local/**', 'coverage/**'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parser: tseslint.parser, parserOptions: { ecmaVersion: 2023, sourceType: 'module' } },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {
@@ -145,7 +145,7 @@ export default tseslint.config(
     // shared/http nor shared/mcp; shared/edge (what both edges share) imports only shared/domain;
     // shared/mcp never imports the HTTP middleware; functions/<group> imports shared/ (never
     // shared/persistence) and its own folder; nothing but lib/ uses the CDK.
-    files: ['shared/**/*.ts', 'functions/**/*.ts'],
+    files: ['shared/**/*.ts', 'shared/**/*.tsx', 'functions/**/*.ts'],
     plugins: { allowance: { rules: { 'import-direction': importDirection } } },
     rules: {
       'allowance/import-direction': 'error',
@@ -194,6 +194,7 @@ export default tseslint.config(
           '!**/shared/grants.js',
           '!**/shared/mcp/function.js',
           '!**/shared/card-network/function.js',
+          '!**/shared/hosted/function.js',
         ],
         'lib/ imports from shared/ only declarations (routes, table schema, env names, event names).',
       ),

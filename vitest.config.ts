@@ -40,6 +40,19 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+      // browser: the hosted pages in Debian's chromium (playwright-core), one browser per file, files
+      // one after the other (2 cores); stops at once with how to install Chromium when it is missing.
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/fixtures/browser-global-setup.ts', DYNAMODB_LOCAL],
+          setupFiles: [DROP_TABLES],
+          fileParallelism: false,
+          maxWorkers: 1,
+        },
+      },
     ],
   },
 });

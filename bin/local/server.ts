@@ -7,6 +7,7 @@ import { errorResponse, type HttpResponse } from '../../shared/http/responses.js
 import { FALLBACK_ROUTE, matchRoute, routeKeyOf, timeoutOf, type FunctionGroup } from '../../shared/http/routes.js';
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
 import { CARD_NETWORK_FUNCTION } from '../../shared/card-network/function.js';
+import { HOSTED_FUNCTION } from '../../shared/hosted/function.js';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
 
@@ -17,8 +18,8 @@ type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promis
 const FUNCTION_URL_ENDPOINTS = [MCP_FUNCTION, CARD_NETWORK_FUNCTION] as const;
 const LOCAL_MEMORY_MB = 512;
 
-/** A function group, or a function behind a function URL. */
-type LocalFunction = FunctionGroup | (typeof FUNCTION_URL_ENDPOINTS)[number]['name'];
+/** A function group, a function behind a function URL, or the hosted pages' function. */
+type LocalFunction = FunctionGroup | (typeof FUNCTION_URL_ENDPOINTS)[number]['name'] | typeof HOSTED_FUNCTION.name;
 
 /** The Lambda handler of a function, loaded on first use like a cold start (same entry file as CDK's). */
 const loadGroupHandler = async (group: LocalFunction): Promise<LambdaHandler> =>
@@ -97,6 +98,26 @@ async function serve(
           functionName: `allowance-local-${endpoint.name}`,
           timeoutMs: endpoint.timeoutS * 1000,
           memoryMb,
+        }),
+      ),
+    );
+    return;
+  }
+  if (url.pathname.startsWith(`${HOSTED_FUNCTION.pathPrefix}/`)) {
+    // The hosted pages: the HTTP API's `ANY /hosted/{proxy+}` route, with its greedy path parameter.
+    const routeKey = `ANY ${HOSTED_FUNCTION.routePath}`;
+    const proxy = url.pathname.slice(HOSTED_FUNCTION.pathPrefix.length + 1);
+    const event = toEvent(req, url, method, routeKey, { proxy }, body);
+    const hostedHandler = await handlerOf(HOSTED_FUNCTION.name);
+    send(
+      res,
+      await hostedHandler(
+        event,
+        lambdaContext({
+          requestId: event.requestContext.requestId,
+          functionName: `allowance-local-${HOSTED_FUNCTION.name}`,
+          timeoutMs: HOSTED_FUNCTION.timeoutS * 1000,
+          memoryMb: LOCAL_MEMORY_MB,
         }),
       ),
     );

@@ -6,11 +6,13 @@ import {
   FALLBACK_ROUTE,
   FUNCTION_GROUPS,
   grantsOf,
+  HOSTED_GRANTS,
   ROUTES,
   routeKeyOf,
   type FunctionGroup,
 } from '../../shared/http/routes.js';
 import { ENV } from '../../shared/config/env-names.js';
+import { HOSTED_FUNCTION } from '../../shared/hosted/function.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { bindGrants, type GrantResources } from '../constructs/grants.js';
 import { ServiceFunction } from '../constructs/service-function.js';
@@ -36,6 +38,8 @@ const routeConstructId = (routeKey: string) => `Route ${routeKey.replaceAll('/',
 export class ApiStack extends Stack {
   readonly api: HttpApi;
   readonly functions: ReadonlyMap<FunctionGroup, ServiceFunction>;
+  /** The hosted pages (`ANY /hosted/{proxy+}`): HTML for people, over the public operations of its groups. */
+  readonly hostedFunction: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -86,6 +90,22 @@ export class ApiStack extends Stack {
         integration: integrationOf(route.group),
       });
     }
+
+    // The hosted pages: one function for every page and asset, on the API's own origin (the URLs
+    // the API returns start with its endpoint), with the grants of the groups whose public operations it calls.
+    const hosted = new ServiceFunction(this, `Fn-${HOSTED_FUNCTION.name}`, {
+      group: HOSTED_FUNCTION.name,
+      stage,
+      timeoutSeconds: HOSTED_FUNCTION.timeoutS,
+    });
+    bindGrants(hosted, HOSTED_GRANTS, resources);
+    hosted.function.addEnvironment(ENV.publicBaseUrl, this.api.apiEndpoint);
+    this.hostedFunction = hosted;
+    new HttpRoute(this, routeConstructId(`ANY ${HOSTED_FUNCTION.routePath}`), {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.with(HOSTED_FUNCTION.routePath, HttpMethod.ANY),
+      integration: new HttpLambdaIntegration(`Integration-${HOSTED_FUNCTION.name}`, hosted.function),
+    });
 
     if (FALLBACK_ROUTE.routeKey !== HttpRouteKey.DEFAULT.key) {
       throw new Error(`FALLBACK_ROUTE.routeKey must be ${HttpRouteKey.DEFAULT.key}`);

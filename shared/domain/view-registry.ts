@@ -7,6 +7,7 @@ import * as audit from './audit/audit-view.js';
 import * as bankAccounts from './bank-accounts/bank-account-view.js';
 import * as cards from './cards/card-view.js';
 import * as compliance from './compliance/compliance-view.js';
+import * as customers from './customers/customer-view.js';
 import * as events from './events/event-view.js';
 import * as invoiceCollection from './invoices/invoice-collection-view.js';
 import * as invoices from './invoices/invoice-view.js';
@@ -35,6 +36,7 @@ export const VIEW_MODULES = {
   bankAccounts,
   cards,
   compliance,
+  customers,
   events,
   invoices,
   invoiceCollection,

@@ -6,6 +6,7 @@ import {
   CATALOG_ENTRIES,
   FUNCTION_GROUPS,
   grantsOf,
+  HOSTED_GRANTS,
   MCP_GRANTS,
   timeoutOf,
   type FunctionGroup,
@@ -19,7 +20,7 @@ import { fillPath, noRoute, routeKeyOf } from '../operations/paths.js';
  * Function handlers do not import this module (it carries the whole catalog): each serves its own
  * group's operations. CDK reads the groups' timeouts and grants (shared/grants.ts) from here too.
  */
-export { FUNCTION_GROUPS, grantsOf, MCP_GRANTS, timeoutOf, type FunctionGroup, type HttpMethod };
+export { FUNCTION_GROUPS, grantsOf, HOSTED_GRANTS, MCP_GRANTS, timeoutOf, type FunctionGroup, type HttpMethod };
 export type RouteAccess = Access;
 
 export interface RouteDefinition {

@@ -1,4 +1,5 @@
 import { HTTP_BASE_GRANTS, inGrantOrder, type Grant } from '../grants.js';
+import { HOSTED_FUNCTION } from '../hosted/function.js';
 import type { Operation, OperationGroup } from './define.js';
 import { ACTIVATION } from './activation.js';
 import { AGENTS } from './agents.js';
@@ -6,6 +7,7 @@ import { API_KEYS } from './api-keys.js';
 import { APPROVALS } from './approvals.js';
 import { AUDIT_LOGS } from './audit-logs.js';
 import { BANK_ACCOUNTS } from './bank-accounts.js';
+import { CUSTOMERS } from './customers.js';
 import { DOCS } from './docs.js';
 import { EVENTS } from './events.js';
 import { INTERNAL } from './internal.js';
@@ -36,6 +38,7 @@ const GROUPS = [
   EVENTS,
   WEBHOOKS,
   BANK_ACCOUNTS,
+  CUSTOMERS,
   TRANSFERS,
   CARDS,
   DOCS,
@@ -96,3 +99,14 @@ export const grantsOf = (group: FunctionGroup): readonly Grant[] =>
 export const MCP_GRANTS: readonly Grant[] = inGrantOrder(
   CATALOG.filter((g) => g.operations.some((op) => op.mcp !== undefined)).flatMap((g) => grantsOf(g.group)),
 );
+
+/**
+ * The hosted pages' grants: the union of the groups whose public operations the pages call
+ * (HOSTED_FUNCTION.groups), so a grant those operations need reaches the pages with them.
+ */
+export const HOSTED_GRANTS: readonly Grant[] = inGrantOrder([
+  ...HTTP_BASE_GRANTS,
+  ...CATALOG.filter((g) => (HOSTED_FUNCTION.groups as readonly string[]).includes(g.group)).flatMap((g) =>
+    grantsOf(g.group),
+  ),
+]);

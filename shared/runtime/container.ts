@@ -9,6 +9,7 @@ import { auditService } from './services/audit.js';
 import { bankAccountService } from './services/bank-accounts.js';
 import { cardService } from './services/cards.js';
 import { complianceService } from './services/compliance.js';
+import { customerService } from './services/customers.js';
 import { eventService } from './services/events.js';
 import { merchantService } from './services/merchants.js';
 import { organizationService } from './services/organizations.js';
@@ -43,6 +44,7 @@ const AREAS = {
   bankAccounts: bankAccountService,
   transfers: transferService,
   cards: cardService,
+  customers: customerService,
   webhooks: webhookService,
   events: eventService,
 } satisfies Record<string, AreaBuilder>;

@@ -20,6 +20,8 @@ interface PreparedCall {
   body?: unknown;
   /** The organization whose audit partitions receive the entry (known only after the call for organization creation). */
   organizationId: string | ((response: ApiResponse) => string);
+  /** Who the entry names when no key acts (public routes: the customer on a hosted page); default: the calling key. */
+  actor?: { actorType: string; actorId: RegExp };
 }
 
 type Case = (make: AuditFactories, service: TestService) => Promise<PreparedCall>;
@@ -274,7 +276,82 @@ const CASES: Record<string, Case> = {
     };
   },
   ...CARD_CASES(),
+  ...CUSTOMER_CASES(),
 };
+
+/** The customers area: a customer (and a saved method or an open setup link) of a fresh organization. */
+function CUSTOMER_CASES(): Record<string, Case> {
+  const customerOf = async (service: TestService, key: string, withMethod = false): Promise<string> => {
+    const made = await service.call('POST', '/v1/customers', {
+      key,
+      body: { email: `audited-${randomBytes(6).toString('hex')}@example.com`, name: 'Audited customer' },
+    });
+    if (made.status !== 201) throw new Error(`customer creation failed: ${made.text}`);
+    if (withMethod) await methodOf(service, key, made.body.id as string);
+    return made.body.id as string;
+  };
+  const methodOf = async (service: TestService, key: string, customerId: string): Promise<string> => {
+    const saved = await service.call('POST', `/v1/test-helpers/customers/${customerId}/payment-methods`, {
+      key,
+      body: {},
+    });
+    if (saved.status !== 201) throw new Error(`payment method failed: ${saved.text}`);
+    return saved.body.id as string;
+  };
+  const keyed = async (make: AuditFactories, service: TestService, withMethod = false) => {
+    const org = await make.organization();
+    return { org, customerId: await customerOf(service, org.key, withMethod) };
+  };
+  return {
+    createCustomer: async (make) => {
+      const org = await make.organization();
+      return {
+        key: org.key,
+        body: { email: 'audited@example.com', name: 'Audited' },
+        organizationId: org.organizationId,
+      };
+    },
+    updateCustomer: async (make, service) => {
+      const { org, customerId } = await keyed(make, service);
+      return {
+        key: org.key,
+        params: { id: customerId },
+        body: { name: 'Renamed' },
+        organizationId: org.organizationId,
+      };
+    },
+    createPaymentMethodSetupUrl: async (make, service) => {
+      const { org, customerId } = await keyed(make, service);
+      return { key: org.key, params: { id: customerId }, organizationId: org.organizationId };
+    },
+    createPaymentUpdateUrl: async (make, service) => {
+      const { org, customerId } = await keyed(make, service, true);
+      return { key: org.key, params: { id: customerId }, organizationId: org.organizationId };
+    },
+    attachTestPaymentMethod: async (make, service) => {
+      const { org, customerId } = await keyed(make, service);
+      return { key: org.key, params: { id: customerId }, body: {}, organizationId: org.organizationId };
+    },
+    deletePaymentMethod: async (make, service) => {
+      const { org, customerId } = await keyed(make, service);
+      const paymentMethodId = await methodOf(service, org.key, customerId);
+      return { key: org.key, params: { id: customerId, paymentMethodId }, organizationId: org.organizationId };
+    },
+    completePaymentMethodSession: async (make, service) => {
+      const { org, customerId } = await keyed(make, service);
+      const link = await service.call('POST', `/v1/customers/${customerId}/payment-methods/setup`, { key: org.key });
+      if (link.status !== 201) throw new Error(`setup link failed: ${link.text}`);
+      return {
+        key: '',
+        params: { token: new URL(link.body.url as string).pathname.split('/').pop()! },
+        body: { type: 'card', number: '4242424242424242', expMonth: 12, expYear: 2030 },
+        organizationId: org.organizationId,
+        // No key acts: the customer does, on the hosted page.
+        actor: { actorType: 'USER', actorId: /^cus_/ },
+      };
+    },
+  };
+}
 
 /** ACH settles after 3 s at the default TIME_SCALE: long enough for a cancel from PENDING. */
 const ACH_SOURCE = { type: 'ACH', routingNumber: '021000021', accountNumber: '000123456789' };
@@ -493,8 +570,8 @@ describe('audit coverage: every mutating route writes exactly one audit entry', 
       ).toEqual([route.audit]);
       expect(added[0]).toMatchObject({
         organizationId,
-        actorType: 'API_KEY',
-        actorId: expect.stringMatching(/^key_/),
+        actorType: prepared.actor?.actorType ?? 'API_KEY',
+        actorId: expect.stringMatching(prepared.actor?.actorId ?? /^key_/),
         resourceId: expect.stringMatching(/\S/),
       });
     },

@@ -23,7 +23,9 @@ import {
   XRAY_ACTIONS,
 } from './iam.js';
 import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
-import { grantsOf } from '../../shared/operations/index.js';
+import { grantsOf, HOSTED_GRANTS } from '../../shared/operations/index.js';
+import { HOSTED_FUNCTION } from '../../shared/hosted/function.js';
+import { HTTP_BASE_GRANTS, inGrantOrder } from '../../shared/grants.js';
 import { grantStatements } from './grants.js';
 
 /**
@@ -41,7 +43,10 @@ const GRANT_STATEMENTS = grantStatements(dev);
 
 const ALL_FUNCTIONS = [...FUNCTION_GROUPS];
 
+const HOSTED_ROUTE_KEY = `ANY ${HOSTED_FUNCTION.routePath}`;
+
 function functionOf(group: string) {
+  if (group === HOSTED_FUNCTION.name) return dev.api.hostedFunction.function;
   const fn = dev.api.functions.get(group as FunctionGroup);
   if (!fn) throw new Error(`no function for ${group}`);
   return fn.function;
@@ -51,7 +56,7 @@ describe('api stack: routes', () => {
   const routeKeys = resourcesOfType('AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
 
   it('has exactly one route per entry of the route table, plus $default', () => {
-    const expected = [...ROUTES.map(routeKeyOf), FALLBACK_ROUTE.routeKey];
+    const expected = [...ROUTES.map(routeKeyOf), FALLBACK_ROUTE.routeKey, HOSTED_ROUTE_KEY];
     expect([...routeKeys].sort()).toEqual([...expected].sort());
     expect(new Set(routeKeys).size).toBe(routeKeys.length);
   });
@@ -63,10 +68,11 @@ describe('api stack: routes', () => {
         integration.Properties.IntegrationUri,
       ]),
     );
-    const functionArn = (group: FunctionGroup) => ({ 'Fn::GetAtt': [logicalIdOf(functionOf(group)), 'Arn'] });
-    const expectedGroup = new Map<string, FunctionGroup>([
+    const functionArn = (group: string) => ({ 'Fn::GetAtt': [logicalIdOf(functionOf(group)), 'Arn'] });
+    const expectedGroup = new Map<string, string>([
       ...ROUTES.map((route) => [routeKeyOf(route), route.group] as const),
       [FALLBACK_ROUTE.routeKey, FALLBACK_ROUTE.group],
+      [HOSTED_ROUTE_KEY, HOSTED_FUNCTION.name],
     ]);
 
     for (const [, route] of resourcesOfType('AWS::ApiGatewayV2::Route')) {
@@ -96,8 +102,15 @@ describe('api stack: functions', () => {
     expect(timeoutOf('wallets')).toBe(10);
   });
 
-  it('has one Node.js 24 arm64 function per function group and nothing else (workers live in the events stack)', () => {
-    dev.apiTemplate.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTIONS.length);
+  it('has one Node.js 24 arm64 function per function group, and the hosted pages, and nothing else (workers live in the events stack)', () => {
+    dev.apiTemplate.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTIONS.length + 1);
+    const hosted = template.Resources[logicalIdOf(functionOf(HOSTED_FUNCTION.name))];
+    expect(hosted?.Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: HOSTED_FUNCTION.timeoutS,
+    });
     dev.apiTemplate.resourceCountIs('AWS::Events::Rule', 0);
     dev.apiTemplate.resourceCountIs('AWS::SQS::Queue', 0);
     for (const group of ALL_FUNCTIONS) {
@@ -113,7 +126,7 @@ describe('api stack: functions', () => {
   });
 
   it('tells every function its stage and the ledger table name', () => {
-    for (const group of ALL_FUNCTIONS) {
+    for (const group of [...ALL_FUNCTIONS, HOSTED_FUNCTION.name]) {
       const fn = template.Resources[logicalIdOf(functionOf(group))];
       const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(variables[ENV.stage], group).toBe('dev');
@@ -148,7 +161,7 @@ describe('api stack: functions', () => {
   });
 
   it('writes logs to a log group with a retention', () => {
-    dev.apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_FUNCTIONS.length);
+    dev.apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_FUNCTIONS.length + 1);
     for (const [, logGroup] of resourcesOfType('AWS::Logs::LogGroup')) {
       expect(logGroup.Properties.RetentionInDays).toBeGreaterThan(0);
     }
@@ -182,6 +195,12 @@ describe('api stack: least-privilege IAM', () => {
     });
   });
 
+  it('grants the hosted pages what the groups whose public operations they call have, nothing more', () => {
+    const groups = FUNCTION_GROUPS.filter((group) => (HOSTED_FUNCTION.groups as readonly string[]).includes(group));
+    expect(HOSTED_GRANTS).toEqual(inGrantOrder([...HTTP_BASE_GRANTS, ...groups.flatMap((group) => grantsOf(group))]));
+    expect(HOSTED_GRANTS).not.toContain('table:scan');
+  });
+
   it('defines no other kind of policy', () => {
     expectNoOtherPolicyKinds(dev.apiTemplate);
   });
@@ -192,13 +211,13 @@ describe('api stack: least-privilege IAM', () => {
     return statementsOfRole(dev.apiTemplate, role);
   }
 
-  it.each(ALL_FUNCTIONS)('denies %s any update or delete of an audit entry', (group) => {
+  it.each([...ALL_FUNCTIONS, HOSTED_FUNCTION.name])('denies %s any update or delete of an audit entry', (group) => {
     expectAuditDeny(statementsOf(group), classifyResource, group);
   });
 
-  it.each(ALL_FUNCTIONS)('lets %s reach only the table and its indexes', (group) => {
+  it.each([...ALL_FUNCTIONS, HOSTED_FUNCTION.name])('lets %s reach only the table and its indexes', (group) => {
     const statements = statementsOf(group).filter((statement) => statement.Effect !== 'Deny');
-    const grants = grantsOf(group);
+    const grants = group === HOSTED_FUNCTION.name ? HOSTED_GRANTS : grantsOf(group as FunctionGroup);
     const granted = { table: new Set<string>(), index: new Set<string>() };
     for (const statement of statements) {
       expect(statement.Effect).toBe('Allow');
@@ -231,7 +250,7 @@ describe('api stack: least-privilege IAM', () => {
   it('has no policy outside the function roles', () => {
     expectPoliciesOnlyOn(
       dev.apiTemplate,
-      ALL_FUNCTIONS.map((group) => functionOf(group).role!),
+      [...ALL_FUNCTIONS, HOSTED_FUNCTION.name].map((group) => functionOf(group).role!),
     );
   });
 });

@@ -8,9 +8,10 @@ import {
 } from '../../shared/domain/agents/agent-view.js';
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
+import { customerView, paymentMethodView } from '../../shared/domain/customers/customer-view.js';
+import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
 import { usdcReceiptView } from '../../shared/domain/invoices/invoice-collection-view.js';
-import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
 import { walletFundingView, walletView } from '../../shared/domain/wallets/wallet-view.js';
@@ -55,6 +56,11 @@ const PUBLIC_VIEW_OF: {
   'approval.expired': { view: approvalView },
   'webhook.test': { view: webhookView, renamed: { webhookId: 'id' } },
   'card.created': { view: cardView },
+  'customer.created': { view: customerView },
+  'customer.updated': { view: customerView },
+  'customer.payment_method.saved': { view: paymentMethodView },
+  'customer.payment_method.updated': { view: paymentMethodView },
+  'customer.payment_method.removed': { view: paymentMethodView },
   'card.updated': { view: cardView },
   'card.cancelled': { view: cardView },
   'card.authorization.approved': { view: authorizationView },
@@ -76,6 +82,12 @@ const PUBLIC_VIEW_OF: {
     alsoFrom: { availableAt: clearingView },
   },
   'wallet.funds_available': { view: transferView, renamed: { transferId: 'id', amount: 'netAmount' } },
+  'invoice.created': { view: invoiceView },
+  'invoice.finalized': { view: invoiceView },
+  'invoice.paid': { view: invoiceView },
+  'invoice.payment_failed': { view: invoiceView },
+  'invoice.voided': { view: invoiceView },
+  'invoice.refunded': { view: invoiceView },
   'invoice.uncollectible': { view: invoiceView },
   'invoice.usdc_unmatched': { view: usdcReceiptView },
 };

@@ -2,7 +2,7 @@ import type { AuditChange } from '../audit/ports.js';
 import type { ChangeCommitter } from '../change-committer.js';
 import type { IdempotencyChange, IdempotencyStore } from '../idempotency/ports.js';
 import type { PostingChange } from '../ledger/posting.js';
-import type { PaymentMethodType, PaymentProcessor } from '../payment-methods/processor.js';
+import type { PaymentMethodType } from '../payment-methods/processor.js';
 import type { Environment, OrganizationScope, RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import type { WalletReader } from '../wallets/ports.js';
@@ -103,9 +103,6 @@ export interface InvoiceParties {
   /** The organization's name, shown on the customer's pages. */
   merchantName(organizationId: string): Promise<string>;
 }
-
-/** The processor of each environment (the sandbox adapter in SANDBOX; a real one in PRODUCTION). */
-export type InvoiceProcessors = (environment: Environment) => PaymentProcessor;
 
 /** Builds the public URLs of the hosted pages: `${publicBaseUrl}${path}`. */
 export type HostedUrl = (path: string) => string;

@@ -149,3 +149,38 @@ export function createSandboxProcessor(deps: SandboxProcessorDeps): PaymentProce
 
 const isSandboxCharge = (id: string) =>
   id.startsWith(`${CHARGE_PREFIX}_card_ok_`) || id.startsWith(`${CHARGE_PREFIX}_bank_`);
+
+/** What the sandbox test helper may leave out. */
+export interface SandboxMethodRequest {
+  type?: PaymentMethodInput['type'] | undefined;
+  number?: string | undefined;
+  expMonth?: number | undefined;
+  expYear?: number | undefined;
+  cvc?: string | undefined;
+  routingNumber?: string | undefined;
+  accountNumber?: string | undefined;
+  accountHolderName?: string | undefined;
+  accountType?: 'checking' | 'savings' | undefined;
+}
+
+/** Years ahead of a test helper card's default expiry. */
+const DEFAULT_CARD_YEARS = 3;
+
+/** The test helper's request with the sandbox defaults filled in (card 4242..., December three years out; the sandbox bank account). */
+export function sandboxMethodInput(request: SandboxMethodRequest, now: Date): PaymentMethodInput {
+  if ((request.type ?? 'card') === 'card')
+    return {
+      type: 'card',
+      number: request.number ?? SANDBOX_CARDS.succeeds,
+      expMonth: request.expMonth ?? MONTHS,
+      expYear: request.expYear ?? now.getUTCFullYear() + DEFAULT_CARD_YEARS,
+      ...(request.cvc !== undefined ? { cvc: request.cvc } : {}),
+    };
+  return {
+    type: 'us_bank_account',
+    routingNumber: request.routingNumber ?? SANDBOX_BANK_ACCOUNT.routingNumber,
+    accountNumber: request.accountNumber ?? SANDBOX_BANK_ACCOUNT.accountNumber,
+    accountHolderName: request.accountHolderName ?? 'Sandbox Customer',
+    accountType: request.accountType ?? 'checking',
+  };
+}

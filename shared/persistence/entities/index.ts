@@ -21,5 +21,6 @@ export * from './transfer.js';
 export * from './card.js';
 export * from './cardholder.js';
 export * from './card-authorization.js';
+export * from './customer.js';
 export * from './invoice.js';
 export * from './invoice-collection.js';

@@ -4,6 +4,7 @@ import { approvalWriters } from './approval-writers.js';
 import { auditWriters } from './audit-writers.js';
 import { bankAccountWriters } from './bank-account-writers.js';
 import { cardWriters } from './card-writers.js';
+import { customerWriters } from './customer-writers.js';
 import { invoiceCollectionWriters } from './invoice-collection-writers.js';
 import { invoiceWriters } from './invoice-writers.js';
 import { idempotencyWriters } from './idempotency-writers.js';
@@ -37,6 +38,7 @@ const AREA_WRITERS = [
   auditWriters,
   transferWriters,
   cardWriters,
+  customerWriters,
   invoiceWriters,
   invoiceCollectionWriters,
 ] as const;

@@ -1,0 +1,28 @@
+import type { PayableInvoiceView, PaymentMethodSessionView, SavedMethodView, UsdcPaymentView } from './views.js';
+
+/**
+ * What the pages ask of the service: the public operations of the catalog (customers and invoices
+ * areas), one method each. catalog-port.ts implements it with `invoke`, as the HTTP and MCP edges
+ * call operations; the unit tests pass a fake. Failures are the operations' own ApiErrors.
+ */
+export interface HostedOperations {
+  /** `GET /v1/payment-method-sessions/{token}`. */
+  paymentMethodSession(token: string): Promise<PaymentMethodSessionView>;
+  /** `POST /v1/payment-method-sessions/{token}` with a PaymentMethodInput. */
+  completePaymentMethodSession(token: string, input: Record<string, unknown>): Promise<SavedMethodView>;
+  /** `GET /v1/invoices/pay/{slug}`. */
+  payableInvoice(slug: string): Promise<PayableInvoiceView>;
+  /** `POST /v1/invoices/pay/{slug}/payments` with a PaymentMethodInput. */
+  payInvoice(slug: string, input: Record<string, unknown>): Promise<PayableInvoiceView>;
+  /** `POST /v1/invoices/pay/{slug}/usdc`; undefined while the catalog has no such operation. */
+  usdcPayment: ((slug: string) => Promise<UsdcPaymentView>) | undefined;
+}
+
+/** The route keys of the operations above, as the catalog declares them (parameter names aside). */
+export const HOSTED_ROUTES = {
+  paymentMethodSession: 'GET /v1/payment-method-sessions/{}',
+  completePaymentMethodSession: 'POST /v1/payment-method-sessions/{}',
+  payableInvoice: 'GET /v1/invoices/pay/{}',
+  payInvoice: 'POST /v1/invoices/pay/{}/payments',
+  usdcPayment: 'POST /v1/invoices/pay/{}/usdc',
+} as const;

@@ -1,0 +1,292 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { createRateLimiter } from '../../shared/edge/rate-limit.js';
+import { ASSETS } from '../../shared/hosted/assets.js';
+import { createHostedHandler } from '../../shared/hosted/edge.js';
+import { PAGE_CSP } from '../../shared/hosted/headers.js';
+import { isCrossSite } from '../../shared/hosted/same-origin.js';
+import type { HttpResponse } from '../../shared/http/responses.js';
+import { fakeHostedCatalog } from '../fixtures/hosted-catalog.js';
+
+const TOKEN = 'tok_open_0000000001';
+const SLUG = 'slug_open_000000001';
+const HOST = 'pages.example.test';
+
+interface Call {
+  query?: Record<string, string>;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+function pages(options: { usdc?: boolean; perSecond?: number } = {}) {
+  const { catalog, state } = fakeHostedCatalog({ usdc: options.usdc ?? false });
+  const limiter = createRateLimiter({ perSecond: options.perSecond ?? 1000, perMinute: 100_000 });
+  const handler = createHostedHandler(
+    () => ({ publicRateLimiter: limiter }),
+    () => catalog,
+  );
+  const call = async (method: string, path: string, request: Call = {}): Promise<HttpResponse> => {
+    const form = request.form ? new URLSearchParams(request.form).toString() : undefined;
+    const event = {
+      version: '2.0',
+      routeKey: 'ANY /hosted/{proxy+}',
+      rawPath: path,
+      rawQueryString: new URLSearchParams(request.query ?? {}).toString(),
+      headers: {
+        host: HOST,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' } : {}),
+        ...request.headers,
+      },
+      ...(request.query ? { queryStringParameters: request.query } : {}),
+      requestContext: {
+        requestId: 'req-1',
+        http: { method, path, sourceIp: request.ip ?? '203.0.113.9' },
+      },
+      ...(form !== undefined ? { body: form, isBase64Encoded: false } : {}),
+    } as unknown as APIGatewayProxyEventV2;
+    return handler(event, {} as Context);
+  };
+  return { call, state };
+}
+
+/** What every page must be (design/human-surfaces.md): checked on each document the tests render. */
+function expectWellFormedPage(response: HttpResponse) {
+  const html = response.body;
+  expect(response.headers['Content-Security-Policy']).toBe(PAGE_CSP);
+  expect(response.headers['Cache-Control']).toBe('no-store');
+  expect(response.headers['Referrer-Policy']).toBe('no-referrer');
+  expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
+  expect(html.startsWith('<!doctype html>')).toBe(true);
+  // No inline style or script: the CSP would block them, and the pages must not need them.
+  expect(html).not.toMatch(/\sstyle\s*=/i);
+  expect(html).not.toMatch(/<style[\s>]/i);
+  for (const script of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    expect(script[1]).toContain(`src="${ASSETS.script.path}"`);
+    expect(script[2]).toBe('');
+  }
+  expect(html).not.toMatch(/\son[a-z]+\s*=/i);
+  expect(html).not.toMatch(/javascript:/i);
+  expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
+  expect(html.match(/<main[\s>]/g)).toHaveLength(1);
+  expect(html).toContain('<a class="skip" href="#main">');
+  expect(html).toContain(`<link rel="stylesheet" href="${ASSETS.stylesheet.path}"/>`);
+}
+
+describe('hosted pages: every page', () => {
+  const cases: [string, (p: ReturnType<typeof pages>) => Promise<HttpResponse>, number][] = [
+    ['unknown link', (p) => p.call('GET', '/hosted/payment-methods/tok_nobody_000000'), 404],
+    ['unknown path', (p) => p.call('GET', '/hosted/nothing-here'), 404],
+    ['setup page (card)', (p) => p.call('GET', `/hosted/payment-methods/${TOKEN}`), 200],
+    ['setup page (bank)', (p) => p.call('GET', `/hosted/payment-methods/${TOKEN}`, { query: { method: 'bank' } }), 200],
+    ['invoice page', (p) => p.call('GET', `/hosted/invoices/${SLUG}`), 200],
+    ['checkout (card)', (p) => p.call('GET', `/hosted/invoices/${SLUG}/checkout`), 200],
+    ['checkout (bank)', (p) => p.call('GET', `/hosted/invoices/${SLUG}/checkout`, { query: { method: 'bank' } }), 200],
+    [
+      'checkout with a decline',
+      (p) =>
+        p.call('POST', `/hosted/invoices/${SLUG}/checkout`, {
+          query: { method: 'card' },
+          form: { type: 'card', number: '4000 0000 0000 0002', expMonth: '12', expYear: '2030', cvc: '123' },
+        }),
+      402,
+    ],
+  ];
+  it.each(cases)('%s is a well-formed page without inline script or style', async (_, render, status) => {
+    const response = await render(pages());
+    expect(response.statusCode).toBe(status);
+    expectWellFormedPage(response);
+  });
+
+  it('shows the environment on pages about a session or an invoice', async () => {
+    const { call } = pages();
+    for (const path of [`/hosted/payment-methods/${TOKEN}`, `/hosted/invoices/${SLUG}`]) {
+      expect((await call('GET', path)).body).toContain('Sandbox: test data, no real money');
+    }
+  });
+
+  it('escapes what the merchant wrote', async () => {
+    const { body } = await pages().call('GET', `/hosted/invoices/${SLUG}`);
+    expect(body).toContain('Data export &lt;b&gt;bold&lt;/b&gt;');
+    expect(body).toContain('$1,234.50');
+    expect(body).toContain('$1,354.50');
+  });
+
+  it('serves the stylesheet and the script under hashed names with a long cache', async () => {
+    const { call } = pages();
+    for (const asset of [ASSETS.stylesheet, ASSETS.script]) {
+      const response = await call('GET', asset.path);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['Cache-Control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers['Content-Type']).toBe(asset.contentType);
+      expect(response.body).toBe(asset.body);
+    }
+  });
+});
+
+describe('hosted pages: payment-method setup', () => {
+  it('saves a card, redirects (303) to the saved page, and then answers the link as used', async () => {
+    const { call, state } = pages();
+    const response = await call('POST', `/hosted/payment-methods/${TOKEN}`, {
+      query: { method: 'card' },
+      form: { type: 'card', number: '4242 4242 4242 4242', expMonth: '12', expYear: '29', cvc: '123' },
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.Location).toBe(`/hosted/payment-methods/${TOKEN}?saved=1`);
+    expect(state.inputs).toEqual([
+      { type: 'card', number: '4242424242424242', expMonth: 12, expYear: 2029, cvc: '123' },
+    ]);
+    const saved = await call('GET', `/hosted/payment-methods/${TOKEN}`, { query: { saved: '1' } });
+    expect(saved.body).toContain('Payment method saved');
+    const again = await call('GET', `/hosted/payment-methods/${TOKEN}`);
+    expect(again.statusCode).toBe(410);
+    expect(again.body).toContain('This link has already been used');
+  });
+
+  it('shows a refused number in an alert, marks the field, and never writes the number back', async () => {
+    const response = await pages().call('POST', `/hosted/payment-methods/${TOKEN}`, {
+      query: { method: 'card' },
+      form: { type: 'card', number: '4111 1111 1111 1112', expMonth: '07', expYear: '2031', cvc: '999' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toMatch(/<div class="alert" role="alert"><p>Card number: is not a valid card number/);
+    expect(response.body).toMatch(/id="number"[^>]*aria-invalid="true"/);
+    expect(response.body).not.toContain('4111');
+    expect(response.body).not.toContain('999');
+    expect(response.body).toContain('value="07"');
+    expectWellFormedPage(response);
+  });
+
+  it('sends a bank account as the operation expects it', async () => {
+    const { call, state } = pages();
+    await call('POST', `/hosted/payment-methods/${TOKEN}`, {
+      query: { method: 'bank' },
+      form: {
+        type: 'us_bank_account',
+        accountHolderName: ' Dana Client ',
+        routingNumber: '110000000',
+        accountNumber: '000123456789',
+        accountType: 'savings',
+      },
+    });
+    expect(state.inputs).toEqual([
+      {
+        type: 'us_bank_account',
+        routingNumber: '110000000',
+        accountNumber: '000123456789',
+        accountHolderName: 'Dana Client',
+        accountType: 'savings',
+      },
+    ]);
+  });
+
+  it('answers an expired link with its refusal page', async () => {
+    const { call, state } = pages();
+    state.sessions.get(TOKEN)!.status = 'EXPIRED';
+    const response = await call('GET', `/hosted/payment-methods/${TOKEN}`);
+    expect(response.statusCode).toBe(410);
+    expect(response.body).toContain('This link has expired');
+    expectWellFormedPage(response);
+  });
+});
+
+describe('hosted pages: invoices', () => {
+  const card = { type: 'card', number: '4242424242424242', expMonth: '12', expYear: '2030', cvc: '123' };
+
+  it('pays by card on the checkout page, then redirects to the receipt', async () => {
+    const { call, state } = pages();
+    const response = await call('POST', `/hosted/invoices/${SLUG}/checkout`, { query: { method: 'card' }, form: card });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.Location).toBe(`/hosted/invoices/${SLUG}/receipt`);
+    expect(state.invoices.get(SLUG)!.status).toBe('PAID');
+    const receipt = await call('GET', `/hosted/invoices/${SLUG}/receipt`);
+    expect(receipt.statusCode).toBe(200);
+    expect(receipt.body).toContain('Payment received');
+    expectWellFormedPage(receipt);
+    // Paid: the checkout page sends to the receipt.
+    const checkout = await call('GET', `/hosted/invoices/${SLUG}/checkout`);
+    expect([checkout.statusCode, checkout.headers.Location]).toEqual([303, `/hosted/invoices/${SLUG}/receipt`]);
+  });
+
+  it('shows a declined card in an alert and leaves the invoice open', async () => {
+    const { call, state } = pages();
+    const response = await call('POST', `/hosted/invoices/${SLUG}/checkout`, {
+      query: { method: 'card' },
+      form: { ...card, number: '4000000000000002' },
+    });
+    expect(response.statusCode).toBe(402);
+    expect(response.body).toMatch(/role="alert"><p>Your card was declined\./);
+    expect(state.invoices.get(SLUG)!.status).toBe('FINALIZED');
+  });
+
+  it('answers a voided invoice with its refusal page, on the invoice and the checkout page', async () => {
+    const { call, state } = pages();
+    state.invoices.get(SLUG)!.status = 'VOIDED';
+    for (const path of [`/hosted/invoices/${SLUG}`, `/hosted/invoices/${SLUG}/checkout`]) {
+      const response = await call('GET', path);
+      expect(response.statusCode).toBe(410);
+      expect(response.body).toContain('This invoice was cancelled');
+      expectWellFormedPage(response);
+    }
+  });
+
+  it('sends the receipt of an unpaid invoice to the invoice page', async () => {
+    const response = await pages().call('GET', `/hosted/invoices/${SLUG}/receipt`);
+    expect([response.statusCode, response.headers.Location]).toEqual([303, `/hosted/invoices/${SLUG}`]);
+  });
+
+  it('offers USDC only when the catalog has the operation, and shows the address with the exact amount', async () => {
+    expect((await pages().call('GET', `/hosted/invoices/${SLUG}`)).body).not.toContain('USDC');
+    const withUsdc = pages({ usdc: true });
+    expect((await withUsdc.call('GET', `/hosted/invoices/${SLUG}`)).body).toContain('Show the USDC address');
+    const response = await withUsdc.call('POST', `/hosted/invoices/${SLUG}/usdc`, { form: {} });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('0xabc0000000000000000000000000000000000001');
+    expect(response.body).toContain('1354.50 USDC');
+    expectWellFormedPage(response);
+  });
+});
+
+describe('hosted pages: the edge', () => {
+  it('refuses a form posted from another site', async () => {
+    const response = await pages().call('POST', `/hosted/invoices/${SLUG}/checkout`, {
+      form: { type: 'card' },
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(response.statusCode).toBe(403);
+    expectWellFormedPage(response);
+  });
+
+  it.each([
+    [undefined, 'same-origin', undefined, false],
+    [undefined, 'none', undefined, false],
+    [undefined, 'same-site', undefined, true],
+    [undefined, 'cross-site', undefined, true],
+    ['https://pages.example.test', undefined, 'pages.example.test', false],
+    ['https://evil.example', undefined, 'pages.example.test', true],
+    ['null', undefined, 'pages.example.test', true],
+    [undefined, undefined, 'pages.example.test', false],
+  ])('origin %s, Sec-Fetch-Site %s, host %s: cross-site %s', (origin, site, host, crossSite) => {
+    expect(isCrossSite(origin, site, host)).toBe(crossSite);
+  });
+
+  it('limits requests per IP and says when to retry', async () => {
+    const { call } = pages({ perSecond: 2 });
+    await call('GET', `/hosted/invoices/${SLUG}`);
+    await call('GET', `/hosted/invoices/${SLUG}`);
+    const limited = await call('GET', `/hosted/invoices/${SLUG}`);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['Retry-After']).toBe('1');
+    expectWellFormedPage(limited);
+    expect((await call('GET', `/hosted/invoices/${SLUG}`, { ip: '203.0.113.10' })).statusCode).toBe(200);
+  });
+
+  it('refuses a form that is not form-encoded, as a page', async () => {
+    const response = await pages().call('POST', `/hosted/invoices/${SLUG}/checkout`, {
+      form: { type: 'card' },
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.statusCode).toBe(415);
+    expectWellFormedPage(response);
+  });
+});
