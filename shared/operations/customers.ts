@@ -7,6 +7,16 @@ import { SANDBOX_BANK_ACCOUNT, SANDBOX_CARDS } from '../domain/payment-methods/s
 import { HINTS, defineGroup, operation } from './define.js';
 import { describe, name, text } from './fields.js';
 import { listOperation } from './list.js';
+import {
+  accountType,
+  cvc,
+  digits,
+  expMonth,
+  expYear,
+  holder,
+  metadata,
+  paymentMethodInput,
+} from './payment-method-fields.js';
 
 export interface CustomersServices {
   customers: CustomerService;
@@ -19,13 +29,6 @@ const sessionParam = { token: 'The token of the link (the last segment of its UR
 
 const MAX_EMAIL_LENGTH = 254;
 const MAX_PHONE_LENGTH = 40;
-const MAX_METADATA_KEYS = 20;
-const MAX_METADATA_KEY_LENGTH = 40;
-const MAX_METADATA_VALUE_LENGTH = 500;
-/** Longer than any valid number, so only garbage is refused by length (the processor checks the digits). */
-const MAX_NUMBER_TEXT = 32;
-const MIN_EXP_YEAR = 2000;
-const MAX_EXP_YEAR = 2100;
 
 const email = (description: string) =>
   describe(
@@ -36,68 +39,6 @@ const email = (description: string) =>
   );
 const phone = (description: string) => text(MAX_PHONE_LENGTH, description, { trim: true, min: 1 });
 const company = (description: string) => name(description);
-const metadata = (description: string) =>
-  describe(
-    z
-      .record(
-        z
-          .string()
-          .check(
-            z.minLength(1, 'keys must not be empty'),
-            z.maxLength(MAX_METADATA_KEY_LENGTH, 'keys must be at most 40 characters'),
-          ),
-        z.string().check(z.maxLength(MAX_METADATA_VALUE_LENGTH, 'values must be at most 500 characters')),
-      )
-      .check(
-        z.refine(
-          (value) => Object.keys(value).length <= MAX_METADATA_KEYS,
-          `must have at most ${MAX_METADATA_KEYS} keys`,
-        ),
-        z.meta({ maxProperties: MAX_METADATA_KEYS }),
-      ),
-    `Your key-value data: at most ${MAX_METADATA_KEYS} keys of at most ${MAX_METADATA_KEY_LENGTH} characters, string values of at most ${MAX_METADATA_VALUE_LENGTH}.`,
-  );
-const digits = (description: string) =>
-  describe(z.string().check(z.maxLength(MAX_NUMBER_TEXT, 'is too long')), description);
-const expMonth = () =>
-  describe(z.int().check(z.minimum(1, 'must be 1 to 12'), z.maximum(12, 'must be 1 to 12')), 'Expiry month, 1-12.');
-const expYear = () =>
-  describe(
-    z
-      .int()
-      .check(
-        z.minimum(MIN_EXP_YEAR, 'must be a four-digit year'),
-        z.maximum(MAX_EXP_YEAR, 'must be a four-digit year'),
-      ),
-    'Expiry year, four digits.',
-  );
-const cvc = () =>
-  describe(
-    z.string().check(z.maxLength(4, 'must be 3 or 4 digits')),
-    'The 3 (Amex: 4) digit security code; checked, never stored.',
-  );
-const accountType = () => describe(z.enum(['checking', 'savings']), 'checking or savings.');
-const holder = () => name("The account holder's name.");
-
-/** What the hosted page's form posts (the processor port's PaymentMethodInput). */
-const paymentMethodInput = () =>
-  z.discriminatedUnion('type', [
-    z.strictObject({
-      type: z.literal('card'),
-      number: digits('The card number, digits only (Luhn-checked). Stored encrypted; only brand and last 4 are shown.'),
-      expMonth: expMonth(),
-      expYear: expYear(),
-      cvc: z.optional(cvc()),
-    }),
-    z.strictObject({
-      type: z.literal('us_bank_account'),
-      routingNumber: digits('The 9-digit ABA routing number (checksum-checked).'),
-      accountNumber: digits('The account number, 4 to 17 digits. Stored encrypted; only the last 4 are shown.'),
-      accountHolderName: holder(),
-      accountType: accountType(),
-    }),
-  ]);
-
 const PAYMENT_METHOD_FIELDS =
   'Body: {type: "card", number, expMonth, expYear, cvc?} or {type: "us_bank_account", routingNumber, accountNumber, accountHolderName, accountType: checking|savings}.';
 

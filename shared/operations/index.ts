@@ -8,6 +8,7 @@ import { APPROVALS } from './approvals.js';
 import { AUDIT_LOGS } from './audit-logs.js';
 import { BANK_ACCOUNTS } from './bank-accounts.js';
 import { CUSTOMERS } from './customers.js';
+import { INVOICES } from './invoices.js';
 import { DOCS } from './docs.js';
 import { EVENTS } from './events.js';
 import { INTERNAL } from './internal.js';
@@ -39,6 +40,7 @@ const GROUPS = [
   WEBHOOKS,
   BANK_ACCOUNTS,
   CUSTOMERS,
+  INVOICES,
   TRANSFERS,
   CARDS,
   DOCS,

@@ -6,7 +6,8 @@ import { presentInvoice, presentInvoiceCheckout, presentPayableInvoice } from '.
 import { INVOICE_STATUSES } from '../domain/invoices/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, describe, idempotencyKey, paymentDescription, text, walletId } from './fields.js';
-import { invoiceFields, paymentMethodInput } from './invoice-fields.js';
+import { invoiceFields } from './invoice-fields.js';
+import { paymentMethodInput } from './payment-method-fields.js';
 import { listOperation } from './list.js';
 
 export interface InvoicesServices {
@@ -122,6 +123,7 @@ export const INVOICES = defineGroup<InvoicesServices>()('invoices', {}, [
     audit: AUDIT.invoice.checkout,
     http: { method: 'POST', path: '/v1/invoices/{id}/checkout', status: 200 },
     params: invoiceParam,
+    mcp: { tool: 'get_invoice_checkout_url', hints: HINTS.update },
     output: 'invoiceCheckoutView',
     errors: ['INVOICE_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
     run: ({ services, auth, audit, params }) => services.invoices.checkout(auth, audit, params.id!),
@@ -228,11 +230,12 @@ export const INVOICES = defineGroup<InvoicesServices>()('invoices', {}, [
     summary: 'Get the checkout URL of an invoice (public)',
     description: 'The hosted checkout page of a FINALIZED invoice, by its public slug. Other states: INVALID_STATE.',
     access: 'public',
+    audit: AUDIT.invoice.checkout,
     http: { method: 'POST', path: '/v1/invoices/pay/{slug}/checkout', status: 200 },
     params: slugParam,
     output: 'invoiceCheckoutView',
     errors: ['INVOICE_NOT_FOUND', 'INVALID_STATE'],
-    run: ({ services, params }) => services.invoices.checkoutBySlug(params.slug!),
+    run: ({ services, auth, audit, params }) => services.invoices.checkoutBySlug(auth, audit, params.slug!),
     present: presentInvoiceCheckout,
   }),
   op({

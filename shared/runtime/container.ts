@@ -10,6 +10,7 @@ import { bankAccountService } from './services/bank-accounts.js';
 import { cardService } from './services/cards.js';
 import { complianceService } from './services/compliance.js';
 import { customerService } from './services/customers.js';
+import { invoiceService } from './services/invoices.js';
 import { eventService } from './services/events.js';
 import { merchantService } from './services/merchants.js';
 import { organizationService } from './services/organizations.js';
@@ -45,6 +46,7 @@ const AREAS = {
   transfers: transferService,
   cards: cardService,
   customers: customerService,
+  invoices: invoiceService,
   webhooks: webhookService,
   events: eventService,
 } satisfies Record<string, AreaBuilder>;

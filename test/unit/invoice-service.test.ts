@@ -273,7 +273,9 @@ describe('invoice service', () => {
     expect(await refusalOf(t.service.payBySlug(t.ctx, AUDIT.invoice.pay, invoice.slug!, CARD))).toMatchObject({
       code: 'INVALID_STATE',
     });
-    expect(await refusalOf(t.service.checkoutBySlug(invoice.slug!))).toMatchObject({ code: 'INVALID_STATE' });
+    expect(await refusalOf(t.service.checkoutBySlug(t.ctx, AUDIT.invoice.checkout, invoice.slug!))).toMatchObject({
+      code: 'INVALID_STATE',
+    });
     expect(await refusalOf(t.service.getPayable('unknown'))).toMatchObject({ code: 'INVOICE_NOT_FOUND' });
   });
 
@@ -365,6 +367,6 @@ describe('invoice service', () => {
     const payable = await t.service.getPayable(slug!);
     expect(payable).toMatchObject({ merchantName: 'Acme Robotics', customerName: 'Customer 1', memo: 'Thanks' });
     expect(payable.checkoutUrl).toBe(`https://pay.example/hosted/invoices/${slug}/checkout`);
-    expect(await t.service.checkoutBySlug(slug!)).toEqual({ url: payable.checkoutUrl });
+    expect(await t.service.checkoutBySlug(t.ctx, AUDIT.invoice.checkout, slug!)).toEqual({ url: payable.checkoutUrl });
   });
 });

@@ -8,7 +8,8 @@ import type { PaymentProcessor } from '../payment-methods/processor.js';
 import type { ServiceDeps } from '../ports.js';
 import type { Actor, RequestContext } from '../tenancy.js';
 import { presentInvoice, type PresentableInvoice } from './invoice-view.js';
-import type { HostedUrl, InvoiceParties, InvoiceStore } from './ports.js';
+import { HOSTED_PATHS, type HostedUrl } from '../hosted-urls.js';
+import type { InvoiceParties, InvoiceStore } from './ports.js';
 import type { Invoice } from './types.js';
 
 export interface InvoiceServiceDeps extends ServiceDeps<InvoiceStore> {
@@ -20,10 +21,7 @@ export interface InvoiceServiceDeps extends ServiceDeps<InvoiceStore> {
 }
 
 /** The paths of the invoice's hosted pages (served by the hosted edge). */
-export const INVOICE_PAGES = {
-  invoice: (slug: string) => `/hosted/invoices/${encodeURIComponent(slug)}`,
-  checkout: (slug: string) => `/hosted/invoices/${encodeURIComponent(slug)}/checkout`,
-};
+export const INVOICE_PAGES = HOSTED_PATHS;
 
 type InvoiceEventName = Extract<EmittedEventName, `invoice.${string}`>;
 

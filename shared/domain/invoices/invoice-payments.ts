@@ -161,9 +161,10 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
 
   const getPayable = async (slug: string) => payable(await bySlug(slug));
 
-  async function checkoutBySlug(slug: string): Promise<{ url: string }> {
+  async function checkoutBySlug(ctx: RequestContext, action: AuditAction, slug: string): Promise<{ url: string }> {
     const invoice = await bySlug(slug);
     if (invoice.status !== 'FINALIZED') throw invalidState(invoice, 'only a FINALIZED invoice can be paid');
+    await store.commit([auditOf(ctx.actor, invoice, action, clock.now().toISOString())]);
     return { url: deps.hostedUrl(INVOICE_PAGES.checkout(slug)) };
   }
 

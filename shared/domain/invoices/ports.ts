@@ -103,6 +103,3 @@ export interface InvoiceParties {
   /** The organization's name, shown on the customer's pages. */
   merchantName(organizationId: string): Promise<string>;
 }
-
-/** Builds the public URLs of the hosted pages: `${publicBaseUrl}${path}`. */
-export type HostedUrl = (path: string) => string;

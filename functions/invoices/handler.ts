@@ -1,0 +1,6 @@
+import { createHttpHandler } from '../../shared/http/middleware.js';
+import { INVOICES } from '../../shared/operations/invoices.js';
+import { core } from '../../shared/runtime/core.js';
+import { invoiceService } from '../../shared/runtime/services/invoices.js';
+
+export const handler = createHttpHandler(INVOICES, core, () => ({ invoices: invoiceService(core()) }));
