@@ -1,4 +1,5 @@
 import { AUDIT, type AuditAction } from '../audit/actions.js';
+import type { ExpiryScheduler } from '../expiries/ports.js';
 import { ApiError, validationError } from '../errors.js';
 import type { IdempotentResponse } from '../idempotency/idempotency.js';
 import { ORGANIZATION_PERMISSIONS, type RequestContext } from '../tenancy.js';
@@ -14,6 +15,15 @@ import {
 import { presentRecurringSchedule } from './invoice-collection-view.js';
 import { INVOICE_STATES } from './invoice-states.js';
 import type { Invoice } from './types.js';
+
+/** After a bank debit was accepted: its settlement, one expiry at the ACH rail's time (the invoice service's `onPendingPayment`). */
+export function invoiceSettlementScheduler(expiries: ExpiryScheduler, timeScale: number) {
+  return async (invoice: Invoice): Promise<void> => {
+    if (!invoice.pendingPayment) return;
+    const at = achSettlesAt(invoice.environment, new Date(invoice.pendingPayment.startedAt), timeScale);
+    await expiries.schedule({ kind: 'invoiceSettlement', id: invoice.id }, at);
+  };
+}
 
 /** What an expiry message's run did: `not-due` puts it back for later. */
 export type ClockOutcome = 'done' | 'not-due';
@@ -65,12 +75,7 @@ export function invoiceRecurring(deps: CollectionDeps, seams: InvoicePayingSeams
 
   // ---- ACH settlement ----
 
-  /** After a bank debit was accepted: its settlement at the ACH rail's time. */
-  async function scheduleSettlement(invoice: Invoice): Promise<void> {
-    if (!invoice.pendingPayment) return;
-    const at = achSettlesAt(invoice.environment, new Date(invoice.pendingPayment.startedAt), timeScale);
-    await expiries.schedule({ kind: 'invoiceSettlement', id: invoice.id }, at);
-  }
+  const scheduleSettlement = invoiceSettlementScheduler(expiries, timeScale);
 
   /** The settlement's expiry: the invoice service settles the debit in flight (a late or repeated message: nothing). */
   async function settle(invoiceId: string): Promise<ClockOutcome> {
