@@ -1,12 +1,18 @@
 import { createHostedHandler } from '../../shared/hosted/edge.js';
+import { CUSTOMERS } from '../../shared/operations/customers.js';
 import { core } from '../../shared/runtime/core.js';
+import { customerService } from '../../shared/runtime/services/customers.js';
 
 /**
  * The hosted pages (`ANY /hosted/{proxy+}`): HTML for people, over the public operations of the
- * customers and invoices groups (none yet on this branch: every link answers as unknown).
+ * groups named in HOSTED_FUNCTION.groups (the pages find them by method and path, and call them
+ * through `invoke` with those groups' services, built on first use).
  */
-export const handler = createHostedHandler(core, () => ({
-  operations: [],
-  services: () => ({}),
-  cursors: () => core().cursors(),
-}));
+export const handler = createHostedHandler(core, () => {
+  let services: object | undefined;
+  return {
+    operations: [...CUSTOMERS.operations],
+    services: () => (services ??= { customers: customerService(core()) }),
+    cursors: () => core().cursors(),
+  };
+});

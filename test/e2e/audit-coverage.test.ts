@@ -277,7 +277,96 @@ const CASES: Record<string, Case> = {
   },
   ...CARD_CASES(),
   ...CUSTOMER_CASES(),
+  ...INVOICE_CASES(),
 };
+
+/** The invoices area: an invoice of a fresh organization's main wallet, in the state the route needs. */
+function INVOICE_CASES(): Record<string, Case> {
+  const CARD = { type: 'card', number: '4242424242424242', expMonth: 12, expYear: 2030 };
+  const must = async (response: Promise<ApiResponse>, status: number) => {
+    const answered = await response;
+    if (answered.status !== status) throw new Error(`invoice preparation failed: ${answered.text}`);
+    return answered.body;
+  };
+  const customerOf = async (service: TestService, key: string, withMethod = false) => {
+    const email = `billed-${randomBytes(6).toString('hex')}@example.com`;
+    const customer = await must(service.call('POST', '/v1/customers', { key, body: { email, name: 'Billed' } }), 201);
+    if (withMethod)
+      await must(
+        service.call('POST', `/v1/test-helpers/customers/${customer.id}/payment-methods`, { key, body: {} }),
+        201,
+      );
+    return customer.id as string;
+  };
+  const invoiceOf = async (make: AuditFactories, service: TestService, state: 'DRAFT' | 'FINALIZED' | 'PAID') => {
+    const org = await make.organization();
+    const body = {
+      walletId: org.mainWalletId,
+      customerId: await customerOf(service, org.key),
+      lineItems: [{ description: 'Audited', unitPrice: '20.00' }],
+    };
+    const draft = await must(service.call('POST', '/v1/invoices', { key: org.key, body }), 201);
+    if (state === 'DRAFT') return { org, id: draft.id as string, slug: '' };
+    const finalized = await must(service.call('POST', `/v1/invoices/${draft.id}/finalize`, { key: org.key }), 200);
+    if (state === 'PAID') {
+      await must(service.call('POST', `/v1/invoices/pay/${finalized.slug}/payments`, { body: CARD }), 200);
+      await fundMain(service, org);
+    }
+    return { org, id: draft.id as string, slug: finalized.slug as string };
+  };
+  const byKey =
+    (state: 'DRAFT' | 'FINALIZED' | 'PAID'): Case =>
+    async (make, service) => {
+      const { org, id } = await invoiceOf(make, service, state);
+      return { key: org.key, params: { id }, organizationId: org.organizationId };
+    };
+  const bySlug =
+    (body?: unknown): Case =>
+    async (make, service) => {
+      const { org, slug } = await invoiceOf(make, service, 'FINALIZED');
+      return {
+        key: '',
+        params: { slug },
+        ...(body ? { body } : {}),
+        organizationId: org.organizationId,
+        // No key acts: the invoice's customer does, on the hosted page.
+        actor: { actorType: 'USER', actorId: /^cus_/ },
+      };
+    };
+  return {
+    createInvoice: async (make, service) => {
+      const org = await make.organization();
+      return {
+        key: org.key,
+        body: {
+          walletId: org.mainWalletId,
+          customerId: await customerOf(service, org.key),
+          lineItems: [{ description: 'Audited', quantity: 2, unitPrice: '5.00' }],
+        },
+        organizationId: org.organizationId,
+      };
+    },
+    finalizeInvoice: byKey('DRAFT'),
+    createInvoiceCheckout: byKey('FINALIZED'),
+    voidInvoice: byKey('FINALIZED'),
+    refundInvoice: byKey('PAID'),
+    chargeCustomer: async (make, service) => {
+      const org = await make.organization();
+      return {
+        key: org.key,
+        body: {
+          walletId: org.mainWalletId,
+          customerId: await customerOf(service, org.key, true),
+          amount: '12.00',
+          description: 'Audited charge',
+        },
+        organizationId: org.organizationId,
+      };
+    },
+    createPayableInvoiceCheckout: bySlug(),
+    payInvoice: bySlug(CARD),
+  };
+}
 
 /** The customers area: a customer (and a saved method or an open setup link) of a fresh organization. */
 function CUSTOMER_CASES(): Record<string, Case> {

@@ -131,6 +131,10 @@ describe('api stack: functions', () => {
       const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(variables[ENV.stage], group).toBe('dev');
       expect(resolve(variables[ENV.tableName]), group).toEqual(TABLE_NAME);
+      // Hosted pages' links start with the HTTP API's endpoint (https://<api id>.execute-api...).
+      expect(JSON.stringify(variables[ENV.publicBaseUrl]), group).toContain(
+        logicalIdOf(dev.api.api.node.defaultChild as CfnResource),
+      );
     }
   });
 
@@ -189,6 +193,7 @@ describe('api stack: least-privilege IAM', () => {
       events: [],
       webhooks: ['queue:send', 'webhookKey:read'],
       'bank-accounts': ['dataKey:seal'],
+      customers: ['dataKey:seal'],
       transfers: ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'],
       cards: ['dataKey:seal'],
       docs: [],

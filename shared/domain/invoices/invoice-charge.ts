@@ -1,5 +1,5 @@
 import { assertAccessible, scopeOf } from '../access.js';
-import { AUDIT, type AuditAction } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { ApiError, validationError } from '../errors.js';
 import {
   answerChange,
@@ -61,7 +61,7 @@ export function invoiceCharge(
     if (!invoice)
       invoice = await lifecycle.create(
         ctx,
-        AUDIT.invoice.create,
+        null,
         {
           walletId: wallet.id,
           customerId: customer.id,
@@ -69,7 +69,7 @@ export function invoiceCharge(
         },
         invoiceId,
       );
-    if (invoice.status === 'DRAFT') invoice = await lifecycle.finalize(ctx, AUDIT.invoice.finalize, invoice.id);
+    if (invoice.status === 'DRAFT') invoice = await lifecycle.finalize(ctx, null, invoice.id);
     const answer = (result: PresentableInvoice) =>
       slot ? answerChange(slot.slotId, slot.claim, CHARGE_STATUS, presentInvoice(result), clock.now()) : undefined;
     let charged: PresentableInvoice;

@@ -33,9 +33,10 @@ export function invoiceLifecycle(deps: InvoiceServiceDeps, kernel: InvoiceKernel
    * A DRAFT invoice: the wallet must be visible to the key (an agent key: its own), ACTIVE and in
    * USD; the customer visible to the key (customers' rules). Lines priced exactly (invoice-rules.ts).
    */
+  /** `action` null: no audit entry of its own (the one-off charge audits the whole as one action). */
   async function create(
     ctx: RequestContext,
-    action: AuditAction,
+    action: AuditAction | null,
     input: CreateInvoiceInput,
     invoiceId: string = ids('invoice'),
   ): Promise<Invoice> {
@@ -65,7 +66,7 @@ export function invoiceLifecycle(deps: InvoiceServiceDeps, kernel: InvoiceKernel
     };
     await store.commit([
       { type: 'putInvoice', invoice },
-      auditOf(ctx.actor, invoice, action, at, { customerId: invoice.customerId }),
+      ...(action ? [auditOf(ctx.actor, invoice, action, at, { customerId: invoice.customerId })] : []),
       eventOf('invoice.created', invoice, at),
     ]);
     return invoice;
@@ -91,7 +92,11 @@ export function invoiceLifecycle(deps: InvoiceServiceDeps, kernel: InvoiceKernel
    * same transaction), a slug of >= 128 random bits and the hosted URL. Another invoice numbered
    * meanwhile: read the counter again and retry.
    */
-  async function finalize(ctx: RequestContext, action: AuditAction, invoiceId: string): Promise<PresentableInvoice> {
+  async function finalize(
+    ctx: RequestContext,
+    action: AuditAction | null,
+    invoiceId: string,
+  ): Promise<PresentableInvoice> {
     for (let round = 1; ; round++) {
       const invoice = await load(ctx, invoiceId);
       if (!canTransition(INVOICE_STATES, invoice.status, 'finalize'))
@@ -117,7 +122,7 @@ export function invoiceLifecycle(deps: InvoiceServiceDeps, kernel: InvoiceKernel
             slug: finalized.slug!,
             finalizedAt: at,
           },
-          auditOf(ctx.actor, finalized, action, at),
+          ...(action ? [auditOf(ctx.actor, finalized, action, at)] : []),
           eventOf('invoice.finalized', finalized, at),
         ]);
         return withUrl(finalized);

@@ -138,6 +138,13 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
     return withUrl(paid);
   }
 
+  /** Who acts on the public routes: the invoice's customer (a person, no key), from the request's address. */
+  const customerActor = (ctx: RequestContext, invoice: Invoice): Actor => ({
+    actorType: 'USER',
+    actorId: invoice.customerId,
+    ipAddress: ctx.actor.ipAddress,
+  });
+
   async function bySlug(slug: string): Promise<Invoice> {
     const invoice = await store.getInvoiceBySlug(slug);
     if (!invoice) throw notFound('INVOICE_NOT_FOUND');
@@ -165,7 +172,7 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
   async function checkoutBySlug(ctx: RequestContext, action: AuditAction, slug: string): Promise<{ url: string }> {
     const invoice = await bySlug(slug);
     if (invoice.status !== 'FINALIZED') throw invalidState(invoice, 'only a FINALIZED invoice can be paid');
-    await store.commit([auditOf(ctx.actor, invoice, action, clock.now().toISOString())]);
+    await store.commit([auditOf(customerActor(ctx, invoice), invoice, action, clock.now().toISOString())]);
     return { url: deps.hostedUrl(INVOICE_PAGES.checkout(slug)) };
   }
 
@@ -181,7 +188,7 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
       throw invalidState(invoice, 'only a FINALIZED invoice can be paid');
     const method = await processor.tokenize(input);
     const paid = await chargeInvoice(invoice, method, action, {
-      actor: ctx.actor,
+      actor: customerActor(ctx, invoice),
       reference: ids('transaction'),
     });
     return payable(paid);
