@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { scopeOf } from '../access.js';
-import { AUDIT, type AuditAction } from '../audit/actions.js';
+import type { AuditAction } from '../audit/actions.js';
 import { auditChange, eventChange } from '../audit/audit.js';
 import { ApiError, validationError } from '../errors.js';
 import { formatAmount, parseAmount } from '../money.js';
@@ -66,7 +66,8 @@ export function invoiceUsdc(deps: CollectionDeps, seams: InvoicePayingSeams) {
           {
             organizationId: invoice.organizationId,
             environment: invoice.environment,
-            actor: ctx.actor,
+            // No key acts: the invoice's customer does, on the hosted page.
+            actor: { actorType: 'USER', actorId: invoice.customerId, ipAddress: ctx.actor.ipAddress },
             action,
             resource: 'invoice',
             resourceId: invoice.id,
@@ -207,7 +208,7 @@ export function invoiceUsdc(deps: CollectionDeps, seams: InvoicePayingSeams) {
       return unmatched(ctx, action, address, amount, 'invoice_not_open', invoice);
     if (!amount.eq(invoice.total)) return unmatched(ctx, action, address, amount, 'amount_mismatch', invoice);
     try {
-      await recordPayment(ctx, AUDIT.invoice.pay, invoice, `usdc_${address}`);
+      await recordPayment(ctx, action, invoice, `usdc_${address}`);
     } catch (error) {
       // Paid (or voided) by another payment meanwhile: this transfer matched no open invoice.
       if (error instanceof ApiError && error.code === 'INVALID_STATE')
