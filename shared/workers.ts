@@ -152,8 +152,7 @@ export const WORKERS: readonly WorkerDefinition[] = [
     timeoutSeconds: 10,
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
     dlq: { enabled: true, maxReceiveCount: 5 },
-    // A recurring run or a retry schedules the next one.
-    grants: ['table:readWrite', 'scheduler:create'],
+    grants: ['table:readWrite'],
   },
   {
     name: 'expiry-sweep',
