@@ -11,6 +11,7 @@ import { cardService } from './services/cards.js';
 import { complianceService } from './services/compliance.js';
 import { customerService } from './services/customers.js';
 import { invoiceService } from './services/invoices.js';
+import { invoiceCollectionService } from './services/invoice-collection.js';
 import { eventService } from './services/events.js';
 import { merchantService } from './services/merchants.js';
 import { invoiceWalletPaymentService } from './services/invoice-wallet-payments.js';
@@ -48,6 +49,7 @@ const AREAS = {
   cards: cardService,
   customers: customerService,
   invoices: invoiceService,
+  invoiceCollection: invoiceCollectionService,
   webhooks: webhookService,
   events: eventService,
   invoiceWalletPayments: invoiceWalletPaymentService,

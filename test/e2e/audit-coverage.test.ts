@@ -383,6 +383,24 @@ function INVOICE_CASES(): Record<string, Case> {
     },
     createPayableInvoiceCheckout: bySlug(),
     payInvoice: bySlug(CARD),
+    createInvoiceUsdcDeposit: bySlug(),
+    createTestUsdcIncoming: async (make) => {
+      const org = await make.organization();
+      const address = `0x${randomBytes(20).toString('hex')}`;
+      return { key: org.key, body: { address, amount: '10.00' }, organizationId: org.organizationId };
+    },
+    cancelInvoiceRecurring: async (make, service) => {
+      const org = await make.organization();
+      const body = {
+        walletId: org.mainWalletId,
+        customerId: await customerOf(service, org.key, true),
+        amount: '12.00',
+        description: 'Audited subscription',
+        recurring: { interval: 'yearly' },
+      };
+      const first = await must(service.call('POST', '/v1/invoices/charge', { key: org.key, body }), 201);
+      return { key: org.key, params: { id: first.id as string }, organizationId: org.organizationId };
+    },
   };
 }
 
