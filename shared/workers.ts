@@ -152,7 +152,7 @@ export const WORKERS: readonly WorkerDefinition[] = [
     timeoutSeconds: 10,
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
     dlq: { enabled: true, maxReceiveCount: 5 },
-    grants: ['table:readWrite'],
+    grants: ['table:readWrite', 'scheduler:create'],
   },
   {
     name: 'expiry-sweep',
