@@ -1,7 +1,9 @@
 import { createHostedHandler } from '../../shared/hosted/edge.js';
 import { CUSTOMERS } from '../../shared/operations/customers.js';
+import { INVOICES } from '../../shared/operations/invoices.js';
 import { core } from '../../shared/runtime/core.js';
 import { customerService } from '../../shared/runtime/services/customers.js';
+import { invoiceService } from '../../shared/runtime/services/invoices.js';
 
 /**
  * The hosted pages (`ANY /hosted/{proxy+}`): HTML for people, over the public operations of the
@@ -11,8 +13,8 @@ import { customerService } from '../../shared/runtime/services/customers.js';
 export const handler = createHostedHandler(core, () => {
   let services: object | undefined;
   return {
-    operations: [...CUSTOMERS.operations],
-    services: () => (services ??= { customers: customerService(core()) }),
+    operations: [...CUSTOMERS.operations, ...INVOICES.operations],
+    services: () => (services ??= { customers: customerService(core()), invoices: invoiceService(core()) }),
     cursors: () => core().cursors(),
   };
 });

@@ -117,6 +117,7 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
         auditOf(options.actor, invoice, action, at, { ...how, pending: true }),
         ...(options.answer ? [options.answer(pending)] : []),
       ]);
+      await deps.onPendingPayment?.(pending);
       return pending;
     }
     const txn = ids('transaction');
