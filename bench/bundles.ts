@@ -64,6 +64,13 @@ export const TARGETS = {
   group: { sizeRatio: 1.3, importRatio: 1.2 },
   everyArea: { sizeRatio: 2.6, importRatio: 1.7 },
   mcp: { sizeRatio: 2.9, importRatio: 1.7 },
+  /**
+   * Functions that serve several areas by design (issue 21): `hosted` renders the pages of the
+   * customers and invoices groups (and carries hono/jsx), `invoices` charges through customers'
+   * payment methods and posts wallet payments through the payments area, `expiry` runs every
+   * area's one-time schedules (approvals, clearings, invoice settlements, recurring charges).
+   */
+  severalAreas: { sizeRatio: 1.5, importRatio: 1.3 },
 } as const;
 export type Target = (typeof TARGETS)[keyof typeof TARGETS];
 
@@ -73,9 +80,18 @@ export type Target = (typeof TARGETS)[keyof typeof TARGETS];
  */
 export const EVERY_AREA_FUNCTIONS: readonly string[] = [MCP_FUNCTION.name, 'docs' satisfies FunctionGroup];
 
+/** The functions of TARGETS.severalAreas. */
+export const SEVERAL_AREA_FUNCTIONS: readonly string[] = ['hosted', 'invoices' satisfies FunctionGroup, 'expiry'];
+
 /** The targets of one function (a folder of functions/). */
 export const targetOf = (name: string): Target =>
-  name === MCP_FUNCTION.name ? TARGETS.mcp : EVERY_AREA_FUNCTIONS.includes(name) ? TARGETS.everyArea : TARGETS.group;
+  name === MCP_FUNCTION.name
+    ? TARGETS.mcp
+    : EVERY_AREA_FUNCTIONS.includes(name)
+      ? TARGETS.everyArea
+      : SEVERAL_AREA_FUNCTIONS.includes(name)
+        ? TARGETS.severalAreas
+        : TARGETS.group;
 
 /** NODE_OPTIONS of every deployed function (ServiceFunction's environment). */
 const LAMBDA_NODE_OPTIONS = '--enable-source-maps';
