@@ -178,6 +178,7 @@ describe('customers and payment methods', () => {
       merchantName: 'Acme Billing',
       customerName: 'Grace Hopper',
       expiresAt: link.expiresAt,
+      environment: 'SANDBOX',
     });
     expect(Date.parse(link.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
 

@@ -143,6 +143,7 @@ export const paymentMethodSessionView = /* @__PURE__ */ lazy(() =>
         ),
       ),
       expiresAt: timestamp('When the link stops working.'),
+      environment: environment(),
     },
     'A payment-method setup or update link, as its hosted page shows it.',
     {
@@ -151,6 +152,7 @@ export const paymentMethodSessionView = /* @__PURE__ */ lazy(() =>
       merchantName: 'Acme Inc',
       customerName: 'Ada Lovelace',
       expiresAt: '2026-11-28T10:00:00.000Z',
+      environment: 'SANDBOX',
     },
   ),
 );

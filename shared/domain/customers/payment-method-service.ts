@@ -251,6 +251,7 @@ export function createPaymentMethodService(
         customerName: customer.name,
         ...(current ? { currentMethod: { type: current.type, brand: current.brand, last4: current.last4 } } : {}),
         expiresAt: session.expiresAt,
+        environment: customer.environment,
       };
     },
 

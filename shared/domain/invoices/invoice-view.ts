@@ -169,6 +169,10 @@ export const payableInvoiceView = /* @__PURE__ */ lazy(() =>
       hostedUrl: text('The invoice page.'),
       checkoutUrl: text('The checkout page (card or US bank account).'),
       pendingPayment: z.optional(pendingInvoicePaymentView),
+      paymentMethodType: z.optional(
+        enumOf(INVOICE_PAYMENT_METHOD_TYPES, 'How it was paid (PAID and REFUNDED invoices): shown on the receipt.'),
+      ),
+      environment: environment(),
     },
     'An invoice as its customer sees it (by its slug, no key): never the wallet, the customer id or the metadata.',
     {
@@ -185,6 +189,7 @@ export const payableInvoiceView = /* @__PURE__ */ lazy(() =>
       paidAt: null,
       hostedUrl: 'https://api.allowance.dev/hosted/invoices/G7kq2LmZp4Rw9Xb1KLm2Zp4R',
       checkoutUrl: 'https://api.allowance.dev/hosted/invoices/G7kq2LmZp4Rw9Xb1KLm2Zp4R/checkout',
+      environment: 'SANDBOX',
     },
   ),
 );
@@ -251,6 +256,8 @@ export function presentPayableInvoice(invoice: PayableInvoice): z.output<typeof 
     hostedUrl: invoice.hostedUrl,
     checkoutUrl: invoice.checkoutUrl,
     ...presentPending(invoice.pendingPayment),
+    ...(invoice.paymentMethodType !== undefined ? { paymentMethodType: invoice.paymentMethodType } : {}),
+    environment: invoice.environment,
   };
 }
 
