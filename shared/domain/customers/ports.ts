@@ -20,12 +20,16 @@ export interface CustomerFields {
 export type CustomerChange =
   /** A new customer and its email's uniqueness item (same email, other case: CUSTOMER_EMAIL_TAKEN). */
   | { type: 'putCustomer'; customer: Customer }
-  /** Only while the customer exists. */
-  | { type: 'updateCustomer'; customerId: string; fields: CustomerFields; updatedAt: string }
+  /**
+   * Only while the customer exists, over the version read (a concurrent write: CONCURRENT_UPDATE,
+   * read again), so the customer answered and emitted is the one written.
+   */
+  | { type: 'updateCustomer'; customerId: string; version: number; fields: CustomerFields; updatedAt: string }
   | { type: 'putPaymentMethodSession'; session: PaymentMethodSession }
   /**
-   * The customer's payment-method bookkeeping (count, default), over the version read: a concurrent
-   * save or removal makes it CONCURRENT_UPDATE (read again). Every payment-method change carries it.
+   * The customer's payment-method bookkeeping (count, default), over the customer's version read: a
+   * concurrent write (save, removal, PATCH) makes it CONCURRENT_UPDATE (read again). Every
+   * payment-method change carries it.
    */
   | {
       type: 'setCustomerPaymentMethods';
