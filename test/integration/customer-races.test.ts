@@ -82,12 +82,13 @@ describe('customers under interleaved requests', () => {
         return real.commit(changes);
       },
     };
+    const sandbox = createSandboxProcessor({ clock, randomHex: () => randomBytes(8).toString('hex') });
     service = createCustomerService({
       store,
       clock,
       ids: newId,
       sealer: localSealer(randomBytes(32).toString('hex')),
-      processor: createSandboxProcessor({ clock, randomHex: () => randomBytes(8).toString('hex') }),
+      processors: () => sandbox,
       hostedUrl: (path) => `https://pay.example.test${path}`,
     });
   });

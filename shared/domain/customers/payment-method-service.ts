@@ -6,6 +6,7 @@ import { HOSTED_PATHS } from '../hosted-urls.js';
 import { randomBase62 } from '../ids.js';
 import type { PaymentMethodInput, PaymentMethodType } from '../payment-methods/processor.js';
 import { sandboxMethodInput, type SandboxMethodRequest } from '../payment-methods/sandbox-processor.js';
+import { requireConfigured } from '../payment-methods/unconfigured-processor.js';
 import type { Actor, OrganizationScope, RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import {
@@ -52,7 +53,7 @@ export function createPaymentMethodService(
   deps: CustomerServiceDeps,
   load: (ctx: RequestContext, id: string) => Promise<Customer>,
 ) {
-  const { store, clock, ids, sealer, processor } = deps;
+  const { store, clock, ids, sealer, processors } = deps;
 
   const withDefault = (method: PaymentMethod, defaultId: string | null) => ({
     ...method,
@@ -97,7 +98,7 @@ export function createPaymentMethodService(
     input: PaymentMethodInput,
     how: { actor: Actor; action: AuditAction; replace: boolean; sessionTokenHash?: string },
   ): Promise<PaymentMethod & { isDefault: boolean }> {
-    const tokenized = await processor.tokenize(input);
+    const tokenized = await processors(customer.environment).tokenize(input);
     const id = ids('paymentMethod');
     const at = clock.now().toISOString();
     const number = input.type === 'card' ? input.number : input.accountNumber;
@@ -186,6 +187,8 @@ export function createPaymentMethodService(
 
   async function createLink(ctx: RequestContext, action: AuditAction, customerId: string, kind: SessionKind) {
     const customer = await load(ctx, customerId);
+    // A link whose form could never save (no processor in the environment): refused, not sent.
+    requireConfigured(processors(customer.environment));
     if (kind === 'update' && customer.defaultPaymentMethodId === null)
       throw new ApiError('INVALID_STATE', 'The customer has no payment method to update; send a setup link instead.');
     const token = randomBase62(SESSION_TOKEN_LENGTH);

@@ -3,7 +3,7 @@ import type { ChangeCommitter } from '../change-committer.js';
 import type { Clock } from '../clock.js';
 import type { HostedUrl } from '../hosted-urls.js';
 import type { IdGenerator } from '../ids.js';
-import type { PaymentProcessor } from '../payment-methods/processor.js';
+import type { PaymentProcessors } from '../payment-methods/processor.js';
 import type { Sealer } from '../sealing.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
@@ -71,7 +71,8 @@ export interface CustomerServiceDeps {
   ids: IdGenerator;
   /** Seals card and account numbers (KMS in AWS, the local key locally). */
   sealer: Sealer;
-  processor: PaymentProcessor;
+  /** The processor of each environment (PRODUCTION refuses until a real one is configured). */
+  processors: PaymentProcessors;
   /** A hosted page's path -> the URL a client opens (PUBLIC_BASE_URL). */
   hostedUrl: HostedUrl;
 }
