@@ -11,9 +11,19 @@ export function parseWith<T>(schema: z.ZodMiniType<T>, value: unknown, prefix: s
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {
     const keysOf = (issue as { keys?: string[] }).keys;
-    const path = [...issue.path.map(String), ...(issue.code === 'unrecognized_keys' && keysOf?.[0] ? [keysOf[0]] : [])];
+    // A refused key of a record (metadata) names the record, never the key (it may hold anything), with the key's reason.
+    const badKey = issue.code === 'invalid_key';
+    const path = [
+      ...(badKey ? issue.path.slice(0, -1) : issue.path).map(String),
+      ...(issue.code === 'unrecognized_keys' && keysOf?.[0] ? [keysOf[0]] : []),
+    ];
     const field = [prefix, ...path].filter(Boolean).join('.') || 'body';
-    const message = issue.code === 'unrecognized_keys' ? 'is not a recognized field' : issue.message;
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? 'is not a recognized field'
+        : badKey
+          ? (issue.issues[0]?.message ?? issue.message)
+          : issue.message;
     return { field, message };
   });
   const first = issues[0] ?? { field: 'body', message: 'is invalid' };

@@ -141,7 +141,7 @@ export const CUSTOMERS = defineGroup<CustomersServices>()(
       name: 'createPaymentMethodSetupUrl',
       summary: 'Get a payment-method setup link',
       description:
-        'A single-use link (valid 24 hours) to a hosted page where the customer saves a card or US bank account. The first saved method becomes the default. Send the URL only to the customer.',
+        'A single-use link (valid 24 hours) to a hosted page where the customer saves a card or US bank account. The first saved method becomes the default. Send the URL only to the customer. INVALID_STATE (details.processor not_configured) in PRODUCTION while no payment processor is configured.',
       access: 'key',
       permission: 'invoices:write',
       audit: AUDIT.customer.createSetupUrl,
@@ -149,14 +149,14 @@ export const CUSTOMERS = defineGroup<CustomersServices>()(
       params: customerParam,
       mcp: { tool: 'create_payment_method_setup_url', hints: HINTS.create },
       output: 'paymentMethodLinkView',
-      errors: ['CUSTOMER_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
+      errors: ['CUSTOMER_NOT_FOUND', 'ENVIRONMENT_MISMATCH', 'INVALID_STATE'],
       run: ({ services, auth, audit, params }) => services.customers.createSetupLink(auth, audit, params.id!),
     }),
     op({
       name: 'createPaymentUpdateUrl',
       summary: 'Get a payment-method update link',
       description:
-        'A single-use link (valid 24 hours) to a hosted page where the customer replaces the default payment method: the new method becomes the default and the old one is removed. INVALID_STATE when the customer has no method yet (send a setup link).',
+        'A single-use link (valid 24 hours) to a hosted page where the customer replaces the default payment method: the new method becomes the default and the old one is removed. INVALID_STATE when the customer has no method yet (send a setup link), or in PRODUCTION while no payment processor is configured (details.processor not_configured).',
       access: 'key',
       permission: 'invoices:write',
       audit: AUDIT.customer.createUpdateUrl,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { describe, name } from './fields.js';
+import { describe, name, text } from './fields.js';
 
 /**
  * Input fields of customers and invoices shared by both groups (one schema each): metadata, and
@@ -14,26 +14,47 @@ const MAX_NUMBER_TEXT = 32;
 const MIN_EXP_YEAR = 2000;
 const MAX_EXP_YEAR = 2100;
 
+/** Keys an object can not hold as data in JavaScript (a parser or a spread drops or misreads them): refused. */
+const RESERVED_METADATA_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Metadata: keys single-line text (no control character, DEL or lone surrogate; not `__proto__`,
+ * `constructor` or `prototype`), values text that may hold tab and newline (decisions.md section 9).
+ */
+const RESERVED_KEY_MESSAGE = 'keys must not be __proto__, constructor or prototype';
+
+/** Zod drops a `__proto__` key before any key check (a parsed JSON body holds it as its own key): refused here. */
+const refuseProtoKey = () =>
+  z.transform((input: unknown, payload) => {
+    if (typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__'))
+      payload.issues.push({ code: 'custom', message: RESERVED_KEY_MESSAGE, input, path: [] });
+    return input;
+  });
+
 export const metadata = (description: string) =>
   describe(
-    z
-      .record(
-        z
-          .string()
-          .check(
-            z.minLength(1, 'keys must not be empty'),
-            z.maxLength(MAX_METADATA_KEY_LENGTH, 'keys must be at most 40 characters'),
+    z.pipe(
+      refuseProtoKey(),
+      z
+        .record(
+          text(MAX_METADATA_KEY_LENGTH, 'A key.', {
+            min: 1,
+            tooLong: `keys must be at most ${MAX_METADATA_KEY_LENGTH} characters`,
+          }).check(z.refine((key: string) => !RESERVED_METADATA_KEYS.has(key), RESERVED_KEY_MESSAGE)),
+          text(MAX_METADATA_VALUE_LENGTH, 'A value.', {
+            multiline: true,
+            tooLong: `values must be at most ${MAX_METADATA_VALUE_LENGTH} characters`,
+          }),
+        )
+        .check(
+          z.refine(
+            (value) => Object.keys(value).length <= MAX_METADATA_KEYS,
+            `must have at most ${MAX_METADATA_KEYS} keys`,
           ),
-        z.string().check(z.maxLength(MAX_METADATA_VALUE_LENGTH, 'values must be at most 500 characters')),
-      )
-      .check(
-        z.refine(
-          (value) => Object.keys(value).length <= MAX_METADATA_KEYS,
-          `must have at most ${MAX_METADATA_KEYS} keys`,
+          z.meta({ maxProperties: MAX_METADATA_KEYS }),
         ),
-        z.meta({ maxProperties: MAX_METADATA_KEYS }),
-      ),
-    `Your key-value data: at most ${MAX_METADATA_KEYS} keys of at most ${MAX_METADATA_KEY_LENGTH} characters, string values of at most ${MAX_METADATA_VALUE_LENGTH}.`,
+    ),
+    `${description} At most ${MAX_METADATA_KEYS} keys of at most ${MAX_METADATA_KEY_LENGTH} characters (not __proto__, constructor or prototype), string values of at most ${MAX_METADATA_VALUE_LENGTH}; no control characters (values may hold tab and newline).`,
   );
 export const digits = (description: string) =>
   describe(z.string().check(z.maxLength(MAX_NUMBER_TEXT, 'is too long')), description);

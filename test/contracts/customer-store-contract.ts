@@ -21,7 +21,7 @@ function customerOf(scope: Scope, minutes: number, overrides: Partial<Customer> 
     name: `Customer ${minutes}`,
     defaultPaymentMethodId: null,
     paymentMethodCount: 0,
-    paymentMethodsVersion: 0,
+    version: 0,
     createdAt: at(minutes),
     updatedAt: at(minutes),
     ...overrides,
@@ -77,7 +77,7 @@ export function describeCustomerStoreContract(name: string, makeStore: () => Pro
       await store.commit([{ type: 'putCustomer', customer: production }]);
     });
 
-    it('updates fields (null removes) only of an existing customer', async () => {
+    it('updates fields (null removes) only of an existing customer, over the version read', async () => {
       const { store } = await makeStore();
       const scope = organizationScope();
       const customer = customerOf(scope, 1, { phone: '1', companyName: 'Co', metadata: { a: 'b' } });
@@ -86,16 +86,35 @@ export function describeCustomerStoreContract(name: string, makeStore: () => Pro
         {
           type: 'updateCustomer',
           customerId: customer.id,
+          version: 0,
           fields: { name: 'New', phone: null, metadata: { c: 'd' } },
           updatedAt: at(5),
         },
       ]);
       const read = await store.getCustomer(scope, customer.id);
-      expect(read).toMatchObject({ name: 'New', companyName: 'Co', metadata: { c: 'd' }, updatedAt: at(5) });
+      expect(read).toMatchObject({
+        name: 'New',
+        companyName: 'Co',
+        metadata: { c: 'd' },
+        version: 1,
+        updatedAt: at(5),
+      });
       expect(read?.phone).toBeUndefined();
       await expect(
         store.commit([
-          { type: 'updateCustomer', customerId: newId('customer'), fields: { name: 'x' }, updatedAt: at(6) },
+          { type: 'updateCustomer', customerId: customer.id, version: 0, fields: { name: 'Stale' }, updatedAt: at(6) },
+        ]),
+      ).rejects.toMatchObject(refusal('CONCURRENT_UPDATE'));
+      expect(await store.getCustomer(scope, customer.id)).toMatchObject({ name: 'New', version: 1 });
+      await expect(
+        store.commit([
+          {
+            type: 'updateCustomer',
+            customerId: newId('customer'),
+            version: 0,
+            fields: { name: 'x' },
+            updatedAt: at(6),
+          },
         ]),
       ).rejects.toMatchObject(refusal('CUSTOMER_NOT_FOUND'));
     });
@@ -133,7 +152,7 @@ export function describeCustomerStoreContract(name: string, makeStore: () => Pro
       ]);
       expect(await store.getCustomer(scope, customer.id)).toMatchObject({
         paymentMethodCount: 2,
-        paymentMethodsVersion: 2,
+        version: 2,
         defaultPaymentMethodId: first!.id,
       });
       expect(await store.getPaymentMethod(customer.id, first!.id)).toEqual(first);

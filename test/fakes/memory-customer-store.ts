@@ -47,7 +47,8 @@ export function memoryCustomerStore(organizationNames: Record<string, string> = 
       case 'updateCustomer': {
         const customer = customers.get(change.customerId);
         if (!customer) throw new ApiError('CUSTOMER_NOT_FOUND');
-        const next: Customer = { ...customer, updatedAt: change.updatedAt };
+        if (customer.version !== change.version) throw new ApiError('CONCURRENT_UPDATE');
+        const next: Customer = { ...customer, version: change.version + 1, updatedAt: change.updatedAt };
         if (change.fields.name !== undefined) next.name = change.fields.name;
         for (const field of ['phone', 'companyName', 'metadata'] as const) {
           const value = change.fields[field];
@@ -64,10 +65,10 @@ export function memoryCustomerStore(organizationNames: Record<string, string> = 
       case 'setCustomerPaymentMethods': {
         const customer = customers.get(change.customerId);
         if (!customer) throw new ApiError('CUSTOMER_NOT_FOUND');
-        if (customer.paymentMethodsVersion !== change.version) throw new ApiError('CONCURRENT_UPDATE');
+        if (customer.version !== change.version) throw new ApiError('CONCURRENT_UPDATE');
         customers.set(customer.id, {
           ...customer,
-          paymentMethodsVersion: change.version + 1,
+          version: change.version + 1,
           paymentMethodCount: change.paymentMethodCount,
           defaultPaymentMethodId: change.defaultPaymentMethodId,
           updatedAt: change.updatedAt,

@@ -11,6 +11,8 @@ import { createCustomerService } from '../../shared/domain/customers/customer-se
 import type { PaymentMethod } from '../../shared/domain/customers/types.js';
 import { newId } from '../../shared/domain/ids.js';
 import { createSandboxProcessor } from '../../shared/domain/payment-methods/sandbox-processor.js';
+import { unconfiguredProcessor } from '../../shared/domain/payment-methods/unconfigured-processor.js';
+import type { Environment } from '../../shared/domain/tenancy.js';
 import { localSealer } from '../../shared/sealing/local-sealer.js';
 import { memoryCustomerStore } from '../fakes/memory-customer-store.js';
 import { refusalOf, serviceWorld } from '../fakes/service-world.js';
@@ -22,12 +24,13 @@ function world() {
   const clock = fixedClock(new Date('2026-11-27T10:00:00.000Z'));
   const { deps, ctx, agentCtx, scope } = serviceWorld(clock, { addWallet: () => undefined });
   const fake = memoryCustomerStore({ [scope.organizationId]: 'Acme Inc' });
+  const sandbox = createSandboxProcessor({ clock, randomHex: () => randomBytes(8).toString('hex') });
   const service = createCustomerService({
     store: fake.store,
     clock,
     ids: deps.ids,
     sealer: localSealer(randomBytes(32).toString('hex')),
-    processor: createSandboxProcessor({ clock, randomHex: () => randomBytes(8).toString('hex') }),
+    processors: (environment: Environment) => (environment === 'SANDBOX' ? sandbox : unconfiguredProcessor),
     hostedUrl: (path) => `https://pay.example.com${path}`,
   });
   const customer = (email = `c-${newId('customer').slice(-6)}@example.com`, at = ctx) =>
@@ -155,6 +158,24 @@ describe('customer service', () => {
     ).toMatchObject({ code: 'PAYMENT_METHOD_NOT_FOUND' });
     await service.removeMethod(ctx, AUDIT.customer.removePaymentMethod, ada.id, second.id);
     expect((await service.get(ctx, ada.id)).defaultPaymentMethodId).toBeNull();
+  });
+
+  it('refuses links and saving methods in PRODUCTION until a processor is configured (409 INVALID_STATE)', async () => {
+    const { ctx, service, fake } = world();
+    const live = { ...ctx, principal: { ...ctx.principal, environment: 'PRODUCTION' as const } };
+    const made = await service.create(live, AUDIT.customer.create, { email: 'live@example.com', name: 'Live' });
+    const notConfigured = { code: 'INVALID_STATE', details: { processor: 'not_configured' } };
+    expect(await refusalOf(service.createSetupLink(live, AUDIT.customer.createSetupUrl, made.id))).toMatchObject(
+      notConfigured,
+    );
+    expect(await refusalOf(service.createUpdateLink(live, AUDIT.customer.createUpdateUrl, made.id))).toMatchObject(
+      notConfigured,
+    );
+    expect(
+      await refusalOf(service.attachTestMethod(live, AUDIT.customer.savePaymentMethod, made.id, { number: CARD })),
+    ).toMatchObject(notConfigured);
+    expect((await service.listMethods(live, made.id, { limit: 10 })).items).toEqual([]);
+    expect(fake.audit.filter((entry) => entry.resourceId === made.id)).toHaveLength(1);
   });
 
   it(`keeps at most ${MAX_PAYMENT_METHODS} methods per customer`, async () => {

@@ -58,7 +58,7 @@ async function run(steps: Step[]): Promise<void> {
     ...world.deps,
     store,
     parties: customers.parties,
-    processor: processor.processor,
+    processors: () => processor.processor,
     hostedUrl: (path) => `https://pay.example${path}`,
     log: { error: () => undefined },
   });

@@ -29,7 +29,7 @@ function setup() {
     ...world.deps,
     store,
     parties: customers.parties,
-    processor: processor.processor,
+    processors: () => processor.processor,
     hostedUrl: (path) => `https://pay.example${path}`,
     log: { error: () => undefined },
   });

@@ -140,7 +140,7 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
     name: 'A',
     defaultPaymentMethodId: null,
     paymentMethodCount: 0,
-    paymentMethodsVersion: 0,
+    version: 0,
     createdAt: AT,
     updatedAt: AT,
   }),

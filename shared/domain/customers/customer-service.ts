@@ -4,6 +4,7 @@ import { auditChange, eventChange } from '../audit/audit.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import { accessibleCustomer } from './access.js';
+import { commitOnCustomer } from './customer-commit.js';
 import { emailKey } from './customer-rules.js';
 import { presentCustomer } from './customer-view.js';
 import { createPaymentMethodService } from './payment-method-service.js';
@@ -80,7 +81,7 @@ export function createCustomerService(deps: CustomerServiceDeps) {
         ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
         defaultPaymentMethodId: null,
         paymentMethodCount: 0,
-        paymentMethodsVersion: 0,
+        version: 0,
         createdAt: at,
         updatedAt: at,
       };
@@ -109,25 +110,34 @@ export function createCustomerService(deps: CustomerServiceDeps) {
 
     get: load,
 
-    /** PATCH: name, phone, companyName, metadata (null removes an optional field); email is not patchable. */
+    /**
+     * PATCH: name, phone, companyName, metadata (null removes an optional field); email is not
+     * patchable. Written over the customer's version, so the answer and `customer.updated` are the
+     * customer as written (a concurrent write: read again and apply the fields over it).
+     */
     async update(ctx: RequestContext, action: AuditAction, id: string, fields: CustomerFields): Promise<Customer> {
-      const customer = await load(ctx, id);
-      const at = clock.now().toISOString();
-      const { phone, companyName, metadata, ...rest } = customer;
-      const next: Customer = {
-        ...rest,
-        name: fields.name ?? customer.name,
-        ...optional('phone', fields.phone === undefined ? phone : fields.phone),
-        ...optional('companyName', fields.companyName === undefined ? companyName : fields.companyName),
-        ...optional('metadata', fields.metadata === undefined ? metadata : fields.metadata),
-        updatedAt: at,
-      };
-      await store.commit([
-        { type: 'updateCustomer', customerId: id, fields, updatedAt: at },
-        customerEvent(next, 'customer.updated', at),
-        audit(ctx, action, next, at, { fields: Object.keys(fields) }),
-      ]);
-      return next;
+      const visible = await load(ctx, id);
+      return commitOnCustomer(store, visible, visible.id, async (customer) => {
+        const at = clock.now().toISOString();
+        const { phone, companyName, metadata, ...rest } = customer;
+        const next: Customer = {
+          ...rest,
+          name: fields.name ?? customer.name,
+          ...optional('phone', fields.phone === undefined ? phone : fields.phone),
+          ...optional('companyName', fields.companyName === undefined ? companyName : fields.companyName),
+          ...optional('metadata', fields.metadata === undefined ? metadata : fields.metadata),
+          version: customer.version + 1,
+          updatedAt: at,
+        };
+        return {
+          changes: [
+            { type: 'updateCustomer', customerId: id, version: customer.version, fields, updatedAt: at },
+            customerEvent(next, 'customer.updated', at),
+            audit(ctx, action, next, at, { fields: Object.keys(fields) }),
+          ],
+          result: next,
+        };
+      });
     },
 
     ...createPaymentMethodService(deps, load),

@@ -6,6 +6,7 @@ import { HOSTED_PATHS } from '../hosted-urls.js';
 import { randomBase62 } from '../ids.js';
 import type { PaymentMethodInput, PaymentMethodType } from '../payment-methods/processor.js';
 import { sandboxMethodInput, type SandboxMethodRequest } from '../payment-methods/sandbox-processor.js';
+import { requireConfigured } from '../payment-methods/unconfigured-processor.js';
 import type { Actor, OrganizationScope, RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import {
@@ -17,6 +18,7 @@ import {
   tokenHashOf,
 } from './customer-rules.js';
 import { presentPaymentMethod, type PaymentMethodSessionView } from './customer-view.js';
+import { commitOnCustomer } from './customer-commit.js';
 import type { CustomerChange, CustomerServiceDeps } from './ports.js';
 import {
   paymentMethodNumberContext,
@@ -27,8 +29,6 @@ import {
 } from './types.js';
 
 const RESOURCE = 'customer';
-/** Rounds of a payment-method change lost to a concurrent one on the same customer (each reads again). */
-const MAX_ROUNDS = 3;
 const SESSION_TOKEN = new RegExp(`^[A-Za-z0-9]{${SESSION_TOKEN_LENGTH}}$`);
 
 /** What the invoices area charges: never the number, the processor's handle instead. */
@@ -53,7 +53,7 @@ export function createPaymentMethodService(
   deps: CustomerServiceDeps,
   load: (ctx: RequestContext, id: string) => Promise<Customer>,
 ) {
-  const { store, clock, ids, sealer, processor } = deps;
+  const { store, clock, ids, sealer, processors } = deps;
 
   const withDefault = (method: PaymentMethod, defaultId: string | null) => ({
     ...method,
@@ -88,25 +88,6 @@ export function createPaymentMethodService(
       ids,
     );
 
-  /** Re-reads the customer and commits what `decide` builds from it; a concurrent change on the customer's methods: again. */
-  async function commitOnCustomer(
-    scope: OrganizationScope,
-    customerId: string,
-    decide: (c: Customer) => (CustomerChange | AuditChange)[],
-  ) {
-    for (let round = 1; ; round += 1) {
-      const customer = await store.getCustomer(scope, customerId);
-      if (!customer) throw notFound('CUSTOMER_NOT_FOUND', customerId);
-      try {
-        await store.commit(decide(customer));
-        return;
-      } catch (error) {
-        if (round < MAX_ROUNDS && error instanceof ApiError && error.code === 'CONCURRENT_UPDATE') continue;
-        throw error;
-      }
-    }
-  }
-
   /**
    * Tokenizes (validation first), seals the number, and saves the method: as the default when it
    * is the first, or when it replaces the default (`replace`: an update link). `session`: the link
@@ -117,7 +98,7 @@ export function createPaymentMethodService(
     input: PaymentMethodInput,
     how: { actor: Actor; action: AuditAction; replace: boolean; sessionTokenHash?: string },
   ): Promise<PaymentMethod & { isDefault: boolean }> {
-    const tokenized = await processor.tokenize(input);
+    const tokenized = await processors(customer.environment).tokenize(input);
     const id = ids('paymentMethod');
     const at = clock.now().toISOString();
     const number = input.type === 'card' ? input.number : input.accountNumber;
@@ -143,8 +124,7 @@ export function createPaymentMethodService(
       processorToken: tokenized.processorToken,
       createdAt: at,
     };
-    let defaultId: string | null = null;
-    await commitOnCustomer(customer, customer.id, (current) => {
+    const defaultId = await commitOnCustomer(store, customer, customer.id, async (current) => {
       const replaced = how.replace ? current.defaultPaymentMethodId : null;
       const count = current.paymentMethodCount + 1 - (replaced ? 1 : 0);
       if (count > MAX_PAYMENT_METHODS)
@@ -153,14 +133,14 @@ export function createPaymentMethodService(
           `A customer has at most ${MAX_PAYMENT_METHODS} payment methods; remove one first.`,
           { paymentMethodCount: current.paymentMethodCount },
         );
-      defaultId = how.replace || current.defaultPaymentMethodId === null ? id : current.defaultPaymentMethodId;
-      return [
+      const defaultId = how.replace || current.defaultPaymentMethodId === null ? id : current.defaultPaymentMethodId;
+      const changes: (CustomerChange | AuditChange)[] = [
         { type: 'putPaymentMethod', paymentMethod: method },
         ...(replaced ? [{ type: 'removePaymentMethod' as const, paymentMethodId: replaced, removedAt: at }] : []),
         {
           type: 'setCustomerPaymentMethods',
           customerId: current.id,
-          version: current.paymentMethodsVersion,
+          version: current.version,
           paymentMethodCount: count,
           defaultPaymentMethodId: defaultId,
           updatedAt: at,
@@ -189,6 +169,7 @@ export function createPaymentMethodService(
           ...(replaced ? { replacedPaymentMethodId: replaced } : {}),
         }),
       ];
+      return { changes, result: defaultId };
     });
     return withDefault(method, defaultId);
   }
@@ -206,6 +187,8 @@ export function createPaymentMethodService(
 
   async function createLink(ctx: RequestContext, action: AuditAction, customerId: string, kind: SessionKind) {
     const customer = await load(ctx, customerId);
+    // A link whose form could never save (no processor in the environment): refused, not sent.
+    requireConfigured(processors(customer.environment));
     if (kind === 'update' && customer.defaultPaymentMethodId === null)
       throw new ApiError('INVALID_STATE', 'The customer has no payment method to update; send a setup link instead.');
     const token = randomBase62(SESSION_TOKEN_LENGTH);
@@ -300,15 +283,17 @@ export function createPaymentMethodService(
       const method = await store.getPaymentMethod(customer.id, paymentMethodId);
       if (!method) throw notFound('PAYMENT_METHOD_NOT_FOUND', paymentMethodId);
       const at = clock.now().toISOString();
-      const remaining = (await store.listPaymentMethods(customer.id, { limit: MAX_PAYMENT_METHODS + 1 })).items;
-      await commitOnCustomer(customer, customer.id, (current) => {
+      await commitOnCustomer(store, customer, customer.id, async (current) => {
+        // The live methods are read after the customer, in every round: a method removed or saved
+        // meanwhile moved the version, so the successor is chosen from what is live when it commits.
+        const remaining = (await store.listPaymentMethods(customer.id, { limit: MAX_PAYMENT_METHODS + 1 })).items;
         const nextDefault = defaultAfterRemoval(current.defaultPaymentMethodId, remaining, method.id);
-        return [
+        const changes: (CustomerChange | AuditChange)[] = [
           { type: 'removePaymentMethod', paymentMethodId: method.id, removedAt: at },
           {
             type: 'setCustomerPaymentMethods',
             customerId: current.id,
-            version: current.paymentMethodsVersion,
+            version: current.version,
             paymentMethodCount: Math.max(0, current.paymentMethodCount - 1),
             defaultPaymentMethodId: nextDefault,
             updatedAt: at,
@@ -321,6 +306,7 @@ export function createPaymentMethodService(
             defaultPaymentMethodId: nextDefault,
           }),
         ];
+        return { changes, result: undefined };
       });
       return withDefault(method, null);
     },

@@ -3,7 +3,7 @@ import type { ChangeCommitter } from '../change-committer.js';
 import type { Clock } from '../clock.js';
 import type { HostedUrl } from '../hosted-urls.js';
 import type { IdGenerator } from '../ids.js';
-import type { PaymentProcessor } from '../payment-methods/processor.js';
+import type { PaymentProcessors } from '../payment-methods/processor.js';
 import type { Sealer } from '../sealing.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
@@ -20,12 +20,16 @@ export interface CustomerFields {
 export type CustomerChange =
   /** A new customer and its email's uniqueness item (same email, other case: CUSTOMER_EMAIL_TAKEN). */
   | { type: 'putCustomer'; customer: Customer }
-  /** Only while the customer exists. */
-  | { type: 'updateCustomer'; customerId: string; fields: CustomerFields; updatedAt: string }
+  /**
+   * Only while the customer exists, over the version read (a concurrent write: CONCURRENT_UPDATE,
+   * read again), so the customer answered and emitted is the one written.
+   */
+  | { type: 'updateCustomer'; customerId: string; version: number; fields: CustomerFields; updatedAt: string }
   | { type: 'putPaymentMethodSession'; session: PaymentMethodSession }
   /**
-   * The customer's payment-method bookkeeping (count, default), over the version read: a concurrent
-   * save or removal makes it CONCURRENT_UPDATE (read again). Every payment-method change carries it.
+   * The customer's payment-method bookkeeping (count, default), over the customer's version read: a
+   * concurrent write (save, removal, PATCH) makes it CONCURRENT_UPDATE (read again). Every
+   * payment-method change carries it.
    */
   | {
       type: 'setCustomerPaymentMethods';
@@ -67,7 +71,8 @@ export interface CustomerServiceDeps {
   ids: IdGenerator;
   /** Seals card and account numbers (KMS in AWS, the local key locally). */
   sealer: Sealer;
-  processor: PaymentProcessor;
+  /** The processor of each environment (PRODUCTION refuses until a real one is configured). */
+  processors: PaymentProcessors;
   /** A hosted page's path -> the URL a client opens (PUBLIC_BASE_URL). */
   hostedUrl: HostedUrl;
 }

@@ -19,8 +19,8 @@ export interface Customer {
   defaultPaymentMethodId: string | null;
   /** Live payment methods (at most MAX_PAYMENT_METHODS). */
   paymentMethodCount: number;
-  /** Counts changes of the payment methods: each such change commits over the version it read. */
-  paymentMethodsVersion: number;
+  /** Counts writes of the customer (PATCH, payment-method changes): each commits over the version it read. */
+  version: number;
   createdAt: string;
   updatedAt: string;
 }

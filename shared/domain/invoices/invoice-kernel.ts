@@ -4,7 +4,7 @@ import { auditChange, eventChange } from '../audit/audit.js';
 import type { AuditChange } from '../audit/ports.js';
 import { ApiError, notFound } from '../errors.js';
 import type { EmittedEventName } from '../event-names.js';
-import type { PaymentProcessor } from '../payment-methods/processor.js';
+import type { PaymentProcessors } from '../payment-methods/processor.js';
 import type { ServiceDeps } from '../ports.js';
 import type { Actor, RequestContext } from '../tenancy.js';
 import { presentInvoice, type PresentableInvoice } from './invoice-view.js';
@@ -14,7 +14,8 @@ import type { Invoice } from './types.js';
 
 export interface InvoiceServiceDeps extends ServiceDeps<InvoiceStore> {
   parties: InvoiceParties;
-  processor: PaymentProcessor;
+  /** The processor of the invoice's environment (PRODUCTION refuses until a real one is configured). */
+  processors: PaymentProcessors;
   /** The absolute URL of a hosted page path (config's public base URL). */
   hostedUrl: HostedUrl;
   log: Pick<Console, 'error'>;

@@ -42,7 +42,7 @@ export interface ChargeOptions {
  * `pending`: recorded on the invoice until the ACH rail settles it (`settlePendingPayment`).
  */
 export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel) {
-  const { store, clock, ids, processor, parties, log } = deps;
+  const { store, clock, ids, processors, parties, log } = deps;
   const { withUrl, load, invalidState, auditOf, eventOf } = kernel;
 
   /** The paid invoice's fields: amountPaid, fees, net, how (fee row by method). */
@@ -64,7 +64,11 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
   /** Gives a charge back when its payment could not be recorded (another payment won; the wallet was closed). */
   async function returnCharge(invoice: Invoice, processorChargeId: string, reference: string): Promise<void> {
     try {
-      await processor.refund({ processorChargeId, amount: new Big(invoice.total), reference: `${reference}:return` });
+      await processors(invoice.environment).refund({
+        processorChargeId,
+        amount: new Big(invoice.total),
+        reference: `${reference}:return`,
+      });
     } catch (error) {
       log.error(`could not return charge ${processorChargeId} of invoice ${invoice.id}`, error);
     }
@@ -87,7 +91,7 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
             status: invoice.status,
           })
         : invalidState(invoice, 'only a FINALIZED invoice can be paid');
-    const result = await processor.charge({
+    const result = await processors(invoice.environment).charge({
       processorToken: method.processorToken,
       amount: new Big(invoice.total),
       currency: 'USD',
@@ -186,7 +190,7 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
     const invoice = await bySlug(slug);
     if (!canTransition(INVOICE_STATES, invoice.status, 'pay'))
       throw invalidState(invoice, 'only a FINALIZED invoice can be paid');
-    const method = await processor.tokenize(input);
+    const method = await processors(invoice.environment).tokenize(input);
     const paid = await chargeInvoice(invoice, method, action, {
       actor: customerActor(ctx, invoice),
       reference: ids('transaction'),
@@ -206,7 +210,7 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
     if (!invoice) throw notFound('INVOICE_NOT_FOUND', invoiceId);
     const pending = invoice.pendingPayment;
     if (!pending || invoice.status !== 'FINALIZED') return invoice;
-    const outcome = await processor.settle(pending.processorChargeId);
+    const outcome = await processors(invoice.environment).settle(pending.processorChargeId);
     const at = clock.now().toISOString();
     const how = { paymentMethodType: pending.paymentMethodType, brand: pending.brand, last4: pending.last4 };
     if (outcome === 'failed') {
@@ -271,7 +275,7 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
     ]);
     if (invoice.processorChargeId) {
       try {
-        await processor.refund({
+        await processors(invoice.environment).refund({
           processorChargeId: invoice.processorChargeId,
           amount: new Big(invoice.total),
           reference: `${invoice.id}:refund`,

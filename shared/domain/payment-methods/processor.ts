@@ -1,4 +1,5 @@
 import type Big from 'big.js';
+import type { Environment } from '../tenancy.js';
 
 /**
  * The payment processor port (issue 21): what Allowance asks of whoever holds customers' cards and
@@ -60,3 +61,9 @@ export interface PaymentProcessor {
   /** Returns money of a succeeded charge to the customer's method. */
   refund(request: { processorChargeId: string; amount: Big; reference: string }): Promise<void>;
 }
+
+/**
+ * The processor of each environment: the sandbox adapter in SANDBOX; in PRODUCTION a real one's
+ * adapter, or, until one is configured, `unconfiguredProcessor` (every call refused).
+ */
+export type PaymentProcessors = (environment: Environment) => PaymentProcessor;

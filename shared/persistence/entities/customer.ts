@@ -59,7 +59,7 @@ export const customerCodec = {
       walletId: typeof item.walletId === 'string' ? item.walletId : null,
       defaultPaymentMethodId: typeof item.defaultPaymentMethodId === 'string' ? item.defaultPaymentMethodId : null,
       paymentMethodCount: readInt(item.paymentMethodCount ?? 0),
-      paymentMethodsVersion: readInt(item.paymentMethodsVersion ?? 0),
+      version: readInt(item.version ?? 0),
     };
   },
 };

@@ -12,6 +12,13 @@ import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
 import { put, setFields, update, type ChangeWriters } from '../write-builders.js';
 
 const customerGone = () => new ApiError('CUSTOMER_NOT_FOUND');
+/** A failed version condition: the customer changed meanwhile (read again), or is gone. */
+const concurrentOrGone = (old: unknown) =>
+  old
+    ? new ApiError('CONCURRENT_UPDATE', 'The customer changed meanwhile; retry.', {
+        retryAfter: CONFLICT_RETRY_AFTER_S,
+      })
+    : customerGone();
 
 export const customerWriters: ChangeWriters<CustomerChange> = {
   /** The customer and its email's uniqueness item: the email held (any case) fails the whole transaction. */
@@ -36,6 +43,7 @@ export const customerWriters: ChangeWriters<CustomerChange> = {
         companyName: companyName ?? undefined,
         metadata: metadata ?? undefined,
         updatedAt: change.updatedAt,
+        version: change.version + 1,
       },
       'f_',
     );
@@ -46,10 +54,10 @@ export const customerWriters: ChangeWriters<CustomerChange> = {
         tableName,
         customerKeys.primary(change.customerId),
         `SET ${sets.join(', ')}${remove}`,
-        'attribute_exists(PK)',
-        values,
+        'version = :read',
+        { ...values, ':read': change.version },
         names,
-        customerGone,
+        concurrentOrGone,
       ),
     ];
   },
@@ -60,8 +68,8 @@ export const customerWriters: ChangeWriters<CustomerChange> = {
     update(
       tableName,
       customerKeys.primary(change.customerId),
-      'SET paymentMethodsVersion = :next, paymentMethodCount = :count, defaultPaymentMethodId = :default, updatedAt = :at',
-      'paymentMethodsVersion = :read',
+      'SET version = :next, paymentMethodCount = :count, defaultPaymentMethodId = :default, updatedAt = :at',
+      'version = :read',
       {
         ':read': change.version,
         ':next': change.version + 1,
@@ -70,12 +78,7 @@ export const customerWriters: ChangeWriters<CustomerChange> = {
         ':at': change.updatedAt,
       },
       undefined,
-      (old) =>
-        old
-          ? new ApiError('CONCURRENT_UPDATE', "The customer's payment methods changed meanwhile; retry.", {
-              retryAfter: CONFLICT_RETRY_AFTER_S,
-            })
-          : customerGone(),
+      concurrentOrGone,
     ),
   ],
 

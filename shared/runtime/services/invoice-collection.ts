@@ -10,11 +10,11 @@ import { invoiceLifecycle } from '../../domain/invoices/invoice-lifecycle.js';
 import { invoicePayments } from '../../domain/invoices/invoice-payments.js';
 import { invoiceSettlementScheduler } from '../../domain/invoices/invoice-recurring.js';
 import { AUDIT } from '../../domain/audit/actions.js';
-import type { PaymentProcessor } from '../../domain/payment-methods/processor.js';
+import type { PaymentProcessors } from '../../domain/payment-methods/processor.js';
 import { createInvoiceCollectionStore } from '../../persistence/invoice-collection-store.js';
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
-import { paymentProcessor } from '../processor.js';
+import { paymentProcessors } from '../processor.js';
 import { invoiceParties } from './invoices.js';
 
 /**
@@ -23,17 +23,17 @@ import { invoiceParties } from './invoices.js';
  */
 export function invoiceCollectionService(
   core: Core,
-  overrides: { store?: InvoiceCollectionStore; processor?: PaymentProcessor; expiries?: ExpiryScheduler } = {},
+  overrides: { store?: InvoiceCollectionStore; processors?: PaymentProcessors; expiries?: ExpiryScheduler } = {},
 ): InvoiceCollectionService {
-  const processor = overrides.processor ?? paymentProcessor(core);
+  const processors = overrides.processors ?? paymentProcessors(core);
   const expiries = overrides.expiries ?? expiryScheduler(core);
   const store = overrides.store ?? createInvoiceCollectionStore(core.table);
-  const parties = invoiceParties(core, processor);
+  const parties = invoiceParties(core, processors);
   const deps: InvoiceServiceDeps = {
     ...core.deps,
     store,
     parties,
-    processor,
+    processors,
     hostedUrl: (path) => hostedUrl(core.config, path),
     log: console,
     onPendingPayment: invoiceSettlementScheduler(expiries, core.deps.timeScale),

@@ -1,19 +1,19 @@
 import { hostedUrl } from '../../config/hosted-urls.js';
 import { createInvoiceService, type InvoiceService } from '../../domain/invoices/invoice-service.js';
 import type { InvoiceParties, InvoiceStore } from '../../domain/invoices/ports.js';
-import type { PaymentProcessor } from '../../domain/payment-methods/processor.js';
+import type { PaymentProcessors } from '../../domain/payment-methods/processor.js';
 import { createCustomerStore } from '../../persistence/customer-store.js';
 import { createInvoiceStore } from '../../persistence/invoice-store.js';
 import { invoiceSettlementScheduler } from '../../domain/invoices/invoice-recurring.js';
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
-import { paymentProcessor } from '../processor.js';
+import { paymentProcessors } from '../processor.js';
 import { customerService } from './customers.js';
 
 /** What invoices ask of the customers area: its service's visibility rules and paymentMethodForCharge, its reader. */
-export function invoiceParties(core: Core, processor: PaymentProcessor): InvoiceParties {
+export function invoiceParties(core: Core, processors: PaymentProcessors): InvoiceParties {
   const store = createCustomerStore(core.table);
-  const customers = customerService(core, { store, processor });
+  const customers = customerService(core, { store, processors });
   return {
     async customerFor(ctx, customerId) {
       const customer = await customers.get(ctx, customerId);
@@ -31,14 +31,14 @@ export function invoiceParties(core: Core, processor: PaymentProcessor): Invoice
 
 export function invoiceService(
   core: Core,
-  overrides: { store?: InvoiceStore; processor?: PaymentProcessor; parties?: InvoiceParties } = {},
+  overrides: { store?: InvoiceStore; processors?: PaymentProcessors; parties?: InvoiceParties } = {},
 ): InvoiceService {
-  const processor = overrides.processor ?? paymentProcessor(core);
+  const processors = overrides.processors ?? paymentProcessors(core);
   return createInvoiceService({
     ...core.deps,
     store: overrides.store ?? createInvoiceStore(core.table),
-    parties: overrides.parties ?? invoiceParties(core, processor),
-    processor,
+    parties: overrides.parties ?? invoiceParties(core, processors),
+    processors,
     hostedUrl: (path) => hostedUrl(core.config, path),
     log: console,
     onPendingPayment: invoiceSettlementScheduler(expiryScheduler(core), core.deps.timeScale),
