@@ -71,6 +71,48 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
   }
 
   /**
+   * After a lost commit: the invoice as stored, when another commit recorded this very charge (a
+   * retry with the same key charged the same processor reference). That charge paid the invoice
+   * and is never returned; a keyed request answers IDEMPOTENCY_KEY_IN_USE so its key's first
+   * answer is replayed (runIdempotent).
+   */
+  async function recordedElsewhere(
+    invoice: Invoice,
+    processorChargeId: string,
+    options: ChargeOptions,
+  ): Promise<PresentableInvoice | undefined> {
+    const current = await store.getInvoice(invoice.id);
+    const recorded =
+      current?.processorChargeId === processorChargeId ||
+      current?.pendingPayment?.processorChargeId === processorChargeId;
+    if (!current || !recorded) return undefined;
+    if (options.answer)
+      throw new ApiError(
+        'IDEMPOTENCY_KEY_IN_USE',
+        'A request with this idempotency key is still being processed; retry shortly.',
+      );
+    return withUrl(current);
+  }
+
+  /** Commits the recording of a charge; on failure the charge is given back unless another commit recorded it. */
+  async function commitOrReturn(
+    invoice: Invoice,
+    processorChargeId: string,
+    options: ChargeOptions,
+    changes: Parameters<typeof store.commit>[0],
+  ): Promise<PresentableInvoice | undefined> {
+    try {
+      await store.commit(changes);
+      return undefined;
+    } catch (error) {
+      const elsewhere = await recordedElsewhere(invoice, processorChargeId, options);
+      if (elsewhere) return elsewhere;
+      await returnCharge(invoice, processorChargeId, options.reference);
+      throw error;
+    }
+  }
+
+  /**
    * Charges a FINALIZED invoice on a method. Succeeded: PAID (posting, state, audit, event: one
    * transaction). Pending (bank): recorded as the invoice's pendingPayment. Declined: the invoice
    * stays FINALIZED, `invoice.payment_failed` emitted and audited, 402 PAYMENT_DECLINED.
@@ -112,29 +154,25 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
         startedAt: at,
       };
       const pending = withUrl({ ...invoice, pendingPayment });
-      await store.commit([
+      // A debit whose recording loses (another payment won, the invoice was voided) is given back.
+      const elsewhere = await commitOrReturn(invoice, result.processorChargeId, options, [
         { type: 'startInvoicePendingPayment', invoiceId: invoice.id, pendingPayment },
         auditOf(options.actor, invoice, action, at, { ...how, pending: true }),
         ...(options.answer ? [options.answer(pending)] : []),
       ]);
-      return pending;
+      return elsewhere ?? pending;
     }
     const txn = ids('transaction');
     const { set, posting } = paidFields(invoice, method.type, result.processorChargeId, txn, at);
     const paid: Invoice = { ...invoice, ...set, status: INVOICE_STATES.pay.to };
-    try {
-      await store.commit([
-        { type: 'transitionInvoice', invoiceId: invoice.id, trigger: 'pay', set, pending: 'none' },
-        posting,
-        auditOf(options.actor, paid, action, at, { ...how, fees: set.fees, netAmount: set.netAmount }),
-        eventOf('invoice.paid', paid, at),
-        ...(options.answer ? [options.answer(withUrl(paid))] : []),
-      ]);
-    } catch (error) {
-      await returnCharge(invoice, result.processorChargeId, options.reference);
-      throw error;
-    }
-    return withUrl(paid);
+    const elsewhere = await commitOrReturn(invoice, result.processorChargeId, options, [
+      { type: 'transitionInvoice', invoiceId: invoice.id, trigger: 'pay', set, pending: 'none' },
+      posting,
+      auditOf(options.actor, paid, action, at, { ...how, fees: set.fees, netAmount: set.netAmount }),
+      eventOf('invoice.paid', paid, at),
+      ...(options.answer ? [options.answer(withUrl(paid))] : []),
+    ]);
+    return elsewhere ?? withUrl(paid);
   }
 
   /** Who acts on the public routes: the invoice's customer (a person, no key), from the request's address. */
