@@ -246,35 +246,42 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
     const outcome = await processor.settle(pending.processorChargeId);
     const at = clock.now().toISOString();
     const how = { paymentMethodType: pending.paymentMethodType, brand: pending.brand, last4: pending.last4 };
-    if (outcome === 'failed') {
+    const fail = async (declineCode: string) => {
       const failed = { ...invoice };
       delete failed.pendingPayment;
       await store.commit([
         { type: 'clearInvoicePendingPayment', invoiceId, processorChargeId: pending.processorChargeId },
-        auditOf(SETTLEMENT_ACTOR, failed, AUDIT.invoice.paymentFailed, at, {
-          ...how,
-          declineCode: 'bank_debit_failed',
-        }),
+        auditOf(SETTLEMENT_ACTOR, failed, AUDIT.invoice.paymentFailed, at, { ...how, declineCode }),
         eventOf('invoice.payment_failed', failed, at),
       ]);
       return failed;
-    }
+    };
+    if (outcome === 'failed') return fail('bank_debit_failed');
     const txn = ids('transaction');
     const { set, posting } = paidFields(invoice, pending.paymentMethodType, pending.processorChargeId, txn, at);
     const paid: Invoice = { ...invoice, ...set, status: INVOICE_STATES.pay.to };
     delete paid.pendingPayment;
-    await store.commit([
-      {
-        type: 'transitionInvoice',
-        invoiceId,
-        trigger: 'pay',
-        set,
-        pending: { processorChargeId: pending.processorChargeId },
-      },
-      posting,
-      auditOf(SETTLEMENT_ACTOR, paid, AUDIT.invoice.pay, at, { ...how, fees: set.fees, netAmount: set.netAmount }),
-      eventOf('invoice.paid', paid, at),
-    ]);
+    try {
+      await store.commit([
+        {
+          type: 'transitionInvoice',
+          invoiceId,
+          trigger: 'pay',
+          set,
+          pending: { processorChargeId: pending.processorChargeId },
+        },
+        posting,
+        auditOf(SETTLEMENT_ACTOR, paid, AUDIT.invoice.pay, at, { ...how, fees: set.fees, netAmount: set.netAmount }),
+        eventOf('invoice.paid', paid, at),
+      ]);
+    } catch (error) {
+      // A failure that will not go away (the wallet was closed while the debit travelled): the
+      // customer's money goes back and the debit is cleared; anything else is retried by the rail.
+      const wallet = await store.getWallet(invoice.walletId);
+      if (wallet && wallet.deletedAt === undefined) throw error;
+      await returnCharge(invoice, pending.processorChargeId, `${invoice.id}:settle`);
+      return fail('wallet_closed');
+    }
     return paid;
   }
 
