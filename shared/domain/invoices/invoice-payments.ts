@@ -9,9 +9,13 @@ import type { Actor, RequestContext } from '../tenancy.js';
 import { invoiceFeesOf } from './invoice-fees.js';
 import { INVOICE_PAGES, type InvoiceKernel, type InvoiceServiceDeps } from './invoice-kernel.js';
 import { invoicePayment, invoiceRefund } from './invoice-postings.js';
+import { declineRetryAfterS, nextDeclines } from './invoice-rules.js';
 import { INVOICE_STATES } from './invoice-states.js';
 import type { PayableInvoice, PresentableInvoice } from './invoice-view.js';
 import type { Invoice } from './types.js';
+
+/** Rounds of counting a decline against concurrent declines of the same invoice. */
+const MAX_DECLINE_ROUNDS = 5;
 
 const SETTLEMENT_ACTOR: Actor = { actorType: 'SYSTEM', actorId: 'invoice-settlement', ipAddress: '0.0.0.0' };
 
@@ -67,6 +71,27 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
       await processor.refund({ processorChargeId, amount: new Big(invoice.total), reference: `${reference}:return` });
     } catch (error) {
       log.error(`could not return charge ${processorChargeId} of invoice ${invoice.id}`, error);
+    }
+  }
+
+  /** A decline's audit and event, with the invoice's decline count (re-read when a concurrent decline counted first). */
+  async function recordDecline(invoice: Invoice, changes: Parameters<typeof store.commit>[0]): Promise<void> {
+    let current: Invoice | undefined = invoice;
+    for (let attempt = 1; ; attempt++) {
+      const previousCount = current.declines?.count ?? 0;
+      const declines = nextDeclines(current.declines, clock.now());
+      try {
+        await store.commit([
+          { type: 'recordInvoiceDecline', invoiceId: invoice.id, declines, previousCount },
+          ...changes,
+        ]);
+        return;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'CONCURRENT_UPDATE' || attempt >= MAX_DECLINE_ROUNDS)
+          throw error;
+        current = await store.getInvoice(invoice.id);
+        if (!current) throw error;
+      }
     }
   }
 
@@ -129,6 +154,11 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
             status: invoice.status,
           })
         : invalidState(invoice, 'only a FINALIZED invoice can be paid');
+    const retryAfter = declineRetryAfterS(invoice.declines, clock.now());
+    if (retryAfter !== undefined)
+      throw new ApiError('RATE_LIMIT_EXCEEDED', 'Too many declined payments of this invoice; retry later.', {
+        retryAfter,
+      });
     const result = await processor.charge({
       processorToken: method.processorToken,
       amount: new Big(invoice.total),
@@ -138,7 +168,7 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
     const at = clock.now().toISOString();
     const how = { paymentMethodType: method.type, brand: method.brand, last4: method.last4 };
     if (result.outcome === 'declined') {
-      await store.commit([
+      await recordDecline(invoice, [
         auditOf(options.actor, invoice, AUDIT.invoice.paymentFailed, at, { ...how, declineCode: result.declineCode }),
         eventOf('invoice.payment_failed', invoice, at),
       ]);
