@@ -53,11 +53,24 @@ const DEFAULT_OUT_DIR = path.join(tmpdir(), 'allowance-bench-bundles');
  * The bundle targets against the floor (issue 20, restating issue 8), the one place the bench
  * (`withinTargets`, and its exit code) and the bundle tests (test/infra/bundles.test.ts, size) read
  * them: every HTTP and worker group <= 1.3x the floor's size and <= 1.2x its import p50; the
- * functions that serve every area (EVERY_AREA_FUNCTIONS) <= 2.6x and <= 1.7x.
+ * functions that serve every area (EVERY_AREA_FUNCTIONS) <= 2.6x and <= 1.7x, but the MCP function,
+ * <= 2.9x size since issue 21: it carries every tool's input schema and description by design (what
+ * a model reads to call the tool; docs/performance.md "Issue 21"), and issue 21 added about 25 tools
+ * (customers, payment methods, invoices, collection): 846.8 KB (2.53x) before, 911.6 KB (2.73x) with
+ * customers and invoices; 2.9x (about 970 KB) leaves room for the collection's tools and no more.
+ * Its import target stays 1.7x.
  */
 export const TARGETS = {
   group: { sizeRatio: 1.3, importRatio: 1.2 },
   everyArea: { sizeRatio: 2.6, importRatio: 1.7 },
+  mcp: { sizeRatio: 2.9, importRatio: 1.7 },
+  /**
+   * Functions that serve several areas by design (issue 21): `hosted` renders the pages of the
+   * customers and invoices groups (and carries hono/jsx), `invoices` charges through customers'
+   * payment methods and posts wallet payments through the payments area, `expiry` runs every
+   * area's one-time schedules (approvals, clearings, invoice settlements, recurring charges).
+   */
+  severalAreas: { sizeRatio: 1.5, importRatio: 1.3 },
 } as const;
 export type Target = (typeof TARGETS)[keyof typeof TARGETS];
 
@@ -67,9 +80,18 @@ export type Target = (typeof TARGETS)[keyof typeof TARGETS];
  */
 export const EVERY_AREA_FUNCTIONS: readonly string[] = [MCP_FUNCTION.name, 'docs' satisfies FunctionGroup];
 
+/** The functions of TARGETS.severalAreas. */
+export const SEVERAL_AREA_FUNCTIONS: readonly string[] = ['hosted', 'invoices' satisfies FunctionGroup, 'expiry'];
+
 /** The targets of one function (a folder of functions/). */
 export const targetOf = (name: string): Target =>
-  EVERY_AREA_FUNCTIONS.includes(name) ? TARGETS.everyArea : TARGETS.group;
+  name === MCP_FUNCTION.name
+    ? TARGETS.mcp
+    : EVERY_AREA_FUNCTIONS.includes(name)
+      ? TARGETS.everyArea
+      : SEVERAL_AREA_FUNCTIONS.includes(name)
+        ? TARGETS.severalAreas
+        : TARGETS.group;
 
 /** NODE_OPTIONS of every deployed function (ServiceFunction's environment). */
 const LAMBDA_NODE_OPTIONS = '--enable-source-maps';
@@ -637,7 +659,7 @@ export function formatBundlesReport(result: BundlesBenchResult): string {
         'x floor',
         "size x floor'",
         "p50 x floor'",
-        `targets (against the floor: size <= ${TARGETS.group.sizeRatio}x, import p50 <= ${TARGETS.group.importRatio}x; ${EVERY_AREA_FUNCTIONS.join(', ')} ${TARGETS.everyArea.sizeRatio}x, ${TARGETS.everyArea.importRatio}x)`,
+        `targets (against the floor: size <= ${TARGETS.group.sizeRatio}x, import p50 <= ${TARGETS.group.importRatio}x; ${EVERY_AREA_FUNCTIONS.filter((name) => name !== MCP_FUNCTION.name).join(', ')} ${TARGETS.everyArea.sizeRatio}x, ${TARGETS.everyArea.importRatio}x; ${MCP_FUNCTION.name} ${TARGETS.mcp.sizeRatio}x, ${TARGETS.mcp.importRatio}x)`,
       ],
       [row(floor, 'floor'), row(floorLambdaCredentials, 'reference'), ...groups.map((g) => row(g, 'group'))],
     ),

@@ -145,14 +145,14 @@ export const WORKERS: readonly WorkerDefinition[] = [
   {
     name: EXPIRY_QUEUE,
     description:
-      'Expires what a one-time schedule names when it fires (pending approvals, the clearing of ACH deposits; conditional state changes: idempotent, a decided approval or a released clearing is left alone)',
+      "Expires what a one-time schedule names when it fires (pending approvals, the clearing of ACH deposits, invoices' bank debits settling, recurring charges' runs, retries of declined charges; conditional state changes: idempotent, a decided approval or a released clearing is left alone)",
     entry: 'functions/expiry/handler.ts',
     // A message that arrives before its expiry (clock skew) is reported failed and received again.
     trigger: { kind: 'queue', queue: EXPIRY_QUEUE, batchSize: 10, fromBus: false, fromScheduler: true },
     timeoutSeconds: 10,
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
     dlq: { enabled: true, maxReceiveCount: 5 },
-    grants: ['table:readWrite'],
+    grants: ['table:readWrite', 'scheduler:create'],
   },
   {
     name: 'expiry-sweep',

@@ -3,13 +3,19 @@ import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { expiryMessageOf } from '../../shared/domain/expiries/ports.js';
 import { core } from '../../shared/runtime/core.js';
 import { approvalService } from '../../shared/runtime/services/approvals.js';
+import { invoiceCollectionService } from '../../shared/runtime/services/invoice-collection.js';
 import { transferService } from '../../shared/runtime/services/transfers.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
 let transfers: ReturnType<typeof transferService> | undefined;
+let collection: ReturnType<typeof invoiceCollectionService> | undefined;
 
 /** Each kind's conditional state change: `not-due` puts the message back for later. */
 async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>): Promise<string> {
+  if (message.kind === 'invoiceSettlement' || message.kind === 'invoiceRecurring' || message.kind === 'invoiceRetry') {
+    collection ??= invoiceCollectionService(core());
+    return collection.expire(message);
+  }
   if (message.kind === 'clearing') {
     transfers ??= transferService(core());
     return transfers.releaseClearing(message.id);
@@ -21,7 +27,7 @@ async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>):
 /**
  * Queue worker, declared in shared/workers.ts (SQS fed by EventBridge Scheduler's one-time schedules
  * in AWS; the in-process queue and scheduler locally): each message names what expires (a pending approval, the clearing of
- * an ACH deposit). The expiry is a conditional state change: a message received twice, or naming an
+ * an ACH deposit, an invoice's bank debit settling, a recurring charge's run, a charge's retry). The expiry is a conditional state change: a message received twice, or naming an
  * approval decided meanwhile, changes nothing. A message that arrives before its expiry is reported failed and received again
  * after the visibility timeout.
  */

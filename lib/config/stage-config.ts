@@ -40,13 +40,42 @@ export interface StageConfig {
   readonly throttle: { readonly burstLimit: number; readonly rateLimit: number };
   /** Environment variables every function of the stage gets (the table name is bound separately). */
   readonly environment: Readonly<Record<string, string>>;
+  /**
+   * The stage's custom domain as an origin (`https://pay.example.com`), when it has one: then every
+   * function's PUBLIC_BASE_URL (the start of the hosted page links the service hands out) is this
+   * rather than the HTTP API's endpoint. The domain itself (certificate, API Gateway domain name and
+   * API mapping, or a CDN) is set up outside this app. From `-c publicBaseUrl=<origin>`.
+   */
+  readonly publicBaseUrl?: string;
+}
+
+export interface StageOptions {
+  /** The stage's custom domain (StageConfig.publicBaseUrl). */
+  readonly publicBaseUrl?: string;
+}
+
+/**
+ * A custom domain as every function will use it: an https origin (no path, query, fragment or
+ * credentials), without the trailing `/`, so `${publicBaseUrl}/hosted/...` is the page's address.
+ */
+export function publicBaseUrlOf(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`invalid publicBaseUrl "${value}": expected an https origin such as https://pay.example.com`);
+  }
+  if (url.protocol !== 'https:' || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new Error(`invalid publicBaseUrl "${value}": expected an https origin (no path, query or fragment)`);
+  }
+  return url.origin;
 }
 
 export function isProductionStage(name: string): boolean {
   return PRODUCTION_STAGES.includes(name);
 }
 
-export function stageConfig(name: string = DEFAULT_STAGE): StageConfig {
+export function stageConfig(name: string = DEFAULT_STAGE, options: StageOptions = {}): StageConfig {
   if (!STAGE_NAME_PATTERN.test(name)) {
     throw new Error(`invalid stage name "${name}": expected ${STAGE_NAME_PATTERN.source}`);
   }
@@ -63,7 +92,18 @@ export function stageConfig(name: string = DEFAULT_STAGE): StageConfig {
     environment: {
       [ENV.stage]: name,
     },
+    ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: publicBaseUrlOf(options.publicBaseUrl) }),
   };
+}
+
+/**
+ * The stage as its functions are built: its environment plus PUBLIC_BASE_URL (the endpoint stack's
+ * `publicBaseUrl`: the custom domain, or the HTTP API's endpoint), so every function of every stack
+ * builds the same hosted page links (API groups, hosted pages, MCP tools, workers that present
+ * invoices).
+ */
+export function withPublicBaseUrl(stage: StageConfig, publicBaseUrl: string): StageConfig {
+  return { ...stage, environment: { ...stage.environment, [ENV.publicBaseUrl]: publicBaseUrl } };
 }
 
 /** `Allowance-<stage>-<part>`, e.g. `Allowance-dev-Data`. */

@@ -1,5 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod, HttpRoute, HttpRouteKey, HttpStage, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Construct } from 'constructs';
 import {
@@ -11,7 +11,6 @@ import {
   routeKeyOf,
   type FunctionGroup,
 } from '../../shared/http/routes.js';
-import { ENV } from '../../shared/config/env-names.js';
 import { HOSTED_FUNCTION } from '../../shared/hosted/function.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { bindGrants, type GrantResources } from '../constructs/grants.js';
@@ -25,6 +24,8 @@ export interface ApiStackProps extends StackProps {
    * into stack exports).
    */
   readonly resources: GrantResources;
+  /** The HTTP API itself (endpoint stack: every function of the stage is told its address). */
+  readonly api: HttpApi;
 }
 
 /** Construct ids may not contain `/`; the route key is unique, so a readable variant of it is too. */
@@ -44,21 +45,13 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { stage, resources } = props;
-
-    this.api = new HttpApi(this, 'HttpApi', {
-      apiName: `allowance-${stage.name}`,
-      description: `Allowance API (${stage.name})`,
-      // The stage is created below so it can carry throttling defaults.
-      createDefaultStage: false,
-    });
+    this.api = props.api;
 
     const functions = new Map<FunctionGroup, ServiceFunction>();
     for (const group of FUNCTION_GROUPS) {
       const fn = new ServiceFunction(this, `Fn-${group}`, { group, stage });
       // The table every HTTP function has, and what the group declares in the catalog.
       bindGrants(fn, grantsOf(group), resources);
-      // Links to hosted pages (payment-method setup, invoices) start with the API's endpoint.
-      fn.function.addEnvironment(ENV.publicBaseUrl, this.api.apiEndpoint);
       functions.set(group, fn);
     }
     this.functions = functions;
@@ -92,14 +85,13 @@ export class ApiStack extends Stack {
     }
 
     // The hosted pages: one function for every page and asset, on the API's own origin (the URLs
-    // the API returns start with its endpoint), with the grants of the groups whose public operations it calls.
+    // the API returns start with PUBLIC_BASE_URL, the stage's environment), with the grants of the groups whose public operations it calls.
     const hosted = new ServiceFunction(this, `Fn-${HOSTED_FUNCTION.name}`, {
       group: HOSTED_FUNCTION.name,
       stage,
       timeoutSeconds: HOSTED_FUNCTION.timeoutS,
     });
     bindGrants(hosted, HOSTED_GRANTS, resources);
-    hosted.function.addEnvironment(ENV.publicBaseUrl, this.api.apiEndpoint);
     this.hostedFunction = hosted;
     new HttpRoute(this, routeConstructId(`ANY ${HOSTED_FUNCTION.routePath}`), {
       httpApi: this.api,

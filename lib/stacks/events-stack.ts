@@ -37,6 +37,9 @@ export interface EventsStackProps extends StackProps {
 }
 
 /** What one entry of the workers table became. */
+/** Bound after the expiry schedules exist (they are made from the workers). */
+const SCHEDULER_CREATE = 'scheduler:create' as const;
+
 export interface DeployedWorker {
   readonly definition: WorkerDefinition;
   readonly function: ServiceFunction;
@@ -125,6 +128,12 @@ export class EventsStack extends Stack {
         }),
       );
       this.expiryScheduling = { group, role, queue: target.queue };
+      // Workers that schedule expiries themselves (the expiry worker's recurring charges and retries):
+      // bound now that the schedules exist (addWorker leaves this one grant out).
+      for (const worker of workers.values()) {
+        if (worker.definition.grants.includes(SCHEDULER_CREATE))
+          bindWorkerGrants(worker.function, [SCHEDULER_CREATE], { table, expiryScheduling: this.expiryScheduling });
+      }
     }
   }
 
@@ -169,7 +178,11 @@ export class EventsStack extends Stack {
           })
         : undefined;
     const resources: GrantResources = { ...shared, ...(queue ? { queue } : {}), ...(dlq ? { dlq } : {}) };
-    bindWorkerGrants(fn, definition.grants, resources);
+    bindWorkerGrants(
+      fn,
+      definition.grants.filter((grant) => grant !== SCHEDULER_CREATE),
+      resources,
+    );
 
     switch (trigger.kind) {
       case 'schedule': {

@@ -1,9 +1,10 @@
 import { Tags, type Environment } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { stackNameOf, type StageConfig } from '../config/stage-config.js';
+import { stackNameOf, withPublicBaseUrl, type StageConfig } from '../config/stage-config.js';
 import { ApiStack } from './api-stack.js';
 import { CardNetworkStack } from './card-network-stack.js';
 import { DataStack } from './data-stack.js';
+import { EndpointStack } from './endpoint-stack.js';
 import { EventsStack } from './events-stack.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../shared/workers.js';
 import type { GrantResources } from '../constructs/grants.js';
@@ -12,6 +13,7 @@ import { WorkflowsStack } from './workflows-stack.js';
 
 export interface StageStacks {
   readonly data: DataStack;
+  readonly endpoint: EndpointStack;
   readonly api: ApiStack;
   readonly events: EventsStack;
   readonly mcp: McpStack;
@@ -24,13 +26,22 @@ export interface StageStacks {
  * tests check exactly what gets deployed.
  */
 export function createStageStacks(scope: Construct, stage: StageConfig, env?: Environment): StageStacks {
-  const common = { stage, ...(env ? { env } : {}) };
   const data = new DataStack(scope, stackNameOf(stage, 'Data'), {
-    ...common,
+    stage,
+    ...(env ? { env } : {}),
     stackName: stackNameOf(stage, 'Data'),
     description: `Allowance ${stage.name}: ledger table, data key and webhook encryption key`,
     terminationProtection: stage.production,
   });
+  // The HTTP API first: every function below is told its address (or the custom domain's) as
+  // PUBLIC_BASE_URL, the start of the hosted page links (API groups, hosted pages, MCP tools, workers).
+  const endpoint = new EndpointStack(scope, stackNameOf(stage, 'Endpoint'), {
+    stage,
+    ...(env ? { env } : {}),
+    stackName: stackNameOf(stage, 'Endpoint'),
+    description: `Allowance ${stage.name}: the HTTP API's endpoint (routes and functions are in the API stack)`,
+  });
+  const common = { stage: withPublicBaseUrl(stage, endpoint.publicBaseUrl), ...(env ? { env } : {}) };
   const events = new EventsStack(scope, stackNameOf(stage, 'Events'), {
     ...common,
     stackName: stackNameOf(stage, 'Events'),
@@ -72,6 +83,7 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     stackName: stackNameOf(stage, 'Api'),
     description: `Allowance ${stage.name}: HTTP API and functions`,
     resources: { ...resources, mcpToken: mcp.token },
+    api: endpoint.api,
   });
   // The issuing processor's real-time authorization requests (functions/card-network behind a function URL).
   const cardNetwork = new CardNetworkStack(scope, stackNameOf(stage, 'CardNetwork'), {
@@ -80,9 +92,9 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     description: `Allowance ${stage.name}: the card network endpoint (signed authorization requests of the issuing processor)`,
     table: data.table,
   });
-  for (const stack of [data, api, events, mcp, workflows, cardNetwork]) {
+  for (const stack of [data, endpoint, api, events, mcp, workflows, cardNetwork]) {
     Tags.of(stack).add('service', 'allowance');
     Tags.of(stack).add('stage', stage.name);
   }
-  return { data, api, events, mcp, workflows, cardNetwork };
+  return { data, endpoint, api, events, mcp, workflows, cardNetwork };
 }

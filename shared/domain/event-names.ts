@@ -3,6 +3,7 @@ import { APPROVAL_EVENTS } from './approvals/approval-events.js';
 import { CARD_EVENTS } from './cards/card-events.js';
 import { CUSTOMER_EVENTS } from './customers/customer-events.js';
 import { INVOICE_EVENTS } from './invoices/invoice-events.js';
+import { INVOICE_COLLECTION_EVENTS } from './invoices/invoice-collection-events.js';
 import { ORGANIZATION_EVENTS } from './organizations/organization-events.js';
 import { PAYMENT_EVENTS } from './payments/payment-events.js';
 import { TRANSFER_EVENTS } from './transfers/transfer-events.js';
@@ -27,6 +28,7 @@ export const EVENT_DECLARATIONS = {
   ...WEBHOOK_EVENTS,
   ...CUSTOMER_EVENTS,
   ...INVOICE_EVENTS,
+  ...INVOICE_COLLECTION_EVENTS,
 } as const;
 
 export type EmittedEventName = Extract<keyof typeof EVENT_DECLARATIONS, string>;
@@ -53,8 +55,6 @@ export const RESERVED_EVENT_NAMES = [
   'payment_link.settled',
   'payment_link.expired',
   'payment_link.cancelled',
-  'invoice.uncollectible',
-  'invoice.usdc_unmatched',
   // decisions.md section 8: beyond the spec
   'dispute.created',
   'dispute.responded',

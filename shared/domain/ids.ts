@@ -20,6 +20,7 @@ export const ID_PREFIX = {
   authorization: 'auth_',
   invoice: 'inv_',
   paymentMethod: 'pm_',
+  usdcReceipt: 'ucr_',
   webhook: 'whk_',
   event: 'evt_',
   delivery: 'dlv_',

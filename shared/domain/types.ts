@@ -127,6 +127,8 @@ export interface Transaction {
   reversedBy?: string;
   failureCode?: string;
   requestedByKeyId?: string;
+  /** The invoice this payment pays (`POST /v1/invoices/pay/{slug}/wallet`; payments/payment-rider.ts). */
+  invoiceId?: string;
   createdAt: string;
   postedAt?: string;
 }

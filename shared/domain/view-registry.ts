@@ -9,6 +9,7 @@ import * as cards from './cards/card-view.js';
 import * as compliance from './compliance/compliance-view.js';
 import * as customers from './customers/customer-view.js';
 import * as events from './events/event-view.js';
+import * as invoiceCollection from './invoices/invoice-collection-view.js';
 import * as invoices from './invoices/invoice-view.js';
 import * as merchants from './merchants/merchant-view.js';
 import * as organizations from './organizations/organization-view.js';
@@ -38,6 +39,7 @@ export const VIEW_MODULES = {
   customers,
   events,
   invoices,
+  invoiceCollection,
   merchants,
   organizations,
   payments,

@@ -53,5 +53,7 @@ button[disabled]{opacity:0.7;cursor:progress}
 .mono{font-family:ui-monospace,"Liberation Mono",Menlo,monospace;overflow-wrap:anywhere}
 caption{text-align:left}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+dl.facts+p{margin-top:0.75rem}
+@media (max-width:30rem){.card{padding:0.875rem 0.75rem}th,td{padding:0.5rem 0.125rem;font-size:0.9375rem}th.num,td.num{white-space:normal}}
 footer{max-width:40rem;margin:0 auto;padding:0 1rem 2rem;color:#4a4f57;font-size:0.875rem}
 `;

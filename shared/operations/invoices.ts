@@ -8,9 +8,14 @@ import { HINTS, defineGroup, operation } from './define.js';
 import { amount, describe, idempotencyKey, paymentDescription, text, walletId } from './fields.js';
 import { invoiceFields } from './invoice-fields.js';
 import { paymentMethodInput } from './payment-method-fields.js';
+import {
+  INVOICE_COLLECTION_OPERATIONS,
+  recurringField,
+  type InvoiceCollectionServices,
+} from './invoice-collection-operations.js';
 import { listOperation } from './list.js';
 
-export interface InvoicesServices {
+export interface InvoicesServices extends InvoiceCollectionServices {
   invoices: InvoiceService;
 }
 
@@ -25,7 +30,8 @@ const slugParam = { slug: "The invoice's public slug (from its `hostedUrl`)." };
  * invoices only. The `pay/{slug}` operations are public (no key, rate limited per IP): the hosted
  * pages call them.
  */
-export const INVOICES = defineGroup<InvoicesServices>()('invoices', {}, [
+// Recurring charges, retries and bank debits schedule their next step (one-time expiry schedules).
+export const INVOICES = defineGroup<InvoicesServices>()('invoices', { grants: ['scheduler:create'] }, [
   op({
     name: 'createInvoice',
     summary: 'Create an invoice',
@@ -93,7 +99,11 @@ export const INVOICES = defineGroup<InvoicesServices>()('invoices', {}, [
     mcp: { tool: 'get_invoice', hints: HINTS.read },
     output: 'invoiceView',
     errors: ['INVOICE_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.invoices.get(auth, params.id!),
+    run: async ({ services, auth, params }) => {
+      const invoice = await services.invoices.get(auth, params.id!);
+      const recurring = await services.invoiceCollection.recurringOf(invoice.id);
+      return recurring ? { ...invoice, recurring } : invoice;
+    },
     present: presentInvoice,
   }),
   op({
@@ -184,6 +194,7 @@ export const INVOICES = defineGroup<InvoicesServices>()('invoices', {}, [
         paymentMethodId: z.optional(
           text(128, "A saved method of the customer (`pm_...`); default: the customer's default method.", { min: 1 }),
         ),
+        recurring: recurringField(),
         idempotencyKey: idempotencyKey(),
       }),
     output: 'invoiceView',
@@ -199,17 +210,19 @@ export const INVOICES = defineGroup<InvoicesServices>()('invoices', {}, [
       'ENVIRONMENT_MISMATCH',
     ],
     run: ({ services, auth, audit, body, idempotencyKey: key }) =>
-      services.invoices.charge(
-        auth,
-        audit,
-        {
-          walletId: body.walletId,
-          customerId: body.customerId,
-          amount: body.amount,
-          description: body.description,
-          paymentMethodId: body.paymentMethodId,
-        },
-        key,
+      services.invoiceCollection.chargeCollected(body.recurring, body.paymentMethodId, () =>
+        services.invoices.charge(
+          auth,
+          audit,
+          {
+            walletId: body.walletId,
+            customerId: body.customerId,
+            amount: body.amount,
+            description: body.description,
+            paymentMethodId: body.paymentMethodId,
+          },
+          key,
+        ),
       ),
   }),
   op({
@@ -254,4 +267,5 @@ export const INVOICES = defineGroup<InvoicesServices>()('invoices', {}, [
     run: ({ services, auth, audit, params, body }) => services.invoices.payBySlug(auth, audit, params.slug!, body),
     present: presentPayableInvoice,
   }),
+  ...INVOICE_COLLECTION_OPERATIONS,
 ]);

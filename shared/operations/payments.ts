@@ -22,9 +22,10 @@ import {
   MAX_NAME_LENGTH,
   MAX_PAYMENT_DESCRIPTION_LENGTH,
 } from './fields.js';
+import { payInvoiceFromWallet, type InvoiceWalletPaymentServices } from './invoice-wallet-payment.js';
 import { listOperation } from './list.js';
 
-export interface PaymentsServices {
+export interface PaymentsServices extends InvoiceWalletPaymentServices {
   payments: PaymentService;
   merchants: MerchantService;
 }
@@ -195,6 +196,7 @@ export const PAYMENTS = defineGroup<PaymentsServices>()(
       run: ({ services, auth, audit, params, idempotencyKey }) =>
         services.payments.reverse(auth, audit, params.id!, idempotencyKey),
     }),
+    payInvoiceFromWallet,
     op({
       name: 'putMerchantProfile',
       summary: 'Register a merchant profile',

@@ -5,6 +5,7 @@ import { approvalWriters } from './writers/approval-writers.js';
 import { paymentWriters } from './writers/payment-writers.js';
 import { postingWriters } from './writers/posting-writers.js';
 import { auditWriters } from './writers/audit-writers.js';
+import { riderWriters } from './writers/invoice-writers.js';
 import { APPROVAL_ENTITY, approvalCodec, approvalKeys, PENDING_APPROVALS_INDEX } from './entities/approval.js';
 import { createTransactionReader } from './payment-store.js';
 import { createQueries, equalityFilter } from './queries.js';
@@ -17,7 +18,13 @@ export function createApprovalStore(table: TableContext): ApprovalStore {
   return {
     ...createTransactionReader(table),
     ...createWalletSnapshotReader(table),
-    ...createCommitter(table, { ...approvalWriters, ...paymentWriters, ...postingWriters, ...auditWriters }),
+    ...createCommitter(table, {
+      ...approvalWriters,
+      ...paymentWriters,
+      ...postingWriters,
+      ...auditWriters,
+      ...riderWriters,
+    }),
     async getApproval(approvalId) {
       const item = await getItem(table, approvalKeys.primary(approvalId));
       return item ? approvalCodec.fromItem(item) : undefined;

@@ -6,6 +6,7 @@ import { postingWriters } from './writers/posting-writers.js';
 import { approvalWriters } from './writers/approval-writers.js';
 import { idempotencyWriters } from './writers/idempotency-writers.js';
 import { auditWriters } from './writers/audit-writers.js';
+import { riderWriters } from './writers/invoice-writers.js';
 import { merchantCodec, merchantKeys } from './entities/merchant.js';
 import { paymentListingCodec, paymentListingKeys } from './entities/payment-listing.js';
 import { journalCodec, transactionCodec, transactionKeys } from './entities/transaction.js';
@@ -63,6 +64,7 @@ export function createPaymentStore(table: TableContext): PaymentStore {
       ...approvalWriters,
       ...idempotencyWriters,
       ...auditWriters,
+      ...riderWriters,
     }),
     async readTogether(reads) {
       const keys: { slot?: ItemKey; wallet?: ItemKey; merchant?: ItemKey } = {

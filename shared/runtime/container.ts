@@ -11,8 +11,10 @@ import { cardService } from './services/cards.js';
 import { complianceService } from './services/compliance.js';
 import { customerService } from './services/customers.js';
 import { invoiceService } from './services/invoices.js';
+import { invoiceCollectionService } from './services/invoice-collection.js';
 import { eventService } from './services/events.js';
 import { merchantService } from './services/merchants.js';
+import { invoiceWalletPaymentService } from './services/invoice-wallet-payments.js';
 import { organizationService } from './services/organizations.js';
 import { paymentService } from './services/payments.js';
 import { policyService } from './services/policies.js';
@@ -47,8 +49,10 @@ const AREAS = {
   cards: cardService,
   customers: customerService,
   invoices: invoiceService,
+  invoiceCollection: invoiceCollectionService,
   webhooks: webhookService,
   events: eventService,
+  invoiceWalletPayments: invoiceWalletPaymentService,
 } satisfies Record<string, AreaBuilder>;
 
 /** The one signature of an area's builder: the core, and what a test replaces (at least its store). */

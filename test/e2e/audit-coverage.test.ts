@@ -5,6 +5,7 @@ import { ROUTES, routeKeyOf, type RouteDefinition } from '../../shared/http/rout
 import { fillPath } from '../../shared/operations/paths.js';
 import { auditPartition, type AuditItem } from '../fixtures/audit-reads.js';
 import { auditFactories, type AuditFactories } from '../fixtures/fresh-resources.js';
+import { invoiceSeed } from '../fixtures/invoice-seed.js';
 import { GOOD_CARD, KYB_BODY } from '../fixtures/organizations.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
 
@@ -275,6 +276,23 @@ const CASES: Record<string, Case> = {
       organizationId: org.organizationId,
     };
   },
+  // A payment: the payer's one entry is payment.created (the seller's invoice.pay is in its own log).
+  payInvoiceFromWallet: async (make, service) => {
+    const seller = await make.organization();
+    const payer = await make.organization();
+    await fundMain(service, payer);
+    const invoice = await invoiceSeed(service).finalized({
+      key: seller.key,
+      walletId: seller.mainWalletId,
+      total: '5.00',
+    });
+    return {
+      key: payer.key,
+      params: { slug: invoice.slug },
+      body: { walletId: payer.mainWalletId },
+      organizationId: payer.organizationId,
+    };
+  },
   ...CARD_CASES(),
   ...CUSTOMER_CASES(),
   ...INVOICE_CASES(),
@@ -365,6 +383,24 @@ function INVOICE_CASES(): Record<string, Case> {
     },
     createPayableInvoiceCheckout: bySlug(),
     payInvoice: bySlug(CARD),
+    createInvoiceUsdcDeposit: bySlug(),
+    createTestUsdcIncoming: async (make) => {
+      const org = await make.organization();
+      const address = `0x${randomBytes(20).toString('hex')}`;
+      return { key: org.key, body: { address, amount: '10.00' }, organizationId: org.organizationId };
+    },
+    cancelInvoiceRecurring: async (make, service) => {
+      const org = await make.organization();
+      const body = {
+        walletId: org.mainWalletId,
+        customerId: await customerOf(service, org.key, true),
+        amount: '12.00',
+        description: 'Audited subscription',
+        recurring: { interval: 'yearly' },
+      };
+      const first = await must(service.call('POST', '/v1/invoices/charge', { key: org.key, body }), 201);
+      return { key: org.key, params: { id: first.id as string }, organizationId: org.organizationId };
+    },
   };
 }
 

@@ -65,6 +65,8 @@ describe('a wallet-scoped key of another organization', () => {
       // The walk below reads every list and get with one key, hundreds of calls.
       RATE_LIMIT_PER_SECOND: '5000',
       RATE_LIMIT_PER_MINUTE: '100000',
+      // ... and the public routes (invoice and payment-method pages' operations) from one IP.
+      [ENV.publicRateLimitPerSecond]: '5000',
     });
     receiver = await startReceiver();
     a = await service.createOrganization('Paying org A');

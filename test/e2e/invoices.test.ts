@@ -183,7 +183,7 @@ describe('invoices', () => {
     error(
       await call('POST', '/v1/invoices/charge', {
         key: org.key,
-        body: { ...body, recurring: { interval: 'monthly' } },
+        body: { ...body, recurring: { interval: 'daily' } },
       }),
       400,
       'VALIDATION_ERROR',

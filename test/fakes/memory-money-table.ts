@@ -101,6 +101,7 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
         ...old,
         status: record.status,
         postedAt: record.postedAt!,
+        ...(record.legs ? { legs: record.legs } : {}),
         ...(record.audit ? { audit: record.audit } : {}),
       });
     }

@@ -194,6 +194,9 @@ describe('api stack: least-privilege IAM', () => {
       webhooks: ['queue:send', 'webhookKey:read'],
       'bank-accounts': ['dataKey:seal'],
       customers: ['dataKey:seal'],
+      // Schedules bank-debit settlements, recurring runs and charge retries (the expiry queue); charges a saved
+      // method by its processor token (not sealed) or tokenizes the checkout's input: no data key.
+      invoices: ['scheduler:create'],
       transfers: ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'],
       cards: ['dataKey:seal'],
       docs: [],

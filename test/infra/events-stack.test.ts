@@ -159,7 +159,8 @@ describe('workers table', () => {
       entry: 'functions/expiry/handler.ts',
       trigger: { kind: 'queue', queue: 'expiry', fromBus: false, fromScheduler: true },
       dlq: { enabled: true, maxReceiveCount: 5 },
-      grants: ['table:readWrite'],
+      // Recurring invoice charges and charge retries schedule their next run from the worker.
+      grants: ['table:readWrite', 'scheduler:create'],
     });
     expect(WORKERS.find((worker) => worker.name === 'expiry-sweep')).toMatchObject({
       entry: 'functions/expiry-sweep/handler.ts',
@@ -609,15 +610,24 @@ describe('events stack: one-time expiry schedules (EventBridge Scheduler)', () =
     expect(mcp).toHaveLength(2);
   });
 
-  it('gives no worker any scheduler or PassRole permission', () => {
+  it('gives only the workers declaring scheduler:create a scheduler or PassRole permission, and only on the expiry schedules', () => {
     for (const worker of EVENT_WORKERS) {
-      const actions = statementsOfRole(template, deployed(worker).function.function.role!).flatMap((statement) =>
-        asArray(statement.Action as string | string[]),
+      const statements = statementsOfRole(template, deployed(worker).function.function.role!);
+      const scheduling = statements.filter((statement) =>
+        asArray(statement.Action as string | string[]).some(
+          (action) => action.startsWith('scheduler:') || action.startsWith('iam:'),
+        ),
       );
-      expect(
-        actions.filter((action) => action.startsWith('scheduler:') || action.startsWith('iam:')),
-        worker.name,
-      ).toEqual([]);
+      if (worker.grants.includes('scheduler:create')) {
+        expect(scheduling, worker.name).toHaveLength(2);
+        for (const statement of scheduling)
+          expect(isExpirySchedulingStatement(statement), JSON.stringify(statement)).toBe(true);
+      } else {
+        expect(scheduling, worker.name).toEqual([]);
+      }
     }
+    expect(EVENT_WORKERS.filter((worker) => worker.grants.includes('scheduler:create')).map((w) => w.name)).toEqual([
+      'expiry',
+    ]);
   });
 });

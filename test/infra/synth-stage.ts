@@ -20,15 +20,22 @@ export interface SynthesizedStage extends StageStacks {
 }
 
 /** The stacks of a stage, as named by `stackNameOf`. */
-export type StackPart = 'Data' | 'Api' | 'Events' | 'Mcp' | 'Workflows' | 'CardNetwork';
+export type StackPart = 'Data' | 'Endpoint' | 'Api' | 'Events' | 'Mcp' | 'Workflows' | 'CardNetwork';
 
 /**
  * Builds one stage the way `bin/app.ts` does (environment-agnostic, no credentials). `bundle: false`
  * skips esbuild (CDK's `aws:cdk:bundling-stacks` context) for tests that only look at resources;
  * a list of stacks bundles only the functions of those (each test file bundles what it checks).
+ * `publicBaseUrl`: the stage's custom domain (`-c publicBaseUrl=...`).
  */
-export function synthStage(stageName: string, options: { bundle: boolean | readonly StackPart[] }): SynthesizedStage {
-  const stage = stageConfig(stageName);
+export function synthStage(
+  stageName: string,
+  options: { bundle: boolean | readonly StackPart[]; publicBaseUrl?: string },
+): SynthesizedStage {
+  const stage = stageConfig(
+    stageName,
+    options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl },
+  );
   const bundlingStacks =
     options.bundle === true
       ? undefined

@@ -11,6 +11,7 @@ import { authorizationView, cardRefundView, cardView } from '../../shared/domain
 import { customerView, paymentMethodView } from '../../shared/domain/customers/customer-view.js';
 import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
+import { usdcReceiptView } from '../../shared/domain/invoices/invoice-collection-view.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
 import { walletFundingView, walletView } from '../../shared/domain/wallets/wallet-view.js';
@@ -87,6 +88,8 @@ const PUBLIC_VIEW_OF: {
   'invoice.payment_failed': { view: invoiceView },
   'invoice.voided': { view: invoiceView },
   'invoice.refunded': { view: invoiceView },
+  'invoice.uncollectible': { view: invoiceView },
+  'invoice.usdc_unmatched': { view: usdcReceiptView },
 };
 
 /** Fields of `payload` (nested objects and arrays included) that `view` does not have. */

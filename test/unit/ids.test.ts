@@ -22,6 +22,7 @@ const EXPECTED_PREFIX: Record<IdKind, string> = {
   authorization: 'auth_',
   invoice: 'inv_',
   paymentMethod: 'pm_',
+  usdcReceipt: 'ucr_',
   webhook: 'whk_',
   event: 'evt_',
   delivery: 'dlv_',

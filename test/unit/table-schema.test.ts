@@ -188,6 +188,15 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
     slug: null,
     createdAt: AT,
   }),
+  USDC_RECEIPT: entities.collectionCodec.receiptItem({
+    id: 'ucr_1',
+    ...scope,
+    address: '0x0000000000000000000000000000000000000001',
+    amount: '1.00',
+    reason: 'unknown_address',
+    status: 'UNMATCHED',
+    receivedAt: AT,
+  }),
 };
 
 describe('table schema', () => {

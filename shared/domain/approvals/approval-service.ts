@@ -14,12 +14,19 @@ import { targetOf } from '../state-table.js';
 import type { Actor, RequestContext } from '../tenancy.js';
 import type { Approval, Page, PageRequest, Transaction } from '../types.js';
 import { paymentPosting } from '../payments/payment-posting.js';
+import { NO_RIDERS, type PaymentRider, type PaymentRiders } from '../payments/payment-rider.js';
 import { spendOf } from '../policies/spend.js';
 
 export const EXPIRY_BATCH_SIZE = 25;
 
-/** Human approval of queued payments (decisions.md section 3). */
-export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
+/**
+ * Human approval of queued payments (decisions.md section 3). `riders` finds what a queued payment
+ * pays besides its payee (an invoice: payments/payment-rider.ts) when it is approved.
+ */
+export function createApprovalService(
+  deps: ServiceDeps<ApprovalStore>,
+  { riders = NO_RIDERS }: { riders?: PaymentRiders } = {},
+) {
   const { store, clock, ids } = deps;
 
   async function get(ctx: RequestContext, approvalId: string): Promise<Approval> {
@@ -130,8 +137,13 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
     const queued = await store.getTransaction(approval.transactionId);
     if (!queued) throw new Error(`approval ${approval.id} has no transaction ${approval.transactionId}`);
     const posted: Transaction = { ...queued, status: 'POSTED', postedAt: at };
-    const snapshot = await store.getWalletSnapshot(approval.walletId);
+    const [snapshot, rider] = await Promise.all([store.getWalletSnapshot(approval.walletId), riderOf(queued)]);
     const { decided, changes } = decisionChanges(approval, 'approve', ctx.actor, note ? { note } : {}, at);
+    // What it pays can no longer be paid (an invoice paid otherwise or voided meanwhile): nothing
+    // posts and the approval ends FAILED with the rider's code, like a failed re-check of funds.
+    const refusal = rider?.refusal();
+    if (refusal instanceof ApiError) return fail(ctx.actor, action, approval, refusal.code, at, note);
+    if (refusal) throw refusal;
     try {
       const aliases = approval.payment.merchant ? [`merchant:${approval.payment.merchant}`] : [];
       const amount = new Big(queued.amount);
@@ -153,6 +165,7 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
           auditAction: action,
           spend: spendOf(approval.walletId, amount, now, periodLimits, counters),
         }),
+        ...(rider ? rider.changesOnPost(posted, ctx.actor) : []),
         eventChange(
           { ...scopeOf(ctx.principal), type: 'approval.approved', data: presentApproval(decided), createdAt: at },
           ids,
@@ -160,9 +173,25 @@ export function createApprovalService(deps: ServiceDeps<ApprovalStore>) {
       ]);
       return decided;
     } catch (error) {
-      if (!(error instanceof ApiError) || !QUEUED_POSTING_FAILURES.has(error.code)) throw error;
-      return fail(ctx.actor, action, approval, error.code, at, note);
+      if (!(error instanceof ApiError)) throw error;
+      if (QUEUED_POSTING_FAILURES.has(error.code) || (await riderLost(rider, error, approval.id)))
+        return fail(ctx.actor, action, approval, error.code, at, note);
+      throw error;
     }
+  }
+
+  const riderOf = (queued: Transaction): Promise<PaymentRider | undefined> =>
+    queued.invoiceId === undefined
+      ? Promise.resolve(undefined)
+      : riders.riderOf({ ...queued, invoiceId: queued.invoiceId });
+
+  /**
+   * A commit refused with INVALID_STATE while the approval is still PENDING: the rider's own
+   * condition failed (the invoice changed between its read and the commit), not the decision.
+   */
+  async function riderLost(rider: PaymentRider | undefined, error: ApiError, approvalId: string): Promise<boolean> {
+    if (!rider || error.code !== 'INVALID_STATE') return false;
+    return (await store.getApproval(approvalId))?.status === 'PENDING';
   }
 
   /** The approval could not post: it ends FAILED with the reason, and the payment FAILED (audited as the approval, with the FAILED status). */

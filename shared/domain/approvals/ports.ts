@@ -3,6 +3,7 @@ import type { ChangeCommitter } from '../change-committer.js';
 import type { PostingChange } from '../ledger/posting.js';
 import type { PaymentChange } from '../payments/ports.js';
 import type { TransactionReader } from '../payments/ports.js';
+import type { RiderChange } from '../payments/payment-rider.js';
 import type { Environment } from '../tenancy.js';
 import type { Approval, ApprovalStatus, Page, PageRequest } from '../types.js';
 import type { WalletSnapshotReader } from '../wallets/ports.js';
@@ -17,7 +18,7 @@ export interface ApprovalStore
   extends
     TransactionReader,
     WalletSnapshotReader,
-    ChangeCommitter<ApprovalChange | PaymentChange | PostingChange | AuditChange> {
+    ChangeCommitter<ApprovalChange | PaymentChange | PostingChange | AuditChange | RiderChange> {
   getApproval(approvalId: string): Promise<Approval | undefined>;
   listApprovals(
     organizationId: string,

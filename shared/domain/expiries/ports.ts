@@ -4,8 +4,12 @@
  * one message at its expiry; the `expiry` queue worker (shared/workers.ts) handles it with a
  * conditional state change, so a message received twice, late, or after a decision is harmless.
  */
-export const EXPIRY_KINDS = ['approval', 'clearing'] as const;
-/** `approval`: a pending approval's expiry; `clearing`: the end of an ACH deposit's clearing (a transfer id). */
+export const EXPIRY_KINDS = ['approval', 'clearing', 'invoiceSettlement', 'invoiceRecurring', 'invoiceRetry'] as const;
+/**
+ * `approval`: a pending approval's expiry; `clearing`: the end of an ACH deposit's clearing (a transfer id);
+ * `invoiceSettlement`: a bank debit of an invoice settles (an invoice id); `invoiceRecurring`: run n of a
+ * recurring charge (`<first invoice id>.<n>`); `invoiceRetry`: retry n of a declined charge (`<invoice id>.<n>`).
+ */
 export type ExpiryMessage = { readonly kind: (typeof EXPIRY_KINDS)[number]; readonly id: string };
 
 export interface ExpiryScheduler {

@@ -18,6 +18,8 @@ export interface InvoiceServiceDeps extends ServiceDeps<InvoiceStore> {
   /** The absolute URL of a hosted page path (config's public base URL). */
   hostedUrl: HostedUrl;
   log: Pick<Console, 'error'>;
+  /** After a bank debit was accepted (the collection schedules its ACH settlement: invoice-recurring.ts). */
+  onPendingPayment?: (invoice: Invoice) => Promise<void>;
 }
 
 /** The paths of the invoice's hosted pages (served by the hosted edge). */

@@ -190,7 +190,10 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
         auditOf(options.actor, invoice, action, at, { ...how, pending: true }),
         ...(options.answer ? [options.answer(pending)] : []),
       ]);
-      return elsewhere ?? pending;
+      // Recorded by another commit (a keyed retry's): that commit's request scheduled the settlement.
+      if (elsewhere) return elsewhere;
+      await deps.onPendingPayment?.(pending);
+      return pending;
     }
     const txn = ids('transaction');
     const { set, posting } = paidFields(invoice, method.type, result.processorChargeId, txn, at);

@@ -14,7 +14,8 @@ import type { Invoice } from './types.js';
  * - refund (`INVOICE_REFUND`): the wallet pays the whole total back to `acc_CUSTOMER_FUNDS` (the
  *   fees are not returned); INSUFFICIENT_FUNDS when its balance is short, WALLET_FROZEN when frozen.
  */
-type Head = Pick<Invoice, 'id' | 'organizationId' | 'environment' | 'walletId'>;
+type Head = Pick<Invoice, 'id' | 'organizationId' | 'environment' | 'walletId'> &
+  Pick<Partial<Invoice>, 'payerWalletId'>;
 
 function posting(
   invoice: Head,
@@ -61,15 +62,20 @@ export function invoicePayment(
 }
 
 export function invoiceRefund(invoice: Head, transactionId: string, total: Big, at: string): PostingChange {
+  // Paid from an Allowance wallet: the total goes back to that wallet (it lands even on a FROZEN
+  // one, as money owed to it), not to acc_CUSTOMER_FUNDS, which it never came from.
+  const to = invoice.payerWalletId;
   return posting(
     invoice,
     transactionId,
     'INVOICE_REFUND',
     [
       { account: walletAccount(invoice.walletId), amount: total.times(-1) },
-      { account: systemAccount(SYSTEM_ACCOUNTS.customerFunds), amount: total },
+      to !== undefined
+        ? { account: walletAccount(to), amount: total, settlesHold: true }
+        : { account: systemAccount(SYSTEM_ACCOUNTS.customerFunds), amount: total },
     ],
     at,
-    { from: invoice.walletId, to: SYSTEM_ACCOUNTS.customerFunds, amount: formatAmount(total), fee: '0.00' },
+    { from: invoice.walletId, to: to ?? SYSTEM_ACCOUNTS.customerFunds, amount: formatAmount(total), fee: '0.00' },
   );
 }

@@ -17,10 +17,12 @@ import {
   usd,
   view,
 } from '../views.js';
+import type { RecurringSchedule } from './collection-ports.js';
+import { presentRecurringSchedule, recurringScheduleView } from './invoice-collection-view.js';
 import { INVOICE_PAYMENT_METHOD_TYPES, INVOICE_STATUSES, type Invoice, type PendingInvoicePayment } from './types.js';
 
 /** An invoice with the URLs built from its slug (the service adds them: config's public base URL). */
-export type PresentableInvoice = Invoice & { hostedUrl: string | null };
+export type PresentableInvoice = Invoice & { hostedUrl: string | null; recurring?: RecurringSchedule };
 
 /** A public invoice (by its slug): what the customer's pages show, with the merchant's and customer's names. */
 export type PayableInvoice = Invoice & {
@@ -101,6 +103,7 @@ export const invoiceView = /* @__PURE__ */ lazy(() =>
       fees: z.optional(invoiceFeesView),
       netAmount: z.optional(money('What the wallet was credited: total - fees.provider - fees.service.')),
       pendingPayment: z.optional(pendingInvoicePaymentView),
+      recurring: z.optional(recurringScheduleView),
       environment: environment(),
       createdAt: timestamp('When it was created.'),
       finalizedAt: z.optional(timestamp('When it was finalized.')),
@@ -220,6 +223,7 @@ export function presentInvoice(invoice: PresentableInvoice): z.output<typeof inv
     ...(invoice.fees ? { fees: { provider: invoice.fees.provider, service: invoice.fees.service } } : {}),
     ...(invoice.netAmount !== undefined ? { netAmount: invoice.netAmount } : {}),
     ...presentPending(invoice.pendingPayment),
+    ...(invoice.recurring ? { recurring: presentRecurringSchedule(invoice.recurring) } : {}),
     environment: invoice.environment,
     createdAt: invoice.createdAt,
     ...(invoice.finalizedAt ? { finalizedAt: invoice.finalizedAt } : {}),

@@ -89,6 +89,8 @@ export interface Invoice {
   processorChargeId?: string;
   /** The journal records of the payment and the refund. */
   paymentTransactionId?: string;
+  /** Paid from an Allowance wallet (invoice-wallet-payment.ts): that wallet, where a refund returns the total. */
+  payerWalletId?: string;
   refundTransactionId?: string;
   pendingPayment?: PendingInvoicePayment;
   declines?: InvoiceDeclines;

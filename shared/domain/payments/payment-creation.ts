@@ -21,6 +21,7 @@ import type { Approval, Transaction } from '../types.js';
 import type { PaymentLookups } from './payment-lookups.js';
 import { paymentPosting, queuedAnswer, replayOfPayment } from './payment-posting.js';
 import { presentPayment } from './payment-view.js';
+import type { PaymentRider } from './payment-rider.js';
 import type { PaymentStore } from './ports.js';
 
 export interface CreatePaymentInput {
@@ -29,6 +30,8 @@ export interface CreatePaymentInput {
   amount: unknown;
   description?: string | undefined;
   idempotencyKey?: string | undefined;
+  /** What the payment pays besides the payee (an invoice): its fee and its changes (payment-rider.ts). */
+  rider?: PaymentRider | undefined;
 }
 
 /**
@@ -77,6 +80,7 @@ export function createPaymentCreation(
       amount: amountText,
       description: input.description,
       scope: ctx.principal.walletId ?? 'organization',
+      ...(input.rider ? { invoiceId: input.rider.invoiceId } : {}),
     });
     const claim =
       input.idempotencyKey === undefined ? undefined : await claimOf(scope, input.idempotencyKey, fingerprint);
@@ -96,6 +100,8 @@ export function createPaymentCreation(
         execute: async (transactionId, keyClaim) => {
           if (input.from === input.to) throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
           const payer = assertAccessible(ctx.principal, snapshot?.wallet, input.from);
+          const refusal = input.rider?.refusal();
+          if (refusal) throw refusal;
           const payee = await read.payee;
           if (payee.wallet.id === payer.id)
             throw new ApiError('SELF_PAYMENT', 'A payment needs two different wallets.');
@@ -120,7 +126,7 @@ export function createPaymentCreation(
             to: payee.wallet.id,
             payeeOrganizationId: payee.wallet.organizationId,
             amount: amountText,
-            fee: '0.00',
+            fee: input.rider ? formatAmount(input.rider.fee) : '0.00',
             currency: 'USD',
             status: 'POSTED',
             createdAt,
@@ -128,6 +134,7 @@ export function createPaymentCreation(
             ...(input.description ? { description: input.description } : {}),
             ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
             ...(payee.merchant ? { merchant: payee.merchant } : {}),
+            ...(input.rider ? { invoiceId: input.rider.invoiceId } : {}),
           };
           const idempotency = keyClaim ? postingClaim(keyClaim) : undefined;
 
@@ -194,6 +201,7 @@ export function createPaymentCreation(
               spend: spendOf(payer.id, amount, now, decision.periodLimits, snapshot!.counters),
               ...(keyClaim ? { claim: keyClaim } : {}),
             }),
+            ...(input.rider ? input.rider.changesOnPost(posted, ctx.actor) : []),
           ]);
           return { status: 200, body: presentPayment(posted), replayed: false };
         },

@@ -3,9 +3,32 @@ import { presentPayment } from './payment-view.js';
 import type { AuditAction } from '../audit/actions.js';
 import { postingClaim, type IdempotentResponse, type KeyClaim } from '../idempotency/idempotency.js';
 import type { JournalRecord } from '../ledger/journal.js';
-import { transferLegs, walletAccount, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
+import {
+  SYSTEM_ACCOUNTS,
+  systemAccount,
+  transferLegs,
+  walletAccount,
+  type Leg,
+  type Posting,
+  type PostingChange,
+  type SpendCount,
+} from '../ledger/posting.js';
 import type { Actor } from '../tenancy.js';
 import type { Transaction } from '../types.js';
+
+/**
+ * The legs of a payment: the payer pays `amount`; the payee gets it less `fee`, which goes to
+ * acc_FEES (an invoice paid from a wallet, payment-rider.ts). Without a fee: two legs.
+ */
+export function paymentLegs(from: string, to: string, amount: Big, fee: Big = new Big(0)): Leg[] {
+  if (fee.lt(0) || fee.gte(amount)) throw new Error(`fee ${fee.toFixed()} is not below the amount ${amount.toFixed()}`);
+  if (fee.eq(0)) return transferLegs(walletAccount(from), walletAccount(to), amount);
+  return [
+    { account: walletAccount(from), amount: amount.times(-1) },
+    { account: walletAccount(to), amount: amount.minus(fee) },
+    { account: systemAccount(SYSTEM_ACCOUNTS.fees), amount: fee },
+  ];
+}
 
 /**
  * The posting of a payment (or of its reversal): balanced legs, its journal record carrying the
@@ -29,7 +52,8 @@ export function paymentPosting(args: {
     organizationId: t.organizationId,
     environment: t.environment,
     currency: 'USD',
-    legs: transferLegs(walletAccount(t.from), walletAccount(t.to), new Big(t.amount)),
+    // A payment's fee is withheld from the payee (an invoice paid from a wallet); a reversal has none.
+    legs: paymentLegs(t.from, t.to, new Big(t.amount), t.type === 'PAYMENT' ? new Big(t.fee) : new Big(0)),
     createdAt: t.createdAt,
     ...(t.description ? { description: t.description } : {}),
     attributes: { ...t },

@@ -54,6 +54,11 @@ export function createPaymentReversal(deps: ServiceDeps<PaymentStore>, { get }: 
             { status: original.status },
           );
         }
+        // It paid an invoice (payment-rider.ts): the invoice is PAID by it; giving it back is the invoice's refund.
+        if (original.invoiceId !== undefined)
+          throw new ApiError('REVERSAL_NOT_ALLOWED', 'This payment paid an invoice: refund the invoice instead.', {
+            invoiceId: original.invoiceId,
+          });
         const at = clock.now().toISOString();
         const reversal: Transaction = {
           id: reversalId,

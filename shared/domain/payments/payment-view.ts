@@ -46,7 +46,9 @@ export const paymentView = /* @__PURE__ */ lazy(() =>
       ),
       to: text("Receiving wallet id (`wal_...`); for a merchant payment, the merchant profile's wallet."),
       amount: money('Amount moved, always positive.'),
-      fee: money('Fee charged on top of the amount; "0.00" for wallet-to-wallet payments.'),
+      fee: money(
+        'Fee of the payment: "0.00" for wallet-to-wallet payments; for an invoice paid from a wallet (`invoiceId`), the service fee withheld from what the receiving wallet gets (it receives amount - fee).',
+      ),
       currency: usd(),
       status: enumOf(
         PAYMENT_STATUSES,
@@ -61,7 +63,11 @@ export const paymentView = /* @__PURE__ */ lazy(() =>
       reversalOf: nullableId('transaction', 'For a REVERSAL, the payment it reverses; null otherwise.'),
       reversedBy: nullableId('transaction', 'For a REVERSED payment, the REVERSAL that undid it; null otherwise.'),
       failureCode: nullableText(
-        'Why the payment did not post: INSUFFICIENT_FUNDS, WALLET_FROZEN, POLICY_DENIED (at approval time) or APPROVAL_EXPIRED; null otherwise.',
+        'Why the payment did not post: INSUFFICIENT_FUNDS, WALLET_FROZEN, POLICY_DENIED (at approval time), APPROVAL_EXPIRED, or INVALID_STATE (the invoice it pays was no longer FINALIZED when approved); null otherwise.',
+      ),
+      invoiceId: nullableId(
+        'invoice',
+        'The invoice this payment pays (`POST /v1/invoices/pay/{slug}/wallet`), or null for any other payment.',
       ),
       createdAt: timestamp('When the payment was requested.'),
       postedAt: nullableTimestamp('When the money moved, or null while it has not.'),
@@ -84,6 +90,7 @@ export const paymentView = /* @__PURE__ */ lazy(() =>
       reversalOf: null,
       reversedBy: null,
       failureCode: null,
+      invoiceId: null,
       createdAt: '2026-03-14T10:02:11.412Z',
       postedAt: '2026-03-14T10:02:11.412Z',
     },
@@ -110,6 +117,7 @@ export function presentPayment(transaction: Transaction): PaymentView {
     reversalOf: transaction.reversalOf ?? null,
     reversedBy: transaction.reversedBy ?? null,
     failureCode: transaction.failureCode ?? null,
+    invoiceId: transaction.invoiceId ?? null,
     createdAt: transaction.createdAt,
     postedAt: transaction.postedAt ?? null,
   };

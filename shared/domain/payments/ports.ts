@@ -6,6 +6,7 @@ import type { MerchantReader } from '../merchants/ports.js';
 import type { Environment } from '../tenancy.js';
 import type { MerchantProfile, Page, PageRequest, PaymentStatus, Transaction, Wallet } from '../types.js';
 import type { WalletReader, WalletSnapshotReader } from '../wallets/ports.js';
+import type { RiderChange } from './payment-rider.js';
 import type { TransactionTrigger } from './transaction-states.js';
 
 export type PaymentChange =
@@ -54,7 +55,7 @@ export interface PaymentReadResult {
 export interface PaymentStore
   extends WalletReader, WalletSnapshotReader, MerchantReader, TransactionReader, IdempotencyStore {
   commit: (
-    changes: (PaymentChange | PostingChange | ApprovalChange | IdempotencyChange | AuditChange)[],
+    changes: (PaymentChange | PostingChange | ApprovalChange | IdempotencyChange | AuditChange | RiderChange)[],
   ) => Promise<void>;
   /** The items named, with one consistent read (a batch read when there are several). */
   readTogether(reads: PaymentReads): Promise<PaymentReadResult>;

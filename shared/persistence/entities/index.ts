@@ -23,3 +23,4 @@ export * from './cardholder.js';
 export * from './card-authorization.js';
 export * from './customer.js';
 export * from './invoice.js';
+export * from './invoice-collection.js';

@@ -5,6 +5,7 @@ import { auditWriters } from './audit-writers.js';
 import { bankAccountWriters } from './bank-account-writers.js';
 import { cardWriters } from './card-writers.js';
 import { customerWriters } from './customer-writers.js';
+import { invoiceCollectionWriters } from './invoice-collection-writers.js';
 import { invoiceWriters } from './invoice-writers.js';
 import { idempotencyWriters } from './idempotency-writers.js';
 import { merchantWriters } from './merchant-writers.js';
@@ -39,6 +40,7 @@ const AREA_WRITERS = [
   cardWriters,
   customerWriters,
   invoiceWriters,
+  invoiceCollectionWriters,
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */

@@ -112,3 +112,11 @@ export const invoiceWriters: ChangeWriters<InvoiceChange> = {
     ),
   ],
 };
+
+/**
+ * The invoice change a payment's rider commits with its posting (shared/domain/payments/payment-rider.ts):
+ * the payment and approval stores write it with the invoice's own writer and condition.
+ */
+export const riderWriters: ChangeWriters<Extract<InvoiceChange, { type: 'transitionInvoice' }>> = {
+  transitionInvoice: invoiceWriters.transitionInvoice,
+};

@@ -78,10 +78,12 @@ function journalWrite(tableName: string, posting: Posting): TransactWrite {
     );
   }
   // An approved payment: its QUEUED record becomes the posted one (TRANSACTION_STATES 'post'), and
-  // carries from now on what its audit entry says (projected once it posts).
+  // carries from now on what its audit entry says (projected once it posts), and its legs when
+  // they are not the plain pair (a fee withheld from the payee: an invoice paid from a wallet).
   const item = journalCodec.toItem(record);
   const { sets, names, values } = setFields(
     {
+      ...(item.legs !== undefined ? { legs: item.legs } : {}),
       status: record.status,
       postedAt: record.postedAt,
       auditAction: item.auditAction,

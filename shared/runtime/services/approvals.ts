@@ -2,10 +2,11 @@ import { createApprovalService, type ApprovalService } from '../../domain/approv
 import type { ApprovalStore } from '../../domain/approvals/ports.js';
 import { createApprovalStore } from '../../persistence/approval-store.js';
 import type { Core } from '../core.js';
+import { invoicePaymentRiders } from './invoice-wallet-payments.js';
 
 export function approvalService(
   core: Core,
   { store = createApprovalStore(core.table) }: { store?: ApprovalStore } = {},
 ): ApprovalService {
-  return createApprovalService({ ...core.deps, store });
+  return createApprovalService({ ...core.deps, store }, { riders: invoicePaymentRiders(core) });
 }

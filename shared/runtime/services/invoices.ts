@@ -4,12 +4,14 @@ import type { InvoiceParties, InvoiceStore } from '../../domain/invoices/ports.j
 import type { PaymentProcessor } from '../../domain/payment-methods/processor.js';
 import { createCustomerStore } from '../../persistence/customer-store.js';
 import { createInvoiceStore } from '../../persistence/invoice-store.js';
+import { invoiceSettlementScheduler } from '../../domain/invoices/invoice-recurring.js';
 import type { Core } from '../core.js';
+import { expiryScheduler } from '../expiries.js';
 import { paymentProcessor } from '../processor.js';
 import { customerService } from './customers.js';
 
 /** What invoices ask of the customers area: its service's visibility rules and paymentMethodForCharge, its reader. */
-function invoiceParties(core: Core, processor: PaymentProcessor): InvoiceParties {
+export function invoiceParties(core: Core, processor: PaymentProcessor): InvoiceParties {
   const store = createCustomerStore(core.table);
   const customers = customerService(core, { store, processor });
   return {
@@ -39,5 +41,6 @@ export function invoiceService(
     processor,
     hostedUrl: (path) => hostedUrl(core.config, path),
     log: console,
+    onPendingPayment: invoiceSettlementScheduler(expiryScheduler(core), core.deps.timeScale),
   });
 }

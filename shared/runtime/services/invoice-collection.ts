@@ -1,0 +1,60 @@
+import { hostedUrl } from '../../config/hosted-urls.js';
+import type { ExpiryScheduler } from '../../domain/expiries/ports.js';
+import type { InvoiceCollectionStore } from '../../domain/invoices/collection-ports.js';
+import {
+  createInvoiceCollectionService,
+  type InvoiceCollectionService,
+} from '../../domain/invoices/invoice-collection.js';
+import { invoiceKernel, type InvoiceServiceDeps } from '../../domain/invoices/invoice-kernel.js';
+import { invoiceLifecycle } from '../../domain/invoices/invoice-lifecycle.js';
+import { invoicePayments } from '../../domain/invoices/invoice-payments.js';
+import { invoiceSettlementScheduler } from '../../domain/invoices/invoice-recurring.js';
+import { AUDIT } from '../../domain/audit/actions.js';
+import type { PaymentProcessor } from '../../domain/payment-methods/processor.js';
+import { createInvoiceCollectionStore } from '../../persistence/invoice-collection-store.js';
+import type { Core } from '../core.js';
+import { expiryScheduler } from '../expiries.js';
+import { paymentProcessor } from '../processor.js';
+import { invoiceParties } from './invoices.js';
+
+/**
+ * The collection's builder: the invoice service's own parts (kernel, lifecycle, payments) over the
+ * collection's store (the invoice store with the collection's items), passed as the seams.
+ */
+export function invoiceCollectionService(
+  core: Core,
+  overrides: { store?: InvoiceCollectionStore; processor?: PaymentProcessor; expiries?: ExpiryScheduler } = {},
+): InvoiceCollectionService {
+  const processor = overrides.processor ?? paymentProcessor(core);
+  const expiries = overrides.expiries ?? expiryScheduler(core);
+  const store = overrides.store ?? createInvoiceCollectionStore(core.table);
+  const parties = invoiceParties(core, processor);
+  const deps: InvoiceServiceDeps = {
+    ...core.deps,
+    store,
+    parties,
+    processor,
+    hostedUrl: (path) => hostedUrl(core.config, path),
+    log: console,
+    onPendingPayment: invoiceSettlementScheduler(expiries, core.deps.timeScale),
+  };
+  const kernel = invoiceKernel(deps);
+  const lifecycle = invoiceLifecycle(deps, kernel);
+  const payments = invoicePayments(deps, kernel);
+  return createInvoiceCollectionService(
+    { ...core.deps, store, expiries, parties, log: console },
+    {
+      withUrl: kernel.withUrl,
+      auditOf: kernel.auditOf,
+      eventOf: kernel.eventOf,
+      load: kernel.load,
+      chargeInvoice: payments.chargeInvoice,
+      settlePendingPayment: payments.settlePendingPayment,
+      async createFinalized(ctx, input) {
+        const draft = await lifecycle.create(ctx, AUDIT.invoice.create, input);
+        const finalized = await lifecycle.finalize(ctx, AUDIT.invoice.finalize, draft.id);
+        return (await store.getInvoice(finalized.id)) ?? draft;
+      },
+    },
+  );
+}
