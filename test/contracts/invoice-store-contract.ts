@@ -239,6 +239,31 @@ export function describeInvoiceStoreContract(name: string, makeStore: () => Prom
       expect(paid?.pendingPayment).toBeUndefined();
     });
 
+    it('counts declines conditioned on the count read: a stale count is CONCURRENT_UPDATE', async () => {
+      const { store, wallet } = await oneWallet();
+      const invoice = invoiceOf(wallet, 1);
+      await finalized(store, invoice, 1);
+      const decline = (count: number, previousCount: number) =>
+        store.commit([
+          { type: 'recordInvoiceDecline', invoiceId: invoice.id, declines: { count, since: at(40) }, previousCount },
+        ]);
+      await decline(1, 0);
+      await expect(decline(1, 0)).rejects.toMatchObject(refusal('CONCURRENT_UPDATE'));
+      await decline(2, 1);
+      await expect(decline(2, 1)).rejects.toMatchObject(refusal('CONCURRENT_UPDATE'));
+      expect((await store.getInvoice(invoice.id))?.declines).toEqual({ count: 2, since: at(40) });
+      await expect(
+        store.commit([
+          {
+            type: 'recordInvoiceDecline',
+            invoiceId: newId('invoice'),
+            declines: { count: 1, since: at(40) },
+            previousCount: 0,
+          },
+        ]),
+      ).rejects.toMatchObject(refusal('INVOICE_NOT_FOUND'));
+    });
+
     it('clears a failed bank debit (the invoice stays FINALIZED and payable), then voids it', async () => {
       const { store, wallet } = await oneWallet();
       const invoice = invoiceOf(wallet, 1);

@@ -10,6 +10,7 @@ const INVOICE_CHANGES: readonly string[] = [
   'transitionInvoice',
   'startInvoicePendingPayment',
   'clearInvoicePendingPayment',
+  'recordInvoiceDecline',
 ] satisfies InvoiceChange['type'][];
 
 const refusal = (old: Invoice | undefined) => {
@@ -79,6 +80,15 @@ export function createMemoryInvoiceStore() {
           throw refusal(old);
         invoices.set(old.id, { ...old, pendingPayment: change.pendingPayment });
         return;
+      case 'recordInvoiceDecline': {
+        if (!old) throw refusal(old);
+        if ((old.declines?.count ?? 0) !== change.previousCount || (change.previousCount === 0 && old.declines))
+          throw new ApiError('CONCURRENT_UPDATE', 'Another payment of this invoice was declined meanwhile; retry.', {
+            retryAfter: 1,
+          });
+        invoices.set(old.id, { ...old, declines: change.declines });
+        return;
+      }
       case 'clearInvoicePendingPayment': {
         if (!old) throw refusal(old);
         if (old.pendingPayment?.processorChargeId !== change.processorChargeId)

@@ -118,6 +118,14 @@ describe('sandbox processor: charge, settle, refund', () => {
     expect(await processor.settle(bad.processorChargeId)).toBe('failed');
   });
 
+  it('gives back a pending bank debit (one whose recording lost)', async () => {
+    const debit = await charge((await processor.tokenize(bank())).processorToken);
+    if (debit.outcome !== 'pending') throw new Error('unreachable');
+    await expect(
+      processor.refund({ processorChargeId: debit.processorChargeId, amount: new Big(1), reference: 'r:return' }),
+    ).resolves.toBeUndefined();
+  });
+
   it('refuses tokens and charge ids it did not make', async () => {
     await expect(charge('tok_visa')).rejects.toThrow();
     await expect(charge('sbxpm_card_ok')).rejects.toThrow();

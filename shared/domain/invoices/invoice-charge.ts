@@ -17,6 +17,7 @@ import type { invoiceLifecycle } from './invoice-lifecycle.js';
 import type { invoicePayments } from './invoice-payments.js';
 import { assertInvoiceTotal } from './invoice-rules.js';
 import { presentInvoice, type PresentableInvoice } from './invoice-view.js';
+import type { Invoice } from './types.js';
 
 export interface ChargeInput {
   walletId: string;
@@ -57,19 +58,44 @@ export function invoiceCharge(
     const customer = await parties.customerFor(ctx, input.customerId);
     const method = await parties.paymentMethodForCharge(scope, customer.id, input.paymentMethodId);
     const invoiceId = slot ? await derivedId('invoice', `charge|${slot.slotId}`) : ids('invoice');
+    /** A step a concurrent request with the key did first (created, finalized): IN_USE, runIdempotent answers or resumes. */
+    const raced = async <T>(step: () => Promise<T>, done: (found: Invoice | undefined) => boolean): Promise<T> => {
+      try {
+        return await step();
+      } catch (error) {
+        if (slot && done(await store.getInvoice(invoiceId)))
+          throw new ApiError(
+            'IDEMPOTENCY_KEY_IN_USE',
+            'A request with this idempotency key is still being processed.',
+            {
+              idempotencyKey: slot.claim.key,
+            },
+          );
+        throw error;
+      }
+    };
     let invoice = slot ? await store.getInvoice(invoiceId) : undefined;
     if (!invoice)
-      invoice = await lifecycle.create(
-        ctx,
-        null,
-        {
-          walletId: wallet.id,
-          customerId: customer.id,
-          lineItems: [{ description: input.description, quantity: 1, unitPrice: input.amountText }],
-        },
-        invoiceId,
+      invoice = await raced(
+        () =>
+          lifecycle.create(
+            ctx,
+            null,
+            {
+              walletId: wallet.id,
+              customerId: customer.id,
+              lineItems: [{ description: input.description, quantity: 1, unitPrice: input.amountText }],
+            },
+            invoiceId,
+          ),
+        (found) => found !== undefined,
       );
-    if (invoice.status === 'DRAFT') invoice = await lifecycle.finalize(ctx, null, invoice.id);
+    const draft = invoice;
+    if (draft.status === 'DRAFT')
+      invoice = await raced(
+        () => lifecycle.finalize(ctx, null, draft.id),
+        (found) => found !== undefined && found.status !== 'DRAFT',
+      );
     const answer = (result: PresentableInvoice) =>
       slot ? answerChange(slot.slotId, slot.claim, CHARGE_STATUS, presentInvoice(result), clock.now()) : undefined;
     let charged: PresentableInvoice;

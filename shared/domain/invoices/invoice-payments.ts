@@ -9,9 +9,13 @@ import type { Actor, RequestContext } from '../tenancy.js';
 import { invoiceFeesOf } from './invoice-fees.js';
 import { INVOICE_PAGES, type InvoiceKernel, type InvoiceServiceDeps } from './invoice-kernel.js';
 import { invoicePayment, invoiceRefund } from './invoice-postings.js';
+import { declineRetryAfterS, nextDeclines } from './invoice-rules.js';
 import { INVOICE_STATES } from './invoice-states.js';
 import type { PayableInvoice, PresentableInvoice } from './invoice-view.js';
 import type { Invoice } from './types.js';
+
+/** Rounds of counting a decline against concurrent declines of the same invoice. */
+const MAX_DECLINE_ROUNDS = 5;
 
 const SETTLEMENT_ACTOR: Actor = { actorType: 'SYSTEM', actorId: 'invoice-settlement', ipAddress: '0.0.0.0' };
 
@@ -74,6 +78,69 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
     }
   }
 
+  /** A decline's audit and event, with the invoice's decline count (re-read when a concurrent decline counted first). */
+  async function recordDecline(invoice: Invoice, changes: Parameters<typeof store.commit>[0]): Promise<void> {
+    let current: Invoice | undefined = invoice;
+    for (let attempt = 1; ; attempt++) {
+      const previousCount = current.declines?.count ?? 0;
+      const declines = nextDeclines(current.declines, clock.now());
+      try {
+        await store.commit([
+          { type: 'recordInvoiceDecline', invoiceId: invoice.id, declines, previousCount },
+          ...changes,
+        ]);
+        return;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'CONCURRENT_UPDATE' || attempt >= MAX_DECLINE_ROUNDS)
+          throw error;
+        current = await store.getInvoice(invoice.id);
+        if (!current) throw error;
+      }
+    }
+  }
+
+  /**
+   * After a lost commit: the invoice as stored, when another commit recorded this very charge (a
+   * retry with the same key charged the same processor reference). That charge paid the invoice
+   * and is never returned; a keyed request answers IDEMPOTENCY_KEY_IN_USE so its key's first
+   * answer is replayed (runIdempotent).
+   */
+  async function recordedElsewhere(
+    invoice: Invoice,
+    processorChargeId: string,
+    options: ChargeOptions,
+  ): Promise<PresentableInvoice | undefined> {
+    const current = await store.getInvoice(invoice.id);
+    const recorded =
+      current?.processorChargeId === processorChargeId ||
+      current?.pendingPayment?.processorChargeId === processorChargeId;
+    if (!current || !recorded) return undefined;
+    if (options.answer)
+      throw new ApiError(
+        'IDEMPOTENCY_KEY_IN_USE',
+        'A request with this idempotency key is still being processed; retry shortly.',
+      );
+    return withUrl(current);
+  }
+
+  /** Commits the recording of a charge; on failure the charge is given back unless another commit recorded it. */
+  async function commitOrReturn(
+    invoice: Invoice,
+    processorChargeId: string,
+    options: ChargeOptions,
+    changes: Parameters<typeof store.commit>[0],
+  ): Promise<PresentableInvoice | undefined> {
+    try {
+      await store.commit(changes);
+      return undefined;
+    } catch (error) {
+      const elsewhere = await recordedElsewhere(invoice, processorChargeId, options);
+      if (elsewhere) return elsewhere;
+      await returnCharge(invoice, processorChargeId, options.reference);
+      throw error;
+    }
+  }
+
   /**
    * Charges a FINALIZED invoice on a method. Succeeded: PAID (posting, state, audit, event: one
    * transaction). Pending (bank): recorded as the invoice's pendingPayment. Declined: the invoice
@@ -91,6 +158,11 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
             status: invoice.status,
           })
         : invalidState(invoice, 'only a FINALIZED invoice can be paid');
+    const retryAfter = declineRetryAfterS(invoice.declines, clock.now());
+    if (retryAfter !== undefined)
+      throw new ApiError('RATE_LIMIT_EXCEEDED', 'Too many declined payments of this invoice; retry later.', {
+        retryAfter,
+      });
     const result = await processors(invoice.environment).charge({
       processorToken: method.processorToken,
       amount: new Big(invoice.total),
@@ -100,7 +172,7 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
     const at = clock.now().toISOString();
     const how = { paymentMethodType: method.type, brand: method.brand, last4: method.last4 };
     if (result.outcome === 'declined') {
-      await store.commit([
+      await recordDecline(invoice, [
         auditOf(options.actor, invoice, AUDIT.invoice.paymentFailed, at, { ...how, declineCode: result.declineCode }),
         eventOf('invoice.payment_failed', invoice, at),
       ]);
@@ -116,30 +188,28 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
         startedAt: at,
       };
       const pending = withUrl({ ...invoice, pendingPayment });
-      await store.commit([
+      // A debit whose recording loses (another payment won, the invoice was voided) is given back.
+      const elsewhere = await commitOrReturn(invoice, result.processorChargeId, options, [
         { type: 'startInvoicePendingPayment', invoiceId: invoice.id, pendingPayment },
         auditOf(options.actor, invoice, action, at, { ...how, pending: true }),
         ...(options.answer ? [options.answer(pending)] : []),
       ]);
+      // Recorded by another commit (a keyed retry's): that commit's request scheduled the settlement.
+      if (elsewhere) return elsewhere;
       await deps.onPendingPayment?.(pending);
       return pending;
     }
     const txn = ids('transaction');
     const { set, posting } = paidFields(invoice, method.type, result.processorChargeId, txn, at);
     const paid: Invoice = { ...invoice, ...set, status: INVOICE_STATES.pay.to };
-    try {
-      await store.commit([
-        { type: 'transitionInvoice', invoiceId: invoice.id, trigger: 'pay', set, pending: 'none' },
-        posting,
-        auditOf(options.actor, paid, action, at, { ...how, fees: set.fees, netAmount: set.netAmount }),
-        eventOf('invoice.paid', paid, at),
-        ...(options.answer ? [options.answer(withUrl(paid))] : []),
-      ]);
-    } catch (error) {
-      await returnCharge(invoice, result.processorChargeId, options.reference);
-      throw error;
-    }
-    return withUrl(paid);
+    const elsewhere = await commitOrReturn(invoice, result.processorChargeId, options, [
+      { type: 'transitionInvoice', invoiceId: invoice.id, trigger: 'pay', set, pending: 'none' },
+      posting,
+      auditOf(options.actor, paid, action, at, { ...how, fees: set.fees, netAmount: set.netAmount }),
+      eventOf('invoice.paid', paid, at),
+      ...(options.answer ? [options.answer(withUrl(paid))] : []),
+    ]);
+    return elsewhere ?? withUrl(paid);
   }
 
   /** Who acts on the public routes: the invoice's customer (a person, no key), from the request's address. */
@@ -213,35 +283,42 @@ export function invoicePayments(deps: InvoiceServiceDeps, kernel: InvoiceKernel)
     const outcome = await processors(invoice.environment).settle(pending.processorChargeId);
     const at = clock.now().toISOString();
     const how = { paymentMethodType: pending.paymentMethodType, brand: pending.brand, last4: pending.last4 };
-    if (outcome === 'failed') {
+    const fail = async (declineCode: string) => {
       const failed = { ...invoice };
       delete failed.pendingPayment;
       await store.commit([
         { type: 'clearInvoicePendingPayment', invoiceId, processorChargeId: pending.processorChargeId },
-        auditOf(SETTLEMENT_ACTOR, failed, AUDIT.invoice.paymentFailed, at, {
-          ...how,
-          declineCode: 'bank_debit_failed',
-        }),
+        auditOf(SETTLEMENT_ACTOR, failed, AUDIT.invoice.paymentFailed, at, { ...how, declineCode }),
         eventOf('invoice.payment_failed', failed, at),
       ]);
       return failed;
-    }
+    };
+    if (outcome === 'failed') return fail('bank_debit_failed');
     const txn = ids('transaction');
     const { set, posting } = paidFields(invoice, pending.paymentMethodType, pending.processorChargeId, txn, at);
     const paid: Invoice = { ...invoice, ...set, status: INVOICE_STATES.pay.to };
     delete paid.pendingPayment;
-    await store.commit([
-      {
-        type: 'transitionInvoice',
-        invoiceId,
-        trigger: 'pay',
-        set,
-        pending: { processorChargeId: pending.processorChargeId },
-      },
-      posting,
-      auditOf(SETTLEMENT_ACTOR, paid, AUDIT.invoice.pay, at, { ...how, fees: set.fees, netAmount: set.netAmount }),
-      eventOf('invoice.paid', paid, at),
-    ]);
+    try {
+      await store.commit([
+        {
+          type: 'transitionInvoice',
+          invoiceId,
+          trigger: 'pay',
+          set,
+          pending: { processorChargeId: pending.processorChargeId },
+        },
+        posting,
+        auditOf(SETTLEMENT_ACTOR, paid, AUDIT.invoice.pay, at, { ...how, fees: set.fees, netAmount: set.netAmount }),
+        eventOf('invoice.paid', paid, at),
+      ]);
+    } catch (error) {
+      // A failure that will not go away (the wallet was closed while the debit travelled): the
+      // customer's money goes back and the debit is cleared; anything else is retried by the rail.
+      const wallet = await store.getWallet(invoice.walletId);
+      if (wallet && wallet.deletedAt === undefined) throw error;
+      await returnCharge(invoice, pending.processorChargeId, `${invoice.id}:settle`);
+      return fail('wallet_closed');
+    }
     return paid;
   }
 

@@ -3,7 +3,7 @@ import { ApiError, validationError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { formatAmount, MAX_AMOUNT, parseAmount } from '../money.js';
 import { MIN_INVOICE_TOTAL } from './invoice-fees.js';
-import type { InvoiceLineItem } from './types.js';
+import type { InvoiceDeclines, InvoiceLineItem } from './types.js';
 
 /** Bounds of an invoice's lines (docs/api.md "Invoices"). */
 export const MAX_LINE_ITEMS = 100;
@@ -66,3 +66,24 @@ export function assertInvoiceTotal(total: Big, field: string): void {
     );
   }
 }
+
+/**
+ * Card testing on one invoice (docs/api.md "Invoices"): after MAX_DECLINES_PER_WINDOW declined
+ * payments within DECLINE_WINDOW_MS of the window's first, the invoice takes no payment attempt
+ * (429 RATE_LIMIT_EXCEEDED, `retryAfter` = seconds until the window ends) until the window is over.
+ */
+export const MAX_DECLINES_PER_WINDOW = 10;
+export const DECLINE_WINDOW_MS = 3_600_000;
+
+const windowOpen = (declines: InvoiceDeclines | undefined, now: Date): declines is InvoiceDeclines =>
+  declines !== undefined && Date.parse(declines.since) + DECLINE_WINDOW_MS > now.getTime();
+
+/** Seconds to wait before this invoice takes another payment attempt; undefined when it takes one now. */
+export function declineRetryAfterS(declines: InvoiceDeclines | undefined, now: Date): number | undefined {
+  if (!windowOpen(declines, now) || declines.count < MAX_DECLINES_PER_WINDOW) return undefined;
+  return Math.max(1, Math.ceil((Date.parse(declines.since) + DECLINE_WINDOW_MS - now.getTime()) / 1000));
+}
+
+/** The count after one more decline (a new window when the last one is over). */
+export const nextDeclines = (declines: InvoiceDeclines | undefined, now: Date): InvoiceDeclines =>
+  windowOpen(declines, now) ? { ...declines, count: declines.count + 1 } : { count: 1, since: now.toISOString() };

@@ -7,7 +7,7 @@ import type { Environment, OrganizationScope, RequestContext } from '../tenancy.
 import type { Page, PageRequest } from '../types.js';
 import type { WalletReader } from '../wallets/ports.js';
 import type { InvoiceTrigger } from './invoice-states.js';
-import type { Invoice, InvoiceStatus, PendingInvoicePayment } from './types.js';
+import type { Invoice, InvoiceDeclines, InvoiceStatus, PendingInvoicePayment } from './types.js';
 
 /**
  * What an invoice writes, besides its movements, audit entries, events and idempotency answers.
@@ -47,7 +47,9 @@ export type InvoiceChange =
   /** A bank debit accepted by the processor: recorded on a FINALIZED invoice that has none in flight. */
   | { type: 'startInvoicePendingPayment'; invoiceId: string; pendingPayment: PendingInvoicePayment }
   /** A bank debit that failed: cleared (the invoice stays FINALIZED, payable again). */
-  | { type: 'clearInvoicePendingPayment'; invoiceId: string; processorChargeId: string };
+  | { type: 'clearInvoicePendingPayment'; invoiceId: string; processorChargeId: string }
+  /** A declined payment counted (conditioned on the count read: a concurrent decline is CONCURRENT_UPDATE). */
+  | { type: 'recordInvoiceDecline'; invoiceId: string; declines: InvoiceDeclines; previousCount: number };
 
 export interface InvoiceFilter {
   walletId?: string | undefined;

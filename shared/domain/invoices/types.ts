@@ -55,6 +55,13 @@ export interface PendingInvoicePayment {
   startedAt: string;
 }
 
+/** Declined payments of an invoice in the current window (the card-testing limit: invoice-rules.ts). Internal, never shown. */
+export interface InvoiceDeclines {
+  count: number;
+  /** When the window's first decline was recorded (ISO 8601). */
+  since: string;
+}
+
 export interface Invoice {
   id: string;
   organizationId: string;
@@ -86,6 +93,7 @@ export interface Invoice {
   payerWalletId?: string;
   refundTransactionId?: string;
   pendingPayment?: PendingInvoicePayment;
+  declines?: InvoiceDeclines;
   createdAt: string;
   finalizedAt?: string;
   paidAt?: string;

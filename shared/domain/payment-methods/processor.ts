@@ -58,7 +58,10 @@ export interface PaymentProcessor {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The end of a pending bank debit (called when the ACH rail's settlement time has come). */
   settle(processorChargeId: string): Promise<'succeeded' | 'failed'>;
-  /** Returns money of a succeeded charge to the customer's method. */
+  /**
+   * Returns money of a succeeded charge to the customer's method, or gives back a pending bank
+   * debit (cancelled if not settled yet, returned once it settles): a debit whose recording lost.
+   */
   refund(request: { processorChargeId: string; amount: Big; reference: string }): Promise<void>;
 }
 

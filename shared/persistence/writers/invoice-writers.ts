@@ -81,6 +81,25 @@ export const invoiceWriters: ChangeWriters<InvoiceChange> = {
     ];
   },
 
+  recordInvoiceDecline: (tableName, change) => [
+    update(
+      tableName,
+      invoiceKeys.primary(change.invoiceId),
+      'SET declines = :declines',
+      change.previousCount === 0
+        ? 'attribute_exists(PK) AND attribute_not_exists(declines)'
+        : 'declines.#count = :previous',
+      { ':declines': change.declines, ...(change.previousCount === 0 ? {} : { ':previous': change.previousCount }) },
+      change.previousCount === 0 ? undefined : { '#count': 'count' },
+      (old) =>
+        old
+          ? new ApiError('CONCURRENT_UPDATE', 'Another payment of this invoice was declined meanwhile; retry.', {
+              retryAfter: CONFLICT_RETRY_AFTER_S,
+            })
+          : refusal(old),
+    ),
+  ],
+
   clearInvoicePendingPayment: (tableName, change) => [
     update(
       tableName,
