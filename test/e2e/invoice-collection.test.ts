@@ -121,7 +121,13 @@ describe('invoice collection', () => {
     });
     expect(paid.pendingPayment).toBeUndefined();
     expect(await balanceOf(walletId)).toBe(net('us_bank_account', '75.50'));
-    expect(await eventsOf('invoice.paid', invoice.id)).toHaveLength(1);
+    expect(
+      await eventually(
+        () => eventsOf('invoice.paid', invoice.id),
+        (e) => e.length > 0,
+        'invoice.paid',
+      ),
+    ).toHaveLength(1);
     await api.expectLedgerBalanced();
   });
 
@@ -163,10 +169,11 @@ describe('invoice collection', () => {
     });
     expect(ok(await call('POST', `/v1/invoices/pay/${slug}/usdc`))).toEqual(deposit);
 
+    // Written with USDC's 6 decimals: the same amount as the 75.50 due.
     const result = ok(
       await call('POST', '/v1/test-helpers/usdc/incoming', {
         key: org.key,
-        body: { address: deposit.address.toLowerCase(), amount: '75.50' },
+        body: { address: deposit.address.toLowerCase(), amount: '75.500000' },
       }),
     );
     expect(result).toMatchObject({ outcome: 'PAID', invoiceId: invoice.id, receiptId: null });
@@ -198,16 +205,20 @@ describe('invoice collection', () => {
     const wrong = ok(
       await call('POST', '/v1/test-helpers/usdc/incoming', {
         key: org.key,
-        body: { address: deposit.address, amount: '75.00' },
+        body: { address: deposit.address, amount: '75.499999' },
       }),
     );
     expect(wrong).toMatchObject({ outcome: 'UNMATCHED', invoiceId: invoice.id, reason: 'amount_mismatch' });
     expect(await getInvoice(invoice.id)).toMatchObject({ status: 'FINALIZED', amountPaid: '0.00' });
     expect(await balanceOf(walletId)).toBe('0.00000000');
-    const [event] = await eventsOf('invoice.usdc_unmatched', invoice.id);
+    const [event] = await eventually(
+      () => eventsOf('invoice.usdc_unmatched', invoice.id),
+      (e) => e.length > 0,
+      'invoice.usdc_unmatched',
+    );
     expect(event!.data).toMatchObject({
       address: deposit.address,
-      amount: '75.00',
+      amount: '75.499999',
       invoiceId: invoice.id,
       reason: 'amount_mismatch',
     });
@@ -298,8 +309,18 @@ describe('invoice collection', () => {
       'the third retry',
     );
     expect(ended.amountPaid).toBe('0.00');
-    expect(await eventsOf('invoice.payment_failed', invoiceId)).toHaveLength(4);
-    const [uncollectible] = await eventsOf('invoice.uncollectible', invoiceId);
+    expect(
+      await eventually(
+        () => eventsOf('invoice.payment_failed', invoiceId),
+        (e) => e.length >= 4,
+        'four failures',
+      ),
+    ).toHaveLength(4);
+    const [uncollectible] = await eventually(
+      () => eventsOf('invoice.uncollectible', invoiceId),
+      (e) => e.length > 0,
+      'invoice.uncollectible',
+    );
     expect(uncollectible!.data.status).toBe('UNCOLLECTIBLE');
     const audit = ok(await call('GET', `/v1/audit-logs?resource=${invoiceId}&limit=100`, { key: org.key })).data as {
       action: string;

@@ -21,6 +21,13 @@ import { RECURRING_INTERVALS, RECURRING_STATUSES } from './invoice-collection-ru
 
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
+/** What arrived on chain: USDC has 6 decimals, kept exactly (2 to 6 places). */
+const usdcReceived = (description: string) =>
+  describe(
+    z.string().check(z.regex(/^\d+\.\d{2,6}$/)),
+    `${description} A decimal string with 2 to 6 decimal places, e.g. "75.500001".`,
+  );
+
 export const usdcDepositView = /* @__PURE__ */ lazy(() =>
   view(
     {
@@ -41,7 +48,7 @@ export const usdcReceiptView = /* @__PURE__ */ lazy(() =>
       id: id('usdcReceipt', 'Receipt id.'),
       object: objectTag('usdc_receipt'),
       address: text('The address the USDC was sent to.'),
-      amount: money('The amount received.'),
+      amount: usdcReceived('The amount received, exactly as it arrived.'),
       currency: describe(z.literal('USDC'), 'Always "USDC".'),
       invoiceId: nullableId('invoice', "The address's invoice, when it is one of yours; else null."),
       walletId: nullableId('wallet', "The wallet of the address's invoice, if any."),

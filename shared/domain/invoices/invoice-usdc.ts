@@ -110,7 +110,7 @@ export function invoiceUsdc(deps: CollectionDeps, seams: InvoicePayingSeams) {
       id: ids('usdcReceipt'),
       ...scope,
       address,
-      amount: formatAmount(amount),
+      amount: formatAmount(amount, 'USDC'),
       ...(invoice ? { invoiceId: invoice.id, walletId: invoice.walletId } : {}),
       reason,
       status: 'UNMATCHED',
@@ -200,7 +200,8 @@ export function invoiceUsdc(deps: CollectionDeps, seams: InvoicePayingSeams) {
   ): Promise<UsdcIncomingResult> {
     if (!EVM_ADDRESS.test(input.address))
       throw validationError('address', 'must be 0x followed by 40 hexadecimal digits');
-    const amount = parseAmount(input.amount, { field: 'amount', allowNumber: false });
+    // On chain USDC has 6 decimals: any amount that arrived is recorded exactly (matched or not).
+    const amount = parseAmount(input.amount, { field: 'amount', allowNumber: false, currency: 'USDC' });
     const address = evmChecksumAddress(input.address);
     const invoice = await invoiceAt(ctx, address);
     if (!invoice) return unmatched(ctx, action, address, amount, 'unknown_address', undefined);
