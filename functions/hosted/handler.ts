@@ -3,6 +3,7 @@ import { CUSTOMERS } from '../../shared/operations/customers.js';
 import { INVOICES } from '../../shared/operations/invoices.js';
 import { core } from '../../shared/runtime/core.js';
 import { customerService } from '../../shared/runtime/services/customers.js';
+import { invoiceCollectionService } from '../../shared/runtime/services/invoice-collection.js';
 import { invoiceService } from '../../shared/runtime/services/invoices.js';
 
 /**
@@ -14,7 +15,12 @@ export const handler = createHostedHandler(core, () => {
   let services: object | undefined;
   return {
     operations: [...CUSTOMERS.operations, ...INVOICES.operations],
-    services: () => (services ??= { customers: customerService(core()), invoices: invoiceService(core()) }),
+    services: () =>
+      (services ??= {
+        customers: customerService(core()),
+        invoices: invoiceService(core()),
+        invoiceCollection: invoiceCollectionService(core()),
+      }),
     cursors: () => core().cursors(),
   };
 });

@@ -61,6 +61,7 @@ export interface PayableInvoiceView {
 export interface UsdcPaymentView {
   address: string;
   amount: string;
-  network?: string;
+  /** The chain to send on (e.g. Ethereum). */
+  chain?: string;
   expiresAt?: string;
 }

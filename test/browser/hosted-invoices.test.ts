@@ -125,6 +125,46 @@ describe('hosted pages in a browser: invoice, checkout, receipt', () => {
     await checked.close();
   });
 
+  it('shows the USDC address with the exact amount; a transfer of it pays the invoice and the receipt says USDC', async () => {
+    const customer = await api.customer();
+    const invoice = await api.finalizedInvoice(customer.id, org.mainWalletId);
+    const context = await freshContext(browser, { javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(service.baseUrl + invoice.path);
+    await page.getByRole('button', { name: 'Show the USDC address' }).click();
+    const facts = page.locator('section[aria-labelledby="usdc-heading"] dd');
+    await expect(facts.nth(0).textContent()).resolves.toBe('1169.50 USDC');
+    await expect(facts.nth(1).textContent()).resolves.toBe('Ethereum');
+    const address = (await facts.nth(2).textContent())!;
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    await context.close();
+    const checked = await freshContext(browser);
+    const view = await checked.newPage();
+    const seen = watchConsole(view);
+    await view.goto(service.baseUrl + invoice.path);
+    await view.getByRole('button', { name: 'Show the USDC address' }).click();
+    // Asking again gives the same address (the invoice's own).
+    await expect(view.locator('section[aria-labelledby="usdc-heading"] dd').nth(2).textContent()).resolves.toBe(
+      address,
+    );
+    await expectAccessibleAndCspClean(view, seen);
+
+    // The sandbox chain: exactly the amount due arrives at the address.
+    const incoming = await service.call('POST', '/v1/test-helpers/usdc/incoming', {
+      key: org.key,
+      body: { address, amount: '1169.50' },
+    });
+    expect(incoming.status, incoming.text).toBe(200);
+    expect(incoming.body).toMatchObject({ outcome: 'PAID', invoiceId: invoice.id });
+    await view.goto(`${service.baseUrl}${invoice.path}/receipt`);
+    await expect(h1(view)).resolves.toBe('Receipt');
+    await expect(view.locator('main').textContent()).resolves.toContain('USDC');
+    await expectAccessibleAndCspClean(view, seen);
+    // USDC fees: 0.50 flat and 0.5% = 5.85: the wallet gets 1,163.15.
+    expect(await api.invoice(invoice.id)).toMatchObject({ status: 'PAID', netAmount: '1163.15' });
+    await checked.close();
+  });
+
   it('answers a voided invoice and an unknown one with their refusal pages', async () => {
     const customer = await api.customer();
     const invoice = await api.finalizedInvoice(customer.id, org.mainWalletId);

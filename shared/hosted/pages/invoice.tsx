@@ -74,10 +74,10 @@ function UsdcSection(props: { path: string; usdc?: UsdcPaymentView | undefined }
         <dl class="facts">
           <dt>Send exactly</dt>
           <dd class="mono">{props.usdc.amount} USDC</dd>
-          {props.usdc.network ? (
+          {props.usdc.chain ? (
             <>
               <dt>Network</dt>
-              <dd>{props.usdc.network}</dd>
+              <dd>{props.usdc.chain}</dd>
             </>
           ) : null}
           <dt>To address</dt>
