@@ -1,6 +1,8 @@
 import { AUDIT, type AuditAction } from '../audit/actions.js';
+import type { AuditChange } from '../audit/ports.js';
 import type { ExpiryScheduler } from '../expiries/ports.js';
 import { ApiError, validationError } from '../errors.js';
+import type { DeclineCode } from '../payment-methods/processor.js';
 import type { IdempotentResponse } from '../idempotency/idempotency.js';
 import { ORGANIZATION_PERMISSIONS, type RequestContext } from '../tenancy.js';
 import type { ChargeRetries, RecurringSchedule } from './collection-ports.js';
@@ -91,7 +93,13 @@ export function invoiceRecurring(deps: CollectionDeps, seams: InvoicePayingSeams
   // ---- retries ----
 
   /** Failure number `failures` of a charged invoice: the next retry scheduled, or (after the third retry) UNCOLLECTIBLE. */
-  async function failed(invoice: Invoice, failures: number, declineCode: string, paymentMethodId?: string) {
+  async function failed(
+    invoice: Invoice,
+    failures: number,
+    declineCode: string,
+    paymentMethodId?: string,
+    told: AuditChange[] = [],
+  ) {
     const previous = failures === 1 ? undefined : await store.getChargeRetries(invoice.id);
     const firstFailedAt = previous?.firstFailedAt ?? clock.now().toISOString();
     const retries: ChargeRetries = {
@@ -110,13 +118,14 @@ export function invoiceRecurring(deps: CollectionDeps, seams: InvoicePayingSeams
       const ended: Invoice = { ...invoice, ...set, status: INVOICE_STATES.markUncollectible.to };
       await store.commit([
         { type: 'recordChargeFailure', retries },
+        ...told,
         { type: 'transitionInvoice', invoiceId: invoice.id, trigger: 'markUncollectible', set, pending: 'none' },
         seams.auditOf(COLLECTION_ACTOR, ended, AUDIT.invoice.uncollectible, at, { failures, declineCode }),
         seams.eventOf('invoice.uncollectible', ended, at),
       ]);
       return;
     }
-    await store.commit([{ type: 'recordChargeFailure', retries }]);
+    await store.commit([{ type: 'recordChargeFailure', retries }, ...told]);
     await expiries.schedule({ kind: 'invoiceRetry', id: stepId(invoice.id, next.retry) }, next.at);
   }
 
@@ -138,7 +147,16 @@ export function invoiceRecurring(deps: CollectionDeps, seams: InvoicePayingSeams
       });
     } catch (error) {
       if (isDeclined(error)) return failed(invoice, failuresBefore + 1, declineCodeOf(error), paymentMethodId);
-      // No method any more, or a state that changed meanwhile: the invoice stays payable on its page.
+      // The customer has no such method any more (deleted): failed like a decline, told as one.
+      if (error instanceof ApiError && error.code === 'PAYMENT_METHOD_NOT_FOUND') {
+        const at = clock.now().toISOString();
+        const declineCode: DeclineCode = 'payment_method_missing';
+        return failed(invoice, failuresBefore + 1, declineCode, paymentMethodId, [
+          seams.auditOf(COLLECTION_ACTOR, invoice, AUDIT.invoice.paymentFailed, at, { declineCode }),
+          seams.eventOf('invoice.payment_failed', invoice, at),
+        ]);
+      }
+      // A state that changed meanwhile (paid, voided): the invoice stays as it is.
       if (error instanceof ApiError) {
         log.error(`charge of invoice ${invoice.id} not made: ${error.code}`);
         return;

@@ -35,7 +35,13 @@ export interface TokenizedMethod {
 }
 
 /** Why a processor refused a charge (shown to the customer in plain words by the hosted pages). */
-export type DeclineCode = 'card_declined' | 'insufficient_funds' | 'expired_card' | 'bank_debit_failed';
+export type DeclineCode =
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'bank_debit_failed'
+  /** Ours, not the processor's: the method to charge was deleted (a recurring run or a retry). */
+  | 'payment_method_missing';
 
 export type ChargeResult =
   /** Card: the money is captured now. */

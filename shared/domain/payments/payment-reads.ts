@@ -5,6 +5,13 @@ import type { RequestContext } from '../tenancy.js';
 import type { Page, PageRequest, Transaction } from '../types.js';
 import type { PaymentStore, TransactionFilter } from './ports.js';
 
+/**
+ * The receiving organization (of another organization's payment) sees it once money moved:
+ * POSTED or REVERSED. The payer's approval workflow (QUEUED, REJECTED) and failures stay the payer's.
+ */
+const visibleToPayee = (transaction: Transaction, organizationId: string) =>
+  transaction.organizationId === organizationId || transaction.status === 'POSTED' || transaction.status === 'REVERSED';
+
 /** Reading payments: one payment (`get`, as either side sees it) and a page of them (`list`). */
 export function createPaymentReads({ store }: ServiceDeps<PaymentStore>) {
   /** Visible to the paying organization and to the receiving one. */
@@ -15,6 +22,7 @@ export function createPaymentReads({ store }: ServiceDeps<PaymentStore>) {
       transaction &&
       (transaction.organizationId === scope.organizationId ||
         transaction.payeeOrganizationId === scope.organizationId) &&
+      visibleToPayee(transaction, scope.organizationId) &&
       (ctx.principal.walletId === null ||
         ctx.principal.walletId === transaction.from ||
         ctx.principal.walletId === transaction.to);
@@ -29,7 +37,8 @@ export function createPaymentReads({ store }: ServiceDeps<PaymentStore>) {
     const walletId = filter.walletId ?? ctx.principal.walletId ?? undefined;
     if (walletId !== undefined && walletId !== ctx.principal.walletId)
       await loadAccessibleWallet(store, ctx.principal, walletId);
-    return store.listTransactions(scope.organizationId, scope.environment, { ...filter, walletId }, page);
+    const found = await store.listTransactions(scope.organizationId, scope.environment, { ...filter, walletId }, page);
+    return { ...found, items: found.items.filter((transaction) => visibleToPayee(transaction, scope.organizationId)) };
   }
 
   return { get, list };

@@ -124,13 +124,15 @@ export function presentPayment(transaction: Transaction): PaymentView {
 }
 
 /**
- * A payment as one organization sees it (decisions.md section 3): the idempotency key belongs to
- * the organization that made the payment (for a reversal, the one that reversed), so the other
- * side sees null.
+ * A payment as one organization sees it (decisions.md section 3): the idempotency key, the
+ * approval and the failure belong to the organization that made the payment (for a reversal, the
+ * one that reversed), so the other side sees null.
  */
 export function presentPaymentTo(transaction: Transaction, viewerOrganizationId: string | null): PaymentView {
   const view = presentPayment(transaction);
-  return transaction.organizationId === viewerOrganizationId ? view : { ...view, idempotencyKey: null };
+  return transaction.organizationId === viewerOrganizationId
+    ? view
+    : { ...view, idempotencyKey: null, approvalId: null, failureCode: null };
 }
 
 export const paymentPageView = /* @__PURE__ */ lazy(() =>
