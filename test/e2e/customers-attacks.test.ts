@@ -245,7 +245,14 @@ describe('customers under attack', () => {
     const customer = await createCustomer(e2e.org.key, { metadata: { internal: 'do-not-show' }, phone: '+1 555' });
     const token = await setupToken(e2e.org.key, customer.id);
     const session = await call('GET', `/v1/payment-method-sessions/${token}`);
-    expect(Object.keys(session.body).sort()).toEqual(['customerName', 'expiresAt', 'kind', 'merchantName', 'status']);
+    expect(Object.keys(session.body).sort()).toEqual([
+      'customerName',
+      'environment',
+      'expiresAt',
+      'kind',
+      'merchantName',
+      'status',
+    ]);
     expect(session.text).not.toContain(customer.id);
     expect(session.text).not.toContain('do-not-show');
     expect(session.text).not.toContain('@example.com');
