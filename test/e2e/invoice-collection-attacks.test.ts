@@ -186,10 +186,17 @@ describe('invoice collection: attacks', () => {
       'the failed run to end UNCOLLECTIBLE',
       6_000,
     ).catch(async () => getInvoice(second.id));
-    const failed = ok(await call('GET', '/v1/events?type=invoice.payment_failed&limit=100', { key: org.key })).data as {
-      data: { id?: string };
-    }[];
-    expect({ status: ended.status, failures: failed.filter((e) => e.data.id === second.id).length }).toEqual({
+    // The last failure's event reaches the feed shortly after its commit (the events API's settle time).
+    const failuresOf = async () =>
+      (
+        ok(await call('GET', '/v1/events?type=invoice.payment_failed&limit=100', { key: org.key })).data as {
+          data: { id?: string };
+        }[]
+      ).filter((e) => e.data.id === second.id).length;
+    const failures = await eventually(failuresOf, (count) => count >= 4, 'four payment_failed events').catch(
+      failuresOf,
+    );
+    expect({ status: ended.status, failures }).toEqual({
       status: 'UNCOLLECTIBLE',
       failures: 4,
     });
