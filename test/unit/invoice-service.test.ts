@@ -2,40 +2,14 @@ import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { legsOf } from '../../shared/domain/ledger/journal.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
-import { fixedClock } from '../../shared/domain/clock.js';
-import { createInvoiceService } from '../../shared/domain/invoices/invoice-service.js';
 import { SYSTEM_ACCOUNTS } from '../../shared/domain/ledger/posting.js';
-import { fakeInvoiceParties, fakeProcessor } from '../fakes/fake-invoice-parties.js';
-import { createMemoryInvoiceStore } from '../fakes/memory-invoice-store.js';
-import { refusalOf, serviceWorld } from '../fakes/service-world.js';
+import { BANK, invoiceWorld } from '../fakes/invoice-world.js';
+import { refusalOf } from '../fakes/service-world.js';
 
 const CARD = { type: 'card' as const, number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' };
 const DECLINED = { ...CARD, number: '4000000000000002' };
-const BANK = {
-  type: 'us_bank_account' as const,
-  routingNumber: '110000000',
-  accountNumber: '000123456789',
-  accountHolderName: 'Jane Doe',
-  accountType: 'checking' as const,
-};
-
 function setup() {
-  const clock = fixedClock(new Date('2026-11-27T10:00:00.000Z'));
-  const { store, table } = createMemoryInvoiceStore();
-  const world = serviceWorld(clock, table);
-  const processor = fakeProcessor();
-  const customers = fakeInvoiceParties();
-  const service = createInvoiceService({
-    ...world.deps,
-    store,
-    parties: customers.parties,
-    processors: () => processor.processor,
-    hostedUrl: (path) => `https://pay.example${path}`,
-    log: { error: () => undefined },
-  });
-  const walletId = world.wallet('0.00');
-  const customerId = customers.addCustomer(world.scope.organizationId);
-  const balanceOf = async (id: string) => (await store.getWallet(id))!.balance.toFixed(2);
+  const { world, clock, store, table, processor, customers, service, walletId, customerId, balanceOf } = invoiceWorld();
   /** The signed sum of every leg posted to a system account. */
   const systemBalance = (account: string) =>
     [...table.items.journal.values()]
