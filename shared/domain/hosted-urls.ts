@@ -9,6 +9,8 @@ export const HOSTED_PATHS = {
   invoice: (slug: string) => `/hosted/invoices/${encodeURIComponent(slug)}`,
   checkout: (slug: string) => `/hosted/invoices/${encodeURIComponent(slug)}/checkout`,
   receipt: (slug: string) => `/hosted/invoices/${encodeURIComponent(slug)}/receipt`,
+  /** The claim page of a payment link (its `url`). */
+  paymentLink: (slug: string) => `/hosted/payment-links/${encodeURIComponent(slug)}`,
 } as const;
 
 /** A hosted page's path (one of HOSTED_PATHS) -> the absolute URL a client opens. */

@@ -145,6 +145,8 @@ export interface Approval {
   status: ApprovalStatus;
   payment: { from: string; to: string; amount: string; description?: string; merchant?: string };
   transactionId: string;
+  /** A payment link queued for approval (its hold taken; `transactionId` is that hold): approving makes it ACTIVE. */
+  paymentLinkId?: string;
   reason: string;
   requestedByKeyId: string;
   failureCode?: string;

@@ -79,6 +79,14 @@ export const AUDIT = {
     usdcAddress: 'invoice.usdc-address',
     usdcIncoming: 'invoice.usdc.incoming',
   },
+  paymentLink: {
+    create: 'payment-link.create',
+    cancel: 'payment-link.cancel',
+    expire: 'payment-link.expire',
+    claim: 'payment-link.claim',
+    settle: 'payment-link.settle',
+    claimFailed: 'payment-link.claim-failed',
+  },
 } as const;
 
 type Actions = typeof AUDIT;

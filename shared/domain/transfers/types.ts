@@ -59,8 +59,13 @@ export interface Transfer {
   toWalletId?: string;
   description?: string;
   failureReason?: string;
-  /** Withdrawals: the hold of amount + fee taken at initiation. */
+  /** Withdrawals: the hold of amount + fee taken at initiation (a payment link's claim: the link's own hold). */
   holdId?: string;
+  /**
+   * A withdrawal that carries a payment link's claim (ach, usdc): it captures the link's hold, and
+   * its end decides the link's (completed: SETTLED; failed or cancelled: ACTIVE again, or EXPIRED).
+   */
+  paymentLinkId?: string;
   /** The journal record that moved the money on completion (or at once, internal). */
   transactionId?: string;
   /** The rail's reference once submitted, and when it settles (sandbox: scaled). */
