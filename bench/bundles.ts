@@ -57,13 +57,14 @@ const DEFAULT_OUT_DIR = path.join(tmpdir(), 'allowance-bench-bundles');
  * <= 2.9x size since issue 21: it carries every tool's input schema and description by design (what
  * a model reads to call the tool; docs/performance.md "Issue 21"), and issue 21 added about 25 tools
  * (customers, payment methods, invoices, collection): 846.8 KB (2.53x) before, 911.6 KB (2.73x) with
- * customers and invoices; 2.9x (about 970 KB) leaves room for the collection's tools and no more.
+ * customers and invoices; 2.9x (about 970 KB) left room for the collection's tools and no more.
+ * 3.0x since issue 22 (payment links: 2.91x with its first part; docs/performance.md "Issue 22").
  * Its import target stays 1.7x.
  */
 export const TARGETS = {
   group: { sizeRatio: 1.3, importRatio: 1.2 },
   everyArea: { sizeRatio: 2.6, importRatio: 1.7 },
-  mcp: { sizeRatio: 2.9, importRatio: 1.7 },
+  mcp: { sizeRatio: 3.0, importRatio: 1.7 },
   /**
    * Functions that serve several areas by design (issue 21): `hosted` renders the pages of the
    * customers and invoices groups (and carries hono/jsx), `invoices` charges through customers'

@@ -198,6 +198,8 @@ describe('api stack: least-privilege IAM', () => {
       // method by its processor token (not sealed) or tokenizes the checkout's input: no data key.
       invoices: ['scheduler:create'],
       transfers: ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'],
+      // A link's expiry and a queued link's approval expiry (one-time schedules).
+      'payment-links': ['scheduler:create'],
       cards: ['dataKey:seal'],
       docs: [],
     });

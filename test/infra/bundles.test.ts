@@ -143,10 +143,10 @@ describe("bundle size against the floor (the targets of bench/bundles.ts; import
     floor = await floorBytes();
   });
 
-  it('holds every HTTP and worker group to 1.3x, docs (every area) to 2.6x, MCP (every tool schema) to 2.9x', () => {
+  it('holds every HTTP and worker group to 1.3x, docs (every area) to 2.6x, MCP (every tool schema) to 3.0x', () => {
     expect(TARGETS.group.sizeRatio).toBe(1.3);
     expect(TARGETS.everyArea.sizeRatio).toBe(2.6);
-    expect(TARGETS.mcp.sizeRatio).toBe(2.9);
+    expect(TARGETS.mcp.sizeRatio).toBe(3.0);
     expect(targetOf('mcp')).toBe(TARGETS.mcp);
     expect(targetOf('docs')).toBe(TARGETS.everyArea);
     expect(targetOf('invoices')).toBe(TARGETS.severalAreas);
