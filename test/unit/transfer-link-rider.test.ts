@@ -20,7 +20,7 @@ import { refusalOf, serviceWorld } from '../fakes/service-world.js';
  */
 const AT = '2026-11-21T10:00:00.000Z';
 
-function world(options: { voidHold?: boolean; withRider?: boolean } = {}) {
+function world(options: { voidHold?: boolean; withRider?: boolean; holdTakenAt?: string } = {}) {
   const memory = createMemoryTransferStore();
   const clock = fixedClock(new Date(AT));
   const base = serviceWorld(clock, memory.table);
@@ -47,7 +47,11 @@ function world(options: { voidHold?: boolean; withRider?: boolean } = {}) {
     async onUnpaid(transfer, at) {
       calls.push({ hook: 'onUnpaid', transfer, at });
       const voidHold = options.voidHold ?? false;
-      return { changes: linkChanges(transfer, voidHold ? 'lapse' : 'unclaim', at), voidHold };
+      return {
+        changes: linkChanges(transfer, voidHold ? 'lapse' : 'unclaim', at),
+        voidHold,
+        ...(options.holdTakenAt ? { holdTakenAt: options.holdTakenAt } : {}),
+      };
     },
   };
   const service = createTransferService(
@@ -195,6 +199,21 @@ describe('a link transfer that ends unpaid', () => {
     expect(w.holdStatus(t.holdId)).toBe('VOIDED');
     expect(w.linkStatus(t.linkId)).toBe('EXPIRED');
     expect([...w.memory.table.items.journal.values()].map((r) => r.type).sort()).toEqual(['HOLD', 'VOID']);
+  });
+
+  it('gives the voided hold back to the period spend of when the hold was taken (the link’s creation, not the claim)', async () => {
+    const w = world({ voidHold: true, holdTakenAt: AT });
+    const t = await w.linkTransfer('000000000002');
+    const spend = () => w.memory.table.items.wallets.get(t.walletId)!.spend;
+    expect(spend()).toMatchObject({ 'DAY#2026-11-21': expect.anything() });
+    expect(spend()['DAY#2026-11-21']!.toFixed(2)).toBe('50.25');
+    // The claim (its transfer) a day after the link was created.
+    w.clock.set(new Date('2026-11-22T09:00:00.000Z'));
+    const stored = w.memory.table.items.transfers.get(t.transferId)!;
+    w.memory.table.items.transfers.set(t.transferId, { ...stored, createdAt: '2026-11-22T09:00:00.000Z' });
+    expect(await w.runWorkflow(t.transferId)).toMatchObject({ status: 'FAILED' });
+    expect(spend()['DAY#2026-11-21']!.toFixed(2)).toBe('0.00');
+    expect(spend()['DAY#2026-11-22']).toBeUndefined();
   });
 
   it('an organization’s cancel of a PENDING link transfer asks the rider too (the hold stays the link’s)', async () => {

@@ -25,7 +25,17 @@ export interface TransferLinkRider {
   /** Changes committed with the capture of a completed link transfer (link CLAIMED -> SETTLED, event, audit). */
   onCompleted(transfer: Transfer, at: string): LinkRiderChange[];
   /** A failed, rejected or cancelled link transfer: the link's changes, and whether the hold is voided. */
-  onUnpaid(transfer: Transfer, at: string): Promise<{ changes: LinkRiderChange[]; voidHold: boolean }>;
+  onUnpaid(transfer: Transfer, at: string): Promise<LinkUnpaid>;
+}
+
+export interface LinkUnpaid {
+  changes: LinkRiderChange[];
+  voidHold: boolean;
+  /**
+   * When the hold was taken (the link's creation): a voided hold gives its amount back to the
+   * period spend counted then, not at the claim (default: the transfer's `createdAt`).
+   */
+  holdTakenAt?: string;
 }
 
 /** Without a rider, a link transfer never ends: its transition fails (and the reconciler tries again). */

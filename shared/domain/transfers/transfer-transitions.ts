@@ -194,7 +194,7 @@ export function createTransferTransitions(
   ): Promise<Transfer | undefined> {
     const unpaid = linkOf(transfer) ? await linkRider.onUnpaid(afterOf(transfer, trigger, set), at) : undefined;
     const voids = transfer.direction === 'WITHDRAWAL' && (unpaid?.voidHold ?? true);
-    const movement = voids ? withdrawalVoid(transfer, ids('transaction'), at) : undefined;
+    const movement = voids ? withdrawalVoid(transfer, ids('transaction'), at, unpaid?.holdTakenAt) : undefined;
     return transition(transfer, trigger, set, {
       ...(movement ? { movement } : {}),
       events: [],
