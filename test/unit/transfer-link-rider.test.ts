@@ -40,7 +40,7 @@ function world(options: { voidHold?: boolean; withRider?: boolean; holdTakenAt?:
     },
   ];
   const rider: TransferLinkRider = {
-    onCompleted(transfer, at) {
+    async onCompleted(transfer, at) {
       calls.push({ hook: 'onCompleted', transfer, at });
       return linkChanges(transfer, 'settle', at);
     },

@@ -22,8 +22,11 @@ export type LinkRiderChange = Extract<PaymentLinkChange, { type: 'transitionPaym
  *   voided. Not voided, the hold stays HELD: it is the link's again (the link ACTIVE, claimable).
  */
 export interface TransferLinkRider {
-  /** Changes committed with the capture of a completed link transfer (link CLAIMED -> SETTLED, event, audit). */
-  onCompleted(transfer: Transfer, at: string): LinkRiderChange[];
+  /**
+   * Changes committed with the capture of a completed link transfer (link CLAIMED -> SETTLED, event,
+   * audit). Asynchronous: the event presents the link, which the rider reads.
+   */
+  onCompleted(transfer: Transfer, at: string): Promise<LinkRiderChange[]>;
   /** A failed, rejected or cancelled link transfer: the link's changes, and whether the hold is voided. */
   onUnpaid(transfer: Transfer, at: string): Promise<LinkUnpaid>;
 }
@@ -40,9 +43,7 @@ export interface LinkUnpaid {
 
 /** Without a rider, a link transfer never ends: its transition fails (and the reconciler tries again). */
 export const NO_LINK_RIDER: TransferLinkRider = {
-  onCompleted: (transfer) => {
-    throw new Error(`no payment-link rider for the transfer ${transfer.id}`);
-  },
+  onCompleted: (transfer) => Promise.reject(new Error(`no payment-link rider for the transfer ${transfer.id}`)),
   onUnpaid: (transfer) => Promise.reject(new Error(`no payment-link rider for the transfer ${transfer.id}`)),
 };
 

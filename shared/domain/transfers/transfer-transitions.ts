@@ -208,11 +208,14 @@ export function createTransferTransitions(
     return transfer.direction === 'WITHDRAWAL' ? captureWithdrawal(transfer, audit) : creditDeposit(transfer, audit);
   }
 
-  function captureWithdrawal(transfer: Transfer, audit: TransitionAudit | undefined): Promise<Transfer | undefined> {
+  async function captureWithdrawal(
+    transfer: Transfer,
+    audit: TransitionAudit | undefined,
+  ): Promise<Transfer | undefined> {
     const at = clock.now().toISOString();
     const transactionId = ids('transaction');
     const set = { completedAt: at, transactionId };
-    const link = linkOf(transfer) ? linkRider.onCompleted(afterOf(transfer, 'complete', set), at) : undefined;
+    const link = linkOf(transfer) ? await linkRider.onCompleted(afterOf(transfer, 'complete', set), at) : undefined;
     return transition(transfer, 'complete', set, {
       movement: withdrawalCapture(transfer, transactionId, at),
       events: [],
