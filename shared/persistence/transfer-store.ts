@@ -9,16 +9,12 @@ import { createWalletReader, createWalletSnapshotReader } from './wallet-store.j
 import { auditWriters } from './writers/audit-writers.js';
 import { idempotencyWriters } from './writers/idempotency-writers.js';
 import { postingWriters } from './writers/posting-writers.js';
+import { paymentLinkWriters } from './writers/payment-link-writers.js';
 import { transferWriters } from './writers/transfer-writers.js';
 import { createBankAccountReader } from './bank-account-store.js';
 
-// TODO(issue 22, step 2): the payment-links area's writer of `transitionPaymentLink` (its entity lands
-// with the area). Until then no transfer carries a link (nothing creates one), so nothing writes it.
-const linkWriters = {
-  transitionPaymentLink: () => {
-    throw new Error('the payment-link writers are not wired into the transfer store yet');
-  },
-};
+/** A link transfer's end moves its payment link in the same transaction (the link's own writer and condition). */
+const linkWriters = { transitionPaymentLink: paymentLinkWriters.transitionPaymentLink };
 
 const filterOf = (filter: TransferFilter) => equalityFilter({ direction: filter.direction, status: filter.status });
 
