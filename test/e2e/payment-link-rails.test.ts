@@ -120,6 +120,8 @@ describe('payment links claimed to a bank account or USDC address', () => {
       amount: '50.00',
       fee: '0.25',
       walletId,
+      paymentLinkId: link.id,
+      destination: { type: 'ACH', routingNumber: '021000021', last4: '6789' },
     });
     expect(await balancesOf(walletId)).toEqual(['49.75000000', '50.25000000']);
 
