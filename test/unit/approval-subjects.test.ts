@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
+import { approvalRequestChanges, linkApprovalOf } from '../../shared/domain/approvals/approval-requests.js';
 import { createApprovalService } from '../../shared/domain/approvals/approval-service.js';
 import type { ApprovalSubject, SubjectChange } from '../../shared/domain/approvals/approval-subjects.js';
 import { presentApproval } from '../../shared/domain/approvals/approval-view.js';
@@ -420,5 +421,44 @@ describe('approvals of payment links (the subject seam)', () => {
       expiresAt: AT,
     };
     expect(presentApproval(approval).paymentLinkId).toBeNull();
+  });
+
+  it("a link's approval request: the hold as its transaction, a payment's reason and expiry, approval.requested", () => {
+    const link = {
+      id: 'lnk_a',
+      organizationId: 'org_a',
+      environment: 'SANDBOX' as const,
+      walletId: 'wal_a',
+      amount: '10.00',
+      description: 'Bounty',
+      holdId: 'txn_hold',
+    };
+    const request = { id: 'apr_a', reason: 'requireHumanApproval', requestedByKeyId: 'key_a', now: new Date(AT) };
+
+    const approval = linkApprovalOf(link, { ...request, timeScale: 60 });
+
+    expect(approval).toEqual({
+      id: 'apr_a',
+      organizationId: 'org_a',
+      environment: 'SANDBOX',
+      walletId: 'wal_a',
+      status: 'PENDING',
+      payment: { from: 'wal_a', to: 'wal_a', amount: '10.00', description: 'Bounty' },
+      transactionId: 'txn_hold',
+      paymentLinkId: 'lnk_a',
+      reason: 'requireHumanApproval',
+      requestedByKeyId: 'key_a',
+      createdAt: AT,
+      expiresAt: '2026-11-27T11:12:00.000Z',
+    });
+    expect(linkApprovalOf({ ...link, environment: 'PRODUCTION' }, { ...request, timeScale: 60 }).expiresAt).toBe(
+      '2026-11-30T10:00:00.000Z',
+    );
+    const [create, requested] = approvalRequestChanges(approval, newId);
+    expect(create).toEqual({ type: 'createApproval', approval });
+    expect(requested).toMatchObject({
+      type: 'event',
+      event: { type: 'approval.requested', organizationId: 'org_a', createdAt: AT, data: presentApproval(approval) },
+    });
   });
 });
