@@ -151,7 +151,7 @@ export function createApprovalService(
   ): Promise<Approval> {
     const at = clock.now().toISOString();
     const { decided, changes } = decisionChanges(approval, 'approve', ctx.actor, note ? { note } : {}, at);
-    const outcome = await (await subjects.subjectOf(approval)).onApproved(approval, ctx.actor, at);
+    const outcome = await (await subjects.subjectOf(approval)).onApproved(decided, ctx.actor, at);
     if (outcome instanceof ApiError) return fail(ctx.actor, action, approval, outcome.code, at, note);
     if (outcome instanceof Error) throw outcome;
     try {
@@ -175,8 +175,8 @@ export function createApprovalService(
   const stillPending = async (approvalId: string) => (await store.getApproval(approvalId))?.status === 'PENDING';
 
   /**
-   * What a refusal (rejection, expiry, failure) does to what the approval was for: the queued
-   * payment moves by `trigger` (with `fields`), or the subject gives its changes (read again each time).
+   * What a refusal (rejection, expiry, failure) does to what the `decided` approval was for: the
+   * queued payment moves by `trigger` (with `fields`), or the subject gives its changes (read again each time).
    */
   async function refusalOf(
     approval: Approval,
@@ -266,7 +266,7 @@ export function createApprovalService(
       : [];
     await commitRefusal(approval, async () => [
       ...changes,
-      ...(await refusalOf(approval, actor, at, 'fail', { failureCode })),
+      ...(await refusalOf(decided, actor, at, 'fail', { failureCode })),
       decisionAudit(approval, actor, action, at, { status: 'FAILED', failureCode }),
       ...failed,
     ]);
@@ -291,7 +291,7 @@ export function createApprovalService(
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
     await commitRefusal(approval, async () => [
       ...changes,
-      ...(await refusalOf(approval, ctx.actor, at, 'reject')),
+      ...(await refusalOf(decided, ctx.actor, at, 'reject')),
       decisionAudit(approval, ctx.actor, action, at, reason ? { reason } : {}),
       eventChange({ ...scope, type: 'approval.rejected', data: presentApproval(decided), createdAt: at }, ids),
     ]);
@@ -307,7 +307,7 @@ export function createApprovalService(
     try {
       await commitRefusal(approval, async () => [
         ...changes,
-        ...(await refusalOf(approval, actor, at, 'fail', { failureCode: 'APPROVAL_EXPIRED' })),
+        ...(await refusalOf(decided, actor, at, 'fail', { failureCode: 'APPROVAL_EXPIRED' })),
         decisionAudit(approval, actor, action, at, {}),
         eventChange({ ...scope, type: 'approval.expired', data: presentApproval(decided), createdAt: at }, ids),
       ]);

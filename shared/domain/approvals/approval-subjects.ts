@@ -16,7 +16,8 @@ export type SubjectChange = Extract<PaymentLinkChange, { type: 'transitionPaymen
  * here, built by the subject's area (shared/domain/payment-links/payment-link-approvals.ts). No
  * queued transaction is touched for such an approval (its `transactionId` is the subject's hold);
  * the subject's changes are committed in the decision's transaction, with its audit entry and
- * approval event: the decision and what it decides move together or not at all.
+ * approval event: the decision and what it decides move together or not at all. Each method is
+ * given the approval as decided (its status APPROVED, REJECTED, EXPIRED or FAILED).
  */
 export interface ApprovalSubject {
   /**
