@@ -16,6 +16,7 @@ import type { PaymentLinkReads } from './payment-link-reads.js';
 import {
   assertDestinationMatches,
   assertRecipientAllowed,
+  claimableStatusOf,
   fingerprintDestinationOf,
   railDestinationOf,
   type ClaimDestinationInput,
@@ -123,10 +124,11 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
         const answer = (body: PaymentLinkClaimResult): IdempotencyChange[] =>
           slot ? [answerChange(slotId, slot, 200, body, clock.now())] : [];
         const link = (await store.getPaymentLink(found.id)) ?? found;
-        if (link.status !== 'ACTIVE')
+        const status = claimableStatusOf(link, clock.now());
+        if (status !== 'ACTIVE')
           throw kernel.invalidState(
-            link,
-            link.status === 'PENDING_APPROVAL' ? 'it is not claimable yet' : 'it can not be claimed',
+            { status },
+            status === 'PENDING_APPROVAL' ? 'it is not claimable yet' : 'it can not be claimed',
           );
         assertRecipientAllowed(link, {
           method: input.method,

@@ -3,6 +3,7 @@ import { notFound } from '../errors.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import type { PaymentLinkKernel, PaymentLinkServiceDeps } from './payment-link-kernel.js';
+import { claimableStatusOf } from './payment-link-rules.js';
 import { presentPaymentLinkClaim, type PaymentLinkClaimView, type PresentableLink } from './payment-link-view.js';
 import type { PaymentLinkFilter } from './ports.js';
 import type { PaymentLink } from './types.js';
@@ -37,7 +38,8 @@ export function paymentLinkReads(deps: PaymentLinkServiceDeps, kernel: PaymentLi
 
   /** The public view (no key): amount, currency, description, status, expiry, whether restricted, environment. */
   async function getClaim(slug: string): Promise<PaymentLinkClaimView> {
-    return presentPaymentLinkClaim(await bySlug(slug));
+    const link = await bySlug(slug);
+    return presentPaymentLinkClaim({ ...link, status: claimableStatusOf(link, deps.clock.now()) });
   }
 
   return { get, list, bySlug, getClaim };

@@ -44,6 +44,15 @@ export function normalizedRestrictions(
   return emails.length === 0 && walletIds.length === 0 ? undefined : { emails, walletIds };
 }
 
+/**
+ * The status a link has for a claimant: EXPIRED once `expiresAt` has passed, even before its
+ * schedule has fired and released the hold (the schedule's transaction does that).
+ */
+export function claimableStatusOf(link: Pick<PaymentLink, 'status' | 'expiresAt'>, now: Date): PaymentLink['status'] {
+  const due = Date.parse(link.expiresAt) <= now.getTime();
+  return due && (link.status === 'ACTIVE' || link.status === 'PENDING_APPROVAL') ? 'EXPIRED' : link.status;
+}
+
 export const isRestricted = (link: Pick<PaymentLink, 'recipientRestrictions'>): boolean =>
   (link.recipientRestrictions?.emails.length ?? 0) > 0 || (link.recipientRestrictions?.walletIds.length ?? 0) > 0;
 
