@@ -46,7 +46,12 @@ export function hostedOperationsOf(catalog: HostedCatalog, caller: PageCaller): 
     requestId: caller.requestId,
   };
 
-  const call = async <T>(route: string, id: string, body?: Record<string, unknown>): Promise<T> => {
+  const call = async <T>(
+    route: string,
+    id: string,
+    body?: Record<string, unknown>,
+    idempotencyKey?: string,
+  ): Promise<T> => {
     const op = byShape.get(route);
     if (!op) throw new ApiError('NOT_FOUND', 'No such page.');
     const [param] = pathParameterNames(op.http.path);
@@ -56,6 +61,7 @@ export function hostedOperationsOf(catalog: HostedCatalog, caller: PageCaller): 
       body: op.body ? parseWith(op.body, body ?? {}, '') : undefined,
       query: {},
       params: param ? { [param]: id } : {},
+      idempotencyKeyHeader: idempotencyKey,
       cursors: catalog.cursors,
     });
     return result.body as T;
@@ -67,5 +73,7 @@ export function hostedOperationsOf(catalog: HostedCatalog, caller: PageCaller): 
     payableInvoice: (slug) => call(HOSTED_ROUTES.payableInvoice, slug),
     payInvoice: (slug, input) => call(HOSTED_ROUTES.payInvoice, slug, input),
     usdcPayment: byShape.has(HOSTED_ROUTES.usdcPayment) ? (slug) => call(HOSTED_ROUTES.usdcPayment, slug) : undefined,
+    paymentLinkClaim: (slug) => call(HOSTED_ROUTES.paymentLinkClaim, slug),
+    claimPaymentLink: (slug, input, key) => call(HOSTED_ROUTES.claimPaymentLink, slug, input, key),
   };
 }
