@@ -74,6 +74,12 @@ const CLAIM_REFUSALS: Readonly<Record<string, ClaimRefusal>> = {
     message: 'Wallet ID: this is the wallet the link pays from. Enter the ID of your own wallet.',
     clears: 'walletId',
   },
+  // The link is ACTIVE yet this claim can not be made now (a state answer about the claim itself).
+  INVALID_STATE: {
+    field: undefined,
+    message:
+      'This payment can not be claimed this way right now. Please try again later or choose another destination.',
+  },
   IDEMPOTENCY_KEY_REUSE: {
     field: undefined,
     message: 'This form was already sent with other details. Please check the details and send it again.',

@@ -32,8 +32,6 @@ export async function paymentLinkRoute(ops: HostedOperations, slug: string, requ
     return redirect(`${path}?claimed=${choice}`);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    // Claimed, cancelled or expired meanwhile (another tab, the sender, the clock): the page says which.
-    if (error.code === 'INVALID_STATE') return redirect(path);
     if (error.code === 'IDEMPOTENCY_KEY_IN_USE') {
       const link = await ops.paymentLinkClaim(slug);
       return page(409, <PaymentLinkStatePage link={link} kind="processing" path={path} />);
@@ -41,8 +39,8 @@ export async function paymentLinkRoute(ops: HostedOperations, slug: string, requ
     const refused = claimRefusal(error);
     if (!refused) throw error;
     const link = await ops.paymentLinkClaim(slug);
-    const closed = unclaimable(link, path, undefined);
-    if (closed) return closed;
+    // Claimed, cancelled or expired meanwhile (another tab, the sender, the clock): the page says which.
+    if (unclaimable(link, path, undefined)) return redirect(path);
     return claimForm(link, path, choice, {
       status: error.status,
       error: refused.message,

@@ -208,6 +208,21 @@ describe('hosted pages: claiming a payment link', () => {
     expect(p.state.claims).toEqual([]);
   });
 
+  it('says so in an alert when an ACTIVE link refuses the claim as INVALID_STATE, and claims nothing', async () => {
+    const p = pages();
+    p.state.railsClosed = true;
+    const response = await claim(p, SLUGS.active, 'bank', {
+      accountName: 'Dana Claimant',
+      routingNumber: '110000000',
+      accountNumber: '000123456789',
+    });
+    expect(response.statusCode).toBe(409);
+    expect(alertOf(response.body)).toMatch(/^This payment can not be claimed this way right now/);
+    expect(h1Of(response.body)).toBe('Claim $25.00');
+    expectWellFormedPage(response);
+    expect(p.state.claims).toEqual([]);
+  });
+
   it('says a claim is in flight when the same form is still being handled', async () => {
     const p = pages();
     const response = await p.call('POST', path(SLUGS.active), {
