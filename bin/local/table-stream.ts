@@ -6,7 +6,7 @@
  * `entityType`, a batch is delivered again from the record the handler reports as failed
  * (partial batch response), and shards are followed as they close and new ones open.
  */
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient, GetItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -90,6 +90,35 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
     return type !== undefined && options.entityTypes.includes(type);
   };
 
+  /**
+   * DynamoDB Local 3.x sends an empty map or list in a stream image without its type (`{}` instead of
+   * `{"M": {}}` or `{"L": []}`; awslabs/amazon-dynamodb-local-samples#37), which no unmarshaller reads.
+   * Such a new image is read again from the table (the item as written, typed); an old image's untyped
+   * values become NULL (old images are read for a status or a marker, never for an empty collection).
+   */
+  async function withTypedImages(record: _Record): Promise<_Record> {
+    const image = record.dynamodb;
+    if (!image) return record;
+    const newImage = image.NewImage;
+    let typedNew = newImage;
+    if (newImage && hasUntyped(newImage) && image.Keys) {
+      const read = await tables.send(
+        new GetItemCommand({ TableName: options.tableName, Key: image.Keys as never, ConsistentRead: true }),
+      );
+      typedNew = (read.Item as typeof newImage | undefined) ?? nullsFor(newImage);
+    }
+    const oldImage = image.OldImage && hasUntyped(image.OldImage) ? nullsFor(image.OldImage) : image.OldImage;
+    if (typedNew === newImage && oldImage === image.OldImage) return record;
+    return {
+      ...record,
+      dynamodb: {
+        ...image,
+        ...(typedNew ? { NewImage: typedNew } : {}),
+        ...(oldImage ? { OldImage: oldImage } : {}),
+      },
+    };
+  }
+
   /** One pass over the open shards: true if any record arrived. */
   async function pollOnce(): Promise<boolean> {
     await discover();
@@ -100,7 +129,9 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
         new GetRecordsCommand({ ShardIterator: state.iterator, Limit: options.batchSize }),
       );
       const records = output.Records ?? [];
-      const batch = records.filter(wanted).map((record) => toLambdaRecord(record, streamArn!));
+      const batch = await Promise.all(
+        records.filter(wanted).map(async (record) => toLambdaRecord(await withTypedImages(record), streamArn!)),
+      );
       if (batch.length > 0) {
         const failures = await options.deliver(batch);
         if (failures.length > 0) {
@@ -171,6 +202,30 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
 }
 
 /** A stream record as Lambda's event source mapping delivers it. */
+type Image = Record<string, AttributeValue>;
+const isUntyped = (value: object) => Object.keys(value).length === 0;
+
+function hasUntyped(image: Image): boolean {
+  return Object.values(image).some((value) => valueHasUntyped(value));
+}
+
+function valueHasUntyped(value: AttributeValue): boolean {
+  if (isUntyped(value)) return true;
+  if (value.M) return hasUntyped(value.M);
+  if (value.L) return value.L.some((item) => valueHasUntyped(item));
+  return false;
+}
+
+function nullsFor(image: Image): Image {
+  const fix = (value: AttributeValue): AttributeValue => {
+    if (isUntyped(value)) return { NULL: true };
+    if (value.M) return { M: nullsFor(value.M) };
+    if (value.L) return { L: value.L.map(fix) };
+    return value;
+  };
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, fix(value)]));
+}
+
 function toLambdaRecord(record: _Record, streamArn: string): DynamoDBRecord {
   return {
     ...(record.eventID ? { eventID: record.eventID } : {}),

@@ -4,17 +4,23 @@ import { expiryMessageOf } from '../../shared/domain/expiries/ports.js';
 import { core } from '../../shared/runtime/core.js';
 import { approvalService } from '../../shared/runtime/services/approvals.js';
 import { invoiceCollectionService } from '../../shared/runtime/services/invoice-collection.js';
+import { paymentLinkService } from '../../shared/runtime/services/payment-links.js';
 import { transferService } from '../../shared/runtime/services/transfers.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
 let transfers: ReturnType<typeof transferService> | undefined;
 let collection: ReturnType<typeof invoiceCollectionService> | undefined;
+let paymentLinks: ReturnType<typeof paymentLinkService> | undefined;
 
 /** Each kind's conditional state change: `not-due` puts the message back for later. */
 async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>): Promise<string> {
   if (message.kind === 'invoiceSettlement' || message.kind === 'invoiceRecurring' || message.kind === 'invoiceRetry') {
     collection ??= invoiceCollectionService(core());
     return collection.expire(message);
+  }
+  if (message.kind === 'paymentLink') {
+    paymentLinks ??= paymentLinkService(core());
+    return paymentLinks.expire(AUDIT.paymentLink.expire, message.id);
   }
   if (message.kind === 'clearing') {
     transfers ??= transferService(core());
@@ -27,7 +33,7 @@ async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>):
 /**
  * Queue worker, declared in shared/workers.ts (SQS fed by EventBridge Scheduler's one-time schedules
  * in AWS; the in-process queue and scheduler locally): each message names what expires (a pending approval, the clearing of
- * an ACH deposit, an invoice's bank debit settling, a recurring charge's run, a charge's retry). The expiry is a conditional state change: a message received twice, or naming an
+ * an ACH deposit, an invoice's bank debit settling, a recurring charge's run, a charge's retry, a payment link's `expiresAt`). The expiry is a conditional state change: a message received twice, or naming an
  * approval decided meanwhile, changes nothing. A message that arrives before its expiry is reported failed and received again
  * after the visibility timeout.
  */

@@ -5,6 +5,7 @@ import { CUSTOMER_EVENTS } from './customers/customer-events.js';
 import { INVOICE_EVENTS } from './invoices/invoice-events.js';
 import { INVOICE_COLLECTION_EVENTS } from './invoices/invoice-collection-events.js';
 import { ORGANIZATION_EVENTS } from './organizations/organization-events.js';
+import { PAYMENT_LINK_EVENTS } from './payment-links/payment-link-events.js';
 import { PAYMENT_EVENTS } from './payments/payment-events.js';
 import { TRANSFER_EVENTS } from './transfers/transfer-events.js';
 import { WALLET_EVENTS } from './wallets/wallet-events.js';
@@ -29,6 +30,7 @@ export const EVENT_DECLARATIONS = {
   ...CUSTOMER_EVENTS,
   ...INVOICE_EVENTS,
   ...INVOICE_COLLECTION_EVENTS,
+  ...PAYMENT_LINK_EVENTS,
 } as const;
 
 export type EmittedEventName = Extract<keyof typeof EVENT_DECLARATIONS, string>;
@@ -50,11 +52,6 @@ export const EMITTED_EVENT_NAMES = Object.keys(EVENT_DECLARATIONS) as readonly E
  * `<area>-events.ts` and removes it from here (the compiler refuses a name in both lists).
  */
 export const RESERVED_EVENT_NAMES = [
-  'payment_link.created',
-  'payment_link.claimed',
-  'payment_link.settled',
-  'payment_link.expired',
-  'payment_link.cancelled',
   // decisions.md section 8: beyond the spec
   'dispute.created',
   'dispute.responded',

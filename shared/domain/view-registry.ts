@@ -13,6 +13,7 @@ import * as invoiceCollection from './invoices/invoice-collection-view.js';
 import * as invoices from './invoices/invoice-view.js';
 import * as merchants from './merchants/merchant-view.js';
 import * as organizations from './organizations/organization-view.js';
+import * as paymentLinks from './payment-links/payment-link-view.js';
 import * as payments from './payments/payment-view.js';
 import * as policies from './policies/policy-view.js';
 import * as transfers from './transfers/transfer-view.js';
@@ -42,6 +43,7 @@ export const VIEW_MODULES = {
   invoiceCollection,
   merchants,
   organizations,
+  paymentLinks,
   payments,
   policies,
   transfers,

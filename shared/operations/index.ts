@@ -9,6 +9,7 @@ import { AUDIT_LOGS } from './audit-logs.js';
 import { BANK_ACCOUNTS } from './bank-accounts.js';
 import { CUSTOMERS } from './customers.js';
 import { INVOICES } from './invoices.js';
+import { PAYMENT_LINKS } from './payment-links.js';
 import { DOCS } from './docs.js';
 import { EVENTS } from './events.js';
 import { INTERNAL } from './internal.js';
@@ -41,6 +42,7 @@ const GROUPS = [
   BANK_ACCOUNTS,
   CUSTOMERS,
   INVOICES,
+  PAYMENT_LINKS,
   TRANSFERS,
   CARDS,
   DOCS,

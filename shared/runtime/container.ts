@@ -16,6 +16,7 @@ import { eventService } from './services/events.js';
 import { merchantService } from './services/merchants.js';
 import { invoiceWalletPaymentService } from './services/invoice-wallet-payments.js';
 import { organizationService } from './services/organizations.js';
+import { paymentLinkService } from './services/payment-links.js';
 import { paymentService } from './services/payments.js';
 import { policyService } from './services/policies.js';
 import { transferService } from './services/transfers.js';
@@ -53,6 +54,7 @@ const AREAS = {
   webhooks: webhookService,
   events: eventService,
   invoiceWalletPayments: invoiceWalletPaymentService,
+  paymentLinks: paymentLinkService,
 } satisfies Record<string, AreaBuilder>;
 
 /** The one signature of an area's builder: the core, and what a test replaces (at least its store). */

@@ -296,6 +296,7 @@ const CASES: Record<string, Case> = {
   ...CARD_CASES(),
   ...CUSTOMER_CASES(),
   ...INVOICE_CASES(),
+  ...PAYMENT_LINK_CASES(),
 };
 
 /** The invoices area: an invoice of a fresh organization's main wallet, in the state the route needs. */
@@ -593,6 +594,50 @@ function CARD_CASES(): Record<string, Case> {
         params: { id: await authorizationOf(service, org, true) },
         body: { amount: '5.00' },
         organizationId: org.organizationId,
+      };
+    },
+  };
+}
+
+/** Payment links: a link on a freshly funded wallet; the public claim acts as the claimant (a person, no key). */
+function PAYMENT_LINK_CASES(): Record<string, Case> {
+  const linkOf = async (make: AuditFactories, service: TestService) => {
+    const org = await make.organization();
+    const walletId = await make.wallet(org, '50.00');
+    const response = await service.call('POST', '/v1/payment-links', {
+      key: org.key,
+      body: { walletId, amount: '10.00' },
+    });
+    if (response.status !== 201) throw new Error(`payment link creation failed: ${response.text}`);
+    return { org, link: response.body as { id: string; slug: string } };
+  };
+  return {
+    createPaymentLink: async (make) => {
+      const org = await make.organization();
+      return {
+        key: org.key,
+        body: { walletId: await make.wallet(org, '50.00'), amount: '10.00' },
+        organizationId: org.organizationId,
+      };
+    },
+    updatePaymentLink: async (make, service) => {
+      const { org, link } = await linkOf(make, service);
+      return {
+        key: org.key,
+        params: { id: link.id },
+        body: { status: 'CANCELLED' },
+        organizationId: org.organizationId,
+      };
+    },
+    claimPaymentLink: async (make, service) => {
+      const { org, link } = await linkOf(make, service);
+      const claimant = await make.organization();
+      return {
+        key: '',
+        params: { slug: link.slug },
+        body: { method: 'wallet', destination: { type: 'WALLET', walletId: claimant.mainWalletId } },
+        organizationId: org.organizationId,
+        actor: { actorType: 'USER', actorId: /^anonymous$/ },
       };
     },
   };

@@ -13,6 +13,7 @@ import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
 import { usdcReceiptView } from '../../shared/domain/invoices/invoice-collection-view.js';
 import { createdOrganizationView } from '../../shared/domain/organizations/organization-view.js';
+import { paymentLinkView } from '../../shared/domain/payment-links/payment-link-view.js';
 import { paymentView } from '../../shared/domain/payments/payment-view.js';
 import { walletFundingView, walletView } from '../../shared/domain/wallets/wallet-view.js';
 import { clearingView, transferView } from '../../shared/domain/transfers/transfer-view.js';
@@ -76,6 +77,11 @@ const PUBLIC_VIEW_OF: {
   'withdrawal.completed': { view: transferView },
   'withdrawal.failed': { view: transferView },
   'withdrawal.cancelled': { view: transferView },
+  'payment_link.created': { view: paymentLinkView },
+  'payment_link.claimed': { view: paymentLinkView },
+  'payment_link.settled': { view: paymentLinkView },
+  'payment_link.expired': { view: paymentLinkView },
+  'payment_link.cancelled': { view: paymentLinkView },
   'wallet.funds_pending': {
     view: transferView,
     renamed: { transferId: 'id', amount: 'netAmount' },

@@ -197,6 +197,21 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
     status: 'UNMATCHED',
     receivedAt: AT,
   }),
+  PAYMENT_LINK: entities.paymentLinkCodec.toItem({
+    id: 'lnk_1',
+    ...scope,
+    walletId: 'wal_1',
+    slug: 'AbCdEfGhIjKlMnOpQrStUv',
+    amount: '10.00',
+    currency: 'USD',
+    fee: '0.25',
+    expiresAt: AT,
+    status: 'ACTIVE',
+    holdId: 'txn_1',
+    createdByKeyId: 'key_1',
+    createdAt: AT,
+    updatedAt: AT,
+  }),
 };
 
 describe('table schema', () => {

@@ -4,11 +4,19 @@
  * one message at its expiry; the `expiry` queue worker (shared/workers.ts) handles it with a
  * conditional state change, so a message received twice, late, or after a decision is harmless.
  */
-export const EXPIRY_KINDS = ['approval', 'clearing', 'invoiceSettlement', 'invoiceRecurring', 'invoiceRetry'] as const;
+export const EXPIRY_KINDS = [
+  'approval',
+  'clearing',
+  'invoiceSettlement',
+  'invoiceRecurring',
+  'invoiceRetry',
+  'paymentLink',
+] as const;
 /**
  * `approval`: a pending approval's expiry; `clearing`: the end of an ACH deposit's clearing (a transfer id);
  * `invoiceSettlement`: a bank debit of an invoice settles (an invoice id); `invoiceRecurring`: run n of a
- * recurring charge (`<first invoice id>.<n>`); `invoiceRetry`: retry n of a declined charge (`<invoice id>.<n>`).
+ * recurring charge (`<first invoice id>.<n>`); `invoiceRetry`: retry n of a declined charge (`<invoice id>.<n>`);
+ * `paymentLink`: a payment link's `expiresAt` (a link id).
  */
 export type ExpiryMessage = { readonly kind: (typeof EXPIRY_KINDS)[number]; readonly id: string };
 

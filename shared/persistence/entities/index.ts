@@ -24,3 +24,4 @@ export * from './card-authorization.js';
 export * from './customer.js';
 export * from './invoice.js';
 export * from './invoice-collection.js';
+export * from './payment-link.js';

@@ -10,6 +10,7 @@ import { invoiceWriters } from './invoice-writers.js';
 import { idempotencyWriters } from './idempotency-writers.js';
 import { merchantWriters } from './merchant-writers.js';
 import { organizationWriters } from './organization-writers.js';
+import { paymentLinkWriters } from './payment-link-writers.js';
 import { paymentWriters } from './payment-writers.js';
 import { policyWriters } from './policy-writers.js';
 import { postingWriters } from './posting-writers.js';
@@ -41,6 +42,7 @@ const AREA_WRITERS = [
   customerWriters,
   invoiceWriters,
   invoiceCollectionWriters,
+  paymentLinkWriters,
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */
