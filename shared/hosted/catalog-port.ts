@@ -1,4 +1,4 @@
-import { ApiError } from '../domain/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode, type ErrorDetails } from '../domain/errors.js';
 import type { Principal, RequestContext } from '../domain/tenancy.js';
 import { parseWith } from '../edge/parse.js';
 import type { Cursors, Operation } from '../operations/define.js';
@@ -64,6 +64,8 @@ export function hostedOperationsOf(catalog: HostedCatalog, caller: PageCaller): 
       idempotencyKeyHeader: idempotencyKey,
       cursors: catalog.cursors,
     });
+    const refused = refusalIn(result.body);
+    if (refused) throw refused;
     return result.body as T;
   };
 
@@ -76,4 +78,21 @@ export function hostedOperationsOf(catalog: HostedCatalog, caller: PageCaller): 
     paymentLinkClaim: (slug) => call(HOSTED_ROUTES.paymentLinkClaim, slug),
     claimPaymentLink: (slug, input, key) => call(HOSTED_ROUTES.claimPaymentLink, slug, input, key),
   };
+}
+
+/**
+ * An idempotent operation answers a refusal it stores (errors.ts `storedOnRefusal`: WALLET_NOT_FOUND,
+ * SELF_PAYMENT, ...) as a response with the error envelope, first and on replay, where the HTTP
+ * edge sends its status: the pages get it back as the ApiError it was.
+ */
+function refusalIn(body: unknown): ApiError | undefined {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const error = body.error as { code?: unknown; message?: unknown; details?: unknown } | null;
+  if (typeof error?.code !== 'string' || !(ERROR_CODES as readonly string[]).includes(error.code)) return undefined;
+  const details = typeof error.details === 'object' && error.details !== null ? error.details : undefined;
+  return new ApiError(
+    error.code as ErrorCode,
+    typeof error.message === 'string' ? error.message : undefined,
+    details as ErrorDetails | undefined,
+  );
 }

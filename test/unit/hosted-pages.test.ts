@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ASSETS } from '../../shared/hosted/assets.js';
+import { HOSTED_FUNCTION } from '../../shared/hosted/function.js';
+import { HOSTED_ROUTES } from '../../shared/hosted/port.js';
 import { isCrossSite } from '../../shared/hosted/same-origin.js';
 import type { HttpResponse } from '../../shared/http/responses.js';
+import { CATALOG } from '../../shared/operations/index.js';
 import { fakeHostedCatalog } from '../fixtures/hosted-catalog.js';
 import { expectWellFormedPage, hostedPagesOver } from '../fixtures/hosted-pages.js';
 
@@ -188,6 +191,17 @@ describe('hosted pages: invoices', () => {
 });
 
 describe('hosted pages: the edge', () => {
+  it.each(Object.entries(HOSTED_ROUTES))(
+    'finds %s among the public operations of the groups the hosted function serves',
+    (_, route) => {
+      const served = CATALOG.filter((group) => (HOSTED_FUNCTION.groups as readonly string[]).includes(group.group))
+        .flatMap((group) => group.operations)
+        .filter((op) => op.access === 'public')
+        .map((op) => `${op.http.method} ${op.http.path.replace(/\{[^}]+\}/g, '{}')}`);
+      expect(served).toContain(route);
+    },
+  );
+
   it('refuses a form posted from another site', async () => {
     const response = await pages().call('POST', `/hosted/invoices/${SLUG}/checkout`, {
       form: { type: 'card' },
