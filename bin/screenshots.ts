@@ -125,8 +125,7 @@ async function makeData(api: Api, adminKey: string): Promise<Shot[]> {
     { name: 'payment-method-used-link', path: used },
     { name: 'payment-method-update', path: update },
   ];
-  const invoicesReady = await fetch(new URL('/v1/invoices/pay/none-such-slug', process.env[ENV.publicBaseUrl]));
-  if (invoicesReady.status === 404 && ((await invoicesReady.json()) as any).error?.code === 'NOT_FOUND') {
+  if (!(await catalogHas('/v1/invoices/pay/none-such-slug'))) {
     console.log('no invoice operations in this catalog: invoice pages skipped');
     return shots;
   }
@@ -155,8 +154,12 @@ async function makeData(api: Api, adminKey: string): Promise<Shot[]> {
     'Expiry year': '2030',
     'Security code': '123',
   };
+  const linkShots = (await catalogHas('/v1/payment-links/claim/none-such-slug'))
+    ? await paymentLinkShots(api, key)
+    : (console.log('no payment-link operations in this catalog: claim pages skipped'), []);
   return [
     ...shots,
+    ...linkShots,
     { name: 'invoice-open', path: open.path },
     { name: 'checkout-card', path: `${open.path}/checkout?method=card` },
     { name: 'checkout-bank', path: `${open.path}/checkout?method=bank` },
@@ -168,6 +171,55 @@ async function makeData(api: Api, adminKey: string): Promise<Shot[]> {
     { name: 'invoice-paid', path: paid.path },
     { name: 'receipt', path: `${paid.path}/receipt` },
     { name: 'invoice-voided', path: voided.path },
+  ];
+}
+
+/** Whether the running catalog serves a route (an unknown route answers 404 NOT_FOUND; an unknown resource its own code). */
+async function catalogHas(path: string): Promise<boolean> {
+  const answer = await fetch(new URL(path, process.env[ENV.publicBaseUrl]));
+  return !(answer.status === 404 && ((await answer.json()) as any).error?.code === 'NOT_FOUND');
+}
+
+/** The claim page of payment links in each state a person meets (a wallet of 500.00 funds them). */
+async function paymentLinkShots(api: Api, key: string): Promise<Shot[]> {
+  const wallet = async (name: string) => (await api('POST', '/v1/wallets', key, { name })).id as string;
+  const funds = await wallet('Bounties');
+  await api('POST', `/v1/wallets/${funds}/fund`, key, { amount: '500.00' });
+  const earnings = await wallet('Earnings');
+  const link = async (body: Record<string, unknown> = {}) => {
+    const created = await api('POST', '/v1/payment-links', key, {
+      walletId: funds,
+      amount: '40.00',
+      description: 'Bug bounty #12: the export crash',
+      ...body,
+    });
+    return { id: created.id as string, path: new URL(created.url).pathname };
+  };
+  const open = await link();
+  const restricted = await link({ recipientRestrictions: { emails: ['robin@example.com'] } });
+  const claimed = await link();
+  await api('POST', `/v1/payment-links/claim/${claimed.path.split('/').pop()}/claim`, key, {
+    method: 'wallet',
+    destination: { type: 'WALLET', walletId: earnings },
+  });
+  const cancelled = await link();
+  await api('PATCH', `/v1/payment-links/${cancelled.id}`, key, { status: 'CANCELLED' });
+  return [
+    { name: 'payment-link-claim-wallet', path: open.path },
+    { name: 'payment-link-claim-bank', path: `${open.path}?method=bank` },
+    { name: 'payment-link-claim-usdc', path: `${open.path}?method=usdc` },
+    { name: 'payment-link-restricted', path: restricted.path },
+    {
+      name: 'payment-link-refused-email',
+      path: restricted.path,
+      submit: {
+        fields: { 'Email address': 'someone@example.com', 'Wallet ID': earnings },
+        button: 'Claim $40.00',
+      },
+    },
+    { name: 'payment-link-sent', path: `${claimed.path}?claimed=wallet` },
+    { name: 'payment-link-claimed', path: claimed.path },
+    { name: 'payment-link-cancelled', path: cancelled.path },
   ];
 }
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../domain/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode, type ErrorDetails } from '../domain/errors.js';
 import type { Principal, RequestContext } from '../domain/tenancy.js';
 import { parseWith } from '../edge/parse.js';
 import type { Cursors, Operation } from '../operations/define.js';
@@ -46,7 +46,12 @@ export function hostedOperationsOf(catalog: HostedCatalog, caller: PageCaller): 
     requestId: caller.requestId,
   };
 
-  const call = async <T>(route: string, id: string, body?: Record<string, unknown>): Promise<T> => {
+  const call = async <T>(
+    route: string,
+    id: string,
+    body?: Record<string, unknown>,
+    idempotencyKey?: string,
+  ): Promise<T> => {
     const op = byShape.get(route);
     if (!op) throw new ApiError('NOT_FOUND', 'No such page.');
     const [param] = pathParameterNames(op.http.path);
@@ -56,8 +61,11 @@ export function hostedOperationsOf(catalog: HostedCatalog, caller: PageCaller): 
       body: op.body ? parseWith(op.body, body ?? {}, '') : undefined,
       query: {},
       params: param ? { [param]: id } : {},
+      idempotencyKeyHeader: idempotencyKey,
       cursors: catalog.cursors,
     });
+    const refused = refusalIn(result.body);
+    if (refused) throw refused;
     return result.body as T;
   };
 
@@ -67,5 +75,24 @@ export function hostedOperationsOf(catalog: HostedCatalog, caller: PageCaller): 
     payableInvoice: (slug) => call(HOSTED_ROUTES.payableInvoice, slug),
     payInvoice: (slug, input) => call(HOSTED_ROUTES.payInvoice, slug, input),
     usdcPayment: byShape.has(HOSTED_ROUTES.usdcPayment) ? (slug) => call(HOSTED_ROUTES.usdcPayment, slug) : undefined,
+    paymentLinkClaim: (slug) => call(HOSTED_ROUTES.paymentLinkClaim, slug),
+    claimPaymentLink: (slug, input, key) => call(HOSTED_ROUTES.claimPaymentLink, slug, input, key),
   };
+}
+
+/**
+ * An idempotent operation answers a refusal it stores (errors.ts `storedOnRefusal`: WALLET_NOT_FOUND,
+ * SELF_PAYMENT, ...) as a response with the error envelope, first and on replay, where the HTTP
+ * edge sends its status: the pages get it back as the ApiError it was.
+ */
+function refusalIn(body: unknown): ApiError | undefined {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const error = body.error as { code?: unknown; message?: unknown; details?: unknown } | null;
+  if (typeof error?.code !== 'string' || !(ERROR_CODES as readonly string[]).includes(error.code)) return undefined;
+  const details = typeof error.details === 'object' && error.details !== null ? error.details : undefined;
+  return new ApiError(
+    error.code as ErrorCode,
+    typeof error.message === 'string' ? error.message : undefined,
+    details as ErrorDetails | undefined,
+  );
 }

@@ -10,7 +10,8 @@ import { hostedOperationsOf, type HostedCatalog } from './catalog-port.js';
 import { formFields, MAX_FORM_BYTES } from './forms.js';
 import { HOSTED_FUNCTION } from './function.js';
 import { ASSET_CACHE_CONTROL, PAGE_HEADERS } from './headers.js';
-import { refusal, servePage, type PageAnswer } from './page-routes.js';
+import { refusal, type PageAnswer } from './answers.js';
+import { servePage } from './page-routes.js';
 import { isCrossSite } from './same-origin.js';
 
 /** What the pages' edge needs from the composition root: the per-IP limiter of public routes. */

@@ -10,11 +10,11 @@ export const HOSTED_FUNCTION = {
   pathPrefix: '/hosted',
   /** The HTTP API route (API Gateway's greedy path variable: `proxy` holds the rest of the path). */
   routePath: '/hosted/{proxy+}',
-  /** A page makes one or two catalog calls; a payment at most one processor charge. */
+  /** A page makes one or two catalog calls; a payment at most one processor charge, a claim one transaction (and a workflow start). */
   timeoutS: 10,
   /**
    * The function groups whose public operations the pages call: the hosted function gets their
    * grants (the table, the data key that seals card and account numbers, ...), nothing more.
    */
-  groups: ['customers', 'invoices'],
+  groups: ['customers', 'invoices', 'payment-links'],
 } as const;

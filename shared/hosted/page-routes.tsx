@@ -1,41 +1,15 @@
 import { ApiError } from '../domain/errors.js';
 import { HOSTED_PATHS } from '../domain/hosted-urls.js';
-import { renderDocument } from './layout.js';
+import { onlyGetOrPost, page, redirect, refusal, type PageAnswer, type PageRequest } from './answers.js';
 import { declineMessage, invalidFieldOf, validationMessage } from './messages.js';
 import { keptValues, methodChoice, paymentMethodInput } from './forms.js';
 import { CheckoutPage } from './pages/checkout.js';
 import { InvoicePage, type InvoicePaths } from './pages/invoice.js';
 import { PaymentMethodPage, PaymentMethodSavedPage } from './pages/payment-method.js';
+import { paymentLinkRoute } from './payment-link-route.js';
 import { ReceiptPage } from './pages/receipt.js';
-import { RefusalPage, refusalStatus, type RefusalKind } from './pages/refusal.js';
 import type { HostedOperations } from './port.js';
 import type { PayableInvoiceView, PaymentMethodSessionView } from './views.js';
-
-/** A page's answer before the edge adds its headers: a document, or a redirect after a POST (303). */
-export type PageAnswer = { status: number; html: string } | { status: 303; location: string };
-
-export interface PageRequest {
-  method: string;
-  /** The path below /hosted (e.g. `/invoices/abc/checkout`). */
-  path: string;
-  query: Record<string, string | undefined>;
-  /** The form's fields (POST only; the edge parsed and bounded them). */
-  form(): Map<string, string>;
-}
-
-const page = (status: number, node: unknown): PageAnswer => ({ status, html: renderDocument(node) });
-const redirect = (location: string): PageAnswer => ({ status: 303, location });
-
-/** An answer that refuses, with the merchant and environment when the resource is known. */
-export function refusal(
-  kind: RefusalKind,
-  about?: { merchantName?: string; environment?: PayableInvoiceView['environment'] },
-): PageAnswer {
-  return page(
-    refusalStatus(kind),
-    <RefusalPage kind={kind} merchantName={about?.merchantName} environment={about?.environment} />,
-  );
-}
 
 /** Tokens and slugs are URL-safe random strings; anything else can not name a link. */
 const LINK_ID = /^[A-Za-z0-9_-]{8,200}$/;
@@ -48,6 +22,7 @@ const ROUTES: readonly {
   { pattern: /^\/invoices\/([^/]+)\/usdc$/, serve: usdcRoute },
   { pattern: /^\/invoices\/([^/]+)\/checkout$/, serve: checkoutRoute },
   { pattern: /^\/invoices\/([^/]+)\/receipt$/, serve: receiptRoute },
+  { pattern: /^\/payment-links\/([^/]+)$/, serve: paymentLinkRoute },
 ];
 
 /** Serves one page request; an unknown path or link is the unknown-link page. */
@@ -65,8 +40,6 @@ export async function servePage(ops: HostedOperations, request: PageRequest): Pr
   }
   return refusal('unknown-link');
 }
-
-const onlyGetOrPost = (request: PageRequest) => request.method !== 'GET' && request.method !== 'POST';
 
 // ---------------------------------------------------------------------------------------------
 // Payment-method setup and update: /hosted/payment-methods/{token}

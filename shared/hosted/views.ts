@@ -1,3 +1,5 @@
+import type { PaymentLinkCurrency, PaymentLinkStatus } from '../domain/payment-links/types.js';
+
 /**
  * What the pages read: the public views of the catalog operations they call (customers and
  * invoices areas, contract of issue 21), reduced to the fields a page shows. Nothing here can hold
@@ -64,4 +66,24 @@ export interface UsdcPaymentView {
   /** The chain to send on (e.g. Ethereum). */
   chain?: string;
   expiresAt?: string;
+}
+
+/**
+ * `getPaymentLinkClaim` (GET /v1/payment-links/claim/{slug}): what anyone holding the link may
+ * see. No id, wallet, metadata, restriction list or fee: `restricted` only says that the sender
+ * named who may claim (the page then asks for an email).
+ */
+export interface PaymentLinkClaimView {
+  amount: string;
+  currency: PaymentLinkCurrency;
+  description: string | null;
+  status: PaymentLinkStatus;
+  expiresAt: string;
+  restricted: boolean;
+  environment: EnvironmentName;
+}
+
+/** `claimPaymentLink`'s answer: the view after the claim, with the posting of a wallet claim. */
+export interface PaymentLinkClaimResult extends PaymentLinkClaimView {
+  transactionId?: string | null;
 }

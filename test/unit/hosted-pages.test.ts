@@ -1,76 +1,19 @@
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../shared/edge/rate-limit.js';
 import { ASSETS } from '../../shared/hosted/assets.js';
-import { createHostedHandler } from '../../shared/hosted/edge.js';
-import { PAGE_CSP } from '../../shared/hosted/headers.js';
+import { HOSTED_FUNCTION } from '../../shared/hosted/function.js';
+import { HOSTED_ROUTES } from '../../shared/hosted/port.js';
 import { isCrossSite } from '../../shared/hosted/same-origin.js';
 import type { HttpResponse } from '../../shared/http/responses.js';
+import { CATALOG } from '../../shared/operations/index.js';
 import { fakeHostedCatalog } from '../fixtures/hosted-catalog.js';
+import { expectWellFormedPage, hostedPagesOver } from '../fixtures/hosted-pages.js';
 
 const TOKEN = 'tok_open_0000000001';
 const SLUG = 'slug_open_000000001';
-const HOST = 'pages.example.test';
-
-interface Call {
-  query?: Record<string, string>;
-  form?: Record<string, string>;
-  headers?: Record<string, string>;
-  ip?: string;
-}
 
 function pages(options: { usdc?: boolean; perSecond?: number } = {}) {
   const { catalog, state } = fakeHostedCatalog({ usdc: options.usdc ?? false });
-  const limiter = createRateLimiter({ perSecond: options.perSecond ?? 1000, perMinute: 100_000 });
-  const handler = createHostedHandler(
-    () => ({ publicRateLimiter: limiter }),
-    () => catalog,
-  );
-  const call = async (method: string, path: string, request: Call = {}): Promise<HttpResponse> => {
-    const form = request.form ? new URLSearchParams(request.form).toString() : undefined;
-    const event = {
-      version: '2.0',
-      routeKey: 'ANY /hosted/{proxy+}',
-      rawPath: path,
-      rawQueryString: new URLSearchParams(request.query ?? {}).toString(),
-      headers: {
-        host: HOST,
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' } : {}),
-        ...request.headers,
-      },
-      ...(request.query ? { queryStringParameters: request.query } : {}),
-      requestContext: {
-        requestId: 'req-1',
-        http: { method, path, sourceIp: request.ip ?? '203.0.113.9' },
-      },
-      ...(form !== undefined ? { body: form, isBase64Encoded: false } : {}),
-    } as unknown as APIGatewayProxyEventV2;
-    return handler(event, {} as Context);
-  };
-  return { call, state };
-}
-
-/** What every page must be (design/human-surfaces.md): checked on each document the tests render. */
-function expectWellFormedPage(response: HttpResponse) {
-  const html = response.body;
-  expect(response.headers['Content-Security-Policy']).toBe(PAGE_CSP);
-  expect(response.headers['Cache-Control']).toBe('no-store');
-  expect(response.headers['Referrer-Policy']).toBe('no-referrer');
-  expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
-  expect(html.startsWith('<!doctype html>')).toBe(true);
-  // No inline style or script: the CSP would block them, and the pages must not need them.
-  expect(html).not.toMatch(/\sstyle\s*=/i);
-  expect(html).not.toMatch(/<style[\s>]/i);
-  for (const script of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-    expect(script[1]).toContain(`src="${ASSETS.script.path}"`);
-    expect(script[2]).toBe('');
-  }
-  expect(html).not.toMatch(/\son[a-z]+\s*=/i);
-  expect(html).not.toMatch(/javascript:/i);
-  expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
-  expect(html.match(/<main[\s>]/g)).toHaveLength(1);
-  expect(html).toContain('<a class="skip" href="#main">');
-  expect(html).toContain(`<link rel="stylesheet" href="${ASSETS.stylesheet.path}"/>`);
+  return { call: hostedPagesOver(catalog, options), state };
 }
 
 describe('hosted pages: every page', () => {
@@ -248,6 +191,17 @@ describe('hosted pages: invoices', () => {
 });
 
 describe('hosted pages: the edge', () => {
+  it.each(Object.entries(HOSTED_ROUTES))(
+    'finds %s among the public operations of the groups the hosted function serves',
+    (_, route) => {
+      const served = CATALOG.filter((group) => (HOSTED_FUNCTION.groups as readonly string[]).includes(group.group))
+        .flatMap((group) => group.operations)
+        .filter((op) => op.access === 'public')
+        .map((op) => `${op.http.method} ${op.http.path.replace(/\{[^}]+\}/g, '{}')}`);
+      expect(served).toContain(route);
+    },
+  );
+
   it('refuses a form posted from another site', async () => {
     const response = await pages().call('POST', `/hosted/invoices/${SLUG}/checkout`, {
       form: { type: 'card' },

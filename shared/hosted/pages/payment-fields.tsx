@@ -16,15 +16,21 @@ export interface KeptValues {
 /** The field an error names (`details.field` of a VALIDATION_ERROR), to mark it invalid. */
 export type InvalidField = string | undefined;
 
-/** Links between the card and the bank account form (plain links: no script needed). */
-export function MethodTabs(props: { path: string; current: MethodChoice }) {
+/** Links between the forms of a page (`?method=` values; plain links: no script needed). */
+export function ChoiceTabs<Choice extends string>(props: {
+  path: string;
+  current: Choice;
+  labels: Readonly<Record<Choice, string>>;
+  /** What the choice is about, for screen readers (the nav's label). */
+  name: string;
+}) {
   return (
-    <nav aria-label="Payment method">
+    <nav aria-label={props.name}>
       <ul class="tabs">
-        {(['card', 'bank'] as const).map((method) => (
+        {(Object.keys(props.labels) as Choice[]).map((choice) => (
           <li>
-            <a href={`${props.path}?method=${method}`} aria-current={props.current === method ? 'page' : undefined}>
-              {METHOD_LABEL[method]}
+            <a href={`${props.path}?method=${choice}`} aria-current={props.current === choice ? 'page' : undefined}>
+              {props.labels[choice]}
             </a>
           </li>
         ))}
@@ -33,7 +39,12 @@ export function MethodTabs(props: { path: string; current: MethodChoice }) {
   );
 }
 
-function Field(props: { id: string; label: string; hint?: string; children?: Child }) {
+/** Links between the card and the bank account form. */
+export function MethodTabs(props: { path: string; current: MethodChoice }) {
+  return <ChoiceTabs path={props.path} current={props.current} labels={METHOD_LABEL} name="Payment method" />;
+}
+
+export function Field(props: { id: string; label: string; hint?: string; children?: Child }) {
   return (
     <div class="field">
       <label for={props.id}>
@@ -45,7 +56,7 @@ function Field(props: { id: string; label: string; hint?: string; children?: Chi
   );
 }
 
-const invalid = (field: InvalidField, name: string) => (field === name ? 'true' : undefined);
+export const invalid = (field: InvalidField, name: string) => (field === name ? 'true' : undefined);
 
 export function CardFields(props: { kept: KeptValues; invalidField: InvalidField }) {
   const bad = props.invalidField;

@@ -7,6 +7,8 @@ export type RefusalKind =
   | 'used-link'
   | 'voided-invoice'
   | 'uncollectible-invoice'
+  | 'expired-payment-link'
+  | 'cancelled-payment-link'
   | 'rate-limited'
   | 'cross-site'
   | 'method-not-allowed'
@@ -39,6 +41,18 @@ const REFUSALS: Readonly<Record<RefusalKind, { status: number; title: string; me
     status: 410,
     title: 'This invoice can no longer be paid here',
     message: 'The business closed this invoice as uncollectible. Contact them to settle it.',
+  },
+  'expired-payment-link': {
+    status: 410,
+    title: 'This link has expired',
+    message:
+      'The sender set a date until which this payment could be claimed, and it has passed. The money went back to the sender: ask them for a new link.',
+  },
+  'cancelled-payment-link': {
+    status: 410,
+    title: 'This link was cancelled',
+    message:
+      'The sender cancelled this payment, so it can no longer be claimed. Contact them if you think this is wrong.',
   },
   'rate-limited': {
     status: 429,
