@@ -6,6 +6,7 @@ import { paymentWriters } from './writers/payment-writers.js';
 import { postingWriters } from './writers/posting-writers.js';
 import { auditWriters } from './writers/audit-writers.js';
 import { riderWriters } from './writers/invoice-writers.js';
+import { paymentLinkWriters } from './writers/payment-link-writers.js';
 import { APPROVAL_ENTITY, approvalCodec, approvalKeys, PENDING_APPROVALS_INDEX } from './entities/approval.js';
 import { createTransactionReader } from './payment-store.js';
 import { createQueries, equalityFilter } from './queries.js';
@@ -24,6 +25,8 @@ export function createApprovalStore(table: TableContext): ApprovalStore {
       ...postingWriters,
       ...auditWriters,
       ...riderWriters,
+      // A payment link decided by its approval (approval-subjects.ts), under the link's own condition.
+      transitionPaymentLink: paymentLinkWriters.transitionPaymentLink,
     }),
     async getApproval(approvalId) {
       const item = await getItem(table, approvalKeys.primary(approvalId));

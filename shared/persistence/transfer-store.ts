@@ -9,8 +9,12 @@ import { createWalletReader, createWalletSnapshotReader } from './wallet-store.j
 import { auditWriters } from './writers/audit-writers.js';
 import { idempotencyWriters } from './writers/idempotency-writers.js';
 import { postingWriters } from './writers/posting-writers.js';
+import { paymentLinkWriters } from './writers/payment-link-writers.js';
 import { transferWriters } from './writers/transfer-writers.js';
 import { createBankAccountReader } from './bank-account-store.js';
+
+/** A link transfer's end moves its payment link in the same transaction (the link's own writer and condition). */
+const linkWriters = { transitionPaymentLink: paymentLinkWriters.transitionPaymentLink };
 
 const filterOf = (filter: TransferFilter) => equalityFilter({ direction: filter.direction, status: filter.status });
 
@@ -20,7 +24,13 @@ export function createTransferStore(table: TableContext): TransferStore {
     ...createWalletReader(table),
     ...createWalletSnapshotReader(table),
     ...createIdempotencyStore(table),
-    ...createCommitter(table, { ...transferWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
+    ...createCommitter(table, {
+      ...transferWriters,
+      ...postingWriters,
+      ...idempotencyWriters,
+      ...auditWriters,
+      ...linkWriters,
+    }),
     async getTransfer(transferId) {
       const item = await getItem(table, transferKeys.primary(transferId));
       return item ? transferCodec.fromItem(item) : undefined;

@@ -1,6 +1,9 @@
 import type { BankAccount } from '../../shared/domain/bank-accounts/types.js';
 import type { Period, Policy, SpendCounter } from '../../shared/domain/policies/policy-types.js';
 import { ApiError } from '../../shared/domain/errors.js';
+import { PAYMENT_LINK_STATES } from '../../shared/domain/payment-links/payment-link-states.js';
+import type { PaymentLink } from '../../shared/domain/payment-links/types.js';
+import type { LinkRiderChange } from '../../shared/domain/transfers/transfer-link-rider.js';
 import { fromStatesOf, targetOf } from '../../shared/domain/state-table.js';
 import type { TransferChange, TransferFilter, TransferStore } from '../../shared/domain/transfers/ports.js';
 import { CLEARING_STATES, TRANSFER_STATES } from '../../shared/domain/transfers/transfer-states.js';
@@ -14,13 +17,28 @@ const TRANSFER_CHANGES: readonly string[] = [
   'deferReconcile',
 ] satisfies TransferChange['type'][];
 
+type LinkTransition = Extract<LinkRiderChange, { type: 'transitionPaymentLink' }>;
+
+/** A link transfer's rider moves the link in the transfer's commit (the payment-link writer's condition: the trigger's `from` states). */
+export function applyLinkTransition(links: Map<string, PaymentLink>, change: LinkTransition): void {
+  const old = links.get(change.linkId);
+  if (!old) throw new ApiError('PAYMENT_LINK_NOT_FOUND');
+  if (!(PAYMENT_LINK_STATES[change.trigger].from as readonly string[]).includes(old.status))
+    throw new ApiError('INVALID_STATE', `The payment link is ${old.status}.`, { status: old.status });
+  const { status: _ignored, ...fields } = change.set;
+  links.set(old.id, { ...old, ...fields, status: PAYMENT_LINK_STATES[change.trigger].to });
+}
+
 /**
  * An in-memory TransferStore over the shared money table (memory-money-table.ts), with the
  * conditions of transfer-writers.ts; test/contracts/transfer-store-contract.ts holds it to the
  * DynamoDB store. Bank accounts and policies are seeded by the test (their own areas write them).
  */
 export function createMemoryTransferStore() {
-  const table = createMemoryMoneyTable({ transfers: new Map<string, Transfer>() });
+  const table = createMemoryMoneyTable({
+    transfers: new Map<string, Transfer>(),
+    paymentLinks: new Map<string, PaymentLink>(),
+  });
   const bankAccounts = new Map<string, BankAccount>();
   const policies = new Map<string, Policy[]>();
 
@@ -90,6 +108,10 @@ export function createMemoryTransferStore() {
     },
     commit: (changes) =>
       table.commit(changes, (next, change) => {
+        if (change.type === 'transitionPaymentLink') {
+          applyLinkTransition(next.paymentLinks, change as LinkTransition);
+          return true;
+        }
         if (!TRANSFER_CHANGES.includes(change.type)) return false;
         apply(next.transfers, change as TransferChange);
         return true;
@@ -116,6 +138,8 @@ export function createMemoryTransferStore() {
   return {
     store,
     table,
+    /** A payment link as its area stores it (the transfer store only moves it, with a link transfer). */
+    addPaymentLink: (link: PaymentLink) => table.items.paymentLinks.set(link.id, link),
     addBankAccount: (account: BankAccount) => bankAccounts.set(account.id, account),
     addPolicy: (walletId: string, policy: Policy) =>
       policies.set(walletId, [...(policies.get(walletId) ?? []), policy]),

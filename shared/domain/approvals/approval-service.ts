@@ -1,16 +1,15 @@
 import { presentApproval } from './approval-view.js';
-import type { AuditChange } from '../audit/ports.js';
 import Big from 'big.js';
 import { AUDIT, type AuditAction } from '../audit/actions.js';
 import { assertAccessible, scopeOf } from '../access.js';
-import { auditChange, eventChange } from '../audit/audit.js';
+import { eventChange } from '../audit/audit.js';
 import { ApiError, notFound, QUEUED_POSTING_FAILURES, type ErrorCode } from '../errors.js';
 import { evaluatePolicies } from '../policies/policy-rules.js';
 import type { ServiceDeps } from '../ports.js';
-import type { ApprovalChange } from './changes.js';
+import type { ChangeOf } from '../change-committer.js';
+import { NO_SUBJECTS, type ApprovalSubjects } from './approval-subjects.js';
+import { decisionAuditOf, decisionChanges, isSubjectApproval } from './approval-decisions.js';
 import type { ApprovalFilter, ApprovalStore } from './ports.js';
-import { APPROVAL_STATES, type ApprovalTrigger } from './approval-states.js';
-import { targetOf } from '../state-table.js';
 import type { Actor, RequestContext } from '../tenancy.js';
 import type { Approval, Page, PageRequest, Transaction } from '../types.js';
 import { paymentPosting } from '../payments/payment-posting.js';
@@ -19,13 +18,16 @@ import { spendOf } from '../policies/spend.js';
 
 export const EXPIRY_BATCH_SIZE = 25;
 
+type StoreChange = ChangeOf<ApprovalStore>;
+
 /**
  * Human approval of queued payments (decisions.md section 3). `riders` finds what a queued payment
- * pays besides its payee (an invoice: payments/payment-rider.ts) when it is approved.
+ * pays besides its payee (an invoice: payments/payment-rider.ts) when it is approved; `subjects`
+ * what an approval decides that is not a queued payment (a payment link: approval-subjects.ts).
  */
 export function createApprovalService(
   deps: ServiceDeps<ApprovalStore>,
-  { riders = NO_RIDERS }: { riders?: PaymentRiders } = {},
+  { riders = NO_RIDERS, subjects = NO_SUBJECTS }: { riders?: PaymentRiders; subjects?: ApprovalSubjects } = {},
 ) {
   const { store, clock, ids } = deps;
 
@@ -55,35 +57,7 @@ export function createApprovalService(
     );
   }
 
-  /** The audit entry of a decision: the approval is the resource, the payment in the metadata. */
-  function decisionAudit(
-    approval: Approval,
-    actor: Actor,
-    action: AuditAction,
-    at: string,
-    extra: Record<string, unknown>,
-  ): AuditChange {
-    return auditChange(
-      {
-        organizationId: approval.organizationId,
-        environment: approval.environment,
-        actor,
-        action,
-        resource: 'approval',
-        resourceId: approval.id,
-        walletId: approval.walletId,
-        metadata: {
-          transactionId: approval.transactionId,
-          amount: approval.payment.amount,
-          currency: 'USD',
-          recipientWalletId: approval.payment.to,
-          ...extra,
-        },
-        createdAt: at,
-      },
-      ids,
-    );
-  }
+  const decisionAudit = decisionAuditOf(ids);
 
   /** Only an organization-level admin key that did not request the payment may decide. */
   async function loadForDecision(ctx: RequestContext, approvalId: string): Promise<Approval> {
@@ -103,23 +77,6 @@ export function createApprovalService(
     return approval;
   }
 
-  function decisionChanges(
-    approval: Approval,
-    trigger: ApprovalTrigger,
-    actor: Actor,
-    fields: Partial<Approval>,
-    at: string,
-  ): { decided: Approval; changes: ApprovalChange[] } {
-    const decided: Approval = {
-      ...approval,
-      ...fields,
-      status: targetOf(APPROVAL_STATES, trigger),
-      decidedAt: at,
-      decidedBy: actor.actorId,
-    };
-    return { decided, changes: [{ type: 'decideApproval', approval: decided, trigger }] };
-  }
-
   /**
    * Posts the queued payment at once. The deny rules are evaluated again against the policies of
    * now (a limit tightened since the request applies); funds, freeze and period limits are
@@ -132,6 +89,7 @@ export function createApprovalService(
     note: string | undefined,
   ): Promise<Approval> {
     const approval = await loadForDecision(ctx, approvalId);
+    if (isSubjectApproval(approval)) return approveSubject(ctx, action, approval, note);
     const now = clock.now();
     const at = now.toISOString();
     const queued = await store.getTransaction(approval.transactionId);
@@ -180,6 +138,87 @@ export function createApprovalService(
     }
   }
 
+  /**
+   * Approves what is not a queued payment (a payment link): nothing posts, the subject's changes
+   * commit with the decision. A subject that can no longer be approved (the link expired
+   * meanwhile, before or during the commit) makes the approval FAILED with the refusal's code.
+   */
+  async function approveSubject(
+    ctx: RequestContext,
+    action: AuditAction,
+    approval: Approval & { paymentLinkId: string },
+    note: string | undefined,
+  ): Promise<Approval> {
+    const at = clock.now().toISOString();
+    const { decided, changes } = decisionChanges(approval, 'approve', ctx.actor, note ? { note } : {}, at);
+    const outcome = await (await subjects.subjectOf(approval)).onApproved(decided, ctx.actor, at);
+    if (outcome instanceof ApiError) return fail(ctx.actor, action, approval, outcome.code, at, note);
+    if (outcome instanceof Error) throw outcome;
+    try {
+      await store.commit([
+        ...changes,
+        ...outcome,
+        decisionAudit(approval, ctx.actor, action, at, {}),
+        eventChange(
+          { ...scopeOf(ctx.principal), type: 'approval.approved', data: presentApproval(decided), createdAt: at },
+          ids,
+        ),
+      ]);
+      return decided;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'INVALID_STATE' && (await stillPending(approval.id)))
+        return fail(ctx.actor, action, approval, error.code, at, note);
+      throw error;
+    }
+  }
+
+  const stillPending = async (approvalId: string) => (await store.getApproval(approvalId))?.status === 'PENDING';
+
+  /**
+   * What a refusal (rejection, expiry, failure) does to what the `decided` approval was for: the
+   * queued payment moves by `trigger` (with `fields`), or the subject gives its changes (read again each time).
+   */
+  async function refusalOf(
+    approval: Approval,
+    actor: Actor,
+    at: string,
+    trigger: 'reject' | 'fail',
+    fields?: { failureCode: string },
+  ): Promise<StoreChange[]> {
+    if (isSubjectApproval(approval)) return (await subjects.subjectOf(approval)).onRefused(approval, actor, at);
+    return [
+      {
+        type: 'setTransactionStatus',
+        transactionId: approval.transactionId,
+        trigger,
+        ...(fields ? { fields } : {}),
+        onMismatch: 'INVALID_STATE',
+      },
+    ];
+  }
+
+  /**
+   * Commits a refusal. A subject's condition may fail while the approval is still PENDING (the
+   * link expired between its read and the commit): the changes are built again (the subject then
+   * has none), at most three times. A queued payment's commit is tried once, as it always was.
+   */
+  async function commitRefusal(approval: Approval, build: () => Promise<StoreChange[]>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await store.commit(await build());
+        return;
+      } catch (error) {
+        const retry =
+          isSubjectApproval(approval) &&
+          attempt < 3 &&
+          error instanceof ApiError &&
+          error.code === 'INVALID_STATE' &&
+          (await stillPending(approval.id));
+        if (!retry) throw error;
+      }
+    }
+  }
+
   const riderOf = (queued: Transaction): Promise<PaymentRider | undefined> =>
     queued.invoiceId === undefined
       ? Promise.resolve(undefined)
@@ -211,25 +250,25 @@ export function createApprovalService(
       at,
     );
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
-    await store.commit([
+    // A subject has no payment to fail: its own refusal (the link CANCELLED, when still waiting) says it.
+    const failed = !isSubjectApproval(approval)
+      ? [
+          eventChange(
+            {
+              ...scope,
+              type: 'payment.failed',
+              data: { transactionId: approval.transactionId, approvalId: approval.id, failureCode },
+              createdAt: at,
+            },
+            ids,
+          ),
+        ]
+      : [];
+    await commitRefusal(approval, async () => [
       ...changes,
-      {
-        type: 'setTransactionStatus',
-        transactionId: approval.transactionId,
-        trigger: 'fail',
-        fields: { failureCode },
-        onMismatch: 'INVALID_STATE',
-      },
+      ...(await refusalOf(decided, actor, at, 'fail', { failureCode })),
       decisionAudit(approval, actor, action, at, { status: 'FAILED', failureCode }),
-      eventChange(
-        {
-          ...scope,
-          type: 'payment.failed',
-          data: { transactionId: approval.transactionId, approvalId: approval.id, failureCode },
-          createdAt: at,
-        },
-        ids,
-      ),
+      ...failed,
     ]);
     return decided;
   }
@@ -250,14 +289,9 @@ export function createApprovalService(
       at,
     );
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
-    await store.commit([
+    await commitRefusal(approval, async () => [
       ...changes,
-      {
-        type: 'setTransactionStatus',
-        transactionId: approval.transactionId,
-        trigger: 'reject',
-        onMismatch: 'INVALID_STATE',
-      },
+      ...(await refusalOf(decided, ctx.actor, at, 'reject')),
       decisionAudit(approval, ctx.actor, action, at, reason ? { reason } : {}),
       eventChange({ ...scope, type: 'approval.rejected', data: presentApproval(decided), createdAt: at }, ids),
     ]);
@@ -271,15 +305,9 @@ export function createApprovalService(
     const { decided, changes } = decisionChanges(approval, 'expire', actor, { failureCode: 'APPROVAL_EXPIRED' }, at);
     const scope = { organizationId: approval.organizationId, environment: approval.environment };
     try {
-      await store.commit([
+      await commitRefusal(approval, async () => [
         ...changes,
-        {
-          type: 'setTransactionStatus',
-          transactionId: approval.transactionId,
-          trigger: 'fail',
-          fields: { failureCode: 'APPROVAL_EXPIRED' },
-          onMismatch: 'INVALID_STATE',
-        },
+        ...(await refusalOf(decided, actor, at, 'fail', { failureCode: 'APPROVAL_EXPIRED' })),
         decisionAudit(approval, actor, action, at, {}),
         eventChange({ ...scope, type: 'approval.expired', data: presentApproval(decided), createdAt: at }, ids),
       ]);

@@ -7,6 +7,7 @@ import {
   id,
   lazy,
   money,
+  nullableId,
   nullableText,
   nullableTimestamp,
   objectTag,
@@ -40,7 +41,11 @@ export const approvalView = /* @__PURE__ */ lazy(() =>
       ),
       transactionId: id(
         'transaction',
-        'The QUEUED payment; it posts when approved and becomes FAILED when rejected, expired or unable to post.',
+        "The QUEUED payment; it posts when approved and becomes FAILED when rejected, expired or unable to post. For a payment link: the link's hold (amount + fee, taken at creation; released when the link is refused).",
+      ),
+      paymentLinkId: nullableId(
+        'paymentLink',
+        'The payment link waiting for the decision (created `PENDING_APPROVAL` with its hold taken): approving makes it ACTIVE, rejecting or expiring cancels it and releases the hold. Null for a payment.',
       ),
       reason: text(
         'Why approval is needed: `requireHumanApproval` (a policy requires it for every payment) or `approvalThreshold` (the amount is above a policy threshold).',
@@ -72,6 +77,7 @@ export const approvalView = /* @__PURE__ */ lazy(() =>
         description: 'Annual design tool license',
       },
       transactionId: 'txn_2wHYq8yGFiJin01BVhz8nQja',
+      paymentLinkId: null,
       reason: 'approvalThreshold',
       failureCode: null,
       note: null,
@@ -94,6 +100,7 @@ export function presentApproval(approval: Approval): ApprovalView {
     walletId: approval.walletId,
     payment: approval.payment,
     transactionId: approval.transactionId,
+    paymentLinkId: approval.paymentLinkId ?? null,
     reason: approval.reason,
     failureCode: approval.failureCode ?? null,
     note: approval.note ?? null,

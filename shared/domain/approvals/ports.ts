@@ -7,6 +7,7 @@ import type { RiderChange } from '../payments/payment-rider.js';
 import type { Environment } from '../tenancy.js';
 import type { Approval, ApprovalStatus, Page, PageRequest } from '../types.js';
 import type { WalletSnapshotReader } from '../wallets/ports.js';
+import type { SubjectChange } from './approval-subjects.js';
 import type { ApprovalChange } from './changes.js';
 
 export interface ApprovalFilter {
@@ -18,7 +19,7 @@ export interface ApprovalStore
   extends
     TransactionReader,
     WalletSnapshotReader,
-    ChangeCommitter<ApprovalChange | PaymentChange | PostingChange | AuditChange | RiderChange> {
+    ChangeCommitter<ApprovalChange | PaymentChange | PostingChange | AuditChange | RiderChange | SubjectChange> {
   getApproval(approvalId: string): Promise<Approval | undefined>;
   listApprovals(
     organizationId: string,

@@ -1,8 +1,6 @@
-import { approvalExpiryMs } from '../approvals/approval-rules.js';
-import { presentApproval } from '../approvals/approval-view.js';
+import { approvalRequestChanges, linkApprovalOf } from '../approvals/approval-requests.js';
 import { assertAccessible, scopeOf } from '../access.js';
 import type { AuditAction } from '../audit/actions.js';
-import { eventChange } from '../audit/audit.js';
 import { ApiError } from '../errors.js';
 import {
   answerChange,
@@ -39,7 +37,12 @@ export function approvalRequiredAnswer(link: PaymentLink, approval: Approval): I
         code: 'APPROVAL_REQUIRED',
         message:
           'A spend policy requires human approval: the link is PENDING_APPROVAL with its amount and fee held, and becomes ACTIVE once approved.',
-        details: { approvalId: approval.id, paymentLinkId: link.id, expiresAt: approval.expiresAt },
+        details: {
+          approvalId: approval.id,
+          transactionId: link.holdId,
+          expiresAt: approval.expiresAt,
+          paymentLinkId: link.id,
+        },
       },
     },
     replayed: false,
@@ -120,33 +123,21 @@ export function paymentLinkCreation(deps: PaymentLinkServiceDeps, kernel: Paymen
           keyClaim ? [answerChange(slotId, keyClaim, status, body, now)] : [];
 
         if (outcome.approvalReason !== undefined) {
-          const approval: Approval = {
+          const approval = linkApprovalOf(base, {
             id: ids('approval'),
-            ...scope,
-            walletId: wallet.id,
-            status: 'PENDING',
-            payment: {
-              from: wallet.id,
-              to: base.id,
-              amount: base.amount,
-              ...(base.description !== undefined ? { description: base.description } : {}),
-            },
-            transactionId: base.holdId,
-            paymentLinkId: base.id,
             reason: outcome.approvalReason,
             requestedByKeyId: ctx.principal.keyId,
-            createdAt: at,
-            expiresAt: new Date(now.getTime() + approvalExpiryMs(scope.environment, deps.timeScale)).toISOString(),
-          };
+            now,
+            timeScale: deps.timeScale,
+          });
           const link: PaymentLink = { ...base, status: 'PENDING_APPROVAL', approvalId: approval.id };
           const response = approvalRequiredAnswer(link, approval);
           await store.commit([
             linkHold(link, at, outcome.spend),
             { type: 'putPaymentLink', link },
-            { type: 'createApproval', approval },
             kernel.auditOf(ctx.actor, link, action, at, { approvalId: approval.id }),
             kernel.eventOf('payment_link.created', link, at),
-            eventChange({ ...scope, type: 'approval.requested', data: presentApproval(approval), createdAt: at }, ids),
+            ...approvalRequestChanges(approval, ids),
             ...answer(response.status, response.body),
           ]);
           await Promise.all([scheduleApprovalExpiry(approval), kernel.scheduleExpiry(link)]);

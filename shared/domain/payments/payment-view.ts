@@ -159,8 +159,17 @@ export const approvalRequiredView = /* @__PURE__ */ lazy(() =>
           details: describe(
             z.object({
               approvalId: id('approval', 'The approval to decide (GET /v1/approvals/{id}).'),
-              transactionId: id('transaction', 'The QUEUED payment; it posts once approved.'),
+              transactionId: id(
+                'transaction',
+                "The QUEUED payment; it posts once approved. For a payment link: the link's hold (amount + fee, taken at once).",
+              ),
               expiresAt: timestamp('Deadline of the decision; after it the payment fails with APPROVAL_EXPIRED.'),
+              paymentLinkId: z.optional(
+                id(
+                  'paymentLink',
+                  'A payment link queued for approval (POST /v1/payment-links): stored PENDING_APPROVAL, ACTIVE once approved. Absent for a payment.',
+                ),
+              ),
             }),
             'Where to follow the payment.',
           ),

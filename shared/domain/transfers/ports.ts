@@ -6,6 +6,7 @@ import type { PostingChange } from '../ledger/posting.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import type { WalletReader, WalletSnapshotReader } from '../wallets/ports.js';
+import type { LinkRiderChange } from './transfer-link-rider.js';
 import type { TransferTrigger } from './transfer-states.js';
 import type { Transfer, TransferDirection, TransferStatus } from './types.js';
 
@@ -104,7 +105,7 @@ export interface TransferStore
     WalletReader,
     WalletSnapshotReader,
     Omit<IdempotencyStore, 'commit'>,
-    ChangeCommitter<TransferChange | PostingChange | IdempotencyChange | AuditChange> {
+    ChangeCommitter<TransferChange | PostingChange | IdempotencyChange | AuditChange | LinkRiderChange> {
   getTransfer(transferId: string): Promise<Transfer | undefined>;
   /** Transfers whose `reconcileAt` is before `now`, oldest first. */
   listDueTransfers(now: Date, limit: number): Promise<Transfer[]>;

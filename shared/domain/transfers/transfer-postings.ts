@@ -98,10 +98,18 @@ export function withdrawalCapture(transfer: Transfer, transactionId: string, at:
   );
 }
 
-/** The hold released (failed, rejected or cancelled): amount + fee back to available, and off the wallet's period spend. */
-export function withdrawalVoid(transfer: Transfer, transactionId: string, at: string): PostingChange {
+/**
+ * The hold released (failed, rejected or cancelled): amount + fee back to available, and off the
+ * wallet's period spend of when the hold was taken (`holdTakenAt`: a payment link's hold is older than its transfer).
+ */
+export function withdrawalVoid(
+  transfer: Transfer,
+  transactionId: string,
+  at: string,
+  holdTakenAt: string = transfer.createdAt,
+): PostingChange {
   const total = totalOf(transfer);
-  const spend = spendReturned(transfer.walletId, total, new Date(transfer.createdAt), new Date(at));
+  const spend = spendReturned(transfer.walletId, total, new Date(holdTakenAt), new Date(at));
   return posting(
     transfer,
     transactionId,

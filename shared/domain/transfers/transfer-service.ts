@@ -5,12 +5,14 @@ import type { Environment } from '../tenancy.js';
 import type { TransferRail, TransferStore, TransferWorkflows } from './ports.js';
 import { createSandboxAdvance } from './sandbox-advance.js';
 import { createTransferCounterparties } from './transfer-counterparties.js';
+import type { TransferLinkRider } from './transfer-link-rider.js';
 import { createTransferOperations } from './transfer-operations.js';
 import { createTransferTransitions } from './transfer-transitions.js';
 import { clearingScheduler, createTransferWorkflowSteps } from './transfer-workflow-steps.js';
 
 export type { CounterpartyInput, ExternalTransferInput } from './transfer-counterparties.js';
 export type { InternalTransferInput } from './transfer-operations.js';
+export type { LinkRiderChange, TransferLinkRider } from './transfer-link-rider.js';
 export { RECONCILE_BATCH_SIZE } from './transfer-workflow-steps.js';
 
 export interface TransferServiceOptions {
@@ -22,6 +24,8 @@ export interface TransferServiceOptions {
   /** Schedules the end of an ACH deposit's clearing. */
   expiries?: ExpiryScheduler | undefined;
   log?: Pick<Console, 'error'>;
+  /** Ends a payment link's claim transfer with its link (shared/domain/payment-links/payment-link-transfers.ts). */
+  linkRider?: TransferLinkRider | undefined;
 }
 
 /**
@@ -41,7 +45,7 @@ export function createTransferService(deps: ServiceDeps<TransferStore>, options:
   const { rails } = options;
   const counterparties = createTransferCounterparties(deps.store, options.sealer);
   const scheduleClearing = clearingScheduler(options.expiries);
-  const transitions = createTransferTransitions(deps, scheduleClearing);
+  const transitions = createTransferTransitions(deps, scheduleClearing, { linkRider: options.linkRider });
   const { get, list, deposit, withdraw, internal, cancel } = createTransferOperations(deps, {
     rails,
     counterparties,

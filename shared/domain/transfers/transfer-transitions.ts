@@ -9,6 +9,7 @@ import type { ServiceDeps } from '../ports.js';
 import { canTransition } from '../state-table.js';
 import type { Actor } from '../tenancy.js';
 import type { TransferStore } from './ports.js';
+import { linkOf, NO_LINK_RIDER, type LinkRiderChange, type TransferLinkRider } from './transfer-link-rider.js';
 import { depositCredit, withdrawalCapture, withdrawalVoid } from './transfer-postings.js';
 import { ACH_CLEARING_MS, reconcileAfter, scaledMs } from './transfer-rules.js';
 import { TRANSFER_STATES, type TransferTrigger } from './transfer-states.js';
@@ -34,6 +35,13 @@ interface TransitionWrites {
   movement?: PostingChange;
   events: AuditChange[];
   audit?: TransitionAudit | undefined;
+  /** A link transfer's: the payment link's side of the same transaction (transfer-link-rider.ts). */
+  link?: LinkRiderChange[];
+}
+
+export interface TransferTransitionsOptions {
+  /** Decides the payment link of a withdrawal that carries one (default: none, such a transfer's end fails). */
+  linkRider?: TransferLinkRider | undefined;
 }
 
 const EVENT_OF = {
@@ -66,12 +74,22 @@ export async function reloadTransfer(store: Pick<TransferStore, 'getTransfer'>, 
  * conditioned on the state table, and answers the transfer after it; `undefined` when the transfer
  * was no longer in a `from` state (another step, a cancel or a test helper changed it first): the
  * caller reads it again. `scheduleClearing` is called after a deposit that must clear completes.
+ * A withdrawal with `paymentLinkId` ends with its link (`linkRider`): settled with the capture; on
+ * failure the rider says whether the hold (the link's) is voided or stays HELD for the link.
  */
 export function createTransferTransitions(
   deps: ServiceDeps<TransferStore>,
   scheduleClearing: (transfer: Transfer) => Promise<void>,
+  options: TransferTransitionsOptions = {},
 ) {
   const { store, clock, ids } = deps;
+  const linkRider = options.linkRider ?? NO_LINK_RIDER;
+
+  const afterOf = (transfer: Transfer, trigger: TransferTrigger, set: Partial<Transfer>): Transfer => ({
+    ...transfer,
+    ...set,
+    status: TRANSFER_STATES[trigger].to,
+  });
 
   async function transition(
     transfer: Transfer,
@@ -79,7 +97,7 @@ export function createTransferTransitions(
     set: Partial<Transfer>,
     writes: TransitionWrites,
   ): Promise<Transfer | undefined> {
-    const after: Transfer = { ...transfer, ...set, status: TRANSFER_STATES[trigger].to };
+    const after = afterOf(transfer, trigger, set);
     const at = clock.now().toISOString();
     const direction = transfer.direction as 'DEPOSIT' | 'WITHDRAWAL';
     const changes: ChangeOf<TransferStore>[] = [
@@ -96,6 +114,7 @@ export function createTransferTransitions(
         ids,
       ),
       ...writes.events,
+      ...(writes.link ?? []),
     ];
     if (writes.audit) {
       changes.push(
@@ -162,16 +181,26 @@ export function createTransferTransitions(
     return endUnpaid(transfer, 'cancel', at, { cancelledAt: at }, audit);
   }
 
-  /** A transfer that ends without moving money: a withdrawal's hold is voided (amount and fee available again). */
-  function endUnpaid(
+  /**
+   * A transfer that ends without moving money: a withdrawal's hold is voided (amount and fee
+   * available again); a link transfer's only when its rider says so (otherwise the hold is the link's again).
+   */
+  async function endUnpaid(
     transfer: Transfer,
     trigger: 'reject' | 'fail' | 'cancel',
     at: string,
     set: Partial<Transfer>,
     audit: TransitionAudit | undefined,
   ): Promise<Transfer | undefined> {
-    const movement = transfer.direction === 'WITHDRAWAL' ? withdrawalVoid(transfer, ids('transaction'), at) : undefined;
-    return transition(transfer, trigger, set, { ...(movement ? { movement } : {}), events: [], audit });
+    const unpaid = linkOf(transfer) ? await linkRider.onUnpaid(afterOf(transfer, trigger, set), at) : undefined;
+    const voids = transfer.direction === 'WITHDRAWAL' && (unpaid?.voidHold ?? true);
+    const movement = voids ? withdrawalVoid(transfer, ids('transaction'), at, unpaid?.holdTakenAt) : undefined;
+    return transition(transfer, trigger, set, {
+      ...(movement ? { movement } : {}),
+      events: [],
+      audit,
+      ...(unpaid ? { link: unpaid.changes } : {}),
+    });
   }
 
   /** PENDING -> COMPLETED: a withdrawal's hold is captured, a deposit credited. */
@@ -179,15 +208,20 @@ export function createTransferTransitions(
     return transfer.direction === 'WITHDRAWAL' ? captureWithdrawal(transfer, audit) : creditDeposit(transfer, audit);
   }
 
-  function captureWithdrawal(transfer: Transfer, audit: TransitionAudit | undefined): Promise<Transfer | undefined> {
+  async function captureWithdrawal(
+    transfer: Transfer,
+    audit: TransitionAudit | undefined,
+  ): Promise<Transfer | undefined> {
     const at = clock.now().toISOString();
     const transactionId = ids('transaction');
-    return transition(
-      transfer,
-      'complete',
-      { completedAt: at, transactionId },
-      { movement: withdrawalCapture(transfer, transactionId, at), events: [], audit },
-    );
+    const set = { completedAt: at, transactionId };
+    const link = linkOf(transfer) ? await linkRider.onCompleted(afterOf(transfer, 'complete', set), at) : undefined;
+    return transition(transfer, 'complete', set, {
+      movement: withdrawalCapture(transfer, transactionId, at),
+      events: [],
+      audit,
+      ...(link ? { link } : {}),
+    });
   }
 
   /** The deposit's net amount to the wallet: an ACH deposit into `pendingBalance` until its clearing ends (wallet.funds_pending). */

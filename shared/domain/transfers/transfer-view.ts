@@ -96,6 +96,10 @@ export const transferView = /* @__PURE__ */ lazy(() =>
       source: z.nullable(counterpartyView).check(z.describe('Where a deposit comes from; null otherwise.')),
       destination: z.nullable(counterpartyView).check(z.describe('Where a withdrawal goes; null otherwise.')),
       toWalletId: nullableId('wallet', 'The receiving wallet of an internal transfer; null otherwise.'),
+      paymentLinkId: nullableId(
+        'paymentLink',
+        "A withdrawal that carries a payment link's claim to a bank account or USDC address: the link (its hold is what this withdrawal captures); null otherwise.",
+      ),
       description: nullableText('Description given with an internal transfer, or null.'),
       failureReason: nullableText(
         'Why the transfer failed (e.g. R03_NO_ACCOUNT, ADDRESS_REJECTED, SUBMISSION_REJECTED, WALLET_FROZEN), or null.',
@@ -131,6 +135,7 @@ export const transferView = /* @__PURE__ */ lazy(() =>
       },
       destination: null,
       toWalletId: null,
+      paymentLinkId: null,
       description: null,
       failureReason: null,
       clearing: { status: 'PENDING', availableAt: '2026-03-16T10:02:11.412Z' },
@@ -209,6 +214,7 @@ export function presentTransfer(transfer: Transfer): TransferView {
     source: presentCounterparty(transfer.source),
     destination: presentCounterparty(transfer.destination),
     toWalletId: transfer.toWalletId ?? null,
+    paymentLinkId: transfer.paymentLinkId ?? null,
     description: transfer.description ?? null,
     failureReason: transfer.failureReason ?? null,
     clearing:

@@ -4,6 +4,10 @@ import type { TransferRail, TransferStore, TransferWorkflows } from '../../domai
 import { sandboxRail, unconfiguredRail } from '../../domain/transfers/sandbox-rail.js';
 import { createTransferService, type TransferService } from '../../domain/transfers/transfer-service.js';
 import { createTransferStore } from '../../persistence/transfer-store.js';
+import { hostedUrl } from '../../config/hosted-urls.js';
+import { paymentLinkTransfers } from '../../domain/payment-links/payment-link-transfers.js';
+import type { TransferLinkRider } from '../../domain/transfers/transfer-link-rider.js';
+import { createPaymentLinkStore } from '../../persistence/payment-link-store.js';
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
 import { dataSealer } from '../sealing.js';
@@ -19,6 +23,7 @@ export function transferService(
     expiries?: ExpiryScheduler | null;
   } = {},
 ): TransferService {
+  const expiries = overrides.expiries === null ? undefined : (overrides.expiries ?? expiryScheduler(core));
   return createTransferService(
     { ...core.deps, store: overrides.store ?? createTransferStore(core.table) },
     {
@@ -29,7 +34,19 @@ export function transferService(
       sealer: dataSealer(core),
       workflows: overrides.workflows ?? transferWorkflows(core),
       // null: no expiry schedules (the reconciler, whose function has no Scheduler grant, releases clearings itself).
-      expiries: overrides.expiries === null ? undefined : (overrides.expiries ?? expiryScheduler(core)),
+      expiries,
+      linkRider: paymentLinkRider(core, expiries),
     },
   );
+}
+
+/** A payment link's claim transfer ends with its link (settled, ACTIVE again or expired): every builder of transfers passes it. */
+export function paymentLinkRider(core: Core, expiries: ExpiryScheduler | undefined): TransferLinkRider {
+  return paymentLinkTransfers({
+    links: createPaymentLinkStore(core.table),
+    ids: core.deps.ids,
+    hostedUrl: (path) => hostedUrl(core.config, path),
+    expiries,
+    log: console,
+  });
 }
