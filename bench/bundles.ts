@@ -82,7 +82,13 @@ export type Target = (typeof TARGETS)[keyof typeof TARGETS];
 export const EVERY_AREA_FUNCTIONS: readonly string[] = [MCP_FUNCTION.name, 'docs' satisfies FunctionGroup];
 
 /** The functions of TARGETS.severalAreas. */
-export const SEVERAL_AREA_FUNCTIONS: readonly string[] = ['hosted', 'invoices' satisfies FunctionGroup, 'expiry'];
+export const SEVERAL_AREA_FUNCTIONS: readonly string[] = [
+  'hosted',
+  'invoices' satisfies FunctionGroup,
+  'expiry',
+  // Issue 22: a claim to a bank account or USDC address is a withdrawal (the transfers area's counterparties, sealer and workflow).
+  'payment-links' satisfies FunctionGroup,
+];
 
 /** The targets of one function (a folder of functions/). */
 export const targetOf = (name: string): Target =>
