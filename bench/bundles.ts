@@ -89,7 +89,12 @@ export type Target = (typeof TARGETS)[keyof typeof TARGETS];
 export const EVERY_AREA_FUNCTIONS: readonly string[] = [MCP_FUNCTION.name, 'docs' satisfies FunctionGroup];
 
 /** The functions of TARGETS.severalAreas. */
-export const SEVERAL_AREA_FUNCTIONS: readonly string[] = ['invoices' satisfies FunctionGroup, 'expiry'];
+export const SEVERAL_AREA_FUNCTIONS: readonly string[] = [
+  'invoices' satisfies FunctionGroup,
+  'expiry',
+  // Issue 22: a claim to a bank account or USDC address is a withdrawal (the transfers area's counterparties, sealer and workflow).
+  'payment-links' satisfies FunctionGroup,
+];
 
 /** The hosted pages' function (TARGETS.hostedPages). */
 const HOSTED_PAGES_FUNCTION = 'hosted';
