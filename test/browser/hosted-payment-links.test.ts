@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { ENV } from '../../shared/config/env-names.js';
 import { freshContext, launchChromium } from '../fixtures/chromium.js';
 import { setupE2e } from '../fixtures/e2e-setup.js';
 import { expectAccessibleAndCspClean, watchConsole } from '../fixtures/page-checks.js';
@@ -13,6 +15,8 @@ const EXPIRY_WAIT_MS = 20_000;
 describe('hosted pages in a browser: the payment-link claim page', () => {
   const { service, ledger, sender, claimant } = setupE2e({
     organizations: { sender: 'Sender Org', claimant: 'Claimant Org' },
+    // A bank claim seals the account number (with the transfer it starts).
+    env: { [ENV.dataEncryptionKey]: randomBytes(32).toString('hex') },
   });
   let browser: Browser;
   beforeAll(async () => {
@@ -106,6 +110,24 @@ describe('hosted pages in a browser: the payment-link claim page', () => {
     // Fee reserve of 12.34: 0.25 (the minimum), back to available.
     expect(await balances(sender.key, link.walletId)).toEqual({ available: '87.66000000', held: '0.00000000' });
     expect(await balances(claimant.key, target)).toEqual({ available: '12.34000000', held: '0.00000000' });
+  });
+
+  it('claims a link to a bank account: the page says the money is on its way (CLAIMED)', async () => {
+    const link = await linkOn();
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    const seen = watchConsole(page);
+    await page.goto(`${service.baseUrl}${link.path}?method=bank`);
+    await page.getByLabel('Account holder name').fill('Robin Claimant');
+    await page.getByLabel('Routing number').fill('110000000');
+    await page.getByLabel('Account number').fill('000123456789');
+    await page.getByRole('button', { name: 'Claim $40.00' }).click();
+    await page.waitForURL(/\?claimed=bank$/);
+    await expect(h1(page)).resolves.toMatch(/^(On its way to|Sent to) your bank account$/);
+    await expect(page.locator('body').textContent()).resolves.not.toContain('000123456789');
+    await expectAccessibleAndCspClean(page, seen);
+    await context.close();
+    expect(['CLAIMED', 'SETTLED']).toContain(await linkStatus(link.id));
   });
 
   it('shows a link as expired once its expiresAt has passed, its hold released', async () => {
