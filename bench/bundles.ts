@@ -70,6 +70,10 @@ export const TARGETS = {
    * customers and invoices groups (and carries hono/jsx), `invoices` charges through customers'
    * payment methods and posts wallet payments through the payments area, `expiry` runs every
    * area's one-time schedules (approvals, clearings, invoice settlements, recurring charges).
+   * Since issue 22: `payment-links`, whose public ach/usdc claim creates a transfer (the transfer
+   * store, the account number sealed, the transfer workflow started), and the functions that end a
+   * link's claim with its transfer (`transfers`: a cancel; `expiry-sweep`: the reconciler) through
+   * the payment links' rider (docs/performance.md "Issue 22").
    */
   severalAreas: { sizeRatio: 1.5, importRatio: 1.3 },
 } as const;
@@ -82,7 +86,14 @@ export type Target = (typeof TARGETS)[keyof typeof TARGETS];
 export const EVERY_AREA_FUNCTIONS: readonly string[] = [MCP_FUNCTION.name, 'docs' satisfies FunctionGroup];
 
 /** The functions of TARGETS.severalAreas. */
-export const SEVERAL_AREA_FUNCTIONS: readonly string[] = ['hosted', 'invoices' satisfies FunctionGroup, 'expiry'];
+export const SEVERAL_AREA_FUNCTIONS: readonly string[] = [
+  'hosted',
+  'invoices' satisfies FunctionGroup,
+  'expiry',
+  'payment-links' satisfies FunctionGroup,
+  'transfers' satisfies FunctionGroup,
+  'expiry-sweep',
+];
 
 /** The targets of one function (a folder of functions/). */
 export const targetOf = (name: string): Target =>

@@ -9,6 +9,7 @@ import {
 import type { PaymentLinkService } from '../domain/payment-links/payment-link-service.js';
 import { presentPaymentLink } from '../domain/payment-links/payment-link-view.js';
 import { CLAIM_METHODS, PAYMENT_LINK_STATUSES } from '../domain/payment-links/types.js';
+import type { Grant } from '../grants.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, dateTime, describe, idempotencyKey, text, walletId } from './fields.js';
 import { listOperation } from './list.js';
@@ -96,7 +97,13 @@ const CREATE_DESCRIPTION =
  * limited per IP): the claim page calls them.
  */
 // A link's expiry (and a queued link's approval) get one-time schedules.
-export const PAYMENT_LINKS = defineGroup<PaymentLinksServices>()('payment-links', { grants: ['scheduler:create'] }, [
+/**
+ * A link's expiry and a queued link's approval expiry (one-time schedules); an ach/usdc claim seals the
+ * account number (the data key) and starts its withdrawal's transfer workflow.
+ */
+const LINK_GRANTS: readonly Grant[] = ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'];
+
+export const PAYMENT_LINKS = defineGroup<PaymentLinksServices>()('payment-links', { grants: LINK_GRANTS }, [
   op({
     name: 'createPaymentLink',
     summary: 'Create a payment link',

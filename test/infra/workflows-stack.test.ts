@@ -268,8 +268,8 @@ describe('who may start the transfer workflow', () => {
     }
   });
 
-  it('is granted to the transfers group in the catalog, and to no other group', () => {
-    expect(groupsWith('transferWorkflow:start')).toEqual(['transfers']);
+  it('is granted to the transfers group and the payment-links group (a claim to a bank or USDC address) in the catalog, and to no other group', () => {
+    expect(groupsWith('transferWorkflow:start').sort()).toEqual(['payment-links', 'transfers']);
   });
 
   it('no worker', () => {
