@@ -90,7 +90,9 @@ export const SEVERAL_AREA_FUNCTIONS: readonly string[] = [
   'hosted',
   'invoices' satisfies FunctionGroup,
   'expiry',
+  // Issue 22: a claim to a bank account or USDC address is a withdrawal (the transfers area's counterparties, sealer and workflow).
   'payment-links' satisfies FunctionGroup,
+  // Issue 22: they end a payment link's claim with its transfer (a cancel; the reconciler) through the links' rider.
   'transfers' satisfies FunctionGroup,
   'expiry-sweep',
 ];

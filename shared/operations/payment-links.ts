@@ -9,7 +9,6 @@ import {
 import type { PaymentLinkService } from '../domain/payment-links/payment-link-service.js';
 import { presentPaymentLink } from '../domain/payment-links/payment-link-view.js';
 import { CLAIM_METHODS, PAYMENT_LINK_STATUSES } from '../domain/payment-links/types.js';
-import type { Grant } from '../grants.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, dateTime, describe, idempotencyKey, text, walletId } from './fields.js';
 import { listOperation } from './list.js';
@@ -96,161 +95,161 @@ const CREATE_DESCRIPTION =
  * works with its own wallet's links only. The `claim/{slug}` operations are public (no key, rate
  * limited per IP): the claim page calls them.
  */
-// A link's expiry (and a queued link's approval) get one-time schedules.
-/**
- * A link's expiry and a queued link's approval expiry (one-time schedules); an ach/usdc claim seals the
- * account number (the data key) and starts its withdrawal's transfer workflow.
- */
-const LINK_GRANTS: readonly Grant[] = ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'];
-
-export const PAYMENT_LINKS = defineGroup<PaymentLinksServices>()('payment-links', { grants: LINK_GRANTS }, [
-  op({
-    name: 'createPaymentLink',
-    summary: 'Create a payment link',
-    description: CREATE_DESCRIPTION,
-    access: 'key',
-    permission: 'payments:write',
-    audit: AUDIT.paymentLink.create,
-    events: ['payment_link.created', 'approval.requested'],
-    idempotency: 'key',
-    http: { method: 'POST', path: '/v1/payment-links', status: 201 },
-    mcp: { tool: 'create_payment_link', hints: HINTS.money },
-    body: () =>
-      z.strictObject({
-        walletId: walletId('The wallet that funds the link (its hold).'),
-        amount: amount('What the claimant receives, > 0, at most 2 decimals.'),
-        description: z.optional(
-          text(MAX_LINK_DESCRIPTION, 'Shown to the recipient on the claim page.', { multiline: true }),
+// A link's expiry (and a queued link's approval) get one-time schedules; an ach/usdc claim starts a transfer workflow and seals the account number.
+export const PAYMENT_LINKS = defineGroup<PaymentLinksServices>()(
+  'payment-links',
+  { grants: ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'] },
+  [
+    op({
+      name: 'createPaymentLink',
+      summary: 'Create a payment link',
+      description: CREATE_DESCRIPTION,
+      access: 'key',
+      permission: 'payments:write',
+      audit: AUDIT.paymentLink.create,
+      events: ['payment_link.created', 'approval.requested'],
+      idempotency: 'key',
+      http: { method: 'POST', path: '/v1/payment-links', status: 201 },
+      mcp: { tool: 'create_payment_link', hints: HINTS.money },
+      body: () =>
+        z.strictObject({
+          walletId: walletId('The wallet that funds the link (its hold).'),
+          amount: amount('What the claimant receives, > 0, at most 2 decimals.'),
+          description: z.optional(
+            text(MAX_LINK_DESCRIPTION, 'Shown to the recipient on the claim page.', { multiline: true }),
+          ),
+          recipientRestrictions: restrictionsField(),
+          expiresAt: z.optional(
+            dateTime('When the link expires if unclaimed: in the future, at most 90 days away (default 30 days).'),
+          ),
+          metadata: z.optional(metadata('Your key-value data; never shown to the recipient.')),
+          idempotencyKey: idempotencyKey(),
+        }),
+      output: 'paymentLinkView',
+      errors: [
+        'APPROVAL_REQUIRED',
+        'WALLET_NOT_FOUND',
+        'WALLET_FROZEN',
+        'INSUFFICIENT_FUNDS',
+        'POLICY_DENIED',
+        'INVALID_AMOUNT',
+        'IDEMPOTENCY_KEY_REUSE',
+        'IDEMPOTENCY_KEY_IN_USE',
+        'ENVIRONMENT_MISMATCH',
+      ],
+      run: ({ services, auth, audit, body, idempotencyKey: key }) =>
+        services.paymentLinks.create(
+          auth,
+          audit,
+          {
+            walletId: body.walletId,
+            amount: body.amount,
+            description: body.description,
+            recipientRestrictions: body.recipientRestrictions,
+            expiresAt: body.expiresAt,
+            metadata: body.metadata as Record<string, string> | undefined,
+          },
+          key,
         ),
-        recipientRestrictions: restrictionsField(),
-        expiresAt: z.optional(
-          dateTime('When the link expires if unclaimed: in the future, at most 90 days away (default 30 days).'),
-        ),
-        metadata: z.optional(metadata('Your key-value data; never shown to the recipient.')),
-        idempotencyKey: idempotencyKey(),
-      }),
-    output: 'paymentLinkView',
-    errors: [
-      'APPROVAL_REQUIRED',
-      'WALLET_NOT_FOUND',
-      'WALLET_FROZEN',
-      'INSUFFICIENT_FUNDS',
-      'POLICY_DENIED',
-      'INVALID_AMOUNT',
-      'IDEMPOTENCY_KEY_REUSE',
-      'IDEMPOTENCY_KEY_IN_USE',
-      'ENVIRONMENT_MISMATCH',
-    ],
-    run: ({ services, auth, audit, body, idempotencyKey: key }) =>
-      services.paymentLinks.create(
-        auth,
-        audit,
-        {
-          walletId: body.walletId,
-          amount: body.amount,
-          description: body.description,
-          recipientRestrictions: body.recipientRestrictions,
-          expiresAt: body.expiresAt,
-          metadata: body.metadata as Record<string, string> | undefined,
-        },
-        key,
-      ),
-  }),
-  list({
-    name: 'listPaymentLinks',
-    summary: 'List payment links',
-    description:
-      "Payment links of the organization environment, newest first; filter by wallet and status. An agent key lists its own wallet's links only.",
-    access: 'key',
-    permission: 'payments:read',
-    http: { method: 'GET', path: '/v1/payment-links', status: 200 },
-    mcp: { tool: 'list_payment_links', hints: HINTS.read },
-    filters: () => ({
-      walletId: z.optional(walletId('Only links funded by this wallet.')),
-      status: z.optional(describe(z.enum(PAYMENT_LINK_STATUSES), 'Only links in this status.')),
     }),
-    output: 'paymentLinkPageView',
-    errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
-    list: ({ services, auth, query }, page) =>
-      services.paymentLinks.list(auth, { walletId: query.walletId, status: query.status }, page),
-    present: presentPaymentLink,
-  }),
-  op({
-    name: 'getPaymentLink',
-    summary: 'Get a payment link',
-    description: 'One payment link: its amount, fee, hold status, restrictions, and once claimed how and where.',
-    access: 'key',
-    permission: 'payments:read',
-    http: { method: 'GET', path: '/v1/payment-links/{id}', status: 200 },
-    params: linkParam,
-    mcp: { tool: 'get_payment_link', hints: HINTS.read },
-    output: 'paymentLinkView',
-    errors: ['PAYMENT_LINK_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, params }) => services.paymentLinks.get(auth, params.id!),
-    present: presentPaymentLink,
-  }),
-  op({
-    name: 'updatePaymentLink',
-    summary: 'Cancel a payment link',
-    description:
-      'ACTIVE -> CANCELLED (the only change: `{"status": "CANCELLED"}`): the hold (amount + fee) returns to the wallet. Any other state: INVALID_STATE.',
-    access: 'key',
-    permission: 'payments:write',
-    audit: AUDIT.paymentLink.cancel,
-    events: ['payment_link.cancelled'],
-    http: { method: 'PATCH', path: '/v1/payment-links/{id}', status: 200 },
-    params: linkParam,
-    mcp: { tool: 'cancel_payment_link', hints: HINTS.destructive },
-    body: () =>
-      z.strictObject({
-        status: describe(z.literal('CANCELLED'), 'CANCELLED: the only change a link takes.'),
+    list({
+      name: 'listPaymentLinks',
+      summary: 'List payment links',
+      description:
+        "Payment links of the organization environment, newest first; filter by wallet and status. An agent key lists its own wallet's links only.",
+      access: 'key',
+      permission: 'payments:read',
+      http: { method: 'GET', path: '/v1/payment-links', status: 200 },
+      mcp: { tool: 'list_payment_links', hints: HINTS.read },
+      filters: () => ({
+        walletId: z.optional(walletId('Only links funded by this wallet.')),
+        status: z.optional(describe(z.enum(PAYMENT_LINK_STATUSES), 'Only links in this status.')),
       }),
-    output: 'paymentLinkView',
-    errors: ['PAYMENT_LINK_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, audit, params }) => services.paymentLinks.cancel(auth, audit, params.id!),
-    present: presentPaymentLink,
-  }),
-  op({
-    name: 'getPaymentLinkClaim',
-    summary: 'Get a payment link to claim (public)',
-    description:
-      'A payment link as its recipient sees it, by its public slug, without a key: amount, currency, description, status, expiry, whether it is restricted (the claim must then give the email), environment. Never its id, wallet, metadata, restrictions or fee.',
-    access: 'public',
-    http: { method: 'GET', path: '/v1/payment-links/claim/{slug}', status: 200 },
-    params: slugParam,
-    output: 'paymentLinkClaimView',
-    errors: ['PAYMENT_LINK_NOT_FOUND'],
-    run: ({ services, params }) => services.paymentLinks.getClaim(params.slug!),
-  }),
-  op({
-    name: 'claimPaymentLink',
-    summary: 'Claim a payment link (public)',
-    description:
-      'Claims an ACTIVE link, without a key. `wallet`: the amount is in the wallet at once (SETTLED, `transactionId`); `ach` / `usdc`: a withdrawal to the bank account or address starts (CLAIMED; SETTLED when it completes; if the rail fails the link is ACTIVE again, its hold intact). A restricted link needs one of its emails (`recipientEmail`) or, to a wallet, one of its wallets: 403 RECIPIENT_NOT_ALLOWED otherwise. Not ACTIVE: 409 INVALID_STATE. Send an Idempotency-Key header so a retry claims once.',
-    access: 'public',
-    audit: AUDIT.paymentLink.claim,
-    events: ['payment_link.claimed', 'payment_link.settled'],
-    idempotency: 'key',
-    http: { method: 'POST', path: '/v1/payment-links/claim/{slug}/claim', status: 200 },
-    params: slugParam,
-    body: () =>
-      z.strictObject({
-        method: describe(z.enum(CLAIM_METHODS), 'wallet (at once), ach (US bank account) or usdc (USDC address).'),
-        destination: destinationField(),
-        recipientEmail: z.optional(email("The claimant's email (a restricted link's recipients are named by email).")),
-      }),
-    output: 'paymentLinkClaimResultView',
-    errors: [
-      'PAYMENT_LINK_NOT_FOUND',
-      'INVALID_STATE',
-      'RECIPIENT_NOT_ALLOWED',
-      'WALLET_NOT_FOUND',
-      'WALLET_FROZEN',
-      'SELF_PAYMENT',
-      'IDEMPOTENCY_KEY_REUSE',
-      'IDEMPOTENCY_KEY_IN_USE',
-    ],
-    run: ({ services, auth, audit, params, body, idempotencyKey: key }) =>
-      services.paymentLinks.claim(auth, audit, params.slug!, body, key),
-  }),
-]);
+      output: 'paymentLinkPageView',
+      errors: ['WALLET_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
+      list: ({ services, auth, query }, page) =>
+        services.paymentLinks.list(auth, { walletId: query.walletId, status: query.status }, page),
+      present: presentPaymentLink,
+    }),
+    op({
+      name: 'getPaymentLink',
+      summary: 'Get a payment link',
+      description: 'One payment link: its amount, fee, hold status, restrictions, and once claimed how and where.',
+      access: 'key',
+      permission: 'payments:read',
+      http: { method: 'GET', path: '/v1/payment-links/{id}', status: 200 },
+      params: linkParam,
+      mcp: { tool: 'get_payment_link', hints: HINTS.read },
+      output: 'paymentLinkView',
+      errors: ['PAYMENT_LINK_NOT_FOUND', 'ENVIRONMENT_MISMATCH'],
+      run: ({ services, auth, params }) => services.paymentLinks.get(auth, params.id!),
+      present: presentPaymentLink,
+    }),
+    op({
+      name: 'updatePaymentLink',
+      summary: 'Cancel a payment link',
+      description:
+        'ACTIVE -> CANCELLED (the only change: `{"status": "CANCELLED"}`): the hold (amount + fee) returns to the wallet. Any other state: INVALID_STATE.',
+      access: 'key',
+      permission: 'payments:write',
+      audit: AUDIT.paymentLink.cancel,
+      events: ['payment_link.cancelled'],
+      http: { method: 'PATCH', path: '/v1/payment-links/{id}', status: 200 },
+      params: linkParam,
+      mcp: { tool: 'cancel_payment_link', hints: HINTS.destructive },
+      body: () =>
+        z.strictObject({
+          status: describe(z.literal('CANCELLED'), 'CANCELLED: the only change a link takes.'),
+        }),
+      output: 'paymentLinkView',
+      errors: ['PAYMENT_LINK_NOT_FOUND', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
+      run: ({ services, auth, audit, params }) => services.paymentLinks.cancel(auth, audit, params.id!),
+      present: presentPaymentLink,
+    }),
+    op({
+      name: 'getPaymentLinkClaim',
+      summary: 'Get a payment link to claim (public)',
+      description:
+        'A payment link as its recipient sees it, by its public slug, without a key: amount, currency, description, status, expiry, whether it is restricted (the claim must then give the email), environment. Never its id, wallet, metadata, restrictions or fee.',
+      access: 'public',
+      http: { method: 'GET', path: '/v1/payment-links/claim/{slug}', status: 200 },
+      params: slugParam,
+      output: 'paymentLinkClaimView',
+      errors: ['PAYMENT_LINK_NOT_FOUND'],
+      run: ({ services, params }) => services.paymentLinks.getClaim(params.slug!),
+    }),
+    op({
+      name: 'claimPaymentLink',
+      summary: 'Claim a payment link (public)',
+      description:
+        'Claims an ACTIVE link, without a key. `wallet`: the amount is in the wallet at once (SETTLED, `transactionId`); `ach` / `usdc`: a withdrawal to the bank account or address starts (CLAIMED; SETTLED when it completes; if the rail fails the link is ACTIVE again, its hold intact). A restricted link needs one of its emails (`recipientEmail`) or, to a wallet, one of its wallets: 403 RECIPIENT_NOT_ALLOWED otherwise. Not ACTIVE: 409 INVALID_STATE. Send an Idempotency-Key header so a retry claims once.',
+      access: 'public',
+      audit: AUDIT.paymentLink.claim,
+      events: ['payment_link.claimed', 'payment_link.settled'],
+      idempotency: 'key',
+      http: { method: 'POST', path: '/v1/payment-links/claim/{slug}/claim', status: 200 },
+      params: slugParam,
+      body: () =>
+        z.strictObject({
+          method: describe(z.enum(CLAIM_METHODS), 'wallet (at once), ach (US bank account) or usdc (USDC address).'),
+          destination: destinationField(),
+          recipientEmail: z.optional(
+            email("The claimant's email (a restricted link's recipients are named by email)."),
+          ),
+        }),
+      output: 'paymentLinkClaimResultView',
+      errors: [
+        'PAYMENT_LINK_NOT_FOUND',
+        'INVALID_STATE',
+        'RECIPIENT_NOT_ALLOWED',
+        'WALLET_NOT_FOUND',
+        'WALLET_FROZEN',
+        'SELF_PAYMENT',
+        'IDEMPOTENCY_KEY_REUSE',
+        'IDEMPOTENCY_KEY_IN_USE',
+      ],
+      run: ({ services, auth, audit, params, body, idempotencyKey: key }) =>
+        services.paymentLinks.claim(auth, audit, params.slug!, body, key),
+    }),
+  ],
+);

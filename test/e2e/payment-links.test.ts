@@ -295,7 +295,7 @@ describe('payment links', () => {
           expect.arrayContaining(['payment_link.created', 'payment_link.claimed', 'payment_link.settled']),
         );
         return ofLink;
-      }, 5_000);
+      }, 20_000);
       expect(types).toHaveLength(3);
       const theirs = expectStatus(await service.call('GET', '/v1/events?limit=100', { key: recipient.key }), 200) as {
         data: { type: string }[];

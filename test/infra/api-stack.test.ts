@@ -198,8 +198,8 @@ describe('api stack: least-privilege IAM', () => {
       // method by its processor token (not sealed) or tokenizes the checkout's input: no data key.
       invoices: ['scheduler:create'],
       transfers: ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'],
-      // A link's expiry and a queued link's approval expiry (one-time schedules); an ach/usdc claim seals the
-      // account number and starts the withdrawal's transfer workflow (as transfers does).
+      // A link's expiry and a queued link's approval expiry (one-time schedules); an ach/usdc claim is a
+      // withdrawal: it starts the transfer workflow and seals the account number bound to the transfer.
       'payment-links': ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'],
       cards: ['dataKey:seal'],
       docs: [],

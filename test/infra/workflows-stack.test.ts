@@ -268,7 +268,7 @@ describe('who may start the transfer workflow', () => {
     }
   });
 
-  it('is granted to the transfers group and the payment-links group (a claim to a bank or USDC address) in the catalog, and to no other group', () => {
+  it('is granted to the groups that create transfers in the catalog (transfers; payment links: a claim to a bank or USDC address), and to no other group', () => {
     expect(groupsWith('transferWorkflow:start').sort()).toEqual(['payment-links', 'transfers']);
   });
 
