@@ -76,6 +76,13 @@ export const TARGETS = {
    * the payment links' rider (docs/performance.md "Issue 22").
    */
   severalAreas: { sizeRatio: 1.5, importRatio: 1.3 },
+  /**
+   * The hosted pages since issue 22: a third area's public operations (the payment-link claim page
+   * runs the claim itself: the link service with its policies, postings and, for a bank or USDC
+   * claim, the transfer it starts). 1.60x measured with the wallet claim (545 KB); 1.7x leaves room
+   * for the rail claim's wiring, which should measure again (docs/performance.md "Issue 22").
+   */
+  hostedPages: { sizeRatio: 1.7, importRatio: 1.3 },
 } as const;
 export type Target = (typeof TARGETS)[keyof typeof TARGETS];
 
@@ -87,7 +94,6 @@ export const EVERY_AREA_FUNCTIONS: readonly string[] = [MCP_FUNCTION.name, 'docs
 
 /** The functions of TARGETS.severalAreas. */
 export const SEVERAL_AREA_FUNCTIONS: readonly string[] = [
-  'hosted',
   'invoices' satisfies FunctionGroup,
   'expiry',
   // Issue 22: a claim to a bank account or USDC address is a withdrawal (the transfers area's counterparties, sealer and workflow).
@@ -97,15 +103,20 @@ export const SEVERAL_AREA_FUNCTIONS: readonly string[] = [
   'expiry-sweep',
 ];
 
+/** The hosted pages' function (TARGETS.hostedPages). */
+const HOSTED_PAGES_FUNCTION = 'hosted';
+
 /** The targets of one function (a folder of functions/). */
 export const targetOf = (name: string): Target =>
   name === MCP_FUNCTION.name
     ? TARGETS.mcp
     : EVERY_AREA_FUNCTIONS.includes(name)
       ? TARGETS.everyArea
-      : SEVERAL_AREA_FUNCTIONS.includes(name)
-        ? TARGETS.severalAreas
-        : TARGETS.group;
+      : name === HOSTED_PAGES_FUNCTION
+        ? TARGETS.hostedPages
+        : SEVERAL_AREA_FUNCTIONS.includes(name)
+          ? TARGETS.severalAreas
+          : TARGETS.group;
 
 /** NODE_OPTIONS of every deployed function (ServiceFunction's environment). */
 const LAMBDA_NODE_OPTIONS = '--enable-source-maps';

@@ -59,6 +59,8 @@ describe('payment links that need approval, and policies at creation', () => {
     const link = await getLink(paymentLinkId);
     expect(link).toMatchObject({ status: 'PENDING_APPROVAL', approvalId, amount: '10.00', fee: '0.25' });
     expectApiError(await claimToWallet(link.slug, recipient), 409, 'INVALID_STATE');
+    const publicView = expectStatus(await call('GET', `/v1/payment-links/claim/${link.slug}`), 200);
+    expect(publicView).toMatchObject({ status: 'PENDING_APPROVAL', amount: '10.00' });
     const approval = expectStatus(await call('GET', `/v1/approvals/${approvalId}`, { key: org.key }), 200);
     expect(approval).toMatchObject({
       status: 'PENDING',

@@ -150,7 +150,7 @@ describe("bundle size against the floor (the targets of bench/bundles.ts; import
     expect(targetOf('mcp')).toBe(TARGETS.mcp);
     expect(targetOf('docs')).toBe(TARGETS.everyArea);
     expect(targetOf('invoices')).toBe(TARGETS.severalAreas);
-    expect(targetOf('hosted')).toBe(TARGETS.severalAreas);
+    expect(targetOf('hosted')).toBe(TARGETS.hostedPages);
     expect(targetOf('payment-links')).toBe(TARGETS.severalAreas);
     expect(targetOf('transfers')).toBe(TARGETS.severalAreas);
     expect(targetOf('expiry-sweep')).toBe(TARGETS.severalAreas);
