@@ -70,6 +70,10 @@ export const TARGETS = {
    * customers and invoices groups (and carries hono/jsx), `invoices` charges through customers'
    * payment methods and posts wallet payments through the payments area, `expiry` runs every
    * area's one-time schedules (approvals, clearings, invoice settlements, recurring charges).
+   * Since issue 22: `payment-links`, whose public ach/usdc claim creates a transfer (the transfer
+   * store, the account number sealed, the transfer workflow started), and the functions that end a
+   * link's claim with its transfer (`transfers`: a cancel; `expiry-sweep`: the reconciler) through
+   * the payment links' rider (docs/performance.md "Issue 22").
    */
   severalAreas: { sizeRatio: 1.5, importRatio: 1.3 },
   /**

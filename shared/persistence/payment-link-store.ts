@@ -12,12 +12,19 @@ import { idempotencyWriters } from './writers/idempotency-writers.js';
 import { paymentLinkWriters } from './writers/payment-link-writers.js';
 import { postingWriters } from './writers/posting-writers.js';
 
+/** A link by id, alone: what the transfers' link rider reads (its functions bundle no more of the store). */
+export function createPaymentLinkReader(table: TableContext): Pick<PaymentLinkStore, 'getPaymentLink'> {
+  return {
+    async getPaymentLink(linkId) {
+      const item = await getItem(table, paymentLinkKeys.primary(linkId));
+      return item ? paymentLinkCodec.fromItem(item) : undefined;
+    },
+  };
+}
+
 export function createPaymentLinkStore(table: TableContext): PaymentLinkStore {
   const { queryIndex } = createQueries(table.client, table.tableName);
-  const getPaymentLink = async (linkId: string) => {
-    const item = await getItem(table, paymentLinkKeys.primary(linkId));
-    return item ? paymentLinkCodec.fromItem(item) : undefined;
-  };
+  const { getPaymentLink } = createPaymentLinkReader(table);
   return {
     ...createWalletReader(table),
     ...createWalletSnapshotReader(table),

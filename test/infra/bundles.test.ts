@@ -153,6 +153,8 @@ describe("bundle size against the floor (the targets of bench/bundles.ts; import
     expect(targetOf('hosted')).toBe(TARGETS.hostedPages);
     expect(targetOf('payment-links')).toBe(TARGETS.severalAreas);
     expect(targetOf('transfers')).toBe(TARGETS.severalAreas);
+    expect(targetOf('expiry-sweep')).toBe(TARGETS.severalAreas);
+    expect(targetOf('transfer-steps')).toBe(TARGETS.group);
     expect(targetOf('payments')).toBe(TARGETS.group);
     expect([...EVERY_AREA_FUNCTIONS].sort()).toEqual(['docs', 'mcp']);
     expect(functionGroups()).toEqual(expect.arrayContaining([...EVERY_AREA_FUNCTIONS]));

@@ -7,7 +7,7 @@ import { createTransferStore } from '../../persistence/transfer-store.js';
 import { hostedUrl } from '../../config/hosted-urls.js';
 import { paymentLinkTransfers } from '../../domain/payment-links/payment-link-transfers.js';
 import type { TransferLinkRider } from '../../domain/transfers/transfer-link-rider.js';
-import { createPaymentLinkStore } from '../../persistence/payment-link-store.js';
+import { createPaymentLinkReader } from '../../persistence/payment-link-store.js';
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
 import { dataSealer } from '../sealing.js';
@@ -43,7 +43,7 @@ export function transferService(
 /** A payment link's claim transfer ends with its link (settled, ACTIVE again or expired): every builder of transfers passes it. */
 export function paymentLinkRider(core: Core, expiries: ExpiryScheduler | undefined): TransferLinkRider {
   return paymentLinkTransfers({
-    links: createPaymentLinkStore(core.table),
+    links: createPaymentLinkReader(core.table),
     ids: core.deps.ids,
     hostedUrl: (path) => hostedUrl(core.config, path),
     expiries,
