@@ -139,30 +139,7 @@ export function BankFields(props: { kept: KeptValues; invalidField: InvalidField
           aria-invalid={invalid(bad, 'accountHolderName')}
         />
       </Field>
-      <Field id="routingNumber" label="Routing number" hint="9 digits">
-        <input
-          id="routingNumber"
-          name="routingNumber"
-          inputmode="numeric"
-          autocomplete="off"
-          required
-          maxlength={9}
-          pattern="[0-9]{9}"
-          aria-invalid={invalid(bad, 'routingNumber')}
-        />
-      </Field>
-      <Field id="accountNumber" label="Account number">
-        <input
-          id="accountNumber"
-          name="accountNumber"
-          inputmode="numeric"
-          autocomplete="off"
-          required
-          maxlength={17}
-          pattern="[0-9]{4,17}"
-          aria-invalid={invalid(bad, 'accountNumber')}
-        />
-      </Field>
+      <BankNumberFields invalidField={bad} />
       <Field id="accountType" label="Account type">
         <select id="accountType" name="accountType" aria-invalid={invalid(bad, 'accountType')}>
           <option value="checking" selected={type === 'checking'}>
@@ -182,5 +159,41 @@ export function PaymentFields(props: { method: MethodChoice; kept: KeptValues; i
     <CardFields kept={props.kept} invalidField={props.invalidField} />
   ) : (
     <BankFields kept={props.kept} invalidField={props.invalidField} />
+  );
+}
+
+/**
+ * The routing and account number inputs of a US bank account (the invoice checkout, the payment-method
+ * pages, the payment-link claim): never prefilled, a number is never written back into a page.
+ */
+export function BankNumberFields(props: { invalidField: InvalidField }) {
+  const bad = props.invalidField;
+  return (
+    <>
+      <Field id="routingNumber" label="Routing number" hint="9 digits">
+        <input
+          id="routingNumber"
+          name="routingNumber"
+          inputmode="numeric"
+          autocomplete="off"
+          required
+          maxlength={9}
+          pattern="[0-9]{9}"
+          aria-invalid={invalid(bad, 'routingNumber')}
+        />
+      </Field>
+      <Field id="accountNumber" label="Account number" hint="4 to 17 digits">
+        <input
+          id="accountNumber"
+          name="accountNumber"
+          inputmode="numeric"
+          autocomplete="off"
+          required
+          maxlength={17}
+          pattern="[0-9]{4,17}"
+          aria-invalid={invalid(bad, 'accountNumber')}
+        />
+      </Field>
+    </>
   );
 }

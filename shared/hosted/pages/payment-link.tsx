@@ -3,7 +3,7 @@ import { Alert, Layout, Notice } from '../layout.js';
 import { dateTime, usd } from '../format.js';
 import { CLAIM_CHOICE_LABEL, CLAIM_KEY_FIELD, type ClaimChoice, type ClaimKept } from '../link-claim-form.js';
 import type { PaymentLinkClaimView } from '../views.js';
-import { ChoiceTabs, Field, invalid, type InvalidField } from './payment-fields.js';
+import { BankNumberFields, ChoiceTabs, Field, invalid, type InvalidField } from './payment-fields.js';
 
 /** `25.00` as `$25.00` (a USD link) or `25.00 USDC`. */
 export function linkAmount(link: PaymentLinkClaimView): string {
@@ -138,30 +138,7 @@ function BankAccountFields(props: FieldsProps) {
           aria-invalid={invalid(bad, 'accountName')}
         />
       </Field>
-      <Field id="routingNumber" label="Routing number" hint="9 digits">
-        <input
-          id="routingNumber"
-          name="routingNumber"
-          inputmode="numeric"
-          autocomplete="off"
-          required
-          maxlength={9}
-          pattern="[0-9]{9}"
-          aria-invalid={invalid(bad, 'routingNumber')}
-        />
-      </Field>
-      <Field id="accountNumber" label="Account number" hint="4 to 17 digits">
-        <input
-          id="accountNumber"
-          name="accountNumber"
-          inputmode="numeric"
-          autocomplete="off"
-          required
-          maxlength={17}
-          pattern="[0-9]{4,17}"
-          aria-invalid={invalid(bad, 'accountNumber')}
-        />
-      </Field>
+      <BankNumberFields invalidField={bad} />
     </fieldset>
   );
 }
