@@ -111,6 +111,54 @@ describe('payment links under attack', () => {
     });
   });
 
+  describe('what the owner reads back', () => {
+    /** A request past the schema checker of `service.call` (to reach what follows a mis-published answer). */
+    const rawCall = async (method: string, path: string, key: string, body?: unknown) => {
+      const response = await fetch(service.baseUrl + path, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, any> };
+    };
+
+    it('the 202 APPROVAL_REQUIRED of a link matches its published schema (details.approvalId, details.paymentLinkId)', async () => {
+      const walletId = await freshWallet('30.00');
+      await ledger.createPolicy(owner.key, { walletId, requireHumanApproval: true });
+      const read = await service
+        .call('POST', '/v1/payment-links', { key: owner.key, body: { walletId, amount: '10.00' } })
+        .then((response) => ({ status: response.status, text: response.text }))
+        .catch((error: Error) => ({ status: 0, text: error.message }));
+      expect(read.status, read.text).toBe(202);
+    });
+
+    it('a link queued for approval: its approval reads back as its published view says (payment.to a wallet id)', async () => {
+      // Prepare
+      const walletId = await freshWallet('30.00');
+      await ledger.createPolicy(owner.key, { walletId, requireHumanApproval: true });
+      const queued = await rawCall('POST', '/v1/payment-links', owner.key, { walletId, amount: '10.00' });
+      expect(queued.status).toBe(202);
+
+      // Act
+      const read = await rawCall('GET', `/v1/approvals/${queued.body.error.details.approvalId}`, owner.key);
+
+      // Assess: approvalView publishes payment.to as a wallet id (wal_...).
+      expect(read.status).toBe(200);
+      expect(read.body.payment.to).toMatch(/^wal_/);
+    });
+
+    it("the owner can read the wallet claim's movement (GET /v1/payments/{transactionId})", async () => {
+      const walletId = await freshWallet('30.00');
+      const link = await created({ walletId, amount: '10.00' });
+      const answer = expectStatus(await claim(link.slug, toWallet(await newClaimantWallet())), 200);
+      const read = await service
+        .call('GET', `/v1/payments/${answer.transactionId}`, { key: owner.key })
+        .then((response) => ({ status: response.status, text: response.text }))
+        .catch((error: Error) => ({ status: 0, text: error.message }));
+      expect([200, 404], read.text).toContain(read.status);
+    });
+  });
+
   describe('the other environment', () => {
     let link: Record<string, any>;
     let live: string;
