@@ -302,6 +302,40 @@ describe('payment links under attack', () => {
       expectStatus(fits, 201);
     });
 
+    it('parallel creates can not hold more than the wallet has', async () => {
+      const walletId = await freshWallet('30.00');
+      const answers = await Promise.all(Array.from({ length: 4 }, () => create({ walletId, amount: '10.00' })));
+      expect(answers.filter((response) => response.status === 201)).toHaveLength(2);
+      for (const response of answers.filter((r) => r.status !== 201))
+        expect(response.body.error.code).toBe('INSUFFICIENT_FUNDS');
+      expect(await balancesOf(owner.key, walletId)).toEqual({ balance: '9.50000000', heldBalance: '20.50000000' });
+    });
+
+    it("a claimant can not write an identity of its choosing as the actor of the owner's audit entry", async () => {
+      // Prepare: an unrestricted link; the claimant types any email it likes.
+      const walletId = await freshWallet('20.00');
+      const link = await created({ walletId, amount: '3.00' });
+
+      // Act
+      expectStatus(
+        await claim(
+          link.slug,
+          toWallet(await newClaimantWallet(), { recipientEmail: 'ceo@attack-link-owner.example' }),
+        ),
+        200,
+      );
+
+      // Assess: invoices' public routes audit the customer the organization knows (its id); a link's
+      // claimant is unknown: the actor must not be the unverified text (it may go in the metadata).
+      const entries = expectStatus(
+        await service.call('GET', `/v1/audit-logs?resource=${link.id}&limit=100`, { key: owner.key }),
+        200,
+      ).data as { action: string; actorType: string; actorId: string }[];
+      const claimEntry = entries.find((entry) => entry.action === 'payment-link.claim');
+      expect(claimEntry, JSON.stringify(entries)).toBeDefined();
+      expect(claimEntry!.actorId).not.toBe('ceo@attack-link-owner.example');
+    });
+
     it('a wallet holding exactly amount + fee can make the link; one cent less can not', async () => {
       const exact = await freshWallet('50.25');
       const short = await freshWallet('50.24');
