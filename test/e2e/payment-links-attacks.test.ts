@@ -302,6 +302,19 @@ describe('payment links under attack', () => {
       expectStatus(fits, 201);
     });
 
+    it('the owner can not claw a wallet claim back by reversing its movement', async () => {
+      const walletId = await freshWallet('30.00');
+      const target = await newClaimantWallet();
+      const link = await created({ walletId, amount: '10.00' });
+      const answer = expectStatus(await claim(link.slug, toWallet(target)), 200);
+      const reversed = await service.call('POST', `/v1/payments/${answer.transactionId}/reverse`, {
+        key: owner.key,
+        body: {},
+      });
+      expect([403, 404, 409], reversed.text).toContain(reversed.status);
+      expect((await balancesOf(claimant.key, target)).balance).toBe('10.00000000');
+    });
+
     it('parallel creates can not hold more than the wallet has', async () => {
       const walletId = await freshWallet('30.00');
       const answers = await Promise.all(Array.from({ length: 4 }, () => create({ walletId, amount: '10.00' })));
