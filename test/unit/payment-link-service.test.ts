@@ -194,6 +194,26 @@ describe('payment link service', () => {
     expect((await service.getClaim(late.slug)).status).toBe('EXPIRED');
   });
 
+  it("answers a claim's key reused with another body IDEMPOTENCY_KEY_REUSE naming the client's key only (never the link id)", async () => {
+    const { world, create, service } = linkWorld();
+    const walletId = world.wallet('100.00');
+    const scope = { organizationId: 'org_claimant', environment: 'SANDBOX' as const };
+    const [one, two] = [world.wallet('0.00', {}, scope), world.wallet('0.00', {}, scope)];
+    const { id, slug } = (await create({ walletId, amount: '10.00' })).body as { id: string; slug: string };
+    const claimTo = (target: string) =>
+      service.claim(
+        publicCtx(world.ctx),
+        AUDIT.paymentLink.claim,
+        slug,
+        { method: 'wallet', destination: { type: 'WALLET', walletId: target } },
+        'my-key',
+      );
+    expect((await claimTo(one)).status).toBe(200);
+    const refusal = await refusalOf(claimTo(two));
+    expect(refusal).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSE', details: { idempotencyKey: 'my-key' } });
+    expect(JSON.stringify(refusal)).not.toContain(id);
+  });
+
   it('hands an ach claim to the rail claim with the validated destination and the changes to commit', async () => {
     const requests: RailClaimRequest[] = [];
     const { world, create, service } = linkWorld({

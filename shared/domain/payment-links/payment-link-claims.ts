@@ -117,6 +117,7 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
               destination: fingerprintDestinationOf(input.destination),
               recipientEmail,
             }),
+            idempotencyKey,
           );
     const actor = claimantActor(ctx, recipientEmail);
     return runIdempotent(store, keyClaim, clock.now(), () => ids('transaction'), {
