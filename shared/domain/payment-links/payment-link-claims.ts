@@ -34,6 +34,10 @@ export interface ClaimPaymentLinkInput {
   recipientEmail?: string | undefined;
 }
 
+/** The link's own wallet is not ACTIVE (a paused agent, a frozen wallet): no detail names it (a public route). */
+const linkWalletFrozen = () =>
+  new ApiError('WALLET_FROZEN', 'The payment link can not be claimed now: the wallet that funds it is frozen.');
+
 /**
  * Who acts on the public claim: the claimant (a person, no key), by the email they gave if any,
  * from the request's address (as invoices' public payments audit their customer).
@@ -47,7 +51,7 @@ const claimantActor = (ctx: RequestContext, recipientEmail: string | undefined):
 /**
  * The public claim (docs/api.md "Payment links"), idempotent with the Idempotency-Key header (the
  * slot in the link's organization environment, the key namespaced by the link). Order of checks:
- * the link exists -> ACTIVE -> restrictions -> destination. A wallet claim is ONE transaction: the
+ * the link exists -> ACTIVE -> restrictions -> its own wallet ACTIVE -> destination. A wallet claim is ONE transaction: the
  * hold captured (amount to the claimant, the fee back), ACTIVE -> SETTLED, both events, the audit
  * entry and the key's answer; ach/usdc go through the rail claim (rail-claim-port.ts).
  */
@@ -84,14 +88,21 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
     const set: Partial<PaymentLink> = { claim, transactionId, settledAt: at, updatedAt: at };
     const settled: PaymentLink = { ...link, ...set, status: 'SETTLED' };
     const body = presentPaymentLinkClaimResult({ ...presentPaymentLinkClaim(settled), transactionId });
-    await store.commit([
-      { type: 'transitionPaymentLink', linkId: link.id, trigger: 'claimToWallet', set },
-      linkWalletCapture(link, wallet.id, transactionId, at),
-      kernel.auditOf(actor, settled, action, at, { method: 'wallet', claimantWalletId: wallet.id, transactionId }),
-      kernel.eventOf('payment_link.claimed', settled, at),
-      kernel.eventOf('payment_link.settled', settled, at),
-      ...answer(body),
-    ]);
+    try {
+      await store.commit([
+        { type: 'transitionPaymentLink', linkId: link.id, trigger: 'claimToWallet', set },
+        linkWalletCapture(link, wallet.id, transactionId, at),
+        kernel.auditOf(actor, settled, action, at, { method: 'wallet', claimantWalletId: wallet.id, transactionId }),
+        kernel.eventOf('payment_link.claimed', settled, at),
+        kernel.eventOf('payment_link.settled', settled, at),
+        ...answer(body),
+      ]);
+    } catch (error) {
+      // The link's wallet frozen since it was read: the public answer never names that wallet.
+      if (error instanceof ApiError && error.code === 'WALLET_FROZEN' && error.details?.walletId === link.walletId)
+        throw linkWalletFrozen();
+      throw error;
+    }
     return body;
   }
 
@@ -136,6 +147,9 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
           walletId: input.destination.type === 'WALLET' ? input.destination.walletId : undefined,
           recipientEmail,
         });
+        // Any method: no money leaves a frozen wallet (the wallet claim's capture also requires it ACTIVE).
+        const funding = await store.getWallet(link.walletId);
+        if (!funding || funding.status !== 'ACTIVE' || funding.deletedAt) throw linkWalletFrozen();
         if (input.destination.type === 'WALLET') {
           const body = await claimToWallet(link, input.destination.walletId, recipientEmail, actor, action, answer);
           return { status: 200, body, replayed: false };
