@@ -189,7 +189,12 @@ describe('payment link service', () => {
       'payment_link.claimed',
       'payment_link.settled',
     ]);
-    expect(memory.table.audit.at(-1)).toMatchObject({ action: AUDIT.paymentLink.claim, actorType: 'USER' });
+    expect(memory.table.audit.at(-1)).toMatchObject({
+      action: AUDIT.paymentLink.claim,
+      actorType: 'SYSTEM',
+      actorId: 'payment-link-claimant',
+      ipAddress: '203.0.113.9',
+    });
     clock.advance(1000);
     expect(
       await refusalOf(
@@ -327,6 +332,10 @@ describe('payment link service', () => {
     });
     const changes = requests[0]!.claimChanges({ ...requests[0]!.link, status: 'CLAIMED' });
     expect(changes.map((change) => change.type)).toEqual(['audit', 'event', 'idempotency']);
+    // The typed email is unverified: in the metadata, never the actor.
+    expect(changes[0]).toMatchObject({
+      entry: { actorType: 'SYSTEM', actorId: 'payment-link-claimant', metadata: { recipientEmail: 'a@b.co' } },
+    });
     expect(JSON.stringify(changes)).not.toContain('000123456789');
   });
 

@@ -39,14 +39,18 @@ const linkWalletFrozen = () =>
   new ApiError('WALLET_FROZEN', 'The payment link can not be claimed now: the wallet that funds it is frozen.');
 
 /**
- * Who acts on the public claim: the claimant (a person, no key), by the email they gave if any,
- * from the request's address (as invoices' public payments audit their customer).
+ * Who acts on the public claim: an unknown party (no key, no customer the organization knows), so a
+ * fixed actor as the other public operations without a known party use (SYSTEM), from the request's
+ * address. The email a claimant types is unverified: it goes in the entry's metadata, never as the actor.
  */
-const claimantActor = (ctx: RequestContext, recipientEmail: string | undefined): Actor => ({
-  actorType: 'USER',
-  actorId: recipientEmail ?? 'anonymous',
+const CLAIMANT_ACTOR_ID = 'payment-link-claimant';
+const claimantActor = (ctx: RequestContext): Actor => ({
+  actorType: 'SYSTEM',
+  actorId: CLAIMANT_ACTOR_ID,
   ipAddress: ctx.actor.ipAddress,
 });
+/** The claimant's email as given (lower-cased, unverified) in the audit entry's metadata. */
+const emailOf = (recipientEmail: string | undefined) => (recipientEmail !== undefined ? { recipientEmail } : {});
 
 /**
  * The public claim (docs/api.md "Payment links"), idempotent with the Idempotency-Key header (the
@@ -92,7 +96,12 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
       await store.commit([
         { type: 'transitionPaymentLink', linkId: link.id, trigger: 'claimToWallet', set },
         linkWalletCapture(link, wallet.id, transactionId, at),
-        kernel.auditOf(actor, settled, action, at, { method: 'wallet', claimantWalletId: wallet.id, transactionId }),
+        kernel.auditOf(actor, settled, action, at, {
+          method: 'wallet',
+          claimantWalletId: wallet.id,
+          transactionId,
+          ...emailOf(recipientEmail),
+        }),
         kernel.eventOf('payment_link.claimed', settled, at),
         kernel.eventOf('payment_link.settled', settled, at),
         ...answer(body),
@@ -130,7 +139,7 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
             }),
             idempotencyKey,
           );
-    const actor = claimantActor(ctx, recipientEmail);
+    const actor = claimantActor(ctx);
     return runIdempotent(store, keyClaim, clock.now(), () => ids('transaction'), {
       execute: async (slotId, slot: KeyClaim | undefined) => {
         const answer = (body: PaymentLinkClaimResult): IdempotencyChange[] =>
@@ -171,6 +180,7 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
               kernel.auditOf(actor, after, action, at, {
                 method: input.method,
                 transferId: after.claim?.transferId,
+                ...emailOf(recipientEmail),
                 ...(destination.type === 'ACH'
                   ? { routingNumber: destination.routingNumber, last4: destination.accountNumber.slice(-4) }
                   : { address: destination.address, chain: destination.chain }),
