@@ -207,6 +207,33 @@ describe('payment link service', () => {
     expect((await service.getClaim(late.slug)).status).toBe('EXPIRED');
   });
 
+  it('makes a USDC link (default USD) held 1:1 on the wallet, claimed 1:1 to a wallet; the currency is part of the key', async () => {
+    const { world, create, balances, service } = linkWorld();
+    const walletId = world.wallet('100.00');
+    const claimant = world.wallet('0.00', {}, { organizationId: 'org_claimant', environment: 'SANDBOX' });
+    const usd = (await create({ walletId, amount: '1.00' }, world.ctx, 'k-usd')).body as { currency: string };
+    expect(usd.currency).toBe('USD');
+    expect((await create({ walletId, amount: '1.00', currency: 'USD' }, world.ctx, 'k-usd')).replayed).toBe(true);
+    expect(await refusalOf(create({ walletId, amount: '1.00', currency: 'USDC' }, world.ctx, 'k-usd'))).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSE',
+    });
+    const link = (await create({ walletId, amount: '20.00', currency: 'USDC' })).body as {
+      slug: string;
+      currency: string;
+    };
+    expect(link.currency).toBe('USDC');
+    expect(await balances(walletId)).toEqual({ balance: '78.50', held: '21.50' });
+
+    const answer = await service.claim(publicCtx(world.ctx), AUDIT.paymentLink.claim, link.slug, {
+      method: 'wallet',
+      destination: { type: 'WALLET', walletId: claimant },
+    });
+
+    expect(answer.body).toMatchObject({ status: 'SETTLED', amount: '20.00', currency: 'USDC' });
+    expect(await balances(claimant)).toEqual({ balance: '20.00', held: '0.00' });
+    expect(await balances(walletId)).toEqual({ balance: '78.75', held: '1.25' });
+  });
+
   it("answers a claim's key reused with another body IDEMPOTENCY_KEY_REUSE naming the client's key only (never the link id)", async () => {
     const { world, create, service } = linkWorld();
     const walletId = world.wallet('100.00');

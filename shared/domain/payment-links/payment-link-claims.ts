@@ -78,8 +78,6 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
       throw new ApiError('WALLET_FROZEN', undefined, { ...field, walletId });
     if (wallet.id === link.walletId)
       throw new ApiError('SELF_PAYMENT', 'A payment link can not be claimed to the wallet that funds it.', field);
-    if (wallet.currency !== link.currency)
-      throw new ApiError('VALIDATION_ERROR', `destination.walletId: must be a ${link.currency} wallet`, field);
     const now = clock.now();
     const at = now.toISOString();
     const transactionId = ids('transaction');
