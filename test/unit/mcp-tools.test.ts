@@ -169,6 +169,19 @@ describe('MCP tool calls: arguments', () => {
     expect(fieldOf(() => resolveCall(toolOf('create_payment'), { from: 'wal_a', amount: '1' }))).toBe('to');
   });
 
+  it('cancel_payment_link takes the link id alone: status defaults to CANCELLED (the only value PATCH takes)', () => {
+    const tool = toolOf('cancel_payment_link');
+    const input = tool.definition.inputSchema as Schema & { required?: string[] };
+    expect(input.required).toEqual(['id']);
+    expect((input.properties as Record<string, Schema & { default?: unknown }>).status?.default).toBe('CANCELLED');
+    expect(resolveCall(tool, { id: 'lnk_a' })).toMatchObject({
+      params: { id: 'lnk_a' },
+      body: { status: 'CANCELLED' },
+    });
+    expect(resolveCall(tool, { id: 'lnk_a', status: 'CANCELLED' }).body).toEqual({ status: 'CANCELLED' });
+    expect(() => resolveCall(tool, { id: 'lnk_a', status: 'ACTIVE' })).toThrow(/status/);
+  });
+
   it('runs create_agent with a templateId as the template operation', () => {
     expect(resolveCall(toolOf('create_agent'), { name: 'R', templateId: 'research' }).operation.name).toBe(
       'createAgentFromTemplate',
