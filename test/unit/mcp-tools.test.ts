@@ -15,7 +15,7 @@ import {
   type Principal,
 } from '../../shared/domain/tenancy.js';
 import { tokenMatches } from '../../shared/mcp/http.js';
-import { errorResult, operationResult, queuedPaymentResult } from '../../shared/mcp/outcomes.js';
+import { errorResult, operationResult, queuedPaymentResult, queuedResult } from '../../shared/mcp/outcomes.js';
 import { createMcpServer, type McpRuntime } from '../../shared/mcp/server.js';
 import { buildToolCatalog, MONEY_IDEMPOTENCY_KEY_DESCRIPTION, resolveCall } from '../../shared/mcp/tools.js';
 import { mayCall } from '../../shared/operations/authorize.js';
@@ -180,6 +180,21 @@ describe('MCP tool calls: arguments', () => {
     });
     expect(resolveCall(tool, { id: 'lnk_a', status: 'CANCELLED' }).body).toEqual({ status: 'CANCELLED' });
     expect(() => resolveCall(tool, { id: 'lnk_a', status: 'ACTIVE' })).toThrow(/status/);
+  });
+
+  it('answers a payment link queued for approval with its paymentLinkId (and says its hold is taken)', () => {
+    const details = {
+      approvalId: 'apr_1',
+      transactionId: 'txn_1',
+      expiresAt: '2026-11-30T10:00:00.000Z',
+      paymentLinkId: 'lnk_1',
+    };
+    const result = queuedResult(details, 'get_approval');
+    expect(result.structuredContent).toMatchObject({ outcome: 'QUEUED_FOR_APPROVAL', paymentLinkId: 'lnk_1' });
+    expect(queuedPaymentResult.safeParse(result.structuredContent).success).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(/lnk_1 .*PENDING_APPROVAL, its amount and fee held/);
+    const payment = queuedResult({ ...details, paymentLinkId: undefined }, 'get_approval');
+    expect(payment.structuredContent).not.toHaveProperty('paymentLinkId');
   });
 
   it('runs create_agent with a templateId as the template operation', () => {
