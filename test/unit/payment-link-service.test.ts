@@ -166,6 +166,33 @@ describe('payment link service', () => {
     expect((await service.get(world.ctx, id)).status).toBe('EXPIRED');
   });
 
+  it('the expiry sweep expires ACTIVE and PENDING_APPROVAL links past expiresAt (hold released), oldest first, in bounded batches, once', async () => {
+    const { world, create, balances, service, clock, memory } = linkWorld();
+    const walletId = world.wallet('1000.00');
+    const soon = new Date(Date.parse(AT) + 60_000).toISOString();
+    const ids: string[] = [];
+    for (let n = 0; n < 26; n++)
+      ids.push(((await create({ walletId, amount: '1.00', expiresAt: soon })).body as { id: string }).id);
+    memory.addPolicy(walletId, policy(walletId, world.scope, { requireHumanApproval: true }));
+    const queued = (await create({ walletId, amount: '1.00', expiresAt: soon })).body as {
+      error: { details: { paymentLinkId: string } };
+    };
+    const later = (await create({ walletId, amount: '1.00' })).body as {
+      error: { details: { paymentLinkId: string } };
+    };
+    expect(await service.expireDue(AUDIT.paymentLink.expire)).toBe(0);
+
+    clock.advance(60_000 + 1);
+    expect(await service.expireDue(AUDIT.paymentLink.expire)).toBe(25);
+    expect(await service.expireDue(AUDIT.paymentLink.expire)).toBe(2);
+    expect(await service.expireDue(AUDIT.paymentLink.expire)).toBe(0);
+
+    for (const id of [...ids, queued.error.details.paymentLinkId])
+      expect(memory.table.items.paymentLinks.get(id)?.status).toBe('EXPIRED');
+    expect(memory.table.items.paymentLinks.get(later.error.details.paymentLinkId)?.status).toBe('PENDING_APPROVAL');
+    expect(await balances(walletId)).toEqual({ balance: '998.75', held: '1.25' });
+  });
+
   it('claims to a wallet: amount to the claimant, fee back, SETTLED with both events; refused once past expiresAt', async () => {
     const { world, create, balances, service, clock, eventTypes, memory } = linkWorld();
     const walletId = world.wallet('100.00');
