@@ -157,7 +157,7 @@ export const WORKERS: readonly WorkerDefinition[] = [
   {
     name: 'expiry-sweep',
     description:
-      'Safety net of the one-time expiry schedules and the transfer workflow: expires pending approvals past their expiry, does the overdue work of transfers (submit, settle, end of clearing) by the same idempotent steps, and reverses APPROVED card authorizations past their expiry (table only)',
+      'Safety net of the one-time expiry schedules and the transfer workflow: expires pending approvals past their expiry, does the overdue work of transfers (submit, settle, end of clearing) by the same idempotent steps, reverses APPROVED card authorizations past their expiry (table only), and expires ACTIVE and PENDING_APPROVAL payment links past expiresAt',
     entry: 'functions/expiry-sweep/handler.ts',
     // Kept because scheduling happens after the payment's commit and may fail (logged, the payment
     // stands); a missed run is caught up by the next one: every run expires everything that is due.

@@ -2,19 +2,24 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { core } from '../../shared/runtime/core.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { AUTHORIZATION_EXPIRY_BATCH_SIZE } from '../../shared/domain/cards/authorization-engine.js';
+import { PAYMENT_LINK_EXPIRY_BATCH_SIZE } from '../../shared/domain/payment-links/payment-link-lifecycle.js';
 import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-service.js';
 import { approvalService } from '../../shared/runtime/services/approvals.js';
 import { cardAuthorizationService } from '../../shared/runtime/services/cards.js';
+import { paymentLinkService } from '../../shared/runtime/services/payment-links.js';
 import { transferService } from '../../shared/runtime/services/transfers.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
 let transfers: ReturnType<typeof transferService> | undefined;
 let cards: ReturnType<typeof cardAuthorizationService> | undefined;
+let paymentLinks: ReturnType<typeof paymentLinkService> | undefined;
 
 /** Rounds of transfer reconciliation per run (each handles up to RECONCILE_BATCH_SIZE; the rest waits for the next run). */
 const MAX_RECONCILE_ROUNDS = 20;
 /** Rounds of authorization expiry per run (each up to AUTHORIZATION_EXPIRY_BATCH_SIZE; the rest waits for the next run). */
 const MAX_AUTHORIZATION_EXPIRY_ROUNDS = 20;
+/** Rounds of payment link expiry per run (each up to PAYMENT_LINK_EXPIRY_BATCH_SIZE; the rest waits for the next run). */
+const MAX_LINK_EXPIRY_ROUNDS = 20;
 /** Time left at which a duty stops starting rounds, so the later duties of the run get their turn (and the run ends in time). */
 const STOP_BEFORE_TIMEOUT_MS = 5_000;
 
@@ -29,12 +34,13 @@ const STOP_BEFORE_TIMEOUT_MS = 5_000;
  * steps, so racing the workflow is harmless too. And it reverses APPROVED card authorizations
  * past their expiry (7 days; no processor reversal notice yet), by the reversal's own state
  * condition: one captured or reversed meanwhile is left alone. A reversal needs the table only
- * (the card service without an issuer).
+ * (the card service without an issuer). And it expires ACTIVE and PENDING_APPROVAL payment links
+ * past their `expiresAt` whose one-time schedule did not (the hold released; `expire` is idempotent).
  */
 export async function handler(
   _event?: ScheduledEvent,
   context?: Pick<Context, 'getRemainingTimeInMillis'>,
-): Promise<{ expired: number; reconciled: number; authorizationsExpired: number }> {
+): Promise<{ expired: number; reconciled: number; authorizationsExpired: number; linksExpired: number }> {
   // Each duty on its own: a failure of one never skips the others; the run then fails (Lambda's
   // retries and error metrics see it) after all ran. Each stops starting rounds when its share of
   // the run's time is used (the later duties are never starved); the next run goes on.
@@ -83,12 +89,19 @@ export async function handler(
     () => (cards ??= cardAuthorizationService(core())).expireDue(AUDIT.card.reverse),
     (count) => count >= AUTHORIZATION_EXPIRY_BATCH_SIZE,
     MAX_AUTHORIZATION_EXPIRY_ROUNDS,
+    0.8,
+  );
+  // ACTIVE and PENDING_APPROVAL payment links past expiresAt (their schedule missed): EXPIRED, the hold released.
+  const linksExpired = await drain(
+    () => (paymentLinks ??= paymentLinkService(core())).expireDue(AUDIT.paymentLink.expire),
+    (count) => count >= PAYMENT_LINK_EXPIRY_BATCH_SIZE,
+    MAX_LINK_EXPIRY_ROUNDS,
     1,
   );
   if (failures.length > 0)
     throw new AggregateError(
       failures,
-      `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled}, authorizations expired ${authorizationsExpired})`,
+      `expiry sweep: ${failures.length} duty failed (expired ${expired}, reconciled ${reconciled}, authorizations expired ${authorizationsExpired}, links listed ${linksExpired})`,
     );
-  return { expired, reconciled, authorizationsExpired };
+  return { expired, reconciled, authorizationsExpired, linksExpired };
 }

@@ -26,6 +26,12 @@ export const queuedPaymentResult = z.strictObject({
   approvalId: id('approval', 'The approval a person decides; check it with the get_approval tool (`id`).'),
   transactionId: id('transaction', 'The payment, stored QUEUED; it posts by itself once approved.'),
   expiresAt: timestamp('Deadline of the decision; after it the payment fails with APPROVAL_EXPIRED.'),
+  paymentLinkId: z.optional(
+    id(
+      'paymentLink',
+      'A payment link queued for approval (create_payment_link): PENDING_APPROVAL with its amount and fee held, ACTIVE once approved. Absent for a payment.',
+    ),
+  ),
   checkWith: text("The tool that reports the approval's status (PENDING, APPROVED, REJECTED, EXPIRED or FAILED)."),
   message: text('What happened and what to do next, in words.'),
 });
@@ -86,15 +92,19 @@ export function successResult(title: string, body: unknown): CallToolResult {
 export function queuedResult(details: Record<string, unknown>, getApprovalTool: string): CallToolResult {
   const approvalId = String(details.approvalId);
   const expiresAt = String(details.expiresAt);
-  const message =
-    `The payment is queued for human approval (approval ${approvalId}); no money has moved yet. This is not an error: do not retry it (a retry without the same idempotencyKey queues a second payment). ` +
-    `It posts by itself once a person approves it, before ${expiresAt}. Check it with ${getApprovalTool} {"id":"${approvalId}"}.`;
+  const linkId = typeof details.paymentLinkId === 'string' ? details.paymentLinkId : undefined;
+  const message = linkId
+    ? `The payment link ${linkId} is queued for human approval (approval ${approvalId}): PENDING_APPROVAL, its amount and fee held. This is not an error: do not retry it (a retry without the same idempotencyKey makes a second link). ` +
+      `It becomes ACTIVE (claimable) once a person approves it, before ${expiresAt}. Check it with ${getApprovalTool} {"id":"${approvalId}"}.`
+    : `The payment is queued for human approval (approval ${approvalId}); no money has moved yet. This is not an error: do not retry it (a retry without the same idempotencyKey queues a second payment). ` +
+      `It posts by itself once a person approves it, before ${expiresAt}. Check it with ${getApprovalTool} {"id":"${approvalId}"}.`;
   const structured: QueuedPaymentResult = {
     outcome: 'QUEUED_FOR_APPROVAL',
     code: 'APPROVAL_REQUIRED',
     approvalId,
     transactionId: String(details.transactionId),
     expiresAt,
+    ...(linkId ? { paymentLinkId: linkId } : {}),
     checkWith: getApprovalTool,
     message,
   };

@@ -43,6 +43,15 @@ const VARIANTS: Readonly<Record<string, { field: string; operation: string; desc
   },
 };
 
+/**
+ * Body fields a tool fills in when the call leaves them out: an operation whose body can ask for one
+ * thing only is a tool taking the resource's id alone (contract-22: `cancel_payment_link` = PATCH
+ * `{status: "CANCELLED"}`, input `id`). Keyed by the unprefixed tool name.
+ */
+const DEFAULTS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  cancel_payment_link: { status: 'CANCELLED' },
+};
+
 export interface McpTool {
   /** The prefixed tool name. */
   name: string;
@@ -51,6 +60,8 @@ export interface McpTool {
   variant: { field: string; operation: Operation } | undefined;
   /** Which input field goes where. */
   fields: { params: readonly string[]; query: readonly string[]; body: readonly string[] };
+  /** Body fields filled in when absent (see DEFAULTS). */
+  defaults: Readonly<Record<string, unknown>>;
   /** Whether a success may be the queued answer (APPROVAL_REQUIRED). */
   mayQueue: boolean;
   definition: Tool;
@@ -121,6 +132,7 @@ function propertiesOf(schema: z.ZodMiniType | undefined): JsonSchema {
 function inputSchemaOf(
   op: Operation,
   variant: { field: string; operation: Operation; description: string } | undefined,
+  defaults: Readonly<Record<string, unknown>>,
 ) {
   const parts = {
     params: propertiesOf(paramsSchemaOf(op)),
@@ -142,7 +154,15 @@ function inputSchemaOf(
       description: `${String(field.description ?? '')} ${variant.description}`.trim(),
     };
   }
-  const required = [...(parts.params.required ?? []), ...(parts.query.required ?? []), ...(parts.body.required ?? [])];
+  for (const [name, value] of Object.entries(defaults)) {
+    if (!properties[name]) throw new Error(`${op.name} has no body field ${name} to default`);
+    properties[name] = { ...properties[name], default: value };
+  }
+  const required = [
+    ...(parts.params.required ?? []),
+    ...(parts.query.required ?? []),
+    ...(parts.body.required ?? []),
+  ].filter((name) => !(name in defaults));
   const fields = {
     params: Object.keys(parts.params.properties ?? {}),
     query: Object.keys(parts.query.properties ?? {}),
@@ -196,12 +216,14 @@ function toolOf(op: Operation, prefix: string): McpTool {
   if (variantSpec && !variantOperation) throw new Error(`${name}: no operation ${variantSpec.operation}`);
   const variant = variantSpec && variantOperation ? { ...variantSpec, operation: variantOperation } : undefined;
   const mayQueue = op.errors.includes('APPROVAL_REQUIRED');
-  const input = inputSchemaOf(op, variant);
+  const defaults = DEFAULTS[mcp.tool] ?? {};
+  const input = inputSchemaOf(op, variant, defaults);
   return {
     name,
     operation: op,
     variant: variant ? { field: variant.field, operation: variant.operation } : undefined,
     fields: input.fields,
+    defaults,
     mayQueue,
     definition: {
       name,
@@ -252,7 +274,7 @@ const asQueryValue = (value: unknown) =>
 export function resolveCall(tool: McpTool, args: unknown): ResolvedCall {
   if (args !== undefined && !isJsonObject(args))
     throw new ApiError('VALIDATION_ERROR', 'arguments: must be an object', { field: 'arguments' });
-  const values = args ?? {};
+  const values = { ...tool.defaults, ...args };
   const variant = tool.variant && values[tool.variant.field] !== undefined ? tool.variant : undefined;
   const op = variant?.operation ?? tool.operation;
   const outsideBody = (name: string) => !tool.fields.params.includes(name) && !tool.fields.query.includes(name);

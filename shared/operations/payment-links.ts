@@ -8,7 +8,7 @@ import {
 } from '../domain/payment-links/payment-link-rules.js';
 import type { PaymentLinkService } from '../domain/payment-links/payment-link-service.js';
 import { presentPaymentLink } from '../domain/payment-links/payment-link-view.js';
-import { CLAIM_METHODS, PAYMENT_LINK_STATUSES } from '../domain/payment-links/types.js';
+import { CLAIM_METHODS, PAYMENT_LINK_CURRENCIES, PAYMENT_LINK_STATUSES } from '../domain/payment-links/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, dateTime, describe, idempotencyKey, text, walletId } from './fields.js';
 import { listOperation } from './list.js';
@@ -115,6 +115,12 @@ export const PAYMENT_LINKS = defineGroup<PaymentLinksServices>()(
         z.strictObject({
           walletId: walletId('The wallet that funds the link (its hold).'),
           amount: amount('What the claimant receives, > 0, at most 2 decimals.'),
+          currency: z.optional(
+            describe(
+              z.enum(PAYMENT_LINK_CURRENCIES),
+              'USD (default) or USDC: held 1:1 on the wallet (its balance is USD); any claim method pays `amount` 1:1 (a bank claim in USD, a USDC claim in USDC, a wallet claim to the wallet).',
+            ),
+          ),
           description: z.optional(
             text(MAX_LINK_DESCRIPTION, 'Shown to the recipient on the claim page.', { multiline: true }),
           ),
@@ -144,6 +150,7 @@ export const PAYMENT_LINKS = defineGroup<PaymentLinksServices>()(
           {
             walletId: body.walletId,
             amount: body.amount,
+            currency: body.currency,
             description: body.description,
             recipientRestrictions: body.recipientRestrictions,
             expiresAt: body.expiresAt,

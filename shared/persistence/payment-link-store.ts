@@ -1,6 +1,13 @@
 import type { PaymentLinkStore } from '../domain/payment-links/ports.js';
 import { createCommitter } from './change-writer.js';
-import { paymentLinkCodec, paymentLinkKeys, paymentLinkSlugCodec } from './entities/payment-link.js';
+import {
+  EXPIRING_LINKS,
+  EXPIRING_STATUSES,
+  PAYMENT_LINK_ENTITY,
+  paymentLinkCodec,
+  paymentLinkKeys,
+  paymentLinkSlugCodec,
+} from './entities/payment-link.js';
 import { createIdempotencyStore } from './idempotency-store.js';
 import { createQueries, equalityFilter } from './queries.js';
 import { GSI } from './table-schema.js';
@@ -41,6 +48,11 @@ export function createPaymentLinkStore(table: TableContext): PaymentLinkStore {
       const pointer = await getItem(table, paymentLinkKeys.slug(slug));
       const linkId = pointer ? paymentLinkSlugCodec.linkIdOf(pointer) : undefined;
       return linkId ? getPaymentLink(linkId) : undefined;
+    },
+    async listExpiringPaymentLinks(now, limit) {
+      return (await EXPIRING_LINKS.listDue(table, now, limit, PAYMENT_LINK_ENTITY))
+        .map(paymentLinkCodec.fromItem)
+        .filter((link) => EXPIRING_STATUSES.includes(link.status));
     },
     listPaymentLinks(scope, filter, page) {
       const byWallet = filter.walletId !== undefined;

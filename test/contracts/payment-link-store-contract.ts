@@ -149,6 +149,32 @@ export function describePaymentLinkStoreContract(name: string, makeStore: () => 
       ).rejects.toMatchObject(refusal('PAYMENT_LINK_NOT_FOUND'));
     });
 
+    it('lists the links that can still expire past expiresAt (ACTIVE, PENDING_APPROVAL): off once claimed or ended, back when unclaimed', async () => {
+      const { store, wallet } = await oneWallet('500.00');
+      const active = await created(store, linkOf(wallet, 1));
+      const queued = await created(store, linkOf(wallet, 2, { status: 'PENDING_APPROVAL' }));
+      const claimed = await created(store, linkOf(wallet, 3));
+      const future = await created(store, linkOf(wallet, 4, { expiresAt: at(10_000) }));
+      const transition = (linkId: string, trigger: 'claim' | 'unclaim' | 'cancel', set: Partial<PaymentLink>) =>
+        store.commit([{ type: 'transitionPaymentLink', linkId, trigger, set: { updatedAt: at(5), ...set } }]);
+      await transition(claimed.id, 'claim', {});
+      const listed = async () =>
+        new Set((await store.listExpiringPaymentLinks(new Date(at(1_000)), 10_000)).map((link) => link.id));
+
+      let ids = await listed();
+      expect([active.id, queued.id, claimed.id, future.id].map((id) => ids.has(id))).toEqual([
+        true,
+        true,
+        false,
+        false,
+      ]);
+      await transition(claimed.id, 'unclaim', { expiresAt: claimed.expiresAt });
+      await transition(active.id, 'cancel', { cancelledAt: at(6) });
+      ids = await listed();
+      expect([active.id, queued.id, claimed.id].map((id) => ids.has(id))).toEqual([false, true, true]);
+      expect(await store.getPaymentLink(claimed.id)).toMatchObject({ status: 'ACTIVE', expiresAt: claimed.expiresAt });
+    });
+
     it('releases a hold once: a second void (cancel racing an expiry) fails and changes nothing', async () => {
       const { store, wallet } = await oneWallet();
       const link = await created(store, linkOf(wallet, 1));

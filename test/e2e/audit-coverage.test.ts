@@ -599,7 +599,7 @@ function CARD_CASES(): Record<string, Case> {
   };
 }
 
-/** Payment links: a link on a freshly funded wallet; the public claim acts as the claimant (a person, no key). */
+/** Payment links: a link on a freshly funded wallet; the public claim is audited as a fixed actor (SYSTEM, payment-link-claimant: the claimant is unknown). */
 function PAYMENT_LINK_CASES(): Record<string, Case> {
   const linkOf = async (make: AuditFactories, service: TestService) => {
     const org = await make.organization();
@@ -637,7 +637,7 @@ function PAYMENT_LINK_CASES(): Record<string, Case> {
         params: { slug: link.slug },
         body: { method: 'wallet', destination: { type: 'WALLET', walletId: claimant.mainWalletId } },
         organizationId: org.organizationId,
-        actor: { actorType: 'USER', actorId: /^anonymous$/ },
+        actor: { actorType: 'SYSTEM', actorId: /^payment-link-claimant$/ },
       };
     },
   };

@@ -106,6 +106,24 @@ describe('payment links', () => {
       expectApiError(refused, 402, 'INSUFFICIENT_FUNDS');
     });
 
+    it('makes a USDC link held 1:1 on the wallet, shown as USDC, and claimed 1:1 to a wallet', async () => {
+      // Prepare
+      const walletId = await freshWallet('30.00');
+      const target = await ledger.fundedWallet(recipient, undefined, 'USDC claims');
+
+      // Act
+      const link = await created({ walletId, amount: '20.00', currency: 'USDC' });
+      const publicView = expectStatus(await service.call('GET', `/v1/payment-links/claim/${link.slug}`), 200);
+      const answer = expectStatus(await claim(link.slug, toWallet(target)), 200);
+
+      // Assess
+      expect([link.currency, publicView.currency, answer.currency]).toEqual(['USDC', 'USDC', 'USDC']);
+      expect(answer.status).toBe('SETTLED');
+      expect((await balancesOf(recipient.key, target)).balance).toBe('20.00000000');
+      expect(await balancesOf(sender.key, walletId)).toEqual({ balance: '10.00000000', heldBalance: '0.00000000' });
+      expectApiError(await create({ walletId, amount: '1.00', currency: 'EUR' }), 400, 'VALIDATION_ERROR');
+    });
+
     it('answers VALIDATION_ERROR naming the field for bad input', async () => {
       const cases: [Record<string, unknown>, string][] = [
         [{ amount: '5.00', expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'expiresAt'],

@@ -66,6 +66,11 @@ export function createMemoryPaymentLinkStore() {
       const linkId = table.items.paymentLinkSlugs.get(slug);
       return linkId ? table.items.paymentLinks.get(linkId) : undefined;
     },
+    listExpiringPaymentLinks: async (now, limit) =>
+      [...table.items.paymentLinks.values()]
+        .filter((l) => (l.status === 'ACTIVE' || l.status === 'PENDING_APPROVAL') && l.expiresAt < now.toISOString())
+        .sort((a, b) => (`${a.expiresAt}#${a.id}` < `${b.expiresAt}#${b.id}` ? -1 : 1))
+        .slice(0, limit),
     listPaymentLinks: async (scope, filter, page) =>
       pageOf(
         [...table.items.paymentLinks.values()]

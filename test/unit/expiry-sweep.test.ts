@@ -2,15 +2,16 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 /**
  * The expiry sweep's run (functions/expiry-sweep/handler.ts) over stub services: its three duties
- * (approvals, transfers, card authorizations) each run until a short batch, a failure of one never
+ * (approvals, transfers, card authorizations, payment links) each run until a short batch, a failure of one never
  * skips the others, and the run fails after all ran.
  */
-const calls = { approvals: [] as number[], transfers: [] as number[], cards: [] as number[] };
-const batches: { approvals: (number | Error)[]; transfers: (number | Error)[]; cards: (number | Error)[] } = {
-  approvals: [],
-  transfers: [],
-  cards: [],
-};
+const calls = { approvals: [] as number[], transfers: [] as number[], cards: [] as number[], links: [] as number[] };
+const batches: {
+  approvals: (number | Error)[];
+  transfers: (number | Error)[];
+  cards: (number | Error)[];
+  links: (number | Error)[];
+} = { approvals: [], transfers: [], cards: [], links: [] };
 const next = (duty: keyof typeof batches) => async () => {
   const value = batches[duty].shift() ?? 0;
   calls[duty].push(typeof value === 'number' ? value : -1);
@@ -28,14 +29,18 @@ vi.mock('../../shared/runtime/services/transfers.js', () => ({
 vi.mock('../../shared/runtime/services/cards.js', () => ({
   cardAuthorizationService: () => ({ expireDue: next('cards') }),
 }));
+vi.mock('../../shared/runtime/services/payment-links.js', () => ({
+  paymentLinkService: () => ({ expireDue: next('links') }),
+}));
 
 const { handler } = await import('../../functions/expiry-sweep/handler.js');
 const { RECONCILE_BATCH_SIZE } = await import('../../shared/domain/transfers/transfer-service.js');
 const { AUTHORIZATION_EXPIRY_BATCH_SIZE } = await import('../../shared/domain/cards/authorization-engine.js');
+const { PAYMENT_LINK_EXPIRY_BATCH_SIZE } = await import('../../shared/domain/payment-links/payment-link-lifecycle.js');
 
 describe('the expiry sweep run', () => {
   beforeEach(() => {
-    for (const duty of ['approvals', 'transfers', 'cards'] as const) {
+    for (const duty of ['approvals', 'transfers', 'cards', 'links'] as const) {
       calls[duty] = [];
       batches[duty] = [];
     }
@@ -45,15 +50,18 @@ describe('the expiry sweep run', () => {
     batches.approvals = [3, 1, 0];
     batches.transfers = [RECONCILE_BATCH_SIZE, RECONCILE_BATCH_SIZE, 2];
     batches.cards = [AUTHORIZATION_EXPIRY_BATCH_SIZE - 1];
+    batches.links = [PAYMENT_LINK_EXPIRY_BATCH_SIZE, 3];
     expect(await handler()).toEqual({
       expired: 4,
       reconciled: 2 * RECONCILE_BATCH_SIZE + 2,
       authorizationsExpired: AUTHORIZATION_EXPIRY_BATCH_SIZE - 1,
+      linksExpired: PAYMENT_LINK_EXPIRY_BATCH_SIZE + 3,
     });
     expect(calls).toEqual({
       approvals: [3, 1, 0],
       transfers: [RECONCILE_BATCH_SIZE, RECONCILE_BATCH_SIZE, 2],
       cards: [AUTHORIZATION_EXPIRY_BATCH_SIZE - 1],
+      links: [PAYMENT_LINK_EXPIRY_BATCH_SIZE, 3],
     });
   });
 
@@ -61,6 +69,7 @@ describe('the expiry sweep run', () => {
     batches.approvals = [new Error('approvals down')];
     batches.transfers = [1];
     batches.cards = [new Error('cards down')];
+    batches.links = [2];
     await expect(handler()).rejects.toMatchObject({
       name: 'AggregateError',
       errors: [
@@ -69,6 +78,7 @@ describe('the expiry sweep run', () => {
       ],
     });
     expect(calls.transfers).toEqual([1]);
+    expect(calls.links).toEqual([2]);
   });
 
   it('starts no round once the run is nearly out of time', async () => {
@@ -77,7 +87,8 @@ describe('the expiry sweep run', () => {
       expired: 0,
       reconciled: 0,
       authorizationsExpired: 0,
+      linksExpired: 0,
     });
-    expect(calls).toEqual({ approvals: [], transfers: [], cards: [] });
+    expect(calls).toEqual({ approvals: [], transfers: [], cards: [], links: [] });
   });
 });

@@ -15,7 +15,7 @@ import {
   type Principal,
 } from '../../shared/domain/tenancy.js';
 import { tokenMatches } from '../../shared/mcp/http.js';
-import { errorResult, operationResult, queuedPaymentResult } from '../../shared/mcp/outcomes.js';
+import { errorResult, operationResult, queuedPaymentResult, queuedResult } from '../../shared/mcp/outcomes.js';
 import { createMcpServer, type McpRuntime } from '../../shared/mcp/server.js';
 import { buildToolCatalog, MONEY_IDEMPOTENCY_KEY_DESCRIPTION, resolveCall } from '../../shared/mcp/tools.js';
 import { mayCall } from '../../shared/operations/authorize.js';
@@ -167,6 +167,34 @@ describe('MCP tool calls: arguments', () => {
     expect(fieldOf(() => resolveCall(toolOf('get_balance'), {}))).toBe('id');
     expect(fieldOf(() => resolveCall(toolOf('get_balance'), { id: '../../etc' }))).toBe('id');
     expect(fieldOf(() => resolveCall(toolOf('create_payment'), { from: 'wal_a', amount: '1' }))).toBe('to');
+  });
+
+  it('cancel_payment_link takes the link id alone: status defaults to CANCELLED (the only value PATCH takes)', () => {
+    const tool = toolOf('cancel_payment_link');
+    const input = tool.definition.inputSchema as Schema & { required?: string[] };
+    expect(input.required).toEqual(['id']);
+    expect((input.properties as Record<string, Schema & { default?: unknown }>).status?.default).toBe('CANCELLED');
+    expect(resolveCall(tool, { id: 'lnk_a' })).toMatchObject({
+      params: { id: 'lnk_a' },
+      body: { status: 'CANCELLED' },
+    });
+    expect(resolveCall(tool, { id: 'lnk_a', status: 'CANCELLED' }).body).toEqual({ status: 'CANCELLED' });
+    expect(() => resolveCall(tool, { id: 'lnk_a', status: 'ACTIVE' })).toThrow(/status/);
+  });
+
+  it('answers a payment link queued for approval with its paymentLinkId (and says its hold is taken)', () => {
+    const details = {
+      approvalId: 'apr_1',
+      transactionId: 'txn_1',
+      expiresAt: '2026-11-30T10:00:00.000Z',
+      paymentLinkId: 'lnk_1',
+    };
+    const result = queuedResult(details, 'get_approval');
+    expect(result.structuredContent).toMatchObject({ outcome: 'QUEUED_FOR_APPROVAL', paymentLinkId: 'lnk_1' });
+    expect(queuedPaymentResult.safeParse(result.structuredContent).success).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(/lnk_1 .*PENDING_APPROVAL, its amount and fee held/);
+    const payment = queuedResult({ ...details, paymentLinkId: undefined }, 'get_approval');
+    expect(payment.structuredContent).not.toHaveProperty('paymentLinkId');
   });
 
   it('runs create_agent with a templateId as the template operation', () => {

@@ -47,7 +47,7 @@ function world() {
     log: { error: () => undefined },
   });
   /** An ACTIVE link of 50.00 (fee 0.25) and its hold of 50.25 on a wallet of 100.00. */
-  const activeLink = async (): Promise<PaymentLink> => {
+  const activeLink = async (currency: PaymentLink['currency'] = 'USD'): Promise<PaymentLink> => {
     const walletId = base.wallet('100.00');
     const holdId = newId('transaction');
     const link: PaymentLink = {
@@ -56,7 +56,7 @@ function world() {
       walletId,
       slug: 'b'.repeat(22),
       amount: '50.00',
-      currency: 'USD',
+      currency,
       fee: '0.25',
       expiresAt: '2026-12-27T10:00:00.000Z',
       status: 'ACTIVE',
@@ -85,13 +85,13 @@ function world() {
           id: newId('auditLog'),
           organizationId: claimed.organizationId,
           environment: claimed.environment,
-          actorType: 'USER' as const,
-          actorId: recipientEmail ?? 'anonymous',
+          actorType: 'SYSTEM' as const,
+          actorId: 'payment-link-claimant',
           ipAddress: '198.51.100.7',
           action: 'payment-link.claim',
           resource: 'payment_link',
           resourceId: claimed.id,
-          metadata: { status: claimed.status, transferId: claimed.claim?.transferId },
+          metadata: { status: claimed.status, transferId: claimed.claim?.transferId, recipientEmail },
           createdAt: claimed.updatedAt,
         },
       },
@@ -167,6 +167,15 @@ describe('the rail claim of a payment link', () => {
     });
     expect(claimed.claim).toMatchObject({ method: 'usdc', destination: { type: 'USDC' }, transferId: transfer!.id });
     expect(claimed.claim).not.toHaveProperty('recipientEmail');
+  });
+
+  it('pays either currency by any rail, 1:1: an ach claim of a USDC link is a USD withdrawal of the amount', async () => {
+    const w = world();
+    const link = await w.activeLink('USDC');
+    await w.claimByRail(w.request(link, ACH));
+    const [transfer] = [...w.memory.table.items.transfers.values()];
+    expect(transfer).toMatchObject({ rail: 'ACH', currency: 'USD', amount: '50.00', fee: '0.25', holdId: link.holdId });
+    expect(await w.balancesOf(link.walletId)).toEqual(['49.75', '50.25']);
   });
 
   it('a second claim of the same link (lost race: no longer ACTIVE) fails INVALID_STATE and creates nothing', async () => {

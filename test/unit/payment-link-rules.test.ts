@@ -177,6 +177,22 @@ describe('payment link policies at creation', () => {
     });
   });
 
+  it('refuses a link naming an email beside its wallets where a policy lists recipients (an email claims anywhere)', () => {
+    const withEmail = (policies: Policy[]) =>
+      codeOf(() =>
+        linkPolicyOutcome(
+          { wallet, policies, counters: [] },
+          { emails: ['anyone@example.com'], walletIds: ['wal_ok'] },
+          new Big('10.25'),
+          NOW,
+        ),
+      );
+    expect(withEmail([policy({ allowedRecipients: ['wal_ok'] })])).toEqual({ code: 'POLICY_DENIED' });
+    expect(withEmail([policy({ blockedRecipients: ['wal_bad'] })])).toEqual({ code: 'POLICY_DENIED' });
+    expect(withEmail([policy({ allowedRecipients: ['wal_ok'], status: 'DELETED' })])).toBe('OK');
+    expect(withEmail([policy({})])).toBe('OK');
+  });
+
   it('asks for approval when a policy requires it (or above its threshold)', () => {
     const run = (policies: Policy[]) =>
       linkPolicyOutcome({ wallet, policies, counters: [] }, undefined, new Big('10.25'), NOW).approvalReason;

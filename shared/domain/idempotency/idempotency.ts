@@ -68,6 +68,8 @@ export interface IdempotentResponse<T = unknown> {
 export interface KeyClaim {
   scope: OrganizationScope;
   key: string;
+  /** The key as the client sent it, when `key` is namespaced (a public claim's `claim:<linkId>:<key>`): what errors show. */
+  clientKey?: string;
   fingerprint: string;
   slotId(generation: number): Promise<string>;
 }
@@ -77,12 +79,19 @@ export function postingClaim(claim: KeyClaim): { key: string; fingerprint: strin
   return { key: claim.key, fingerprint: claim.fingerprint };
 }
 
-export async function claimOf(scope: OrganizationScope, key: string, fingerprintText: string): Promise<KeyClaim> {
+/** A key's claim; `clientKey`: the key the client sent when `key` namespaces it (errors show only the client's). */
+export async function claimOf(
+  scope: OrganizationScope,
+  key: string,
+  fingerprintText: string,
+  clientKey?: string,
+): Promise<KeyClaim> {
   const slots = new Map<number, Promise<string>>();
   return {
     // Only the scope's two fields: a caller passing a richer object (a card) must not have it stored.
     scope: { organizationId: scope.organizationId, environment: scope.environment },
     key,
+    ...(clientKey !== undefined ? { clientKey } : {}),
     fingerprint: await digestOf(fingerprintText),
     slotId(generation) {
       let id = slots.get(generation);
@@ -183,7 +192,7 @@ async function answerOf(
   const fingerprint = slot.kind === 'answer' ? slot.record.fingerprint : slot.record.idempotencyFingerprint;
   if (fingerprint !== claim.fingerprint) {
     throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', {
-      idempotencyKey: claim.key,
+      idempotencyKey: claim.clientKey ?? claim.key,
     });
   }
   if (slot.kind === 'answer')
@@ -195,7 +204,7 @@ async function answerOf(
       throw new ApiError(
         'IDEMPOTENCY_KEY_IN_USE',
         'A request with this idempotency key is still being processed; retry shortly.',
-        { idempotencyKey: claim.key },
+        { idempotencyKey: claim.clientKey ?? claim.key },
       );
     }
     return { ...(await run.recover(record)), replayed: true };
@@ -314,7 +323,7 @@ export async function claimBatchKey(store: IdempotencyStore, claim: KeyClaim, no
         search.live.record.status !== BATCH_CLAIM_STATUS
       ) {
         throw new ApiError('IDEMPOTENCY_KEY_REUSE', 'This idempotency key was used with different parameters.', {
-          idempotencyKey: claim.key,
+          idempotencyKey: claim.clientKey ?? claim.key,
         });
       }
       return;
@@ -329,6 +338,6 @@ export async function claimBatchKey(store: IdempotencyStore, claim: KeyClaim, no
   throw new ApiError(
     'IDEMPOTENCY_KEY_IN_USE',
     'A request with this idempotency key is still being processed; retry shortly.',
-    { idempotencyKey: claim.key },
+    { idempotencyKey: claim.clientKey ?? claim.key },
   );
 }

@@ -34,20 +34,28 @@ export interface ClaimPaymentLinkInput {
   recipientEmail?: string | undefined;
 }
 
+/** The link's own wallet is not ACTIVE (a paused agent, a frozen wallet): no detail names it (a public route). */
+const linkWalletFrozen = () =>
+  new ApiError('WALLET_FROZEN', 'The payment link can not be claimed now: the wallet that funds it is frozen.');
+
 /**
- * Who acts on the public claim: the claimant (a person, no key), by the email they gave if any,
- * from the request's address (as invoices' public payments audit their customer).
+ * Who acts on the public claim: an unknown party (no key, no customer the organization knows), so a
+ * fixed actor as the other public operations without a known party use (SYSTEM), from the request's
+ * address. The email a claimant types is unverified: it goes in the entry's metadata, never as the actor.
  */
-const claimantActor = (ctx: RequestContext, recipientEmail: string | undefined): Actor => ({
-  actorType: 'USER',
-  actorId: recipientEmail ?? 'anonymous',
+const CLAIMANT_ACTOR_ID = 'payment-link-claimant';
+const claimantActor = (ctx: RequestContext): Actor => ({
+  actorType: 'SYSTEM',
+  actorId: CLAIMANT_ACTOR_ID,
   ipAddress: ctx.actor.ipAddress,
 });
+/** The claimant's email as given (lower-cased, unverified) in the audit entry's metadata. */
+const emailOf = (recipientEmail: string | undefined) => (recipientEmail !== undefined ? { recipientEmail } : {});
 
 /**
  * The public claim (docs/api.md "Payment links"), idempotent with the Idempotency-Key header (the
  * slot in the link's organization environment, the key namespaced by the link). Order of checks:
- * the link exists -> ACTIVE -> restrictions -> destination. A wallet claim is ONE transaction: the
+ * the link exists -> ACTIVE -> restrictions -> its own wallet ACTIVE -> destination. A wallet claim is ONE transaction: the
  * hold captured (amount to the claimant, the fee back), ACTIVE -> SETTLED, both events, the audit
  * entry and the key's answer; ach/usdc go through the rail claim (rail-claim-port.ts).
  */
@@ -70,8 +78,6 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
       throw new ApiError('WALLET_FROZEN', undefined, { ...field, walletId });
     if (wallet.id === link.walletId)
       throw new ApiError('SELF_PAYMENT', 'A payment link can not be claimed to the wallet that funds it.', field);
-    if (wallet.currency !== link.currency)
-      throw new ApiError('VALIDATION_ERROR', `destination.walletId: must be a ${link.currency} wallet`, field);
     const now = clock.now();
     const at = now.toISOString();
     const transactionId = ids('transaction');
@@ -84,14 +90,26 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
     const set: Partial<PaymentLink> = { claim, transactionId, settledAt: at, updatedAt: at };
     const settled: PaymentLink = { ...link, ...set, status: 'SETTLED' };
     const body = presentPaymentLinkClaimResult({ ...presentPaymentLinkClaim(settled), transactionId });
-    await store.commit([
-      { type: 'transitionPaymentLink', linkId: link.id, trigger: 'claimToWallet', set },
-      linkWalletCapture(link, wallet.id, transactionId, at),
-      kernel.auditOf(actor, settled, action, at, { method: 'wallet', claimantWalletId: wallet.id, transactionId }),
-      kernel.eventOf('payment_link.claimed', settled, at),
-      kernel.eventOf('payment_link.settled', settled, at),
-      ...answer(body),
-    ]);
+    try {
+      await store.commit([
+        { type: 'transitionPaymentLink', linkId: link.id, trigger: 'claimToWallet', set },
+        linkWalletCapture(link, wallet.id, transactionId, at),
+        kernel.auditOf(actor, settled, action, at, {
+          method: 'wallet',
+          claimantWalletId: wallet.id,
+          transactionId,
+          ...emailOf(recipientEmail),
+        }),
+        kernel.eventOf('payment_link.claimed', settled, at),
+        kernel.eventOf('payment_link.settled', settled, at),
+        ...answer(body),
+      ]);
+    } catch (error) {
+      // The link's wallet frozen since it was read: the public answer never names that wallet.
+      if (error instanceof ApiError && error.code === 'WALLET_FROZEN' && error.details?.walletId === link.walletId)
+        throw linkWalletFrozen();
+      throw error;
+    }
     return body;
   }
 
@@ -117,8 +135,9 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
               destination: fingerprintDestinationOf(input.destination),
               recipientEmail,
             }),
+            idempotencyKey,
           );
-    const actor = claimantActor(ctx, recipientEmail);
+    const actor = claimantActor(ctx);
     return runIdempotent(store, keyClaim, clock.now(), () => ids('transaction'), {
       execute: async (slotId, slot: KeyClaim | undefined) => {
         const answer = (body: PaymentLinkClaimResult): IdempotencyChange[] =>
@@ -135,6 +154,9 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
           walletId: input.destination.type === 'WALLET' ? input.destination.walletId : undefined,
           recipientEmail,
         });
+        // Any method: no money leaves a frozen wallet (the wallet claim's capture also requires it ACTIVE).
+        const funding = await store.getWallet(link.walletId);
+        if (!funding || funding.status !== 'ACTIVE' || funding.deletedAt) throw linkWalletFrozen();
         if (input.destination.type === 'WALLET') {
           const body = await claimToWallet(link, input.destination.walletId, recipientEmail, actor, action, answer);
           return { status: 200, body, replayed: false };
@@ -156,6 +178,7 @@ export function paymentLinkClaims(deps: PaymentLinkServiceDeps, kernel: PaymentL
               kernel.auditOf(actor, after, action, at, {
                 method: input.method,
                 transferId: after.claim?.transferId,
+                ...emailOf(recipientEmail),
                 ...(destination.type === 'ACH'
                   ? { routingNumber: destination.routingNumber, last4: destination.accountNumber.slice(-4) }
                   : { address: destination.address, chain: destination.chain }),

@@ -17,11 +17,13 @@ import { linkPolicyOutcome } from './payment-link-policy.js';
 import { linkHold } from './payment-link-postings.js';
 import { expiresAtOf, linkFeeOf, newPaymentLinkSlug, normalizedRestrictions } from './payment-link-rules.js';
 import { presentPaymentLink } from './payment-link-view.js';
-import type { PaymentLink } from './types.js';
+import type { PaymentLink, PaymentLinkCurrency } from './types.js';
 
 export interface CreatePaymentLinkInput {
   walletId: string;
   amount: unknown;
+  /** USD (default) or USDC: what the link says it pays; held 1:1 on the (USD) wallet. */
+  currency?: PaymentLinkCurrency | undefined;
   description?: string | undefined;
   recipientRestrictions?: { emails?: string[] | undefined; walletIds?: string[] | undefined } | undefined;
   expiresAt?: string | undefined;
@@ -78,9 +80,11 @@ export function paymentLinkCreation(deps: PaymentLinkServiceDeps, kernel: Paymen
     const fee = linkFeeOf(amount);
     const total = amount.plus(fee);
     const restrictions = normalizedRestrictions(input.recipientRestrictions);
+    const currency = input.currency ?? 'USD';
     const fingerprint = fingerprintOf('paymentLink.create', {
       walletId: input.walletId,
       amount: formatAmount(amount),
+      currency,
       description: input.description,
       recipientRestrictions: restrictions,
       expiresAt: input.expiresAt,
@@ -104,7 +108,7 @@ export function paymentLinkCreation(deps: PaymentLinkServiceDeps, kernel: Paymen
           walletId: wallet.id,
           slug: newPaymentLinkSlug(),
           amount: formatAmount(amount),
-          currency: wallet.currency,
+          currency,
           fee: formatAmount(fee),
           ...(input.description !== undefined ? { description: input.description } : {}),
           ...(restrictions ? { recipientRestrictions: restrictions } : {}),

@@ -8,6 +8,9 @@ import { linkHoldVoid } from './payment-link-postings.js';
 import type { PresentableLink } from './payment-link-view.js';
 import type { PaymentLink } from './types.js';
 
+/** Links expired per `expireDue` call (the sweep calls again while a full batch came back). */
+export const PAYMENT_LINK_EXPIRY_BATCH_SIZE = 25;
+
 export type PaymentLinkExpiryOutcome = 'expired' | 'ended' | 'not-found' | 'not-due';
 
 /**
@@ -67,5 +70,24 @@ export function paymentLinkLifecycle(deps: PaymentLinkServiceDeps, kernel: Payme
     }
   }
 
-  return { cancel, expire };
+  /**
+   * The expiry sweep's safety net (functions/expiry-sweep): ACTIVE and PENDING_APPROVAL links past
+   * `expiresAt` whose one-time schedule did not expire them, oldest first, at most
+   * PAYMENT_LINK_EXPIRY_BATCH_SIZE, each by `expire` (idempotent: one claimed, cancelled or expired
+   * meanwhile is left alone). Returns how many were listed (a full batch: call again); a failure is
+   * logged and the link stays listed for the next run.
+   */
+  async function expireDue(action: AuditAction): Promise<number> {
+    const due = await store.listExpiringPaymentLinks(clock.now(), PAYMENT_LINK_EXPIRY_BATCH_SIZE);
+    for (const link of due) {
+      try {
+        await expire(action, link.id);
+      } catch (error) {
+        deps.log.error(`expiring payment link ${link.id} failed; it is looked at again later`, error);
+      }
+    }
+    return due.length;
+  }
+
+  return { cancel, expire, expireDue };
 }

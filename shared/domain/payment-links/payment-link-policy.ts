@@ -19,7 +19,8 @@ export interface LinkPolicyOutcome {
  * The spend policies a link meets at creation (it is money leaving the wallet; docs/api.md "Payment
  * links"): deny rules and period limits on `total` (amount + fee, as a withdrawal); the recipient
  * rules against each wallet the link is restricted to (all must pass); a link that names no wallet
- * (unrestricted, or restricted by email only) is refused where an active policy lists recipients.
+ * (unrestricted, or restricted by email only) or that names any email (an email lets a claim through
+ * to any destination) is refused where an active policy lists recipients.
  * Approval when any evaluation asks for it. The frozen check comes before, the funds check at commit.
  */
 export function linkPolicyOutcome(
@@ -29,7 +30,8 @@ export function linkPolicyOutcome(
   at: Date,
 ): LinkPolicyOutcome {
   const walletIds = restrictions?.walletIds ?? [];
-  if (walletIds.length === 0) {
+  const emails = restrictions?.emails ?? [];
+  if (walletIds.length === 0 || emails.length > 0) {
     const listing = snapshot.policies.find(
       (policy) =>
         policy.status === 'ACTIVE' &&
@@ -39,7 +41,7 @@ export function linkPolicyOutcome(
       const rule = (listing.allowedRecipients?.length ?? 0) > 0 ? 'allowedRecipients' : 'blockedRecipients';
       throw new ApiError(
         'POLICY_DENIED',
-        `The policy "${listing.name}" lists recipients: restrict the link to wallets the policy allows (recipientRestrictions.walletIds).`,
+        `The policy "${listing.name}" lists recipients: restrict the link to wallets the policy allows (recipientRestrictions.walletIds, without emails).`,
         { rule, policyId: listing.id },
       );
     }

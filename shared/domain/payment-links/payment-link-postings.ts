@@ -57,6 +57,9 @@ export function linkHold(link: PaymentLink, at: string, spend: SpendCount): Post
  * A wallet claim: the hold captured, `amount` to the claimant wallet and the fee back to the link
  * wallet (with its spend). The claimant's statement shows the amount and the link's description, as
  * for a payment; nothing is projected (no audit descriptor): no event reaches the claimant's organization.
+ * Unlike a capture of a card's or a transfer's hold, a claim is a new decision to pay: the link
+ * wallet's legs do not settle a hold already decided (no `settlesHold`), so the write needs that
+ * wallet ACTIVE (WALLET_FROZEN otherwise) and a paused agent's link pays nothing.
  */
 export function linkWalletCapture(
   link: PaymentLink,
@@ -71,7 +74,9 @@ export function linkWalletCapture(
     link,
     transactionId,
     'CAPTURE',
-    captureLegs({ walletId: link.walletId, amount: heldOf(link) }, amount, walletAccount(claimantWalletId)),
+    captureLegs({ walletId: link.walletId, amount: heldOf(link) }, amount, walletAccount(claimantWalletId)).map(
+      ({ settlesHold: _settles, ...leg }) => leg,
+    ),
     at,
     { from: link.walletId, to: claimantWalletId, amount: formatAmount(amount), holdId: link.holdId },
     {

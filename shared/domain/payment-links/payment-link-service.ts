@@ -16,9 +16,9 @@ export function createPaymentLinkService(deps: PaymentLinkServiceDeps) {
   const kernel = paymentLinkKernel(deps);
   const reads = paymentLinkReads(deps, kernel);
   const { create } = paymentLinkCreation(deps, kernel);
-  const { cancel, expire } = paymentLinkLifecycle(deps, kernel);
+  const { cancel, expire, expireDue } = paymentLinkLifecycle(deps, kernel);
   const { claim } = paymentLinkClaims(deps, kernel, reads);
-  return { create, get: reads.get, list: reads.list, getClaim: reads.getClaim, cancel, expire, claim };
+  return { create, get: reads.get, list: reads.list, getClaim: reads.getClaim, cancel, expire, expireDue, claim };
 }
 
 export type PaymentLinkService = ReturnType<typeof createPaymentLinkService>;

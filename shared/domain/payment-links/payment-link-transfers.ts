@@ -120,7 +120,8 @@ export function paymentLinkTransfers(deps: PaymentLinkTransfersDeps): TransferLi
         holdTakenAt: link.createdAt,
       };
     }
-    const set: Partial<PaymentLink> = { lastClaimFailure, updatedAt: at };
+    // `expiresAt` (unchanged) puts the link back on the expiry sweep's queue (payment-link-writers.ts).
+    const set: Partial<PaymentLink> = { lastClaimFailure, expiresAt: link.expiresAt, updatedAt: at };
     await rescheduleExpiry(link);
     return {
       changes: [

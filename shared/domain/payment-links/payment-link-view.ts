@@ -76,7 +76,9 @@ export const paymentLinkView = /* @__PURE__ */ lazy(() =>
       url: text('The claim page to send to the recipient.'),
       walletId: id('wallet', 'The wallet that funds the link (its hold).'),
       amount: money('What the claimant receives.'),
-      currency: currency("Currency of the link: its wallet's."),
+      currency: currency(
+        'What the link pays: USD (default) or USDC, given at creation; held 1:1 on the wallet, any claim method pays `amount` 1:1.',
+      ),
       fee: money(
         "The fee an ach or usdc claim costs (a withdrawal's: 0.5 %, at least 0.25), reserved in the hold with the amount; a wallet claim returns it to the wallet.",
       ),
@@ -145,7 +147,7 @@ export const paymentLinkPageView = /* @__PURE__ */ lazy(() => pageOf(paymentLink
 
 const claimFields = () => ({
   amount: money('What the claimant receives.'),
-  currency: currency('Currency of the link.'),
+  currency: currency('What the link pays: USD or USDC (1:1 whatever the claim method).'),
   description: nullableText("The sender's description, or null."),
   status: enumOf(PAYMENT_LINK_STATUSES, STATUS_TEXT),
   expiresAt: timestamp('When the link expires if unclaimed.'),

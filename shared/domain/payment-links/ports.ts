@@ -29,6 +29,11 @@ export interface PaymentLinkStore
   getPaymentLink(linkId: string): Promise<PaymentLink | undefined>;
   /** The link a slug names (through its uniqueness item), or undefined. */
   getPaymentLinkBySlug(slug: string): Promise<PaymentLink | undefined>;
+  /**
+   * Up to `limit` ACTIVE or PENDING_APPROVAL links whose `expiresAt` is before `now`, of every
+   * organization, oldest `expiresAt` first (the expiry sweep's safety net; an index, may lag a write).
+   */
+  listExpiringPaymentLinks(now: Date, limit: number): Promise<PaymentLink[]>;
   /** Newest first; `walletId` reads the wallet's index, `status` filters. */
   listPaymentLinks(scope: OrganizationScope, filter: PaymentLinkFilter, page: PageRequest): Promise<Page<PaymentLink>>;
 }

@@ -17,7 +17,9 @@ export const PAYMENT_LINK_STATUSES = everyOf<PaymentLinkStatus>()([
   'CANCELLED',
 ]);
 
+/** What a link says it pays (interface-spec 4.8: default USD); either is held 1:1 on the wallet's USD balance. */
 export type PaymentLinkCurrency = 'USD' | 'USDC';
+export const PAYMENT_LINK_CURRENCIES = everyOf<PaymentLinkCurrency>()(['USD', 'USDC']);
 
 export type ClaimMethod = 'wallet' | 'ach' | 'usdc';
 export const CLAIM_METHODS = everyOf<ClaimMethod>()(['wallet', 'ach', 'usdc']);

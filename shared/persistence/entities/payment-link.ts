@@ -2,6 +2,7 @@ import type { PaymentLink } from '../../domain/payment-links/types.js';
 import type { Environment } from '../../domain/tenancy.js';
 import { plainJson, recordOf, type Item, type ItemKey } from '../item.js';
 import type { IndexUsage } from '../table-schema.js';
+import { dueQueue } from '../due-queue.js';
 
 export const PAYMENT_LINK_ENTITY = 'PAYMENT_LINK';
 export const PAYMENT_LINK_SLUG_ENTITY = 'PAYMENT_LINK_SLUG';
@@ -12,6 +13,17 @@ export const PAYMENT_LINK_SLUG_ENTITY = 'PAYMENT_LINK_SLUG';
  * (each partition names the organization and environment). Beside it: the slug's uniqueness item
  * (`PAYMENT_LINK_SLUG#slug` -> link id), written with the link, never taken twice.
  */
+/** GSI4 (sparse): links that can still expire (ACTIVE, PENDING_APPROVAL), by `expiresAt` (the expiry sweep's safety net). */
+export const EXPIRING_LINKS = dueQueue('PAYMENT_LINKS');
+/** The statuses whose links are on the expiry queue. */
+export const EXPIRING_STATUSES: readonly string[] = ['ACTIVE', 'PENDING_APPROVAL'];
+
+/** A link's entry on the expiry queue. */
+export const expiringEntryOf = (link: Pick<PaymentLink, 'id' | 'expiresAt'>) => ({
+  ...EXPIRING_LINKS.partitionOf(link.id),
+  ...EXPIRING_LINKS.sort(link.id, link.expiresAt),
+});
+
 export const paymentLinkKeys = {
   primary: (linkId: string): ItemKey => ({ PK: `PAYMENT_LINK#${linkId}`, SK: PAYMENT_LINK_ENTITY }),
   slug: (slug: string): ItemKey => ({ PK: `PAYMENT_LINK_SLUG#${slug}`, SK: PAYMENT_LINK_SLUG_ENTITY }),
@@ -32,6 +44,7 @@ export const paymentLinkCodec = {
       GSI1SK: sort,
       GSI2PK: paymentLinkKeys.ofWallet(link.organizationId, link.environment, link.walletId),
       GSI2SK: sort,
+      ...(EXPIRING_STATUSES.includes(link.status) ? expiringEntryOf(link) : {}),
       ...link,
     };
   },
@@ -56,5 +69,6 @@ export const PAYMENT_LINK_INDEXES = {
   PAYMENT_LINK: {
     GSI1: 'payment links of an organization environment',
     GSI2: 'payment links funded by a wallet (within its organization environment)',
+    GSI4: 'ACTIVE and PENDING_APPROVAL links, by expiresAt (sparse: the expiry sweep; off it once claimed or ended)',
   },
 } as const satisfies IndexUsage;
