@@ -182,6 +182,54 @@ describe('payment link rail claims and claim page under attack', () => {
     expect(await balancesOf(walletId)).toEqual(['49.75000000', '0.00000000']);
   });
 
+  it('one idempotency key used on two links claims both (namespaced by link); replays and odd page posts never 500', async () => {
+    const walletId = await ledger.fundedWallet(sender, '200.00', 'Key reuse');
+    const claimant = await ledger.fundedWallet(sender, '1.00', 'Key claimant');
+    const first = await createLink(walletId);
+    const second = await createLink(walletId);
+    const body = { method: 'wallet', destination: { type: 'WALLET', walletId: claimant } };
+    const a = expectStatus(await claim(first.slug, body, 'shared-key-0001'), 200);
+    const b = expectStatus(await claim(second.slug, body, 'shared-key-0001'), 200);
+    expect(a.transactionId).not.toBe(b.transactionId);
+    expect((await getLink(first.id)).status).toBe('SETTLED');
+    expect((await getLink(second.id)).status).toBe('SETTLED');
+    // A replay answers the first answer and moves nothing; another body with the key: 409.
+    expect(expectStatus(await claim(first.slug, body, 'shared-key-0001'), 200).transactionId).toBe(a.transactionId);
+    expect((await claim(first.slug, ach(ACCOUNT), 'shared-key-0001')).status).toBe(409);
+    expect(await balancesOf(claimant)).toEqual(['101.00000000', '0.00000000']);
+    // Page posts to an unknown slug, to a settled link, and with a replayed page key: never a 500.
+    const sameOrigin = { 'sec-fetch-site': 'same-origin' };
+    const unknown = await page(
+      'POST',
+      '/hosted/payment-links/AAAAAAAAAAAAAAAAAAAAAA?method=wallet',
+      { walletId: claimant },
+      sameOrigin,
+    );
+    expect(unknown.status, unknown.text.slice(0, 300)).toBe(404);
+    const settled = await page(
+      'POST',
+      `/hosted/payment-links/${first.slug}?method=usdc`,
+      { address: '0x52908400098527886E0F7030069857D2E4169EE7', idempotencyKey: 'page_x' },
+      sameOrigin,
+    );
+    expect(settled.status, settled.text.slice(0, 300)).toBeLessThan(500);
+    const replayed = await page(
+      'POST',
+      `/hosted/payment-links/${first.slug}?method=wallet`,
+      { walletId: claimant, idempotencyKey: 'shared-key-0001' },
+      sameOrigin,
+    );
+    expect(replayed.status, replayed.text.slice(0, 300)).toBeLessThan(500);
+    const wrongMethod = await page(
+      'POST',
+      `/hosted/payment-links/${second.slug}?method=bank`,
+      { walletId: claimant },
+      sameOrigin,
+    );
+    expect(wrongMethod.status, wrongMethod.text.slice(0, 300)).toBeLessThan(500);
+    expect(await balancesOf(claimant)).toEqual(['101.00000000', '0.00000000']);
+  });
+
   it('the claimant account number is nowhere in the table, the transfer, the events or the audit log', async () => {
     const walletId = await ledger.fundedWallet(sender, '100.00', 'Leak check');
     const link = await createLink(walletId);
