@@ -230,6 +230,43 @@ describe('payment link rail claims and claim page under attack', () => {
     expect(await balancesOf(claimant)).toEqual(['101.00000000', '0.00000000']);
   });
 
+  it('approvals: the requesting admin key may not approve its own link; reject then approve is refused; the hold is released once', async () => {
+    const walletId = await ledger.fundedWallet(sender, '100.00', 'Approval attack');
+    expectStatus(
+      await call('POST', '/v1/policies', {
+        walletId,
+        name: 'Ask first',
+        maxTransactionAmount: '1000.00',
+        requireHumanApproval: true,
+      }),
+      201,
+    );
+    const queued = await call('POST', '/v1/payment-links', { walletId, amount: '50.00' });
+    expect(queued.status, queued.text).toBe(202);
+    const { approvalId, paymentLinkId } = queued.body.error.details as { approvalId: string; paymentLinkId: string };
+    expect(await balancesOf(walletId)).toEqual(['49.75000000', '50.25000000']);
+    const own = await call('POST', `/v1/approvals/${approvalId}/approve`);
+    expect(own.status, own.text).toBe(403);
+    // The link can not be cancelled by PATCH while pending, nor claimed.
+    expect((await call('PATCH', `/v1/payment-links/${paymentLinkId}`, { status: 'CANCELLED' })).status).toBe(409);
+    const link = await getLink(paymentLinkId);
+    expect((await claim(link.slug, ach(ACCOUNT))).status).toBe(409);
+    const other = expectStatus(
+      await call('POST', '/v1/api-keys', { name: 'second admin', permissions: ['admin'] }),
+      201,
+    ).key as string;
+    const rejected = await service.call('POST', `/v1/approvals/${approvalId}/reject`, { key: other });
+    expect(rejected.status, rejected.text).toBe(200);
+    expect((await getLink(paymentLinkId)).status).toBe('CANCELLED');
+    expect(await balancesOf(walletId)).toEqual(['100.00000000', '0.00000000']);
+    const late = await service.call('POST', `/v1/approvals/${approvalId}/approve`, { key: other });
+    expect(late.status, late.text).toBe(409);
+    const again = await service.call('POST', `/v1/approvals/${approvalId}/reject`, { key: other });
+    expect(again.status, again.text).toBe(409);
+    expect((await getLink(paymentLinkId)).status).toBe('CANCELLED');
+    expect(await balancesOf(walletId)).toEqual(['100.00000000', '0.00000000']);
+  });
+
   it('the claimant account number is nowhere in the table, the transfer, the events or the audit log', async () => {
     const walletId = await ledger.fundedWallet(sender, '100.00', 'Leak check');
     const link = await createLink(walletId);
