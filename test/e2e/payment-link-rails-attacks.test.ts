@@ -89,6 +89,7 @@ describe('payment link rail claims and claim page under attack', () => {
     // A settled link can be neither cancelled nor claimed again.
     expect((await call('PATCH', `/v1/payment-links/${link.id}`, { status: 'CANCELLED' })).status).toBe(409);
     expect((await claim(link.slug, ach(ACCOUNT))).status).toBe(409);
+    await ledger.expectLedgerBalanced();
   });
 
   it('client-caused bad destinations answer 400 on the API and a 4xx page, never 500', async () => {
