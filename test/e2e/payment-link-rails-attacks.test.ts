@@ -269,6 +269,33 @@ describe('payment link rail claims and claim page under attack', () => {
     expect(await balancesOf(walletId)).toEqual(['100.00000000', '0.00000000']);
   });
 
+  it('approvals: a link that expired while pending can not be approved (FAILED), its hold released once', async () => {
+    const walletId = await ledger.fundedWallet(sender, '100.00', 'Expired pending');
+    expectStatus(
+      await call('POST', '/v1/policies', {
+        walletId,
+        name: 'Ask first',
+        maxTransactionAmount: '1000.00',
+        requireHumanApproval: true,
+      }),
+      201,
+    );
+    const expiresAt = new Date(Date.now() + 3_000).toISOString();
+    const queued = await call('POST', '/v1/payment-links', { walletId, amount: '50.00', expiresAt });
+    expect(queued.status, queued.text).toBe(202);
+    const { approvalId, paymentLinkId } = queued.body.error.details as { approvalId: string; paymentLinkId: string };
+    await eventually(async () => expect((await getLink(paymentLinkId)).status).toBe('EXPIRED'), SETTLES_WITHIN_MS);
+    expect(await balancesOf(walletId)).toEqual(['100.00000000', '0.00000000']);
+    const other = expectStatus(await call('POST', '/v1/api-keys', { name: 'approver', permissions: ['admin'] }), 201)
+      .key as string;
+    const approved = await service.call('POST', `/v1/approvals/${approvalId}/approve`, { key: other });
+    expect(approved.status, approved.text).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'FAILED', failureCode: 'INVALID_STATE' });
+    expect((await getLink(paymentLinkId)).status).toBe('EXPIRED');
+    expect(await balancesOf(walletId)).toEqual(['100.00000000', '0.00000000']);
+    await ledger.expectLedgerBalanced();
+  });
+
   it('the claimant account number is nowhere in the table, the transfer, the events or the audit log', async () => {
     const walletId = await ledger.fundedWallet(sender, '100.00', 'Leak check');
     const link = await createLink(walletId);
