@@ -1,3 +1,4 @@
+import { ID_PREFIX } from '../domain/ids.js';
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import {
@@ -35,7 +36,10 @@ const walletIdItem = () =>
   describe(
     z
       .string()
-      .check(z.maxLength(128, 'is not a wallet id'), z.regex(/^wal_[A-Za-z0-9]+$/, 'must be a wallet id (wal_...)')),
+      .check(
+        z.maxLength(128, 'is not a wallet id'),
+        z.regex(new RegExp(`^${ID_PREFIX.wallet}[A-Za-z0-9]+$`), 'must be a wallet id (wal_...)'),
+      ),
     'A wallet id (`wal_...`).',
   );
 
