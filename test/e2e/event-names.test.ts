@@ -26,12 +26,12 @@ describe('event names over HTTP: reserved ones refused, emitted ones typed in Op
   });
 
   it('refuses `GET /v1/events?type=` with a reserved name with 400 VALIDATION_ERROR on `type`', async () => {
-    const response = await service.call('GET', '/v1/events?type=payment_link.claimed', { key: org.key });
+    const response = await service.call('GET', '/v1/events?type=dispute.resolved', { key: org.key });
 
     expect(response.status, response.text).toBe(400);
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
     expect(response.body.error.details.field).toBe('type');
-    expect(response.body.error.message).toContain('payment_link.claimed');
+    expect(response.body.error.message).toContain('dispute.resolved');
     expect(response.body.error.message).toContain('not emitted yet');
   });
 

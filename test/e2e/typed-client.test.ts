@@ -69,8 +69,13 @@ export async function walkthrough(baseUrl: string, operatorKey: string): Promise
   const approval = await api.GET('/v1/approvals/{id}', { params: { path: { id: held.data.error.details.approvalId } } });
   if (!approval.data) return fail('approval', approval.error);
 
-  // Numeric and boolean query parameters are numbers and booleans.
-  const page = await api.GET('/v1/payments', { params: { query: { limit: 1 } } });
+  // Numeric and boolean query parameters are numbers and booleans. The organization's payment list
+  // is a projection of the journal (visible within about 2 s): poll until both payments are in it.
+  let page = await api.GET('/v1/payments', { params: { query: { limit: 1 } } });
+  for (let attempt = 0; attempt < 50 && page.data && !page.data.hasMore; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    page = await api.GET('/v1/payments', { params: { query: { limit: 1 } } });
+  }
   if (!page.data) return fail('payments', page.error);
   const agents = await api.GET('/v1/agents', { params: { query: { includeDeleted: false, limit: 10 } } });
   if (!agents.data) return fail('agents', agents.error);
