@@ -4,6 +4,7 @@ import {
   SYSTEM_ACCOUNTS,
   systemAccount,
   walletAccount,
+  movementPosting,
   type Leg,
   type Posting,
   type PostingChange,
@@ -35,28 +36,15 @@ function posting(
   attributes: Record<string, unknown>,
   extra: Partial<Posting> = {},
 ): PostingChange {
-  return {
-    type: 'posting',
-    posting: {
-      transactionId,
-      type,
-      organizationId: auth.organizationId,
-      environment: auth.environment,
-      currency: 'USD',
-      legs,
-      createdAt: at,
-      attributes: {
-        fee: '0.00',
-        status: 'POSTED',
-        postedAt: at,
-        authorizationId: auth.id,
-        cardId: auth.cardId,
-        ...attributes,
-      },
-      record: 'create',
-      ...extra,
-    },
-  };
+  return movementPosting(
+    auth,
+    transactionId,
+    type,
+    legs,
+    at,
+    { authorizationId: auth.id, cardId: auth.cardId, ...attributes },
+    extra,
+  );
 }
 
 export const CARD_SETTLEMENT = SYSTEM_ACCOUNTS.cardSettlement;

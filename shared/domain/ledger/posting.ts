@@ -147,6 +147,36 @@ function isBalanced(legs: Leg[]): boolean {
 /** A posting as a change of a service: its legs, journal record and spend in one transaction. */
 export type PostingChange = { type: 'posting'; posting: Posting };
 
+/**
+ * A movement of an area (a transfer, a card authorization, a payment link) as a new journal
+ * record, POSTED at `at` in USD with no fee unless `attributes` say otherwise.
+ */
+export function movementPosting(
+  head: Pick<Posting, 'organizationId' | 'environment'>,
+  transactionId: string,
+  type: TransactionType,
+  legs: Leg[],
+  at: string,
+  attributes: Record<string, unknown>,
+  extra: Partial<Posting> = {},
+): PostingChange {
+  return {
+    type: 'posting',
+    posting: {
+      transactionId,
+      type,
+      organizationId: head.organizationId,
+      environment: head.environment,
+      currency: 'USD',
+      legs,
+      createdAt: at,
+      attributes: { fee: '0.00', status: 'POSTED', postedAt: at, ...attributes },
+      record: 'create',
+      ...extra,
+    },
+  };
+}
+
 /** Every wallet a posting moves money of: at most two, so its journal record is listed from both sides. */
 export const MAX_WALLETS_PER_POSTING = 2;
 

@@ -1,6 +1,13 @@
 import Big from 'big.js';
 import { captureLegs, holdLegs, voidLegs } from '../ledger/movements.js';
-import { walletAccount, type Leg, type Posting, type PostingChange, type SpendCount } from '../ledger/posting.js';
+import {
+  walletAccount,
+  movementPosting,
+  type Leg,
+  type Posting,
+  type PostingChange,
+  type SpendCount,
+} from '../ledger/posting.js';
 import { formatAmount } from '../money.js';
 import { spendReturned } from '../policies/spend.js';
 import { heldOf } from './payment-link-rules.js';
@@ -22,21 +29,7 @@ function posting(
   attributes: Record<string, unknown>,
   extra: Partial<Posting> = {},
 ): PostingChange {
-  return {
-    type: 'posting',
-    posting: {
-      transactionId,
-      type,
-      organizationId: link.organizationId,
-      environment: link.environment,
-      currency: 'USD',
-      legs,
-      createdAt: at,
-      attributes: { fee: '0.00', status: 'POSTED', postedAt: at, ...attributes },
-      record: 'create',
-      ...extra,
-    },
-  };
+  return movementPosting(link, transactionId, type, legs, at, attributes, extra);
 }
 
 /** The hold taken at creation (its id is `link.holdId`), counted in the wallet's period spend. */

@@ -7,6 +7,7 @@ import {
   systemAccount,
   transferLegs,
   walletAccount,
+  movementPosting,
   type Leg,
   type Posting,
   type PostingChange,
@@ -37,21 +38,7 @@ function posting(
   attributes: Record<string, unknown>,
   extra: Partial<Posting> = {},
 ): PostingChange {
-  return {
-    type: 'posting',
-    posting: {
-      transactionId,
-      type,
-      organizationId: transfer.organizationId,
-      environment: transfer.environment,
-      currency: 'USD',
-      legs,
-      createdAt: at,
-      attributes: { fee: '0.00', status: 'POSTED', postedAt: at, transferId: transfer.id, ...attributes },
-      record: 'create',
-      ...extra,
-    },
-  };
+  return movementPosting(transfer, transactionId, type, legs, at, { transferId: transfer.id, ...attributes }, extra);
 }
 
 const totalOf = (transfer: Transfer) => new Big(transfer.amount).plus(transfer.fee);
