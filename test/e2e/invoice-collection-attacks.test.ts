@@ -4,9 +4,9 @@ import { loadConfig } from '../../shared/config/config.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { createCore } from '../../shared/runtime/core.js';
 import { invoiceCollectionService } from '../../shared/runtime/services/invoice-collection.js';
-import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
+import { startTestService, type TestService } from '../fixtures/local-service.js';
 import type { Organization } from '../fixtures/organizations.js';
-import { ledgerClient, type LedgerClient } from '../fixtures/payments-client.js';
+import { expectOk, ledgerClient, type LedgerClient } from '../fixtures/payments-client.js';
 
 /** One week per second (as test/e2e/invoice-collection.test.ts). */
 const TIME_SCALE = 604_800;
@@ -20,10 +20,7 @@ describe('invoice collection: attacks', () => {
 
   const call = (method: string, path: string, options: { key?: string; body?: unknown } = {}) =>
     service.call(method, path, options);
-  const ok = (response: ApiResponse, status = 200) => {
-    expect(response.status, response.text).toBe(status);
-    return response.body;
-  };
+  const ok = expectOk;
   const newWallet = async (name: string) =>
     ok(await call('POST', '/v1/wallets', { key: org.key, body: { name } }), 201).id as string;
   const customer = async (email: string, method?: Record<string, unknown>) => {

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
 import { invoiceFeesOf } from '../../shared/domain/invoices/invoice-fees.js';
-import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
+import { startTestService, type TestService } from '../fixtures/local-service.js';
 import type { Organization } from '../fixtures/organizations.js';
-import { ledgerClient, type LedgerClient } from '../fixtures/payments-client.js';
+import { expectOk, expectApiError, ledgerClient, type LedgerClient } from '../fixtures/payments-client.js';
 
 /** One week per second: the ACH debit settles after 1 s (its floor), a week's interval in 1 s, 7 days of retries in 1 s. */
 const TIME_SCALE = 604_800;
@@ -26,15 +26,8 @@ describe('invoice collection', () => {
 
   const call = (method: string, path: string, options: { key?: string; body?: unknown } = {}) =>
     service.call(method, path, options);
-  const ok = (response: ApiResponse, status = 200) => {
-    expect(response.status, response.text).toBe(status);
-    return response.body;
-  };
-  const error = (response: ApiResponse, status: number, code: string) => {
-    expect(response.status, response.text).toBe(status);
-    expect(response.body.error.code).toBe(code);
-    return response.body.error;
-  };
+  const ok = expectOk;
+  const error = expectApiError;
   const balanceOf = async (walletId: string) =>
     ok(await call('GET', `/v1/wallets/${walletId}`, { key: org.key })).balance as string;
   const newWallet = async (name: string) =>
@@ -302,7 +295,7 @@ describe('invoice collection', () => {
       402,
       'PAYMENT_DECLINED',
     );
-    const invoiceId = declined.details.invoiceId as string;
+    const invoiceId = declined.details!.invoiceId as string;
     const ended = await eventually(
       () => getInvoice(invoiceId),
       (i) => i.status === 'UNCOLLECTIBLE',
@@ -342,7 +335,7 @@ describe('invoice collection', () => {
       402,
       'PAYMENT_DECLINED',
     );
-    const invoice = await getInvoice(declined.details.invoiceId);
+    const invoice = await getInvoice(declined.details!.invoiceId);
     ok(
       await call('POST', `/v1/invoices/pay/${slugOf(invoice.hostedUrl)}/payments`, {
         body: { type: 'card', number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' },

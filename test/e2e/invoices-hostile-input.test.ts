@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from
 import { ENV } from '../../shared/config/env-names.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
 import { activateProduction, createApiKey, type Organization } from '../fixtures/organizations.js';
-import { ledgerClient, type LedgerClient } from '../fixtures/payments-client.js';
+import { expectOk, expectApiError, ledgerClient, type LedgerClient } from '../fixtures/payments-client.js';
 
 /** Over HTTP: a hostile client, tenant and customer against the invoice routes, the public pay routes and the hosted pages. */
 const CARD_NUMBER = '4242424242424242';
@@ -28,15 +28,8 @@ describe('invoices and hosted pages under hostile input', () => {
     seen.push(response.text);
     return response;
   };
-  const ok = (response: ApiResponse, status = 200) => {
-    expect(response.status, response.text).toBe(status);
-    return response.body;
-  };
-  const error = (response: ApiResponse, status: number, code: string) => {
-    expect(response.status, response.text).toBe(status);
-    expect(response.body.error.code, response.text).toBe(code);
-    return response.body.error;
-  };
+  const ok = expectOk;
+  const error = expectApiError;
   /** A hosted page as a browser asks for it (HTML; no JSON schema). */
   const page = async (
     method: string,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/config/env-names.js';
-import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
+import { startTestService, type TestService } from '../fixtures/local-service.js';
 import type { Organization } from '../fixtures/organizations.js';
-import { ledgerClient, type LedgerClient } from '../fixtures/payments-client.js';
+import { expectOk, expectApiError, ledgerClient, type LedgerClient } from '../fixtures/payments-client.js';
 
 const CARD = { type: 'card', number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' };
 const DECLINED = { ...CARD, number: '4000000000000002' };
@@ -17,15 +17,8 @@ describe('invoices', () => {
 
   const call = (method: string, path: string, options: { key?: string; body?: unknown } = {}) =>
     service.call(method, path, options);
-  const ok = (response: ApiResponse, status = 200) => {
-    expect(response.status, response.text).toBe(status);
-    return response.body;
-  };
-  const error = (response: ApiResponse, status: number, code: string) => {
-    expect(response.status, response.text).toBe(status);
-    expect(response.body.error.code).toBe(code);
-    return response.body.error;
-  };
+  const ok = expectOk;
+  const error = expectApiError;
   const balanceOf = async (walletId: string, key = org.key) =>
     ok(await call('GET', `/v1/wallets/${walletId}`, { key })).balance as string;
   const customer = async (email: string) =>
@@ -193,9 +186,9 @@ describe('invoices', () => {
       call('GET', `/v1/invoices?${query}`, { key: org.key }).then((r) =>
         (ok(r).data as { id: string }[]).map((i) => i.id),
       );
-    expect(await list(`walletId=${walletId}`)).toEqual([declined.details.invoiceId, charged.id]);
+    expect(await list(`walletId=${walletId}`)).toEqual([declined.details!.invoiceId, charged.id]);
     expect(await list(`customerId=${customerId}`)).toEqual([charged.id]);
-    expect(await list(`walletId=${walletId}&status=FINALIZED`)).toEqual([declined.details.invoiceId]);
+    expect(await list(`walletId=${walletId}&status=FINALIZED`)).toEqual([declined.details!.invoiceId]);
     const firstPage = ok(await call('GET', `/v1/invoices?walletId=${walletId}&limit=1`, { key: org.key }));
     expect(firstPage.hasMore).toBe(true);
   });
