@@ -25,6 +25,7 @@ describe('payment link rail claims and claim page under attack', () => {
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       RATE_LIMIT_PER_SECOND: '2000',
       RATE_LIMIT_PER_MINUTE: '100000',
+      PUBLIC_RATE_LIMIT_PER_SECOND: '2000',
     },
     organizations: { sender: 'Rail Attack Org' },
   });
