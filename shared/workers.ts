@@ -70,7 +70,7 @@ export interface QueueTrigger {
 }
 
 /** The Step Functions workflows of `lib/workflows/` (each deployed by the workflows stack). */
-export const WORKFLOW_NAMES = ['transfer'] as const;
+export const WORKFLOW_NAMES = ['transfer', 'dispute'] as const;
 export type WorkflowName = (typeof WORKFLOW_NAMES)[number];
 
 /**
@@ -140,6 +140,10 @@ export const EXPIRY_SWEEP_RATE_MINUTES = 15;
 /** The transfer workflow (lib/workflows/transfer-workflow.ts) and the worker running its steps. */
 export const TRANSFER_WORKFLOW_NAME: WorkflowName = 'transfer';
 export const TRANSFER_STEPS_WORKER = 'transfer-steps';
+
+/** The dispute deadline workflow (lib/workflows/dispute-workflow.ts) and the worker running its step. */
+export const DISPUTE_WORKFLOW_NAME: WorkflowName = 'dispute';
+export const DISPUTE_STEPS_WORKER = 'dispute-steps';
 
 export const WORKERS: readonly WorkerDefinition[] = [
   {

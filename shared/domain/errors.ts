@@ -180,6 +180,20 @@ export const ERRORS = {
   APPROVAL_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'approval' },
   ORGANIZATION_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'organization' },
   DISPUTE_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'dispute' },
+  // Ours (docs/api.md, Disputes): a payment is disputed at most once.
+  DISPUTE_EXISTS: {
+    status: 409,
+    retryable: false,
+    storedOnRefusal: true,
+    message: 'This payment has been disputed already.',
+  },
+  // Ours (docs/api.md, Disputes): a payment that can not be disputed (between your own wallets, or one that paid an invoice).
+  DISPUTE_NOT_ALLOWED: {
+    status: 422,
+    retryable: false,
+    storedOnRefusal: true,
+    message: 'This payment can not be disputed.',
+  },
   EVENT_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'event' },
   DELIVERY_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'webhook delivery' },
   CUSTOMER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'customer' },

@@ -1,6 +1,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { TransferWorkflows } from '../domain/transfers/ports.js';
-import { localTransferWorkflows } from '../workflows/local-workflows.js';
+import type { DisputeWorkflows } from '../domain/disputes/ports.js';
+import { localDisputeWorkflows, localTransferWorkflows } from '../workflows/local-workflows.js';
 import { stepFunctionsTransferWorkflows } from '../workflows/step-functions.js';
 import type { Core } from './core.js';
 
@@ -14,4 +15,13 @@ export function transferWorkflows(core: Core): TransferWorkflows {
   return config.transferStateMachineArn
     ? stepFunctionsTransferWorkflows(new SFNClient({ region: config.region }), config.transferStateMachineArn)
     : localTransferWorkflows();
+}
+
+/**
+ * The dispute deadline workflow. Locally (and until the workflows stack deploys it: issue 23, in
+ * progress) the local run's in-process runner; the Step Functions adapter takes over when
+ * DISPUTE_STATE_MACHINE_ARN is set.
+ */
+export function disputeWorkflows(_core: Core): DisputeWorkflows {
+  return localDisputeWorkflows();
 }

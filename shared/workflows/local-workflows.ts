@@ -1,5 +1,6 @@
 import type { TransferWorkflows } from '../domain/transfers/ports.js';
-import { TRANSFER_WORKFLOW_NAME, type WorkflowName } from '../workers.js';
+import type { DisputeWorkflows } from '../domain/disputes/ports.js';
+import { DISPUTE_WORKFLOW_NAME, TRANSFER_WORKFLOW_NAME, type WorkflowName } from '../workers.js';
 import { executionNameOf } from './transfer-step-input.js';
 
 /**
@@ -53,6 +54,18 @@ export function localTransferWorkflows(): TransferWorkflows {
   return {
     async start(transfer) {
       localWorkflows.start(TRANSFER_WORKFLOW_NAME, executionNameOf(transfer.id), { transferId: transfer.id });
+    },
+  };
+}
+
+/** The dispute deadline workflow in the local run: the same execution name and input as in AWS. */
+export function localDisputeWorkflows(): DisputeWorkflows {
+  return {
+    async start(dispute) {
+      localWorkflows.start(DISPUTE_WORKFLOW_NAME, executionNameOf(dispute.id), {
+        disputeId: dispute.id,
+        respondBy: dispute.respondBy,
+      });
     },
   };
 }

@@ -87,6 +87,12 @@ export const AUDIT = {
     settle: 'payment-link.settle',
     claimFailed: 'payment-link.claim-failed',
   },
+  dispute: {
+    create: 'dispute.create',
+    respond: 'dispute.respond',
+    /** The operator's outcome, or the deadline's (actor SYSTEM). */
+    resolve: 'dispute.resolve',
+  },
 } as const;
 
 type Actions = typeof AUDIT;

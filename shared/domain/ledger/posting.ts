@@ -17,6 +17,8 @@ export const SYSTEM_ACCOUNTS = {
   cardSettlement: 'acc_CARD_SETTLEMENT',
   /** Money customers paid for invoices (card, bank debit, USDC): its source on payment, where a refund returns it. */
   customerFunds: 'acc_CUSTOMER_FUNDS',
+  /** Disputed money (decisions.md section 7): neither party can reach it until the dispute ends. */
+  suspense: 'acc_SUSPENSE',
 } as const;
 
 /** Money in transit on a rail (decisions.md section 2: `acc_CLEARING_<RAIL>`): a deposit comes from it, a withdrawal goes to it. */
@@ -70,7 +72,11 @@ export type TransactionType =
   /** acc_CUSTOMER_FUNDS -total, the invoice's wallet +net, acc_FEES +fees (shared/domain/invoices/invoice-postings.ts). */
   | 'INVOICE_PAYMENT'
   /** The invoice's wallet -total, acc_CUSTOMER_FUNDS +total. */
-  | 'INVOICE_REFUND';
+  | 'INVOICE_REFUND'
+  /** A dispute opened: the receiving wallet -amount, acc_SUSPENSE +amount (shared/domain/disputes/). */
+  | 'DISPUTE'
+  /** A dispute ended: acc_SUSPENSE -amount, the initiator's or the respondent's wallet +amount. */
+  | 'DISPUTE_RESOLUTION';
 
 /** The idempotency claim folded into the journal record: the record's id is derived from the key. */
 export interface PostingIdempotency {
