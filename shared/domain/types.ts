@@ -129,6 +129,8 @@ export interface Transaction {
   requestedByKeyId?: string;
   /** The invoice this payment pays (`POST /v1/invoices/pay/{slug}/wallet`; payments/payment-rider.ts). */
   invoiceId?: string;
+  /** The dispute of this payment (shared/domain/disputes/): set once, when it is opened; the payment can no longer be reversed. */
+  disputeId?: string;
   createdAt: string;
   postedAt?: string;
 }

@@ -8,6 +8,7 @@ import * as bankAccounts from './bank-accounts/bank-account-view.js';
 import * as cards from './cards/card-view.js';
 import * as compliance from './compliance/compliance-view.js';
 import * as customers from './customers/customer-view.js';
+import * as disputes from './disputes/dispute-view.js';
 import * as events from './events/event-view.js';
 import * as invoiceCollection from './invoices/invoice-collection-view.js';
 import * as invoices from './invoices/invoice-view.js';
@@ -38,6 +39,7 @@ export const VIEW_MODULES = {
   cards,
   compliance,
   customers,
+  disputes,
   events,
   invoices,
   invoiceCollection,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { RESERVED_KEY_PREFIX } from '../domain/idempotency/idempotency.js';
+import { ID_PREFIX, type IdKind } from '../domain/ids.js';
 import { isUsdcRecipient, recipientAsEntered, usdcRecipientOf } from '../domain/policies/recipients.js';
 import { USDC_CHAIN_NAMES } from '../domain/usdc/addresses.js';
 import { withThousands } from '../domain/text.js';
@@ -65,6 +66,18 @@ export const amount = (description: string) =>
       { error: 'must be a decimal string or a number' },
     ),
     `${description} A decimal string such as "25.00" (preferred) or a JSON number; at most 2 decimal places.`,
+  );
+
+/** An id of one kind (`txn_...`), named as `noun` in the refusal: bounded, and only its prefix and base62. */
+export const prefixedId = (kind: IdKind, noun: string, description: string) =>
+  describe(
+    z
+      .string()
+      .check(
+        z.maxLength(128, `is not a ${noun} id`),
+        z.regex(new RegExp(`^${ID_PREFIX[kind]}[A-Za-z0-9]+$`), `must be a ${noun} id (${ID_PREFIX[kind]}...)`),
+      ),
+    description,
   );
 
 /** A wallet id in a body or query (bounded: it becomes part of a table key). */

@@ -8,6 +8,7 @@ import { APPROVALS } from './approvals.js';
 import { AUDIT_LOGS } from './audit-logs.js';
 import { BANK_ACCOUNTS } from './bank-accounts.js';
 import { CUSTOMERS } from './customers.js';
+import { DISPUTES } from './disputes.js';
 import { INVOICES } from './invoices.js';
 import { PAYMENT_LINKS } from './payment-links.js';
 import { DOCS } from './docs.js';
@@ -43,6 +44,7 @@ const GROUPS = [
   CUSTOMERS,
   INVOICES,
   PAYMENT_LINKS,
+  DISPUTES,
   TRANSFERS,
   CARDS,
   DOCS,

@@ -7,12 +7,16 @@ export const MAX_PAGE_SIZE = 100;
 
 /** `limit` of a list request: an integer in 1..100, default 20 (decisions.md section 9). */
 export function parseLimit(raw: string | undefined, fallback = DEFAULT_PAGE_SIZE): number {
+  return parseQueryInteger('limit', raw, 1, MAX_PAGE_SIZE, fallback);
+}
+
+/** An integer query value (`limit`, a dispute list's `offset`) in `min..max`, else VALIDATION_ERROR naming the field. */
+export function parseQueryInteger(field: string, raw: string | undefined, min: number, max: number, fallback: number) {
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw validationError('limit', `must be an integer between 1 and ${MAX_PAGE_SIZE}`);
-  const limit = Number(raw);
-  if (limit < 1 || limit > MAX_PAGE_SIZE)
-    throw validationError('limit', `must be an integer between 1 and ${MAX_PAGE_SIZE}`);
-  return limit;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    throw validationError(field, `must be an integer between ${min} and ${max}`);
+  return value;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { ID_PREFIX } from '../domain/ids.js';
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import {
@@ -11,7 +10,7 @@ import type { PaymentLinkService } from '../domain/payment-links/payment-link-se
 import { presentPaymentLink } from '../domain/payment-links/payment-link-view.js';
 import { CLAIM_METHODS, PAYMENT_LINK_CURRENCIES, PAYMENT_LINK_STATUSES } from '../domain/payment-links/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
-import { amount, dateTime, describe, idempotencyKey, text, walletId } from './fields.js';
+import { amount, dateTime, describe, idempotencyKey, prefixedId, text, walletId } from './fields.js';
 import { listOperation } from './list.js';
 import { metadata } from './payment-method-fields.js';
 
@@ -32,16 +31,7 @@ const email = (description: string) =>
     description,
   );
 
-const walletIdItem = () =>
-  describe(
-    z
-      .string()
-      .check(
-        z.maxLength(128, 'is not a wallet id'),
-        z.regex(new RegExp(`^${ID_PREFIX.wallet}[A-Za-z0-9]+$`), 'must be a wallet id (wal_...)'),
-      ),
-    'A wallet id (`wal_...`).',
-  );
+const walletIdItem = () => prefixedId('wallet', 'wallet', 'A wallet id (`wal_...`).');
 
 const restrictionsField = () =>
   z.optional(

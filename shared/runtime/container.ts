@@ -10,6 +10,7 @@ import { bankAccountService } from './services/bank-accounts.js';
 import { cardService } from './services/cards.js';
 import { complianceService } from './services/compliance.js';
 import { customerService } from './services/customers.js';
+import { disputeService } from './services/disputes.js';
 import { invoiceService } from './services/invoices.js';
 import { invoiceCollectionService } from './services/invoice-collection.js';
 import { eventService } from './services/events.js';
@@ -55,6 +56,7 @@ const AREAS = {
   events: eventService,
   invoiceWalletPayments: invoiceWalletPaymentService,
   paymentLinks: paymentLinkService,
+  disputes: disputeService,
 } satisfies Record<string, AreaBuilder>;
 
 /** The one signature of an area's builder: the core, and what a test replaces (at least its store). */

@@ -221,6 +221,10 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
       }
       case 'setTransactionStatus': {
         const old = next.journal.get(change.transactionId);
+        if (change.trigger === 'reverse' && old?.disputeId !== undefined)
+          throw new ApiError('REVERSAL_NOT_ALLOWED', 'This payment is disputed and can not be reversed.', {
+            disputeId: old.disputeId,
+          });
         if (!old || !(fromStatesOf(TRANSACTION_STATES, change.trigger) as readonly string[]).includes(old.status)) {
           throw change.onMismatch === 'REVERSAL_NOT_ALLOWED'
             ? new ApiError(

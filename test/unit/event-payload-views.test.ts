@@ -9,6 +9,7 @@ import {
 import { approvalView } from '../../shared/domain/approvals/approval-view.js';
 import { authorizationView, cardRefundView, cardView } from '../../shared/domain/cards/card-view.js';
 import { customerView, paymentMethodView } from '../../shared/domain/customers/customer-view.js';
+import { disputeView } from '../../shared/domain/disputes/dispute-view.js';
 import { invoiceView } from '../../shared/domain/invoices/invoice-view.js';
 import { EVENT_DECLARATIONS, type EmittedEventName } from '../../shared/domain/event-names.js';
 import { usdcReceiptView } from '../../shared/domain/invoices/invoice-collection-view.js';
@@ -96,6 +97,9 @@ const PUBLIC_VIEW_OF: {
   'invoice.refunded': { view: invoiceView },
   'invoice.uncollectible': { view: invoiceView },
   'invoice.usdc_unmatched': { view: usdcReceiptView },
+  'dispute.created': { view: disputeView },
+  'dispute.responded': { view: disputeView },
+  'dispute.resolved': { view: disputeView },
 };
 
 /** Fields of `payload` (nested objects and arrays included) that `view` does not have. */

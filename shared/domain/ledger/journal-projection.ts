@@ -71,6 +71,7 @@ function asPosted(record: JournalRecord): Transaction {
     holdId: _h,
     reversedBy: _rb,
     failureCode: _fc,
+    disputeId: _d,
     ...rest
   } = record;
   return { ...(rest as Transaction), status: 'POSTED' };

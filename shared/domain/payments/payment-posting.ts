@@ -105,7 +105,12 @@ export function queuedAnswer(transactionId: string, approvalId: string, expiresA
 export function replayOfPayment(record: JournalRecord): IdempotentResponse {
   if (record.approvalId !== undefined && record.approvalExpiresAt !== undefined)
     return queuedAnswer(record.id, record.approvalId, record.approvalExpiresAt);
-  const { reversedBy: _reversedBy, failureCode: _failureCode, ...asPosted } = transactionOf(record);
+  const {
+    reversedBy: _reversedBy,
+    failureCode: _failureCode,
+    disputeId: _disputeId,
+    ...asPosted
+  } = transactionOf(record);
   return {
     status: 200,
     body: presentPayment({ ...asPosted, status: 'POSTED', postedAt: record.postedAt ?? record.createdAt }),

@@ -1,7 +1,7 @@
 import { loadAccessibleWallet, scopeOf } from '../access.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, notFound, type ErrorDetails } from '../errors.js';
 import type { ServiceDeps } from '../ports.js';
-import type { RequestContext } from '../tenancy.js';
+import type { Principal, RequestContext } from '../tenancy.js';
 import type { Page, PageRequest, Transaction } from '../types.js';
 import type { PaymentStore, TransactionFilter } from './ports.js';
 
@@ -12,23 +12,33 @@ import type { PaymentStore, TransactionFilter } from './ports.js';
 const visibleToPayee = (transaction: Transaction, organizationId: string) =>
   transaction.organizationId === organizationId || transaction.status === 'POSTED' || transaction.status === 'REVERSED';
 
+/**
+ * A payment as a key may read it (also what a dispute's opening looks up): the paying or the
+ * receiving organization's (the receiving one once money moved), for an agent key one of its
+ * wallet's; else TRANSACTION_NOT_FOUND. The caller's own in the other environment: ENVIRONMENT_MISMATCH.
+ */
+export function visiblePayment(
+  principal: Principal,
+  transaction: Transaction | undefined,
+  transactionId: string,
+  details?: ErrorDetails,
+): Transaction {
+  const scope = scopeOf(principal);
+  const visible =
+    transaction &&
+    (transaction.organizationId === scope.organizationId || transaction.payeeOrganizationId === scope.organizationId) &&
+    visibleToPayee(transaction, scope.organizationId) &&
+    (principal.walletId === null || principal.walletId === transaction.from || principal.walletId === transaction.to);
+  if (!visible) throw notFound('TRANSACTION_NOT_FOUND', transactionId, details);
+  if (transaction.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
+  return transaction;
+}
+
 /** Reading payments: one payment (`get`, as either side sees it) and a page of them (`list`). */
 export function createPaymentReads({ store }: ServiceDeps<PaymentStore>) {
   /** Visible to the paying organization and to the receiving one. */
   async function get(ctx: RequestContext, transactionId: string): Promise<Transaction> {
-    const scope = scopeOf(ctx.principal);
-    const transaction = await store.getTransaction(transactionId);
-    const visible =
-      transaction &&
-      (transaction.organizationId === scope.organizationId ||
-        transaction.payeeOrganizationId === scope.organizationId) &&
-      visibleToPayee(transaction, scope.organizationId) &&
-      (ctx.principal.walletId === null ||
-        ctx.principal.walletId === transaction.from ||
-        ctx.principal.walletId === transaction.to);
-    if (!visible) throw notFound('TRANSACTION_NOT_FOUND', transactionId);
-    if (transaction.environment !== scope.environment) throw new ApiError('ENVIRONMENT_MISMATCH');
-    return transaction;
+    return visiblePayment(ctx.principal, await store.getTransaction(transactionId), transactionId);
   }
 
   async function list(ctx: RequestContext, filter: TransactionFilter, page: PageRequest): Promise<Page<Transaction>> {

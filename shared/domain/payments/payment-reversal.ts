@@ -59,6 +59,11 @@ export function createPaymentReversal(deps: ServiceDeps<PaymentStore>, { get }: 
           throw new ApiError('REVERSAL_NOT_ALLOWED', 'This payment paid an invoice: refund the invoice instead.', {
             invoiceId: original.invoiceId,
           });
+        // Disputed (decisions.md section 2): the dispute decides where the money goes; the write's condition re-checks it.
+        if (original.disputeId !== undefined)
+          throw new ApiError('REVERSAL_NOT_ALLOWED', 'This payment is disputed and can not be reversed.', {
+            disputeId: original.disputeId,
+          });
         const at = clock.now().toISOString();
         const reversal: Transaction = {
           id: reversalId,

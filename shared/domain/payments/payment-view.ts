@@ -69,6 +69,10 @@ export const paymentView = /* @__PURE__ */ lazy(() =>
         'invoice',
         'The invoice this payment pays (`POST /v1/invoices/pay/{slug}/wallet`), or null for any other payment.',
       ),
+      disputeId: nullableId(
+        'dispute',
+        'The dispute the paying organization opened on this payment (`GET /v1/disputes/{id}`; a disputed payment can not be reversed), or null.',
+      ),
       createdAt: timestamp('When the payment was requested.'),
       postedAt: nullableTimestamp('When the money moved, or null while it has not.'),
     },
@@ -91,6 +95,7 @@ export const paymentView = /* @__PURE__ */ lazy(() =>
       reversedBy: null,
       failureCode: null,
       invoiceId: null,
+      disputeId: null,
       createdAt: '2026-03-14T10:02:11.412Z',
       postedAt: '2026-03-14T10:02:11.412Z',
     },
@@ -118,6 +123,7 @@ export function presentPayment(transaction: Transaction): PaymentView {
     reversedBy: transaction.reversedBy ?? null,
     failureCode: transaction.failureCode ?? null,
     invoiceId: transaction.invoiceId ?? null,
+    disputeId: transaction.disputeId ?? null,
     createdAt: transaction.createdAt,
     postedAt: transaction.postedAt ?? null,
   };

@@ -25,3 +25,4 @@ export * from './customer.js';
 export * from './invoice.js';
 export * from './invoice-collection.js';
 export * from './payment-link.js';
+export * from './dispute.js';

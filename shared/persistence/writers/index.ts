@@ -5,6 +5,7 @@ import { auditWriters } from './audit-writers.js';
 import { bankAccountWriters } from './bank-account-writers.js';
 import { cardWriters } from './card-writers.js';
 import { customerWriters } from './customer-writers.js';
+import { disputeWriters } from './dispute-writers.js';
 import { invoiceCollectionWriters } from './invoice-collection-writers.js';
 import { invoiceWriters } from './invoice-writers.js';
 import { idempotencyWriters } from './idempotency-writers.js';
@@ -43,6 +44,7 @@ const AREA_WRITERS = [
   invoiceWriters,
   invoiceCollectionWriters,
   paymentLinkWriters,
+  disputeWriters,
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */

@@ -1,0 +1,149 @@
+import { scopeOf } from '../access.js';
+import type { AuditAction } from '../audit/actions.js';
+import { ApiError } from '../errors.js';
+import {
+  answerChange,
+  claimOf,
+  fingerprintOf,
+  runIdempotent,
+  type IdempotentResponse,
+} from '../idempotency/idempotency.js';
+import { formatAmount, parseAmount } from '../money.js';
+import { visiblePayment } from '../payments/payment-reads.js';
+import type { RequestContext } from '../tenancy.js';
+import type { DisputeKernel } from './dispute-kernel.js';
+import { disputeHold } from './dispute-postings.js';
+import {
+  assertClaim,
+  assertDisputable,
+  auditText,
+  cannotTakeAmount,
+  INITIATOR_ACTOR,
+  respondByOf,
+} from './dispute-rules.js';
+import { presentDispute } from './dispute-view.js';
+import type { DisputeServiceDeps } from './ports.js';
+import type { Dispute, DisputeType } from './types.js';
+
+export interface OpenDisputeInput {
+  transactionId: string;
+  respondentOrgId?: string | undefined;
+  type: DisputeType;
+  amount: unknown;
+  reason: string;
+}
+
+/**
+ * Opening a dispute (docs/api.md "Disputes"): the checks in their documented order, then ONE
+ * transaction: the dispute (OPEN), the payment's mark (`disputeId`, conditioned on it being a POSTED
+ * payment never disputed, so a racing reversal or second opening loses), the DISPUTE posting (the
+ * receiving wallet -> acc_SUSPENSE), both parties' audit entries and `dispute.created`, the key's
+ * answer. Then the deadline workflow starts (a failure to start is logged: the dispute still lapses
+ * when the respondent answers late, and the operator can resolve it).
+ */
+export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) {
+  const { store, clock, ids } = deps;
+
+  async function open(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: OpenDisputeInput,
+    idempotencyKey?: string,
+  ): Promise<IdempotentResponse> {
+    const scope = scopeOf(ctx.principal);
+    const amount = parseAmount(input.amount);
+    const fingerprint = fingerprintOf('dispute.open', {
+      transactionId: input.transactionId,
+      respondentOrgId: input.respondentOrgId,
+      type: input.type,
+      amount: formatAmount(amount),
+      reason: input.reason,
+      scope: ctx.principal.walletId ?? 'organization',
+    });
+    const claim = idempotencyKey === undefined ? undefined : await claimOf(scope, idempotencyKey, fingerprint);
+    return runIdempotent(store, claim, clock.now(), () => ids('transaction'), {
+      execute: async (slotId, keyClaim) => {
+        const payment = visiblePayment(
+          ctx.principal,
+          await store.getTransaction(input.transactionId),
+          input.transactionId,
+          { field: 'transactionId' },
+        );
+        assertDisputable(ctx.principal, payment);
+        assertClaim(payment, input.respondentOrgId, amount);
+        const receiving = await store.getWallet(payment.to);
+        if (!receiving || receiving.deletedAt)
+          throw new ApiError(
+            'DISPUTE_NOT_ALLOWED',
+            'The receiving wallet is closed: this payment can not be disputed.',
+          );
+        if (receiving.balance.lt(amount)) throw cannotTakeAmount();
+
+        const now = clock.now();
+        const at = now.toISOString();
+        const dispute: Dispute = {
+          id: ids('dispute'),
+          organizationId: scope.organizationId,
+          environment: scope.environment,
+          transactionId: payment.id,
+          respondentOrgId: payment.payeeOrganizationId!,
+          payerWalletId: payment.from,
+          receivingWalletId: payment.to,
+          type: input.type,
+          amount: formatAmount(amount),
+          currency: 'USD',
+          reason: input.reason,
+          status: 'OPEN',
+          respondBy: respondByOf(scope.environment, now, deps.timeScale),
+          holdTransactionId: ids('transaction'),
+          requestedByKeyId: ctx.principal.keyId,
+          createdAt: at,
+          updatedAt: at,
+        };
+        const body = presentDispute(dispute);
+        const metadata = { reason: auditText(dispute.reason) };
+        try {
+          await store.commit([
+            { type: 'putDispute', dispute },
+            disputeHold(dispute, at),
+            kernel.auditOf('INITIATOR', ctx.actor, dispute, action, at, metadata),
+            kernel.auditOf('RESPONDENT', INITIATOR_ACTOR, dispute, action, at, metadata),
+            ...kernel.eventsOf('dispute.created', dispute, at),
+            ...(keyClaim ? [answerChange(slotId, keyClaim, 201, body, now)] : []),
+          ]);
+        } catch (error) {
+          throw openingRefusal(error);
+        }
+        await startDeadline(dispute);
+        return { status: 201, body, replayed: false };
+      },
+    });
+  }
+
+  async function startDeadline(dispute: Dispute): Promise<void> {
+    if (!deps.workflows) return;
+    try {
+      await deps.workflows.start(dispute);
+    } catch (error) {
+      deps.log.error(`could not start the deadline workflow of ${dispute.id}; it lapses when answered late`, error);
+    }
+  }
+
+  return { open };
+}
+
+/**
+ * A refusal of the receiving wallet's write said as the initiator may hear it: never the
+ * respondent's wallet id or balance (the posting writer's INSUFFICIENT_FUNDS details name them), a
+ * wallet closed meanwhile as DISPUTE_NOT_ALLOWED. The payment's own refusals (DISPUTE_EXISTS,
+ * INVALID_STATE of the payment) pass as they are.
+ */
+function openingRefusal(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.code === 'INSUFFICIENT_FUNDS') return cannotTakeAmount();
+  const ofWallet = error.details?.walletId !== undefined;
+  if (ofWallet && error.code === 'INVALID_STATE')
+    return new ApiError('DISPUTE_NOT_ALLOWED', 'The receiving wallet is closed: this payment can not be disputed.');
+  if (ofWallet) return new ApiError(error.code, error.message);
+  return error;
+}
