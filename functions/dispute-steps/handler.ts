@@ -1,5 +1,6 @@
 import type { DisputeDeadline, DisputeStepOutput } from '../../shared/domain/disputes/ports.js';
 import { core } from '../../shared/runtime/core.js';
+import { disputeService } from '../../shared/runtime/services/disputes.js';
 import { runDisputeStep } from '../../shared/workflows/dispute-step-input.js';
 
 let deadline: DisputeDeadline | undefined;
@@ -11,11 +12,6 @@ let deadline: DisputeDeadline | undefined;
  * status; a thrown error fails the Task, which the workflow retries.
  */
 export async function handler(event: unknown): Promise<DisputeStepOutput> {
-  deadline ??= notWiredYet(core());
+  deadline ??= disputeService(core());
   return runDisputeStep(deadline, event);
-}
-
-// Until the disputes service (shared/runtime/services/disputes.ts, issue 23) lands on this branch.
-function notWiredYet(_core: ReturnType<typeof core>): DisputeDeadline {
-  return { runDeadline: () => Promise.reject(new Error('dispute-steps: the disputes service is not wired yet')) };
 }

@@ -201,6 +201,8 @@ describe('api stack: least-privilege IAM', () => {
       // A link's expiry and a queued link's approval expiry (one-time schedules); an ach/usdc claim is a
       // withdrawal: it starts the transfer workflow and seals the account number bound to the transfer.
       'payment-links': ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'],
+      // Each opening starts the dispute's deadline workflow.
+      disputes: ['disputeWorkflow:start'],
       cards: ['dataKey:seal'],
       docs: [],
     });

@@ -84,9 +84,9 @@ const EXPECTED = [
     workerGrants: ['table:readWrite'],
     startGrant: 'disputeWorkflow:start' as Grant,
     startVariable: ENV.disputeStateMachineArn,
-    // The DISPUTES group opens disputes: its catalog entry (issue 23, another branch) is not here yet.
-    starterGroups: [],
-    mcpStarts: false,
+    // The DISPUTES group opens disputes; MCP: its open_dispute tool.
+    starterGroups: ['disputes'],
+    mcpStarts: true,
   },
 ] as const;
 
