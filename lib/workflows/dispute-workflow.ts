@@ -5,10 +5,10 @@ import { placeholder } from './asl.js';
 import {
   listed,
   STEP_RESULT_PATH,
-  STEP_RETRY,
   stepStatusIn,
   stepStatusWithTimestamp,
-  TRUNCATED_WAIT_PAUSE_SECONDS,
+  stepTask,
+  truncatedWaitPause,
 } from './steps.js';
 
 /**
@@ -64,15 +64,12 @@ const definition: StateMachineDefinition = {
       TimestampPath: '$.respondBy',
       Next: 'Deadline',
     },
-    Deadline: {
-      Type: 'Task',
+    Deadline: stepTask({
       Comment: 'OPEN at respondBy -> RESOLVED_AGENT (money to the initiator); any other status is left alone',
       Resource: DISPUTE_STEPS,
       Parameters: { step: 'deadline', 'disputeId.$': '$.disputeId' },
-      ResultPath: STEP_RESULT_PATH,
-      Retry: STEP_RETRY,
       Next: 'Decided',
-    },
+    }),
     Decided: {
       Type: 'Choice',
       Choices: [
@@ -87,12 +84,10 @@ const definition: StateMachineDefinition = {
       TimestampPath: `${STEP_RESULT_PATH}.respondBy`,
       Next: 'NotDueYet',
     },
-    NotDueYet: {
-      Type: 'Wait',
-      Comment: 'And a second more: Step Functions truncates a Wait timestamp to the second, so the step comes after it',
-      Seconds: TRUNCATED_WAIT_PAUSE_SECONDS,
-      Next: 'Deadline',
-    },
+    NotDueYet: truncatedWaitPause(
+      'And a second more: Step Functions truncates a Wait timestamp to the second, so the step comes after it',
+      'Deadline',
+    ),
     Done: { Type: 'Succeed', Comment: `The dispute is ${doneStatuses}` },
     UnexpectedStatus: {
       Type: 'Fail',

@@ -1,4 +1,4 @@
-import type { ChoiceRule, Retrier } from './asl.js';
+import type { ChoiceRule, Retrier, TaskState, WaitState } from './asl.js';
 
 /**
  * What the workflows of lib/workflows/ share: the retries of a Task that calls a step worker, the
@@ -43,6 +43,17 @@ export const STEP_RETRY = [LAMBDA_SERVICE_RETRY, STEP_FAILURE_RETRY] as const;
 /** Where each step Task puts its answer (`{status, ...}`): the Choice after it reads `$.step.status`. */
 export const STEP_RESULT_PATH = '$.step';
 
+/** A Task calling a step worker: its answer in STEP_RESULT_PATH, retried by STEP_RETRY. */
+export const stepTask = (task: Pick<TaskState, 'Comment' | 'Resource' | 'Parameters' | 'Next'>): TaskState => ({
+  Type: 'Task',
+  Comment: task.Comment,
+  Resource: task.Resource,
+  Parameters: task.Parameters,
+  ResultPath: STEP_RESULT_PATH,
+  Retry: STEP_RETRY,
+  Next: task.Next,
+});
+
 /** A Choice rule: the step answered one of `statuses`. */
 export const stepStatusIn = (statuses: readonly string[]): ChoiceRule => ({
   Or: statuses.map((status) => ({ Variable: `${STEP_RESULT_PATH}.status`, StringEquals: status })),
@@ -65,3 +76,11 @@ export const listed = (statuses: readonly string[]) => `${statuses.slice(0, -1).
  * (never a tight loop, whatever the timestamp says).
  */
 export const TRUNCATED_WAIT_PAUSE_SECONDS = 1;
+
+/** The Wait of TRUNCATED_WAIT_PAUSE_SECONDS after a Wait on a timestamp the step answered, before asking it again. */
+export const truncatedWaitPause = (comment: string, next: string): WaitState => ({
+  Type: 'Wait',
+  Comment: comment,
+  Seconds: TRUNCATED_WAIT_PAUSE_SECONDS,
+  Next: next,
+});

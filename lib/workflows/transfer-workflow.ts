@@ -4,11 +4,11 @@ import type { StateMachineDefinition, WorkflowDeclaration } from './asl.js';
 import { placeholder } from './asl.js';
 import {
   listed,
-  STEP_RESULT_PATH,
-  STEP_RETRY,
   stepStatusIn,
   stepStatusWithTimestamp,
+  stepTask,
   TRUNCATED_WAIT_PAUSE_SECONDS,
+  truncatedWaitPause,
 } from './steps.js';
 
 /**
@@ -61,15 +61,12 @@ const definition: StateMachineDefinition = {
   StartAt: 'Submit',
   TimeoutSeconds: TRANSFER_WORKFLOW_TIMEOUT_SECONDS,
   States: {
-    Submit: {
-      Type: 'Task',
+    Submit: stepTask({
       Comment: 'INITIATED -> PENDING (with settleAt) or FAILED (the rail refused it)',
       Resource: TRANSFER_STEPS,
       Parameters: { step: 'submit', 'transferId.$': '$.transferId' },
-      ResultPath: STEP_RESULT_PATH,
-      Retry: STEP_RETRY,
       Next: 'Submitted',
-    },
+    }),
     Submitted: {
       Type: 'Choice',
       Choices: [
@@ -84,15 +81,12 @@ const definition: StateMachineDefinition = {
       TimestampPath: '$.step.settleAt',
       Next: 'Settle',
     },
-    Settle: {
-      Type: 'Task',
+    Settle: stepTask({
       Comment: 'PENDING -> COMPLETED or FAILED; a cancelled transfer is left alone',
       Resource: TRANSFER_STEPS,
       Parameters: { step: 'settle', 'transferId.$': '$.transferId' },
-      ResultPath: STEP_RESULT_PATH,
-      Retry: STEP_RETRY,
       Next: 'Settled',
-    },
+    }),
     Settled: {
       Type: 'Choice',
       Choices: [
@@ -107,13 +101,10 @@ const definition: StateMachineDefinition = {
       TimestampPath: '$.step.settleAt',
       Next: 'NotSettledYet',
     },
-    NotSettledYet: {
-      Type: 'Wait',
-      Comment:
-        'And a second more: Step Functions truncates a Wait timestamp to the second, so the settle comes after it',
-      Seconds: NOT_SETTLED_PAUSE_SECONDS,
-      Next: 'Settle',
-    },
+    NotSettledYet: truncatedWaitPause(
+      'And a second more: Step Functions truncates a Wait timestamp to the second, so the settle comes after it',
+      'Settle',
+    ),
     Done: { Type: 'Succeed', Comment: `The transfer is ${endStatuses}` },
     UnexpectedStatus: {
       Type: 'Fail',
