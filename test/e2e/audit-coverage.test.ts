@@ -297,6 +297,7 @@ const CASES: Record<string, Case> = {
   ...CUSTOMER_CASES(),
   ...INVOICE_CASES(),
   ...PAYMENT_LINK_CASES(),
+  ...DISPUTE_CASES(),
 };
 
 /** The invoices area: an invoice of a fresh organization's main wallet, in the state the route needs. */
@@ -638,6 +639,62 @@ function PAYMENT_LINK_CASES(): Record<string, Case> {
         body: { method: 'wallet', destination: { type: 'WALLET', walletId: claimant.mainWalletId } },
         organizationId: org.organizationId,
         actor: { actorType: 'SYSTEM', actorId: /^payment-link-claimant$/ },
+      };
+    },
+  };
+}
+
+/**
+ * Disputes: a payment from one organization to another, disputed by the payer; the respondent's
+ * answer and the operator's outcome each leave one entry in the organization named (the other
+ * party's entry of an opening or a resolution is in its own organization).
+ */
+function DISPUTE_CASES(): Record<string, Case> {
+  const paid = async (make: AuditFactories, service: TestService) => {
+    const payer = await make.organization();
+    const payee = await make.organization();
+    const from = await make.wallet(payer, '50.00');
+    const response = await service.call('POST', '/v1/payments', {
+      key: payer.key,
+      body: payment(from, payee.mainWalletId),
+    });
+    if (response.status !== 200) throw new Error(`payment failed: ${response.text}`);
+    return { payer, payee, paymentId: response.body.id as string };
+  };
+  const disputed = async (make: AuditFactories, service: TestService) => {
+    const world = await paid(make, service);
+    const response = await service.call('POST', '/v1/disputes', {
+      key: world.payer.key,
+      body: { transactionId: world.paymentId, type: 'FRAUD', amount: '5.00', reason: 'Audited' },
+    });
+    if (response.status !== 201) throw new Error(`dispute failed: ${response.text}`);
+    return { ...world, disputeId: response.body.id as string };
+  };
+  return {
+    openDispute: async (make, service) => {
+      const { payer, paymentId } = await paid(make, service);
+      return {
+        key: payer.key,
+        body: { transactionId: paymentId, type: 'FRAUD', amount: '5.00', reason: 'Audited' },
+        organizationId: payer.organizationId,
+      };
+    },
+    respondToDispute: async (make, service) => {
+      const { payee, disputeId } = await disputed(make, service);
+      return {
+        key: payee.key,
+        params: { id: disputeId },
+        body: { response: 'Audited answer' },
+        organizationId: payee.organizationId,
+      };
+    },
+    resolveDispute: async (make, service) => {
+      const { payer, disputeId } = await disputed(make, service);
+      return {
+        key: service.adminKey,
+        params: { id: disputeId },
+        body: { outcome: 'RESOLVED_AGENT' },
+        organizationId: payer.organizationId,
       };
     },
   };
