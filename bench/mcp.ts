@@ -114,10 +114,10 @@ function mcpOk(result: LambdaResult): boolean {
 
 function variantsOf(fixture: Awaited<ReturnType<typeof setup>>): Variant[] {
   const run = randomUUID().slice(0, 8);
-  // The MCP function's own wiring (functions/mcp/handler.ts), with the bench's token: the container
+  // The MCP function's own wiring (functions/mcp/handler.ts), with the bench's token: the core
   // may have been created before MCP_AUTH_TOKEN was set.
   const mcp = createMcpFunctionUrlHandler(() => ({
-    ...runtimeOf(container()),
+    ...runtimeOf(container().core),
     authToken: async () => MCP_TOKEN,
   })) as unknown as PaymentsHandler;
   const rest200 = (result: LambdaResult) => result.statusCode === 200;

@@ -1,20 +1,21 @@
 import { createMcpFunctionUrlHandler } from '../../shared/mcp/function-url.js';
 import type { McpRuntime } from '../../shared/mcp/server.js';
 import { mcpTokenSource } from '../../shared/mcp/token.js';
-import { container, type Container } from '../../shared/runtime/container.js';
+import { core as sharedCore, type Core } from '../../shared/runtime/core.js';
+import { toolServices } from '../../shared/runtime/tool-services.js';
 
-/** What the MCP edge needs, from the container: every area's services, since the tools span the whole catalog. */
-export function runtimeOf({ core, services }: Container): McpRuntime {
+/** What the MCP edge needs, from the core: the services of every group that offers tools (TOOL_AREAS). */
+export function runtimeOf(core: Core): McpRuntime {
   return {
     authKeys: core.authKeys,
     clock: core.clock,
     rateLimiter: core.rateLimiter,
     cursors: () => core.cursors(),
-    services,
+    services: toolServices(core),
     authToken: mcpTokenSource(core.config),
     toolPrefix: core.config.mcpToolPrefix,
   };
 }
 
 /** The MCP tools behind a Lambda function URL (and POST /mcp of the local server); services are built on first use. */
-export const handler = createMcpFunctionUrlHandler(() => runtimeOf(container()));
+export const handler = createMcpFunctionUrlHandler(() => runtimeOf(sharedCore()));

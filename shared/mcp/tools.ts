@@ -7,12 +7,13 @@ import { viewOf } from '../domain/view-registry.js';
 import { parseWith } from '../edge/parse.js';
 import type { Operation } from '../operations/define.js';
 import { typedQueryValue } from '../operations/fields.js';
-import { CATALOG_ENTRIES } from '../operations/index.js';
+import { TOOL_GROUP_OPERATIONS } from '../operations/tool-groups.js';
 import { queuedPaymentResult } from './outcomes.js';
 
 /**
  * The MCP tools, generated from the operation catalog (docs/api.md "MCP"): one tool per operation
- * that declares `mcp`, named `<prefix><mcp.tool>`. A tool's input is the operation's path
+ * that declares `mcp` (the groups of TOOL_GROUPS, so the MCP bundle carries no group without
+ * tools), named `<prefix><mcp.tool>`. A tool's input is the operation's path
  * parameters, query and body merged into one object; its output schema is the operation's
  * `output` (plus the queued answer for operations that can answer APPROVAL_REQUIRED). The JSON
  * Schemas are built once per process from the zod/mini schemas with zod's own `z.toJSONSchema`,
@@ -211,7 +212,7 @@ function toolOf(op: Operation, prefix: string): McpTool {
   const name = `${prefix}${mcp.tool}`;
   const variantSpec = VARIANTS[mcp.tool];
   const variantOperation = variantSpec
-    ? CATALOG_ENTRIES.find((e) => e.operation.name === variantSpec.operation)?.operation
+    ? TOOL_GROUP_OPERATIONS.find((operation) => operation.name === variantSpec.operation)
     : undefined;
   if (variantSpec && !variantOperation) throw new Error(`${name}: no operation ${variantSpec.operation}`);
   const variant = variantSpec && variantOperation ? { ...variantSpec, operation: variantOperation } : undefined;
@@ -238,7 +239,7 @@ function toolOf(op: Operation, prefix: string): McpTool {
 
 /** Every tool of the catalog under a prefix (the operations that declare `mcp`). */
 export function buildToolCatalog(prefix: string): ToolCatalog {
-  const tools = CATALOG_ENTRIES.flatMap(({ operation }) => (operation.mcp ? [toolOf(operation, prefix)] : []));
+  const tools = TOOL_GROUP_OPERATIONS.flatMap((operation) => (operation.mcp ? [toolOf(operation, prefix)] : []));
   return { tools, byName: new Map(tools.map((t) => [t.name, t])) };
 }
 

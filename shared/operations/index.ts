@@ -2,53 +2,21 @@ import { HTTP_BASE_GRANTS, inGrantOrder, type Grant } from '../grants.js';
 import { HOSTED_FUNCTION } from '../hosted/function.js';
 import type { Operation, OperationGroup } from './define.js';
 import { ACTIVATION } from './activation.js';
-import { AGENTS } from './agents.js';
 import { API_KEYS } from './api-keys.js';
-import { APPROVALS } from './approvals.js';
-import { AUDIT_LOGS } from './audit-logs.js';
-import { BANK_ACCOUNTS } from './bank-accounts.js';
-import { CUSTOMERS } from './customers.js';
-import { DISPUTES } from './disputes.js';
-import { INVOICES } from './invoices.js';
-import { PAYMENT_LINKS } from './payment-links.js';
 import { DOCS } from './docs.js';
-import { EVENTS } from './events.js';
 import { INTERNAL } from './internal.js';
-import { PAYMENTS } from './payments.js';
-import { POLICIES } from './policies.js';
-import { TRANSFERS } from './transfers.js';
-import { CARDS } from './cards.js';
-import { WALLETS } from './wallets.js';
-import { WEBHOOKS } from './webhooks.js';
+import { TOOL_GROUPS, type Intersection, type ServicesOf } from './tool-groups.js';
 
 /**
- * The function groups, one entry per group module: the one list a new group joins. The group
- * names (`FunctionGroup`, FUNCTION_GROUPS: one Lambda each, `functions/<group>/handler.ts`), the
- * routes, MCP tools, OpenAPI document, the functions' grants and timeouts all derive from it.
- * `docs` serves the OpenAPI document and the catch-all route (unknown paths answer our envelope).
- * Function handlers import their own group module only, never this one (it carries every area).
+ * The function groups, one entry per group module: the one list a new group joins, through
+ * TOOL_GROUPS (./tool-groups.ts) when it offers MCP tools. The group names (`FunctionGroup`,
+ * FUNCTION_GROUPS: one Lambda each, `functions/<group>/handler.ts`), the routes, MCP tools, OpenAPI
+ * document, the functions' grants and timeouts all derive from it. `docs` serves the OpenAPI
+ * document and the catch-all route (unknown paths answer our envelope). Function handlers import
+ * their own group module only, never this one (it carries every area); the MCP function imports
+ * TOOL_GROUPS only.
  */
-const GROUPS = [
-  INTERNAL,
-  API_KEYS,
-  WALLETS,
-  ACTIVATION,
-  PAYMENTS,
-  POLICIES,
-  APPROVALS,
-  AGENTS,
-  AUDIT_LOGS,
-  EVENTS,
-  WEBHOOKS,
-  BANK_ACCOUNTS,
-  CUSTOMERS,
-  INVOICES,
-  PAYMENT_LINKS,
-  DISPUTES,
-  TRANSFERS,
-  CARDS,
-  DOCS,
-] as const;
+const GROUPS = [INTERNAL, API_KEYS, ACTIVATION, ...TOOL_GROUPS, DOCS] as const;
 
 export type FunctionGroup = (typeof GROUPS)[number]['group'];
 
@@ -73,15 +41,11 @@ const TIMEOUTS = new Map<string, number>(
 );
 export const timeoutOf = (group: string): number => TIMEOUTS.get(group) ?? DEFAULT_TIMEOUT_S;
 
-type ServicesOf<Group> = Group extends OperationGroup<infer Services> ? Services : never;
-type Intersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer All) => void
-  ? All
-  : never;
-
 /**
  * The services the operations of every area run on, together (every group but docs, which
- * documents the API): what an edge serving every area (the MCP server, through the container of
- * shared/runtime/container.ts) must hold. Derived from the catalog: a new group's services join it.
+ * documents the API): what the container of shared/runtime/container.ts (tests, the local run)
+ * must hold; the MCP edge holds the tool groups' (`ToolServices`, ./tool-groups.ts). Derived from
+ * the catalog: a new group's services join it.
  */
 export type AreaServices = Intersection<ServicesOf<Exclude<(typeof GROUPS)[number], typeof DOCS>>>;
 

@@ -106,6 +106,24 @@ describe('function bundles carry what their function uses', () => {
     ).toEqual([]);
   });
 
+  // The MCP function builds its tools from TOOL_GROUPS and its services from TOOL_AREAS (issue 23: 21 KB).
+  it('mcp bundles no group without tools: not the catalog of every group, nor their operations or services', async () => {
+    const { files } = await bundleOf('mcp');
+    expect(files.has('shared/operations/tool-groups.ts')).toBe(true);
+    const others = [
+      'shared/operations/index.ts',
+      'shared/runtime/container.ts',
+      'shared/operations/internal.ts',
+      'shared/operations/api-keys.ts',
+      'shared/operations/activation.ts',
+      'shared/runtime/services/activation.ts',
+      'shared/runtime/services/api-keys.ts',
+      'shared/runtime/services/compliance.ts',
+      'shared/runtime/services/organizations.ts',
+    ];
+    expect(others.filter((file) => files.has(file))).toEqual([]);
+  });
+
   // An ESM import of node:http builds its namespace, whose lazy getters load Node's bundled undici:
   // about 10 ms of a cold start (shared/webhooks/http-sender.ts takes it when it sends instead).
   it.each(functionGroups())('%s imports no node:http at load', async (group) => {

@@ -5,6 +5,7 @@ import { AUDIT_ACTIONS } from '../../shared/domain/audit/actions.js';
 import { FUNCTION_GROUPS } from '../../shared/operations/index.js';
 import { CATALOG, CATALOG_ENTRIES } from '../../shared/operations/index.js';
 import { pathParameterNames, routeKeyOf } from '../../shared/operations/paths.js';
+import { TOOL_GROUPS } from '../../shared/operations/tool-groups.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -18,6 +19,12 @@ describe('the operation catalog', () => {
   it('has one catalog module per function group, each served by functions/<group>/handler.ts', () => {
     expect(CATALOG.map((g) => g.group).sort()).toEqual([...FUNCTION_GROUPS].sort());
     for (const group of FUNCTION_GROUPS) expect(existsSync(join(ROOT, 'functions', group, 'handler.ts'))).toBe(true);
+  });
+
+  // The MCP function builds its tools from TOOL_GROUPS alone (and so bundles no group without tools).
+  it('lists in TOOL_GROUPS exactly the groups that offer an MCP tool, in catalog order', () => {
+    const offering = CATALOG.filter((g) => g.operations.some((op) => op.mcp !== undefined)).map((g) => g.group);
+    expect(TOOL_GROUPS.map((g) => g.group)).toEqual(offering);
   });
 
   it('names every operation, route and MCP tool once', () => {
