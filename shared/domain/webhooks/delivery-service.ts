@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
 import { webhookBodyOf } from '../events/event-view.js';
-import { derivedId } from '../ledger/derived-ids.js';
 import type { OutboxEvent } from '../types.js';
 import { DELIVERY_TIMEOUT_MS, nextAttemptAt } from './backoff.js';
+import { deliveryRecords } from './delivery-records.js';
 import type { DeliveryMessage, DeliveryQueue, DeliveryStore, SecretCipher, WebhookSender } from './ports.js';
 import { matchesFilter, type Webhook, type WebhookDelivery } from './types.js';
 
@@ -29,10 +29,6 @@ export interface DeliveryDeps {
  */
 export const SECRET_UNAVAILABLE = 'The signing secret could not be opened on our side; nothing was sent.';
 
-/** The delivery of an event to a webhook has an id derived from both: an event seen twice is delivered once. */
-export const deliveryIdOf = (webhookId: string, eventId: string) =>
-  derivedId('delivery', `delivery|${webhookId}|${eventId}`);
-
 /**
  * Webhook delivery (decisions.md section 8), the consumer of the webhook-delivery queue: fans an
  * event out to the matching webhooks, then attempts each delivery with Standard Webhooks
@@ -44,21 +40,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
   const random = deps.random ?? Math.random;
   const now = () => deps.clock.now().getTime();
 
-  async function newDelivery(webhook: Webhook, event: OutboxEvent): Promise<WebhookDelivery | undefined> {
-    const delivery: WebhookDelivery = {
-      id: await deliveryIdOf(webhook.id, event.id),
-      webhookId: webhook.id,
-      organizationId: webhook.organizationId,
-      environment: webhook.environment,
-      event,
-      status: 'PENDING',
-      attempts: 0,
-      firstAttemptAt: null,
-      nextAttemptAt: null,
-      createdAt: new Date(now()).toISOString(),
-    };
-    return (await deps.store.createDelivery(delivery)) ? delivery : undefined;
-  }
+  const { newDelivery } = deliveryRecords(deps);
 
   async function fanOut(event: OutboxEvent): Promise<number> {
     if (!deps.store.enabledWebhooks) throw new Error('fan-out needs enabledWebhooks');

@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import type { Environment, OrganizationScope, RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
-import type { DeliveryService } from './delivery-service.js';
+import type { DeliveryRecords } from './delivery-records.js';
 import type { DeliveryQueue, SecretCipher, WebhookStore } from './ports.js';
 import type { DeliveryAttempt, Webhook } from './types.js';
 
@@ -30,7 +30,7 @@ export interface WebhookServiceDeps {
   /** A new signing secret, `whsec_` + base64. */
   newSecret: () => string;
   queue: DeliveryQueue;
-  deliveries: Pick<DeliveryService, 'newDelivery'>;
+  deliveries: DeliveryRecords;
 }
 
 /** Webhooks (decisions.md section 8): organization keys with `admin` only (the catalog checks both). */

@@ -1,4 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { deliveryRecords } from '../../domain/webhooks/delivery-records.js';
 import { createDeliveryService, type DeliveryService } from '../../domain/webhooks/delivery-service.js';
 import type { DeliveryQueue, DeliveryStore, WebhookSender, WebhookStore } from '../../domain/webhooks/ports.js';
 import { createWebhookService, type WebhookService } from '../../domain/webhooks/webhook-service.js';
@@ -59,6 +60,6 @@ export function webhookService(
     },
     newSecret: newWebhookSecret,
     queue,
-    deliveries: deliveryService(core, { store, queue }),
+    deliveries: deliveryRecords({ store, clock: core.clock }),
   });
 }
