@@ -3,7 +3,7 @@ import { isJsonObject } from '../domain/json.js';
 import * as z from 'zod/mini';
 import { ApiError } from '../domain/errors.js';
 import { describe } from '../domain/views.js';
-import { viewOf } from '../domain/view-registry.js';
+import { toolViewOf } from '../domain/tool-views.js';
 import { parseWith } from '../edge/parse.js';
 import type { Operation } from '../operations/define.js';
 import { typedQueryValue } from '../operations/fields.js';
@@ -184,7 +184,7 @@ function inputSchemaOf(
 }
 
 function outputSchemaOf(op: Operation, mayQueue: boolean) {
-  const output = withoutExamples(jsonSchemaOf(viewOf(op.output), 'output')) as JsonSchema;
+  const output = withoutExamples(jsonSchemaOf(toolViewOf(op.output), 'output')) as JsonSchema;
   if (!mayQueue) return { ...output, type: 'object' as const };
   return {
     type: 'object' as const,

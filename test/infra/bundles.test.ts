@@ -91,6 +91,7 @@ describe('function bundles carry what their function uses', () => {
     expect(descriptions.length).toBeGreaterThan(50);
     const { files, text } = await bundleOf(group);
     expect(files.has('shared/domain/view-registry.ts')).toBe(false);
+    expect(files.has('shared/domain/tool-views.ts')).toBe(false);
     expect(descriptions.filter((description) => text.includes(description))).toEqual([]);
   });
 
@@ -106,8 +107,8 @@ describe('function bundles carry what their function uses', () => {
     ).toEqual([]);
   });
 
-  // The MCP function builds its tools from TOOL_GROUPS and its services from TOOL_AREAS (issue 23: 21 KB).
-  it('mcp bundles no group without tools: not the catalog of every group, nor their operations or services', async () => {
+  // The MCP function builds its tools from TOOL_GROUPS, its services from TOOL_AREAS and resolves views in TOOL_VIEW_MODULES (issue 23).
+  it('mcp bundles no group without tools: not the catalog of every group, nor their operations, services or views', async () => {
     const { files } = await bundleOf('mcp');
     expect(files.has('shared/operations/tool-groups.ts')).toBe(true);
     const others = [
@@ -120,6 +121,9 @@ describe('function bundles carry what their function uses', () => {
       'shared/runtime/services/api-keys.ts',
       'shared/runtime/services/compliance.ts',
       'shared/runtime/services/organizations.ts',
+      'shared/domain/view-registry.ts',
+      'shared/domain/activation/activation-view.ts',
+      'shared/domain/compliance/compliance-view.ts',
     ];
     expect(others.filter((file) => files.has(file))).toEqual([]);
   });
