@@ -86,7 +86,7 @@ export function disputeResolution(deps: DisputeServiceDeps, kernel: DisputeKerne
     const dispute = await kernel.read(disputeId);
     const trigger = OUTCOME_TRIGGERS[input.outcome];
     if (!canTransition(DISPUTE_STATES, dispute.status, trigger))
-      throw kernel.invalidState(dispute, 'only an OPEN or RESPONDED dispute can be resolved');
+      throw kernel.invalidState(dispute, 'it can not be resolved');
     return end(
       dispute,
       trigger,
