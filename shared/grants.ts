@@ -25,6 +25,8 @@ export const GRANTS = [
   'mcpToken:locate',
   /** StartExecution on the transfer workflow's state machine only (TRANSFER_STATE_MACHINE_ARN). */
   'transferWorkflow:start',
+  /** StartExecution on the dispute deadline workflow's state machine only (DISPUTE_STATE_MACHINE_ARN). */
+  'disputeWorkflow:start',
   /**
    * SendMessage to the webhook-delivery queue and its DLQ (WEBHOOK_QUEUE_URL, WEBHOOK_DLQ_URL):
    * the delivery worker retries later, the webhooks group queues test events and manual retries.

@@ -219,6 +219,19 @@ export const WORKERS: readonly WorkerDefinition[] = [
     // the end of its clearing.
     grants: ['table:readWrite', 'dataKey:seal', 'scheduler:create'],
   },
+  {
+    name: DISPUTE_STEPS_WORKER,
+    description:
+      "Runs the dispute deadline workflow's step: lapses a dispute still OPEN at respondBy to RESOLVED_AGENT, its money paid to the initiator (a conditional state change: a dispute answered or resolved first is left alone and its status answered)",
+    entry: 'functions/dispute-steps/handler.ts',
+    trigger: { kind: 'workflow-task', workflow: DISPUTE_WORKFLOW_NAME },
+    // One dispute per call: a few reads and one transaction.
+    timeoutSeconds: 30,
+    memoryMb: DEFAULT_WORKER_MEMORY_MB,
+    dlq: { enabled: false },
+    // The lapse is one table transaction (the dispute, the posting, events and audit entries).
+    grants: ['table:readWrite'],
+  },
 ];
 
 export const entryOf = (name: string) => `functions/${name}/handler.ts`;

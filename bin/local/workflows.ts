@@ -30,8 +30,9 @@ export type ExecutionOutcome =
   | { readonly status: 'ABORTED' };
 
 export interface LocalWorkflowsOptions {
+  /** The workflows to run (default: those of lib/workflows/ that `workers` serve: all of them by default). */
   readonly workflows?: readonly WorkflowDeclaration[];
-  /** The workflow-task workers (default: those of shared/workers.ts). */
+  /** The workflow-task workers (default: those of shared/workers.ts that `workflows` name). */
   readonly workers?: readonly WorkerDefinition[];
   /** Each worker's handler, loaded on first use (the local run imports its entry module). */
   readonly handlerOf: (worker: WorkerDefinition) => () => Promise<TaskHandler>;
@@ -96,8 +97,17 @@ function withPastTimestampsMoved(answer: JsonValue, fields: readonly string[]): 
 const localFunctionArn = (worker: string) => `arn:aws:lambda:us-east-1:000000000000:function:allowance-local-${worker}`;
 
 export function startLocalWorkflows(options: LocalWorkflowsOptions): LocalWorkflowRuns {
-  const declarations = options.workflows ?? WORKFLOWS;
-  const workers = (options.workers ?? WORKERS).filter((worker) => worker.trigger.kind === 'workflow-task');
+  // Given workflows run with the task workers of the table they name; given workers run the
+  // workflows of lib/workflows/ they serve (a test may run one of either). A workflow with only
+  // some of its task workers is refused below, as a given worker no given workflow runs.
+  const serves = (workflow: WorkflowDeclaration, worker: WorkerDefinition) =>
+    Object.values(workflow.taskWorkers).includes(worker.name);
+  const tasks = (options.workers ?? WORKERS).filter((worker) => worker.trigger.kind === 'workflow-task');
+  const declarations =
+    options.workflows ?? WORKFLOWS.filter((workflow) => tasks.some((worker) => serves(workflow, worker)));
+  const workers = options.workers
+    ? tasks
+    : tasks.filter((worker) => declarations.some((workflow) => serves(workflow, worker)));
   const log = options.log ?? console;
   const problems = workflowProblems(declarations, workers);
   if (problems.length > 0) throw new Error(`invalid workflows:\n${problems.join('\n')}`);

@@ -7,6 +7,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { inGrantOrder, type Grant } from '../../shared/grants.js';
+import { DISPUTE_WORKFLOW_NAME, TRANSFER_WORKFLOW_NAME, type WorkflowName } from '../../shared/workers.js';
 import type { ServiceFunction } from './service-function.js';
 
 /** The resources a grant (shared/grants.ts) can point at. */
@@ -27,8 +28,8 @@ export interface GrantResources {
   /** The webhook-delivery queue and its DLQ (a queue worker's own; the delivery worker's for HTTP functions). */
   readonly queue?: sqs.IQueue;
   readonly dlq?: sqs.IQueue;
-  /** The transfer workflow's state machine (workflows stack). */
-  readonly transferWorkflow?: sfn.IStateMachine;
+  /** The workflows' state machines by workflow name (workflows stack). */
+  readonly workflows?: { readonly [W in WorkflowName]?: sfn.IStateMachine };
   /** The secret holding the MCP endpoint's token (MCP stack). */
   readonly mcpToken?: secretsmanager.ISecret;
 }
@@ -37,6 +38,15 @@ const required = <T>(value: T | undefined, grant: Grant, what: string): T => {
   if (value === undefined) throw new Error(`${grant} needs ${what}`);
   return value;
 };
+
+/** A `<workflow>Workflow:start` grant: StartExecution on that workflow's state machine, and its ARN. */
+const startsWorkflow =
+  (workflow: WorkflowName, grant: Grant) =>
+  (fn: ServiceFunction, { workflows }: GrantResources): void =>
+    fn.bindWorkflowStart(
+      workflow,
+      required(workflows?.[workflow], grant, `the ${workflow} workflow (workflows stack)`),
+    );
 
 /**
  * Each grant is one `bind*` method of ServiceFunction (environment variable and IAM statements
@@ -53,10 +63,8 @@ export const GRANT_BINDINGS: { readonly [G in Grant]: (fn: ServiceFunction, reso
   'bus:put': (fn, { bus }) => fn.bindBus(required(bus, 'bus:put', 'the event bus')),
   'mcpToken:locate': (fn, { mcpToken }) =>
     fn.bindMcpTokenReference(required(mcpToken, 'mcpToken:locate', 'the MCP token (MCP stack)')),
-  'transferWorkflow:start': (fn, { transferWorkflow }) =>
-    fn.bindTransferWorkflow(
-      required(transferWorkflow, 'transferWorkflow:start', 'the transfer workflow (workflows stack)'),
-    ),
+  'transferWorkflow:start': startsWorkflow(TRANSFER_WORKFLOW_NAME, 'transferWorkflow:start'),
+  'disputeWorkflow:start': startsWorkflow(DISPUTE_WORKFLOW_NAME, 'disputeWorkflow:start'),
   'queue:send': (fn, { queue, dlq }) =>
     fn.bindDeliveryQueue(required(queue, 'queue:send', 'a queue'), required(dlq, 'queue:send', 'a queue with a DLQ')),
   'scheduler:create': (fn, { expiryScheduling }) => {

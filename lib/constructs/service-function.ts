@@ -15,6 +15,7 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ENV } from '../../shared/config/env-names.js';
 import { timeoutOf } from '../../shared/http/routes.js';
+import type { WorkflowName } from '../../shared/workers.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { BUNDLING, bundleAliases } from './bundling.js';
 
@@ -268,18 +269,16 @@ export class ServiceFunction extends Construct {
   }
 
   /**
-   * Lets the function start transfer workflows (TRANSFER_STATE_MACHINE_ARN): states:StartExecution
-   * on that state machine only (no describe, stop or redrive: a second start of a transfer is
-   * answered ExecutionAlreadyExists, which the adapter takes as started).
+   * Lets the function start executions of `workflow` (its state machine's ARN in the variable of
+   * WORKFLOW_START, e.g. TRANSFER_STATE_MACHINE_ARN): states:StartExecution on that state machine
+   * only (no describe, stop or redrive: a second start of the same subject is answered
+   * ExecutionAlreadyExists, which the adapter takes as started).
    */
-  bindTransferWorkflow(stateMachine: sfn.IStateMachine): void {
-    this.function.addEnvironment(ENV.transferStateMachineArn, stateMachine.stateMachineArn);
+  bindWorkflowStart(workflow: WorkflowName, stateMachine: sfn.IStateMachine): void {
+    const { variable, sid } = WORKFLOW_START[workflow];
+    this.function.addEnvironment(variable, stateMachine.stateMachineArn);
     this.function.addToRolePolicy(
-      new iam.PolicyStatement({
-        sid: 'TransferWorkflowStart',
-        actions: ['states:StartExecution'],
-        resources: [stateMachine.stateMachineArn],
-      }),
+      new iam.PolicyStatement({ sid, actions: ['states:StartExecution'], resources: [stateMachine.stateMachineArn] }),
     );
   }
 
@@ -297,6 +296,12 @@ export class ServiceFunction extends Construct {
     this.function.configureAsyncInvoke({ onFailure: { bind: () => ({ destination: queue.queueArn }) } });
   }
 }
+
+/** Per workflow: the variable its adapter reads the state machine's ARN from (shared/runtime/workflows.ts), and the statement id of its start. */
+export const WORKFLOW_START: { readonly [W in WorkflowName]: { readonly variable: string; readonly sid: string } } = {
+  transfer: { variable: ENV.transferStateMachineArn, sid: 'TransferWorkflowStart' },
+  dispute: { variable: ENV.disputeStateMachineArn, sid: 'DisputeWorkflowStart' },
+};
 
 /** The statement id of a secret's read, unique per variable (a function may read several): `Read` + the variable in PascalCase. */
 export function secretReadSid(variable: string): string {

@@ -68,7 +68,7 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     table: data.table,
     dataKey: data.dataKey,
     webhookEncryptionKey: data.webhookEncryptionKey,
-    transferWorkflow: workflows.transfer.stateMachine,
+    workflows: workflows.stateMachines,
     ...(delivery?.queue && delivery.dlq ? { queue: delivery.queue, dlq: delivery.dlq } : {}),
     ...(events.expiryScheduling ? { expiryScheduling: events.expiryScheduling } : {}),
   };

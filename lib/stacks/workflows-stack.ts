@@ -7,7 +7,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { TRANSFER_WORKFLOW_NAME, WORKERS, workerTableProblems, type WorkerDefinition } from '../../shared/workers.js';
+import { WORKERS, workerTableProblems, type WorkerDefinition, type WorkflowName } from '../../shared/workers.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { ServiceFunction } from '../constructs/service-function.js';
 import { bindWorkerGrants } from '../constructs/grants.js';
@@ -50,10 +50,11 @@ export const WORKFLOW_LOG_LEVEL = sfn.LogLevel.ERROR;
  * workers (the `workflow-task` entries of shared/workers.ts). A state machine's role may invoke its
  * own task functions and nothing else (plus the log delivery calls CloudWatch Logs requires); an
  * execution that fails or times out alarms. API functions that start executions get
- * ServiceFunction.bindTransferWorkflow (lib/stacks/stage-stacks.ts).
+ * ServiceFunction.bindWorkflowStart through their `<workflow>Workflow:start` grant (the state
+ * machines reach the grants as `stateMachines`: lib/stacks/stage-stacks.ts).
  */
 export class WorkflowsStack extends Stack {
-  readonly workflows: ReadonlyMap<string, DeployedWorkflow>;
+  readonly workflows: ReadonlyMap<WorkflowName, DeployedWorkflow>;
 
   constructor(scope: Construct, id: string, props: WorkflowsStackProps) {
     super(scope, id, props);
@@ -62,17 +63,22 @@ export class WorkflowsStack extends Stack {
     const problems = [...workerTableProblems(workers), ...workflowProblems(declarations, workers)];
     if (problems.length > 0) throw new Error(`invalid workflows:\n${problems.join('\n')}`);
 
-    const deployed = new Map<string, DeployedWorkflow>();
+    const deployed = new Map<WorkflowName, DeployedWorkflow>();
     for (const declaration of declarations)
       deployed.set(declaration.name, this.addWorkflow(declaration, workers, props));
     this.workflows = deployed;
   }
 
-  /** The transfer workflow (lib/workflows/transfer-workflow.ts). */
-  get transfer(): DeployedWorkflow {
-    const found = this.workflows.get(TRANSFER_WORKFLOW_NAME);
-    if (!found) throw new Error('the transfer workflow is not deployed');
+  /** A deployed workflow of lib/workflows/ by name. */
+  workflow(name: WorkflowName): DeployedWorkflow {
+    const found = this.workflows.get(name);
+    if (!found) throw new Error(`the ${name} workflow is not deployed`);
     return found;
+  }
+
+  /** Every deployed state machine by workflow name (what the `<workflow>Workflow:start` grants point at). */
+  get stateMachines(): { readonly [W in WorkflowName]?: sfn.IStateMachine } {
+    return Object.fromEntries([...this.workflows].map(([name, deployed]) => [name, deployed.stateMachine]));
   }
 
   private addWorkflow(

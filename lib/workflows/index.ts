@@ -1,9 +1,10 @@
 import type { WorkerDefinition } from '../../shared/workers.js';
 import { placeholder, type WorkflowDeclaration } from './asl.js';
+import { DISPUTE_WORKFLOW } from './dispute-workflow.js';
 import { TRANSFER_WORKFLOW } from './transfer-workflow.js';
 
 /** Every workflow: CDK deploys each (lib/stacks/workflows-stack.ts), the local run executes each (bin/local/workflows.ts). */
-export const WORKFLOWS: readonly WorkflowDeclaration[] = [TRANSFER_WORKFLOW];
+export const WORKFLOWS: readonly WorkflowDeclaration[] = [TRANSFER_WORKFLOW, DISPUTE_WORKFLOW];
 
 /**
  * Problems between the workflows and the workers table (none when they agree): each placeholder

@@ -1,7 +1,15 @@
 import { TRANSFER_STEPS_WORKER, TRANSFER_WORKFLOW_NAME } from '../../shared/workers.js';
 import { TRANSFER_END_STATUSES } from '../../shared/workflows/transfer-step-input.js';
-import type { Retrier, StateMachineDefinition, WorkflowDeclaration } from './asl.js';
+import type { StateMachineDefinition, WorkflowDeclaration } from './asl.js';
 import { placeholder } from './asl.js';
+import {
+  listed,
+  stepStatusIn,
+  stepStatusWithTimestamp,
+  stepTask,
+  TRUNCATED_WAIT_PAUSE_SECONDS,
+  truncatedWaitPause,
+} from './steps.js';
 
 /**
  * The transfer workflow (Step Functions STANDARD; decisions.md section 4), started once per transfer
@@ -39,67 +47,26 @@ export const TRANSFER_STEPS_PLACEHOLDER = 'TransferStepsFunctionArn';
 export const TRANSFER_WORKFLOW_TIMEOUT_SECONDS = 14 * 24 * 3600;
 
 /** The least time between two settle calls of one transfer. */
-export const NOT_SETTLED_PAUSE_SECONDS = 1;
+export const NOT_SETTLED_PAUSE_SECONDS = TRUNCATED_WAIT_PAUSE_SECONDS;
 
-/**
- * Lambda's own transient failures (service errors, throttling): retried with backoff and jitter,
- * as AWS recommends for every Lambda task.
- */
-export const LAMBDA_SERVICE_RETRY: Retrier = {
-  ErrorEquals: [
-    'Lambda.ServiceException',
-    'Lambda.AWSLambdaException',
-    'Lambda.SdkClientException',
-    'Lambda.TooManyRequestsException',
-  ],
-  IntervalSeconds: 1,
-  MaxAttempts: 6,
-  BackoffRate: 2,
-  MaxDelaySeconds: 30,
-  JitterStrategy: 'FULL',
-};
-
-/**
- * Any other failure of the step (a conflict that outlasted the store's own retries, DynamoDB
- * throttling, a timeout): the step is idempotent, so it is run again a few times; then the
- * execution fails (alarm).
- */
-export const STEP_FAILURE_RETRY: Retrier = {
-  ErrorEquals: ['States.TaskFailed'],
-  IntervalSeconds: 2,
-  MaxAttempts: 3,
-  BackoffRate: 2,
-  MaxDelaySeconds: 30,
-  JitterStrategy: 'FULL',
-};
-
-const STEP_RETRY = [LAMBDA_SERVICE_RETRY, STEP_FAILURE_RETRY] as const;
 const TRANSFER_STEPS = placeholder(TRANSFER_STEPS_PLACEHOLDER);
 
 /** The statuses after which there is nothing left to do (the step answered the transfer's end): the state table's end states. */
-const isFinal = { Or: TRANSFER_END_STATUSES.map((status) => ({ Variable: '$.step.status', StringEquals: status })) };
-const endStatuses = `${TRANSFER_END_STATUSES.slice(0, -1).join(', ')} or ${TRANSFER_END_STATUSES.at(-1)}`;
-const isPendingWithSettleAt = {
-  And: [
-    { Variable: '$.step.status', StringEquals: 'PENDING' },
-    { Variable: '$.step.settleAt', IsPresent: true },
-  ],
-};
+const isFinal = stepStatusIn(TRANSFER_END_STATUSES);
+const endStatuses = listed(TRANSFER_END_STATUSES);
+const isPendingWithSettleAt = stepStatusWithTimestamp('PENDING', 'settleAt');
 
 const definition: StateMachineDefinition = {
   Comment: 'Allowance transfer: submit to the rail, wait for it, settle (decisions.md section 4)',
   StartAt: 'Submit',
   TimeoutSeconds: TRANSFER_WORKFLOW_TIMEOUT_SECONDS,
   States: {
-    Submit: {
-      Type: 'Task',
+    Submit: stepTask({
       Comment: 'INITIATED -> PENDING (with settleAt) or FAILED (the rail refused it)',
       Resource: TRANSFER_STEPS,
       Parameters: { step: 'submit', 'transferId.$': '$.transferId' },
-      ResultPath: '$.step',
-      Retry: STEP_RETRY,
       Next: 'Submitted',
-    },
+    }),
     Submitted: {
       Type: 'Choice',
       Choices: [
@@ -114,15 +81,12 @@ const definition: StateMachineDefinition = {
       TimestampPath: '$.step.settleAt',
       Next: 'Settle',
     },
-    Settle: {
-      Type: 'Task',
+    Settle: stepTask({
       Comment: 'PENDING -> COMPLETED or FAILED; a cancelled transfer is left alone',
       Resource: TRANSFER_STEPS,
       Parameters: { step: 'settle', 'transferId.$': '$.transferId' },
-      ResultPath: '$.step',
-      Retry: STEP_RETRY,
       Next: 'Settled',
-    },
+    }),
     Settled: {
       Type: 'Choice',
       Choices: [
@@ -137,13 +101,10 @@ const definition: StateMachineDefinition = {
       TimestampPath: '$.step.settleAt',
       Next: 'NotSettledYet',
     },
-    NotSettledYet: {
-      Type: 'Wait',
-      Comment:
-        'And a second more: Step Functions truncates a Wait timestamp to the second, so the settle comes after it',
-      Seconds: NOT_SETTLED_PAUSE_SECONDS,
-      Next: 'Settle',
-    },
+    NotSettledYet: truncatedWaitPause(
+      'And a second more: Step Functions truncates a Wait timestamp to the second, so the settle comes after it',
+      'Settle',
+    ),
     Done: { Type: 'Succeed', Comment: `The transfer is ${endStatuses}` },
     UnexpectedStatus: {
       Type: 'Fail',

@@ -41,6 +41,8 @@ export interface Config {
   expiryScheduling: { groupName: string; roleArn: string; queueArn: string } | undefined;
   /** The transfer workflow's state machine (AWS); absent locally: the local run executes the same definition in-process. */
   transferStateMachineArn: string | undefined;
+  /** The dispute deadline workflow's state machine (AWS); absent locally, as the transfer workflow's. */
+  disputeStateMachineArn: string | undefined;
   /** The origin (and optional path prefix) clients reach the service at, without a trailing `/`: URLs of hosted pages start with it. */
   publicBaseUrl: string | undefined;
 }
@@ -79,6 +81,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookDeadLetterUrl: read.url(ENV.webhookDeadLetterUrl),
     expiryScheduling: undefined,
     transferStateMachineArn: read.text(ENV.transferStateMachineArn, { pattern: STATE_MACHINE_ARN }),
+    disputeStateMachineArn: read.text(ENV.disputeStateMachineArn, { pattern: STATE_MACHINE_ARN }),
     publicBaseUrl: read.url(ENV.publicBaseUrl)?.replace(/\/+$/, ''),
   };
   const expiryScheduling = [

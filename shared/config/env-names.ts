@@ -32,6 +32,7 @@ export const ENV = {
   expirySchedulerRoleArn: 'EXPIRY_SCHEDULER_ROLE_ARN',
   expiryQueueArn: 'EXPIRY_QUEUE_ARN',
   transferStateMachineArn: 'TRANSFER_STATE_MACHINE_ARN',
+  disputeStateMachineArn: 'DISPUTE_STATE_MACHINE_ARN',
   /** Where clients reach the service (hosted pages' URLs): the local server, the e2e fixture's server, the stage's HTTP API endpoint. */
   publicBaseUrl: 'PUBLIC_BASE_URL',
 } as const;

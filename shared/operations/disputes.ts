@@ -51,8 +51,8 @@ const OPEN_DESCRIPTION =
  * paying organization opens one, the receiving organization answers, the operator resolves; both
  * parties read it. An agent key works with its own wallet's side only. No MCP tool for resolve.
  */
-// The deadline workflow starts after each opening (locally the in-process runner; its Step Functions grant joins with the workflow).
-export const DISPUTES = defineGroup<DisputesServices>()('disputes', {}, [
+// The deadline workflow starts after each opening (Step Functions in AWS: the start grant; locally the in-process runner).
+export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['disputeWorkflow:start'] }, [
   op({
     name: 'openDispute',
     summary: 'Open a dispute',

@@ -2,26 +2,27 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import type { TransferWorkflows } from '../domain/transfers/ports.js';
 import type { DisputeWorkflows } from '../domain/disputes/ports.js';
 import { localDisputeWorkflows, localTransferWorkflows } from '../workflows/local-workflows.js';
-import { stepFunctionsTransferWorkflows } from '../workflows/step-functions.js';
+import { stepFunctionsDisputeWorkflows, stepFunctionsTransferWorkflows } from '../workflows/step-functions.js';
 import type { Core } from './core.js';
 
 /**
- * The transfer workflow: Step Functions in AWS (TRANSFER_STATE_MACHINE_ARN, set with the
- * StartExecution grant by ServiceFunction.bindTransferWorkflow), else the local run's in-process
+ * A workflow's start adapter: Step Functions in AWS (its state machine's ARN set, with the
+ * StartExecution grant, by ServiceFunction.bindWorkflowStart), else the local run's in-process
  * runner of the same definition (bin/local/workflows.ts).
  */
-export function transferWorkflows(core: Core): TransferWorkflows {
-  const { config } = core;
-  return config.transferStateMachineArn
-    ? stepFunctionsTransferWorkflows(new SFNClient({ region: config.region }), config.transferStateMachineArn)
-    : localTransferWorkflows();
+function startAdapter<T>(
+  core: Core,
+  stateMachineArn: string | undefined,
+  inAws: (client: SFNClient, stateMachineArn: string) => T,
+  local: () => T,
+): T {
+  return stateMachineArn ? inAws(new SFNClient({ region: core.config.region }), stateMachineArn) : local();
 }
 
-/**
- * The dispute deadline workflow. Locally (and until the workflows stack deploys it: issue 23, in
- * progress) the local run's in-process runner; the Step Functions adapter takes over when
- * DISPUTE_STATE_MACHINE_ARN is set.
- */
-export function disputeWorkflows(_core: Core): DisputeWorkflows {
-  return localDisputeWorkflows();
-}
+/** The transfer workflow (TRANSFER_STATE_MACHINE_ARN). */
+export const transferWorkflows = (core: Core): TransferWorkflows =>
+  startAdapter(core, core.config.transferStateMachineArn, stepFunctionsTransferWorkflows, localTransferWorkflows);
+
+/** The dispute deadline workflow (DISPUTE_STATE_MACHINE_ARN). */
+export const disputeWorkflows = (core: Core): DisputeWorkflows =>
+  startAdapter(core, core.config.disputeStateMachineArn, stepFunctionsDisputeWorkflows, localDisputeWorkflows);

@@ -1,7 +1,7 @@
 import type { TransferWorkflows } from '../domain/transfers/ports.js';
 import type { DisputeWorkflows } from '../domain/disputes/ports.js';
 import { DISPUTE_WORKFLOW_NAME, TRANSFER_WORKFLOW_NAME, type WorkflowName } from '../workers.js';
-import { executionNameOf } from './transfer-step-input.js';
+import { executionNameOf } from './step-input.js';
 
 /**
  * The in-process stand-in of Step Functions for the local run (`npm start`, the e2e server):

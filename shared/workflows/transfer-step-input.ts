@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
 import type { TransferStepInput } from '../domain/transfers/ports.js';
-import { lazy, safeParse } from '../domain/validation.js';
-
-/** Execution names: 1 to 80 characters, none of whitespace or `<>{}[]?*"#%\^|~`$&,;:/`. */
-const EXECUTION_NAME = /^[A-Za-z0-9_.-]{1,80}$/;
+import { lazy } from '../domain/validation.js';
+import { EXECUTION_NAME, stepInputOf } from './step-input.js';
 
 /**
  * A Task input of the transfer workflow (lib/workflows/transfer-workflow.ts builds it from the
@@ -25,18 +23,5 @@ type Parsed = z.infer<typeof transferStepInputSchema>;
 const sameShape: [Parsed, TransferStepInput] extends [TransferStepInput, Parsed] ? true : never = true;
 void sameShape;
 
-export function transferStepInputOf(event: unknown): TransferStepInput {
-  const parsed = safeParse(transferStepInputSchema, event);
-  if (!parsed.success)
-    throw new Error(
-      `not a transfer step input: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
-    );
-  return parsed.data;
-}
-
-/** The transfer workflow's execution name (one execution per transfer: the name is the id). */
-export function executionNameOf(transferId: string): string {
-  if (!EXECUTION_NAME.test(transferId))
-    throw new Error(`transfer id ${JSON.stringify(transferId)} can not name an execution`);
-  return transferId;
-}
+export const transferStepInputOf = (event: unknown): TransferStepInput =>
+  stepInputOf(transferStepInputSchema, event, 'transfer');

@@ -201,8 +201,8 @@ describe('api stack: least-privilege IAM', () => {
       // A link's expiry and a queued link's approval expiry (one-time schedules); an ach/usdc claim is a
       // withdrawal: it starts the transfer workflow and seals the account number bound to the transfer.
       'payment-links': ['transferWorkflow:start', 'scheduler:create', 'dataKey:seal'],
-      // The deadline workflow's start grant joins with the dispute workflow (issue 23, the workflow part).
-      disputes: [],
+      // Each opening starts the dispute's deadline workflow.
+      disputes: ['disputeWorkflow:start'],
       cards: ['dataKey:seal'],
       docs: [],
     });

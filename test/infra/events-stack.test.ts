@@ -93,6 +93,8 @@ const GRANT_ALLOWS: { readonly [G in WorkerGrant]: (action: string, resource: un
   // StartExecution on the transfer state machine only.
   'transferWorkflow:start': (action, resource) =>
     action === 'states:StartExecution' && JSON.stringify(resource).includes('StateMachinetransfer'),
+  'disputeWorkflow:start': (action, resource) =>
+    action === 'states:StartExecution' && JSON.stringify(resource).includes('StateMachinedispute'),
   // PutEvents on the service's bus only.
   'bus:put': (action, resource) =>
     action === 'events:PutEvents' && JSON.stringify(resource).includes(logicalIdOf(dev.events.bus)),
@@ -125,6 +127,7 @@ const GRANT_ENVIRONMENT: { readonly [G in WorkerGrant]: (variables: Record<strin
   'table:scan': () => undefined,
   'mcpToken:locate': (variables) => expect(variables[ENV.mcpAuthTokenSecretArn]).toBeDefined(),
   'transferWorkflow:start': (variables) => expect(variables[ENV.transferStateMachineArn]).toBeDefined(),
+  'disputeWorkflow:start': (variables) => expect(variables[ENV.disputeStateMachineArn]).toBeDefined(),
   'bus:put': (variables) => expect(JSON.stringify(variables[ENV.eventBusName])).toContain(logicalIdOf(dev.events.bus)),
   'queue:send': (variables) => {
     expect(variables[ENV.webhookQueueUrl]).toBeDefined();
@@ -182,7 +185,7 @@ describe('workers table', () => {
       { ...base, timeoutSeconds: 901 },
       { ...base, trigger: { kind: 'schedule', rateMinutes: 0.5, retryAttempts: 2 } },
       { ...base, trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10, fromBus: false }, dlq: { enabled: true } },
-      { ...base, trigger: { kind: 'workflow-task', workflow: 'dispute' as never }, dlq: { enabled: true } },
+      { ...base, trigger: { kind: 'workflow-task', workflow: 'refund' as never }, dlq: { enabled: true } },
       { ...base, dlq: { enabled: true, maxReceiveCount: 3 } },
     ]);
     for (const expected of [

@@ -3,7 +3,7 @@ import { FUNCTION_GROUPS, grantsOf, type FunctionGroup } from '../../shared/oper
 import { isDataKeyStatement, isWebhookKeyStatement } from './data-key.js';
 import { asArray, isExpirySchedulingStatement, type Statement } from './iam.js';
 import { logicalIdOf, type SynthesizedStage } from './synth-stage.js';
-import { isTransferWorkflowStartStatement } from './workflows.js';
+import { isWorkflowStartStatement } from './workflows.js';
 
 /** The HTTP function groups whose catalog entry declares `grant` (shared/operations, `grants`). */
 export const groupsWith = (grant: Grant): FunctionGroup[] =>
@@ -25,7 +25,8 @@ export function grantStatements(stage: SynthesizedStage): { readonly [G in Grant
       asArray(statement.Action as string | string[]).every((action) => action === 'events:PutEvents') &&
       JSON.stringify(statement.Resource).includes(logicalIdOf(stage.events.bus)),
     'mcpToken:locate': () => false,
-    'transferWorkflow:start': (statement) => isTransferWorkflowStartStatement(stage, statement),
+    'transferWorkflow:start': (statement) => isWorkflowStartStatement(stage, statement, 'transfer'),
+    'disputeWorkflow:start': (statement) => isWorkflowStartStatement(stage, statement, 'dispute'),
     // SendMessage on the webhook-delivery queue and its DLQ only.
     'queue:send': (statement) => {
       const actions = asArray(statement.Action as string | string[]);

@@ -103,6 +103,7 @@ describe('mcp stack: the function', () => {
   it("holds the union of the tool groups' grants, written out: never a Scan, nor the operator group's token reference", () => {
     expect([...MCP_GRANTS].sort()).toEqual([
       'dataKey:seal',
+      'disputeWorkflow:start',
       'queue:send',
       'scheduler:create',
       'table:readWrite',

@@ -47,6 +47,7 @@ describe('loadConfig', () => {
       EXPIRY_SCHEDULER_ROLE_ARN: 'arn:aws:iam::1:role/r',
       EXPIRY_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:1:q',
       TRANSFER_STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:1:stateMachine:t',
+      DISPUTE_STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:1:stateMachine:d',
       MCP_AUTH_TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf',
       WEBHOOK_ENCRYPTION_KEY_SECRET_ARN:
         'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf',
@@ -63,6 +64,7 @@ describe('loadConfig', () => {
       mcpToolPrefix: '',
       expiryScheduling: { groupName: 'group', roleArn: 'arn:aws:iam::1:role/r', queueArn: 'arn:aws:sqs:eu-west-1:1:q' },
       transferStateMachineArn: 'arn:aws:states:eu-west-1:1:stateMachine:t',
+      disputeStateMachineArn: 'arn:aws:states:eu-west-1:1:stateMachine:d',
       mcpAuthTokenSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:McpAuthToken-AbCdEf',
       webhookEncryptionKeySecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf',
     });
@@ -94,6 +96,7 @@ describe('loadConfig', () => {
     [{ MCP_TOOL_PREFIX: 'bad prefix' }, 'MCP_TOOL_PREFIX: must be at most 64 letters, digits, _, - or .'],
     [{ WEBHOOK_QUEUE_URL: 'queue' }, 'WEBHOOK_QUEUE_URL: must be a URL'],
     [{ TRANSFER_STATE_MACHINE_ARN: 'arn:aws:lambda:x' }, 'TRANSFER_STATE_MACHINE_ARN: must be a state machine ARN'],
+    [{ DISPUTE_STATE_MACHINE_ARN: 'arn:aws:lambda:x' }, 'DISPUTE_STATE_MACHINE_ARN: must be a state machine ARN'],
     [{ MCP_AUTH_TOKEN_SECRET_ARN: 'McpAuthToken' }, 'MCP_AUTH_TOKEN_SECRET_ARN: must be a Secrets Manager secret ARN'],
     [
       { WEBHOOK_ENCRYPTION_KEY_SECRET_ARN: 'WebhookEncryptionKey' },

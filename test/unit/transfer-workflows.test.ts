@@ -3,7 +3,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localTransferWorkflows, localWorkflows } from '../../shared/workflows/local-workflows.js';
 import { stepFunctionsTransferWorkflows } from '../../shared/workflows/step-functions.js';
-import { executionNameOf, transferStepInputOf } from '../../shared/workflows/transfer-step-input.js';
+import { executionNameOf } from '../../shared/workflows/step-input.js';
+import { transferStepInputOf } from '../../shared/workflows/transfer-step-input.js';
 
 const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:transfer';
 const TRANSFER = {
