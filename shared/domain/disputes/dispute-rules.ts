@@ -97,5 +97,4 @@ export const cannotTakeAmount = () =>
   new ApiError('INSUFFICIENT_FUNDS', 'The receiving wallet can not give this amount now.');
 
 /** A text cut for an audit entry. */
-export const auditText = (text: string | undefined): string | undefined =>
-  text === undefined || text.length <= AUDIT_TEXT_LIMIT ? text : `${text.slice(0, AUDIT_TEXT_LIMIT - 1)}…`;
+export const auditText = (text: string | undefined): string | undefined => text?.slice(0, AUDIT_TEXT_LIMIT);
