@@ -60,6 +60,13 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     return { ...world, dispute };
   }
 
+  /** The operator's outcome, expected to succeed: the dispute's amount leaves suspense. */
+  async function ended(id: string, body: Record<string, unknown>) {
+    const resolved = expectOk(await resolve(id, body));
+    open.delete(id);
+    return resolved;
+  }
+
   it('opens: the amount leaves the receiving wallet for suspense; both parties see the dispute and the payment marked', async () => {
     const { payer, payee, paymentId, dispute } = await opened();
 
@@ -99,8 +106,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     });
     expect(expectApiError(again, 409, 'DISPUTE_EXISTS').details).toEqual({ disputeId: dispute.id });
 
-    expect(expectOk(await resolve(dispute.id, { outcome: 'CLOSED' })).status).toBe('CLOSED');
-    open.delete(dispute.id);
+    expect((await ended(dispute.id, { outcome: 'CLOSED' })).status).toBe('CLOSED');
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
   });
 
@@ -121,8 +127,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '25.00' });
 
-    const resolved = expectOk(await resolve(dispute.id, { outcome: 'RESOLVED_AGENT', note: 'No delivery proof.' }));
-    open.delete(dispute.id);
+    const resolved = await ended(dispute.id, { outcome: 'RESOLVED_AGENT', note: 'No delivery proof.' });
     expect(resolved).toMatchObject({
       status: 'RESOLVED_AGENT',
       resolvedBy: 'OPERATOR',
@@ -173,8 +178,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '10.00' });
 
-    const resolved = expectOk(await resolve(dispute.id, { outcome: 'RESOLVED_MERCHANT' }));
-    open.delete(dispute.id);
+    const resolved = await ended(dispute.id, { outcome: 'RESOLVED_MERCHANT' });
     expect(resolved).toMatchObject({ status: 'RESOLVED_MERCHANT', creditedWalletId: payee, resolutionNote: null });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
   });
@@ -182,8 +186,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
   it('emits dispute.created, .responded and .resolved to both organizations', async () => {
     const { payer, payee, dispute } = await opened();
     expectOk(await respond(payeeOrg.key, dispute.id));
-    expectOk(await resolve(dispute.id, { outcome: 'RESOLVED_MERCHANT' }));
-    open.delete(dispute.id);
+    await ended(dispute.id, { outcome: 'RESOLVED_MERCHANT' });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
 
     for (const org of [payerOrg, payeeOrg]) {
@@ -265,8 +268,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
       'IDEMPOTENCY_KEY_REUSE',
     );
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '45.00' });
-    expectOk(await resolve(first.id, { outcome: 'CLOSED' }));
-    open.delete(first.id);
+    await ended(first.id, { outcome: 'CLOSED' });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
   });
 
@@ -287,8 +289,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     expectApiError(await resolve(dispute.id, { outcome: 'CLOSED' }, payerOrg.key), 403, 'PERMISSION_DENIED');
     expectApiError(await resolve(dispute.id, { outcome: 'OPEN' }), 400, 'VALIDATION_ERROR');
     expectApiError(await resolve('dsp_unknown', { outcome: 'CLOSED' }), 404, 'DISPUTE_NOT_FOUND');
-    expectOk(await resolve(dispute.id, { outcome: 'CLOSED' }));
-    open.delete(dispute.id);
+    await ended(dispute.id, { outcome: 'CLOSED' });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
   });
 
@@ -329,8 +330,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     );
 
     for (const { dispute } of [first, second]) {
-      expectOk(await resolve(dispute.id, { outcome: 'CLOSED' }));
-      open.delete(dispute.id);
+      await ended(dispute.id, { outcome: 'CLOSED' });
     }
     await expectMoney({ payer: first.payer, payee: first.payee }, { payer: '60.00', payee: '50.00' });
   });
@@ -376,8 +376,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
 
     expect(expectOk(await getDispute(payeeOrg.key, dispute.id)).status).toBe('RESPONDED');
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '20.00' });
-    expectOk(await resolve(dispute.id, { outcome: 'RESOLVED_MERCHANT' }));
-    open.delete(dispute.id);
+    await ended(dispute.id, { outcome: 'RESOLVED_MERCHANT' });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
   });
 
