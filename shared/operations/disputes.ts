@@ -31,7 +31,7 @@ const evidenceUrl = () =>
         z.maxLength(MAX_EVIDENCE_URL, `must be at most ${MAX_EVIDENCE_URL} characters`),
         z.refine(isHttpsUrl, 'must be an https:// URL'),
       ),
-    `Where the evidence is: an https:// URL (at most ${MAX_EVIDENCE_URL} characters).`,
+    `An https:// URL (at most ${MAX_EVIDENCE_URL} characters).`,
   );
 
 function isHttpsUrl(value: string): boolean {
@@ -44,7 +44,7 @@ function isHttpsUrl(value: string): boolean {
 }
 
 const OPEN_DESCRIPTION =
-  "Disputes a POSTED payment your organization made to another organization (an agent key: a payment from its own wallet): `amount` (at most the payment's) moves at once from the receiving wallet into suspense, where neither side can use it, until the respondent answers and the operator decides, or the respondent does not answer by `respondBy` (7 days; sandbox: divided by TIME_SCALE) and the initiator wins. A payment is disputed at most once (DISPUTE_EXISTS) and can no longer be reversed. Not disputable (DISPUTE_NOT_ALLOWED): a reversal, funding or other movement, a payment between your own wallets (reverse it instead), a payment of an invoice (ask for a refund), a payment to a closed wallet. INSUFFICIENT_FUNDS when the receiving wallet can not give the amount now (nothing else of the respondent's is said). Send an Idempotency-Key so a retry opens once.";
+  'Disputes a POSTED payment to another organization (agent key: from its wallet): `amount` moves from the receiving wallet to suspense until the operator decides; unanswered by `respondBy` (7 days), the initiator wins. Once per payment; it can no longer be reversed.';
 
 /**
  * Disputes (interface-spec 2.5, 3.2, 4.4; decisions.md section 7; docs/api.md "Disputes"): the
@@ -66,17 +66,13 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
     mcp: { tool: 'open_dispute', hints: HINTS.money },
     body: () =>
       z.strictObject({
-        transactionId: prefixedId('transaction', 'transaction', 'The disputed payment (`txn_...`).'),
+        transactionId: prefixedId('transaction', 'transaction', 'The payment (`txn_...`).'),
         respondentOrgId: z.optional(
-          prefixedId(
-            'organization',
-            'organization',
-            'The organization that received the payment (`org_...`); derived when omitted, checked when given.',
-          ),
+          prefixedId('organization', 'organization', 'The receiving organization (`org_...`); checked when given.'),
         ),
-        type: describe(z.enum(DISPUTE_TYPES), 'What happened: REVERSAL, FRAUD or SERVICE_ISSUE.'),
-        amount: amount("The disputed amount, > 0 and at most the payment's amount."),
-        reason: text(MAX_DISPUTE_REASON, `Why (1-${MAX_DISPUTE_REASON} characters); both parties see it.`, {
+        type: describe(z.enum(DISPUTE_TYPES), 'REVERSAL, FRAUD or SERVICE_ISSUE.'),
+        amount: amount("At most the payment's amount."),
+        reason: text(MAX_DISPUTE_REASON, `Why (1-${MAX_DISPUTE_REASON} characters).`, {
           min: 1,
           multiline: true,
         }),
@@ -95,37 +91,22 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
       'IDEMPOTENCY_KEY_IN_USE',
       'ENVIRONMENT_MISMATCH',
     ],
-    run: ({ services, auth, audit, body, idempotencyKey: key }) =>
-      services.disputes.open(
-        auth,
-        audit,
-        {
-          transactionId: body.transactionId,
-          respondentOrgId: body.respondentOrgId,
-          type: body.type,
-          amount: body.amount,
-          reason: body.reason,
-        },
-        key,
-      ),
+    run: ({ services, auth, audit, body, idempotencyKey: key }) => services.disputes.open(auth, audit, body, key),
   }),
   op({
     name: 'listDisputes',
     summary: 'List disputes',
-    description: `Disputes where your organization is the initiator or the respondent (an agent key: where its wallet is the paying or the receiving one), in the key's environment, newest first. Pages by \`limit\` (1-${MAX_PAGE_SIZE}, default ${DEFAULT_DISPUTE_PAGE}) and \`offset\` (0-${MAX_DISPUTE_OFFSET}); \`hasMore\` says whether more follow.`,
+    description:
+      'Disputes where you are initiator or respondent (agent key: its wallet), newest first, by `limit` and `offset`.',
     access: 'key',
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/disputes', status: 200 },
     mcp: { tool: 'list_disputes', hints: HINTS.read },
     query: () =>
       z.strictObject({
-        status: z.optional(describe(z.enum(DISPUTE_STATUSES), 'Only disputes in this status.')),
-        limit: z.optional(
-          queryInteger(1, MAX_PAGE_SIZE, `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_DISPUTE_PAGE}).`),
-        ),
-        offset: z.optional(
-          queryInteger(0, MAX_DISPUTE_OFFSET, `How many disputes to skip, 0 to ${MAX_DISPUTE_OFFSET} (default 0).`),
-        ),
+        status: z.optional(describe(z.enum(DISPUTE_STATUSES), 'Only this status.')),
+        limit: z.optional(queryInteger(1, MAX_PAGE_SIZE, `1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_DISPUTE_PAGE}).`)),
+        offset: z.optional(queryInteger(0, MAX_DISPUTE_OFFSET, `Skipped, 0 to ${MAX_DISPUTE_OFFSET} (default 0).`)),
       }),
     output: 'disputePageView',
     errors: [],
@@ -143,7 +124,7 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
   op({
     name: 'getDispute',
     summary: 'Get a dispute',
-    description: "One dispute, as both parties see it. Anyone else's key: DISPUTE_NOT_FOUND.",
+    description: 'One dispute (either party).',
     access: 'key',
     permission: 'payments:read',
     http: { method: 'GET', path: '/v1/disputes/{id}', status: 200 },
@@ -157,8 +138,7 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
   op({
     name: 'respondToDispute',
     summary: 'Respond to a dispute',
-    description:
-      'The respondent (the organization that received the payment; an agent key: of the receiving wallet) answers an OPEN dispute: OPEN -> RESPONDED; the operator then decides. The initiator gets PERMISSION_DENIED. Not OPEN, or at or after `respondBy` (the dispute then resolves RESOLVED_AGENT): INVALID_STATE.',
+    description: 'The respondent answers an OPEN dispute before `respondBy`.',
     access: 'key',
     permission: 'payments:write',
     audit: AUDIT.dispute.respond,
@@ -168,7 +148,7 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
     mcp: { tool: 'respond_to_dispute', hints: HINTS.update },
     body: () =>
       z.strictObject({
-        response: text(MAX_DISPUTE_RESPONSE, `Your explanation (1-${MAX_DISPUTE_RESPONSE} characters).`, {
+        response: text(MAX_DISPUTE_RESPONSE, `Your answer (1-${MAX_DISPUTE_RESPONSE} characters).`, {
           min: 1,
           multiline: true,
         }),
@@ -176,15 +156,13 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
       }),
     output: 'disputeView',
     errors: ['DISPUTE_NOT_FOUND', 'PERMISSION_DENIED', 'INVALID_STATE', 'ENVIRONMENT_MISMATCH'],
-    run: ({ services, auth, audit, params, body }) =>
-      services.disputes.respond(auth, audit, params.id!, { response: body.response, evidenceUrl: body.evidenceUrl }),
+    run: ({ services, auth, audit, params, body }) => services.disputes.respond(auth, audit, params.id!, body),
     present: presentDispute,
   }),
   op({
     name: 'resolveDispute',
     summary: 'Resolve a dispute (operator)',
-    description:
-      "The service operator's decision on an OPEN or RESPONDED dispute (also past `respondBy`): RESOLVED_AGENT pays the held amount to the initiator's paying wallet; RESOLVED_MERCHANT and CLOSED return it to the receiving wallet (a closed wallet: its organization's main wallet). Otherwise INVALID_STATE.",
+    description: 'RESOLVED_AGENT pays the paying wallet; RESOLVED_MERCHANT and CLOSED the receiving wallet.',
     access: 'operator',
     permission: 'service:admin',
     audit: AUDIT.dispute.resolve,
@@ -193,20 +171,16 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
     params: disputeParam,
     body: () =>
       z.strictObject({
-        outcome: describe(
-          z.enum(DISPUTE_OUTCOMES),
-          'RESOLVED_AGENT (the initiator wins), RESOLVED_MERCHANT or CLOSED.',
-        ),
+        outcome: describe(z.enum(DISPUTE_OUTCOMES), 'RESOLVED_AGENT, RESOLVED_MERCHANT or CLOSED.'),
         note: z.optional(
-          text(MAX_RESOLUTION_NOTE, `Why (at most ${MAX_RESOLUTION_NOTE} characters); both parties see it.`, {
+          text(MAX_RESOLUTION_NOTE, `Why (at most ${MAX_RESOLUTION_NOTE} characters).`, {
             multiline: true,
           }),
         ),
       }),
     output: 'disputeView',
     errors: ['DISPUTE_NOT_FOUND', 'INVALID_STATE'],
-    run: ({ services, auth, audit, params, body }) =>
-      services.disputes.resolve(auth, audit, params.id!, { outcome: body.outcome, note: body.note }),
+    run: ({ services, auth, audit, params, body }) => services.disputes.resolve(auth, audit, params.id!, body),
     present: presentDispute,
   }),
 ]);

@@ -63,7 +63,7 @@ export function eventTableMarkdown(): string {
     '|---|---|---|---|',
     ...rows,
     '',
-    `**Reserved names** (named by the spec or the decisions, emitted by no code yet; a webhook filter or \`GET /v1/events?type=\` naming one answers \`400 VALIDATION_ERROR\` "not emitted yet"): ${RESERVED_EVENT_NAMES.map((name) => `\`${name}\``).join(', ')}.`,
+    `**Reserved names** (named by the spec or the decisions, emitted by no code yet; a webhook filter or \`GET /v1/events?type=\` naming one answers \`400 VALIDATION_ERROR\` "not emitted yet"): ${RESERVED_EVENT_NAMES.map((name) => `\`${name}\``).join(', ') || 'none (every name the spec and the decisions give is emitted)'}.`,
     EVENT_TABLE_END,
   ].join('\n');
 }

@@ -8,7 +8,7 @@ import { paymentPosting } from '../../shared/domain/payments/payment-posting.js'
 import type { PaymentChange } from '../../shared/domain/payments/ports.js';
 import type { Environment } from '../../shared/domain/tenancy.js';
 import type { Transaction, Wallet } from '../../shared/domain/types.js';
-import { at, organizationScope, refusal, walletOf } from './money-fixtures.js';
+import { at, organizationScope, paymentOf, refusal, walletOf } from './money-fixtures.js';
 
 /** A store under the contract, and how the test seeds what other areas write (wallets, main wallets). */
 export interface DisputeStoreHarness {
@@ -43,21 +43,7 @@ export function describeDisputeStoreContract(name: string, makeStore: () => Prom
     }
 
     async function pay(store: DisputeStore, from: Wallet, to: Wallet, amount: string, minutes: number) {
-      const transaction: Transaction = {
-        id: newId('transaction'),
-        type: 'PAYMENT',
-        organizationId: from.organizationId,
-        environment: from.environment,
-        from: from.id,
-        to: to.id,
-        payeeOrganizationId: to.organizationId,
-        amount,
-        fee: '0.00',
-        currency: 'USD',
-        status: 'POSTED',
-        createdAt: at(minutes),
-        postedAt: at(minutes),
-      };
+      const transaction = paymentOf(from, to, amount, minutes, { payeeOrganizationId: to.organizationId });
       await store.commit([
         paymentPosting({ transaction, record: 'create', actor: ACTOR, auditAction: AUDIT.payment.create }),
       ]);

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import Big from 'big.js';
 import { newId } from '../../shared/domain/ids.js';
 import type { Environment } from '../../shared/domain/tenancy.js';
-import type { Page, PageRequest, Wallet } from '../../shared/domain/types.js';
+import type { Page, PageRequest, Transaction, Wallet } from '../../shared/domain/types.js';
 
 /** Shared makings of the store contracts (test/contracts/*-store-contract.ts). */
 export const SANDBOX: Environment = 'SANDBOX';
@@ -36,6 +36,31 @@ export function walletOf(
 /** An ISO time `minutes` after a fixed start: records of one test in a known order. */
 export const at = (minutes: number) =>
   new Date(Date.parse('2026-11-21T10:00:00.000Z') + minutes * 60_000).toISOString();
+
+/** A POSTED payment of `amount` between two wallets, `minutes` after the fixed start (not committed). */
+export function paymentOf(
+  from: Wallet,
+  to: Wallet,
+  amount: string,
+  minutes: number,
+  overrides: Partial<Transaction> = {},
+): Transaction {
+  return {
+    id: newId('transaction'),
+    type: 'PAYMENT',
+    organizationId: from.organizationId,
+    environment: from.environment,
+    from: from.id,
+    to: to.id,
+    amount,
+    fee: '0.00',
+    currency: 'USD',
+    status: 'POSTED',
+    createdAt: at(minutes),
+    postedAt: at(minutes),
+    ...overrides,
+  };
+}
 
 /** What a rejected commit threw, for `expect(...).rejects.toMatchObject(refusal(...))`. */
 export const refusal = (code: string, details?: Record<string, unknown>) => ({

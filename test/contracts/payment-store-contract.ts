@@ -6,7 +6,7 @@ import { paymentPosting } from '../../shared/domain/payments/payment-posting.js'
 import type { Actor, Environment } from '../../shared/domain/tenancy.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 import type { IdempotencyRecord, PaymentStatus, Transaction, Wallet } from '../../shared/domain/types.js';
-import { at, collectIds, organizationScope, refusal, walletOf } from './money-fixtures.js';
+import { at, collectIds, organizationScope, paymentOf as payment, refusal, walletOf } from './money-fixtures.js';
 
 /** A store under the contract, and how the test seeds what other areas write (wallets, with balances). */
 export interface PaymentStoreHarness {
@@ -15,30 +15,6 @@ export interface PaymentStoreHarness {
 }
 
 const actor: Actor = { actorType: 'API_KEY', actorId: 'key_contract', ipAddress: '198.51.100.7' };
-
-function payment(
-  from: Wallet,
-  to: Wallet,
-  amount: string,
-  minutes: number,
-  overrides: Partial<Transaction> = {},
-): Transaction {
-  return {
-    id: newId('transaction'),
-    type: 'PAYMENT',
-    organizationId: from.organizationId,
-    environment: from.environment,
-    from: from.id,
-    to: to.id,
-    amount,
-    fee: '0.00',
-    currency: 'USD',
-    status: 'POSTED',
-    createdAt: at(minutes),
-    postedAt: at(minutes),
-    ...overrides,
-  };
-}
 
 const posted = (t: Transaction, extra: Partial<Parameters<typeof paymentPosting>[0]> = {}) =>
   paymentPosting({ transaction: t, record: 'create', actor, auditAction: AUDIT.payment.create, ...extra });

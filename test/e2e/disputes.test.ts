@@ -7,8 +7,12 @@ import { eventually } from '../fixtures/eventually.js';
 import { expectApiError, expectOk } from '../fixtures/payments-client.js';
 import { sumOf, systemAccountEntries } from '../fixtures/table-reads.js';
 
-/** 7 days in about 5 seconds: an unanswered dispute lapses within the test. */
-const TIME_SCALE = Math.round(DISPUTE_RESPONSE_MS / 5_000);
+/**
+ * 7 days in 8 seconds: an unanswered dispute lapses within the test (the deadline workflow runs in
+ * the local server); every other test ends its disputes well before that.
+ */
+const RESPONSE_WINDOW_MS = 8_000;
+const TIME_SCALE = Math.round(DISPUTE_RESPONSE_MS / RESPONSE_WINDOW_MS);
 
 describe('disputes: every transition, with exact balances, suspense and the ledger after each step', () => {
   const { service, ledger, payerOrg, payeeOrg } = setupE2e({
@@ -56,6 +60,13 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     return { ...world, dispute };
   }
 
+  /** The operator's outcome, expected to succeed: the dispute's amount leaves suspense. */
+  async function ended(id: string, body: Record<string, unknown>) {
+    const resolved = expectOk(await resolve(id, body));
+    open.delete(id);
+    return resolved;
+  }
+
   it('opens: the amount leaves the receiving wallet for suspense; both parties see the dispute and the payment marked', async () => {
     const { payer, payee, paymentId, dispute } = await opened();
 
@@ -95,8 +106,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     });
     expect(expectApiError(again, 409, 'DISPUTE_EXISTS').details).toEqual({ disputeId: dispute.id });
 
-    expect(expectOk(await resolve(dispute.id, { outcome: 'CLOSED' })).status).toBe('CLOSED');
-    open.delete(dispute.id);
+    expect((await ended(dispute.id, { outcome: 'CLOSED' })).status).toBe('CLOSED');
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
   });
 
@@ -117,8 +127,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '25.00' });
 
-    const resolved = expectOk(await resolve(dispute.id, { outcome: 'RESOLVED_AGENT', note: 'No delivery proof.' }));
-    open.delete(dispute.id);
+    const resolved = await ended(dispute.id, { outcome: 'RESOLVED_AGENT', note: 'No delivery proof.' });
     expect(resolved).toMatchObject({
       status: 'RESOLVED_AGENT',
       resolvedBy: 'OPERATOR',
@@ -169,8 +178,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '10.00' });
 
-    const resolved = expectOk(await resolve(dispute.id, { outcome: 'RESOLVED_MERCHANT' }));
-    open.delete(dispute.id);
+    const resolved = await ended(dispute.id, { outcome: 'RESOLVED_MERCHANT' });
     expect(resolved).toMatchObject({ status: 'RESOLVED_MERCHANT', creditedWalletId: payee, resolutionNote: null });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
   });
@@ -178,11 +186,16 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
   it('emits dispute.created, .responded and .resolved to both organizations', async () => {
     const { payer, payee, dispute } = await opened();
     expectOk(await respond(payeeOrg.key, dispute.id));
-    expectOk(await resolve(dispute.id, { outcome: 'RESOLVED_MERCHANT' }));
-    open.delete(dispute.id);
+    const resolved = await ended(dispute.id, { outcome: 'RESOLVED_MERCHANT' });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
+    await service.projected();
 
     for (const org of [payerOrg, payeeOrg]) {
+      // Nothing is projected from the two movements: no payment.* or wallet.* event names them.
+      const movements = [dispute.holdTransactionId, resolved.resolutionTransactionId];
+      const all = expectOk(await service.call('GET', '/v1/events?limit=100', { key: org.key }));
+      const others = JSON.stringify((all.data as { type: string }[]).filter((e) => !e.type.startsWith('dispute.')));
+      for (const id of movements) expect(others).not.toContain(id);
       await eventually(async () => {
         const feed = expectOk(await service.call('GET', '/v1/events?limit=100', { key: org.key }));
         const ours = (feed.data as { type: string; data: { id: string; status: string } }[])
@@ -261,8 +274,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
       'IDEMPOTENCY_KEY_REUSE',
     );
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '45.00' });
-    expectOk(await resolve(first.id, { outcome: 'CLOSED' }));
-    open.delete(first.id);
+    await ended(first.id, { outcome: 'CLOSED' });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
   });
 
@@ -283,8 +295,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     expectApiError(await resolve(dispute.id, { outcome: 'CLOSED' }, payerOrg.key), 403, 'PERMISSION_DENIED');
     expectApiError(await resolve(dispute.id, { outcome: 'OPEN' }), 400, 'VALIDATION_ERROR');
     expectApiError(await resolve('dsp_unknown', { outcome: 'CLOSED' }), 404, 'DISPUTE_NOT_FOUND');
-    expectOk(await resolve(dispute.id, { outcome: 'CLOSED' }));
-    open.delete(dispute.id);
+    await ended(dispute.id, { outcome: 'CLOSED' });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
   });
 
@@ -325,17 +336,60 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     );
 
     for (const { dispute } of [first, second]) {
-      expectOk(await resolve(dispute.id, { outcome: 'CLOSED' }));
-      open.delete(dispute.id);
+      await ended(dispute.id, { outcome: 'CLOSED' });
     }
     await expectMoney({ payer: first.payer, payee: first.payee }, { payer: '60.00', payee: '50.00' });
   });
 
-  it('past respondBy an unanswered dispute resolves RESOLVED_AGENT: a late response finds it lapsed, money to the initiator', async () => {
+  /** Until `respondBy` has passed (and a little more). */
+  const pastDeadline = (dispute: { respondBy: string }) =>
+    new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(dispute.respondBy) - Date.now()) + 100));
+
+  it('the deadline workflow resolves an unanswered dispute RESOLVED_AGENT after the scaled wait, with no call: money to the initiator', async () => {
     const { payer, payee, dispute } = await opened('30.00');
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '20.00' });
 
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(dispute.respondBy) - Date.now()) + 50));
+    const lapsed = await eventually(async () => {
+      const read = expectOk(await getDispute(payerOrg.key, dispute.id));
+      expect(read.status).toBe('RESOLVED_AGENT');
+      return read;
+    }, RESPONSE_WINDOW_MS + 5_000);
+    open.delete(dispute.id);
+
+    expect(Date.parse(lapsed.resolvedAt)).toBeGreaterThanOrEqual(Date.parse(dispute.respondBy));
+    expect(lapsed).toMatchObject({ resolvedBy: 'DEADLINE', creditedWalletId: payer, resolutionNote: null });
+    await expectMoney({ payer, payee }, { payer: '90.00', payee: '20.00' });
+    for (const org of [payerOrg, payeeOrg]) {
+      const entries = await ledger.auditOf(org.organizationId);
+      expect(
+        entries.filter((e) => e.resourceId === dispute.id && e.action === 'dispute.resolve').map((e) => e.actorId),
+      ).toEqual(['dispute-deadline']);
+    }
+    // Ended: a late answer, or the operator, changes nothing.
+    expect(expectApiError(await respond(payeeOrg.key, dispute.id), 409, 'INVALID_STATE').details).toEqual({
+      status: 'RESOLVED_AGENT',
+    });
+    expectApiError(await resolve(dispute.id, { outcome: 'CLOSED' }), 409, 'INVALID_STATE');
+    await expectMoney({ payer, payee }, { payer: '90.00', payee: '20.00' });
+  });
+
+  it('a response before the deadline wins: past respondBy the dispute is still RESPONDED and the money still held', async () => {
+    const { payer, payee, dispute } = await opened('30.00');
+    expectOk(await respond(payeeOrg.key, dispute.id));
+
+    await pastDeadline(dispute);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    expect(expectOk(await getDispute(payeeOrg.key, dispute.id)).status).toBe('RESPONDED');
+    await expectMoney({ payer, payee }, { payer: '60.00', payee: '20.00' });
+    await ended(dispute.id, { outcome: 'RESOLVED_MERCHANT' });
+    await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
+  });
+
+  it('a response at or after respondBy finds the dispute lapsed (by the workflow or by the response itself): 409 RESOLVED_AGENT', async () => {
+    const { payer, payee, dispute } = await opened('30.00');
+
+    await pastDeadline(dispute);
     const late = await respond(payeeOrg.key, dispute.id);
     open.delete(dispute.id);
 
@@ -346,11 +400,5 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
       creditedWalletId: payer,
     });
     await expectMoney({ payer, payee }, { payer: '90.00', payee: '20.00' });
-    await eventually(async () => {
-      const entries = await ledger.auditOf(payeeOrg.organizationId);
-      expect(
-        entries.filter((e) => e.resourceId === dispute.id && e.action === 'dispute.resolve').map((e) => e.actorId),
-      ).toEqual(['dispute-deadline']);
-    });
   });
 });

@@ -222,7 +222,7 @@ export function createMemoryMoneyTable<Extra extends Record<string, Map<string, 
       case 'setTransactionStatus': {
         const old = next.journal.get(change.transactionId);
         if (change.trigger === 'reverse' && old?.disputeId !== undefined)
-          throw new ApiError('REVERSAL_NOT_ALLOWED', 'This payment is disputed and can not be reversed.', {
+          throw new ApiError('REVERSAL_NOT_ALLOWED', 'The payment is disputed.', {
             disputeId: old.disputeId,
           });
         if (!old || !(fromStatesOf(TRANSACTION_STATES, change.trigger) as readonly string[]).includes(old.status)) {

@@ -75,7 +75,9 @@ describe('the wallets an event concerns (declared by its area)', () => {
     ]);
     expect(walletsOfEvent({ type: 'payment.posted', data: { from: 'wal_a', to: 'wal_a' } })).toEqual(['wal_a']);
     expect(walletsOfEvent({ type: 'card.created', data: {} })).toEqual([]);
-    expect(walletsOfEvent({ type: 'dispute.created', data: { walletId: 'wal_a' } })).toEqual([]);
+    expect(
+      walletsOfEvent({ type: 'dispute.created', data: { payerWalletId: 'wal_a', receivingWalletId: 'wal_b' } }),
+    ).toEqual(['wal_a', 'wal_b']);
     expect(walletsOfEvent({ type: 'toString', data: { walletId: 'wal_a' } })).toEqual([]);
   });
 });

@@ -15,19 +15,17 @@ const parties = (data: { payerWalletId: string; receivingWalletId: string }) => 
 export const DISPUTE_EVENTS = eventsOf<typeof views>()({
   'dispute.created': {
     payload: 'disputeView',
-    occasion:
-      'A payment was disputed (OPEN): the amount moved from the receiving wallet to suspense. Sent to both organizations.',
+    occasion: 'A payment was disputed (OPEN): its amount is in suspense. To both parties.',
     wallets: parties,
   },
   'dispute.responded': {
     payload: 'disputeView',
-    occasion: 'The respondent answered a dispute (RESPONDED). Sent to both organizations.',
+    occasion: 'The respondent answered (RESPONDED). To both parties.',
     wallets: parties,
   },
   'dispute.resolved': {
     payload: 'disputeView',
-    occasion:
-      'A dispute ended (RESOLVED_AGENT, RESOLVED_MERCHANT or CLOSED), by the operator or by its deadline: the amount left suspense for `creditedWalletId`. Sent to both organizations.',
+    occasion: 'A dispute ended (operator or deadline): the amount went to `creditedWalletId`. To both parties.',
     wallets: parties,
   },
 });

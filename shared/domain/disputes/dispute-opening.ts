@@ -25,6 +25,8 @@ import { presentDispute } from './dispute-view.js';
 import type { DisputeServiceDeps } from './ports.js';
 import type { Dispute, DisputeType } from './types.js';
 
+const RECEIVING_CLOSED = 'The receiving wallet is closed.';
+
 export interface OpenDisputeInput {
   transactionId: string;
   respondentOrgId?: string | undefined;
@@ -72,11 +74,7 @@ export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) 
         assertDisputable(ctx.principal, payment);
         assertClaim(payment, input.respondentOrgId, amount);
         const receiving = await store.getWallet(payment.to);
-        if (!receiving || receiving.deletedAt)
-          throw new ApiError(
-            'DISPUTE_NOT_ALLOWED',
-            'The receiving wallet is closed: this payment can not be disputed.',
-          );
+        if (!receiving || receiving.deletedAt) throw new ApiError('DISPUTE_NOT_ALLOWED', RECEIVING_CLOSED);
         if (receiving.balance.lt(amount)) throw cannotTakeAmount();
 
         const now = clock.now();
@@ -125,7 +123,7 @@ export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) 
     try {
       await deps.workflows.start(dispute);
     } catch (error) {
-      deps.log.error(`could not start the deadline workflow of ${dispute.id}; it lapses when answered late`, error);
+      deps.log.error(`dispute ${dispute.id}: no deadline workflow`, error);
     }
   }
 
@@ -136,14 +134,13 @@ export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) 
  * A refusal of the receiving wallet's write said as the initiator may hear it: never the
  * respondent's wallet id or balance (the posting writer's INSUFFICIENT_FUNDS details name them), a
  * wallet closed meanwhile as DISPUTE_NOT_ALLOWED. The payment's own refusals (DISPUTE_EXISTS,
- * INVALID_STATE of the payment) pass as they are.
+ * INVALID_STATE of the payment) pass as they are; the wallet's others can not happen (it was read,
+ * in the payment's environment, and its legs run on a FROZEN wallet).
  */
 function openingRefusal(error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.code === 'INSUFFICIENT_FUNDS') return cannotTakeAmount();
-  const ofWallet = error.details?.walletId !== undefined;
-  if (ofWallet && error.code === 'INVALID_STATE')
-    return new ApiError('DISPUTE_NOT_ALLOWED', 'The receiving wallet is closed: this payment can not be disputed.');
-  if (ofWallet) return new ApiError(error.code, error.message);
-  return error;
+  return error.code === 'INVALID_STATE' && error.details?.walletId !== undefined
+    ? new ApiError('DISPUTE_NOT_ALLOWED', RECEIVING_CLOSED)
+    : error;
 }

@@ -9,19 +9,12 @@ import { DISPUTE_STATES, type DisputeTrigger } from './dispute-states.js';
 import type { DisputeServiceDeps, DisputeStepOutput } from './ports.js';
 import type { Dispute, DisputeOutcome, DisputeResolver } from './types.js';
 
-/** Attempts of an ending whose credited wallet was closed between the read and the write (read again: its main wallet). */
-const END_ATTEMPTS = 2;
-
 interface Ending {
   actor: Actor;
   resolvedBy: DisputeResolver;
   action: AuditAction;
   note?: string | undefined;
 }
-
-/** The posting writer's refusal of a wallet closed meanwhile (INVALID_STATE naming the wallet). */
-const walletClosedMeanwhile = (error: unknown) =>
-  error instanceof ApiError && error.code === 'INVALID_STATE' && error.details?.walletId !== undefined;
 
 /**
  * The end of a dispute: the operator's outcome (`resolve`, from OPEN or RESPONDED at any time) or
@@ -47,33 +40,32 @@ export function disputeResolution(deps: DisputeServiceDeps, kernel: DisputeKerne
     return { walletId: mainWalletId, organizationId: beneficiary.organizationId };
   }
 
+  /**
+   * A credited wallet closed between the read and the write fails the commit (INVALID_STATE naming
+   * it): the operator's call answers that and, made again, credits the main wallet; the deadline's
+   * step finds the dispute still OPEN and its workflow asks again.
+   */
   async function end(dispute: Dispute, trigger: DisputeTrigger, ending: Ending, at: string): Promise<Dispute> {
     const outcome = targetOf(DISPUTE_STATES, trigger) as DisputeOutcome;
-    for (let attempt = 1; ; attempt++) {
-      const credited = await creditedOf(dispute, outcome);
-      const set: Partial<Dispute> = {
-        resolvedBy: ending.resolvedBy,
-        ...(ending.note !== undefined ? { resolutionNote: ending.note } : {}),
-        resolvedAt: at,
-        resolutionTransactionId: ids('transaction'),
-        creditedWalletId: credited.walletId,
-        updatedAt: at,
-      };
-      const ended: Dispute = { ...dispute, ...set, status: outcome };
-      const metadata = { outcome, resolvedBy: ending.resolvedBy };
-      try {
-        await store.commit([
-          { type: 'transitionDispute', disputeId: dispute.id, trigger, set },
-          disputeRelease(ended, credited, set.resolutionTransactionId!, at),
-          kernel.auditOf('INITIATOR', ending.actor, ended, ending.action, at, metadata),
-          kernel.auditOf('RESPONDENT', ending.actor, ended, ending.action, at, metadata),
-          ...kernel.eventsOf('dispute.resolved', ended, at),
-        ]);
-        return ended;
-      } catch (error) {
-        if (!walletClosedMeanwhile(error) || attempt >= END_ATTEMPTS) throw error;
-      }
-    }
+    const credited = await creditedOf(dispute, outcome);
+    const set: Partial<Dispute> = {
+      resolvedBy: ending.resolvedBy,
+      ...(ending.note !== undefined ? { resolutionNote: ending.note } : {}),
+      resolvedAt: at,
+      resolutionTransactionId: ids('transaction'),
+      creditedWalletId: credited.walletId,
+      updatedAt: at,
+    };
+    const ended: Dispute = { ...dispute, ...set, status: outcome };
+    const metadata = { outcome, resolvedBy: ending.resolvedBy };
+    await store.commit([
+      { type: 'transitionDispute', disputeId: dispute.id, trigger, set },
+      disputeRelease(ended, credited, set.resolutionTransactionId!, at),
+      kernel.auditOf('INITIATOR', ending.actor, ended, ending.action, at, metadata),
+      kernel.auditOf('RESPONDENT', ending.actor, ended, ending.action, at, metadata),
+      ...kernel.eventsOf('dispute.resolved', ended, at),
+    ]);
+    return ended;
   }
 
   /** The operator's outcome (`service:admin`), from OPEN or RESPONDED, also past `respondBy`. */
@@ -86,7 +78,7 @@ export function disputeResolution(deps: DisputeServiceDeps, kernel: DisputeKerne
     const dispute = await kernel.read(disputeId);
     const trigger = OUTCOME_TRIGGERS[input.outcome];
     if (!canTransition(DISPUTE_STATES, dispute.status, trigger))
-      throw kernel.invalidState(dispute, 'only an OPEN or RESPONDED dispute can be resolved');
+      throw kernel.invalidState(dispute, 'it can not be resolved');
     return end(
       dispute,
       trigger,

@@ -28,9 +28,8 @@ export function disputeResponses(deps: DisputeServiceDeps, kernel: DisputeKernel
     input: DisputeResponseInput,
   ): Promise<Dispute> {
     const { dispute, side } = await kernel.load(ctx, disputeId);
-    if (side === 'INITIATOR')
-      throw new ApiError('PERMISSION_DENIED', 'Only the respondent (the organization that was paid) can respond.');
-    if (dispute.status !== 'OPEN') throw kernel.invalidState(dispute, 'only an OPEN dispute can be answered');
+    if (side === 'INITIATOR') throw new ApiError('PERMISSION_DENIED', 'Only the respondent can respond.');
+    if (dispute.status !== 'OPEN') throw kernel.invalidState(dispute, 'it can not be answered');
     const now = clock.now();
     if (now.getTime() >= Date.parse(dispute.respondBy)) {
       try {
@@ -39,7 +38,7 @@ export function disputeResponses(deps: DisputeServiceDeps, kernel: DisputeKernel
         // A resolution or the workflow's lapse came first: the status read next says which.
         if (!(error instanceof ApiError) || error.code !== 'INVALID_STATE') throw error;
       }
-      throw kernel.invalidState(await kernel.read(disputeId), 'the response deadline has passed');
+      throw kernel.invalidState(await kernel.read(disputeId), 'the deadline passed');
     }
     const at = now.toISOString();
     const set: Partial<Dispute> = {

@@ -21,8 +21,9 @@ export const DEFAULT_DISPUTE_PAGE = 50;
 export const AUDIT_TEXT_LIMIT = 200;
 
 /** Who acts without a key: the deadline (its lapse), and the initiator as the respondent's audit log names it. */
-export const DEADLINE_ACTOR: Actor = { actorType: 'SYSTEM', actorId: 'dispute-deadline', ipAddress: '127.0.0.1' };
-export const INITIATOR_ACTOR: Actor = { actorType: 'SYSTEM', actorId: 'dispute-initiator', ipAddress: '127.0.0.1' };
+const systemActor = (actorId: string): Actor => ({ actorType: 'SYSTEM', actorId, ipAddress: '127.0.0.1' });
+export const DEADLINE_ACTOR = systemActor('dispute-deadline');
+export const INITIATOR_ACTOR = systemActor('dispute-initiator');
 
 export function respondByOf(environment: Environment, createdAt: Date, timeScale: number): string {
   return new Date(createdAt.getTime() + scaledMs(environment, DISPUTE_RESPONSE_MS, timeScale)).toISOString();
@@ -65,24 +66,18 @@ export function sideOf(principal: Principal, dispute: Dispute): DisputeSide | un
  */
 export function assertDisputable(principal: Principal, payment: Transaction): void {
   if (payment.organizationId !== principal.organizationId)
-    throw new ApiError('PERMISSION_DENIED', 'Only the organization that paid can dispute this payment.');
+    throw new ApiError('PERMISSION_DENIED', 'Only the paying organization can dispute this payment.');
   if (principal.walletId !== null && principal.walletId !== payment.from)
-    throw new ApiError('PERMISSION_DENIED', "An agent key can dispute only its own wallet's payments.");
-  if (payment.type !== 'PAYMENT')
-    throw new ApiError('DISPUTE_NOT_ALLOWED', `A ${payment.type.toLowerCase()} can not be disputed; only a payment.`);
+    throw new ApiError('PERMISSION_DENIED', 'An agent key disputes only payments from its wallet.');
+  if (payment.type !== 'PAYMENT') throw new ApiError('DISPUTE_NOT_ALLOWED', 'Only a payment can be disputed.');
   if (payment.invoiceId !== undefined)
-    throw new ApiError(
-      'DISPUTE_NOT_ALLOWED',
-      'This payment paid an invoice: ask the merchant to refund the invoice (invoice disputes are not supported).',
-      { invoiceId: payment.invoiceId },
-    );
+    throw new ApiError('DISPUTE_NOT_ALLOWED', 'This payment paid an invoice: ask for a refund of the invoice.', {
+      invoiceId: payment.invoiceId,
+    });
   if ((payment.payeeOrganizationId ?? payment.organizationId) === payment.organizationId)
-    throw new ApiError(
-      'DISPUTE_NOT_ALLOWED',
-      'Both wallets are your own organization: reverse the payment from the receiving wallet instead.',
-    );
+    throw new ApiError('DISPUTE_NOT_ALLOWED', 'Both wallets are yours: reverse the payment instead.');
   if (payment.status !== 'POSTED')
-    throw new ApiError('INVALID_STATE', `The payment is ${payment.status}; only a POSTED payment can be disputed.`, {
+    throw new ApiError('INVALID_STATE', `The payment is ${payment.status}, not POSTED.`, {
       status: payment.status,
     });
   if (payment.disputeId !== undefined)
@@ -92,18 +87,14 @@ export function assertDisputable(principal: Principal, payment: Transaction): vo
 /** The request's own checks against the payment: the respondent named (if any) and the amount. */
 export function assertClaim(payment: Transaction, respondentOrgId: string | undefined, amount: Big): void {
   if (respondentOrgId !== undefined && respondentOrgId !== payment.payeeOrganizationId)
-    throw validationError('respondentOrgId', 'is not the organization that received this payment');
+    throw validationError('respondentOrgId', 'is not the receiving organization');
   if (amount.gt(payment.amount))
     throw validationError('amount', `must be at most the payment's amount (${payment.amount})`);
 }
 
 /** What the initiator learns when the receiving wallet can not give the amount now: nothing of the respondent's. */
 export const cannotTakeAmount = () =>
-  new ApiError(
-    'INSUFFICIENT_FUNDS',
-    'The disputed amount can not be taken from the receiving wallet now; try again later or dispute a smaller amount.',
-  );
+  new ApiError('INSUFFICIENT_FUNDS', 'The receiving wallet can not give this amount now.');
 
 /** A text cut for an audit entry. */
-export const auditText = (text: string | undefined): string | undefined =>
-  text === undefined || text.length <= AUDIT_TEXT_LIMIT ? text : `${text.slice(0, AUDIT_TEXT_LIMIT - 1)}…`;
+export const auditText = (text: string | undefined): string | undefined => text?.slice(0, AUDIT_TEXT_LIMIT);

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import {
-  type Conforms,
   describe,
   enumOf,
   environment,
@@ -17,10 +16,11 @@ import {
   usd,
   view,
 } from '../views.js';
+import { everyOf } from '../enums.js';
 import { DISPUTE_STATUSES, DISPUTE_TYPES, type Dispute } from './types.js';
 
 const STATUS_TEXT =
-  'OPEN (the amount is held in suspense, waiting for the respondent), RESPONDED (answered; waiting for the operator), RESOLVED_AGENT (the initiator won: the amount went to its paying wallet; also when the respondent did not answer by `respondBy`), RESOLVED_MERCHANT (the respondent won: the amount went back to its wallet) or CLOSED (closed without remedy: the amount went back to the receiving wallet).';
+  'OPEN (awaiting the respondent), RESPONDED (awaiting the operator), RESOLVED_AGENT (paid to the payer; also unanswered by `respondBy`), RESOLVED_MERCHANT or CLOSED (back to the receiving wallet).';
 
 /** A dispute as both parties see it (and as its events carry it); never the key that opened it. */
 export const disputeView = /* @__PURE__ */ lazy(() =>
@@ -28,47 +28,41 @@ export const disputeView = /* @__PURE__ */ lazy(() =>
     {
       id: id('dispute', 'Dispute id.'),
       transactionId: id('transaction', 'The disputed payment.'),
-      initiatorOrgId: id('organization', 'The organization that paid and opened the dispute.'),
-      respondentOrgId: id('organization', 'The organization that received the payment.'),
-      payerWalletId: id('wallet', "The disputed payment's paying wallet (the initiator's)."),
-      receivingWalletId: id(
-        'wallet',
-        "The disputed payment's receiving wallet (the respondent's): the amount was taken from it.",
-      ),
-      type: enumOf(DISPUTE_TYPES, 'What the initiator says happened: REVERSAL, FRAUD or SERVICE_ISSUE.'),
-      amount: money('The disputed amount, held in acc_SUSPENSE while the dispute is OPEN or RESPONDED.'),
+      initiatorOrgId: id('organization', 'The paying organization (opened it).'),
+      respondentOrgId: id('organization', 'The receiving organization.'),
+      payerWalletId: id('wallet', 'The paying wallet (initiator side).'),
+      receivingWalletId: id('wallet', 'The receiving wallet (respondent side): the amount was taken from it.'),
+      type: enumOf(DISPUTE_TYPES, 'REVERSAL, FRAUD or SERVICE_ISSUE.'),
+      amount: money('The disputed amount (in acc_SUSPENSE while OPEN or RESPONDED).'),
       currency: usd(),
       reason: text("The initiator's reason."),
       status: enumOf(DISPUTE_STATUSES, STATUS_TEXT),
-      response: nullableText("The respondent's explanation, or null before it answered."),
-      evidenceUrl: nullableText('An https URL of the evidence the respondent gave, or null.'),
+      response: nullableText("The respondent's answer, or null."),
+      evidenceUrl: nullableText("The respondent's https evidence URL, or null."),
       respondBy: timestamp(
-        'The response deadline: 7 days after the opening (sandbox: divided by TIME_SCALE). An OPEN dispute past it resolves RESOLVED_AGENT.',
+        'Response deadline: opening + 7 days (sandbox: / TIME_SCALE); OPEN past it resolves RESOLVED_AGENT.',
       ),
-      respondedAt: nullableTimestamp('When the respondent answered, or null.'),
+      respondedAt: nullableTimestamp('When answered, or null.'),
       resolvedBy: describe(
         z.nullable(z.enum(['OPERATOR', 'DEADLINE'])),
-        "Who ended it: OPERATOR (the service operator's decision) or DEADLINE (no answer by `respondBy`); null while open.",
+        'Who ended it: OPERATOR or DEADLINE; null while open.',
       ),
       resolutionNote: nullableText("The operator's note, or null."),
       resolvedAt: nullableTimestamp('When it ended, or null.'),
-      holdTransactionId: id(
-        'transaction',
-        'The ledger movement (DISPUTE) that took the amount from the receiving wallet into acc_SUSPENSE.',
-      ),
+      holdTransactionId: id('transaction', 'The DISPUTE movement (receiving wallet to acc_SUSPENSE).'),
       resolutionTransactionId: nullableId(
         'transaction',
-        'The ledger movement (DISPUTE_RESOLUTION) that paid the amount out of acc_SUSPENSE, or null while open.',
+        'The DISPUTE_RESOLUTION movement (out of acc_SUSPENSE), or null.',
       ),
       creditedWalletId: nullableId(
         'wallet',
-        "The wallet the amount went to at the end (the winner's wallet; its organization's main wallet when that wallet was closed), or null while open.",
+        "Where the amount went (a closed wallet's: its organization's main wallet), or null.",
       ),
       environment: environment(),
       createdAt: timestamp('When it was opened.'),
       updatedAt: timestamp('When it last changed.'),
     },
-    'A dispute of a posted payment: the paying organization challenges it, the amount waits in suspense until the respondent answers and the operator decides, or the deadline passes.',
+    'A dispute of a posted payment, as both parties see it.',
     {
       id: 'dsp_5Kq2Wm8Zr4Tb1Xn7Lp3Vc9Qd',
       transactionId: 'txn_3v69JCj7iUJJIENQ5uIkffiK',
@@ -79,10 +73,10 @@ export const disputeView = /* @__PURE__ */ lazy(() =>
       type: 'SERVICE_ISSUE',
       amount: '40.00',
       currency: 'USD',
-      reason: 'The API credits were never delivered.',
+      reason: 'Never delivered.',
       status: 'RESPONDED',
-      response: 'Credits were delivered on March 14; see the delivery log.',
-      evidenceUrl: 'https://merchant.example.com/evidence/8812',
+      response: 'Delivered March 14.',
+      evidenceUrl: 'https://shop.example.com/log/8812',
       respondBy: '2026-03-22T10:00:00.000Z',
       respondedAt: '2026-03-16T09:30:00.000Z',
       resolvedBy: null,
@@ -103,44 +97,49 @@ export type DisputeView = z.output<typeof disputeView>;
 export const disputePageView = /* @__PURE__ */ lazy(() =>
   view(
     {
-      data: describe(z.array(disputeView), 'The disputes of this page, newest first (at most `limit`).'),
-      hasMore: flag('Whether more disputes follow: ask again with `offset` + `limit`.'),
-      limit: integer('The page size used.'),
-      offset: integer('How many disputes were skipped.'),
+      data: describe(z.array(disputeView), 'Newest first.'),
+      hasMore: flag('Whether more follow (ask with `offset` + `limit`).'),
+      limit: integer('The page size.'),
+      offset: integer('Disputes skipped.'),
     },
-    'A page of the disputes where the caller is the initiator or the respondent, newest first.',
+    'A page of disputes, newest first.',
     { data: [], hasMore: false, limit: 50, offset: 0 },
   ),
 );
 export type DisputePageView = z.output<typeof disputePageView>;
 
+/** The view's fields a dispute holds under the same name (the rest: `initiatorOrgId`, its `organizationId`); absent ones are null. */
+const SHOWN_FIELDS = everyOf<Exclude<keyof DisputeView, 'initiatorOrgId'>>()([
+  'id',
+  'transactionId',
+  'respondentOrgId',
+  'payerWalletId',
+  'receivingWalletId',
+  'type',
+  'amount',
+  'currency',
+  'reason',
+  'status',
+  'response',
+  'evidenceUrl',
+  'respondBy',
+  'respondedAt',
+  'resolvedBy',
+  'resolutionNote',
+  'resolvedAt',
+  'holdTransactionId',
+  'resolutionTransactionId',
+  'creditedWalletId',
+  'environment',
+  'createdAt',
+  'updatedAt',
+]) satisfies readonly (keyof Dispute)[];
+
+/** Only the fields of the view, whatever else the record holds (never `requestedByKeyId`). */
 export function presentDispute(dispute: Dispute): DisputeView {
-  return {
-    id: dispute.id,
-    transactionId: dispute.transactionId,
-    initiatorOrgId: dispute.organizationId,
-    respondentOrgId: dispute.respondentOrgId,
-    payerWalletId: dispute.payerWalletId,
-    receivingWalletId: dispute.receivingWalletId,
-    type: dispute.type,
-    amount: dispute.amount,
-    currency: dispute.currency,
-    reason: dispute.reason,
-    status: dispute.status,
-    response: dispute.response ?? null,
-    evidenceUrl: dispute.evidenceUrl ?? null,
-    respondBy: dispute.respondBy,
-    respondedAt: dispute.respondedAt ?? null,
-    resolvedBy: dispute.resolvedBy ?? null,
-    resolutionNote: dispute.resolutionNote ?? null,
-    resolvedAt: dispute.resolvedAt ?? null,
-    holdTransactionId: dispute.holdTransactionId,
-    resolutionTransactionId: dispute.resolutionTransactionId ?? null,
-    creditedWalletId: dispute.creditedWalletId ?? null,
-    environment: dispute.environment,
-    createdAt: dispute.createdAt,
-    updatedAt: dispute.updatedAt,
-  };
+  const shown: Record<string, unknown> = { initiatorOrgId: dispute.organizationId };
+  for (const field of SHOWN_FIELDS) shown[field] = dispute[field] ?? null;
+  return shown as DisputeView;
 }
 
 export interface DisputePage {
@@ -153,6 +152,3 @@ export interface DisputePage {
 export function presentDisputePage(page: DisputePage): DisputePageView {
   return { data: page.items.map(presentDispute), hasMore: page.hasMore, limit: page.limit, offset: page.offset };
 }
-
-/** Type-only: the presenters fit their views. */
-export type DisputeViewsConform = [Conforms<ReturnType<typeof presentDispute>, DisputeView>];

@@ -61,7 +61,7 @@ export function createPaymentReversal(deps: ServiceDeps<PaymentStore>, { get }: 
           });
         // Disputed (decisions.md section 2): the dispute decides where the money goes; the write's condition re-checks it.
         if (original.disputeId !== undefined)
-          throw new ApiError('REVERSAL_NOT_ALLOWED', 'This payment is disputed and can not be reversed.', {
+          throw new ApiError('REVERSAL_NOT_ALLOWED', 'The payment is disputed.', {
             disputeId: original.disputeId,
           });
         const at = clock.now().toISOString();

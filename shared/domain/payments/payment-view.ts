@@ -69,10 +69,7 @@ export const paymentView = /* @__PURE__ */ lazy(() =>
         'invoice',
         'The invoice this payment pays (`POST /v1/invoices/pay/{slug}/wallet`), or null for any other payment.',
       ),
-      disputeId: nullableId(
-        'dispute',
-        'The dispute the paying organization opened on this payment (`GET /v1/disputes/{id}`; a disputed payment can not be reversed), or null.',
-      ),
+      disputeId: nullableId('dispute', 'Its dispute (it can no longer be reversed), or null.'),
       createdAt: timestamp('When the payment was requested.'),
       postedAt: nullableTimestamp('When the money moved, or null while it has not.'),
     },

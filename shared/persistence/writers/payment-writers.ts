@@ -11,7 +11,7 @@ import { slotClaimWrite } from './idempotency-writers.js';
 /** Why a transaction's transition failed: a disputed payment (a reversal), else its status. */
 function mismatchOf(change: Extract<PaymentChange, { type: 'setTransactionStatus' }>, old: Item | undefined): ApiError {
   if (change.trigger === 'reverse' && typeof old?.disputeId === 'string')
-    return new ApiError('REVERSAL_NOT_ALLOWED', 'This payment is disputed and can not be reversed.', {
+    return new ApiError('REVERSAL_NOT_ALLOWED', 'The payment is disputed.', {
       disputeId: old.disputeId,
     });
   const status = String(old?.status ?? 'unknown');
