@@ -178,7 +178,47 @@ describe('disputes attacked: tenancy, authority, leaks', () => {
           400,
           'VALIDATION_ERROR',
         );
+      for (const note of ['x'.repeat(1001), 'a\u0000b', '\u001b[31m'])
+        expect(
+          expectApiError(
+            await resolve(service.adminKey, dispute.id, { outcome: 'CLOSED', note }),
+            400,
+            'VALIDATION_ERROR',
+          ).details,
+        ).toMatchObject({ field: 'note' });
       expect(expectOk(await getDispute(payeeOrg.key, dispute.id)).status).toBe('OPEN');
+    });
+
+    it('refuses oversize ids (transactionId, respondentOrgId) and non-object bodies', async () => {
+      const paymentId = await agentPayment('1.00');
+      const body = { transactionId: paymentId, type: 'FRAUD', amount: '1.00', reason: 'r' };
+      expect(
+        expectApiError(
+          await openDispute(payerAgent.key, { ...body, transactionId: `txn_${'a'.repeat(200)}` }),
+          400,
+          'VALIDATION_ERROR',
+        ).details,
+      ).toMatchObject({ field: 'transactionId' });
+      expect(
+        expectApiError(
+          await openDispute(payerAgent.key, { ...body, respondentOrgId: `org_${'a'.repeat(200)}` }),
+          400,
+          'VALIDATION_ERROR',
+        ).details,
+      ).toMatchObject({ field: 'respondentOrgId' });
+      const { dispute } = await openedDispute();
+      for (const rawBody of ['null', '[]', '"respond"', '{"response":"a","response":{"status":"CLOSED"}}'])
+        expectApiError(
+          await service.call('POST', `/v1/disputes/${dispute.id}/respond`, {
+            key: payeeOrg.key,
+            rawBody,
+            headers: { 'content-type': 'application/json' },
+          }),
+          400,
+          'VALIDATION_ERROR',
+        );
+      expect(expectOk(await getDispute(payeeOrg.key, dispute.id)).status).toBe('OPEN');
+      expect(expectOk(await ledger.getPayment(payerAgent.key, paymentId)).disputeId).toBeNull();
     });
 
     it('refuses control characters and oversize text in reason and response, and names the field', async () => {
