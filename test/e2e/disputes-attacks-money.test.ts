@@ -41,7 +41,7 @@ describe('disputes under attack: money and state machine', () => {
 
   async function posted(amount = '40.00', payerFunds = '100.00', payeeFunds = '10.00') {
     const payer = await ledger.fundedWallet(payerOrg, payerFunds);
-    const payee = await ledger.fundedWallet(payeeOrg, payeeFunds, 'Payee');
+    const payee = await ledger.fundedWallet(payeeOrg, new Big(payeeFunds).gt(0) ? payeeFunds : undefined, 'Payee');
     const payment = await ledger.paid(payerOrg.key, { from: payer, to: payee, amount });
     return { payer, payee, paymentId: payment.id as string };
   }
@@ -142,6 +142,85 @@ describe('disputes under attack: money and state machine', () => {
       held.delete(winner.id);
       await expectBalances(world, { payer: '60.00', payee: '50.00' });
     });
+  });
+
+  it('openings of the whole received amount racing: the losers are told DISPUTE_EXISTS, never INSUFFICIENT_FUNDS', async () => {
+    // The payee holds exactly what the payment brought: once the winner took it, a loser that read the
+    // payment before the winner's mark and the wallet after its hold is refused by the balance pre-check
+    // of dispute-opening.ts with INSUFFICIENT_FUNDS ("try again later") instead of DISPUTE_EXISTS.
+    for (let round = 0; round < 3; round++) {
+      const world = await posted('30.00', '100.00', '0.00');
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => openDispute(payerOrg.key, body(world.paymentId, '30.00'))),
+      );
+      const winners = answers.filter((response) => response.status === 201);
+      expect(winners).toHaveLength(1);
+      held.set(winners[0]!.body.id, '30.00');
+      expect(answers.filter((response) => response.status !== 201).map(codeOf)).toEqual(
+        Array.from({ length: 5 }, () => 'DISPUTE_EXISTS'),
+      );
+      await expectBalances(world, { payer: '70.00', payee: '0.00' });
+      expectOk(await resolve(winners[0]!.body.id, 'RESOLVED_AGENT'));
+      held.delete(winners[0]!.body.id);
+      await expectBalances(world, { payer: '100.00', payee: '0.00' });
+    }
+  });
+
+  it('an opening racing the deletion of the receiving agent: one of them wins whole; no money stranded', async () => {
+    for (let round = 0; round < 3; round++) {
+      const merchantAgent = await agents.createAgent(payeeOrg, { name: `Racing deletion ${round}` });
+      const payer = await ledger.fundedWallet(payerOrg, '50.00');
+      const payment = await ledger.paid(payerOrg.key, { from: payer, to: merchantAgent.id, amount: '10.00' });
+      const mainBefore = new Big(await balance(payeeOrg.key, payeeOrg.mainWalletId));
+      const [opening, deletion] = await Promise.all([
+        openDispute(payerOrg.key, body(payment.id, '6.00')),
+        service.call('DELETE', `/v1/agents/${merchantAgent.id}`, { key: payeeOrg.key }),
+      ]);
+      const mainAfter = new Big(await balance(payeeOrg.key, payeeOrg.mainWalletId));
+      if (opening.status === 201) {
+        held.set(opening.body.id, '6.00');
+        // The deletion swept what was left (4.00) or refused to delete (the balance moved meanwhile).
+        if (deletion.status === 200) expect(mainAfter.minus(mainBefore).toFixed(2)).toBe('4.00');
+        else expect(mainAfter.minus(mainBefore).toFixed(2)).toBe('0.00');
+        expectOk(await resolve(opening.body.id, 'RESOLVED_MERCHANT'));
+        held.delete(opening.body.id);
+      } else {
+        expect(codeOf(opening)).toBe('DISPUTE_NOT_ALLOWED');
+        expect(deletion.status, deletion.text).toBe(200);
+        expect(mainAfter.minus(mainBefore).toFixed(2)).toBe('10.00');
+      }
+      await expectSuspenseAndLedger();
+    }
+  });
+
+  it("a dispute's lines on the statements: the hold negative on the receiving wallet, the release positive, balances running right", async () => {
+    const world = await posted('40.00');
+    const dispute = expectOk(await openDispute(payerOrg.key, body(world.paymentId, '25.00')), 201);
+    held.set(dispute.id, '25.00');
+    const statement = async (key: string, walletId: string) =>
+      expectOk(await service.call('GET', `/v1/wallets/${walletId}/transactions`, { key })).data as {
+        transactionId: string;
+        type: string;
+        amount: string;
+        balanceAfter: string;
+      }[];
+    const [hold] = await statement(payeeOrg.key, world.payee);
+    expect(hold).toMatchObject({ transactionId: dispute.holdTransactionId, type: 'DISPUTE' });
+    expect(new Big(hold!.amount).toFixed(2)).toBe('-25.00');
+    expect(new Big(hold!.balanceAfter).toFixed(2)).toBe('25.00');
+    const ended = expectOk(await resolve(dispute.id, 'RESOLVED_AGENT'));
+    held.delete(dispute.id);
+    const [release] = await statement(payerOrg.key, world.payer);
+    expect(release).toMatchObject({ transactionId: ended.resolutionTransactionId, type: 'DISPUTE_RESOLUTION' });
+    expect(new Big(release!.amount).toFixed(2)).toBe('25.00');
+    expect(new Big(release!.balanceAfter).toFixed(2)).toBe('85.00');
+    // The payee's statement does not show the release (it went to the payer), nor the payer's the hold.
+    expect((await statement(payeeOrg.key, world.payee)).map((line) => line.type)).toEqual([
+      'DISPUTE',
+      'PAYMENT',
+      'FUNDING',
+    ]);
+    await expectBalances(world, { payer: '85.00', payee: '25.00' });
   });
 
   it('a reversal racing an opening: exactly one wins, whole; the money is where the winner put it', async () => {
