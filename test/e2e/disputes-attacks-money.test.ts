@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { DISPUTE_RESPONSE_MS } from '../../shared/domain/disputes/dispute-rules.js';
 import { SYSTEM_ACCOUNTS } from '../../shared/domain/ledger/posting.js';
+import { localTransport } from '../../shared/events/local-transport.js';
 import { core } from '../../shared/runtime/core.js';
 import { disputeService } from '../../shared/runtime/services/disputes.js';
 import type { ApiResponse } from '../fixtures/local-service.js';
@@ -535,6 +536,54 @@ describe('disputes under attack: money and state machine', () => {
         new Set(['PAYMENT', 'REVERSAL'].filter((t) => payments.some((p) => p.type === t))),
       );
       for (const id of movementIds) expectApiError(await ledger.getPayment(org.key, id), 404, 'TRANSACTION_NOT_FOUND');
+    }
+  });
+
+  it('publishes no second payment.posted when an approved payment is disputed', async () => {
+    // The opening marks the payment's journal record (`disputeId`): a MODIFY of a POSTED record with an
+    // `approvalId`, which journal-projection.ts projectsOnChange takes for "a queued payment that just
+    // posted": the projector projects the payment again and puts its payment.posted on the bus a second
+    // time (only stores with a derived id hide it; once the stored event's 30 days are over it is even
+    // stored and listed again).
+    const published: { type: string; dataId: unknown }[] = [];
+    const unregister = localTransport.registerQueue(
+      'disputes-attacks-spy',
+      {
+        send: (message) => {
+          const envelope = JSON.parse(message) as { detail: { type: string; data: Record<string, unknown> } };
+          published.push({ type: envelope.detail.type, dataId: envelope.detail.data.id });
+        },
+        deadLetter: () => undefined,
+      },
+      { busTarget: true },
+    );
+    try {
+      const payer = await ledger.fundedWallet(payerOrg, '100.00');
+      const payee = await ledger.fundedWallet(payeeOrg, undefined, 'Approved payee');
+      const approver = await ledger.createKey(payerOrg, ['admin', 'payments:read', 'wallets:read'], 'Approver 2');
+      await ledger.createPolicy(payerOrg.key, { walletId: payer, approvalThreshold: '30.00' });
+      const queued = await ledger.queuedPayment(payerOrg.key, { from: payer, to: payee, amount: '35.00' });
+      expectOk(await service.call('POST', `/v1/approvals/${queued.approvalId}/approve`, { key: approver.key }));
+      await service.projected();
+      const postedOf = () =>
+        published.filter((event) => event.type === 'payment.posted' && event.dataId === queued.transactionId);
+      await eventually(() => expect(postedOf()).toHaveLength(1));
+
+      const dispute = expectOk(await openDispute(payerOrg.key, body(queued.transactionId, '5.00')), 201);
+      held.set(dispute.id, '5.00');
+      await service.projected();
+      await eventually(() =>
+        expect(
+          published.filter((event) => event.type === 'dispute.created' && event.dataId === dispute.id),
+        ).toHaveLength(2),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(postedOf()).toHaveLength(1);
+      expectOk(await resolve(dispute.id, 'CLOSED'));
+      held.delete(dispute.id);
+      await expectSuspenseAndLedger();
+    } finally {
+      unregister();
     }
   });
 
