@@ -8,6 +8,7 @@ import { disputeService } from '../../shared/runtime/services/disputes.js';
 import type { ApiResponse } from '../fixtures/local-service.js';
 import { setupE2e } from '../fixtures/e2e-setup.js';
 import { eventually } from '../fixtures/eventually.js';
+import { invoiceSeed } from '../fixtures/invoice-seed.js';
 import { expectApiError, expectOk } from '../fixtures/payments-client.js';
 import { sumOf, systemAccountEntries } from '../fixtures/table-reads.js';
 
@@ -412,6 +413,28 @@ describe('disputes under attack: money and state machine', () => {
     held.delete(dispute.id);
     for (const key of [payerOrg.key, payeeOrg.key])
       expectApiError(await attempt(ended.resolutionTransactionId, key), 404, 'TRANSACTION_NOT_FOUND');
+    await expectSuspenseAndLedger();
+  });
+
+  it("refuses a wallet payment of another organization's invoice (DISPUTE_NOT_ALLOWED), moving nothing", async () => {
+    const seed = invoiceSeed(service);
+    const receivables = await ledger.fundedWallet(payeeOrg, undefined, 'Receivables');
+    const invoice = await seed.finalized({ key: payeeOrg.key, walletId: receivables, total: '12.00' });
+    const buyer = await ledger.createAgent(payerOrg, 'Invoice payer');
+    await ledger.fund(payerOrg.key, buyer.walletId, '50.00');
+    const paid = expectOk(
+      await service.call('POST', `/v1/invoices/pay/${invoice.slug}/wallet`, {
+        key: buyer.key,
+        body: { walletId: buyer.walletId },
+      }),
+    );
+    const before = await balance(payeeOrg.key, receivables);
+    for (const key of [buyer.key, payerOrg.key]) {
+      const refused = expectApiError(await openDispute(key, body(paid.id, '12.00')), 422, 'DISPUTE_NOT_ALLOWED');
+      expect(refused.details).toEqual({ invoiceId: invoice.id });
+    }
+    expect(await balance(payeeOrg.key, receivables)).toBe(before);
+    expect(expectOk(await ledger.getPayment(payerOrg.key, paid.id)).disputeId).toBeNull();
     await expectSuspenseAndLedger();
   });
 
