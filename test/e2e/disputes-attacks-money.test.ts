@@ -1,8 +1,10 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { DISPUTE_RESPONSE_MS } from '../../shared/domain/disputes/dispute-rules.js';
 import { SYSTEM_ACCOUNTS } from '../../shared/domain/ledger/posting.js';
 import { localTransport } from '../../shared/events/local-transport.js';
+import { storedEventKeys } from '../../shared/persistence/entities/stored-event.js';
 import { core } from '../../shared/runtime/core.js';
 import { disputeService } from '../../shared/runtime/services/disputes.js';
 import type { ApiResponse } from '../fixtures/local-service.js';
@@ -608,6 +610,47 @@ describe('disputes under attack: money and state machine', () => {
     } finally {
       unregister();
     }
+  });
+
+  it("lists no month-old payment.posted again in the payer's events feed when an approved payment is disputed after the feed's 30 days", async () => {
+    const payer = await ledger.fundedWallet(payerOrg, '100.00');
+    const payee = await ledger.fundedWallet(payeeOrg, undefined, 'Old approved payee');
+    const approver = await ledger.createKey(payerOrg, ['admin', 'payments:read', 'wallets:read'], 'Approver 3');
+    await ledger.createPolicy(payerOrg.key, { walletId: payer, approvalThreshold: '30.00' });
+    const queued = await ledger.queuedPayment(payerOrg.key, { from: payer, to: payee, amount: '31.00' });
+    expectOk(await service.call('POST', `/v1/approvals/${queued.approvalId}/approve`, { key: approver.key }));
+    const postedEvents = async () =>
+      (
+        expectOk(await service.call('GET', `/v1/events?type=payment.posted&limit=100`, { key: payerOrg.key })).data as {
+          id: string;
+          data: { id: string };
+        }[]
+      ).filter((event) => event.data.id === queued.transactionId);
+    const [event] = await eventually(async () => {
+      const found = await postedEvents();
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    // Thirty days later DynamoDB's TTL has removed the stored event (EVENT_RETENTION_S): played by deleting it.
+    await service.table.client.send(
+      new DeleteCommand({ TableName: service.table.tableName, Key: storedEventKeys.primary(event!.id) }),
+    );
+    expect(await postedEvents()).toEqual([]);
+
+    const dispute = expectOk(await openDispute(payerOrg.key, body(queued.transactionId, '1.00')), 201);
+    held.set(dispute.id, '1.00');
+    await service.projected();
+    await eventually(async () => {
+      const feed = expectOk(
+        await service.call('GET', '/v1/events?type=dispute.created&limit=100', { key: payerOrg.key }),
+      );
+      expect((feed.data as { data: { id: string } }[]).some((e) => e.data.id === dispute.id)).toBe(true);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await postedEvents()).toEqual([]);
+    expectOk(await resolve(dispute.id, 'RESOLVED_AGENT'));
+    held.delete(dispute.id);
+    await expectSuspenseAndLedger();
   });
 
   it('moves no spend counter: a paying agent at its daily limit stays there after winning its dispute', async () => {
