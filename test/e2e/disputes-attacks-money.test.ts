@@ -197,6 +197,36 @@ describe('disputes under attack: money and state machine', () => {
     }
   });
 
+  it("a resolution racing the deletion of the winner's agent: the money lands once, on the agent or its main wallet", async () => {
+    for (let round = 0; round < 3; round++) {
+      const buyer = await agents.createAgent(payerOrg, { name: `Buyer racing ${round}` });
+      await agents.fundMain(payerOrg, '30.00');
+      expectOk(await agents.adjust(payerOrg, buyer.id, '20.00'));
+      const merchant = await ledger.fundedWallet(payeeOrg, undefined, 'Merchant racing');
+      const bought = await ledger.paid(buyer.apiKey, { from: buyer.id, to: merchant, amount: '8.00' });
+      const dispute = expectOk(await openDispute(buyer.apiKey, body(bought.id, '8.00')), 201);
+      held.set(dispute.id, '8.00');
+      const mainBefore = new Big(await balance(payerOrg.key, payerOrg.mainWalletId));
+      const [resolution, deletion] = await Promise.all([
+        resolve(dispute.id, 'RESOLVED_AGENT'),
+        service.call('DELETE', `/v1/agents/${buyer.id}`, { key: payerOrg.key }),
+      ]);
+      held.delete(dispute.id);
+      const ended = expectOk(resolution);
+      const mainGain = new Big(await balance(payerOrg.key, payerOrg.mainWalletId)).minus(mainBefore).toFixed(2);
+      if (deletion.status === 200) {
+        // Deleted: the 12.00 left and the 8.00 won both end on the main wallet, once each.
+        expect(mainGain).toBe('20.00');
+      } else {
+        expect(codeOf(deletion)).not.toBe(500);
+        expect(ended.creditedWalletId).toBe(buyer.id);
+        expect(await balance(payerOrg.key, buyer.id)).toBe('20.00');
+        expect(mainGain).toBe('0.00');
+      }
+      await expectSuspenseAndLedger();
+    }
+  });
+
   it("a dispute's lines on the statements: the hold negative on the receiving wallet, the release positive, balances running right", async () => {
     const world = await posted('40.00');
     const dispute = expectOk(await openDispute(payerOrg.key, body(world.paymentId, '25.00')), 201);
