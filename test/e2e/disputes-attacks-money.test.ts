@@ -50,7 +50,7 @@ describe('disputes under attack: money and state machine', () => {
     return { payer, payee, paymentId: payment.id as string };
   }
 
-  const body = (paymentId: string, amount = '10.00', extra: Record<string, unknown> = {}) => ({
+  const body = (paymentId: string, amount: string | number = '10.00', extra: Record<string, unknown> = {}) => ({
     transactionId: paymentId,
     type: 'FRAUD',
     amount,
