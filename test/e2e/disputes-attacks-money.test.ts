@@ -305,6 +305,29 @@ describe('disputes under attack: money and state machine', () => {
     }
   });
 
+  it('a response racing a resolution before respondBy: both may win in order, the money moves once', async () => {
+    for (const outcome of ['RESOLVED_AGENT', 'RESOLVED_MERCHANT', 'CLOSED', 'RESOLVED_AGENT']) {
+      const world = await posted();
+      const dispute = expectOk(await openDispute(payerOrg.key, body(world.paymentId, '9.00')), 201);
+      held.set(dispute.id, '9.00');
+      const [response, resolution] = await Promise.all([
+        respond(payeeOrg.key, dispute.id),
+        resolve(dispute.id, outcome),
+      ]);
+      held.delete(dispute.id);
+      expect(resolution.status, resolution.text).toBe(200);
+      const final = expectOk(await getDispute(payeeOrg.key, dispute.id));
+      expect(final.status).toBe(outcome);
+      if (response.status === 200)
+        expect(final).toMatchObject({ response: 'Delivered.', respondedAt: expect.any(String) });
+      else expect(expectApiError(response, 409, 'INVALID_STATE').details).toEqual({ status: outcome });
+      await expectBalances(
+        world,
+        outcome === 'RESOLVED_AGENT' ? { payer: '69.00', payee: '41.00' } : { payer: '60.00', payee: '50.00' },
+      );
+    }
+  });
+
   it('respond, resolve, the deadline step and a late respond racing at respondBy: one outcome, money moved once', async () => {
     const deadline = disputeService(core());
     const worlds = await Promise.all([posted(), posted(), posted(), posted()]);
