@@ -85,6 +85,8 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
       'DISPUTE_EXISTS',
       'INVALID_AMOUNT',
       'INSUFFICIENT_FUNDS',
+      'WALLET_FROZEN',
+      'CONCURRENT_UPDATE',
       'IDEMPOTENCY_KEY_REUSE',
       'IDEMPOTENCY_KEY_IN_USE',
       'ENVIRONMENT_MISMATCH',
