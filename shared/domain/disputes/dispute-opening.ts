@@ -82,10 +82,7 @@ export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) 
         if (!receiving || receiving.deletedAt) throw new ApiError('DISPUTE_NOT_ALLOWED', RECEIVING_CLOSED);
         const refusals = await store.getFundsRefusals(payment.id);
         const retryAfter = refusalRetryAfterS(refusals, clock.now());
-        if (retryAfter !== undefined)
-          throw new ApiError('RATE_LIMIT_EXCEEDED', 'Too many openings of this payment were refused; retry later.', {
-            retryAfter,
-          });
+        if (retryAfter !== undefined) throw new ApiError('RATE_LIMIT_EXCEEDED', undefined, { retryAfter });
         if (receiving.balance.lt(amount)) {
           // A reversal or an opening committed since the payment was read took the money: its answer first.
           assertDisputable(ctx.principal, (await store.getTransaction(payment.id)) ?? payment);

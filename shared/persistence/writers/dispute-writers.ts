@@ -73,10 +73,7 @@ export const disputeWriters: ChangeWriters<DisputeChange> = {
           }),
         },
       },
-      onConditionFailed: () =>
-        new ApiError('CONCURRENT_UPDATE', 'Another opening of this payment was refused meanwhile; retry.', {
-          retryAfter: CONFLICT_RETRY_AFTER_S,
-        }),
+      onConditionFailed: () => new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S }),
     },
   ],
 };
