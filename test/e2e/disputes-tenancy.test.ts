@@ -1,11 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ENV } from '../../shared/config/env-names.js';
 import { setupE2e } from '../fixtures/e2e-setup.js';
 import { eventually } from '../fixtures/eventually.js';
 import { activateProduction, createApiKey } from '../fixtures/organizations.js';
+import { callOk, callTool, connectMcp, expectToolError, TEST_MCP_TOKEN, toolNames } from '../fixtures/mcp-client.js';
 import { expectApiError, expectOk } from '../fixtures/payments-client.js';
 
 describe('disputes: who sees and acts on a dispute', () => {
   const { service, ledger, payerOrg, payeeOrg, outsider } = setupE2e({
+    env: { [ENV.mcpAuthToken]: TEST_MCP_TOKEN },
     organizations: { payerOrg: 'Disputing Org', payeeOrg: 'Merchant Org', outsider: 'Outsider Org' },
   });
 
@@ -109,6 +112,35 @@ describe('disputes: who sees and acts on a dispute', () => {
     expectApiError(await respond(payerOrg.key, disputeId), 403, 'PERMISSION_DENIED');
     expectApiError(await respond(payerAgent.key, disputeId), 403, 'PERMISSION_DENIED');
     expect(expectOk(await respond(payeeAgent.key, disputeId)).status).toBe('RESPONDED');
+  });
+
+  it("through MCP an agent has the dispute tools (no resolve) on its own side's disputes only", async () => {
+    const payer = await connectMcp(service.baseUrl, payerAgent.key);
+    const stranger = await connectMcp(service.baseUrl, otherPayeeAgent.key);
+    try {
+      const names = await toolNames(payer);
+      expect(names).toEqual(
+        expect.arrayContaining(['get_dispute', 'list_disputes', 'open_dispute', 'respond_to_dispute']),
+      );
+      expect(names.filter((name) => name.includes('resolve'))).toEqual([]);
+      const listed = await callOk(payer, 'list_disputes', {});
+      expect((listed.data as { id: string }[]).map((d) => d.id)).toEqual([disputeId]);
+      expect((await callOk(payer, 'get_dispute', { id: disputeId })).status).toBe('RESPONDED');
+      expectToolError(
+        await callTool(payer, 'respond_to_dispute', { id: disputeId, response: 'r' }),
+        'PERMISSION_DENIED',
+      );
+      const again = expectToolError(
+        await callTool(payer, 'open_dispute', { transactionId: paymentId, type: 'FRAUD', amount: '1.00', reason: 'r' }),
+        'DISPUTE_EXISTS',
+      );
+      expect(again.details).toEqual({ disputeId });
+      expectToolError(await callTool(stranger, 'get_dispute', { id: disputeId }), 'DISPUTE_NOT_FOUND');
+      expect((await callOk(stranger, 'list_disputes', {})).data).toEqual([]);
+    } finally {
+      await payer.close();
+      await stranger.close();
+    }
   });
 
   it('the events and audit entries of each side are its own; agent keys see their wallet', async () => {

@@ -186,10 +186,16 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
   it('emits dispute.created, .responded and .resolved to both organizations', async () => {
     const { payer, payee, dispute } = await opened();
     expectOk(await respond(payeeOrg.key, dispute.id));
-    await ended(dispute.id, { outcome: 'RESOLVED_MERCHANT' });
+    const resolved = await ended(dispute.id, { outcome: 'RESOLVED_MERCHANT' });
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
+    await service.projected();
 
     for (const org of [payerOrg, payeeOrg]) {
+      // Nothing is projected from the two movements: no payment.* or wallet.* event names them.
+      const movements = [dispute.holdTransactionId, resolved.resolutionTransactionId];
+      const all = expectOk(await service.call('GET', '/v1/events?limit=100', { key: org.key }));
+      const others = JSON.stringify((all.data as { type: string }[]).filter((e) => !e.type.startsWith('dispute.')));
+      for (const id of movements) expect(others).not.toContain(id);
       await eventually(async () => {
         const feed = expectOk(await service.call('GET', '/v1/events?limit=100', { key: org.key }));
         const ours = (feed.data as { type: string; data: { id: string; status: string } }[])
