@@ -42,8 +42,8 @@ export function disputeResolution(deps: DisputeServiceDeps, kernel: DisputeKerne
 
   /**
    * A credited wallet closed between the read and the write fails the commit (INVALID_STATE naming
-   * it): the operator's call answers that and, made again, credits the main wallet; the deadline's
-   * step finds the dispute still OPEN and its workflow asks again.
+   * it): the operator's call resolves once more from fresh reads (crediting the main wallet); the
+   * deadline's step finds the dispute still OPEN and its workflow asks again.
    */
   async function end(dispute: Dispute, trigger: DisputeTrigger, ending: Ending, at: string): Promise<Dispute> {
     const outcome = targetOf(DISPUTE_STATES, trigger) as DisputeOutcome;
