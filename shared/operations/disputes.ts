@@ -22,22 +22,20 @@ export interface DisputesServices {
 const op = operation<DisputesServices>();
 const disputeParam = { id: 'The dispute id (`dsp_...`).' };
 
-/** An https URL (no other scheme), bounded. */
+/**
+ * An https URL (no other scheme), bounded, single-line text (no control character, no lone
+ * surrogate) without credentials: the other organization, its events and webhooks read it.
+ */
 const evidenceUrl = () =>
-  describe(
-    z
-      .string()
-      .check(
-        z.maxLength(MAX_EVIDENCE_URL, `must be at most ${MAX_EVIDENCE_URL} characters`),
-        z.refine(isHttpsUrl, 'must be an https:// URL'),
-      ),
-    `An https:// URL (at most ${MAX_EVIDENCE_URL} characters).`,
+  text(MAX_EVIDENCE_URL, `An https:// URL without credentials (at most ${MAX_EVIDENCE_URL} characters).`).check(
+    z.refine(isHttpsUrl, 'must be an https:// URL without credentials'),
   );
 
 function isHttpsUrl(value: string): boolean {
   if (!value.startsWith('https://')) return false;
   try {
-    return new URL(value).protocol === 'https:';
+    const url = new URL(value);
+    return url.protocol === 'https:' && !url.username && !url.password;
   } catch {
     return false;
   }
@@ -87,6 +85,8 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
       'DISPUTE_EXISTS',
       'INVALID_AMOUNT',
       'INSUFFICIENT_FUNDS',
+      'WALLET_FROZEN',
+      'CONCURRENT_UPDATE',
       'IDEMPOTENCY_KEY_REUSE',
       'IDEMPOTENCY_KEY_IN_USE',
       'ENVIRONMENT_MISMATCH',

@@ -1,6 +1,6 @@
 import type { DisputeStore } from '../domain/disputes/ports.js';
 import { createCommitter } from './change-writer.js';
-import { disputeCodec, disputeKeys } from './entities/dispute.js';
+import { disputeCodec, disputeKeys, fundsRefusalsCodec } from './entities/dispute.js';
 import { createIdempotencyStore } from './idempotency-store.js';
 import { createMainWalletReader } from './organization-store.js';
 import { createTransactionReader } from './payment-store.js';
@@ -24,6 +24,10 @@ export function createDisputeStore(table: TableContext): DisputeStore {
     async getDispute(disputeId) {
       const item = await getItem(table, disputeKeys.primary(disputeId));
       return item ? disputeCodec.fromItem(item) : undefined;
+    },
+    async getFundsRefusals(transactionId) {
+      const item = await getItem(table, fundsRefusalsCodec.key(transactionId));
+      return item ? fundsRefusalsCodec.fromItem(item) : undefined;
     },
     /** Both sides' partitions (the organization's, or the wallet's) merged newest first: one dispute is never on both. */
     async listDisputes(scope, filter, count) {

@@ -205,6 +205,39 @@ export function describeDisputeStoreContract(name: string, makeStore: () => Prom
       expect(await ids(organizationScope())).toEqual([]);
     });
 
+    it('with `read`, moves a dispute only from that status (a response in between: INVALID_STATE RESPONDED)', async () => {
+      const w = await paidWorld();
+      const dispute = disputeOf(w.payment, 1);
+      await w.store.commit(opening(dispute));
+      await w.store.commit([{ type: 'transitionDispute', disputeId: dispute.id, trigger: 'respond', set: {} }]);
+      const set = { resolvedAt: at(3), updatedAt: at(3) };
+      await expect(
+        w.store.commit([{ type: 'transitionDispute', disputeId: dispute.id, trigger: 'close', set, read: 'OPEN' }]),
+      ).rejects.toMatchObject(refusal('INVALID_STATE', { status: 'RESPONDED' }));
+      await w.store.commit([
+        { type: 'transitionDispute', disputeId: dispute.id, trigger: 'close', set, read: 'RESPONDED' },
+      ]);
+      expect(await w.store.getDispute(dispute.id)).toMatchObject({ status: 'CLOSED' });
+    });
+
+    it("counts a payment's refusals for funds only over the count read (a racing count: CONCURRENT_UPDATE)", async () => {
+      const h = await makeStore();
+      const transactionId = newId('transaction');
+      const first = { count: 1, since: at(1) };
+      expect(await h.store.getFundsRefusals(transactionId)).toBeUndefined();
+      await h.store.commit([{ type: 'countFundsRefusal', transactionId, refusals: first }]);
+      await expect(
+        h.store.commit([{ type: 'countFundsRefusal', transactionId, refusals: first }]),
+      ).rejects.toMatchObject(refusal('CONCURRENT_UPDATE'));
+      const second = { count: 2, since: at(1) };
+      await h.store.commit([{ type: 'countFundsRefusal', transactionId, refusals: second, previous: first }]);
+      await expect(
+        h.store.commit([{ type: 'countFundsRefusal', transactionId, refusals: second, previous: first }]),
+      ).rejects.toMatchObject(refusal('CONCURRENT_UPDATE'));
+      expect(await h.store.getFundsRefusals(transactionId)).toEqual(second);
+      expect(await h.store.getFundsRefusals(newId('transaction'))).toBeUndefined();
+    });
+
     it("reads an organization environment's main wallet", async () => {
       const h = await makeStore();
       const scope = organizationScope();

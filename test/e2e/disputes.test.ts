@@ -260,6 +260,49 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '5.00' });
   });
 
+  it('bounds balance probing: 3 refusals for funds of a payment, then 429 with Retry-After for 24 hours', async () => {
+    const { payer, payee, paymentId } = await postedPayment();
+    await ledger.paid(payeeOrg.key, { from: payee, to: payeeOrg.mainWalletId, amount: '45.00' });
+    const attempt = (amount: string) =>
+      openDispute(payerOrg.key, { transactionId: paymentId, type: 'FRAUD', amount, reason: 'r' });
+
+    for (const amount of ['40.00', '20.00', '10.00']) expectApiError(await attempt(amount), 402, 'INSUFFICIENT_FUNDS');
+    // 5.00 is what the wallet holds: the answer no longer says so.
+    const limited = await attempt('5.00');
+    const retryAfter = expectApiError(limited, 429, 'RATE_LIMIT_EXCEEDED').details?.retryAfter as number;
+    expect(retryAfter).toBeGreaterThan(24 * 3600 - 120);
+    expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
+    expect(limited.headers.get('retry-after')).toBe(String(retryAfter));
+    await expectMoney({ payer, payee }, { payer: '60.00', payee: '5.00' });
+  });
+
+  it("a paused agent can not open a dispute with its own key (403 WALLET_FROZEN); its organization's key can", async () => {
+    const agent = await ledger.createAgent(payerOrg, 'Paused buyer');
+    expectOk(
+      await service.call('POST', `/v1/wallets/${payerOrg.mainWalletId}/fund`, {
+        key: payerOrg.key,
+        body: { amount: '50.00' },
+      }),
+    );
+    expectOk(
+      await service.call('POST', `/v1/agents/${agent.walletId}/adjust-budget`, {
+        key: payerOrg.key,
+        body: { amount: '50.00' },
+      }),
+    );
+    const payee = await ledger.fundedWallet(payeeOrg, '10.00', 'Payee');
+    const payment = await ledger.paid(agent.key, { from: agent.walletId, to: payee, amount: '20.00' });
+    expectOk(await service.call('POST', `/v1/agents/${agent.walletId}/pause`, { key: payerOrg.key }));
+    const body = { transactionId: payment.id, type: 'FRAUD', amount: '5.00', reason: 'r' };
+
+    const refused = expectApiError(await openDispute(agent.key, body), 403, 'WALLET_FROZEN');
+    expect(refused.details).toEqual({ walletId: agent.walletId });
+    const dispute = expectOk(await openDispute(payerOrg.key, body), 201);
+    open.set(dispute.id, '5.00');
+    await expectMoney({ payer: agent.walletId, payee }, { payer: '30.00', payee: '25.00' });
+    await ended(dispute.id, { outcome: 'CLOSED' });
+  });
+
   it('opens once per Idempotency-Key: the same body answers the first dispute, another body IDEMPOTENCY_KEY_REUSE', async () => {
     const { payer, payee, paymentId } = await postedPayment();
     const body = { transactionId: paymentId, type: 'REVERSAL', amount: '5.00', reason: 'Changed my mind' };

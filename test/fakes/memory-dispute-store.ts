@@ -1,13 +1,17 @@
 import type { DisputeChange } from '../../shared/domain/disputes/changes.js';
 import { DISPUTE_STATES } from '../../shared/domain/disputes/dispute-states.js';
 import type { DisputeListFilter, DisputeStore } from '../../shared/domain/disputes/ports.js';
-import type { Dispute } from '../../shared/domain/disputes/types.js';
+import type { Dispute, FundsRefusals } from '../../shared/domain/disputes/types.js';
 import { ApiError } from '../../shared/domain/errors.js';
 import type { OrganizationScope } from '../../shared/domain/tenancy.js';
 import { createMemoryMoneyTable, newestFirst } from './memory-money-table.js';
 import { createMemoryPaymentStore } from './memory-payment-store.js';
 
-const DISPUTE_CHANGES: readonly string[] = ['putDispute', 'transitionDispute'] satisfies DisputeChange['type'][];
+const DISPUTE_CHANGES: readonly string[] = [
+  'putDispute',
+  'transitionDispute',
+  'countFundsRefusal',
+] satisfies DisputeChange['type'][];
 
 /**
  * An in-memory DisputeStore over the shared money table (memory-money-table.ts), with the conditions
@@ -15,12 +19,22 @@ const DISPUTE_CHANGES: readonly string[] = ['putDispute', 'transitionDispute'] s
  * Main wallets are seeded by the test (`setMainWallet`: the organization area writes them).
  */
 export function createMemoryDisputeStore() {
-  const table = createMemoryMoneyTable({ disputes: new Map<string, Dispute>() });
+  const table = createMemoryMoneyTable({
+    disputes: new Map<string, Dispute>(),
+    fundsRefusals: new Map<string, FundsRefusals>(),
+  });
   const payments = createMemoryPaymentStore(table);
   const mainWallets = new Map<string, string>();
   type Next = typeof table.items;
 
   function apply(next: Next, change: DisputeChange): void {
+    if (change.type === 'countFundsRefusal') {
+      const old = next.fundsRefusals.get(change.transactionId);
+      if (old?.count !== change.previous?.count || old?.since !== change.previous?.since)
+        throw new ApiError('CONCURRENT_UPDATE', 'Another opening of this payment was refused meanwhile; retry.');
+      next.fundsRefusals.set(change.transactionId, change.refusals);
+      return;
+    }
     if (change.type === 'putDispute') {
       const { dispute } = change;
       if (next.disputes.has(dispute.id)) throw new Error(`DISPUTE#${dispute.id} already exists`);
@@ -38,7 +52,10 @@ export function createMemoryDisputeStore() {
     const old = next.disputes.get(change.disputeId);
     const transition = DISPUTE_STATES[change.trigger];
     if (!old) throw new ApiError('DISPUTE_NOT_FOUND');
-    if (!(transition.from as readonly string[]).includes(old.status))
+    if (
+      !(transition.from as readonly string[]).includes(old.status) ||
+      (change.read !== undefined && change.read !== old.status)
+    )
       throw new ApiError('INVALID_STATE', `The dispute is ${old.status}.`, { status: old.status });
     const { status: _ignored, ...fields } = change.set;
     next.disputes.set(old.id, { ...old, ...fields, status: transition.to });
@@ -64,6 +81,7 @@ export function createMemoryDisputeStore() {
         return true;
       }),
     getDispute: async (disputeId) => table.items.disputes.get(disputeId),
+    getFundsRefusals: async (transactionId) => table.items.fundsRefusals.get(transactionId),
     listDisputes: async (scope, filter, count) =>
       [...table.items.disputes.values()].filter(matches(scope, filter)).sort(newestFirst).slice(0, count),
   };

@@ -19,11 +19,13 @@ import {
   auditText,
   cannotTakeAmount,
   INITIATOR_ACTOR,
+  nextRefusals,
+  refusalRetryAfterS,
   respondByOf,
 } from './dispute-rules.js';
 import { presentDispute } from './dispute-view.js';
 import type { DisputeServiceDeps } from './ports.js';
-import type { Dispute, DisputeType } from './types.js';
+import type { Dispute, DisputeType, FundsRefusals } from './types.js';
 
 const RECEIVING_CLOSED = 'The receiving wallet is closed.';
 
@@ -72,10 +74,20 @@ export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) 
           { field: 'transactionId' },
         );
         assertDisputable(ctx.principal, payment);
+        // A paused agent starts no money movement with its own key (its organization's key still may).
+        if (ctx.principal.walletId !== null && (await store.getWallet(payment.from))?.status !== 'ACTIVE')
+          throw new ApiError('WALLET_FROZEN', undefined, { walletId: payment.from });
         assertClaim(payment, input.respondentOrgId, amount);
         const receiving = await store.getWallet(payment.to);
         if (!receiving || receiving.deletedAt) throw new ApiError('DISPUTE_NOT_ALLOWED', RECEIVING_CLOSED);
-        if (receiving.balance.lt(amount)) throw cannotTakeAmount();
+        const refusals = await store.getFundsRefusals(payment.id);
+        const retryAfter = refusalRetryAfterS(refusals, clock.now());
+        if (retryAfter !== undefined) throw new ApiError('RATE_LIMIT_EXCEEDED', undefined, { retryAfter });
+        if (receiving.balance.lt(amount)) {
+          // A reversal or an opening committed since the payment was read took the money: its answer first.
+          assertDisputable(ctx.principal, (await store.getTransaction(payment.id)) ?? payment);
+          throw await refusedForFunds(payment.id, refusals);
+        }
 
         const now = clock.now();
         const at = now.toISOString();
@@ -110,12 +122,25 @@ export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) 
             ...(keyClaim ? [answerChange(slotId, keyClaim, 201, body, now)] : []),
           ]);
         } catch (error) {
+          // The posting writer's INSUFFICIENT_FUNDS names the respondent's wallet and balance: said as cannotTakeAmount.
+          if (error instanceof ApiError && error.code === 'INSUFFICIENT_FUNDS')
+            throw await refusedForFunds(payment.id, refusals);
           throw openingRefusal(error);
         }
         await startDeadline(dispute);
         return { status: 201, body, replayed: false };
       },
     });
+  }
+
+  /**
+   * A refusal for funds, counted first (balance probing: dispute-rules.ts MAX_FUNDS_REFUSALS); a
+   * racing refusal of the same payment fails the count (CONCURRENT_UPDATE, nothing learned).
+   */
+  async function refusedForFunds(transactionId: string, previous: FundsRefusals | undefined) {
+    const refusals = nextRefusals(previous, clock.now());
+    await store.commit([{ type: 'countFundsRefusal', transactionId, refusals, ...(previous && { previous }) }]);
+    return cannotTakeAmount();
   }
 
   async function startDeadline(dispute: Dispute): Promise<void> {
@@ -131,15 +156,13 @@ export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) 
 }
 
 /**
- * A refusal of the receiving wallet's write said as the initiator may hear it: never the
- * respondent's wallet id or balance (the posting writer's INSUFFICIENT_FUNDS details name them), a
- * wallet closed meanwhile as DISPUTE_NOT_ALLOWED. The payment's own refusals (DISPUTE_EXISTS,
+ * A refusal of the receiving wallet's write (other than for funds) said as the initiator may hear
+ * it: a wallet closed meanwhile as DISPUTE_NOT_ALLOWED. The payment's own refusals (DISPUTE_EXISTS,
  * INVALID_STATE of the payment) pass as they are; the wallet's others can not happen (it was read,
  * in the payment's environment, and its legs run on a FROZEN wallet).
  */
 function openingRefusal(error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
-  if (error.code === 'INSUFFICIENT_FUNDS') return cannotTakeAmount();
   return error.code === 'INVALID_STATE' && error.details?.walletId !== undefined
     ? new ApiError('DISPUTE_NOT_ALLOWED', RECEIVING_CLOSED)
     : error;

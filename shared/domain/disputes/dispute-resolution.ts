@@ -42,8 +42,8 @@ export function disputeResolution(deps: DisputeServiceDeps, kernel: DisputeKerne
 
   /**
    * A credited wallet closed between the read and the write fails the commit (INVALID_STATE naming
-   * it): the operator's call answers that and, made again, credits the main wallet; the deadline's
-   * step finds the dispute still OPEN and its workflow asks again.
+   * it): the operator's call resolves once more from fresh reads (crediting the main wallet); the
+   * deadline's step finds the dispute still OPEN and its workflow asks again.
    */
   async function end(dispute: Dispute, trigger: DisputeTrigger, ending: Ending, at: string): Promise<Dispute> {
     const outcome = targetOf(DISPUTE_STATES, trigger) as DisputeOutcome;
@@ -59,7 +59,7 @@ export function disputeResolution(deps: DisputeServiceDeps, kernel: DisputeKerne
     const ended: Dispute = { ...dispute, ...set, status: outcome };
     const metadata = { outcome, resolvedBy: ending.resolvedBy };
     await store.commit([
-      { type: 'transitionDispute', disputeId: dispute.id, trigger, set },
+      { type: 'transitionDispute', disputeId: dispute.id, trigger, set, read: dispute.status },
       disputeRelease(ended, credited, set.resolutionTransactionId!, at),
       kernel.auditOf('INITIATOR', ending.actor, ended, ending.action, at, metadata),
       kernel.auditOf('RESPONDENT', ending.actor, ended, ending.action, at, metadata),
@@ -74,17 +74,21 @@ export function disputeResolution(deps: DisputeServiceDeps, kernel: DisputeKerne
     action: AuditAction,
     disputeId: string,
     input: { outcome: DisputeOutcome; note?: string | undefined },
+    retried?: true,
   ): Promise<Dispute> {
     const dispute = await kernel.read(disputeId);
     const trigger = OUTCOME_TRIGGERS[input.outcome];
     if (!canTransition(DISPUTE_STATES, dispute.status, trigger))
       throw kernel.invalidState(dispute, 'it can not be resolved');
-    return end(
-      dispute,
-      trigger,
-      { actor: ctx.actor, resolvedBy: 'OPERATOR', action, note: input.note },
-      clock.now().toISOString(),
-    );
+    try {
+      const ending = { actor: ctx.actor, resolvedBy: 'OPERATOR' as const, action, note: input.note };
+      return await end(dispute, trigger, ending, clock.now().toISOString());
+    } catch (error) {
+      // The write asks for the status read: a response committed since then fails it, and the
+      // resolution is made again from the dispute as stored (its answer and events carry the response).
+      if (retried || !(error instanceof ApiError) || error.code !== 'INVALID_STATE') throw error;
+      return resolve(ctx, action, disputeId, input, true);
+    }
   }
 
   /** An OPEN dispute past its deadline lapses to RESOLVED_AGENT (actor SYSTEM); the money goes to the initiator. */

@@ -4,7 +4,7 @@ import type { Actor, Environment, Principal } from '../tenancy.js';
 import { scaledMs } from '../transfers/transfer-rules.js';
 import type { Transaction } from '../types.js';
 import type { DisputeTrigger } from './dispute-states.js';
-import type { Dispute, DisputeOutcome } from './types.js';
+import type { Dispute, DisputeOutcome, FundsRefusals } from './types.js';
 
 /** How long the respondent has to answer (decisions.md section 7): 7 days, divided by TIME_SCALE in the sandbox. */
 export const DISPUTE_RESPONSE_MS = 7 * 24 * 3600_000;
@@ -95,6 +95,29 @@ export function assertClaim(payment: Transaction, respondentOrgId: string | unde
 /** What the initiator learns when the receiving wallet can not give the amount now: nothing of the respondent's. */
 export const cannotTakeAmount = () =>
   new ApiError('INSUFFICIENT_FUNDS', 'The receiving wallet can not give this amount now.');
+
+/**
+ * Balance probing (docs/api.md "Disputes"): after MAX_FUNDS_REFUSALS openings of one payment were
+ * refused for funds within FUNDS_REFUSAL_WINDOW_MS of the first (not scaled), opening a dispute of
+ * it answers 429 RATE_LIMIT_EXCEEDED until the window is over.
+ */
+export const MAX_FUNDS_REFUSALS = 3;
+export const FUNDS_REFUSAL_WINDOW_MS = 24 * 3600_000;
+
+/** When the refusals' window is over (epoch ms). */
+export const refusalWindowEnd = (refusals: FundsRefusals) => Date.parse(refusals.since) + FUNDS_REFUSAL_WINDOW_MS;
+
+/** Seconds until this payment may be disputed again; undefined when it may be now. */
+export function refusalRetryAfterS(refusals: FundsRefusals | undefined, now: Date): number | undefined {
+  if (!refusals || refusals.count < MAX_FUNDS_REFUSALS || refusalWindowEnd(refusals) <= now.getTime()) return undefined;
+  return Math.max(1, Math.ceil((refusalWindowEnd(refusals) - now.getTime()) / 1000));
+}
+
+/** The count after one more refusal (a new window when the last one is over). */
+export const nextRefusals = (refusals: FundsRefusals | undefined, now: Date): FundsRefusals =>
+  refusals && refusalWindowEnd(refusals) > now.getTime()
+    ? { ...refusals, count: refusals.count + 1 }
+    : { count: 1, since: now.toISOString() };
 
 /** A text cut for an audit entry. */
 export const auditText = (text: string | undefined): string | undefined => text?.slice(0, AUDIT_TEXT_LIMIT);

@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../ports.js';
 import type { OrganizationScope } from '../tenancy.js';
 import type { WalletReader } from '../wallets/ports.js';
 import type { DisputeChange } from './changes.js';
-import type { DisputeStatus, Dispute } from './types.js';
+import type { DisputeStatus, Dispute, FundsRefusals } from './types.js';
 
 export type { DisputeChange } from './changes.js';
 
@@ -66,6 +66,8 @@ export interface DisputeStore
     Omit<IdempotencyStore, 'commit'>,
     ChangeCommitter<DisputeChange | PostingChange | IdempotencyChange | AuditChange> {
   getDispute(disputeId: string): Promise<Dispute | undefined>;
+  /** The refusals for funds of openings of this payment (dispute-rules.ts FundsRefusals). */
+  getFundsRefusals(transactionId: string): Promise<FundsRefusals | undefined>;
   /**
    * The newest `count` disputes of an organization environment, as initiator or respondent (with a
    * wallet: those whose paying or receiving wallet it is), newest first (`createdAt`, then id).

@@ -60,3 +60,9 @@ export interface Dispute {
   createdAt: string;
   updatedAt: string;
 }
+
+/** The refusals for funds of one payment's openings in the current window (a counter item with a TTL; dispute-rules.ts). */
+export interface FundsRefusals {
+  count: number;
+  since: string;
+}

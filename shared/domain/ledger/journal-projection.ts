@@ -35,10 +35,15 @@ export const LISTED_AS_PAYMENTS: ReadonlySet<TransactionType> = new Set(['PAYMEN
  * Which stream records project anything: a record's first write (INSERT, which includes a record
  * written over its key's expired answer: journal-stream.ts journalChangeOf decides that from the
  * stream's old image), or a queued payment that just posted (approved). Other changes of a record
- * (REVERSED, a hold settled, an answer saved) project nothing new, so they cost no write.
+ * (REVERSED, a hold settled, an answer saved, a dispute's mark) project nothing new, so they cost no
+ * write: a POSTED approved payment carrying `disputeId` was changed by its dispute, not its approval
+ * (the stream has the new image only; a disputed payment changes no more after its mark).
  */
 export function projectsOnChange(change: 'INSERT' | 'MODIFY', record: JournalRecord): boolean {
-  return change === 'INSERT' || (record.status === 'POSTED' && record.approvalId !== undefined);
+  return (
+    change === 'INSERT' ||
+    (record.status === 'POSTED' && record.approvalId !== undefined && record.disputeId === undefined)
+  );
 }
 
 export async function projectionsOf(record: JournalRecord): Promise<JournalProjections> {

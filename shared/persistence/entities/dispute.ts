@@ -1,7 +1,7 @@
-import type { Dispute } from '../../domain/disputes/types.js';
+import type { Dispute, FundsRefusals } from '../../domain/disputes/types.js';
 import type { Environment } from '../../domain/tenancy.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
-import type { IndexUsage } from '../table-schema.js';
+import { TTL_ATTRIBUTE, type IndexUsage } from '../table-schema.js';
 
 export const DISPUTE_ENTITY = 'DISPUTE';
 
@@ -52,3 +52,21 @@ export const DISPUTE_INDEXES = {
     GSI4: "disputes of a receiving wallet (within the respondent's organization environment): an agent key's list",
   },
 } as const satisfies IndexUsage;
+
+export const DISPUTE_REFUSALS_ENTITY = 'DISPUTE_REFUSALS';
+
+/**
+ * The refusals for funds of one payment's openings (`DISPUTE_REFUSALS#transactionId`): a counter
+ * the table deletes a day after its window (TTL); no index.
+ */
+export const fundsRefusalsCodec = {
+  key: (transactionId: string): ItemKey => ({ PK: `DISPUTE_REFUSALS#${transactionId}`, SK: DISPUTE_REFUSALS_ENTITY }),
+  toItem: (transactionId: string, refusals: FundsRefusals): Item => ({
+    ...fundsRefusalsCodec.key(transactionId),
+    entityType: DISPUTE_REFUSALS_ENTITY,
+    count: refusals.count,
+    since: refusals.since,
+    [TTL_ATTRIBUTE]: Math.floor(Date.parse(refusals.since) / 1000) + 2 * 86_400,
+  }),
+  fromItem: (item: Item): FundsRefusals => ({ count: Number(item.count), since: String(item.since) }),
+};

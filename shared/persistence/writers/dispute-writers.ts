@@ -1,7 +1,8 @@
 import type { DisputeChange } from '../../domain/disputes/changes.js';
 import { DISPUTE_STATES } from '../../domain/disputes/dispute-states.js';
 import { ApiError } from '../../domain/errors.js';
-import { disputeCodec, disputeKeys } from '../entities/dispute.js';
+import { disputeCodec, disputeKeys, fundsRefusalsCodec } from '../entities/dispute.js';
+import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
 import { transactionKeys } from '../entities/transaction.js';
 import { put, transitionUpdate, update, type ChangeWriters } from '../write-builders.js';
 
@@ -36,15 +37,43 @@ export const disputeWriters: ChangeWriters<DisputeChange> = {
 
   transitionDispute: (tableName, change) => {
     const { status: _ignored, ...fields } = change.set;
+    const { from, to } = DISPUTE_STATES[change.trigger];
+    const read = change.read;
     return [
-      transitionUpdate(tableName, disputeKeys.primary(change.disputeId), DISPUTE_STATES[change.trigger], {
-        set: fields,
-        condition: 'attribute_exists(PK)',
-        onConditionFailed: (old) =>
-          old
-            ? new ApiError('INVALID_STATE', `The dispute is ${String(old.status)}.`, { status: old.status })
-            : new ApiError('DISPUTE_NOT_FOUND'),
-      }),
+      transitionUpdate(
+        tableName,
+        disputeKeys.primary(change.disputeId),
+        {
+          from: read ? from.filter((status) => status === read) : from,
+          to,
+        },
+        {
+          set: fields,
+          condition: 'attribute_exists(PK)',
+          onConditionFailed: (old) =>
+            old
+              ? new ApiError('INVALID_STATE', `The dispute is ${String(old.status)}.`, { status: old.status })
+              : new ApiError('DISPUTE_NOT_FOUND'),
+        },
+      ),
     ];
   },
+
+  /** The counter, only while it is what the service read (a racing refusal: CONCURRENT_UPDATE, retried by the caller). */
+  countFundsRefusal: (tableName, { transactionId, refusals, previous }) => [
+    {
+      item: {
+        Put: {
+          TableName: tableName,
+          Item: fundsRefusalsCodec.toItem(transactionId, refusals),
+          ConditionExpression: previous ? '#count = :count AND #since = :since' : 'attribute_not_exists(PK)',
+          ...(previous && {
+            ExpressionAttributeNames: { '#count': 'count', '#since': 'since' },
+            ExpressionAttributeValues: { ':count': previous.count, ':since': previous.since },
+          }),
+        },
+      },
+      onConditionFailed: () => new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S }),
+    },
+  ],
 };
