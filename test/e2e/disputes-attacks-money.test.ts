@@ -5,8 +5,6 @@ import { DISPUTE_RESPONSE_MS } from '../../shared/domain/disputes/dispute-rules.
 import { SYSTEM_ACCOUNTS } from '../../shared/domain/ledger/posting.js';
 import { localTransport } from '../../shared/events/local-transport.js';
 import { storedEventKeys } from '../../shared/persistence/entities/stored-event.js';
-import { core } from '../../shared/runtime/core.js';
-import { disputeService } from '../../shared/runtime/services/disputes.js';
 import type { ApiResponse } from '../fixtures/local-service.js';
 import { setupE2e } from '../fixtures/e2e-setup.js';
 import { eventually } from '../fixtures/eventually.js';
@@ -14,8 +12,8 @@ import { invoiceSeed } from '../fixtures/invoice-seed.js';
 import { expectApiError, expectOk } from '../fixtures/payments-client.js';
 import { sumOf, systemAccountEntries } from '../fixtures/table-reads.js';
 
-/** 7 days in about 3 seconds: a dispute's deadline comes within a test. */
-const RESPONSE_WINDOW_MS = 3_000;
+/** 7 days in 10 minutes: no dispute lapses while a slow machine runs a test (the deadline's race is in disputes-deadline.test.ts). */
+const RESPONSE_WINDOW_MS = 600_000;
 const TIME_SCALE = Math.round(DISPUTE_RESPONSE_MS / RESPONSE_WINDOW_MS);
 
 /**
@@ -325,43 +323,6 @@ describe('disputes under attack: money and state machine', () => {
         world,
         outcome === 'RESOLVED_AGENT' ? { payer: '69.00', payee: '41.00' } : { payer: '60.00', payee: '50.00' },
       );
-    }
-  });
-
-  it('respond, resolve, the deadline step and a late respond racing at respondBy: one outcome, money moved once', async () => {
-    const deadline = disputeService(core());
-    const worlds = await Promise.all([posted(), posted(), posted(), posted()]);
-    const disputes = [];
-    for (const world of worlds) {
-      const dispute = expectOk(await openDispute(payerOrg.key, body(world.paymentId, '12.00')), 201);
-      held.set(dispute.id, '12.00');
-      disputes.push({ world, dispute });
-    }
-    const last = Math.max(...disputes.map(({ dispute }) => Date.parse(dispute.respondBy)));
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, last - Date.now()) + 5));
-
-    await Promise.all(
-      disputes.map(({ dispute }, i) =>
-        Promise.allSettled([
-          respond(payeeOrg.key, dispute.id),
-          deadline.runDeadline(dispute.id),
-          i % 2 === 0 ? resolve(dispute.id, 'RESOLVED_MERCHANT') : resolve(dispute.id, 'CLOSED'),
-          deadline.runDeadline(dispute.id),
-          respond(payeeOrg.key, dispute.id, { response: 'late' }),
-        ]),
-      ),
-    );
-    for (const { dispute } of disputes) held.delete(dispute.id);
-    for (const { world, dispute } of disputes) {
-      const final = expectOk(await getDispute(payerOrg.key, dispute.id));
-      expect(['RESOLVED_AGENT', 'RESOLVED_MERCHANT', 'CLOSED']).toContain(final.status);
-      // The deadline passed before anything: a response can not have been accepted.
-      expect(final.response).toBeNull();
-      await expectBalances(
-        world,
-        final.status === 'RESOLVED_AGENT' ? { payer: '72.00', payee: '38.00' } : { payer: '60.00', payee: '50.00' },
-      );
-      expect(await deadline.runDeadline(dispute.id)).toEqual({ status: final.status });
     }
   });
 

@@ -1,71 +1,29 @@
-import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { DISPUTE_RESPONSE_MS } from '../../shared/domain/disputes/dispute-rules.js';
-import { SYSTEM_ACCOUNTS } from '../../shared/domain/ledger/posting.js';
-import { setupE2e } from '../fixtures/e2e-setup.js';
+import { disputeWorld } from '../fixtures/dispute-world.js';
 import { eventually } from '../fixtures/eventually.js';
 import { expectApiError, expectOk } from '../fixtures/payments-client.js';
-import { sumOf, systemAccountEntries } from '../fixtures/table-reads.js';
 
-/**
- * 7 days in 8 seconds: an unanswered dispute lapses within the test (the deadline workflow runs in
- * the local server); every other test ends its disputes well before that.
- */
-const RESPONSE_WINDOW_MS = 8_000;
-const TIME_SCALE = Math.round(DISPUTE_RESPONSE_MS / RESPONSE_WINDOW_MS);
+/** The transitions driven by hand: 7 days last 10 minutes, so no dispute lapses while a slow machine runs a test. */
+const TRANSITIONS_WINDOW_MS = 600_000;
 
 describe('disputes: every transition, with exact balances, suspense and the ledger after each step', () => {
-  const { service, ledger, payerOrg, payeeOrg } = setupE2e({
-    env: { TIME_SCALE: String(TIME_SCALE) },
-    organizations: { payerOrg: 'Disputing Org', payeeOrg: 'Merchant Org' },
-  });
-  /** The disputed amounts now in suspense, by dispute: what acc_SUSPENSE must hold. */
-  const open = new Map<string, string>();
-
-  async function postedPayment(amount = '40.00') {
-    const payer = await ledger.fundedWallet(payerOrg, '100.00');
-    const payee = await ledger.fundedWallet(payeeOrg, '10.00', 'Payee');
-    const payment = await ledger.paid(payerOrg.key, { from: payer, to: payee, amount });
-    return { payer, payee, paymentId: payment.id as string };
-  }
-
-  const openDispute = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
-    service.call('POST', '/v1/disputes', { key, body, ...(headers ? { headers } : {}) });
-  const respond = (key: string, id: string, body: Record<string, unknown> = { response: 'Delivered as agreed.' }) =>
-    service.call('POST', `/v1/disputes/${id}/respond`, { key, body });
-  const resolve = (id: string, body: Record<string, unknown>, key = service.adminKey) =>
-    service.call('POST', `/v1/disputes/${id}/resolve`, { key, body });
-  const getDispute = (key: string, id: string) => service.call('GET', `/v1/disputes/${id}`, { key });
-
-  /** Both wallets' exact balances, acc_SUSPENSE = the open disputed amounts, and the ledger check clean. */
-  async function expectMoney(wallets: { payer: string; payee: string }, expected: { payer: string; payee: string }) {
-    expect(await ledger.balanceOf(payerOrg.key, wallets.payer)).toBe(`${expected.payer}000000`);
-    expect(await ledger.balanceOf(payeeOrg.key, wallets.payee)).toBe(`${expected.payee}000000`);
-    const held = [...open.values()].reduce((sum, amount) => sum.plus(amount), new Big(0));
-    const suspense = sumOf(await systemAccountEntries(service.table, 'SANDBOX', SYSTEM_ACCOUNTS.suspense));
-    expect(suspense.toFixed(2)).toBe(held.toFixed(2));
-    await ledger.expectLedgerBalanced();
-  }
-
-  async function opened(amount = '25.00') {
-    const world = await postedPayment();
-    const response = await openDispute(payerOrg.key, {
-      transactionId: world.paymentId,
-      type: 'SERVICE_ISSUE',
-      amount,
-      reason: 'The credits never arrived.',
-    });
-    const dispute = expectOk(response, 201);
-    open.set(dispute.id, amount);
-    return { ...world, dispute };
-  }
-
-  /** The operator's outcome, expected to succeed: the dispute's amount leaves suspense. */
-  async function ended(id: string, body: Record<string, unknown>) {
-    const resolved = expectOk(await resolve(id, body));
-    open.delete(id);
-    return resolved;
-  }
+  const {
+    service,
+    ledger,
+    payerOrg,
+    payeeOrg,
+    open,
+    timeScale,
+    postedPayment,
+    openDispute,
+    respond,
+    resolve,
+    getDispute,
+    expectMoney,
+    opened,
+    ended,
+  } = disputeWorld(TRANSITIONS_WINDOW_MS);
 
   it('opens: the amount leaves the receiving wallet for suspense; both parties see the dispute and the payment marked', async () => {
     const { payer, payee, paymentId, dispute } = await opened();
@@ -87,7 +45,7 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
       environment: 'SANDBOX',
     });
     expect(Date.parse(dispute.respondBy) - Date.parse(dispute.createdAt)).toBe(
-      Math.floor(DISPUTE_RESPONSE_MS / TIME_SCALE),
+      Math.floor(DISPUTE_RESPONSE_MS / timeScale),
     );
     await expectMoney({ payer, payee }, { payer: '60.00', payee: '25.00' });
     expect(expectOk(await getDispute(payeeOrg.key, dispute.id))).toEqual(dispute);
@@ -382,66 +340,5 @@ describe('disputes: every transition, with exact balances, suspense and the ledg
       await ended(dispute.id, { outcome: 'CLOSED' });
     }
     await expectMoney({ payer: first.payer, payee: first.payee }, { payer: '60.00', payee: '50.00' });
-  });
-
-  /** Until `respondBy` has passed (and a little more). */
-  const pastDeadline = (dispute: { respondBy: string }) =>
-    new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(dispute.respondBy) - Date.now()) + 100));
-
-  it('the deadline workflow resolves an unanswered dispute RESOLVED_AGENT after the scaled wait, with no call: money to the initiator', async () => {
-    const { payer, payee, dispute } = await opened('30.00');
-    await expectMoney({ payer, payee }, { payer: '60.00', payee: '20.00' });
-
-    const lapsed = await eventually(async () => {
-      const read = expectOk(await getDispute(payerOrg.key, dispute.id));
-      expect(read.status).toBe('RESOLVED_AGENT');
-      return read;
-    }, RESPONSE_WINDOW_MS + 5_000);
-    open.delete(dispute.id);
-
-    expect(Date.parse(lapsed.resolvedAt)).toBeGreaterThanOrEqual(Date.parse(dispute.respondBy));
-    expect(lapsed).toMatchObject({ resolvedBy: 'DEADLINE', creditedWalletId: payer, resolutionNote: null });
-    await expectMoney({ payer, payee }, { payer: '90.00', payee: '20.00' });
-    for (const org of [payerOrg, payeeOrg]) {
-      const entries = await ledger.auditOf(org.organizationId);
-      expect(
-        entries.filter((e) => e.resourceId === dispute.id && e.action === 'dispute.resolve').map((e) => e.actorId),
-      ).toEqual(['dispute-deadline']);
-    }
-    // Ended: a late answer, or the operator, changes nothing.
-    expect(expectApiError(await respond(payeeOrg.key, dispute.id), 409, 'INVALID_STATE').details).toEqual({
-      status: 'RESOLVED_AGENT',
-    });
-    expectApiError(await resolve(dispute.id, { outcome: 'CLOSED' }), 409, 'INVALID_STATE');
-    await expectMoney({ payer, payee }, { payer: '90.00', payee: '20.00' });
-  });
-
-  it('a response before the deadline wins: past respondBy the dispute is still RESPONDED and the money still held', async () => {
-    const { payer, payee, dispute } = await opened('30.00');
-    expectOk(await respond(payeeOrg.key, dispute.id));
-
-    await pastDeadline(dispute);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-
-    expect(expectOk(await getDispute(payeeOrg.key, dispute.id)).status).toBe('RESPONDED');
-    await expectMoney({ payer, payee }, { payer: '60.00', payee: '20.00' });
-    await ended(dispute.id, { outcome: 'RESOLVED_MERCHANT' });
-    await expectMoney({ payer, payee }, { payer: '60.00', payee: '50.00' });
-  });
-
-  it('a response at or after respondBy finds the dispute lapsed (by the workflow or by the response itself): 409 RESOLVED_AGENT', async () => {
-    const { payer, payee, dispute } = await opened('30.00');
-
-    await pastDeadline(dispute);
-    const late = await respond(payeeOrg.key, dispute.id);
-    open.delete(dispute.id);
-
-    expect(expectApiError(late, 409, 'INVALID_STATE').details).toEqual({ status: 'RESOLVED_AGENT' });
-    expect(expectOk(await getDispute(payerOrg.key, dispute.id))).toMatchObject({
-      status: 'RESOLVED_AGENT',
-      resolvedBy: 'DEADLINE',
-      creditedWalletId: payer,
-    });
-    await expectMoney({ payer, payee }, { payer: '90.00', payee: '20.00' });
   });
 });
