@@ -128,7 +128,8 @@ describe('DynamoDB adapter (mocked SDK)', () => {
         },
       ]);
       const [move] = sentItems();
-      expect(move?.Update?.ConditionExpression).toBe('#f_status = :from0');
+      // A reversal also needs the payment undisputed (docs/api.md "Disputes": a disputed payment is never reversed).
+      expect(move?.Update?.ConditionExpression).toBe('#f_status = :from0 AND attribute_not_exists(disputeId)');
       expect(move?.Update?.ExpressionAttributeValues).toMatchObject({
         ':from0': 'POSTED',
         ':f_status': 'REVERSED',
