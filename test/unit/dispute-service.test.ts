@@ -270,6 +270,26 @@ describe('dispute service: opening', () => {
     expect(w.errors).toHaveLength(1);
   });
 
+  it('starts the deadline again when the opening is replayed while the dispute is OPEN (the first start may have failed), not after it ended', async () => {
+    const options = { startFails: true };
+    const w = disputeWorld(options);
+    const payment = await w.paid('40.00');
+    const body = { transactionId: payment.id, type: 'FRAUD', amount: '10.00', reason: 'r' };
+    const first = await w.open(body, w.payer.ctx, 'k-1');
+    expect(w.started).toEqual([]);
+
+    options.startFails = false;
+    expect(await w.service.open(w.payer.ctx, AUDIT.dispute.create, body as never, 'k-1')).toMatchObject({
+      status: 201,
+      replayed: true,
+    });
+    expect(w.started).toEqual([{ id: first.id, respondBy: (first as { respondBy: string }).respondBy }]);
+
+    await w.resolve(first.id, 'CLOSED');
+    await w.service.open(w.payer.ctx, AUDIT.dispute.create, body as never, 'k-1');
+    expect(w.started).toHaveLength(1);
+  });
+
   it('blocks the reversal of a disputed payment, in the service and in the write', async () => {
     const w = disputeWorld();
     const payment = await w.paid('40.00');

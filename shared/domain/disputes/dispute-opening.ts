@@ -42,8 +42,9 @@ export interface OpenDisputeInput {
  * transaction: the dispute (OPEN), the payment's mark (`disputeId`, conditioned on it being a POSTED
  * payment never disputed, so a racing reversal or second opening loses), the DISPUTE posting (the
  * receiving wallet -> acc_SUSPENSE), both parties' audit entries and `dispute.created`, the key's
- * answer. Then the deadline workflow starts (a failure to start is logged: the dispute still lapses
- * when the respondent answers late, and the operator can resolve it).
+ * answer. Then the deadline workflow starts (a failure to start is logged: a replay of the opening
+ * starts it again while the dispute is OPEN; a late response applies the deadline too, and the
+ * operator can resolve it).
  */
 export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) {
   const { store, clock, ids } = deps;
@@ -65,7 +66,7 @@ export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) 
       scope: ctx.principal.walletId ?? 'organization',
     });
     const claim = idempotencyKey === undefined ? undefined : await claimOf(scope, idempotencyKey, fingerprint);
-    return runIdempotent(store, claim, clock.now(), () => ids('transaction'), {
+    const response = await runIdempotent(store, claim, clock.now(), () => ids('transaction'), {
       execute: async (slotId, keyClaim) => {
         const payment = visiblePayment(
           ctx.principal,
@@ -131,6 +132,12 @@ export function disputeOpening(deps: DisputeServiceDeps, kernel: DisputeKernel) 
         return { status: 201, body, replayed: false };
       },
     });
+    if (response.replayed && response.status === 201) {
+      // The first request may have died before starting its workflow: starting it again is harmless (as transfers do).
+      const first = await store.getDispute((response.body as { id: string }).id);
+      if (first?.status === 'OPEN') await startDeadline(first);
+    }
+    return response;
   }
 
   /**
