@@ -25,10 +25,15 @@ export function journalChangeOf(record: TableStreamRecord): JournalChange | unde
   if (!image) return undefined;
   const item = unmarshall(image as Record<string, AttributeValue>, { wrapNumbers: true });
   if (!journalCodec.isJournalRecord(item)) return undefined;
-  const before = record.dynamodb?.OldImage as Record<string, AttributeValue> | undefined;
-  const overAnswer =
-    record.eventName === 'MODIFY' && idempotencyCodec.isAnswer(before ? unmarshall(before) : undefined);
-  return { change: overAnswer ? 'INSERT' : record.eventName, record: journalCodec.fromItem(item) };
+  const oldImage = record.dynamodb?.OldImage as Record<string, AttributeValue> | undefined;
+  const before = oldImage ? unmarshall(oldImage) : undefined;
+  const change =
+    record.eventName === 'INSERT' || idempotencyCodec.isAnswer(before)
+      ? 'INSERT'
+      : before?.status !== 'POSTED' && item.status === 'POSTED'
+        ? 'POSTED'
+        : 'MODIFY';
+  return { change, record: journalCodec.fromItem(item) };
 }
 
 /** The event an outbox item carries, when the record is its insertion (changes that are not movements). */

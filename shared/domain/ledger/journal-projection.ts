@@ -32,18 +32,19 @@ export interface JournalProjections {
 export const LISTED_AS_PAYMENTS: ReadonlySet<TransactionType> = new Set(['PAYMENT', 'REVERSAL']);
 
 /**
- * Which stream records project anything: a record's first write (INSERT, which includes a record
- * written over its key's expired answer: journal-stream.ts journalChangeOf decides that from the
- * stream's old image), or a queued payment that just posted (approved). Other changes of a record
- * (REVERSED, a hold settled, an answer saved, a dispute's mark) project nothing new, so they cost no
- * write: a POSTED approved payment carrying `disputeId` was changed by its dispute, not its approval
- * (the stream has the new image only; a disputed payment changes no more after its mark).
+ * What a stream record did to a journal record, told from its old image by journal-stream.ts
+ * journalChangeOf: INSERT its first write (also one written over its key's expired answer), POSTED
+ * a later change that made it POSTED (a queued payment approved), MODIFY any other later change.
  */
-export function projectsOnChange(change: 'INSERT' | 'MODIFY', record: JournalRecord): boolean {
-  return (
-    change === 'INSERT' ||
-    (record.status === 'POSTED' && record.approvalId !== undefined && record.disputeId === undefined)
-  );
+export type JournalChangeKind = 'INSERT' | 'POSTED' | 'MODIFY';
+
+/**
+ * Which changes project anything: a record's first write, or the one that posted it. Other changes
+ * (REVERSED, a hold settled, an answer saved, a dispute's mark) project nothing new, so they cost no
+ * write and never publish an event twice.
+ */
+export function projectsOnChange(change: JournalChangeKind): boolean {
+  return change !== 'MODIFY';
 }
 
 export async function projectionsOf(record: JournalRecord): Promise<JournalProjections> {

@@ -1,15 +1,21 @@
 import type { OutboxEvent } from '../types.js';
 import type { JournalRecord } from './journal.js';
-import { projectionsOf, projectsOnChange, type JournalProjections } from './journal-projection.js';
+import {
+  projectionsOf,
+  projectsOnChange,
+  type JournalChangeKind,
+  type JournalProjections,
+} from './journal-projection.js';
 
 /** A change of a journal record, as the table's stream reports it. */
 export interface JournalChange {
   /**
    * INSERT: the record's first write, a new item or one written over its key's expired
-   * idempotency answer (a MODIFY for the stream, whose old image is that answer); MODIFY: a later
-   * change of the record.
+   * idempotency answer (a MODIFY for the stream, whose old image is that answer); POSTED: a later
+   * change that made the record POSTED (a queued payment approved); MODIFY: any other later change
+   * (REVERSED, a hold settled, an answer saved, a dispute's mark).
    */
-  change: 'INSERT' | 'MODIFY';
+  change: JournalChangeKind;
   record: JournalRecord;
 }
 
@@ -52,7 +58,7 @@ export function createJournalProjector(deps: { store: ProjectionStore; publisher
     changes: JournalChange[],
     options: { checkFirst: boolean } = { checkFirst: false },
   ): Promise<ProjectionReport> {
-    const relevant = changes.filter((change) => projectsOnChange(change.change, change.record));
+    const relevant = changes.filter((change) => projectsOnChange(change.change));
     const projections = await Promise.all(relevant.map((change) => projectionsOf(change.record)));
     const writes = await deps.store.writeProjections(projections, options);
     const events = projections.flatMap((projection) => projection.events);
