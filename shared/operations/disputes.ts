@@ -13,7 +13,7 @@ import { presentDispute, presentDisputePage } from '../domain/disputes/dispute-v
 import { DISPUTE_OUTCOMES, DISPUTE_STATUSES, DISPUTE_TYPES } from '../domain/disputes/types.js';
 import { HINTS, defineGroup, operation } from './define.js';
 import { amount, describe, idempotencyKey, prefixedId, queryInteger, text } from './fields.js';
-import { MAX_PAGE_SIZE, parseQueryInteger } from './pagination.js';
+import { MAX_PAGE_SIZE, parseLimit, parseQueryInteger } from './pagination.js';
 
 export interface DisputesServices {
   disputes: DisputeService;
@@ -115,7 +115,7 @@ export const DISPUTES = defineGroup<DisputesServices>()('disputes', { grants: ['
         auth,
         { status: query.status },
         {
-          limit: parseQueryInteger('limit', query.limit, 1, MAX_PAGE_SIZE, DEFAULT_DISPUTE_PAGE),
+          limit: parseLimit(query.limit, DEFAULT_DISPUTE_PAGE),
           offset: parseQueryInteger('offset', query.offset, 0, MAX_DISPUTE_OFFSET, 0),
         },
       ),

@@ -1,41 +1,23 @@
 import Big from 'big.js';
 import { captureLegs, holdLegs, voidLegs } from '../ledger/movements.js';
-import {
-  walletAccount,
-  movementPosting,
-  type Leg,
-  type Posting,
-  type PostingChange,
-  type SpendCount,
-} from '../ledger/posting.js';
+import { walletAccount, movementPosting, type PostingChange, type SpendCount } from '../ledger/posting.js';
 import { formatAmount } from '../money.js';
 import { spendReturned } from '../policies/spend.js';
 import { heldOf } from './payment-link-rules.js';
 import type { PaymentLink } from './types.js';
 
-/**
+/*
  * The ledger movements of a payment link (one transaction each, with the link's own state change):
  * at creation a hold of amount + fee (available -> held); a wallet claim captures it (amount to the
  * claimant wallet, the fee back to the link wallet's available); cancel, expiry or a refused approval
  * void it (all back to available, and off the wallet's period spend). An ach/usdc claim's transfer
- * adopts the hold and captures it as a withdrawal (transfer-postings.ts).
+ * adopts the hold and captures it as a withdrawal (transfer-postings.ts), each built by movementPosting.
  */
-function posting(
-  link: PaymentLink,
-  transactionId: string,
-  type: Posting['type'],
-  legs: Leg[],
-  at: string,
-  attributes: Record<string, unknown>,
-  extra: Partial<Posting> = {},
-): PostingChange {
-  return movementPosting(link, transactionId, type, legs, at, attributes, extra);
-}
 
 /** The hold taken at creation (its id is `link.holdId`), counted in the wallet's period spend. */
 export function linkHold(link: PaymentLink, at: string, spend: SpendCount): PostingChange {
   const total = heldOf(link);
-  return posting(
+  return movementPosting(
     link,
     link.holdId,
     'HOLD',
@@ -63,7 +45,7 @@ export function linkWalletCapture(
   const amount = new Big(link.amount);
   const fee = new Big(link.fee);
   const returned = fee.gt(0) ? spendReturned(link.walletId, fee, new Date(link.createdAt), new Date(at)) : undefined;
-  return posting(
+  return movementPosting(
     link,
     transactionId,
     'CAPTURE',
@@ -84,7 +66,7 @@ export function linkWalletCapture(
 export function linkHoldVoid(link: PaymentLink, transactionId: string, at: string): PostingChange {
   const total = heldOf(link);
   const spend = spendReturned(link.walletId, total, new Date(link.createdAt), new Date(at));
-  return posting(
+  return movementPosting(
     link,
     transactionId,
     'VOID',
