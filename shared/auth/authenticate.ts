@@ -1,6 +1,11 @@
 import { ApiError } from '../domain/errors.js';
 import type { ApiKeyAuthReader } from '../domain/api-keys/ports.js';
-import { OPERATOR_PERMISSION, type Permission, type Principal } from '../domain/tenancy.js';
+import {
+  APPROVALS_DECIDE_PERMISSION,
+  OPERATOR_PERMISSION,
+  type Permission,
+  type Principal,
+} from '../domain/tenancy.js';
 import type { ApiKey } from '../domain/types.js';
 import { hashesEqual, hashKey, parseKey } from './api-key-format.js';
 
@@ -45,10 +50,15 @@ export function principalOf(apiKey: ApiKey): Principal {
     keyId: apiKey.id,
     organizationId: apiKey.organizationId,
     environment: apiKey.environment,
-    permissions: apiKey.permissions,
+    permissions: keyPermissions(apiKey.permissions),
     walletId: apiKey.walletId,
     ...(apiKey.expiresAt ? { expiresAt: apiKey.expiresAt } : {}),
   };
+}
+
+/** A key's stored permissions and the one derived from them: `admin` decides approvals (tenancy.ts). */
+function keyPermissions(stored: readonly Permission[]): Permission[] {
+  return stored.includes('admin') ? [...stored, APPROVALS_DECIDE_PERMISSION] : [...stored];
 }
 
 export function hasPermission(principal: Principal, permission: Permission): boolean {

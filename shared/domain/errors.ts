@@ -194,6 +194,14 @@ export const ERRORS = {
     storedOnRefusal: true,
     message: 'This payment can not be disputed.',
   },
+  USER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'user' },
+  // Ours (docs/api.md, Users): an email is a member (or invited) at most once per organization.
+  USER_EXISTS: {
+    status: 409,
+    retryable: false,
+    storedOnRefusal: false,
+    message: 'A user with this email is already a member of the organization or invited to it.',
+  },
   EVENT_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'event' },
   DELIVERY_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'webhook delivery' },
   CUSTOMER_NOT_FOUND: { status: 404, retryable: false, storedOnRefusal: false, noun: 'customer' },

@@ -15,3 +15,14 @@ export const HOSTED_PATHS = {
 
 /** A hosted page's path (one of HOSTED_PATHS) -> the absolute URL a client opens. */
 export type HostedUrl = (path: string) => string;
+
+/**
+ * The dashboard's paths that the service itself hands out (decisions.md section 12): the invitation a
+ * user accepts (`inviteUrl` = PUBLIC_BASE_URL + this path), the sign-in page. The dashboard's own page
+ * paths live with its edge (shared/dashboard/paths.ts).
+ */
+export const DASHBOARD_ENTRY_PATHS = {
+  home: '/dashboard',
+  signIn: '/dashboard/sign-in',
+  invitation: (token: string) => `/dashboard/invitations/${encodeURIComponent(token)}`,
+} as const;

@@ -24,6 +24,8 @@ export const ID_PREFIX = {
   webhook: 'whk_',
   event: 'evt_',
   delivery: 'dlv_',
+  /** A person who signs in to the dashboard (decisions.md section 12). */
+  user: 'usr_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -17,7 +17,17 @@ export type OrganizationPermission = (typeof ORGANIZATION_PERMISSIONS)[number];
 
 /** Held only by the service operator's `svc_admin_` keys. */
 export const OPERATOR_PERMISSION = 'service:admin' as const;
-export type Permission = OrganizationPermission | typeof OPERATOR_PERMISSION;
+/**
+ * Deciding approvals (decisions.md section 3: an organization key holding `admin`, or a dashboard
+ * user). Never stored on a key: a key holding `admin` holds it too (derived when the key is
+ * authenticated), so the approver role can decide without managing keys and webhooks, and the
+ * developer role can manage them without deciding payments (shared/domain/users/roles.ts).
+ */
+export const APPROVALS_DECIDE_PERMISSION = 'approvals:decide' as const;
+/** What an API key stores and shows. */
+export type KeyPermission = OrganizationPermission | typeof OPERATOR_PERMISSION;
+/** What a principal may hold: a key's permissions and the derived approvals:decide. */
+export type Permission = KeyPermission | typeof APPROVALS_DECIDE_PERMISSION;
 
 /** Permissions an agent (wallet-scoped) key may hold: never `admin`, never `service:admin`. */
 export const AGENT_PERMISSIONS = ORGANIZATION_PERMISSIONS.filter(
@@ -31,6 +41,11 @@ export const DEFAULT_AGENT_PERMISSIONS: OrganizationPermission[] = [
   'payments:write',
 ];
 
+/**
+ * A dashboard user acts as an organization-level principal (kind ORGANIZATION, `keyId` = its
+ * `usr_` id, the role's permissions) or, for the operator's people, as OPERATOR; the actor (USER)
+ * tells audit entries apart from keys.
+ */
 export type PrincipalKind = 'ORGANIZATION' | 'AGENT' | 'OPERATOR';
 
 /** Who is calling: derived from the API key by shared/auth, consumed by every service. */

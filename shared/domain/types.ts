@@ -1,6 +1,6 @@
 import type Big from 'big.js';
 import type { Currency } from './money.js';
-import type { Environment, Permission } from './tenancy.js';
+import type { Environment, KeyPermission } from './tenancy.js';
 
 /** Domain records. Persistence maps them to items (shared/persistence/entities); HTTP to JSON. */
 
@@ -50,7 +50,7 @@ export interface ApiKey {
   last4: string;
   organizationId: string | null;
   environment: Environment | null;
-  permissions: Permission[];
+  permissions: KeyPermission[];
   walletId: string | null;
   status: ApiKeyStatus;
   createdAt: string;

@@ -57,7 +57,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
     description:
       'Posts the queued payment now, if the policies of now, the funds and the wallet status allow it; otherwise the approval ends FAILED with the reason. The key that requested the payment can not approve it.',
     access: 'organization',
-    permission: 'admin',
+    permission: 'approvals:decide',
     audit: AUDIT.approval.approve,
     events: ['approval.approved', 'payment.posted', 'payment.failed'],
     http: { method: 'POST', path: '/v1/approvals/{id}/approve', status: 200 },
@@ -78,7 +78,7 @@ export const APPROVALS = defineGroup<ApprovalsServices>()('approvals', {}, [
     summary: 'Reject a queued payment',
     description: 'Rejects the queued payment; nothing moves.',
     access: 'organization',
-    permission: 'admin',
+    permission: 'approvals:decide',
     audit: AUDIT.approval.reject,
     events: ['approval.rejected'],
     http: { method: 'POST', path: '/v1/approvals/{id}/reject', status: 200 },

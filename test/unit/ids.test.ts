@@ -26,6 +26,7 @@ const EXPECTED_PREFIX: Record<IdKind, string> = {
   webhook: 'whk_',
   event: 'evt_',
   delivery: 'dlv_',
+  user: 'usr_',
 };
 
 const KINDS = Object.keys(EXPECTED_PREFIX) as IdKind[];

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import type { KeyIssuer } from '../ports.js';
-import type { Environment, Permission, Principal } from '../tenancy.js';
+import type { Environment, KeyPermission, Permission, Principal } from '../tenancy.js';
 import type { ApiKey } from '../types.js';
 
 /**
@@ -48,7 +48,7 @@ export interface KeyGrant {
   name: string;
   organizationId: string;
   environment: Environment;
-  permissions: readonly Permission[];
+  permissions: readonly KeyPermission[];
   /** The agent's wallet for a wallet-scoped key; null for an organization-level key. */
   walletId: string | null;
   createdAt: string;

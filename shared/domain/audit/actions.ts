@@ -93,6 +93,25 @@ export const AUDIT = {
     /** The operator's outcome, or the deadline's (actor SYSTEM). */
     resolve: 'dispute.resolve',
   },
+  /**
+   * People of the dashboard (decisions.md section 12): invitations, membership, sign-in and its
+   * factors, sessions. Written with the IP address and the user agent (`details.userAgent`).
+   */
+  user: {
+    invite: 'user.invite',
+    accept: 'user.accept',
+    changeRole: 'user.role.change',
+    remove: 'user.remove',
+    login: 'user.login',
+    loginFail: 'user.login.fail',
+    logout: 'user.logout',
+    addFactor: 'user.factor.add',
+    removeFactor: 'user.factor.remove',
+    useRecoveryCode: 'user.recovery-code.use',
+    regenerateRecoveryCodes: 'user.recovery-codes.regenerate',
+    stepUp: 'user.step-up',
+    revokeSession: 'user.session.revoke',
+  },
 } as const;
 
 type Actions = typeof AUDIT;

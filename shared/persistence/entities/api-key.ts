@@ -1,4 +1,4 @@
-import type { Environment, Permission } from '../../domain/tenancy.js';
+import type { Environment, KeyPermission } from '../../domain/tenancy.js';
 import type { ApiKey } from '../../domain/types.js';
 import { readOptionalString } from '../client.js';
 import { str, type Item, type ItemKey } from '../item.js';
@@ -38,7 +38,7 @@ export const apiKeyCodec = {
       organizationId: readOptionalString(item.organizationId) ?? null,
       environment: (readOptionalString(item.environment) as Environment | undefined) ?? null,
       // A key stored without permissions reads as none (and the compliance check reports it).
-      permissions: Array.isArray(item.permissions) ? (item.permissions as Permission[]) : [],
+      permissions: Array.isArray(item.permissions) ? (item.permissions as KeyPermission[]) : [],
       walletId: readOptionalString(item.walletId) ?? null,
       status: item.status as ApiKey['status'],
       createdAt: str(item.createdAt),
