@@ -15,3 +15,12 @@ export interface UserReader {
   /** The ACTIVE users with this (lower-cased) email, across organizations (sign-in by email), at most 10. */
   findActiveUsersByEmail(email: string): Promise<User[]>;
 }
+
+/**
+ * Ends a user's dashboard sessions (sign-in owns the sessions: shared/domain/sign-in). The users
+ * service calls it when a user is removed or their role changes, so no session outlives the role
+ * it was opened with. Idempotent: a user without sessions is fine.
+ */
+export interface SessionRevoker {
+  revokeAllSessions(userId: string): Promise<void>;
+}
