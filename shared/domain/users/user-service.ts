@@ -7,7 +7,7 @@ import { DASHBOARD_ENTRY_PATHS, type HostedUrl } from '../hosted-urls.js';
 import { randomBase62, type IdGenerator } from '../ids.js';
 import type { RequestContext } from '../tenancy.js';
 import type { UserChange } from './changes.js';
-import { MAX_USERS_PER_ORGANIZATION } from './ports.js';
+import { MAX_USERS_PER_ORGANIZATION, type SessionRevoker } from './ports.js';
 import type { UserStore } from './user-store.js';
 import {
   emailOf,
@@ -21,11 +21,6 @@ import {
 } from './user-rules.js';
 import { OPERATOR_ROLE, type AnyUserRole, type User, type UserRole } from './types.js';
 
-/** Ends every session of a user (sign-in implements it; the users service calls it on removal and role change). */
-export interface UserSessionRevoker {
-  revokeAllSessions(userId: string): Promise<void>;
-}
-
 export interface UserServiceDeps {
   store: UserStore;
   clock: Clock;
@@ -33,7 +28,7 @@ export interface UserServiceDeps {
   /** A dashboard path -> the absolute URL (PUBLIC_BASE_URL). */
   publicUrl: HostedUrl;
   /** Absent until sign-in provides it (then removing a user or changing a role signs them out everywhere). */
-  sessions?: UserSessionRevoker | undefined;
+  sessions?: SessionRevoker | undefined;
 }
 
 /** A new or renewed invitation: the user and the URL carrying the raw token (answered once, never stored). */
