@@ -1,6 +1,11 @@
 import type { DashboardAnswer, DashboardRequest, DashboardRoute } from '../../context.js';
+import { agentAction } from './agent-actions.js';
+import { agentDetail } from './agent-detail.js';
+import { agentsList, createAgent, newAgentPage } from './agents.js';
 import { approvalDetail, decideApproval } from './approval-detail.js';
 import { approvalsInbox, approvalsPoll } from './approvals.js';
+import { overviewPage } from './overview.js';
+import { walletDetail, walletsList, walletStatementCsv } from './wallets.js';
 import { bulkApprove } from './approvals-bulk.js';
 
 type Handler = (request: DashboardRequest, params: string[]) => Promise<DashboardAnswer>;
@@ -26,11 +31,23 @@ const ID = '([A-Za-z0-9_]{1,80})';
 
 /** The work pages' routes (see shared/dashboard/route-table.ts): overview, approvals, agents, wallets. */
 export const WORK_ROUTES: readonly DashboardRoute[] = [
+  route(/^\/dashboard\/?$/, { GET: overviewPage }),
   route(/^\/dashboard\/approvals$/, { GET: approvalsInbox }),
   route(/^\/dashboard\/approvals\/poll$/, { GET: approvalsPoll }),
   route(/^\/dashboard\/approvals\/bulk$/, { POST: bulkApprove }),
   route(new RegExp(`^/dashboard/approvals/${ID}$`), {
     GET: (request, [id]) => approvalDetail(request, id!),
     POST: (request, [id]) => decideApproval(request, id!),
+  }),
+  route(/^\/dashboard\/agents$/, { GET: agentsList }),
+  route(/^\/dashboard\/agents\/new$/, { GET: (request) => newAgentPage(request), POST: createAgent }),
+  route(new RegExp(`^/dashboard/agents/${ID}$`), {
+    GET: (request, [id]) => agentDetail(request, id!),
+    POST: (request, [id]) => agentAction(request, id!),
+  }),
+  route(/^\/dashboard\/wallets$/, { GET: walletsList }),
+  route(new RegExp(`^/dashboard/wallets/${ID}$`), { GET: (request, [id]) => walletDetail(request, id!) }),
+  route(new RegExp(`^/dashboard/wallets/${ID}/statement\\.csv$`), {
+    GET: (request, [id]) => walletStatementCsv(request, id!),
   }),
 ];
