@@ -14,15 +14,21 @@ describe('agents', () => {
     expect(viewer).not.toContain(`href="${DASHBOARD_PATHS.newAgent}"`);
   });
 
-  it('creates an agent from a template; the raw key is in the POST answer only', async () => {
+  it('creates an agent from a template after a step-up; the raw key is in the POST answer only', async () => {
     const world = workWorld();
-    const form = htmlOf(await serve(world, { path: DASHBOARD_PATHS.newAgent }));
+    const verify = { status: 303, location: DASHBOARD_PATHS.verify(DASHBOARD_PATHS.newAgent) };
+    expect(await serve(world, { path: DASHBOARD_PATHS.newAgent })).toEqual(verify);
+    const post = { name: 'Buyer', templateId: 'research' };
+    expect(await serve(world, { method: 'POST', path: DASHBOARD_PATHS.newAgent, form: post })).toEqual(verify);
+    expect(world.calls.some((c) => c.operation === 'createAgentFromTemplate')).toBe(false);
+    const form = htmlOf(await serve(world, { path: DASHBOARD_PATHS.newAgent, recentlyVerified: true }));
     expect(form).toContain('name="templateId"');
     expect(form).toContain('value="research"');
     const answer = await serve(world, {
       method: 'POST',
       path: DASHBOARD_PATHS.newAgent,
-      form: { name: 'Buyer', templateId: 'research' },
+      form: post,
+      recentlyVerified: true,
     });
     expect(answer.status).toBe(200);
     const html = htmlOf(answer);
@@ -37,6 +43,7 @@ describe('agents', () => {
       method: 'POST',
       path: DASHBOARD_PATHS.newAgent,
       form: { name: 'Buyer', templateId: 'nope' },
+      recentlyVerified: true,
     });
     expect(answer.status).toBe(400);
     expect(htmlOf(answer)).toMatch(/role="alert"[^>]*>templateId/);

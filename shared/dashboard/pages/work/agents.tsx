@@ -1,11 +1,11 @@
 import type { AgentSummaryView, AgentTemplatesView, CreatedAgentView } from '../../../domain/agents/agent-view.js';
 import type { DashboardAnswer, DashboardRequest } from '../../context.js';
-import { CsrfField, DashboardLayout, dashboardPage, may } from '../../layout.js';
+import { CsrfField, DashboardLayout, dashboardPage, may, seeOther } from '../../layout.js';
 import { DASHBOARD_PATHS } from '../../paths.js';
 import type { Page } from './approval-rows.js';
 import { Alert, attempt, Facts, money, Notice, Status, Table, when } from './parts.js';
 
-/** Agents: the list, and creating one from a template (its raw key shown once, in the POST's own answer). */
+/** Agents: the list, and creating one from a template (after a step-up; its raw key shown once, in the POST's own answer). */
 
 const LIST_NOTICES: Readonly<Record<string, string>> = {
   deleted: 'Agent deleted: its balance went back to the main wallet and its key was revoked.',
@@ -71,6 +71,8 @@ export async function newAgentPage(
   status = 200,
   kept: { name?: string; templateId?: string } = {},
 ): Promise<DashboardAnswer> {
+  // A new agent's key is a secret shown once: the second factor again first, as for API keys.
+  if (!request.recentlyVerified()) return seeOther(DASHBOARD_PATHS.verify(DASHBOARD_PATHS.newAgent));
   const templates = await attempt<AgentTemplatesView>(request, 'listTemplates');
   const list = templates.ok ? templates.value.data : [];
   const chosen = kept.templateId ?? list[0]?.templateId;
@@ -115,6 +117,7 @@ export async function newAgentPage(
 
 /** Creates the agent; the answer is the page with its raw key, shown this once. */
 export async function createAgent(request: DashboardRequest): Promise<DashboardAnswer> {
+  if (!request.recentlyVerified()) return seeOther(DASHBOARD_PATHS.verify(DASHBOARD_PATHS.newAgent));
   const form = request.form();
   const name = (form.get('name') ?? '').trim();
   const templateId = form.get('templateId') ?? '';
@@ -148,9 +151,10 @@ export function KeyOnce(props: { heading: string; apiKey: string }) {
       <p class="notice" role="status">
         Copy this key now and hand it to the agent: it is shown this once only (only its hash is kept).
       </p>
-      <code class="secret mono" data-secret>
-        {props.apiKey}
-      </code>
+      <div class="field">
+        <label for="created-secret">API key (shown once)</label>
+        <input id="created-secret" class="secret mono" readonly value={props.apiKey} data-secret autocomplete="off" />
+      </div>
     </section>
   );
 }
