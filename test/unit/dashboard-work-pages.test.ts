@@ -210,6 +210,13 @@ describe('overview', () => {
     expect(html).toContain('approval.requested');
   });
 
+  it("sends the operator's people to their compliance page", async () => {
+    expect(await serve(workWorld(), { path: DASHBOARD_PATHS.overview, role: 'operator' })).toEqual({
+      status: 303,
+      location: DASHBOARD_PATHS.operatorCompliance,
+    });
+  });
+
   it('leaves activation out for a role without admin', async () => {
     const html = htmlOf(await serve(workWorld(), { path: DASHBOARD_PATHS.overview, role: 'approver' }));
     expect(html).not.toContain('data-overview="activation"');

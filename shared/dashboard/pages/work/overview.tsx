@@ -2,7 +2,7 @@ import Big from 'big.js';
 import type { AgentSummaryView } from '../../../domain/agents/agent-view.js';
 import type { ApprovalView } from '../../../domain/approvals/approval-view.js';
 import type { DashboardAnswer, DashboardRequest } from '../../context.js';
-import { DashboardLayout, dashboardPage, may } from '../../layout.js';
+import { DashboardLayout, dashboardPage, may, seeOther } from '../../layout.js';
 import { DASHBOARD_PATHS } from '../../paths.js';
 import type { Page } from './approval-rows.js';
 import { attempt, money, sumOf, Table, when } from './parts.js';
@@ -51,6 +51,8 @@ export function nearLimit(agent: AgentSummaryView, dailyLimits: readonly string[
 
 export async function overviewPage(request: DashboardRequest): Promise<DashboardAnswer> {
   const { session } = request;
+  // The operator's people have no organization: their first page is the compliance report.
+  if (session.organizationId === null) return seeOther(DASHBOARD_PATHS.operatorCompliance);
   const [pending, wallets, agents, policies, events, activation] = await Promise.all([
     attempt<Page<ApprovalView>>(request, 'listApprovals', { query: { status: 'PENDING', limit: '100' } }),
     attempt<Page<WalletRow>>(request, 'listWallets', { query: { limit: '100' } }),
