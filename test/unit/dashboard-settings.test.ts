@@ -57,7 +57,9 @@ describe('dashboard settings: activation', () => {
   it('names the field a refusal is about and keeps what was typed', async () => {
     const world = settingsWorld();
     const html = htmlOf(await world.serve('POST', '/dashboard/activation/kyb', { ...KYB, country: 'USA' }), 400);
-    expect(html).toMatch(/role="alert">Country \(2 letters, e\.g\. US\): must be an ISO 3166-1 alpha-2 code/);
+    expect(html).toMatch(
+      /role="alert" data-error-code="VALIDATION_ERROR">Country \(2 letters, e\.g\. US\): must be an ISO 3166-1 alpha-2 code/,
+    );
     expect(html).toContain('value="Acme Robots LLC"');
     expect(world.state.status.kybStatus).toBe('NOT_SUBMITTED');
   });
@@ -285,7 +287,7 @@ describe('dashboard settings: webhooks', () => {
     const form = htmlOf(await world.serve('GET', '/dashboard/webhooks/new'), 200);
     expect(form).toContain('name="event.approval.requested"');
     const refused = htmlOf(await world.serve('POST', '/dashboard/webhooks/new', { url: 'https://example.com/h' }), 400);
-    expect(refused).toMatch(/role="alert">Events: /);
+    expect(refused).toMatch(/role="alert" data-error-code="VALIDATION_ERROR">Events: /);
     expect(refused).toContain('value="https://example.com/h"');
   });
 

@@ -53,6 +53,7 @@ type Section = 'kyb' | 'terms' | 'billing' | 'go-live';
 interface FormState {
   section: Section;
   error: string;
+  code: string;
   field?: string;
   kept?: Map<string, string>;
   missing?: readonly string[];
@@ -92,7 +93,7 @@ function ActivationPage(props: { request: DashboardRequest; status: ActivationSt
       {status.billingMethodAdded ? null : <BillingForm request={request} state={errorFor('billing')} />}
       <section class="card" aria-labelledby="go-live">
         <h2 id="go-live">Go live</h2>
-        {errorFor('go-live') ? <Alert>{errorFor('go-live')?.error}</Alert> : null}
+        {errorFor('go-live') ? <Alert code={form?.code}>{form?.error}</Alert> : null}
         {status.productionActivated ? (
           <p>
             Production is active since {status.productionActivatedAt?.slice(0, 10)}: switch the environment to Live to
@@ -127,7 +128,7 @@ function KybForm(props: { request: DashboardRequest; state?: FormState }) {
   return (
     <section class="card" aria-labelledby="kyb">
       <h2 id="kyb">Business details (KYB)</h2>
-      {state ? <Alert>{state.error}</Alert> : null}
+      {state ? <Alert code={state.code}>{state.error}</Alert> : null}
       <form method="post" action={DASHBOARD_PATHS.activationKyb}>
         <CsrfField session={props.request.session} />
         {KYB_FIELDS.map((field) => (
@@ -154,7 +155,7 @@ function TermsForm(props: { request: DashboardRequest; state?: FormState }) {
   return (
     <section class="card" aria-labelledby="terms">
       <h2 id="terms">Terms of service</h2>
-      {props.state ? <Alert>{props.state.error}</Alert> : null}
+      {props.state ? <Alert code={props.state.code}>{props.state.error}</Alert> : null}
       <form method="post" action={DASHBOARD_PATHS.activationTerms}>
         <CsrfField session={props.request.session} />
         <div class="field check">
@@ -172,7 +173,7 @@ function BillingForm(props: { request: DashboardRequest; state?: FormState }) {
   return (
     <section class="card" aria-labelledby="billing">
       <h2 id="billing">Billing method</h2>
-      {props.state ? <Alert>{props.state.error}</Alert> : null}
+      {props.state ? <Alert code={props.state.code}>{props.state.error}</Alert> : null}
       <form method="post" action={DASHBOARD_PATHS.activationBilling}>
         <CsrfField session={session} />
         <div class="field">
@@ -222,10 +223,15 @@ async function submit(
     if (error.code === 'ACTIVATION_INCOMPLETE') {
       const missing = (error.details?.missing as string[] | undefined) ?? [];
       const names = missing.map((name) => REQUIREMENT_LABEL[name as ActivationRequirement] ?? name).join('; ');
-      return show(request, error.status, { section, error: `Not ready to go live. Missing: ${names}.`, missing });
+      return show(request, error.status, {
+        section,
+        code: error.code,
+        error: `Not ready to go live. Missing: ${names}.`,
+        missing,
+      });
     }
     const text = error.code === 'VALIDATION_ERROR' ? validationText(error, LABELS) : error.message;
-    return show(request, error.status, { section, error: text, field: invalidField(error), kept });
+    return show(request, error.status, { section, code: error.code, error: text, field: invalidField(error), kept });
   }
 }
 
@@ -262,7 +268,11 @@ export const ACTIVATION_ROUTES = [
     ...onlyGet,
     post: async (request) => {
       if (request.form().get('accept') !== 'yes')
-        return show(request, 400, { section: 'terms', error: 'Tick the box to accept the terms of service.' });
+        return show(request, 400, {
+          section: 'terms',
+          code: 'VALIDATION_ERROR',
+          error: 'Tick the box to accept the terms of service.',
+        });
       const body = { tosVersion: DASHBOARD_TOS_VERSION };
       return submit(request, 'terms', () => request.call('acceptTos', { body }), 'terms');
     },

@@ -113,7 +113,7 @@ function NewKeyPage(props: { request: DashboardRequest; state?: NewKeyState }) {
   const checked = state?.checked;
   return (
     <DashboardLayout session={session} title={NEW_FRAME.title} current={NEW_FRAME.current}>
-      {state ? <Alert>{state.error}</Alert> : null}
+      {state ? <Alert code="VALIDATION_ERROR">{state.error}</Alert> : null}
       <form method="post" action={DASHBOARD_PATHS.newApiKey} class="card">
         <CsrfField session={session} />
         <p>The key acts in {environmentName(session)}. Its secret is shown once, on the next page.</p>

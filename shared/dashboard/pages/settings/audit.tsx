@@ -90,7 +90,7 @@ function AuditPage(props: {
           </a>
         </div>
       </form>
-      {props.error ? <Alert>{props.error}</Alert> : null}
+      {props.error ? <Alert code="VALIDATION_ERROR">{props.error}</Alert> : null}
       <p>
         <a href={`${DASHBOARD_PATHS.auditCsv}${searchOf(filters)}`} download>
           Download CSV of these filters

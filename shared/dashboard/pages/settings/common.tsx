@@ -27,12 +27,13 @@ export function settingsRoute(
     async serve(request, params) {
       const handler = request.method === 'GET' ? handlers.get : request.method === 'POST' ? handlers.post : undefined;
       const framed = typeof frame === 'function' ? frame(params) : frame;
-      if (!handler) return refusalPage(request, framed, 405, 'This page does not take that method.');
+      if (!handler)
+        return refusalPage(request, framed, 405, 'This page does not take that method.', 'METHOD_NOT_ALLOWED');
       try {
         return await handler(request, params);
       } catch (error) {
         if (error instanceof ApiError && (error.status === 403 || error.status === 404))
-          return refusalPage(request, framed, error.status, refusalText(request, error));
+          return refusalPage(request, framed, error.status, refusalText(request, error), error.code);
         throw error;
       }
     },
@@ -50,11 +51,11 @@ export function refusalText(request: DashboardRequest, error: ApiError): string 
     : `Your role (${role}) does not allow this. Ask an owner or admin.`;
 }
 
-function refusalPage(request: DashboardRequest, frame: SettingsFrame, status: number, message: string) {
+function refusalPage(request: DashboardRequest, frame: SettingsFrame, status: number, message: string, code: string) {
   return dashboardPage(
     status,
     <DashboardLayout session={request.session} title={frame.title} current={frame.current}>
-      <Alert>{message}</Alert>
+      <Alert code={code}>{message}</Alert>
       <p>
         <a href={DASHBOARD_PATHS.overview}>Back to the overview</a>
       </p>
@@ -62,9 +63,10 @@ function refusalPage(request: DashboardRequest, frame: SettingsFrame, status: nu
   );
 }
 
-export function Alert(props: { children?: Child }) {
+/** An error for the person at the page; `code` (data-error-code) is the API's error code, for tests. */
+export function Alert(props: { code?: string; children?: Child }) {
   return (
-    <div class="alert" role="alert">
+    <div class="alert" role="alert" data-error-code={props.code}>
       {props.children}
     </div>
   );
@@ -76,7 +78,7 @@ export function Notice(props: { request: DashboardRequest; notices: Readonly<Rec
   const text = done === undefined ? undefined : props.notices[done];
   if (!text) return null;
   return (
-    <div class="notice" role="status">
+    <div class="notice" role="status" data-notice={done}>
       {text}
     </div>
   );

@@ -92,7 +92,7 @@ function NewWebhookPage(props: { request: DashboardRequest; state?: NewWebhookSt
   const checked = state?.checked ?? new Set([ALL_EVENTS]);
   return (
     <DashboardLayout session={request.session} title={NEW_FRAME.title} current={NEW_FRAME.current}>
-      {state ? <Alert>{state.error}</Alert> : null}
+      {state ? <Alert code="VALIDATION_ERROR">{state.error}</Alert> : null}
       <form method="post" action={DASHBOARD_PATHS.newWebhook} class="card">
         <CsrfField session={request.session} />
         <p>The signing secret is shown once, on the next page.</p>
