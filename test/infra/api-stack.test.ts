@@ -185,6 +185,8 @@ describe('api stack: least-privilege IAM', () => {
       'api-keys': [],
       wallets: [],
       activation: [],
+      // Dashboard users and invitations: the table only.
+      users: [],
       payments: ['scheduler:create'],
       policies: [],
       approvals: [],
