@@ -14,6 +14,7 @@ import { organizationWriters } from './organization-writers.js';
 import { paymentLinkWriters } from './payment-link-writers.js';
 import { paymentWriters } from './payment-writers.js';
 import { policyWriters } from './policy-writers.js';
+import { signInWriters } from './sign-in-writers.js';
 import { postingWriters } from './posting-writers.js';
 import { transferWriters } from './transfer-writers.js';
 import { walletWriters } from './wallet-writers.js';
@@ -45,6 +46,7 @@ const AREA_WRITERS = [
   invoiceCollectionWriters,
   paymentLinkWriters,
   disputeWriters,
+  signInWriters,
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */
