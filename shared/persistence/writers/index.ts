@@ -17,6 +17,7 @@ import { policyWriters } from './policy-writers.js';
 import { signInWriters } from './sign-in-writers.js';
 import { postingWriters } from './posting-writers.js';
 import { transferWriters } from './transfer-writers.js';
+import { userWriters } from './user-writers.js';
 import { walletWriters } from './wallet-writers.js';
 import { webhookWriters } from './webhook-writers.js';
 
@@ -47,6 +48,7 @@ const AREA_WRITERS = [
   paymentLinkWriters,
   disputeWriters,
   signInWriters,
+  userWriters,
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */
