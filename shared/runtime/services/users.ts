@@ -4,10 +4,14 @@ import { createUserService, type UserService } from '../../domain/users/user-ser
 import type { UserStore } from '../../domain/users/user-store.js';
 import { createUserStore } from '../../persistence/user-store.js';
 import type { Core } from '../core.js';
+import { sessionRevoker } from './sign-in.js';
 
 export function userService(
   core: Core,
-  { store = createUserStore(core.table), sessions }: { store?: UserStore; sessions?: SessionRevoker } = {},
+  {
+    store = createUserStore(core.table),
+    sessions = sessionRevoker(core),
+  }: { store?: UserStore; sessions?: SessionRevoker } = {},
 ): UserService {
   return createUserService({
     store,
