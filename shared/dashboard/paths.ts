@@ -42,9 +42,14 @@ export const DASHBOARD_PATHS = {
   webhookResend: (id: string, deliveryId: string) =>
     `/dashboard/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/resend`,
   team: '/dashboard/team',
+  teamRole: (id: string) => `/dashboard/team/${seg(id)}/role`,
+  teamRemove: (id: string) => `/dashboard/team/${seg(id)}/remove`,
+  teamInvitation: (id: string) => `/dashboard/team/${seg(id)}/invitation`,
   audit: '/dashboard/audit',
   auditCsv: '/dashboard/audit.csv',
   operatorCompliance: '/dashboard/operator/compliance',
   operatorKyb: '/dashboard/operator/kyb',
+  operatorKybDecision: (organizationId: string) => `/dashboard/operator/kyb/${seg(organizationId)}`,
   operatorDisputes: '/dashboard/operator/disputes',
+  operatorDisputeResolve: (id: string) => `/dashboard/operator/disputes/${seg(id)}/resolve`,
 } as const;
