@@ -8,6 +8,7 @@ import { GSI, TTL_ATTRIBUTE } from './table-schema.js';
 import { readBig } from './client.js';
 import { auditWriters } from './writers/audit-writers.js';
 import { signInWriters } from './writers/sign-in-writers.js';
+import { userWriters } from './writers/user-writers.js';
 
 /** The most sessions listed for a user (open and recently ended). */
 const SESSION_LIST_LIMIT = 100;
@@ -80,6 +81,6 @@ export function createSignInStore(table: TableContext): SignInStore {
         throw error;
       }
     },
-    commit: createCommitter<SignInChange>(table, { ...signInWriters, ...auditWriters }).commit,
+    commit: createCommitter<SignInChange>(table, { ...signInWriters, ...auditWriters, ...userWriters }).commit,
   };
 }

@@ -176,6 +176,28 @@ describe('wallets', () => {
     expect(htmlOf(bad)).toContain('field: from');
   });
 
+  it('moves money to another wallet (PRG), refusals on the page; no form for a viewer', async () => {
+    const world = workWorld();
+    const html = htmlOf(await serve(world, { path: DASHBOARD_PATHS.wallet(AGENT_A) }));
+    expect(html).toContain('name="toWalletId"');
+    expect(html).toContain(`<option value="${MAIN}">Main wallet (main)</option>`);
+    const form = { action: 'transfer', toWalletId: MAIN, amount: '30.00', idempotencyKey: 'k-7' };
+    const moved = await serve(world, { method: 'POST', path: DASHBOARD_PATHS.wallet(AGENT_A), form });
+    expect(moved).toEqual({ status: 303, location: `${DASHBOARD_PATHS.wallet(AGENT_A)}?done=transferred` });
+    expect(world.transfers).toEqual([
+      { fromWalletId: AGENT_A, toWalletId: MAIN, amount: '30.00', idempotencyKey: 'k-7' },
+    ]);
+    const short = await serve(world, {
+      method: 'POST',
+      path: DASHBOARD_PATHS.wallet(AGENT_A),
+      form: { ...form, amount: '500.00' },
+    });
+    expect(short.status).toBe(402);
+    expect(htmlOf(short)).toContain('INSUFFICIENT_FUNDS');
+    const viewer = htmlOf(await serve(world, { path: DASHBOARD_PATHS.wallet(AGENT_A), role: 'viewer' }));
+    expect(viewer).not.toContain('name="toWalletId"');
+  });
+
   it('downloads the statement as CSV over every page, formulas defused', async () => {
     const world = workWorld();
     world.statements.set(

@@ -1,4 +1,5 @@
 import type { AuditChange } from '../audit/ports.js';
+import type { UserChange } from '../users/changes.js';
 import type { Credentials, StoredSession } from './types.js';
 
 /**
@@ -15,8 +16,8 @@ export type SignInItemChange =
       set: Partial<Pick<StoredSession, 'lastSeenAt' | 'verifiedAt' | 'environment' | 'revokedAt'>>;
     };
 
-/** What sign-in commits: its own items and the audit entries of the events. */
-export type SignInChange = SignInItemChange | AuditChange;
+/** What sign-in commits: its own items, the audit entries of the events, the user's acceptance of an invitation. */
+export type SignInChange = SignInItemChange | AuditChange | UserChange;
 
 /** Failed sign-ins counted per key (`email:<hash>`, `ip:<address>`) in fixed windows. */
 export interface AttemptCounter {

@@ -4,6 +4,7 @@ import { signInFlows } from '../../sign-in/sign-in-flows.js';
 import { relyingPartyOf } from '../../sign-in/webauthn.js';
 import type { SessionRevoker, UserReader } from '../../domain/users/ports.js';
 import { createSignInStore } from '../../persistence/sign-in-store.js';
+import { createUserReader } from '../../persistence/user-store.js';
 import type { Core } from '../core.js';
 import { dataSealer } from '../sealing.js';
 
@@ -22,7 +23,7 @@ export const sessionRevoker = (core: Core): SessionRevoker => sessionsOf(core);
  * per-IP limiter, the cookie policy (`Secure` and `__Host-` everywhere but the local run) and the
  * passkeys' relying party (PUBLIC_BASE_URL, else the request's Host).
  */
-export function dashboardRuntime(core: Core, users: UserReader): DashboardRuntime {
+export function dashboardRuntime(core: Core, users: UserReader = createUserReader(core.table)): DashboardRuntime {
   const store = createSignInStore(core.table);
   const sessions = sessionService({ store, clock: core.clock, ids: core.ids });
   const secure = !core.config.localRun;

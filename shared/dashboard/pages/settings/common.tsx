@@ -1,5 +1,6 @@
 import type { Child } from 'hono/jsx';
 import { ApiError } from '../../../domain/errors.js';
+import { dateTime } from '../../../hosted/format.js';
 import type { DashboardAnswer, DashboardRequest, DashboardRoute } from '../../context.js';
 import { DashboardLayout, dashboardPage, seeOther } from '../../layout.js';
 import { DASHBOARD_PATHS } from '../../paths.js';
@@ -84,13 +85,8 @@ export function Notice(props: { request: DashboardRequest; notices: Readonly<Rec
   );
 }
 
-/** `2026-11-28T09:41:07.318Z` -> `2026-11-28 09:41 UTC` (empty for null). */
-export function utc(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
+/** `2026-11-28T09:41:07.318Z` -> `2026-11-28 09:41 UTC` (the hosted pages' format; empty for null). */
+export const utc = (iso: string | null | undefined): string => (iso ? dateTime(iso) : '');
 
 /**
  * Step-up (decisions 12): showing a secret or going live asks for the second factor again. A user

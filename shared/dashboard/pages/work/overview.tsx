@@ -5,8 +5,7 @@ import type { DashboardAnswer, DashboardRequest } from '../../context.js';
 import { DashboardLayout, dashboardPage, may, seeOther } from '../../layout.js';
 import { DASHBOARD_PATHS } from '../../paths.js';
 import type { Page } from './approval-rows.js';
-import { attempt, money, sumOf, Table, when } from './parts.js';
-import type { WalletRow } from './wallets.js';
+import { attempt, money, sumOf, Table, when, type WalletRow } from './parts.js';
 
 /**
  * The overview: pending approvals (count and total), the main balance, activation progress (roles

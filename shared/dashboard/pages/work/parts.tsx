@@ -110,3 +110,22 @@ export const queryText = (request: DashboardRequest, name: string, max = 200): s
 
 /** Today's UTC date, `YYYY-MM-DD`. */
 export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
+
+/** A wallet as `listWallets`/`getWallet` answer it (the fields the pages read). */
+export interface WalletRow {
+  id: string;
+  name: string;
+  agentName: string | null;
+  walletType: string;
+  isMain: boolean;
+  status: string;
+  balance: string;
+  pendingBalance: string;
+  heldBalance: string;
+  currency: string;
+  createdAt: string;
+}
+
+/** A wallet's name as people know it: the main wallet, an agent's, or its own name. */
+export const walletLabel = (wallet: WalletRow) =>
+  wallet.isMain ? `${wallet.name} (main)` : wallet.agentName ? `${wallet.agentName} (agent)` : wallet.name;

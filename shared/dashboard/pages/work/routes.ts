@@ -5,6 +5,7 @@ import { agentsList, createAgent, newAgentPage } from './agents.js';
 import { approvalDetail, decideApproval } from './approval-detail.js';
 import { approvalsInbox, approvalsPoll } from './approvals.js';
 import { overviewPage } from './overview.js';
+import { walletAction } from './wallet-transfer.js';
 import { walletDetail, walletsList, walletStatementCsv } from './wallets.js';
 import { bulkApprove } from './approvals-bulk.js';
 
@@ -46,7 +47,10 @@ export const WORK_ROUTES: readonly DashboardRoute[] = [
     POST: (request, [id]) => agentAction(request, id!),
   }),
   route(/^\/dashboard\/wallets$/, { GET: walletsList }),
-  route(new RegExp(`^/dashboard/wallets/${ID}$`), { GET: (request, [id]) => walletDetail(request, id!) }),
+  route(new RegExp(`^/dashboard/wallets/${ID}$`), {
+    GET: (request, [id]) => walletDetail(request, id!),
+    POST: (request, [id]) => walletAction(request, id!, (error, status) => walletDetail(request, id!, error, status)),
+  }),
   route(new RegExp(`^/dashboard/wallets/${ID}/statement\\.csv$`), {
     GET: (request, [id]) => walletStatementCsv(request, id!),
   }),

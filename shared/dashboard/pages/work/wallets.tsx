@@ -4,23 +4,10 @@ import type { DashboardAnswer, DashboardRequest } from '../../context.js';
 import { DashboardLayout, dashboardPage } from '../../layout.js';
 import { DASHBOARD_PATHS } from '../../paths.js';
 import type { Page } from './approval-rows.js';
-import { Alert, attempt, Facts, money, Status, Table, when } from './parts.js';
+import { Alert, attempt, Facts, money, Notice, Status, Table, walletLabel, when, type WalletRow } from './parts.js';
+import { TransferForm, WALLET_NOTICES } from './wallet-transfer.js';
 
 /** Wallets: balances (available, held, pending), a statement between dates with its CSV, transfers. */
-
-export interface WalletRow {
-  id: string;
-  name: string;
-  agentName: string | null;
-  walletType: string;
-  isMain: boolean;
-  status: string;
-  balance: string;
-  pendingBalance: string;
-  heldBalance: string;
-  currency: string;
-  createdAt: string;
-}
 
 interface StatementEntry {
   transactionId: string;
@@ -45,9 +32,6 @@ export const STATEMENT_PAGE_ROWS = 100;
 export const STATEMENT_CSV_ROWS = 5000;
 const PAGES_READ_AT_MOST = 60;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-export const walletLabel = (wallet: WalletRow) =>
-  wallet.isMain ? `${wallet.name} (main)` : wallet.agentName ? `${wallet.agentName} (agent)` : wallet.name;
 
 export async function walletsList(request: DashboardRequest): Promise<DashboardAnswer> {
   const wallets = await attempt<Page<WalletRow>>(request, 'listWallets', { query: { limit: '100' } });
@@ -130,23 +114,31 @@ const rangeQuery = (dates: { from?: string; to?: string }) => {
   return query.size > 0 ? `?${query.toString()}` : '';
 };
 
-export async function walletDetail(request: DashboardRequest, id: string): Promise<DashboardAnswer> {
+export async function walletDetail(
+  request: DashboardRequest,
+  id: string,
+  refusal?: ApiError | string,
+  refusalStatus?: number,
+): Promise<DashboardAnswer> {
   const dates = datesOf(request);
-  const [wallet, transfers] = await Promise.all([
+  const [wallet, transfers, wallets] = await Promise.all([
     attempt<WalletRow>(request, 'getWallet', { params: { id } }),
     attempt<Page<TransferRow>>(request, 'listTransfers', { query: { walletId: id, limit: '20' } }),
+    attempt<Page<WalletRow>>(request, 'listWallets', { query: { limit: '100' } }),
   ]);
   const range = 'wrong' in dates ? {} : dates;
   const statement =
     wallet.ok && !('wrong' in dates) ? await statementOf(request, id, range, STATEMENT_PAGE_ROWS) : undefined;
-  const error = !wallet.ok
-    ? wallet.error
-    : 'wrong' in dates
-      ? `Give the date as YYYY-MM-DD (field: ${dates.wrong}).`
-      : statement && !statement.ok
-        ? statement.error
-        : undefined;
-  const status = !wallet.ok ? wallet.error.status : 'wrong' in dates ? 400 : 200;
+  const error = refusal
+    ? refusal
+    : !wallet.ok
+      ? wallet.error
+      : 'wrong' in dates
+        ? `Give the date as YYYY-MM-DD (field: ${dates.wrong}).`
+        : statement && !statement.ok
+          ? statement.error
+          : undefined;
+  const status = refusalStatus ?? (!wallet.ok ? wallet.error.status : 'wrong' in dates ? 400 : 200);
   return dashboardPage(
     status,
     <DashboardLayout
@@ -157,6 +149,7 @@ export async function walletDetail(request: DashboardRequest, id: string): Promi
       <p>
         <a href={DASHBOARD_PATHS.wallets}>Back to the wallets</a>
       </p>
+      <Notice text={WALLET_NOTICES[request.query.done ?? '']} kind={request.query.done} />
       <Alert error={error} />
       {wallet.ok ? (
         <>
@@ -202,6 +195,12 @@ export async function walletDetail(request: DashboardRequest, id: string): Promi
               </p>
             ) : null}
           </section>
+          <TransferForm
+            request={request}
+            from={wallet.value}
+            wallets={wallets.ok ? wallets.value.data : []}
+            label={walletLabel}
+          />
           <Table caption="Transfers">
             <thead>
               <tr>
