@@ -82,10 +82,10 @@ describe('dashboard attacks: authority', () => {
     const developer = await signInAs(service, { organizationId: org.organizationId, role: 'developer' });
 
     // the developer itself is refused (as the role table says)...
-    const direct = await dashboardFetch(service, developer, `/dashboard/approvals/${approvalId}/approve`, {
-      form: { note: 'mine' },
+    const direct = await dashboardFetch(service, developer, `/dashboard/approvals/${approvalId}`, {
+      form: { decision: 'approve', note: 'mine' },
     });
-    expect(direct.status).not.toBe(303);
+    expect(direct.status).toBe(403);
 
     // ...but mints a key with `admin` (which it holds) and decides with it.
     const created = await dashboardFetch(service, developer, '/dashboard/api-keys/new', {
