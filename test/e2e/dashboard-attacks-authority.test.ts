@@ -104,7 +104,16 @@ describe('dashboard attacks: authority', () => {
   // admin user made acts with owner authority.
   it('an admin user can not make an owner through an API key it minted in the dashboard', async () => {
     const admin = await activeUserWithSession('admin');
-    const all = ['wallets:read', 'wallets:write', 'payments:read', 'payments:write', 'invoices:read', 'invoices:write', 'cards:sensitive_read', 'admin'];
+    const all = [
+      'wallets:read',
+      'wallets:write',
+      'payments:read',
+      'payments:write',
+      'invoices:read',
+      'invoices:write',
+      'cards:sensitive_read',
+      'admin',
+    ];
     const created = await dashboardFetch(service, admin, '/dashboard/api-keys/new', {
       form: { name: 'owner maker', ...Object.fromEntries(all.map((p) => [`permission.${p}`, 'on'])) },
     });
