@@ -19,16 +19,18 @@ import { AUTH_ROUTES } from './auth/routes.js';
 import { refusalPage, type DashboardRefusal } from './auth/frame.js';
 import type { AuthRequest, DashboardRuntime, EdgeAnswer } from './auth/types.js';
 import { catalogCaller, type DashboardCatalog } from './catalog-call.js';
-import type { DashboardRequest, DashboardSession } from './context.js';
+import type { DashboardRequest } from './context.js';
 import { cookieValue, preSessionCookie, preSessionCookieName, sessionCookieName } from './cookies.js';
 import { dashboardFormFields, MAX_DASHBOARD_FORM_BYTES } from './forms.js';
 import { errorPage } from './error-page.js';
 import { DASHBOARD_PATHS } from './paths.js';
+import { pageSessionOf } from './page-session.js';
 import { DASHBOARD_ROUTES } from './route-table.js';
 import { CSRF_FIELD } from './layout.js';
 
 export type { DashboardRuntime } from './auth/types.js';
 export type { DashboardCatalog } from './catalog-call.js';
+export { pageSessionOf } from './page-session.js';
 
 type Request = middy.Request<APIGatewayProxyEventV2, HttpResponse, Error, Context>;
 type Event = APIGatewayProxyEventV2;
@@ -44,17 +46,6 @@ function headerOf(event: Event, name: string): string | undefined {
 
 /** API Gateway's payload 2.0 moves cookies to `cookies`; a plain Cookie header is read too. */
 const cookieHeaderOf = (event: Event) => (event.cookies ? event.cookies.join('; ') : headerOf(event, 'cookie'));
-
-/** The session as the pages see it: the role's permissions, the CSRF token of its forms. */
-export const pageSessionOf = (session: StoredSession): DashboardSession => ({
-  userId: session.userId,
-  email: session.email,
-  role: session.role,
-  organizationId: session.organizationId,
-  environment: session.environment,
-  permissions: rolePermissions(session.role),
-  csrfToken: session.csrfToken,
-});
 
 /** The principal a user's calls carry (contract: keyId is the user id, so "never the requester" holds). */
 export function principalOfSession(session: StoredSession): Principal {

@@ -7,6 +7,7 @@ import { refusalPage } from './frame.js';
 import { recoveryPage, signInPage, type SignInView } from './sign-in-pages.js';
 import type { AuthRequest, AuthRoute, EdgeAnswer } from './types.js';
 import { INVITATION_ROUTES } from './invitation-routes.js';
+import { parseJson } from './json.js';
 import { SECURITY_ROUTES } from './security-routes.js';
 
 const GENERIC_FAILURE = 'The email, password or code is not right. Check them and try again.';
@@ -150,11 +151,3 @@ export const AUTH_ROUTES: readonly AuthRoute[] = [
   ...INVITATION_ROUTES,
   ...SECURITY_ROUTES,
 ];
-
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}

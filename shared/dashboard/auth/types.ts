@@ -6,6 +6,7 @@ import type { RateLimiter } from '../../edge/rate-limit.js';
 import type { CallInput, DashboardAnswer } from '../context.js';
 import type { CookiePolicy } from '../cookies.js';
 import type { SignInFlows } from '../../sign-in/sign-in-flows.js';
+import type { Enrolment } from '../../sign-in/enrolment.js';
 import type { RelyingParty } from '../../sign-in/webauthn.js';
 
 /** What the dashboard's edge needs from the composition root (functions/dashboard/handler.ts). */
@@ -16,6 +17,7 @@ export interface DashboardRuntime {
   cookies: CookiePolicy;
   sessions: SessionService;
   signIn: SignInFlows;
+  enrolment: Enrolment;
   /** The passkeys' relying party: from PUBLIC_BASE_URL, else the request's Host (webauthn.ts relyingPartyOf). */
   relyingParty(host: string | undefined): RelyingParty;
 }

@@ -1,6 +1,7 @@
 import type { DashboardRuntime } from '../../dashboard/auth/types.js';
 import { sessionService, type SessionService } from '../../sign-in/session-service.js';
 import { signInFlows } from '../../sign-in/sign-in-flows.js';
+import { enrolment } from '../../sign-in/enrolment.js';
 import { relyingPartyOf } from '../../sign-in/webauthn.js';
 import type { SessionRevoker, UserReader } from '../../domain/users/ports.js';
 import { createSignInStore } from '../../persistence/sign-in-store.js';
@@ -27,12 +28,14 @@ export function dashboardRuntime(core: Core, users: UserReader = createUserReade
   const store = createSignInStore(core.table);
   const sessions = sessionService({ store, clock: core.clock, ids: core.ids });
   const secure = !core.config.localRun;
+  const deps = { store, clock: core.clock, ids: core.ids, users, sealer: dataSealer(core), sessions };
   return {
     clock: core.clock,
     publicRateLimiter: core.publicRateLimiter,
     cookies: { secure },
     sessions,
-    signIn: signInFlows({ store, clock: core.clock, ids: core.ids, users, sealer: dataSealer(core), sessions }),
+    signIn: signInFlows(deps),
+    enrolment: enrolment(deps),
     relyingParty: (host) =>
       relyingPartyOf(
         core.config.publicBaseUrl ??
