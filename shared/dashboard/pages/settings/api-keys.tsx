@@ -1,6 +1,6 @@
 import type { ApiKeyView, CreatedApiKeyView } from '../../../domain/api-keys/api-key-view.js';
 import { ApiError } from '../../../domain/errors.js';
-import { ORGANIZATION_PERMISSIONS } from '../../../domain/tenancy.js';
+import { APPROVALS_DECIDE_PERMISSION, ORGANIZATION_PERMISSIONS } from '../../../domain/tenancy.js';
 import type { DashboardAnswer, DashboardRequest, DashboardSession } from '../../context.js';
 import { CsrfField, DashboardLayout, dashboardPage, seeOther } from '../../layout.js';
 import { DASHBOARD_PATHS } from '../../paths.js';
@@ -27,9 +27,17 @@ const LABELS = { name: 'Name', permissions: 'Permissions', expiresAt: 'Expires o
 const PERMISSION_FIELD = 'permission.';
 const PAGE_SIZE = '50';
 
-/** The permissions a new key may hold: the organization permissions the user's role holds. */
+/**
+ * The permissions a new key may hold: the organization permissions the user's role holds; `admin`
+ * only with `approvals:decide` too, since a key holding `admin` decides approvals (the grant rule of
+ * shared/domain/api-keys/grants.ts: a developer can not mint a deciding key).
+ */
 export const grantablePermissions = (session: DashboardSession) =>
-  ORGANIZATION_PERMISSIONS.filter((permission) => session.permissions.includes(permission));
+  ORGANIZATION_PERMISSIONS.filter(
+    (permission) =>
+      session.permissions.includes(permission) &&
+      (permission !== 'admin' || session.permissions.includes(APPROVALS_DECIDE_PERMISSION)),
+  );
 
 const environmentName = (session: DashboardSession) => (session.environment === 'PRODUCTION' ? 'Live' : 'Sandbox');
 
