@@ -53,6 +53,7 @@ export function principalOf(apiKey: ApiKey): Principal {
     permissions: keyPermissions(apiKey.permissions),
     walletId: apiKey.walletId,
     ...(apiKey.expiresAt ? { expiresAt: apiKey.expiresAt } : {}),
+    ...(apiKey.createdByUserRole ? { userRole: apiKey.createdByUserRole } : {}),
   };
 }
 

@@ -65,6 +65,7 @@ export function principalOfSession(session: StoredSession): Principal {
     environment: session.environment,
     permissions: [...rolePermissions(session.role)],
     walletId: null,
+    userRole: session.role,
   };
 }
 

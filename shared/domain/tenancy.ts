@@ -58,6 +58,12 @@ export interface Principal {
   /** Set for wallet-scoped (agent) keys only. */
   walletId: string | null;
   /**
+   * A dashboard user's role (set by the dashboard edge), or, for a key, the role of the person who
+   * minted it (or minted the key that minted it): the users area's owner rule applies to it, so a
+   * key a non-owner made can not make, change or remove an owner. Absent for keys no person made.
+   */
+  userRole?: string | undefined;
+  /**
    * When the calling key stops working; absent if it never does (operator keys never do). A key
    * can not mint a key that outlives it (shared/domain/api-keys/grants.ts).
    */

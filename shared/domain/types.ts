@@ -57,6 +57,8 @@ export interface ApiKey {
   expiresAt?: string;
   revokedAt?: string;
   lastUsedAt?: string;
+  /** The role of the dashboard user who minted it (directly or through a key they minted): see Principal.userRole. */
+  createdByUserRole?: string;
 }
 
 export type AuditActorType = 'API_KEY' | 'USER' | 'SYSTEM';

@@ -227,3 +227,15 @@ describe('users service: reach', () => {
     await w.service.remove(userContext(developer), AUDIT.user.remove, viewer.id);
   });
 });
+
+describe('users service: keys minted by a person', () => {
+  it('a key an admin person minted carries their role: it can not make an owner; an organization key can', async () => {
+    const w = world();
+    const minted = keyContext();
+    const byAdmin = { ...minted, principal: { ...minted.principal, userRole: 'admin' } };
+    await expect(
+      w.service.invite(byAdmin, AUDIT.user.invite, { email: 'o@x.test', role: 'owner' }),
+    ).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await w.service.invite(keyContext(), AUDIT.user.invite, { email: 'o@x.test', role: 'owner' });
+  });
+});

@@ -1,6 +1,12 @@
 import { ApiError } from '../errors.js';
 import type { KeyIssuer } from '../ports.js';
-import type { Environment, KeyPermission, Permission, Principal } from '../tenancy.js';
+import {
+  APPROVALS_DECIDE_PERMISSION,
+  type Environment,
+  type KeyPermission,
+  type Permission,
+  type Principal,
+} from '../tenancy.js';
 import type { ApiKey } from '../types.js';
 
 /**
@@ -11,7 +17,9 @@ import type { ApiKey } from '../types.js';
  */
 export function requireHeld(principal: Principal, granted: readonly Permission[]): void {
   const held = new Set<Permission>(principal.permissions);
-  const missing = [...new Set(granted)].filter((permission) => !held.has(permission));
+  // A key holding `admin` decides approvals (derived at authentication): granting admin grants that too.
+  const reach = granted.includes('admin') ? [...granted, APPROVALS_DECIDE_PERMISSION] : granted;
+  const missing = [...new Set(reach)].filter((permission) => !held.has(permission));
   if (missing.length > 0) {
     throw new ApiError(
       'PERMISSION_DENIED',
@@ -92,6 +100,7 @@ export function mintKey(issueKey: KeyIssuer, grantor: Grantor, grant: KeyGrant):
     permissions: [...new Set(grant.permissions)],
     status: 'ACTIVE',
     ...(expiresAt ? { expiresAt } : {}),
+    ...('principal' in grantor && grantor.principal.userRole ? { createdByUserRole: grantor.principal.userRole } : {}),
   };
   return { apiKey, raw: issued.raw };
 }

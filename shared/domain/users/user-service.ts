@@ -73,9 +73,12 @@ export function createUserService(deps: UserServiceDeps) {
     return principal.organizationId;
   }
 
-  /** The calling person's role (a dashboard user), undefined for keys and the operator. */
+  /**
+   * The calling person's role: a dashboard user's as stored, a key's minting person's
+   * (`principal.userRole`), undefined for keys no person made and the operator.
+   */
   async function callerRole(ctx: RequestContext): Promise<AnyUserRole | undefined> {
-    if (ctx.actor.actorType !== 'USER') return undefined;
+    if (ctx.actor.actorType !== 'USER') return ctx.principal.userRole as AnyUserRole | undefined;
     const caller = await store.getUser(ctx.actor.actorId);
     if (!caller || caller.status !== 'ACTIVE') throw new ApiError('PERMISSION_DENIED', 'Your access was removed.');
     return caller.role;

@@ -45,6 +45,7 @@ export const apiKeyCodec = {
       ...(typeof item.expiresAt === 'string' ? { expiresAt: item.expiresAt } : {}),
       ...(typeof item.revokedAt === 'string' ? { revokedAt: item.revokedAt } : {}),
       ...(typeof item.lastUsedAt === 'string' ? { lastUsedAt: item.lastUsedAt } : {}),
+      ...(typeof item.createdByUserRole === 'string' ? { createdByUserRole: item.createdByUserRole } : {}),
     };
   },
 };
