@@ -90,9 +90,10 @@ export const TARGETS = {
    * it carries the whole catalog and every area's service (as docs and MCP do, without the views),
    * plus what signing in needs and nothing else has: hono/jsx for the pages, otplib (TOTP) and
    * @simplewebauthn/server (passkeys: its CBOR/ASN.1 parsers). 1149 KB measured with the edge and
-   * the sign-in pages only (about 3.4x); 3.8x leaves room for the page areas.
+   * the sign-in pages only (about 3.4x); 1309 KB (about 3.9x) with the work, settings and team
+   * pages; 4.2x leaves a little room.
    */
-  dashboard: { sizeRatio: 3.8, importRatio: 2.2 },
+  dashboard: { sizeRatio: 4.2, importRatio: 2.2 },
 } as const;
 export type Target = (typeof TARGETS)[keyof typeof TARGETS];
 
