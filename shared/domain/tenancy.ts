@@ -76,7 +76,12 @@ export interface RequestContext {
   principal: Principal;
   actor: Actor;
   requestId: string;
+  /** The client's User-Agent (bounded), where an edge has one: `user.*` audit entries carry it (decisions.md section 12). */
+  userAgent?: string | undefined;
 }
+
+/** The most of a User-Agent header an audit entry keeps. */
+export const MAX_USER_AGENT_LENGTH = 256;
 
 export interface OrganizationScope {
   organizationId: string;

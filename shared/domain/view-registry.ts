@@ -3,6 +3,7 @@ import * as activation from './activation/activation-view.js';
 import * as compliance from './compliance/compliance-view.js';
 import * as organizations from './organizations/organization-view.js';
 import { TOOL_VIEW_MODULES, viewLookup } from './tool-views.js';
+import * as users from './users/user-view.js';
 
 /**
  * Every response view by the name its module exports it under. The catalog names an operation's
@@ -17,6 +18,7 @@ export const VIEW_MODULES = {
   activation,
   compliance,
   organizations,
+  users,
   ...TOOL_VIEW_MODULES,
 };
 

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { authenticate, LAST_USED_WRITE_INTERVAL_MS } from '../auth/authenticate.js';
 import type { Clock } from '../domain/clock.js';
 import { ApiError, validationError } from '../domain/errors.js';
-import type { Principal, RequestContext } from '../domain/tenancy.js';
+import { MAX_USER_AGENT_LENGTH, type Principal, type RequestContext } from '../domain/tenancy.js';
 import type { ApiKeyAuthReader } from '../domain/api-keys/ports.js';
 import { authorize } from '../operations/authorize.js';
 import type { Cursors, Operation, OperationGroup } from '../operations/define.js';
@@ -267,6 +267,7 @@ function contextOf(state: RequestState, event: APIGatewayProxyEventV2): RequestC
       ipAddress: sourceIpOf(event),
     },
     requestId: state.requestId,
+    userAgent: headerOf(event, 'user-agent')?.slice(0, MAX_USER_AGENT_LENGTH),
   };
 }
 

@@ -5,6 +5,7 @@ import { ACTIVATION } from './activation.js';
 import { API_KEYS } from './api-keys.js';
 import { DOCS } from './docs.js';
 import { INTERNAL } from './internal.js';
+import { USERS } from './users.js';
 import { TOOL_GROUPS, type Intersection, type ServicesOf } from './tool-groups.js';
 
 /**
@@ -16,7 +17,7 @@ import { TOOL_GROUPS, type Intersection, type ServicesOf } from './tool-groups.j
  * their own group module only, never this one (it carries every area); the MCP function imports
  * TOOL_GROUPS only.
  */
-const GROUPS = [INTERNAL, API_KEYS, ACTIVATION, ...TOOL_GROUPS, DOCS] as const;
+const GROUPS = [INTERNAL, API_KEYS, ACTIVATION, USERS, ...TOOL_GROUPS, DOCS] as const;
 
 export type FunctionGroup = (typeof GROUPS)[number]['group'];
 

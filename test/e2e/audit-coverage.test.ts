@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from '../../shared/domain/audit/actions.js';
+import { OPERATOR_AUDIT_ORGANIZATION } from '../../shared/domain/users/user-rules.js';
 import { ROUTES, routeKeyOf, type RouteDefinition } from '../../shared/http/routes.js';
 import { fillPath } from '../../shared/operations/paths.js';
 import { auditPartition, type AuditItem } from '../fixtures/audit-reads.js';
@@ -27,6 +28,16 @@ interface PreparedCall {
 
 type Case = (make: AuditFactories, service: TestService) => Promise<PreparedCall>;
 
+/** A user invited (with the organization's key) for a case that changes one. */
+async function invitedUser(service: TestService, key: string): Promise<string> {
+  const response = await service.call('POST', '/v1/users', {
+    key,
+    body: { email: 'someone@people.test', role: 'viewer' },
+  });
+  if (response.status !== 201) throw new Error(response.text);
+  return response.body.id as string;
+}
+
 const payment = (from: string, to: string) => ({ from, to, amount: '5.00' });
 
 const CASES: Record<string, Case> = {
@@ -48,6 +59,42 @@ const CASES: Record<string, Case> = {
     const org = await make.organization();
     return { key: service.adminKey, params: { domain: await make.merchant(org) }, organizationId: org.organizationId };
   },
+  createUser: async (make) => {
+    const org = await make.organization();
+    return { key: org.key, body: { email: 'audited@people.test', role: 'viewer' }, organizationId: org.organizationId };
+  },
+  updateUser: async (make, service) => {
+    const org = await make.organization();
+    return {
+      key: org.key,
+      params: { id: await invitedUser(service, org.key) },
+      body: { role: 'approver' },
+      organizationId: org.organizationId,
+    };
+  },
+  deleteUser: async (make, service) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await invitedUser(service, org.key) }, organizationId: org.organizationId };
+  },
+  renewUserInvitation: async (make, service) => {
+    const org = await make.organization();
+    return { key: org.key, params: { id: await invitedUser(service, org.key) }, organizationId: org.organizationId };
+  },
+  createOrganizationUser: async (make, service) => {
+    const org = await make.organization();
+    return {
+      key: service.adminKey,
+      params: { id: org.organizationId },
+      body: { email: 'founder@people.test', role: 'owner' },
+      organizationId: org.organizationId,
+    };
+  },
+  // The operator's people belong to no organization: their entries go to the operator's partition.
+  createOperatorUser: async (_make, service) => ({
+    key: service.adminKey,
+    body: { email: 'audited-operator@allowance.test' },
+    organizationId: OPERATOR_AUDIT_ORGANIZATION,
+  }),
   createApiKey: async (make) => {
     const org = await make.organization();
     return {

@@ -230,6 +230,17 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
     createdAt: AT,
     updatedAt: AT,
   }),
+  USER: entities.userCodec.toItem({
+    id: 'usr_1',
+    organizationId: 'org_1',
+    email: 'ada@example.com',
+    role: 'admin',
+    status: 'INVITED',
+    createdAt: AT,
+    invitedBy: 'key_1',
+    invitationHash: 'h',
+    invitationExpiresAt: AT,
+  }),
 };
 
 /** Sample items whose index names the other party's wallet: its partition names that party's organization (a dispute's receiving wallet). */

@@ -15,4 +15,10 @@ export type UserChange =
    * with `invitationHash`, on that invitation still being the stored one (an invitation is single
    * use: two acceptances racing, one wins). Leaving INVITED/ACTIVE for REMOVED frees the email's slot.
    */
-  | { type: 'updateUser'; user: User; expect: UserStatus; invitationHash?: string };
+  | { type: 'updateUser'; user: User; expect: UserStatus; invitationHash?: string }
+  /**
+   * The organization's roster (null: the operator's people) as read at `version`: the users
+   * service's changes carry it, so two changes decided over the same list (the last owner demoted
+   * twice at once) can not both commit (CONCURRENT_UPDATE: read again).
+   */
+  | { type: 'lockRoster'; organizationId: string | null; version: number };

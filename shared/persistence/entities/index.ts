@@ -26,3 +26,4 @@ export * from './invoice.js';
 export * from './invoice-collection.js';
 export * from './payment-link.js';
 export * from './dispute.js';
+export * from './user.js';

@@ -16,6 +16,7 @@ import { paymentWriters } from './payment-writers.js';
 import { policyWriters } from './policy-writers.js';
 import { postingWriters } from './posting-writers.js';
 import { transferWriters } from './transfer-writers.js';
+import { userWriters } from './user-writers.js';
 import { walletWriters } from './wallet-writers.js';
 import { webhookWriters } from './webhook-writers.js';
 
@@ -45,6 +46,7 @@ const AREA_WRITERS = [
   invoiceCollectionWriters,
   paymentLinkWriters,
   disputeWriters,
+  userWriters,
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */
