@@ -8,9 +8,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CARD_NETWORK_ENV, CARD_NETWORK_FUNCTION } from '../shared/card-network/function.js';
 import { ENV } from '../shared/config/env-names.js';
+import { DASHBOARD_ENTRY_PATHS } from '../shared/domain/hosted-urls.js';
 import { loadConfig } from '../shared/config/config.js';
 import { createContainer } from '../shared/runtime/container.js';
 import { ensureDemoOrganization, ensureOperatorKey } from './local/bootstrap.js';
+import { DEMO_OPERATOR_EMAIL, DEMO_OWNER_EMAIL, ensureDemoPeople } from './local/demo-people.js';
 import { localDataKey } from './local/data-key.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from './local/dynamodb-local.js';
 import { createLocalServer } from './local/server.js';
@@ -49,8 +51,9 @@ async function main() {
   // Sensitive values at rest (bank account numbers) are sealed under DATA_ENCRYPTION_KEY where no KMS key
   // is configured: generated per run, or kept in DATA_DIR so a persisted table stays readable.
   process.env[ENV.dataEncryptionKey] ??= localDataKey(dataDir);
-  // Links to hosted pages (payment-method setup, invoices) point at this server unless given.
-  process.env[ENV.publicBaseUrl] ??= `http://127.0.0.1:${port}`;
+  // Links to hosted pages (payment-method setup, invoices) and the dashboard point at this server
+  // unless given: by the name localhost (passkeys refuse an IP address as their relying party id).
+  process.env[ENV.publicBaseUrl] ??= `http://localhost:${port}`;
 
   let server: ReturnType<typeof createLocalServer> | undefined;
   let workers: LocalWorkers | undefined;
@@ -73,6 +76,8 @@ async function main() {
     const app = createContainer(config);
     const adminKey = await ensureOperatorKey(app, process.env.SERVICE_ADMIN_KEY);
     const demo = await ensureDemoOrganization(app, CREDENTIALS_FILE, dataDir !== undefined || dynamo === undefined);
+    const people = await ensureDemoPeople(app, demo.organizationId);
+    const publicBaseUrl = process.env[ENV.publicBaseUrl]!.replace(/\/+$/, '');
 
     server = createLocalServer();
     // The workers of shared/workers.ts, through the same handlers as Lambda (bin/local/workers.ts).
@@ -91,6 +96,9 @@ async function main() {
       mcpToken: process.env[ENV.mcpAuthToken],
       cardNetworkUrl: `${baseUrl}${CARD_NETWORK_FUNCTION.path}`,
       cardNetworkSecret: process.env[CARD_NETWORK_ENV.secret],
+      dashboardUrl: `${publicBaseUrl}${DASHBOARD_ENTRY_PATHS.home}`,
+      dashboardInviteUrl: people.ownerInviteUrl,
+      operatorInviteUrl: people.operatorInviteUrl,
     };
     mkdirSync(resolve('.local'), { recursive: true });
     writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
@@ -103,6 +111,13 @@ async function main() {
         `  Sandbox key:        ${demo.sandboxKey}`,
         `  MCP URL:            ${credentials.mcpUrl} (token in .local/credentials.json)`,
         `  Card network URL:   POST ${credentials.cardNetworkUrl} (signing secret in .local/credentials.json)`,
+        `  Dashboard:          ${credentials.dashboardUrl}`,
+        people.ownerInviteUrl
+          ? `  Invitation:         ${people.ownerInviteUrl} (${DEMO_OWNER_EMAIL}, the demo owner: open it, set a password and a second factor)`
+          : `  Invitation:         none: ${DEMO_OWNER_EMAIL} has accepted; sign in at ${publicBaseUrl}${DASHBOARD_ENTRY_PATHS.signIn}`,
+        people.operatorInviteUrl
+          ? `  Operator invitation: ${people.operatorInviteUrl} (${DEMO_OPERATOR_EMAIL}: compliance, KYB, disputes)`
+          : `  Operator invitation: none: ${DEMO_OPERATOR_EMAIL} has accepted; sign in at ${publicBaseUrl}${DASHBOARD_ENTRY_PATHS.signIn}`,
         `  Workers:            ${workers.running.join(', ') || 'none'} (schedules every ${LOCAL_SCHEDULE_PERIOD_MS / 1000} s)`,
         `  Credentials file:   ${CREDENTIALS_FILE}`,
         'Press Ctrl-C to stop.',

@@ -42,6 +42,9 @@ export const DASHBOARD_PATHS = {
   webhookResend: (id: string, deliveryId: string) =>
     `/dashboard/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/resend`,
   team: '/dashboard/team',
+  teamRole: (id: string) => `/dashboard/team/${seg(id)}/role`,
+  teamRemove: (id: string) => `/dashboard/team/${seg(id)}/remove`,
+  teamInvitation: (id: string) => `/dashboard/team/${seg(id)}/invitation`,
   audit: '/dashboard/audit',
   auditCsv: '/dashboard/audit.csv',
   operatorCompliance: '/dashboard/operator/compliance',

@@ -210,3 +210,20 @@ describe('users service', () => {
     expect(w.audit.at(-1)).toMatchObject({ organizationId: 'operator', environment: 'SANDBOX' });
   });
 });
+
+describe('users service: reach', () => {
+  it('changes or removes only users whose role the caller could grant (a developer can not remove an admin)', async () => {
+    const w = world();
+    const developer = await activeUser(w, 'developer');
+    const admin = await activeUser(w, 'admin');
+    const viewer = await activeUser(w, 'viewer');
+    await expect(w.service.remove(userContext(developer), AUDIT.user.remove, admin.id)).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+      details: { role: 'admin' },
+    });
+    await expect(
+      w.service.changeRole(userContext(developer), AUDIT.user.changeRole, admin.id, 'viewer'),
+    ).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await w.service.remove(userContext(developer), AUDIT.user.remove, viewer.id);
+  });
+});

@@ -183,6 +183,7 @@ export function createUserService(deps: UserServiceDeps) {
       const changed = await onRoster(organizationId, async (users) => {
         const user = await memberOf(organizationId, id);
         if (user.role === role) return { changes: [], result: { user, changed: false } };
+        requireGrantable(ctx.principal, user.role);
         requireGrantable(ctx.principal, role);
         requireOwnerAuthority(caller, user.role === 'owner' || role === 'owner');
         requireAnotherOwner(users, user);
@@ -205,6 +206,7 @@ export function createUserService(deps: UserServiceDeps) {
       const caller = await callerRole(ctx);
       const removed = await onRoster(organizationId, async (users) => {
         const user = await memberOf(organizationId, id);
+        requireGrantable(ctx.principal, user.role);
         requireOwnerAuthority(caller, user.role === 'owner');
         requireAnotherOwner(users, user);
         const at = clock.now().toISOString();
@@ -229,7 +231,9 @@ export function createUserService(deps: UserServiceDeps) {
 
     /** A new invitation for an INVITED user (the old link stops working); INVALID_STATE once accepted. */
     async reinvite(ctx: RequestContext, action: AuditAction, id: string): Promise<Invitation> {
-      const organizationId = organizationOf(ctx);
+      // The operator renews any invitation (npm start renews the demo people's at each start).
+      const organizationId =
+        ctx.principal.kind === 'OPERATOR' ? ((await store.getUser(id))?.organizationId ?? null) : organizationOf(ctx);
       const caller = await callerRole(ctx);
       return onRoster(organizationId, async (users) => {
         const user = await memberOf(organizationId, id);
