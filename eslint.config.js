@@ -195,6 +195,7 @@ export default tseslint.config(
           '!**/shared/mcp/function.js',
           '!**/shared/card-network/function.js',
           '!**/shared/hosted/function.js',
+          '!**/shared/dashboard/function.js',
         ],
         'lib/ imports from shared/ only declarations (routes, table schema, env names, event names).',
       ),

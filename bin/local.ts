@@ -52,7 +52,8 @@ async function main() {
   // is configured: generated per run, or kept in DATA_DIR so a persisted table stays readable.
   process.env[ENV.dataEncryptionKey] ??= localDataKey(dataDir);
   // Links to hosted pages (payment-method setup, invoices) and the dashboard point at this server
-  // unless given: by the name localhost (passkeys refuse an IP address as their relying party id).
+  // unless given, by the name `localhost` (it resolves to the 127.0.0.1 the server listens on): passkeys
+  // need a host name as their relying party, never an IP address (shared/sign-in/webauthn.ts).
   process.env[ENV.publicBaseUrl] ??= `http://localhost:${port}`;
 
   let server: ReturnType<typeof createLocalServer> | undefined;

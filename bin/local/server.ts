@@ -8,6 +8,7 @@ import { FALLBACK_ROUTE, matchRoute, routeKeyOf, timeoutOf, type FunctionGroup }
 import { MCP_FUNCTION } from '../../shared/mcp/function.js';
 import { CARD_NETWORK_FUNCTION } from '../../shared/card-network/function.js';
 import { HOSTED_FUNCTION } from '../../shared/hosted/function.js';
+import { DASHBOARD_FUNCTION } from '../../shared/dashboard/function.js';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
 
@@ -18,8 +19,12 @@ type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promis
 const FUNCTION_URL_ENDPOINTS = [MCP_FUNCTION, CARD_NETWORK_FUNCTION] as const;
 const LOCAL_MEMORY_MB = 512;
 
-/** A function group, a function behind a function URL, or the hosted pages' function. */
-type LocalFunction = FunctionGroup | (typeof FUNCTION_URL_ENDPOINTS)[number]['name'] | typeof HOSTED_FUNCTION.name;
+/** A function group, a function behind a function URL, the hosted pages' or the dashboard's function. */
+type LocalFunction =
+  | FunctionGroup
+  | (typeof FUNCTION_URL_ENDPOINTS)[number]['name']
+  | typeof HOSTED_FUNCTION.name
+  | typeof DASHBOARD_FUNCTION.name;
 
 /** The Lambda handler of a function, loaded on first use like a cold start (same entry file as CDK's). */
 const loadGroupHandler = async (group: LocalFunction): Promise<LambdaHandler> =>
@@ -123,6 +128,30 @@ async function serve(
     );
     return;
   }
+  const dashboard = DASHBOARD_FUNCTION.pathPrefix;
+  if (url.pathname === dashboard || url.pathname.startsWith(`${dashboard}/`)) {
+    // The dashboard: the HTTP API's `ANY /dashboard` and `ANY /dashboard/{proxy+}` routes.
+    const [rootPath, greedyPath] = DASHBOARD_FUNCTION.routePaths;
+    const proxy = url.pathname.slice(dashboard.length + 1);
+    const event =
+      url.pathname === dashboard
+        ? toEvent(req, url, method, `ANY ${rootPath}`, undefined, body)
+        : toEvent(req, url, method, `ANY ${greedyPath}`, { proxy }, body);
+    const dashboardHandler = await handlerOf(DASHBOARD_FUNCTION.name);
+    send(
+      res,
+      await dashboardHandler(
+        event,
+        lambdaContext({
+          requestId: event.requestContext.requestId,
+          functionName: `allowance-local-${DASHBOARD_FUNCTION.name}`,
+          timeoutMs: DASHBOARD_FUNCTION.timeoutS * 1000,
+          memoryMb: DASHBOARD_FUNCTION.memoryMb,
+        }),
+      ),
+    );
+    return;
+  }
   const match = matchRoute(method, url.pathname);
   const routeKey = match.kind === 'matched' ? routeKeyOf(match.route) : FALLBACK_ROUTE.routeKey;
   const group = match.kind === 'matched' ? match.route.group : FALLBACK_ROUTE.group;
@@ -144,7 +173,10 @@ async function serve(
 
 /** The function's answer as API Gateway sends it: a base64 body (compressed) goes out as its bytes. */
 function send(res: ServerResponse, response: HttpResponse) {
-  res.writeHead(response.statusCode, response.headers);
+  res.writeHead(response.statusCode, {
+    ...response.headers,
+    ...(response.cookies && response.cookies.length > 0 ? { 'Set-Cookie': response.cookies } : {}),
+  });
   res.end(response.isBase64Encoded ? Buffer.from(response.body, 'base64') : response.body);
 }
 
@@ -191,6 +223,12 @@ function toEvent(
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
+  // API Gateway's payload 2.0 moves the Cookie header into `cookies`, one entry per cookie.
+  const cookies = headers.cookie
+    ?.split(';')
+    .map((cookie) => cookie.trim())
+    .filter((cookie) => cookie.length > 0);
+  delete headers.cookie;
   const query: Record<string, string> = {};
   url.searchParams.forEach((value, name) => {
     query[name] = name in query ? `${query[name]},${value}` : value;
@@ -202,6 +240,7 @@ function toEvent(
     rawPath: url.pathname,
     rawQueryString: url.search.replace(/^\?/, ''),
     headers,
+    ...(cookies && cookies.length > 0 ? { cookies } : {}),
     ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
     ...(pathParameters && Object.keys(pathParameters).length > 0 ? { pathParameters } : {}),
     requestContext: {

@@ -4,10 +4,12 @@ import { core } from '../../shared/runtime/core.js';
 import { complianceService } from '../../shared/runtime/services/compliance.js';
 import { merchantService } from '../../shared/runtime/services/merchants.js';
 import { organizationService } from '../../shared/runtime/services/organizations.js';
+import { reviewService } from '../../shared/runtime/services/reviews.js';
 
 /** Operator endpoints. */
 export const handler = createHttpHandler(INTERNAL, core, () => ({
   organizations: organizationService(core()),
   compliance: complianceService(core()),
   merchants: merchantService(core()),
+  reviews: reviewService(core()),
 }));

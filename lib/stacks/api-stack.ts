@@ -3,6 +3,7 @@ import { HttpMethod, HttpRoute, HttpRouteKey, HttpStage, type HttpApi } from 'aw
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Construct } from 'constructs';
 import {
+  DASHBOARD_GRANTS,
   FALLBACK_ROUTE,
   FUNCTION_GROUPS,
   grantsOf,
@@ -12,6 +13,7 @@ import {
   type FunctionGroup,
 } from '../../shared/http/routes.js';
 import { HOSTED_FUNCTION } from '../../shared/hosted/function.js';
+import { DASHBOARD_FUNCTION } from '../../shared/dashboard/function.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { bindGrants, type GrantResources } from '../constructs/grants.js';
 import { ServiceFunction } from '../constructs/service-function.js';
@@ -41,6 +43,8 @@ export class ApiStack extends Stack {
   readonly functions: ReadonlyMap<FunctionGroup, ServiceFunction>;
   /** The hosted pages (`ANY /hosted/{proxy+}`): HTML for people, over the public operations of its groups. */
   readonly hostedFunction: ServiceFunction;
+  /** The dashboard (`ANY /dashboard`, `ANY /dashboard/{proxy+}`): pages for people, over every group's operations. */
+  readonly dashboardFunction: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -98,6 +102,28 @@ export class ApiStack extends Stack {
       routeKey: HttpRouteKey.with(HOSTED_FUNCTION.routePath, HttpMethod.ANY),
       integration: new HttpLambdaIntegration(`Integration-${HOSTED_FUNCTION.name}`, hosted.function),
     });
+
+    // The dashboard: one function for its pages and assets on the API's own origin, with the union
+    // of the groups' grants (its pages call any operation as the signed-in user).
+    const dashboard = new ServiceFunction(this, `Fn-${DASHBOARD_FUNCTION.name}`, {
+      group: DASHBOARD_FUNCTION.name,
+      stage,
+      timeoutSeconds: DASHBOARD_FUNCTION.timeoutS,
+      memoryMb: DASHBOARD_FUNCTION.memoryMb,
+    });
+    bindGrants(dashboard, DASHBOARD_GRANTS, resources);
+    this.dashboardFunction = dashboard;
+    const dashboardIntegration = new HttpLambdaIntegration(
+      `Integration-${DASHBOARD_FUNCTION.name}`,
+      dashboard.function,
+    );
+    for (const routePath of DASHBOARD_FUNCTION.routePaths) {
+      new HttpRoute(this, routeConstructId(`ANY ${routePath}`), {
+        httpApi: this.api,
+        routeKey: HttpRouteKey.with(routePath, HttpMethod.ANY),
+        integration: dashboardIntegration,
+      });
+    }
 
     if (FALLBACK_ROUTE.routeKey !== HttpRouteKey.DEFAULT.key) {
       throw new Error(`FALLBACK_ROUTE.routeKey must be ${HttpRouteKey.DEFAULT.key}`);

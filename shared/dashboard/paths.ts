@@ -49,5 +49,7 @@ export const DASHBOARD_PATHS = {
   auditCsv: '/dashboard/audit.csv',
   operatorCompliance: '/dashboard/operator/compliance',
   operatorKyb: '/dashboard/operator/kyb',
+  operatorKybDecision: (organizationId: string) => `/dashboard/operator/kyb/${seg(organizationId)}`,
   operatorDisputes: '/dashboard/operator/disputes',
+  operatorDisputeResolve: (id: string) => `/dashboard/operator/disputes/${seg(id)}/resolve`,
 } as const;

@@ -26,6 +26,8 @@ export const ID_PREFIX = {
   delivery: 'dlv_',
   /** A person who signs in to the dashboard (decisions.md section 12). */
   user: 'usr_',
+  /** A dashboard session's public id (the security page lists and revokes by it; never the cookie). */
+  session: 'ses_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -3,6 +3,7 @@ import * as activation from './activation/activation-view.js';
 import * as compliance from './compliance/compliance-view.js';
 import * as organizations from './organizations/organization-view.js';
 import { TOOL_VIEW_MODULES, viewLookup } from './tool-views.js';
+import * as reviews from './reviews/review-view.js';
 import * as users from './users/user-view.js';
 
 /**
@@ -19,6 +20,7 @@ export const VIEW_MODULES = {
   compliance,
   organizations,
   users,
+  reviews,
   ...TOOL_VIEW_MODULES,
 };
 

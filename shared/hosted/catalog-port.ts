@@ -85,7 +85,7 @@ export function hostedOperationsOf(catalog: HostedCatalog, caller: PageCaller): 
  * SELF_PAYMENT, ...) as a response with the error envelope, first and on replay, where the HTTP
  * edge sends its status: the pages get it back as the ApiError it was.
  */
-function refusalIn(body: unknown): ApiError | undefined {
+export function refusalIn(body: unknown): ApiError | undefined {
   if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
   const error = body.error as { code?: unknown; message?: unknown; details?: unknown } | null;
   if (typeof error?.code !== 'string' || !(ERROR_CODES as readonly string[]).includes(error.code)) return undefined;

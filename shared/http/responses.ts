@@ -8,6 +8,8 @@ export interface HttpResponse {
   body: string;
   /** The body is base64 of the bytes to send (a compressed answer); API Gateway, function URLs and the local server decode it. */
   isBase64Encoded?: boolean;
+  /** Set-Cookie values (API Gateway's payload 2.0 `cookies`: the dashboard's session only; /v1 sets none). */
+  cookies?: string[];
 }
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {

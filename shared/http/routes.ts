@@ -4,6 +4,7 @@ import type { Permission } from '../domain/tenancy.js';
 import type { Access, HttpMethod } from '../operations/define.js';
 import {
   CATALOG_ENTRIES,
+  DASHBOARD_GRANTS,
   FUNCTION_GROUPS,
   grantsOf,
   HOSTED_GRANTS,
@@ -20,7 +21,16 @@ import { fillPath, noRoute, routeKeyOf } from '../operations/paths.js';
  * Function handlers do not import this module (it carries the whole catalog): each serves its own
  * group's operations. CDK reads the groups' timeouts and grants (shared/grants.ts) from here too.
  */
-export { FUNCTION_GROUPS, grantsOf, HOSTED_GRANTS, MCP_GRANTS, timeoutOf, type FunctionGroup, type HttpMethod };
+export {
+  DASHBOARD_GRANTS,
+  FUNCTION_GROUPS,
+  grantsOf,
+  HOSTED_GRANTS,
+  MCP_GRANTS,
+  timeoutOf,
+  type FunctionGroup,
+  type HttpMethod,
+};
 export type RouteAccess = Access;
 
 export interface RouteDefinition {

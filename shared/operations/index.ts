@@ -81,3 +81,15 @@ export const HOSTED_GRANTS: readonly Grant[] = inGrantOrder([
     grantsOf(g.group),
   ),
 ]);
+
+/**
+ * The dashboard's grants: its pages call any group's operations as the signed-in user, so it gets
+ * the union of every group's grants (the base, the groups' own: table scan for the operator's
+ * compliance page, the data key that also seals TOTP secrets, ...).
+ */
+export const DASHBOARD_GRANTS: readonly Grant[] = inGrantOrder([
+  ...HTTP_BASE_GRANTS,
+  ...CATALOG.flatMap((g) => grantsOf(g.group)),
+  // TOTP secrets are sealed with the data key (shared/domain/sign-in): needed even if no group had it.
+  'dataKey:seal',
+]);

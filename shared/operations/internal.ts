@@ -2,6 +2,8 @@ import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
 import type { ComplianceService } from '../domain/compliance/compliance-service.js';
 import type { MerchantService } from '../domain/merchants/merchant-service.js';
+import type { ReviewService } from '../domain/reviews/review-service.js';
+import { presentDisputeReviews, presentKybReviews } from '../domain/reviews/review-view.js';
 import type { createOrganizationService } from '../domain/organizations/organization-service.js';
 import { presentCreatedOrganization } from '../domain/organizations/organization-view.js';
 import { defineGroup, operation } from './define.js';
@@ -11,6 +13,7 @@ export interface InternalServices {
   organizations: ReturnType<typeof createOrganizationService>;
   compliance: ComplianceService;
   merchants: MerchantService;
+  reviews: ReviewService;
 }
 
 const op = operation<InternalServices>();
@@ -65,6 +68,32 @@ export const INTERNAL = defineGroup<InternalServices>()(
       output: 'complianceReportView',
       errors: [],
       run: ({ services }) => services.compliance.check(),
+    }),
+    op({
+      name: 'listPendingKyb',
+      summary: 'List organizations waiting for a KYB decision',
+      description:
+        'Organizations whose business details were submitted and not decided yet (kybStatus PENDING), with the details, oldest submission first (at most 100). Decide with POST /v1/internal/organizations/{id}/kyb.',
+      access: 'operator',
+      permission: 'service:admin',
+      http: { method: 'GET', path: '/v1/internal/kyb-reviews', status: 200 },
+      output: 'kybReviewListView',
+      errors: [],
+      run: ({ services }) => services.reviews.pendingKyb(),
+      present: presentKybReviews,
+    }),
+    op({
+      name: 'listOpenDisputes',
+      summary: 'List disputes waiting for a resolution',
+      description:
+        'OPEN and RESPONDED disputes of every organization, oldest first (at most 100). Resolve with POST /v1/disputes/{id}/resolve.',
+      access: 'operator',
+      permission: 'service:admin',
+      http: { method: 'GET', path: '/v1/internal/dispute-reviews', status: 200 },
+      output: 'disputeReviewListView',
+      errors: [],
+      run: ({ services }) => services.reviews.openDisputes(),
+      present: presentDisputeReviews,
     }),
     op({
       name: 'suspendMerchant',

@@ -5,6 +5,7 @@ import { activationService } from './services/activation.js';
 import { apiKeyService } from './services/api-keys.js';
 import { complianceService } from './services/compliance.js';
 import { organizationService } from './services/organizations.js';
+import { reviewService } from './services/reviews.js';
 import { userService } from './services/users.js';
 import { lazyServices, TOOL_AREAS, type AreaBuilder } from './tool-services.js';
 import type { AreaServices } from '../operations/index.js';
@@ -26,6 +27,7 @@ const AREAS = {
   activation: activationService,
   compliance: complianceService,
   users: userService,
+  reviews: reviewService,
   ...TOOL_AREAS,
 } satisfies Record<string, AreaBuilder>;
 

@@ -23,8 +23,9 @@ import {
   XRAY_ACTIONS,
 } from './iam.js';
 import { logicalIdOf, resolveCrossStack, synthStage } from './synth-stage.js';
-import { grantsOf, HOSTED_GRANTS } from '../../shared/operations/index.js';
+import { DASHBOARD_GRANTS, grantsOf, HOSTED_GRANTS } from '../../shared/operations/index.js';
 import { HOSTED_FUNCTION } from '../../shared/hosted/function.js';
+import { DASHBOARD_FUNCTION } from '../../shared/dashboard/function.js';
 import { HTTP_BASE_GRANTS, inGrantOrder } from '../../shared/grants.js';
 import { grantStatements } from './grants.js';
 
@@ -44,9 +45,11 @@ const GRANT_STATEMENTS = grantStatements(dev);
 const ALL_FUNCTIONS = [...FUNCTION_GROUPS];
 
 const HOSTED_ROUTE_KEY = `ANY ${HOSTED_FUNCTION.routePath}`;
+const DASHBOARD_ROUTE_KEYS = DASHBOARD_FUNCTION.routePaths.map((path) => `ANY ${path}`);
 
 function functionOf(group: string) {
   if (group === HOSTED_FUNCTION.name) return dev.api.hostedFunction.function;
+  if (group === DASHBOARD_FUNCTION.name) return dev.api.dashboardFunction.function;
   const fn = dev.api.functions.get(group as FunctionGroup);
   if (!fn) throw new Error(`no function for ${group}`);
   return fn.function;
@@ -56,7 +59,7 @@ describe('api stack: routes', () => {
   const routeKeys = resourcesOfType('AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
 
   it('has exactly one route per entry of the route table, plus $default', () => {
-    const expected = [...ROUTES.map(routeKeyOf), FALLBACK_ROUTE.routeKey, HOSTED_ROUTE_KEY];
+    const expected = [...ROUTES.map(routeKeyOf), FALLBACK_ROUTE.routeKey, HOSTED_ROUTE_KEY, ...DASHBOARD_ROUTE_KEYS];
     expect([...routeKeys].sort()).toEqual([...expected].sort());
     expect(new Set(routeKeys).size).toBe(routeKeys.length);
   });
@@ -73,6 +76,7 @@ describe('api stack: routes', () => {
       ...ROUTES.map((route) => [routeKeyOf(route), route.group] as const),
       [FALLBACK_ROUTE.routeKey, FALLBACK_ROUTE.group],
       [HOSTED_ROUTE_KEY, HOSTED_FUNCTION.name],
+      ...DASHBOARD_ROUTE_KEYS.map((key) => [key, DASHBOARD_FUNCTION.name] as const),
     ]);
 
     for (const [, route] of resourcesOfType('AWS::ApiGatewayV2::Route')) {
@@ -102,8 +106,14 @@ describe('api stack: functions', () => {
     expect(timeoutOf('wallets')).toBe(10);
   });
 
-  it('has one Node.js 24 arm64 function per function group, and the hosted pages, and nothing else (workers live in the events stack)', () => {
-    dev.apiTemplate.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTIONS.length + 1);
+  it('has one Node.js 24 arm64 function per function group, the hosted pages and the dashboard, and nothing else (workers live in the events stack)', () => {
+    dev.apiTemplate.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTIONS.length + 2);
+    expect(template.Resources[logicalIdOf(functionOf(DASHBOARD_FUNCTION.name))]?.Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      MemorySize: DASHBOARD_FUNCTION.memoryMb,
+      Timeout: DASHBOARD_FUNCTION.timeoutS,
+    });
     const hosted = template.Resources[logicalIdOf(functionOf(HOSTED_FUNCTION.name))];
     expect(hosted?.Properties).toMatchObject({
       Runtime: 'nodejs24.x',
@@ -126,7 +136,7 @@ describe('api stack: functions', () => {
   });
 
   it('tells every function its stage and the ledger table name', () => {
-    for (const group of [...ALL_FUNCTIONS, HOSTED_FUNCTION.name]) {
+    for (const group of [...ALL_FUNCTIONS, HOSTED_FUNCTION.name, DASHBOARD_FUNCTION.name]) {
       const fn = template.Resources[logicalIdOf(functionOf(group))];
       const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(variables[ENV.stage], group).toBe('dev');
@@ -165,7 +175,7 @@ describe('api stack: functions', () => {
   });
 
   it('writes logs to a log group with a retention', () => {
-    dev.apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_FUNCTIONS.length + 1);
+    dev.apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_FUNCTIONS.length + 2);
     for (const [, logGroup] of resourcesOfType('AWS::Logs::LogGroup')) {
       expect(logGroup.Properties.RetentionInDays).toBeGreaterThan(0);
     }
@@ -214,6 +224,12 @@ describe('api stack: least-privilege IAM', () => {
     expect(HOSTED_GRANTS).not.toContain('table:scan');
   });
 
+  it("grants the dashboard the union of every group's grants (its pages call any operation as the user)", () => {
+    expect(DASHBOARD_GRANTS).toEqual(
+      inGrantOrder([...HTTP_BASE_GRANTS, ...FUNCTION_GROUPS.flatMap((group) => grantsOf(group)), 'dataKey:seal']),
+    );
+  });
+
   it('defines no other kind of policy', () => {
     expectNoOtherPolicyKinds(dev.apiTemplate);
   });
@@ -224,46 +240,57 @@ describe('api stack: least-privilege IAM', () => {
     return statementsOfRole(dev.apiTemplate, role);
   }
 
-  it.each([...ALL_FUNCTIONS, HOSTED_FUNCTION.name])('denies %s any update or delete of an audit entry', (group) => {
-    expectAuditDeny(statementsOf(group), classifyResource, group);
-  });
+  it.each([...ALL_FUNCTIONS, HOSTED_FUNCTION.name, DASHBOARD_FUNCTION.name])(
+    'denies %s any update or delete of an audit entry',
+    (group) => {
+      expectAuditDeny(statementsOf(group), classifyResource, group);
+    },
+  );
 
-  it.each([...ALL_FUNCTIONS, HOSTED_FUNCTION.name])('lets %s reach only the table and its indexes', (group) => {
-    const statements = statementsOf(group).filter((statement) => statement.Effect !== 'Deny');
-    const grants = group === HOSTED_FUNCTION.name ? HOSTED_GRANTS : grantsOf(group as FunctionGroup);
-    const granted = { table: new Set<string>(), index: new Set<string>() };
-    for (const statement of statements) {
-      expect(statement.Effect).toBe('Allow');
-      expect(statement.NotAction).toBeUndefined();
-      expect(statement.NotResource).toBeUndefined();
-      const actions = asArray(statement.Action as string | string[]);
-      const resources = asArray(statement.Resource);
-      if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
-      // What the group declares in the catalog (`grants`): each grant's statements, written out in grants.ts.
-      if (grants.some((grant) => GRANT_STATEMENTS[grant](statement))) continue;
+  it.each([...ALL_FUNCTIONS, HOSTED_FUNCTION.name, DASHBOARD_FUNCTION.name])(
+    'lets %s reach only the table and its indexes',
+    (group) => {
+      const statements = statementsOf(group).filter((statement) => statement.Effect !== 'Deny');
+      const grants =
+        group === HOSTED_FUNCTION.name
+          ? HOSTED_GRANTS
+          : group === DASHBOARD_FUNCTION.name
+            ? DASHBOARD_GRANTS
+            : grantsOf(group as FunctionGroup);
+      const granted = { table: new Set<string>(), index: new Set<string>() };
+      for (const statement of statements) {
+        expect(statement.Effect).toBe('Allow');
+        expect(statement.NotAction).toBeUndefined();
+        expect(statement.NotResource).toBeUndefined();
+        const actions = asArray(statement.Action as string | string[]);
+        const resources = asArray(statement.Resource);
+        if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
+        // What the group declares in the catalog (`grants`): each grant's statements, written out in grants.ts.
+        if (grants.some((grant) => GRANT_STATEMENTS[grant](statement))) continue;
 
-      for (const resource of resources) {
-        const kind = classifyResource(resource);
-        expect(kind, `${group}: ${JSON.stringify(resource)}`).not.toBe('other');
-        // Only a group granted `table:scan` scans (the operator group: the compliance report counts key items).
-        const tableActions = grants.includes('table:scan')
-          ? new Set([...ALLOWED_TABLE_ACTIONS, 'dynamodb:Scan'])
-          : ALLOWED_TABLE_ACTIONS;
-        const allowed = kind === 'table' ? tableActions : ALLOWED_INDEX_ACTIONS;
-        for (const action of actions) {
-          expect(allowed.has(action), `${group}: ${action} on the ${kind}`).toBe(true);
-          granted[kind === 'table' ? 'table' : 'index'].add(action);
+        for (const resource of resources) {
+          const kind = classifyResource(resource);
+          expect(kind, `${group}: ${JSON.stringify(resource)}`).not.toBe('other');
+          // Only a group granted `table:scan` scans (the operator group: the compliance report counts key items).
+          const tableActions = grants.includes('table:scan')
+            ? new Set([...ALLOWED_TABLE_ACTIONS, 'dynamodb:Scan'])
+            : ALLOWED_TABLE_ACTIONS;
+          const allowed = kind === 'table' ? tableActions : ALLOWED_INDEX_ACTIONS;
+          for (const action of actions) {
+            expect(allowed.has(action), `${group}: ${action} on the ${kind}`).toBe(true);
+            granted[kind === 'table' ? 'table' : 'index'].add(action);
+          }
         }
       }
-    }
-    // The grant is there at all (a function without table access would fail at its first request).
-    expect(granted.table.size, group).toBeGreaterThan(0);
-  });
+      // The grant is there at all (a function without table access would fail at its first request).
+      expect(granted.table.size, group).toBeGreaterThan(0);
+    },
+  );
 
   it('has no policy outside the function roles', () => {
     expectPoliciesOnlyOn(
       dev.apiTemplate,
-      [...ALL_FUNCTIONS, HOSTED_FUNCTION.name].map((group) => functionOf(group).role!),
+      [...ALL_FUNCTIONS, HOSTED_FUNCTION.name, DASHBOARD_FUNCTION.name].map((group) => functionOf(group).role!),
     );
   });
 });

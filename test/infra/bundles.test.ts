@@ -173,6 +173,7 @@ describe("bundle size against the floor (the targets of bench/bundles.ts; import
     expect(targetOf('docs')).toBe(TARGETS.everyArea);
     expect(targetOf('invoices')).toBe(TARGETS.severalAreas);
     expect(targetOf('hosted')).toBe(TARGETS.hostedPages);
+    expect(targetOf('dashboard')).toBe(TARGETS.dashboard);
     expect(targetOf('payment-links')).toBe(TARGETS.severalAreas);
     expect(targetOf('transfers')).toBe(TARGETS.severalAreas);
     expect(targetOf('expiry-sweep')).toBe(TARGETS.severalAreas);

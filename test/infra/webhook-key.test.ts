@@ -82,9 +82,11 @@ describe('webhook encryption key in AWS', () => {
       logicalIdOf(dev.api.functions.get('internal')!.function),
       logicalIdOf(dev.events.workers.get(WEBHOOK_DELIVERY_QUEUE)!.function.function),
       logicalIdOf(dev.mcp.function.function),
+      // The dashboard: its pages call the webhook operations as the signed-in user.
+      logicalIdOf(dev.api.dashboardFunction.function),
     ].sort();
 
-  it('is named to exactly the webhooks group, the compliance report, the delivery worker and the MCP function (its webhook tools), by ARN, never by value', () => {
+  it('is named to exactly the webhooks group, the compliance report, the delivery worker, the MCP function (its webhook tools) and the dashboard, by ARN, never by value', () => {
     const holders = functions.filter((fn) => fn.variables[ENV.webhookEncryptionKeySecretArn] !== undefined);
     expect(holders.map((fn) => fn.id).sort()).toEqual(expected());
     for (const fn of holders)

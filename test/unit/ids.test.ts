@@ -27,6 +27,7 @@ const EXPECTED_PREFIX: Record<IdKind, string> = {
   event: 'evt_',
   delivery: 'dlv_',
   user: 'usr_',
+  session: 'ses_',
 };
 
 const KINDS = Object.keys(EXPECTED_PREFIX) as IdKind[];

@@ -241,6 +241,22 @@ const samples: Record<keyof typeof INDEX_USAGE, Item> = {
     invitationHash: 'h',
     invitationExpiresAt: AT,
   }),
+  SESSION: entities.sessionCodec.toItem({
+    id: 'ses_1',
+    hash: 'h',
+    userId: 'usr_1',
+    email: 'a@example.com',
+    role: 'owner',
+    organizationId: 'org_1',
+    environment: 'SANDBOX',
+    csrfToken: 'c',
+    createdAt: AT,
+    lastSeenAt: AT,
+    expiresAt: AT,
+    verifiedAt: AT,
+    ipAddress: '127.0.0.1',
+    userAgent: 'test',
+  }),
 };
 
 /** Sample items whose index names the other party's wallet: its partition names that party's organization (a dispute's receiving wallet). */

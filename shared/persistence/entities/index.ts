@@ -27,3 +27,4 @@ export * from './invoice-collection.js';
 export * from './payment-link.js';
 export * from './dispute.js';
 export * from './user.js';
+export * from './sign-in.js';

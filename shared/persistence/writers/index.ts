@@ -14,6 +14,7 @@ import { organizationWriters } from './organization-writers.js';
 import { paymentLinkWriters } from './payment-link-writers.js';
 import { paymentWriters } from './payment-writers.js';
 import { policyWriters } from './policy-writers.js';
+import { signInWriters } from './sign-in-writers.js';
 import { postingWriters } from './posting-writers.js';
 import { transferWriters } from './transfer-writers.js';
 import { userWriters } from './user-writers.js';
@@ -47,6 +48,7 @@ const AREA_WRITERS = [
   paymentLinkWriters,
   disputeWriters,
   userWriters,
+  signInWriters,
 ] as const;
 
 /** The change types the writers of an area map take (distributed over a union of maps). */
