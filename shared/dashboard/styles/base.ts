@@ -9,5 +9,6 @@ footer{max-width:72rem}
 .who{display:flex;flex-wrap:wrap;gap:0.5rem;align-items:center}
 .who form{display:inline}
 .who button{padding:0.25rem 0.75rem}
-.table-wrap{overflow-x:auto}
+.table-wrap{overflow-x:auto;position:relative}
+h1,h2,h3{overflow-wrap:anywhere}
 `;
