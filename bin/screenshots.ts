@@ -1,5 +1,6 @@
 /**
- * npm run screenshots: every hosted page, at 1280x800 and 390x844, into docs/screenshots/ (PNG).
+ * npm run screenshots: every hosted page and the dashboard's pages (bin/dashboard-screenshots.ts), at
+ * 1280x800 and 390x844, into docs/screenshots/ (PNG).
  * Starts its own DynamoDB Local and local server (as npm start does, on a free port and an
  * in-memory table), makes the data through the API (an organization, a customer, links, invoices),
  * then opens each page in Debian's chromium (CHROMIUM_PATH). Looked at, never pixel-diffed: fonts
@@ -12,6 +13,7 @@ import { ENV } from '../shared/config/env-names.js';
 import { loadConfig } from '../shared/config/config.js';
 import { createContainer } from '../shared/runtime/container.js';
 import { launchChromium } from '../test/fixtures/chromium.js';
+import { dashboardScreenshots } from './dashboard-screenshots.js';
 import { ensureOperatorKey } from './local/bootstrap.js';
 import { ensureTable, freePort, startDynamoLocal } from './local/dynamodb-local.js';
 import { createLocalServer } from './local/server.js';
@@ -37,7 +39,8 @@ interface Shot {
 async function main() {
   const dynamo = await startDynamoLocal();
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // localhost, as npm start: the dashboard's cookies and passkeys want a host name.
+  const baseUrl = `http://localhost:${port}`;
   Object.assign(process.env, {
     [ENV.dynamodbEndpoint]: dynamo.endpoint,
     [ENV.tableName]: `screenshots-${randomBytes(4).toString('hex')}`,
@@ -85,6 +88,18 @@ async function main() {
         await context.close();
       }
     }
+    await dashboardScreenshots({
+      api,
+      adminKey,
+      baseUrl,
+      browser,
+      sizes: SIZES,
+      write: async (page, name) => {
+        const file = `${OUT_DIR}/${name}.png`;
+        await page.screenshot({ path: file, fullPage: true });
+        console.log(`wrote ${file}`);
+      },
+    });
   } finally {
     await browser.close();
     server.closeAllConnections();

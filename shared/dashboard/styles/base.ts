@@ -9,9 +9,11 @@ footer{max-width:72rem}
 .who{display:flex;flex-wrap:wrap;gap:0.5rem;align-items:center}
 .who form{display:inline}
 .who button{padding:0.25rem 0.75rem}
-.table-wrap{overflow-x:auto}
+.table-wrap{overflow-x:auto;position:relative}
+h1,h2,h3{overflow-wrap:anywhere}
 .qr{display:block;width:180px;height:180px;image-rendering:pixelated}
 .codes{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0.25rem 1rem;padding-left:1.25rem}
 details{margin:0.75rem 0}
 summary{cursor:pointer;font-weight:600}
+dl.facts dd{min-width:0}
 `;
