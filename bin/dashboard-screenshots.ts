@@ -51,6 +51,12 @@ export async function dashboardScreenshots(options: {
     await write(signIn, 'sign-in');
     await signIn.goto(`${baseUrl}/dashboard/sign-in/recovery`);
     await write(signIn, 'sign-in-recovery');
+    const invited = await api('POST', '/v1/users', key, {
+      email: `invited.${size.name}@acme.example`,
+      role: 'approver',
+    });
+    await signIn.goto(baseUrl + new URL(invited.inviteUrl as string).pathname);
+    await write(signIn, 'invitation');
     await signedOut.close();
     const context = await signedInContext(browser, baseUrl, owner, { viewport });
     const page = await context.newPage();
@@ -129,5 +135,7 @@ function shotsOf(data: Data): DashboardShot[] {
     { name: 'webhook', path: `/dashboard/webhooks/${data.webhookId}` },
     { name: 'audit', path: '/dashboard/audit' },
     { name: 'team', path: '/dashboard/team' },
+    { name: 'verify', path: '/dashboard/verify?next=%2Fdashboard%2Factivation' },
+    { name: 'security', path: '/dashboard/security' },
   ];
 }

@@ -7,6 +7,8 @@ import { checkPage, signedInContext, stepUp } from '../fixtures/dashboard-browse
 import { DASHBOARD_ENV, signInAs } from '../fixtures/dashboard-session.js';
 import { dashboardWorld, ok } from '../fixtures/dashboard-world.js';
 import { setupE2e } from '../fixtures/e2e-setup.js';
+import { eventually } from '../fixtures/eventually.js';
+import { startReceiver } from '../fixtures/webhook-receiver.js';
 import { watchConsole } from '../fixtures/page-checks.js';
 
 describe('dashboard in a browser: activation, API keys, webhooks, audit log', () => {
@@ -14,6 +16,9 @@ describe('dashboard in a browser: activation, API keys, webhooks, audit log', ()
     host: 'localhost',
     env: {
       ...DASHBOARD_ENV,
+      // KYB decided at once (the local run's option); retries at their real pace, so a resend is what delivers.
+      KYB_AUTO_APPROVE: '1',
+      TIME_SCALE: '1',
       [ENV.webhookEncryptionKey]: randomBytes(32).toString('hex'),
     },
   });
@@ -27,15 +32,101 @@ describe('dashboard in a browser: activation, API keys, webhooks, audit log', ()
     await browser?.close();
   });
 
-  async function signedIn(options: { javaScriptEnabled?: boolean } = {}) {
+  async function signedIn(options: { javaScriptEnabled?: boolean; verified?: boolean } = {}) {
     const org = await service.createOrganization('Acme Analytics');
-    const session = await signInAs(service, { organizationId: org.organizationId, role: 'owner' });
-    const context = await signedInContext(browser, service.baseUrl, session, options);
+    const session = await signInAs(service, {
+      organizationId: org.organizationId,
+      role: 'owner',
+      verified: options.verified ?? true,
+    });
+    const context = await signedInContext(browser, service.baseUrl, session, {
+      javaScriptEnabled: options.javaScriptEnabled ?? true,
+    });
     const page = await context.newPage();
     return { org, session, context, page, seen: watchConsole(page) };
   }
 
   const notice = (page: Page, name: string) => page.locator(`[data-notice="${name}"]`);
+
+  it('goes live through the activation page: business details, terms, billing card, Go live, the second factor again, Go live', async () => {
+    const { org, session, context, page, seen } = await signedIn({ verified: false });
+    await page.goto(`${service.baseUrl}/dashboard/activation`);
+    await expect(page.locator('li[data-missing]').count()).resolves.toBe(3);
+    await checkPage(page, seen);
+    await page.getByLabel('Legal name').fill('Acme Analytics LLC');
+    await page.getByLabel('Tax ID (e.g. EIN)').fill('12-3456789');
+    await page.getByLabel('Street address').fill('1 Main St');
+    await page.getByLabel('City').fill('Springfield');
+    await page.getByLabel('Postal code').fill('62701');
+    await page.getByLabel('Country (2 letters, e.g. US)').fill('US');
+    await page.getByRole('button', { name: 'Submit business details' }).click();
+    await notice(page, 'kyb').waitFor();
+    await page.getByLabel('I accept the Allowance terms of service (version 2026-01)').check();
+    await page.getByRole('button', { name: 'Accept the terms' }).click();
+    await notice(page, 'terms').waitFor();
+    await page.getByLabel(/^Card number/).fill('4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Add billing method' }).click();
+    await notice(page, 'billing').waitFor();
+    await expect(page.locator('li[data-missing]').count()).resolves.toBe(0);
+    await checkPage(page, seen);
+
+    await page.getByRole('button', { name: 'Go live', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/verify');
+    await checkPage(page, seen);
+    expect(ok(await service.call('GET', '/v1/activation/status', { key: org.key })).productionActivated).toBe(false);
+    expect(await stepUp(page, session.totpSecret)).toBe(true);
+    await page.getByRole('button', { name: 'Go live', exact: true }).click();
+    await notice(page, 'live').waitFor();
+    await checkPage(page, seen);
+    expect(ok(await service.call('GET', '/v1/activation/status', { key: org.key }))).toMatchObject({
+      productionActivated: true,
+      kybVerified: true,
+      tosAccepted: true,
+      billingMethodAdded: true,
+    });
+    await context.close();
+  });
+
+  it('shows a failed delivery when the receiver answers 500, and Resend delivers it once the receiver answers 200', async () => {
+    let failing = true;
+    const receiver = await startReceiver(() => (failing ? 500 : 200));
+    try {
+      const { session, context, page, seen } = await signedIn();
+      await page.goto(`${service.baseUrl}/dashboard/webhooks`);
+      await page.getByRole('link', { name: 'Register a webhook' }).click();
+      await stepUp(page, session.totpSecret);
+      await page.getByLabel(/^Endpoint URL/).fill(receiver.url('/hooks'));
+      await page.getByLabel('All events').check();
+      await page.getByRole('button', { name: 'Register webhook' }).click();
+      expect(await page.locator('#created-secret').inputValue()).toMatch(/^whsec_/);
+      await checkPage(page, seen);
+      await page.getByRole('link', { name: 'Done: open the webhook' }).click();
+      await page.getByRole('button', { name: 'Send a test event' }).click();
+      await notice(page, 'test').waitFor();
+      const failed = page.locator('tr[data-delivery-id][data-outcome="RETRYING"]');
+      await eventually(async () => {
+        await page.reload();
+        expect(await failed.count()).toBeGreaterThan(0);
+      }, 15_000);
+      await expect(failed.first().locator('td', { hasText: /^500$/ }).count()).resolves.toBe(1);
+      await checkPage(page, seen);
+
+      failing = false;
+      await failed
+        .first()
+        .getByRole('button', { name: /^Resend/ })
+        .click();
+      await notice(page, 'resent').waitFor();
+      await eventually(async () => {
+        await page.reload();
+        expect(await page.locator('tr[data-delivery-id][data-outcome="SUCCEEDED"]').count()).toBeGreaterThan(0);
+      }, 15_000);
+      expect(receiver.at('/hooks').length).toBeGreaterThanOrEqual(2);
+      await context.close();
+    } finally {
+      await receiver.close();
+    }
+  });
 
   it('creates an API key (raw key once, after the second factor) and revokes it: the key then answers 401 API_KEY_REVOKED', async () => {
     const { session, context, page, seen } = await signedIn();

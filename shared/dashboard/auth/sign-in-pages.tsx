@@ -87,18 +87,15 @@ export function signInPage(view: SignInView): EdgeAnswer {
       </section>
       <section class="card" aria-labelledby="with-passkey">
         <h2 id="with-passkey">With a passkey</h2>
-        <form
-          method="post"
-          action={DASHBOARD_PATHS.signInPasskey}
-          data-passkey="authenticate"
-          data-options={`${DASHBOARD_PATHS.signInPasskey}/options`}
-        >
+        <form method="post" action={DASHBOARD_PATHS.signInPasskey}>
           <input type="hidden" name={CSRF_FIELD} value={view.csrf} />
           <input type="hidden" name="next" value={view.next} />
           <input type="hidden" name="credential" value="" />
           <p class="hint" data-passkey-status role="status"></p>
           <div class="actions">
-            <button type="submit">Sign in with a passkey</button>
+            <button type="submit" data-passkey="authenticate" data-options={`${DASHBOARD_PATHS.signInPasskey}/options`}>
+              Sign in with a passkey
+            </button>
           </div>
           <noscript>
             <p>Signing in with a passkey needs JavaScript. Use your password and a code instead.</p>

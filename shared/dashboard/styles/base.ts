@@ -11,6 +11,7 @@ footer{max-width:72rem}
 .who button{padding:0.25rem 0.75rem}
 .table-wrap{overflow-x:auto;position:relative}
 h1,h2,h3{overflow-wrap:anywhere}
+[hidden]{display:none}
 .qr{display:block;width:180px;height:180px;image-rendering:pixelated}
 .codes{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0.25rem 1rem;padding-left:1.25rem}
 details{margin:0.75rem 0}
