@@ -121,4 +121,27 @@ describe('dashboard sign-in attacks', () => {
     const old = await dashboardFetch(service, victim, '/dashboard/security');
     expect(old.status).toBe(303);
   });
+
+  it('a short (10-byte) TOTP secret posted with an invitation answers 400, not a failure page (500)', async () => {
+    const invited = await service.call('POST', '/v1/users', {
+      key: org.key,
+      body: { email: 'short-secret@example.test', role: 'viewer' },
+    });
+    expect(invited.status).toBe(201);
+    const path = new URL(invited.body.inviteUrl as string).pathname;
+    const page = await signedOutForm(service.baseUrl, path);
+    expect(page.status).toBe(200);
+    // 16 base32 characters pass the page's own pattern (/^[A-Z2-7]{16,64}$/) but are 10 bytes:
+    // otplib's guardrail (at least 16 bytes) throws inside checkTotp.
+    const answer = await post(service.baseUrl, path, page.cookie, {
+      _csrf: page.csrf,
+      password: 'a long walk by the river 42',
+      confirm: 'a long walk by the river 42',
+      totpSecret: 'AAAAAAAAAAAAAAAA',
+      code: '123456',
+      factor: 'totp',
+    });
+    await answer.text();
+    expect(answer.status).toBe(400);
+  });
 });
