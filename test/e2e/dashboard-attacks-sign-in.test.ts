@@ -54,7 +54,13 @@ async function signInAs(_service: unknown, options: { organizationId: string; ro
     },
     {
       type: 'putCredentials',
-      credentials: { userId, passwordHash: await hashPassword(password), passkeys: [], recoveryCodeHashes: [], updatedAt: now },
+      credentials: {
+        userId,
+        passwordHash: await hashPassword(password),
+        passkeys: [],
+        recoveryCodeHashes: [],
+        updatedAt: now,
+      },
       expectUpdatedAt: null,
     },
   ]);
@@ -92,7 +98,9 @@ describe('dashboard sign-in attacks', () => {
     // 5 failures per email in the window; "past them every attempt is refused (429)". Each 401 is a
     // password actually checked: racing requests all pass the limit check before any failure is counted.
     // 8 concurrent attempts: at least 3 must be refused as limited without a password check.
-    expect(answers.filter((status) => status === 429).length, `answers: ${answers.join(',')}`).toBeGreaterThanOrEqual(3);
+    expect(answers.filter((status) => status === 429).length, `answers: ${answers.join(',')}`).toBeGreaterThanOrEqual(
+      3,
+    );
   });
 
   it('sign out everywhere ends a session older than the 100 newest (hidden behind ended sessions)', async () => {
