@@ -152,4 +152,27 @@ describe('dashboard sign-in attacks', () => {
     await answer.text();
     expect(answer.status).toBe(400);
   });
+
+  it('a huge totpSecret echoed back on a refused invitation form answers 400, not a failure page (500)', async () => {
+    const invited = await service.call('POST', '/v1/users', {
+      key: org.key,
+      body: { email: 'huge-secret@example.test', role: 'viewer' },
+    });
+    expect(invited.status).toBe(201);
+    const path = new URL(invited.body.inviteUrl as string).pathname;
+    const page = await signedOutForm(service.baseUrl, path);
+    // The password is refused first; the page is drawn again with the posted secret as its QR code
+    // (serveInvitation keeps `field('totpSecret')`), and a 4000-character secret does not fit a QR code.
+    const answer = await post(service.baseUrl, path, page.cookie, {
+      _csrf: page.csrf,
+      password: 'short',
+      confirm: 'short',
+      totpSecret: 'A'.repeat(4000),
+      code: '123456',
+      factor: 'totp',
+    });
+    const html = await answer.text();
+    expect(answer.status).toBe(400);
+    expect(html).toContain('at least 12 characters');
+  });
 });
