@@ -30,9 +30,14 @@ function flowsWith(usersByEmail: Record<string, { id: string; organizationId: st
     putChallenge: async () => undefined,
     takeChallenge: async () => undefined,
     commit: async () => undefined,
-    failures: async (key: string, window: string) => counters.get(`${key}|${window}`) ?? 0,
-    recordFailure: async (key: string, window: string) => {
-      counters.set(`${key}|${window}`, (counters.get(`${key}|${window}`) ?? 0) + 1);
+    reserveAttempt: async (key: string, window: string, max: number) => {
+      const count = counters.get(`${key}|${window}`) ?? 0;
+      if (count >= max) return false;
+      counters.set(`${key}|${window}`, count + 1);
+      return true;
+    },
+    releaseAttempt: async (key: string, window: string) => {
+      counters.set(`${key}|${window}`, Math.max(0, (counters.get(`${key}|${window}`) ?? 0) - 1));
     },
   };
   const clock = { now: () => new Date('2026-06-01T12:00:00.000Z') };
