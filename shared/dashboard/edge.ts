@@ -221,10 +221,13 @@ export function createDashboardHandler(getRuntime: () => DashboardRuntime, getCa
           session,
           preSession,
           call,
-          callAsOrganization: callAs(() => ({
-            ...principalOfSession(session!),
-            permissions: ['admin'],
-          })),
+          // One read only (getStatus, which needs 'admin'): whether Live is open, for any role's switch.
+          productionActivatedAt: async () =>
+            (
+              await callAs(() => ({ ...principalOfSession(session!), permissions: ['admin'] }))<{
+                productionActivatedAt: string | null;
+              }>('getStatus')
+            ).productionActivatedAt,
         };
         const answer = await own.route.serve(request, own.params);
         const setPre =

@@ -1,7 +1,7 @@
 import type { AttemptCounter } from '../domain/sign-in/ports.js';
 import { sha256Hex } from './tokens.js';
 
-/** Failed sign-ins counted in fixed 15-minute windows. */
+/** Sign-in attempts counted in fixed 15-minute windows. */
 export const ATTEMPT_WINDOW_MINUTES = 15;
 /** Per email (whatever the organization): then that email waits for the next window. */
 export const MAX_FAILURES_PER_EMAIL = 5;
@@ -19,31 +19,49 @@ export const attemptKeys = (email: string | undefined, ipAddress: string) => ({
   ip: `ip:${ipAddress}`,
 });
 
+/** A reserved attempt: given back when the sign-in succeeds. */
+export interface Reservation {
+  release(): Promise<void>;
+}
+
 /**
- * Attempt limits: before any password is checked, an email or IP over its limit in this window is
- * refused (the same generic answer, Retry-After the window's end); every failure counts for both.
+ * Attempt limits: BEFORE any password is checked, the attempt is reserved on the IP's counter and
+ * the email's (a conditional update each: under the limit, add one). Over a limit the attempt is
+ * refused (the same generic answer, Retry-After the window's end) and nothing is checked, so
+ * concurrent guesses can not pass the limit. A failure keeps its reservation (it is the failure
+ * counted); a success gives it back (successes do not count).
  */
 export function attemptLimits(counter: AttemptCounter) {
   return {
-    /** Seconds to wait when over a limit, else undefined. */
-    async retryAfter(email: string | undefined, ipAddress: string, now: Date): Promise<number | undefined> {
-      const window = windowStartOf(now);
-      const keys = attemptKeys(email, ipAddress);
-      const [byEmail, byIp] = await Promise.all([
-        keys.email === undefined ? 0 : counter.failures(keys.email, window),
-        counter.failures(keys.ip, window),
-      ]);
-      if (byEmail < MAX_FAILURES_PER_EMAIL && byIp < MAX_FAILURES_PER_IP) return undefined;
-      return Math.max(1, Math.ceil((Date.parse(window) + WINDOW_MS - now.getTime()) / 1000));
-    },
-    async fail(email: string | undefined, ipAddress: string, now: Date): Promise<void> {
+    /** A reservation, or the seconds to wait when over a limit. */
+    async reserve(
+      email: string | undefined,
+      ipAddress: string,
+      now: Date,
+    ): Promise<{ ok: true; reservation: Reservation } | { ok: false; retryAfterS: number }> {
       const window = windowStartOf(now);
       const expires = Math.ceil((Date.parse(window) + 2 * WINDOW_MS) / 1000);
       const keys = attemptKeys(email, ipAddress);
-      await Promise.all([
-        keys.email === undefined ? undefined : counter.recordFailure(keys.email, window, expires),
-        counter.recordFailure(keys.ip, window, expires),
-      ]);
+      const retryAfterS = Math.max(1, Math.ceil((Date.parse(window) + WINDOW_MS - now.getTime()) / 1000));
+      if (!(await counter.reserveAttempt(keys.ip, window, MAX_FAILURES_PER_IP, expires))) {
+        return { ok: false, retryAfterS };
+      }
+      if (
+        keys.email !== undefined &&
+        !(await counter.reserveAttempt(keys.email, window, MAX_FAILURES_PER_EMAIL, expires))
+      ) {
+        await counter.releaseAttempt(keys.ip, window);
+        return { ok: false, retryAfterS };
+      }
+      const reservation: Reservation = {
+        async release() {
+          await Promise.all([
+            counter.releaseAttempt(keys.ip, window),
+            keys.email === undefined ? undefined : counter.releaseAttempt(keys.email, window),
+          ]);
+        },
+      };
+      return { ok: true, reservation };
     },
   };
 }

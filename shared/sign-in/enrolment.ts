@@ -9,11 +9,10 @@ import { newRecoveryCodes } from './recovery-codes.js';
 import { subjectOf } from './session-service.js';
 import { totpContext, type SignInFlowDeps } from './sign-in-flows.js';
 import { sha256Hex } from './tokens.js';
-import { checkTotp } from './totp.js';
+import { checkTotp, validTotpSecret } from './totp.js';
 import { challengeOf, registrationOptions, verifyRegistration, type RelyingParty } from './webauthn.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
-const BASE32_SECRET = /^[A-Z2-7]{16,64}$/;
 
 /** The second factor chosen at enrolment: a TOTP app (its secret and a first code) or a passkey (its registration). */
 export type FactorInput =
@@ -69,8 +68,7 @@ export function enrolment(deps: SignInFlowDeps) {
   async function factorOf(rp: RelyingParty, userId: string, input: FactorInput) {
     if (input.factor === 'totp') {
       const secret = input.totpSecret.trim().toUpperCase();
-      if (!BASE32_SECRET.test(secret))
-        return { refusal: { field: 'code', message: 'Reload the page for a new secret.' } };
+      if (!validTotpSecret(secret)) return { refusal: { field: 'code', message: 'Reload the page for a new secret.' } };
       const step = checkTotp(secret, input.code, clock.now());
       if (step === undefined)
         return { refusal: { field: 'code', message: 'That code is not right. Enter the code your app shows now.' } };

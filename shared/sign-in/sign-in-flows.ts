@@ -2,7 +2,7 @@ import { AUDIT } from '../domain/audit/actions.js';
 import type { Sealer } from '../domain/sealing.js';
 import type { UserReader } from '../domain/users/ports.js';
 import type { User } from '../domain/users/types.js';
-import { attemptLimits } from './attempts.js';
+import { attemptLimits, type Reservation } from './attempts.js';
 import { userAudit, type ClientMeta } from '../domain/sign-in/audit.js';
 import { MAX_PASSWORD_LENGTH } from '../domain/sign-in/password-rules.js';
 import { decoyHash, verifyPassword } from './passwords.js';
@@ -22,6 +22,8 @@ export interface SignInFlowDeps extends SignInDeps {
 
 export const MAX_EMAIL_LENGTH = 254;
 const CHALLENGE_TTL_MS = 5 * 60_000;
+/** Password verifications per sign-in, whatever the email (candidates, then the decoy): constant time. */
+export const PASSWORD_CHECKS = 3;
 
 /** What a sign-in answers: a new session (its cookie secret), or a refusal the page words generically. */
 export type SignInResult =
@@ -41,9 +43,9 @@ export function signInFlows(deps: SignInFlowDeps) {
   const { store, users, sealer, clock, ids, sessions } = deps;
   const limits = attemptLimits(store);
 
-  async function failed(email: string | undefined, user: User | undefined, meta: ClientMeta, method: string) {
+  /** A refusal: the attempt reserved stays counted as the failure. */
+  async function failed(user: User | undefined, meta: ClientMeta, method: string) {
     const now = clock.now();
-    await limits.fail(email, meta.ipAddress, now);
     if (user) {
       const audit = userAudit(subjectOfUser(user), AUDIT.user.loginFail, meta, now, ids, { method });
       if (audit.length > 0) await store.commit(audit);
@@ -51,25 +53,35 @@ export function signInFlows(deps: SignInFlowDeps) {
     return { ok: false as const, reason: 'credentials' as const };
   }
 
-  /** The user whose password this is, among the active users of the email (one per organization). */
+  /**
+   * The user whose password this is, among the active users of the email (one per organization,
+   * the oldest PASSWORD_CHECKS first). Always PASSWORD_CHECKS verifications, the missing candidates
+   * made up with the decoy hash: an unknown email, an email of one organization or of several cost
+   * the same (no enumeration by timing). A match stops the checks (a success shows itself anyway).
+   */
   async function userWithPassword(email: string, password: string) {
-    const candidates = email.length <= MAX_EMAIL_LENGTH ? await users.findActiveUsersByEmail(email) : [];
-    for (const user of candidates) {
-      const credentials = await store.getCredentials(user.id);
-      if (credentials && (await verifyPassword(password, credentials.passwordHash))) return { user, credentials };
+    const found = email.length <= MAX_EMAIL_LENGTH ? await users.findActiveUsersByEmail(email) : [];
+    const candidates = [...found]
+      .sort((a, b) => (a.createdAt + a.id < b.createdAt + b.id ? -1 : 1))
+      .slice(0, PASSWORD_CHECKS);
+    for (let i = 0; i < PASSWORD_CHECKS; i += 1) {
+      const user = candidates[i];
+      const credentials = user ? await store.getCredentials(user.id) : undefined;
+      const hash = credentials?.passwordHash ?? (await decoyHash());
+      if ((await verifyPassword(password, hash)) && user && credentials) return { user, credentials };
     }
-    // The same work whether the email is known or not.
-    if (candidates.length === 0) await verifyPassword(password, await decoyHash());
     return { user: candidates[0], credentials: undefined };
   }
 
   async function signedIn(
+    reservation: Reservation,
     user: User,
     meta: ClientMeta,
     credentialChanges: SignInChange[],
     details: Record<string, unknown>,
     extraAudit: SignInChange[] = [],
   ): Promise<SignInResult> {
+    await reservation.release();
     const { secret, session, changes } = await sessions.opening(user, meta, true);
     const now = clock.now();
     await store.commit([
@@ -88,23 +100,26 @@ export function signInFlows(deps: SignInFlowDeps) {
     return { ok: true, secret, session };
   }
 
-  async function limited(email: string | undefined, meta: ClientMeta): Promise<SignInResult | undefined> {
-    const retryAfterS = await limits.retryAfter(email, meta.ipAddress, clock.now());
-    return retryAfterS === undefined ? undefined : { ok: false, reason: 'limited', retryAfterS };
+  /** The attempt reserved before any check, or the refusal when over a limit. */
+  async function reserve(email: string | undefined, meta: ClientMeta) {
+    const reserved = await limits.reserve(email, meta.ipAddress, clock.now());
+    return reserved.ok
+      ? { reservation: reserved.reservation }
+      : { refused: { ok: false, reason: 'limited', retryAfterS: reserved.retryAfterS } as SignInResult };
   }
 
   return {
     async withCode(input: { email: string; password: string; code: string }, meta: ClientMeta): Promise<SignInResult> {
       const email = foldEmail(input.email);
-      const refused = await limited(email, meta);
+      const { reservation, refused } = await reserve(email, meta);
       if (refused) return refused;
-      if (input.password.length > MAX_PASSWORD_LENGTH) return failed(email, undefined, meta, 'totp');
+      if (input.password.length > MAX_PASSWORD_LENGTH) return failed(undefined, meta, 'totp');
       const { user, credentials } = await userWithPassword(email, input.password);
-      if (!user || !credentials?.totpSecretSealed) return failed(email, user, meta, 'totp');
+      if (!user || !credentials?.totpSecretSealed) return failed(user, meta, 'totp');
       const secret = await sealer.open(credentials.totpSecretSealed, totpContext(user.id));
       const step = checkTotp(secret, input.code, clock.now(), credentials.totpLastStep);
-      if (step === undefined) return failed(email, user, meta, 'totp');
-      return signedIn(user, meta, [stepUsed(credentials, step, clock.now())], { method: 'totp' });
+      if (step === undefined) return failed(user, meta, 'totp');
+      return signedIn(reservation, user, meta, [stepUsed(credentials, step, clock.now())], { method: 'totp' });
     },
 
     async withRecoveryCode(
@@ -112,15 +127,16 @@ export function signInFlows(deps: SignInFlowDeps) {
       meta: ClientMeta,
     ): Promise<SignInResult> {
       const email = foldEmail(input.email);
-      const refused = await limited(email, meta);
+      const { reservation, refused } = await reserve(email, meta);
       if (refused) return refused;
-      if (input.password.length > MAX_PASSWORD_LENGTH) return failed(email, undefined, meta, 'recovery-code');
+      if (input.password.length > MAX_PASSWORD_LENGTH) return failed(undefined, meta, 'recovery-code');
       const { user, credentials } = await userWithPassword(email, input.password);
       const used = credentials ? matchRecoveryCode(input.recoveryCode, credentials.recoveryCodeHashes) : undefined;
-      if (!user || !credentials || !used) return failed(email, user, meta, 'recovery-code');
+      if (!user || !credentials || !used) return failed(user, meta, 'recovery-code');
       const now = clock.now();
       const left = credentials.recoveryCodeHashes.filter((hash) => hash !== used);
       const result = await signedIn(
+        reservation,
         user,
         meta,
         [
@@ -150,13 +166,13 @@ export function signInFlows(deps: SignInFlowDeps) {
     },
 
     async withPasskey(rp: RelyingParty, response: unknown, meta: ClientMeta): Promise<SignInResult> {
-      const refused = await limited(undefined, meta);
+      const { reservation, refused } = await reserve(undefined, meta);
       if (refused) return refused;
       const proven = await provePasskey(rp, response, undefined);
-      if (!proven) return failed(undefined, undefined, meta, 'passkey');
+      if (!proven) return failed(undefined, meta, 'passkey');
       const user = await users.getUser(proven.credentials.userId);
-      if (!user || user.status !== 'ACTIVE') return failed(undefined, undefined, meta, 'passkey');
-      return signedIn(user, meta, [proven.change], { method: 'passkey' });
+      if (!user || user.status !== 'ACTIVE') return failed(undefined, meta, 'passkey');
+      return signedIn(reservation, user, meta, [proven.change], { method: 'passkey' });
     },
 
     /** Step-up: a TOTP code or one of the user's passkeys proves the second factor again. */
@@ -167,7 +183,8 @@ export function signInFlows(deps: SignInFlowDeps) {
       meta: ClientMeta,
     ): Promise<'ok' | 'refused' | 'limited'> {
       const now = clock.now();
-      if ((await limits.retryAfter(`user:${session.userId}`, meta.ipAddress, now)) !== undefined) return 'limited';
+      const reserved = await limits.reserve(`user:${session.userId}`, meta.ipAddress, now);
+      if (!reserved.ok) return 'limited';
       const credentials = await store.getCredentials(session.userId);
       let change: SignInChange | undefined;
       if (credentials && proof.code !== undefined && credentials.totpSecretSealed) {
@@ -177,10 +194,8 @@ export function signInFlows(deps: SignInFlowDeps) {
       } else if (credentials && proof.passkey !== undefined) {
         change = (await provePasskey(rp, proof.passkey, session.userId))?.change;
       }
-      if (!change) {
-        await limits.fail(`user:${session.userId}`, meta.ipAddress, now);
-        return 'refused';
-      }
+      if (!change) return 'refused';
+      await reserved.reservation.release();
       await store.commit([change]);
       await sessions.markVerified(session, meta, proof.code !== undefined ? 'totp' : 'passkey');
       return 'ok';

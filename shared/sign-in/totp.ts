@@ -6,6 +6,12 @@ export const TOTP_ISSUER = 'Allowance';
 /** A new TOTP secret (base32, 160 bits), shown once at enrolment, stored sealed. */
 export const newTotpSecret = (): string => generateSecret();
 
+/**
+ * A TOTP secret a client may post back: base32, 26 to 64 characters (at least 16 bytes, what otplib
+ * accepts; newTotpSecret makes 32). Anything else is refused, never checked nor echoed on a page.
+ */
+export const validTotpSecret = (secret: string): boolean => /^[A-Z2-7]{26,64}$/.test(secret);
+
 /** The `otpauth://` link (and the QR code's content) of a secret. */
 export const totpUri = (secret: string, email: string): string =>
   generateURI({ issuer: TOTP_ISSUER, label: email, secret });

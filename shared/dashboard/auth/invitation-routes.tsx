@@ -1,6 +1,6 @@
 import type { AnyUserRole } from '../../domain/users/types.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../domain/sign-in/password-rules.js';
-import { newTotpSecret } from '../../sign-in/totp.js';
+import { newTotpSecret, validTotpSecret } from '../../sign-in/totp.js';
 import { sessionCookie } from '../cookies.js';
 import { CSRF_FIELD } from '../layout.js';
 import { DASHBOARD_PATHS } from '../paths.js';
@@ -121,7 +121,9 @@ async function serveInvitation(request: AuthRequest, token: string): Promise<Edg
   if (request.method !== 'POST') return invitationPage({ ...base, secret: newTotpSecret() });
   const form = request.form();
   const field = (name: string) => form.get(name) ?? '';
-  const secret = field('totpSecret') || newTotpSecret();
+  // The posted secret is drawn again (QR code) only when valid: a forged one is replaced by a fresh one.
+  const posted = field('totpSecret').trim().toUpperCase();
+  const secret = validTotpSecret(posted) ? posted : newTotpSecret();
   const factor = field('factor') === 'passkey' ? 'passkey' : 'totp';
   const result = await enrolment.accept(
     request.runtime.relyingParty(request.header('host')),
@@ -130,7 +132,7 @@ async function serveInvitation(request: AuthRequest, token: string): Promise<Edg
       password: field('password'),
       confirm: field('confirm'),
       ...(factor === 'totp'
-        ? { factor, totpSecret: secret, code: field('code') }
+        ? { factor, totpSecret: posted, code: field('code') }
         : { factor, credential: parseJson(field('credential')) }),
     },
     request.meta,

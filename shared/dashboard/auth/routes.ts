@@ -140,8 +140,7 @@ export const AUTH_ROUTES: readonly AuthRoute[] = [
       if (!(ENVIRONMENTS as readonly string[]).includes(wanted ?? '')) return { status: 303, location: next };
       const environment = wanted as Environment;
       if (environment === 'PRODUCTION') {
-        const status = await request.callAsOrganization<{ productionActivatedAt: string | null }>('getStatus');
-        if (status.productionActivatedAt === null)
+        if ((await request.productionActivatedAt()) === null)
           return { status: 303, location: `${DASHBOARD_PATHS.activation}?live=closed` };
       }
       await request.runtime.sessions.switchEnvironment(session, environment);

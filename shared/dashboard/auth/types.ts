@@ -40,8 +40,11 @@ export interface AuthRequest {
   preSession: string;
   /** Catalog calls as the user (signed-in routes only). */
   call<T = unknown>(operation: string, input?: CallInput): Promise<T>;
-  /** Catalog calls as the organization's admin (the edge's own checks: is Live open?). */
-  callAsOrganization<T = unknown>(operation: string, input?: CallInput): Promise<T>;
+  /**
+   * When the organization's Live environment opened (null: not yet), read as the organization
+   * whatever the user's role (the environment switch's own check; no other call as the organization).
+   */
+  productionActivatedAt(): Promise<string | null>;
 }
 
 export interface AuthRoute {

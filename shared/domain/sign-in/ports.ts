@@ -19,10 +19,15 @@ export type SignInItemChange =
 /** What sign-in commits: its own items, the audit entries of the events, the user's acceptance of an invitation. */
 export type SignInChange = SignInItemChange | AuditChange | UserChange;
 
-/** Failed sign-ins counted per key (`email:<hash>`, `ip:<address>`) in fixed windows. */
+/**
+ * Sign-in attempts counted per key (`email:<hash>`, `ip:<address>`) in fixed windows, reserved
+ * before the password is checked (one conditional update: concurrent guesses can not pass the limit).
+ */
 export interface AttemptCounter {
-  failures(key: string, windowStart: string): Promise<number>;
-  recordFailure(key: string, windowStart: string, expiresAtEpochS: number): Promise<void>;
+  /** Counts one attempt if fewer than `max` are counted in the window; false (nothing counted) otherwise. */
+  reserveAttempt(key: string, windowStart: string, max: number, expiresAtEpochS: number): Promise<boolean>;
+  /** Gives back an attempt reserved (a successful sign-in, or the other key over its limit). */
+  releaseAttempt(key: string, windowStart: string): Promise<void>;
 }
 
 /** A WebAuthn challenge handed to one browser, taken once (5 minutes). */
@@ -37,7 +42,7 @@ export interface ChallengeRecord {
 export interface SignInStore extends AttemptCounter {
   getCredentials(userId: string): Promise<Credentials | undefined>;
   getSession(hash: string): Promise<StoredSession | undefined>;
-  /** The user's sessions, newest first (ended ones too, until the table's TTL removes them), at most 100. */
+  /** The user's sessions not revoked, newest first, all of them (idle or expired ones too, until the table's TTL removes them). */
   listSessions(userId: string): Promise<StoredSession[]>;
   putChallenge(record: ChallengeRecord): Promise<void>;
   /** The challenge, if unexpired and not taken before (it is taken now). */
