@@ -147,7 +147,8 @@ async function serveInvitation(request: AuthRequest, token: string): Promise<Edg
     <>
       <RecoveryCodes codes={result.recoveryCodes} />
       <p>
-        <a class="button" href={DASHBOARD_PATHS.overview}>
+        {/* An organization's people start at the approvals inbox (the quick start's promise); the operator's at their pages. */}
+        <a class="button" href={user.organizationId === null ? DASHBOARD_PATHS.overview : DASHBOARD_PATHS.approvals}>
           Continue to the dashboard
         </a>
       </p>
