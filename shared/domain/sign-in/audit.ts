@@ -3,6 +3,7 @@ import { auditChange } from '../audit/audit.js';
 import type { AuditChange } from '../audit/ports.js';
 import type { IdGenerator } from '../ids.js';
 import type { Environment } from '../tenancy.js';
+import { OPERATOR_AUDIT_ORGANIZATION } from '../users/user-rules.js';
 
 /** Where and from what a sign-in event came (every user.* entry carries both: decisions.md section 12). */
 export interface ClientMeta {
@@ -25,8 +26,8 @@ export interface AuditSubject {
 /**
  * The audit entry of a sign-in event: actor USER (the user themself), resource `user`, the IP and
  * `metadata.userAgent`, in the organization's log of the session's environment. The operator's
- * people belong to no organization, so no organization's audit log: their events are written to the
- * function's log as one structured line each (docs/api.md "Dashboard: signing in and sessions").
+ * people belong to no organization: their entries go to the audit partition of organization id
+ * `operator` (SANDBOX), as the users area writes theirs (docs/api.md "Users and roles").
  */
 export function userAudit(
   subject: AuditSubject,
@@ -37,25 +38,12 @@ export function userAudit(
   details: Record<string, unknown> = {},
 ): AuditChange[] {
   const metadata = { ...details, userAgent: boundedUserAgent(meta.userAgent) };
-  if (subject.organizationId === null) {
-    console.info(
-      JSON.stringify({
-        level: 'info',
-        audit: action,
-        actorType: 'USER',
-        actorId: subject.userId,
-        ipAddress: meta.ipAddress,
-        metadata,
-        createdAt: at.toISOString(),
-      }),
-    );
-    return [];
-  }
+  const operator = subject.organizationId === null;
   return [
     auditChange(
       {
-        organizationId: subject.organizationId,
-        environment: subject.environment,
+        organizationId: subject.organizationId ?? OPERATOR_AUDIT_ORGANIZATION,
+        environment: operator ? 'SANDBOX' : subject.environment,
         actor: { actorType: 'USER', actorId: subject.userId, ipAddress: meta.ipAddress },
         action,
         resource: 'user',
