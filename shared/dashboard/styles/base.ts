@@ -16,5 +16,5 @@ h1,h2,h3{overflow-wrap:anywhere}
 .codes{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0.25rem 1rem;padding-left:1.25rem}
 details{margin:0.75rem 0}
 summary{cursor:pointer;font-weight:600}
-dl.facts dd{min-width:0}
+dl.facts{grid-template-columns:fit-content(45%) minmax(0,1fr)}
 `;
