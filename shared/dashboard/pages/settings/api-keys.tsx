@@ -17,6 +17,7 @@ import {
   validationText,
   type ListPage,
 } from './common.js';
+import { SecretOnce } from '../../secret-once.js';
 
 const FRAME = { title: 'API keys', current: DASHBOARD_PATHS.apiKeys };
 const NEW_FRAME = { title: 'Create an API key', current: DASHBOARD_PATHS.apiKeys };
@@ -184,19 +185,14 @@ function CreatedKeyPage(props: { request: DashboardRequest; created: CreatedApiK
       <div class="notice" role="status">
         Key “{created.name}” created. Copy its secret now: it is shown only this once.
       </div>
-      <div class="card">
-        <label for="created-secret">Secret key</label>
-        <input id="created-secret" class="mono secret" readonly value={created.key} />
-        <div class="actions">
-          <button type="button" class="secondary" data-copy="created-secret" hidden>
-            Copy the key
-          </button>
-          <a class="button" href={DASHBOARD_PATHS.apiKeys}>
-            Done: back to API keys
-          </a>
-        </div>
+      <SecretOnce
+        label="Secret key"
+        value={created.key}
+        copyLabel="Copy the key"
+        back={{ href: DASHBOARD_PATHS.apiKeys, label: 'Done: back to API keys' }}
+      >
         <p>Permissions: {created.permissions.join(', ')}</p>
-      </div>
+      </SecretOnce>
     </DashboardLayout>
   );
 }

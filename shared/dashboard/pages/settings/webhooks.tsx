@@ -18,6 +18,7 @@ import {
   validationText,
   type ListPage,
 } from './common.js';
+import { SecretOnce } from '../../secret-once.js';
 
 type WebhookView = z.output<typeof webhookView>;
 type CreatedWebhookView = z.output<typeof createdWebhookView>;
@@ -159,18 +160,12 @@ function CreatedWebhookPage(props: { request: DashboardRequest; created: Created
       <div class="notice" role="status">
         Webhook registered. Copy its signing secret now: it is shown only this once.
       </div>
-      <div class="card">
-        <label for="created-secret">Signing secret</label>
-        <input id="created-secret" class="mono secret" readonly value={created.secret} />
-        <div class="actions">
-          <button type="button" class="secondary" data-copy="created-secret" hidden>
-            Copy the secret
-          </button>
-          <a class="button" href={DASHBOARD_PATHS.webhook(created.id)}>
-            Done: open the webhook
-          </a>
-        </div>
-      </div>
+      <SecretOnce
+        label="Signing secret"
+        value={created.secret}
+        copyLabel="Copy the secret"
+        back={{ href: DASHBOARD_PATHS.webhook(created.id), label: 'Done: open the webhook' }}
+      />
     </DashboardLayout>
   );
 }

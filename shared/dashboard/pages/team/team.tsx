@@ -6,6 +6,7 @@ import type { DashboardRequest, DashboardRoute, DashboardSession } from '../../c
 import { CsrfField, DashboardLayout, dashboardPage, may, seeOther } from '../../layout.js';
 import { DASHBOARD_PATHS } from '../../paths.js';
 import { Alert, Notice, filled, segment, settingsRoute, utc, validationText } from '../settings/common.js';
+import { SecretOnce } from '../../secret-once.js';
 
 const FRAME = { title: 'Team', current: DASHBOARD_PATHS.team };
 const REMOVE_FRAME = { title: 'Remove a team member', current: DASHBOARD_PATHS.team };
@@ -188,18 +189,12 @@ function InvitationShown(props: { request: DashboardRequest; invited: InvitedUse
           : `${invited.email} is invited as ${invited.role}.`}{' '}
         Copy the link now and send it to them: it is shown only this once.
       </div>
-      <div class="card">
-        <label for="created-secret">Invitation link (valid until {utc(invited.invitationExpiresAt)})</label>
-        <input id="created-secret" class="mono secret" readonly value={invited.inviteUrl} />
-        <div class="actions">
-          <button type="button" class="secondary" data-copy="created-secret" hidden>
-            Copy the link
-          </button>
-          <a class="button" href={DASHBOARD_PATHS.team}>
-            Done: back to the team
-          </a>
-        </div>
-      </div>
+      <SecretOnce
+        label={`Invitation link (valid until ${utc(invited.invitationExpiresAt)})`}
+        value={invited.inviteUrl}
+        copyLabel="Copy the link"
+        back={{ href: DASHBOARD_PATHS.team, label: 'Done: back to the team' }}
+      />
     </DashboardLayout>
   );
 }
