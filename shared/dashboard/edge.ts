@@ -9,7 +9,7 @@ import { newPreSession } from '../sign-in/sign-in-flows.js';
 import type { StoredSession } from '../domain/sign-in/types.js';
 import type { Principal, RequestContext } from '../domain/tenancy.js';
 import { rolePermissions } from '../domain/users/roles.js';
-import { ASSET_CACHE_CONTROL, PAGE_HEADERS } from '../hosted/headers.js';
+import { assetResponse, PAGE_HEADERS } from '../hosted/headers.js';
 import { isCrossSite } from '../hosted/same-origin.js';
 import { compressed } from '../http/compression.js';
 import { bodyTextOf } from '../http/request-body.js';
@@ -154,18 +154,7 @@ export function createDashboardHandler(getRuntime: () => DashboardRuntime, getCa
       const method = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
       const path = event.rawPath ?? event.requestContext?.http?.path ?? '/dashboard';
       const asset = method === 'GET' ? dashboardAssetAt(path) : undefined;
-      if (asset) {
-        return {
-          statusCode: 200,
-          headers: {
-            ...PAGE_HEADERS,
-            'Content-Type': asset.contentType,
-            'Cache-Control': ASSET_CACHE_CONTROL,
-            'X-Request-Id': requestId,
-          },
-          body: asset.body,
-        };
-      }
+      if (asset) return assetResponse(asset, requestId);
       const runtime = getRuntime();
       const decision = runtime.publicRateLimiter(`ip:${sourceIpOf(event)}`);
       if (!decision.allowed) return refused('rate-limited', requestId, { 'Retry-After': String(decision.retryAfterS) });

@@ -9,7 +9,7 @@ import { assetAt } from './assets.js';
 import { hostedOperationsOf, type HostedCatalog } from './catalog-port.js';
 import { formFields, MAX_FORM_BYTES } from './forms.js';
 import { HOSTED_FUNCTION } from './function.js';
-import { ASSET_CACHE_CONTROL, PAGE_HEADERS } from './headers.js';
+import { assetResponse, PAGE_HEADERS } from './headers.js';
 import { refusal, type PageAnswer } from './answers.js';
 import { servePage } from './page-routes.js';
 import { isCrossSite } from './same-origin.js';
@@ -81,18 +81,7 @@ export function createHostedHandler(getRuntime: () => HostedRuntime, getCatalog:
       const method = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
       const fullPath = event.rawPath ?? event.requestContext?.http?.path ?? '/';
       const asset = method === 'GET' ? assetAt(fullPath) : undefined;
-      if (asset) {
-        return {
-          statusCode: 200,
-          headers: {
-            ...PAGE_HEADERS,
-            'Content-Type': asset.contentType,
-            'Cache-Control': ASSET_CACHE_CONTROL,
-            'X-Request-Id': requestId,
-          },
-          body: asset.body,
-        };
-      }
+      if (asset) return assetResponse(asset, requestId);
       const decision = getRuntime().publicRateLimiter(`ip:${sourceIpOf(event)}`);
       if (!decision.allowed)
         return toResponse(refusal('rate-limited'), requestId, { 'Retry-After': String(decision.retryAfterS) });

@@ -19,3 +19,17 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 
 /** A year: asset names carry their content's hash, so a changed file is a new name. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** A hashed asset's answer (either edge's stylesheet or script): the page headers, a year of cache. */
+export function assetResponse(asset: { contentType: string; body: string }, requestId: string) {
+  return {
+    statusCode: 200,
+    headers: {
+      ...PAGE_HEADERS,
+      'Content-Type': asset.contentType,
+      'Cache-Control': ASSET_CACHE_CONTROL,
+      'X-Request-Id': requestId,
+    },
+    body: asset.body,
+  };
+}
