@@ -1,11 +1,6 @@
 import { ApiError } from '../domain/errors.js';
 import type { ApiKeyAuthReader } from '../domain/api-keys/ports.js';
-import {
-  APPROVALS_DECIDE_PERMISSION,
-  OPERATOR_PERMISSION,
-  type Permission,
-  type Principal,
-} from '../domain/tenancy.js';
+import { keyReach, OPERATOR_PERMISSION, type Permission, type Principal } from '../domain/tenancy.js';
 import type { ApiKey } from '../domain/types.js';
 import { hashesEqual, hashKey, parseKey } from './api-key-format.js';
 
@@ -50,16 +45,11 @@ export function principalOf(apiKey: ApiKey): Principal {
     keyId: apiKey.id,
     organizationId: apiKey.organizationId,
     environment: apiKey.environment,
-    permissions: keyPermissions(apiKey.permissions),
+    permissions: keyReach(apiKey.permissions),
     walletId: apiKey.walletId,
     ...(apiKey.expiresAt ? { expiresAt: apiKey.expiresAt } : {}),
     ...(apiKey.createdByUserRole ? { userRole: apiKey.createdByUserRole } : {}),
   };
-}
-
-/** A key's stored permissions and the one derived from them: `admin` decides approvals (tenancy.ts). */
-function keyPermissions(stored: readonly Permission[]): Permission[] {
-  return stored.includes('admin') ? [...stored, APPROVALS_DECIDE_PERMISSION] : [...stored];
 }
 
 export function hasPermission(principal: Principal, permission: Permission): boolean {

@@ -24,6 +24,11 @@ export const OPERATOR_PERMISSION = 'service:admin' as const;
  * developer role can manage them without deciding payments (shared/domain/users/roles.ts).
  */
 export const APPROVALS_DECIDE_PERMISSION = 'approvals:decide' as const;
+/** What a key's stored permissions reach: themselves and, with `admin`, approvals:decide (the one rule; authentication and grants use it). */
+export function keyReach(stored: readonly Permission[]): Permission[] {
+  return stored.includes('admin') ? [...stored, APPROVALS_DECIDE_PERMISSION] : [...stored];
+}
+
 /** What an API key stores and shows. */
 export type KeyPermission = OrganizationPermission | typeof OPERATOR_PERMISSION;
 /** What a principal may hold: a key's permissions and the derived approvals:decide. */

@@ -1,12 +1,6 @@
 import { ApiError } from '../errors.js';
 import type { KeyIssuer } from '../ports.js';
-import {
-  APPROVALS_DECIDE_PERMISSION,
-  type Environment,
-  type KeyPermission,
-  type Permission,
-  type Principal,
-} from '../tenancy.js';
+import { keyReach, type Environment, type KeyPermission, type Permission, type Principal } from '../tenancy.js';
 import type { ApiKey } from '../types.js';
 
 /**
@@ -18,7 +12,7 @@ import type { ApiKey } from '../types.js';
 export function requireHeld(principal: Principal, granted: readonly Permission[]): void {
   const held = new Set<Permission>(principal.permissions);
   // A key holding `admin` decides approvals (derived at authentication): granting admin grants that too.
-  const reach = granted.includes('admin') ? [...granted, APPROVALS_DECIDE_PERMISSION] : granted;
+  const reach = keyReach(granted);
   const missing = [...new Set(reach)].filter((permission) => !held.has(permission));
   if (missing.length > 0) {
     throw new ApiError(
