@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import Big from 'big.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
@@ -11,7 +11,7 @@ import { createAuditStore } from '../../shared/persistence/audit-store.js';
 import { organizationEnvironmentCodec } from '../../shared/persistence/entities/organization-environment.js';
 import { HOT_ORGANIZATION_SHARDS, shardedKeys } from '../../shared/persistence/entities/shards.js';
 import { journalCodec } from '../../shared/persistence/entities/transaction.js';
-import { walletCodec } from '../../shared/persistence/entities/wallet.js';
+import { walletCodec, walletKeys } from '../../shared/persistence/entities/wallet.js';
 import { createEventStore } from '../../shared/persistence/event-store.js';
 import { orgShardCount, raiseShards } from '../../shared/persistence/org-shards.js';
 import { createPaymentStore } from '../../shared/persistence/payment-store.js';
@@ -346,11 +346,25 @@ describe("a hot wallet's transaction lists (8 debit lanes, 4 credit partitions)"
     const first = await store.listTransactions(ORG, ENV, { walletId: HOT }, { limit: 10 });
     const cursor = JSON.parse(JSON.stringify(first.lastKey)) as Record<string, unknown>;
     expect(cursor.shards).toEqual([8, 4]);
+    // The wallet grows to 16 lanes and pays out of lane 12, after the first page was read.
+    await table.client.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: walletKeys.primary(HOT),
+        UpdateExpression: 'SET txnShards = :shards',
+        ExpressionAttributeValues: { ':shards': { in: 4, out: 16 } },
+      }),
+    );
+    const newer = payment(1000, { from: HOT, to: PAYEE, debitLane: 12 });
+    await table.client.send(new PutCommand({ TableName: table.tableName, Item: journalCodec.toItem(newer) }));
     const rest = await allPages(
       (page) =>
         store.listTransactions(ORG, ENV, { walletId: HOT }, page.startKey ? page : { ...page, startKey: cursor }),
       10,
     );
     expect([...first.items, ...rest].map((transaction) => transaction.id)).toEqual(ofHot().map((record) => record.id));
+    const fresh = await store.listTransactions(ORG, ENV, { walletId: HOT }, { limit: 3 });
+    expect(fresh.items[0]!.id).toBe(newer.id);
+    expect((JSON.parse(JSON.stringify(fresh.lastKey)) as Record<string, unknown>).shards).toEqual([16, 4]);
   });
 });
