@@ -41,7 +41,7 @@ describe('hot wallets: debits from lanes, the slow path, holds', () => {
   beforeAll(async () => {
     base = await createTestTable();
     const plain: TableContext = { client: base.client, tableName: base.tableName };
-    table = { ...plain, hot: createHotRouting({ reads: testHotReads(plain) }) };
+    table = { ...plain, hot: createHotRouting() };
     ledger = createLedgerService({ store: createLedgerStore(table), clock: systemClock, ids: newId });
   });
 

@@ -15,6 +15,8 @@ import {
   type SlowSplit,
   type WriteContext,
 } from './hot-routes.js';
+import { foldAll } from './fold-moves.js';
+import { readHotWallet } from './hot-read.js';
 import { slowSplit } from './hot-slow-path.js';
 
 /** Plans of one commit (stale routes, lanes refused, slow-path re-reads) before it answers CONCURRENT_UPDATE. */
@@ -29,6 +31,14 @@ export function hotRoutingOf(table: TableContext): HotRouting {
   if (!routing) DEFAULT_ROUTING.set(table, (routing = createHotRouting()));
   return routing;
 }
+
+/** The keeper's exact read and inline fold (hot-read.ts, fold-moves.ts) on this table: the slow path's reads unless injected. */
+export const keeperReads = (table: TableContext): HotWalletReads => ({
+  readHotWallet: (walletId) => readHotWallet(table, walletId),
+  foldAll: async (walletId) => {
+    await foldAll(table, walletId);
+  },
+});
 
 /**
  * Commits one transaction built by `build` for the routes of the moment. A cold wallet costs nothing
@@ -68,7 +78,10 @@ export async function commitRouted(
   for (let round = 1; ; round++) {
     try {
       for (const walletId of toSplit)
-        splits.set(walletId, await slowPathOf(routing.reads, entryOf(walletId), postings, walletId));
+        splits.set(
+          walletId,
+          await slowPathOf(routing.reads ?? keeperReads(table), entryOf(walletId), postings, walletId),
+        );
       toSplit.clear();
       await transactWrite(table.client, build({ routes }), table.transact);
       return;
