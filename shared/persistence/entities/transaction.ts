@@ -105,7 +105,17 @@ export const journalCodec = {
   },
   isJournalRecord: (item: Item | undefined): boolean => item?.entityType === TRANSACTION_ENTITY,
   fromItem(item: Item): JournalRecord {
-    const { legs, auditAction, actor, auditResourceId, keyDigest, ...fields } = recordOf(item);
+    // creditPartition / debitLane: where a hot wallet's leg was written (storage, not the record's meaning).
+    const {
+      legs,
+      auditAction,
+      actor,
+      auditResourceId,
+      keyDigest,
+      creditPartition: _g,
+      debitLane: _l,
+      ...fields
+    } = recordOf(item);
     return {
       ...(fields as unknown as JournalRecord),
       type: str(item.type) as TransactionType,
