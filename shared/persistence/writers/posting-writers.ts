@@ -83,7 +83,8 @@ function postingWrites(tableName: string, posting: Posting, routes: PostingRoute
 function journalWrite(tableName: string, posting: Posting, route: Record<string, number>): TransactWrite {
   const record = journalRecordOf(posting);
   if (posting.record === 'create') {
-    const item = { ...journalCodec.toItem(record), ...route };
+    // The route picks the shards of the record's index keys (entities/shards.ts), so it goes in before encoding.
+    const item = journalCodec.toItem(Object.assign({}, record, route));
     // With a key, the record is the key's claim (its id is the key's slot): the one slot-taking write.
     if (posting.idempotency) return slotClaimWrite(tableName, item, posting.createdAt);
     // Without one, a movement id a retry reuses: taken means done before.
