@@ -111,6 +111,8 @@ describe('hot wallets: credits into a hot wallet', () => {
     expect(readBig((await mainOf(payee)).balance).toFixed(2)).toBe('5.00');
     expect(readBig((await mainOf(payer)).balance).toFixed(2)).toBe('87.50');
     expect(Number((await recordOf(record.id)).creditPartition)).toEqual(g);
+    // The partition is also the shard of the payee's incoming list (entities/shards.ts).
+    expect((await recordOf(record.id)).GSI3PK).toBe(transactionKeys.toWallet(payee, g));
     expect((await exact(payee)).toFixed(2)).toBe('17.50');
     // Storage routing is not part of the record a client reads.
     expect(record).not.toHaveProperty('creditPartition');

@@ -18,6 +18,8 @@ import { createPaymentStore } from '../../shared/persistence/payment-store.js';
 import { createProjectionStore } from '../../shared/persistence/projection-store.js';
 import type { TableContext } from '../../shared/persistence/table-context.js';
 import { createWalletStore } from '../../shared/persistence/wallet-store.js';
+import { readTxnShards } from '../../shared/persistence/wallet-journal.js';
+import { promote } from '../../shared/persistence/hot/promote.js';
 import { createTestTable } from '../fixtures/table.js';
 
 const ENV: Environment = 'SANDBOX';
@@ -366,5 +368,21 @@ describe("a hot wallet's transaction lists (8 debit lanes, 4 credit partitions)"
     const fresh = await store.listTransactions(ORG, ENV, { walletId: HOT }, { limit: 3 });
     expect(fresh.items[0]!.id).toBe(newer.id);
     expect((JSON.parse(JSON.stringify(fresh.lastKey)) as Record<string, unknown>).shards).toEqual([16, 4]);
+  });
+
+  it('keeps every shard after promotion and demotion: promotion grows txnShards, which stays when hot goes', async () => {
+    const config = await promote(table, HOT, { partitions: 2, lanes: 32 });
+    expect(config.lanes).toBe(32);
+    expect(await readTxnShards(table, HOT)).toEqual({ in: 4, out: 32 });
+    // The end of a demotion removes hot; the lists keep their shards.
+    await table.client.send(
+      new UpdateCommand({ TableName: table.tableName, Key: walletKeys.primary(HOT), UpdateExpression: 'REMOVE hot' }),
+    );
+    expect(await readTxnShards(table, HOT)).toEqual({ in: 4, out: 32 });
+    const listed = await allPages(
+      (page) => createPaymentStore(table).listTransactions(ORG, ENV, { walletId: HOT }, page),
+      100,
+    );
+    expect(listed).toHaveLength(ofHot().length + 1);
   });
 });

@@ -41,8 +41,9 @@ function indexPartition(
  */
 export const auditEntryKeys = {
   partition: (organizationId: string, environment: Environment) => `AUDIT#${organizationId}#${environment}`,
-  primary: (entry: Pick<AuditEntry, 'organizationId' | 'environment' | 'createdAt' | 'id'>): ItemKey => ({
-    PK: auditEntryKeys.partition(entry.organizationId, entry.environment),
+  /** On shard `shard` of the organization environment's entries (entities/shards.ts; 0: today's key). */
+  primary: (entry: Pick<AuditEntry, 'organizationId' | 'environment' | 'createdAt' | 'id'>, shard = 0): ItemKey => ({
+    PK: shardedKey(auditEntryKeys.partition(entry.organizationId, entry.environment), shard),
     SK: auditEntryKeys.sort(entry.createdAt, entry.id),
   }),
   byAction: (organizationId: string, environment: Environment, action: string) =>
@@ -71,8 +72,7 @@ export const auditEntryCodec = {
     const sort = auditEntryKeys.sort(entry.createdAt, entry.id);
     const key = (base: string) => shardedKey(base, shard);
     return {
-      PK: key(auditEntryKeys.partition(org, env)),
-      SK: sort,
+      ...auditEntryKeys.primary(entry, shard),
       GSI1PK: key(auditEntryKeys.byAction(org, env, entry.action)),
       GSI1SK: sort,
       GSI2PK: key(auditEntryKeys.byResource(org, env, entry.resourceId)),

@@ -6,6 +6,7 @@ import { MAX_HOT_LANES, MAX_HOT_PARTITIONS, type HotConfig } from '../../domain/
 import { readBig, readInt, toNumberAttribute } from '../client.js';
 import { HOT_ACC_ENTITY, HOT_LANE_ENTITY, hotAttributes, hotKeys } from '../entities/hot-wallet.js';
 import { spendAttribute, walletKeys } from '../entities/wallet.js';
+import { grownTxnShards, TXN_SHARDS_ATTRIBUTE, txnShardsOf } from '../entities/shards.js';
 import type { ItemKey } from '../item.js';
 import { getItem, type TableContext } from '../table-context.js';
 import { MAX_TRANSACT_ITEMS, transactWrite, type TransactWrite } from '../transact.js';
@@ -63,12 +64,15 @@ export async function promote(
     const names: Record<string, string> = { '#hot': 'hot', '#state': 'state' };
     const values: Record<string, unknown> = {
       ':hot': hotConfigItem(config),
+      // The wallet's transaction lists get a shard per partition and lane (entities/shards.ts; only grows).
+      ':txnShards': grownTxnShards(txnShardsOf(main), config),
       ':zero': 0,
       ':cooling': 'COOLING',
       ':pv': policyVersion,
     };
     const sets = [
       '#hot = :hot',
+      `${TXN_SHARDS_ATTRIBUTE} = :txnShards`,
       'seq = if_not_exists(seq, :zero)',
       'policyVersion = if_not_exists(policyVersion, :zero)',
     ];
