@@ -14,7 +14,7 @@ import { demote, runKeeperOnce, setHotWalletStatus } from '../../shared/persiste
 import { promote } from '../../shared/persistence/hot/promote.js';
 import { checkLedger } from '../../shared/persistence/ledger-check.js';
 import { createLedgerStore } from '../../shared/persistence/ledger-store.js';
-import { createWalletSnapshotReader } from '../../shared/persistence/wallet-store.js';
+import { createWalletSnapshotReader, createWalletStore } from '../../shared/persistence/wallet-store.js';
 import { putInboxCredit, walletWithBalance } from '../fixtures/hot-world.js';
 import { createTestTable } from '../fixtures/table.js';
 
@@ -275,6 +275,11 @@ describe('hot wallet keeper: lanes, quotas, demotion, stragglers', () => {
     );
     await putInboxCredit(own, hot.walletId, 2, '12.34', payment.id);
     expect((await checkLedger(own.client, own.tableName)).problems).toEqual([]);
+    const statement = await createWalletStore(own).getStatement(hot.walletId, { limit: 10 });
+    expect(statement.items.map((entry) => [entry.amount.toFixed(2), entry.balanceAfter.toFixed(2)])).toEqual([
+      ['12.34', '52.34'],
+      ['40.00', '40.00'],
+    ]);
     await runKeeperOnce(own, hot.walletId, systemClock);
     expect((await checkLedger(own.client, own.tableName)).problems).toEqual([]);
     // A lane that lost a cent: the wallet no longer adds up to its legs.
