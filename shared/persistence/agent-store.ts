@@ -16,7 +16,7 @@ import { listedPage } from './queries.js';
 import { transferKeys } from './entities/transfer.js';
 import { GSI } from './table-schema.js';
 import type { TableContext } from './table-context.js';
-import { createWalletReader, createWalletSnapshotReader } from './wallet-store.js';
+import { createExactWalletReader, createWalletSnapshotReader } from './wallet-store.js';
 
 /**
  * How many of a wallet's newest transfers the delete guard reads (one query, whatever the wallet's
@@ -27,7 +27,8 @@ const RECENT_TRANSFERS_CHECKED = 100;
 
 export function createAgentStore(table: TableContext): AgentStore {
   return {
-    ...createWalletReader(table),
+    // The agent views and the budget answer show balances: exact for a hot wallet.
+    ...createExactWalletReader(table),
     ...createWalletSnapshotReader(table),
     ...createApiKeyReader(table),
     ...createMainWalletReader(table),

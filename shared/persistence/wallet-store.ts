@@ -19,6 +19,9 @@ import type { Item } from './item.js';
 import { listedPage, type Filter } from './queries.js';
 import { walletJournalPage } from './wallet-journal.js';
 import { getItem, type TableContext } from './table-context.js';
+import { exactBalances, postingCountOf } from '../domain/ledger/hot/hot-balances.js';
+import { hotConfigOf } from './hot/hot-items.js';
+import { readExactWallet, readHotWallet } from './hot/hot-read.js';
 
 /** Reads of a statement's first page before it gives up proving no posting landed in between. */
 const STATEMENT_READ_ATTEMPTS = 4;
@@ -30,6 +33,15 @@ export function createWalletReader(table: TableContext): WalletReader {
       return item ? walletCodec.fromItem(item) : undefined;
     },
   };
+}
+
+/**
+ * The wallet as views show it (the wallet and agent views, lists, funding and budget answers):
+ * exact for a hot wallet (hot/hot-read.ts, the seqlocked read of its sub-items), the main item for
+ * a cold one (the same single read as createWalletReader). Never on a payment's path.
+ */
+export function createExactWalletReader(table: TableContext): WalletReader {
+  return { getWallet: (walletId) => readExactWallet(table, walletId) };
 }
 
 export function createWalletSnapshotReader(table: TableContext): WalletSnapshotReader {
@@ -72,29 +84,37 @@ export function createWalletStore(table: TableContext): WalletStore {
     walletId: string,
   ): Promise<{ balance: Big; entryCount: number; shards: TxnShards } | undefined> {
     const item = await getItem(table, walletKeys.primary(walletId));
-    return item
-      ? {
-          balance: walletCodec.fromItem(item).balance,
-          entryCount: walletCodec.entryCountOf(item),
-          shards: txnShardsOf(item),
-        }
-      : undefined;
+    if (!item) return undefined;
+    const shards = txnShardsOf(item);
+    // A hot wallet: its exact balance, and the postings of all its sub-items (a fold moves a count
+    // from the inbox to the accumulator, so only a posting changes the sum).
+    const parts = hotConfigOf(item) ? await readHotWallet(table, walletId, item) : undefined;
+    if (parts) return { balance: exactBalances(parts).balance, entryCount: postingCountOf(parts), shards };
+    return { balance: walletCodec.fromItem(item).balance, entryCount: walletCodec.entryCountOf(item), shards };
   }
 
   return {
-    ...createWalletReader(table),
+    ...createExactWalletReader(table),
     ...createIdempotencyStore(table),
     ...createIdempotencyCompleter(table),
     ...createCommitter(table, { ...walletWriters, ...postingWriters, ...idempotencyWriters, ...auditWriters }),
-    listWallets(organizationId, environment, page) {
-      return listedPage(
+    async listWallets(organizationId, environment, page) {
+      const listed = await listedPage(
         table.client,
         table.tableName,
         walletListingKeys.partition(organizationId, environment),
         page,
         (listing) => walletKeys.primary(walletListingCodec.walletIdOf(listing)),
-        walletCodec.fromItem,
+        (item) => item,
       );
+      const items = await Promise.all(
+        listed.items.map(async (item) => {
+          const wallet = walletCodec.fromItem(item);
+          const parts = hotConfigOf(item) ? await readHotWallet(table, wallet.id, item) : undefined;
+          return parts ? { ...wallet, ...exactBalances(parts) } : wallet;
+        }),
+      );
+      return { ...listed, items };
     },
     async getStatement(walletId, page) {
       // The first page anchors on the wallet balance; the wallet's posting count read before and

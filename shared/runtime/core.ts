@@ -11,6 +11,7 @@ import { createApiKeyAuthReader } from '../persistence/api-key-auth-store.js';
 import { createDocumentClient } from '../persistence/client.js';
 import { createConfigStore } from '../persistence/config-store.js';
 import { createHotRouting } from '../persistence/hot/hot-cache.js';
+import { keeperReads } from '../persistence/hot/keeper.js';
 import type { TableContext } from '../persistence/table-context.js';
 
 export type { TableContext };
@@ -38,17 +39,21 @@ const CURSOR_SECRET_NAME = 'cursor-signing-secret';
 const CURSOR_SECRET_BYTES = 32;
 const SECONDS_PER_MINUTE = 60;
 
+/** The process's table, with its hot-wallet routing cache and the keeper's reads for the slow path (docs/architecture.md "Hot wallets"). */
+function tableOf(config: Config): TableContext {
+  const base = {
+    client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
+    tableName: config.tableName,
+  };
+  return { ...base, hot: createHotRouting({ reads: keeperReads(base) }) };
+}
+
 export function createCore(
   config: Config = loadConfig(),
   overrides: { clock?: Clock; table?: TableContext } = {},
 ): Core {
   const clock = overrides.clock ?? systemClock;
-  const table = overrides.table ?? {
-    client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
-    tableName: config.tableName,
-    // The process's hot-wallet routing cache (docs/architecture.md "Hot wallets").
-    hot: createHotRouting(),
-  };
+  const table = overrides.table ?? tableOf(config);
   const deps: CoreDeps = {
     clock,
     ids: newId,

@@ -9,6 +9,8 @@ import { walletKeys } from '../../shared/persistence/entities/wallet.js';
 import { foldAll, foldIntoMain, foldPartition } from '../../shared/persistence/hot/fold-moves.js';
 import { readExactWallet, readHotWallet } from '../../shared/persistence/hot/hot-read.js';
 import { promote } from '../../shared/persistence/hot/promote.js';
+import { createAgentStore } from '../../shared/persistence/agent-store.js';
+import { createWalletStore } from '../../shared/persistence/wallet-store.js';
 import { putInboxCredit, walletWithBalance } from '../fixtures/hot-world.js';
 import { createTestTable } from '../fixtures/table.js';
 
@@ -194,5 +196,18 @@ describe('hot wallet keeper: promote, folds, exact read', () => {
       new GetCommand({ TableName: table.tableName, Key: hotKeys.lane(walletId, 0), ConsistentRead: true }),
     );
     expect(lane.Item?.entityType).toBe('HOT_LANE');
+  });
+
+  it('every view of the wallet store shows the exact balance: the wallet, the list, the statement anchor', async () => {
+    const { walletId, organizationId } = await walletWithBalance(table, '3.00');
+    await promote(table, walletId, { partitions: 2, lanes: 2 }, systemClock);
+    await putInboxCredit(table, walletId, 2, '1.23456789');
+    const store = createWalletStore(table);
+    expect((await store.getWallet(walletId))?.balance.toFixed(8)).toBe('4.23456789');
+    const listed = await store.listWallets(organizationId, 'SANDBOX', { limit: 10 });
+    expect(listed.items.map((w) => w.balance.toFixed(8))).toEqual(['4.23456789']);
+    // No journal records in this world: the statement is empty, its anchor the exact balance.
+    expect((await store.getStatement(walletId, { limit: 5 })).items).toEqual([]);
+    expect((await createAgentStore(table).getWallet(walletId))?.balance.toFixed(8)).toBe('4.23456789');
   });
 });

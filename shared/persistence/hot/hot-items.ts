@@ -63,6 +63,7 @@ export function mainPartsOf(item: Item, hot: HotConfig): HotWalletParts['main'] 
     pendingBalance: wallet.pendingBalance,
     spend,
     status: wallet.status,
+    entryCount: walletCodec.entryCountOf(item),
     ...(wallet.deletedAt ? { deletedAt: wallet.deletedAt } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { createWalletSnapshotReader } from '../wallet-store.js';
 import { foldAll, foldIntoMain, foldPartition, keeperTransaction, raced } from './fold-moves.js';
 import { hotConfigItem, hotConfigOf } from './hot-items.js';
 import { readHotWallet } from './hot-read.js';
+import type { HotWalletReads } from './hot-routes.js';
 import { drainAndCool, dropKeys, rebalance, resync, setLaneStatus } from './keeper-moves.js';
 import { bounceStragglers } from './straggler-bounce.js';
 
@@ -188,4 +189,14 @@ export async function setHotWalletStatus(
     }
     if (attempt >= FREEZE_ATTEMPTS) return false;
   }
+}
+
+/** The keeper's reads the payment slow path uses (hot-committer.ts), bound to a table. */
+export function keeperReads(table: TableContext): HotWalletReads {
+  return {
+    readHotWallet: (walletId) => readHotWallet(table, walletId),
+    foldAll: async (walletId) => {
+      await foldAll(table, walletId);
+    },
+  };
 }

@@ -33,6 +33,15 @@ export function exactBalances(parts: HotWalletParts): ExactBalances {
   };
 }
 
+/** The postings the wallet's sub-items counted (main, lanes, accumulators, inbox items): only a posting changes it. */
+export function postingCountOf(parts: HotWalletParts): number {
+  return (
+    (parts.main.entryCount ?? 0) +
+    parts.lanes.reduce((n, lane) => n + lane.entryCount, 0) +
+    parts.partitions.reduce((n, p) => n + p.entryCount + p.inbox.length, 0)
+  );
+}
+
 /** The tightest limit per period of the wallet's active policies, keyed as hot items name them (`DAY#2026-11-28`) at `at`. */
 export function periodLimitsAt(policies: Policy[], at: Date): Map<string, Big> {
   const limits = new Map<string, Big>();

@@ -82,6 +82,8 @@ export interface HotWalletParts {
     spend: Record<string, Big>;
     status: string;
     deletedAt?: string;
+    /** Postings main took part in (a statement read's check that nothing landed meanwhile). */
+    entryCount?: number;
   };
   partitions: CreditPartitionState[];
   lanes: LaneState[];
