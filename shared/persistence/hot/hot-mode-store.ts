@@ -1,0 +1,38 @@
+import type { HotModeStore } from '../../domain/hot-mode/ports.js';
+import { createCommitter } from '../change-writer.js';
+import { walletKeys } from '../entities/wallet.js';
+import { getItem, type TableContext } from '../table-context.js';
+import { createWalletReader } from '../wallet-store.js';
+import { auditWriters } from '../writers/audit-writers.js';
+import { conflictsOf, registeredHotWallets, registerHotWallet, unregisterHotWallet } from './hot-candidates.js';
+import type { KeeperMoves } from './keeper-moves.js';
+
+/**
+ * The hot-mode edges' store: the wallet, its `hot`, the keeper's moves and the scheduled keeper's
+ * bookkeeping. A promotion first registers the wallet with the scheduled keeper (a registration
+ * without a hot wallet is dropped by a later run), so a hot wallet is never left unkept.
+ */
+export function createHotModeStore(
+  table: TableContext,
+  moves: KeeperMoves,
+  now: () => Date = () => new Date(),
+): HotModeStore {
+  return {
+    ...createWalletReader(table),
+    ...createCommitter(table, auditWriters),
+    async getHotConfig(walletId) {
+      const item = await getItem(table, walletKeys.primary(walletId));
+      return item ? moves.hotConfigOf(item) : undefined;
+    },
+    async promote(wallet, sizing) {
+      await registerHotWallet(table, { walletId: wallet.id, registeredAt: now().toISOString() });
+      return moves.promote(table, wallet.id, sizing);
+    },
+    demote: (walletId) => moves.demote(table, walletId),
+    foldPartition: (walletId, partition) => moves.foldPartition(table, walletId, partition),
+    keep: (walletId, at) => moves.keep(table, walletId, at),
+    registeredWallets: () => registeredHotWallets(table),
+    unregister: (walletId) => unregisterHotWallet(table, walletId),
+    conflictsOf: (minute) => conflictsOf(table, minute),
+  };
+}
