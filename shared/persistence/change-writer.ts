@@ -1,6 +1,7 @@
 import type { ChangeCommitter } from '../domain/change-committer.js';
 import type { TableContext } from './table-context.js';
-import { transactWrite, type TransactWrite } from './transact.js';
+import { meteredTransactWrite } from './hot/hot-candidates.js';
+import type { TransactWrite } from './transact.js';
 import type { AnyChange, ChangeWriter, ChangeWriters } from './write-builders.js';
 /**
  * Turns the changes a service decided into the items of one TransactWriteItems call, each with
@@ -27,7 +28,7 @@ export function createCommitter<C extends AnyChange>(
 ): ChangeCommitter<C> {
   return {
     async commit(changes) {
-      await transactWrite(table.client, toTransactWrites(writers, table.tableName, changes), table.transact);
+      await meteredTransactWrite(table, toTransactWrites(writers, table.tableName, changes));
     },
   };
 }

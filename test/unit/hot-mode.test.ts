@@ -20,6 +20,8 @@ import { presentHotModeWallet } from '../../shared/domain/hot-mode/hot-mode-view
 import type { HotModeStore } from '../../shared/domain/hot-mode/ports.js';
 import type { HotConfig } from '../../shared/domain/ledger/hot/hot-types.js';
 import { HOT_INBOX_ENTITY, hotKeys } from '../../shared/persistence/entities/hot-wallet.js';
+import { walletKeys } from '../../shared/persistence/entities/wallet.js';
+import { conflictedWallets } from '../../shared/persistence/hot/hot-candidates.js';
 import { inboxPartitionOf } from '../../shared/persistence/hot/hot-inbox-stream.js';
 import { OPERATOR_PERMISSION, type RequestContext } from '../../shared/domain/tenancy.js';
 import type { Wallet } from '../../shared/domain/types.js';
@@ -271,5 +273,30 @@ describe('hot mode: the HOT_INBOX stream', () => {
     expect(inboxPartitionOf(record('MODIFY', inbox))).toBeUndefined();
     expect(inboxPartitionOf({ eventName: 'REMOVE', dynamodb: {} })).toBeUndefined();
     expect(inboxPartitionOf(record('INSERT', { ...inbox, entityType: 'HOT_ACC' }))).toBeUndefined();
+  });
+});
+
+describe('hot mode: which wallets a conflict counts against', () => {
+  const writes = ['wal_a', 'wal_b'].map((id) => ({
+    item: { Update: { TableName: 't', Key: walletKeys.primary(id), UpdateExpression: 'SET x = :x' } },
+  }));
+  const journal = { item: { Put: { TableName: 't', Item: { PK: 'TXN#1', SK: 'TXN' } } } };
+
+  it('names the wallets whose items DynamoDB says conflicted', () => {
+    const cause = { CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'TransactionConflict' }] };
+    expect(conflictedWallets([journal, ...writes], cause)).toEqual(['wal_b']);
+  });
+
+  it('names every wallet of the transaction when the cause names none (an injected conflict)', () => {
+    expect(conflictedWallets([journal, ...writes], new Error('injected'))).toEqual(['wal_a', 'wal_b']);
+  });
+
+  it('never counts a sub-item of a hot wallet (a lane) as its wallet', () => {
+    const lane = {
+      item: {
+        Update: { TableName: 't', Key: { PK: 'WALLET#wal_a#LANE#3', SK: 'LANE' }, UpdateExpression: 'SET x = :x' },
+      },
+    };
+    expect(conflictedWallets([lane], new Error('injected'))).toEqual([]);
   });
 });

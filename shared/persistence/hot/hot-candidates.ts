@@ -10,37 +10,44 @@ import {
 import { walletKeys } from '../entities/wallet.js';
 import type { Item } from '../item.js';
 import type { TableContext } from '../table-context.js';
-import type { TransactWrite } from '../transact.js';
+import { transactWrite, type TransactResult, type TransactWrite } from '../transact.js';
 
-/** The wallet ids whose main item a transaction writes (the items that can conflict on a cold wallet). */
-export function walletsWrittenBy(writes: readonly TransactWrite[]): string[] {
-  const ids = new Set<string>();
-  for (const { item } of writes) {
-    const key = (item.Update?.Key ?? item.Put?.Item ?? item.ConditionCheck?.Key ?? item.Delete?.Key) as
-      Item | undefined;
-    if (!key || key.SK !== walletKeys.primary('').SK || typeof key.PK !== 'string') continue;
-    const walletId = key.PK.slice(walletKeys.partition('').length);
-    if (walletId && !walletId.includes('#')) ids.add(walletId);
-  }
-  return [...ids];
+/** The wallet whose main item a transaction item writes (the item that conflicts on a cold wallet), if any. */
+function walletOfItem({ item }: TransactWrite): string | undefined {
+  const key = (item.Update?.Key ?? item.Put?.Item ?? item.ConditionCheck?.Key ?? item.Delete?.Key) as Item | undefined;
+  if (!key || key.SK !== walletKeys.primary('').SK || typeof key.PK !== 'string') return undefined;
+  const walletId = key.PK.slice(walletKeys.partition('').length);
+  return walletId && !walletId.includes('#') ? walletId : undefined;
 }
 
 /**
- * Counts `conflicts` cancelled attempts against each wallet the transaction wrote, in the current
- * UTC minute (automatic promotion: shared/domain/hot-mode/hot-mode-rules.ts). Called only when a
- * transaction conflicted, so a quiet wallet costs nothing. Best effort: a failed count is logged and
- * never fails the movement, which has committed (or has been refused) already.
+ * The wallets whose main item took part in one conflicted attempt: the items the cancellation
+ * reasons name `TransactionConflict`, or, when the cause names none (an injected conflict), every
+ * wallet of the transaction.
+ */
+export function conflictedWallets(writes: readonly TransactWrite[], cause: unknown): string[] {
+  const reasons = (cause as { CancellationReasons?: { Code?: string }[] } | undefined)?.CancellationReasons;
+  const named = reasons?.some((reason) => reason.Code === 'TransactionConflict');
+  const ids = writes.flatMap((write, index) =>
+    named && reasons?.[index]?.Code !== 'TransactionConflict' ? [] : (walletOfItem(write) ?? []),
+  );
+  return [...new Set(ids)];
+}
+
+/**
+ * Counts conflicted attempts against the wallets they conflicted on, in the current UTC minute
+ * (automatic promotion: shared/domain/hot-mode/hot-mode-rules.ts). Writes only when an attempt
+ * conflicted, so a quiet wallet costs nothing. Best effort: a failed count is logged and never
+ * fails the movement, which has committed (or been refused) already.
  */
 export async function countConflicts(
   table: TableContext,
-  writes: readonly TransactWrite[],
-  conflicts: number,
+  conflicts: ReadonlyMap<string, number>,
   at: Date = new Date(),
 ): Promise<void> {
-  if (conflicts <= 0) return;
   const minute = minuteOf(at);
   await Promise.all(
-    walletsWrittenBy(writes).map(async (walletId) => {
+    [...conflicts].map(async ([walletId, count]) => {
       const { entityType, walletId: id, ttlEpochS } = hotCandidateAttributes(walletId, at);
       try {
         await table.client.send(
@@ -48,7 +55,7 @@ export async function countConflicts(
             TableName: table.tableName,
             Key: hotCandidateKeys.candidate(minute, walletId),
             UpdateExpression: 'ADD conflicts :n SET entityType = :e, walletId = :w, ttlEpochS = :t',
-            ExpressionAttributeValues: { ':n': conflicts, ':e': entityType, ':w': id, ':t': ttlEpochS },
+            ExpressionAttributeValues: { ':n': count, ':e': entityType, ':w': id, ':t': ttlEpochS },
           }),
         );
       } catch (error) {
@@ -56,6 +63,24 @@ export async function countConflicts(
       }
     }),
   );
+}
+
+/**
+ * transactWrite, counting the conflicted attempts per wallet when there were any (the committer's
+ * path: change-writer.ts). Nothing more is read or written for a transaction that did not conflict.
+ */
+export async function meteredTransactWrite(table: TableContext, writes: TransactWrite[]): Promise<TransactResult> {
+  const conflicts = new Map<string, number>();
+  const onConflict = (cause: unknown) => {
+    for (const walletId of conflictedWallets(writes, cause))
+      conflicts.set(walletId, (conflicts.get(walletId) ?? 0) + 1);
+    table.transact?.onConflict?.(cause);
+  };
+  try {
+    return await transactWrite(table.client, writes, { ...table.transact, onConflict });
+  } finally {
+    if (conflicts.size > 0) await countConflicts(table, conflicts);
+  }
 }
 
 async function queryAll(table: TableContext, partition: string): Promise<Item[]> {
