@@ -76,18 +76,18 @@ function world() {
     getHotConfig: async (id) => hot.get(id),
     async promote(wallet, sizing) {
       registry.set(wallet.id, clock.now().toISOString());
-      const config: HotConfig = hot.get(wallet.id) ?? { state: 'HOT', since: clock.now().toISOString(), ...sizing };
-      hot.set(wallet.id, config);
-      return config;
+      const config: HotConfig = { state: 'HOT', since: clock.now().toISOString(), ...sizing, ...hot.get(wallet.id) };
+      hot.set(wallet.id, { ...config, state: 'HOT' });
+      return hot.get(wallet.id)!;
     },
     async demote(id) {
       const config = hot.get(id);
       if (config) hot.set(id, { ...config, state: 'COOLING' });
       return hot.get(id);
     },
-    async foldPartition(id, g) {
+    async foldInbox(id, partitions) {
       if (id === 'wal_broken') throw new Error('fold failed');
-      folded.push(`${id}#${g}`);
+      folded.push(`${id}:${partitions.join(',')}`);
     },
     async keep(id) {
       if (id === 'wal_broken') throw new Error('keeper failed');
@@ -184,13 +184,18 @@ describe('hot mode: the operator switch', () => {
     expect(w.hot.size).toBe(0);
   });
 
-  it('refuses to turn a cooling wallet on again (INVALID_STATE) until it is cold', async () => {
+  it('makes a cooling wallet HOT again when turned on', async () => {
     const w = world();
     w.wallets.set('wal_1', walletOf('wal_1'));
-    w.hot.set('wal_1', { state: 'COOLING', since: START.toISOString(), partitions: 32, lanes: 64 });
-    await expect(w.service.setHotMode(operator, AUDIT.wallet.enableHotMode, 'wal_1', true)).rejects.toMatchObject({
-      code: 'INVALID_STATE',
-    });
+    await w.service.setHotMode(operator, AUDIT.wallet.enableHotMode, 'wal_1', true);
+    await w.service.setHotMode(operator, AUDIT.wallet.enableHotMode, 'wal_1', false);
+    const again = await w.service.setHotMode(operator, AUDIT.wallet.enableHotMode, 'wal_1', true);
+    expect(again.hot?.state).toBe('HOT');
+    expect(w.audits.map((a) => a.entry.action)).toEqual([
+      AUDIT.wallet.enableHotMode,
+      AUDIT.wallet.disableHotMode,
+      AUDIT.wallet.enableHotMode,
+    ]);
   });
 });
 
@@ -239,7 +244,7 @@ describe('hot mode: the scheduled keeper', () => {
     expect((await w.service.runSchedule()).promoted).toEqual([]);
   });
 
-  it('folds each partition the stream saw once, however many credits landed in it', async () => {
+  it('folds each partition the stream saw once, wallet by wallet, however many credits landed in it', async () => {
     const w = world();
     const failed = await w.service.foldPartitions([
       { walletId: 'wal_1', partition: 3 },
@@ -248,7 +253,7 @@ describe('hot mode: the scheduled keeper', () => {
       { walletId: 'wal_2', partition: 3 },
       { walletId: 'wal_broken', partition: 0 },
     ]);
-    expect(w.folded.sort()).toEqual(['wal_1#3', 'wal_1#4', 'wal_2#3']);
+    expect(w.folded.sort()).toEqual(['wal_1:3,4', 'wal_2:3']);
     expect(failed).toEqual([{ walletId: 'wal_broken', partition: 0 }]);
   });
 });

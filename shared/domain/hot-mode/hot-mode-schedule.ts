@@ -88,17 +88,22 @@ export function createHotModeSchedule(deps: {
 
   /**
    * Folds the partitions the stream saw credits land in: each once, whatever the number of its
-   * records. Answers the partitions whose fold failed (the stream delivers their records again).
+   * records, each wallet's once. Answers the partitions whose fold failed (the stream delivers their records again).
    */
   async function foldPartitions(pairs: readonly InboxPartition[]): Promise<InboxPartition[]> {
-    const distinct = [...new Map(pairs.map((pair) => [partitionKeyOf(pair), pair])).values()];
+    const byWallet = new Map<string, Set<number>>();
+    for (const { walletId, partition } of pairs)
+      byWallet.set(walletId, (byWallet.get(walletId) ?? new Set()).add(partition));
     const failedFolds: InboxPartition[] = [];
-    await eachBounded(distinct, KEEP_CONCURRENCY, async (pair) => {
+    await eachBounded([...byWallet], KEEP_CONCURRENCY, async ([walletId, partitions]) => {
       try {
-        await store.foldPartition(pair.walletId, pair.partition);
+        await store.foldInbox(
+          walletId,
+          [...partitions].sort((a, b) => a - b),
+        );
       } catch (error) {
-        console.warn(JSON.stringify({ msg: 'hot fold failed', ...pair, error: String(error) }));
-        failedFolds.push(pair);
+        console.warn(JSON.stringify({ msg: 'hot fold failed', walletId, error: String(error) }));
+        failedFolds.push(...[...partitions].map((partition) => ({ walletId, partition })));
       }
     });
     return failedFolds;

@@ -24,7 +24,8 @@ export interface HotModeDeps {
 /**
  * The hot-mode switch (decisions.md section 13). Turning it on promotes the wallet (the keeper
  * creates its sub-items, then sets `hot`); turning it off starts the demotion (COOLING: the
- * scheduled keeper folds, drains and removes `hot` once the 60 s window has passed). A call that
+ * scheduled keeper folds, drains and removes `hot` once the 60 s window has passed; turning it on
+ * while cooling makes the wallet HOT again). A call that
  * changes nothing (on for a hot wallet, off for a cold or cooling one) answers the wallet as it is
  * and writes no audit entry.
  */
@@ -74,8 +75,6 @@ export function createHotModeService(deps: HotModeDeps) {
     if (enabled) {
       if (wallet.deletedAt) throw new ApiError('INVALID_STATE', 'A closed wallet can not go hot.');
       if (current?.state === 'HOT') return { wallet, hot: current };
-      if (current?.state === 'COOLING')
-        throw new ApiError('INVALID_STATE', 'Hot mode is being turned off for this wallet; try again in a minute.');
       if (wallet.status !== 'ACTIVE') throw new ApiError('INVALID_STATE', 'Only an ACTIVE wallet can go hot.');
       hot = await promote(ctx.actor, enableAction, wallet);
     } else {

@@ -18,8 +18,8 @@ export interface HotModeMoves {
    * finishes it after the window (fold, drain, remove `hot`). Answers the config after the call.
    */
   demote(walletId: string): Promise<HotConfig | undefined>;
-  /** Folds one credit partition (inbox -> accumulator -> main). */
-  foldPartition(walletId: string, partition: number): Promise<void>;
+  /** Folds the named credit partitions of a wallet (inbox -> accumulator -> main; a closed wallet's are bounced to their payers). */
+  foldInbox(walletId: string, partitions: readonly number[]): Promise<void>;
   /** One keeper run over a wallet: lanes, quotas, rollover, the end of a demotion. */
   keep(walletId: string, now: Date): Promise<void>;
 }

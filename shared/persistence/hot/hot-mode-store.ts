@@ -5,7 +5,7 @@ import { getItem, type TableContext } from '../table-context.js';
 import { createWalletReader } from '../wallet-store.js';
 import { auditWriters } from '../writers/audit-writers.js';
 import { conflictsOf, registeredHotWallets, registerHotWallet, unregisterHotWallet } from './hot-candidates.js';
-import type { KeeperMoves } from './keeper-moves.js';
+import type { KeeperMoves } from './keeper-port.js';
 
 /**
  * The hot-mode edges' store: the wallet, its `hot`, the keeper's moves and the scheduled keeper's
@@ -29,7 +29,7 @@ export function createHotModeStore(
       return moves.promote(table, wallet.id, sizing);
     },
     demote: (walletId) => moves.demote(table, walletId),
-    foldPartition: (walletId, partition) => moves.foldPartition(table, walletId, partition),
+    foldInbox: (walletId, partitions) => moves.foldInbox(table, walletId, partitions),
     keep: (walletId, at) => moves.keep(table, walletId, at),
     registeredWallets: () => registeredHotWallets(table),
     unregister: (walletId) => unregisterHotWallet(table, walletId),

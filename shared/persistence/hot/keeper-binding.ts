@@ -1,25 +1,30 @@
-import type { HotConfig } from '../../domain/ledger/hot/hot-types.js';
-import { readInt } from '../client.js';
-import { str, type Item } from '../item.js';
-import type { KeeperMoves } from './keeper-moves.js';
+import { fixedClock, type Clock } from '../../domain/clock.js';
+import { walletKeys } from '../entities/wallet.js';
+import { getItem } from '../table-context.js';
+import { foldIntoMain, foldPartition } from './fold-moves.js';
+import { hotConfigOf } from './hot-items.js';
+import { demote, runKeeperOnce } from './keeper.js';
+import type { KeeperMoves } from './keeper-port.js';
+import { promote } from './promote.js';
+import { bounceStragglers } from './straggler-bounce.js';
 
-const notMergedYet = (move: string) => () =>
-  Promise.reject(new Error(`hot-mode keeper move ${move} is not merged yet`));
-
-/** The keeper's moves the runtime uses (bound to part keeper's functions once they are on main). */
-export const KEEPER_MOVES: KeeperMoves = {
-  promote: notMergedYet('promote'),
-  demote: notMergedYet('demote'),
-  foldPartition: notMergedYet('foldPartition'),
-  keep: notMergedYet('keep'),
-  hotConfigOf(item: Item): HotConfig | undefined {
-    const hot = item.hot as Record<string, unknown> | undefined;
-    if (!hot || typeof hot !== 'object') return undefined;
-    return {
-      state: hot.state === 'COOLING' ? 'COOLING' : 'HOT',
-      partitions: readInt(hot.partitions),
-      lanes: readInt(hot.lanes),
-      since: str(hot.since),
-    };
-  },
-};
+/** The keeper's moves the runtime uses: part keeper's functions over the clock given. */
+export function keeperMoves(clock: Clock): KeeperMoves {
+  return {
+    promote: (table, walletId, sizing) => promote(table, walletId, sizing, clock),
+    demote: (table, walletId) => demote(table, walletId, clock),
+    async foldInbox(table, walletId, partitions) {
+      const main = await getItem(table, walletKeys.primary(walletId));
+      if (!main) return;
+      // A closed wallet's stragglers go back to their payers, never into the wallet.
+      if (main.deletedAt) {
+        await Promise.all(partitions.map((g) => bounceStragglers(table, walletId, g)));
+        return;
+      }
+      await Promise.all(partitions.map((g) => foldPartition(table, walletId, g)));
+      await foldIntoMain(table, walletId);
+    },
+    keep: async (table, walletId, now) => void (await runKeeperOnce(table, walletId, fixedClock(now))),
+    hotConfigOf,
+  };
+}
