@@ -10,7 +10,7 @@ import {
 import { walletKeys } from '../entities/wallet.js';
 import type { Item } from '../item.js';
 import type { TableContext } from '../table-context.js';
-import { transactWrite, type TransactResult, type TransactWrite } from '../transact.js';
+import type { TransactWrite } from '../transact.js';
 
 /** The wallet whose main item a transaction item writes (the item that conflicts on a cold wallet), if any. */
 function walletOfItem({ item }: TransactWrite): string | undefined {
@@ -66,21 +66,31 @@ export async function countConflicts(
 }
 
 /**
- * transactWrite, counting the conflicted attempts per wallet when there were any (the committer's
- * path: change-writer.ts). Nothing more is read or written for a transaction that did not conflict.
+ * The committer's conflict meter: a view of the table whose transactions report each conflicted
+ * attempt (TransactOptions.onConflict) against the wallets of the writes last built (`writing`);
+ * `flush` counts them once the commit is over. Nothing more is read or written for a commit that
+ * did not conflict. `routing` keeps the table's hot-routing cache on the view.
  */
-export async function meteredTransactWrite(table: TableContext, writes: TransactWrite[]): Promise<TransactResult> {
+export function conflictMeter(table: TableContext, routing: TableContext['hot']) {
   const conflicts = new Map<string, number>();
+  let writes: readonly TransactWrite[] = [];
   const onConflict = (cause: unknown) => {
     for (const walletId of conflictedWallets(writes, cause))
       conflicts.set(walletId, (conflicts.get(walletId) ?? 0) + 1);
     table.transact?.onConflict?.(cause);
   };
-  try {
-    return await transactWrite(table.client, writes, { ...table.transact, onConflict });
-  } finally {
-    if (conflicts.size > 0) await countConflicts(table, conflicts);
-  }
+  return {
+    table: {
+      ...table,
+      ...(routing ? { hot: routing } : {}),
+      transact: { ...table.transact, onConflict },
+    } as TableContext,
+    writing(built: TransactWrite[]): TransactWrite[] {
+      writes = built;
+      return built;
+    },
+    flush: () => (conflicts.size > 0 ? countConflicts(table, conflicts) : Promise.resolve()),
+  };
 }
 
 async function queryAll(table: TableContext, partition: string): Promise<Item[]> {

@@ -1,6 +1,8 @@
 import type { HotModeStore } from '../../domain/hot-mode/ports.js';
 import { createCommitter } from '../change-writer.js';
+import { HOT_ORGANIZATION_SHARDS } from '../entities/shards.js';
 import { walletKeys } from '../entities/wallet.js';
+import { raiseShards } from '../org-shards.js';
 import { getItem, type TableContext } from '../table-context.js';
 import { createWalletReader } from '../wallet-store.js';
 import { auditWriters } from '../writers/audit-writers.js';
@@ -9,7 +11,8 @@ import type { KeeperMoves } from './keeper-port.js';
 
 /**
  * The hot-mode edges' store: the wallet, its `hot`, the keeper's moves and the scheduled keeper's
- * bookkeeping. A promotion first registers the wallet with the scheduled keeper (a registration
+ * bookkeeping. A promotion also raises the organization's shards (part shards: org-shards.ts),
+ * and first registers the wallet with the scheduled keeper (a registration
  * without a hot wallet is dropped by a later run), so a hot wallet is never left unkept.
  */
 export function createHotModeStore(
@@ -26,7 +29,10 @@ export function createHotModeStore(
     },
     async promote(wallet, sizing) {
       await registerHotWallet(table, { walletId: wallet.id, registeredAt: now().toISOString() });
-      return moves.promote(table, wallet.id, sizing);
+      const hot = await moves.promote(table, wallet.id, sizing);
+      // The organization's projected keys (payments, audit, events) take a write per payment of the wallet: shard them.
+      await raiseShards(table, wallet.organizationId, wallet.environment, HOT_ORGANIZATION_SHARDS, { now: now() });
+      return hot;
     },
     demote: (walletId) => moves.demote(table, walletId),
     foldInbox: (walletId, partitions) => moves.foldInbox(table, walletId, partitions),
