@@ -82,7 +82,8 @@ export function createHotModeService(deps: HotModeDeps) {
       hot = await store.demote(walletId);
       await audited(ctx.actor, AUDIT.wallet.disableHotMode, wallet, hot);
     }
-    return { wallet: (await store.getWallet(walletId)) ?? wallet, hot };
+    // A switch moves no money: the wallet as read before it (exact) is the answer, without a second exact read.
+    return { wallet, hot };
   }
 
   return {

@@ -6,6 +6,7 @@ import { raiseShards } from '../org-shards.js';
 import { getItem, type TableContext } from '../table-context.js';
 import { createWalletReader } from '../wallet-store.js';
 import { auditWriters } from '../writers/audit-writers.js';
+import { readExactWallet } from './hot-read.js';
 import { conflictsOf, registeredHotWallets, registerHotWallet, unregisterHotWallet } from './hot-candidates.js';
 import type { KeeperMoves } from './keeper-port.js';
 
@@ -22,6 +23,8 @@ export function createHotModeStore(
 ): HotModeStore {
   return {
     ...createWalletReader(table),
+    // The operator's answer shows a hot wallet's exact balances (the seqlocked read of all its sub-items).
+    getWallet: (walletId) => readExactWallet(table, walletId),
     ...createCommitter(table, auditWriters),
     async getHotConfig(walletId) {
       const item = await getItem(table, walletKeys.primary(walletId));
