@@ -145,6 +145,9 @@ export const TRANSFER_STEPS_WORKER = 'transfer-steps';
 export const DISPUTE_WORKFLOW_NAME: WorkflowName = 'dispute';
 export const DISPUTE_STEPS_WORKER = 'dispute-steps';
 
+/** The hot-mode keeper's schedule (docs/architecture.md "Hot wallets"): lanes, quotas, rollover, demotions, promotions. */
+export const HOT_KEEPER_RATE_MINUTES = 1;
+
 export const WORKERS: readonly WorkerDefinition[] = [
   {
     name: EXPIRY_QUEUE,
@@ -230,6 +233,40 @@ export const WORKERS: readonly WorkerDefinition[] = [
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
     dlq: { enabled: false },
     // The lapse is one table transaction (the dispute, the posting, events and audit entries).
+    grants: ['table:readWrite'],
+  },
+  {
+    name: 'hot-fold',
+    description:
+      "Folds a hot wallet's credit partitions into its balance as credits land in them (HOT_INBOX inserts; each fold one transaction guarded by the accumulator's seq and main's folded#g: idempotent)",
+    entry: 'functions/hot-fold/handler.ts',
+    // Fold lag about a second: no batching window; a partition whose fold failed is delivered
+    // again (the stream keeps order), then the batch goes to the DLQ. The scheduled keeper's
+    // reads fold nothing, but a payment's slow path folds what it needs inline, so a lagging
+    // stream slows payments out and loses nothing.
+    trigger: {
+      kind: 'stream',
+      source: 'ledger-table',
+      batchSize: 100,
+      startingPosition: 'TRIM_HORIZON',
+      retryAttempts: 10,
+      entityTypes: ['HOT_INBOX'],
+    },
+    timeoutSeconds: 30,
+    memoryMb: DEFAULT_WORKER_MEMORY_MB,
+    dlq: { enabled: true },
+    grants: ['table:readWrite', 'table:readStream'],
+  },
+  {
+    name: 'hot-keeper',
+    description:
+      'Keeps hot wallets (every minute): tops up and drains debit lanes, grants and revokes period quotas, pre-grants the next period, finishes demotions after their window, and promotes wallets whose measured conflicts crossed the threshold (each move one guarded transaction: a run racing another is harmless)',
+    entry: 'functions/hot-keeper/handler.ts',
+    trigger: { kind: 'schedule', rateMinutes: HOT_KEEPER_RATE_MINUTES, retryAttempts: 2 },
+    // A step per hot wallet, 8 side by side: a few reads and transactions each.
+    timeoutSeconds: 60,
+    memoryMb: DEFAULT_WORKER_MEMORY_MB,
+    dlq: { enabled: true },
     grants: ['table:readWrite'],
   },
 ];

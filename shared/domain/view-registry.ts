@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import * as activation from './activation/activation-view.js';
 import * as compliance from './compliance/compliance-view.js';
+import * as hotMode from './hot-mode/hot-mode-view.js';
 import * as organizations from './organizations/organization-view.js';
 import { TOOL_VIEW_MODULES, viewLookup } from './tool-views.js';
 import * as reviews from './reviews/review-view.js';
@@ -18,6 +19,7 @@ import * as users from './users/user-view.js';
 export const VIEW_MODULES = {
   activation,
   compliance,
+  hotMode,
   organizations,
   users,
   reviews,

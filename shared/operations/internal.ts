@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
+import type { HotModeService } from '../domain/hot-mode/hot-mode-service.js';
+import { presentHotModeWallet } from '../domain/hot-mode/hot-mode-view.js';
 import type { ComplianceService } from '../domain/compliance/compliance-service.js';
 import type { MerchantService } from '../domain/merchants/merchant-service.js';
 import type { ReviewService } from '../domain/reviews/review-service.js';
@@ -14,6 +16,7 @@ export interface InternalServices {
   compliance: ComplianceService;
   merchants: MerchantService;
   reviews: ReviewService;
+  hotMode: HotModeService;
 }
 
 const op = operation<InternalServices>();
@@ -107,6 +110,24 @@ export const INTERNAL = defineGroup<InternalServices>()(
       output: 'merchantSuspendedView',
       errors: ['MERCHANT_NOT_FOUND'],
       run: ({ services, auth, audit, params }) => services.merchants.suspend(auth, audit, params.domain!),
+    }),
+    op({
+      name: 'setWalletHotMode',
+      summary: "Turn a wallet's hot mode on or off",
+      description:
+        'Hot mode lets one wallet take thousands of payments per second in and out, exact to the cent (docs/api.md "Hot wallets"). On: the wallet is promoted at once. Off: the wallet cools (hotMode.state COOLING) and is cold again about a minute later, every cent folded back. A call that changes nothing answers the wallet as it is. Audited as wallet.hot_mode.enabled or wallet.hot_mode.disabled in the organization\'s log.',
+      access: 'operator',
+      permission: 'service:admin',
+      // Declares the "on" action; "off" writes its pair, wallet.hot_mode.disabled (the service picks by `enabled`).
+      audit: AUDIT.wallet.enableHotMode,
+      http: { method: 'POST', path: '/v1/internal/wallets/{walletId}/hot-mode', status: 200 },
+      params: { walletId: 'The wallet id (`wal_...`), of any organization.' },
+      body: () => z.strictObject({ enabled: describe(z.boolean(), 'true: turn hot mode on; false: turn it off.') }),
+      output: 'hotModeWalletView',
+      errors: ['WALLET_NOT_FOUND', 'INVALID_STATE'],
+      run: ({ services, auth, audit, params, body }) =>
+        services.hotMode.setHotMode(auth, audit, params.walletId!, body.enabled),
+      present: presentHotModeWallet,
     }),
   ],
 );

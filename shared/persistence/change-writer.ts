@@ -1,6 +1,7 @@
 import type { ChangeCommitter } from '../domain/change-committer.js';
 import type { PostingChange } from '../domain/ledger/posting.js';
-import { commitRouted } from './hot/hot-committer.js';
+import { conflictMeter } from './hot/hot-candidates.js';
+import { commitRouted, hotRoutingOf } from './hot/hot-committer.js';
 import type { WriteContext } from './hot/hot-routes.js';
 import type { TableContext } from './table-context.js';
 import type { TransactWrite } from './transact.js';
@@ -35,7 +36,17 @@ export function createCommitter<C extends AnyChange>(
       const postings = changes.flatMap((change) =>
         change.type === 'posting' ? [(change as unknown as PostingChange).posting] : [],
       );
-      await commitRouted(table, (context) => toTransactWrites(writers, table.tableName, changes, context), postings);
+      // Conflicted attempts are counted per wallet for automatic promotion (hot/hot-candidates.ts).
+      const meter = conflictMeter(table, hotRoutingOf(table));
+      try {
+        await commitRouted(
+          meter.table,
+          (context) => meter.writing(toTransactWrites(writers, table.tableName, changes, context)),
+          postings,
+        );
+      } finally {
+        await meter.flush();
+      }
     },
   };
 }

@@ -33,6 +33,12 @@ export interface TransactOptions {
    * TransactionConflict instead of sent (DynamoDB Local never raises one), so the retry below runs.
    */
   injectConflict?: (attempt: number) => boolean;
+  /**
+   * Told of every attempt cancelled for a conflict, with its cause (the TransactionCanceledException,
+   * whose reasons name the items that conflicted; an injected conflict names none): the committer
+   * counts conflicts per wallet for automatic promotion (shared/persistence/hot/hot-candidates.ts).
+   */
+  onConflict?: (cause: unknown) => void;
 }
 
 /** What one attempt answers when DynamoDB cancelled it for a conflicting transaction: it is tried again. */
@@ -57,6 +63,7 @@ export async function retryingConflicts<T>(
       ? new Conflicted(new Error('TransactionConflict (injected)'))
       : await attemptOnce();
     if (!(outcome instanceof Conflicted)) return { result: outcome, attempts: attempt };
+    options.onConflict?.(outcome.cause);
     if (attempt >= CONFLICT_RETRY_LIMIT) throw new TransactionConflictError(attempt, outcome.cause);
     const ceiling = Math.min(CONFLICT_BACKOFF_CAP_MS, CONFLICT_BACKOFF_BASE_MS * 2 ** (attempt - 1));
     await sleep(Math.floor(random() * ceiling));

@@ -5,6 +5,7 @@ import { activationService } from './services/activation.js';
 import { apiKeyService } from './services/api-keys.js';
 import { complianceService } from './services/compliance.js';
 import { organizationService } from './services/organizations.js';
+import { hotModeService } from './services/hot-mode.js';
 import { reviewService } from './services/reviews.js';
 import { userService } from './services/users.js';
 import { lazyServices, TOOL_AREAS, type AreaBuilder } from './tool-services.js';
@@ -28,6 +29,7 @@ const AREAS = {
   compliance: complianceService,
   users: userService,
   reviews: reviewService,
+  hotMode: hotModeService,
   ...TOOL_AREAS,
 } satisfies Record<string, AreaBuilder>;
 

@@ -55,6 +55,15 @@ const CASES: Record<string, Case> = {
       organizationId: org.organizationId,
     };
   },
+  setWalletHotMode: async (make, service) => {
+    const org = await make.organization();
+    return {
+      key: service.adminKey,
+      params: { walletId: org.mainWalletId },
+      body: { enabled: true },
+      organizationId: org.organizationId,
+    };
+  },
   suspendMerchant: async (make, service) => {
     const org = await make.organization();
     return { key: service.adminKey, params: { domain: await make.merchant(org) }, organizationId: org.organizationId };

@@ -19,6 +19,9 @@ export const AUDIT = {
     unfreeze: 'wallet.unfreeze',
     close: 'wallet.close',
     adjustBudget: 'wallet.budget.adjust',
+    /** The operator's hot-mode switch (decisions.md section 13): one operation, the action named by `enabled`. */
+    enableHotMode: 'wallet.hot_mode.enabled',
+    disableHotMode: 'wallet.hot_mode.disabled',
   },
   payment: { create: 'payment.created', reverse: 'payment.reversed', fail: 'payment.failed' },
   policy: { create: 'policy.create', update: 'policy.update', delete: 'policy.delete' },

@@ -28,3 +28,4 @@ export * from './payment-link.js';
 export * from './dispute.js';
 export * from './user.js';
 export * from './sign-in.js';
+export * from './hot-candidate.js';

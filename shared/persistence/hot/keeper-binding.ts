@@ -1,0 +1,30 @@
+import { fixedClock, type Clock } from '../../domain/clock.js';
+import { walletKeys } from '../entities/wallet.js';
+import { getItem } from '../table-context.js';
+import { foldIntoMain, foldPartition } from './fold-moves.js';
+import { hotConfigOf } from './hot-items.js';
+import { demote, runKeeperOnce } from './keeper.js';
+import type { KeeperMoves } from './keeper-port.js';
+import { promote } from './promote.js';
+import { bounceStragglers } from './straggler-bounce.js';
+
+/** The keeper's moves the runtime uses: part keeper's functions over the clock given. */
+export function keeperMoves(clock: Clock): KeeperMoves {
+  return {
+    promote: (table, walletId, sizing) => promote(table, walletId, sizing, clock),
+    demote: (table, walletId) => demote(table, walletId, clock),
+    async foldInbox(table, walletId, partitions) {
+      const main = await getItem(table, walletKeys.primary(walletId));
+      if (!main) return;
+      // A closed wallet's stragglers go back to their payers, never into the wallet.
+      if (main.deletedAt) {
+        await Promise.all(partitions.map((g) => bounceStragglers(table, walletId, g)));
+        return;
+      }
+      await Promise.all(partitions.map((g) => foldPartition(table, walletId, g)));
+      await foldIntoMain(table, walletId);
+    },
+    keep: async (table, walletId, now) => void (await runKeeperOnce(table, walletId, fixedClock(now))),
+    hotConfigOf,
+  };
+}
