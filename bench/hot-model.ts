@@ -19,6 +19,9 @@ import { ENV } from '../shared/config/env-names.js';
 import { AUDIT } from '../shared/domain/audit/actions.js';
 import { ApiError } from '../shared/domain/errors.js';
 import { OPERATOR_PERMISSION, type RequestContext } from '../shared/domain/tenancy.js';
+import { createJournalProjector } from '../shared/domain/ledger/journal-projector.js';
+import { journalChangeOf } from '../shared/persistence/journal-stream.js';
+import { createProjectionStore } from '../shared/persistence/projection-store.js';
 import type { TableContext } from '../shared/persistence/table-context.js';
 import { createContainer, type Container } from '../shared/runtime/container.js';
 import { createMemoryDynamo } from '../test/fakes/memory-dynamo/index.js';
@@ -125,6 +128,18 @@ async function buildWorld(options: { payers: number; payees: number; seed: numbe
       });
     return created.id;
   }
+  // The journal projector as the table's stream runs it (the audit entry, the event, the payment list).
+  const projector = createJournalProjector({
+    store: createProjectionStore(table),
+    publisher: { publish: async () => undefined },
+  });
+  model.streamConsumers.push(async (change) => {
+    const journal = journalChangeOf({
+      eventName: change.oldImage ? 'MODIFY' : 'INSERT',
+      dynamodb: { NewImage: change.newImage, OldImage: change.oldImage },
+    });
+    if (journal) await projector.project([journal]);
+  });
   const hotPayer = await wallet('Hot payer', '10000.00', { dailyLimit: '100000.00' });
   const hotPayee = await wallet('Hot payee');
   const payers: string[] = [];
@@ -286,14 +301,16 @@ export function plannedRuns(quick: boolean, modes: Mode[]): RunSpec[] {
 export async function runHotModel(options: HotModelOptions): Promise<HotModelResult> {
   synchronousDigest();
   const modes = options.modes ?? ['cold'];
-  const specs = plannedRuns(options.quick, modes);
+  // HOT_MODEL_ONLY=text: only the runs whose label contains it (e.g. "50 cl", "5000/s", "h=25").
+  const only = process.env.HOT_MODEL_ONLY;
+  const specs = plannedRuns(options.quick, modes).filter((spec) => !only || labelOf(spec).includes(only));
   const runs: RunResult[] = [];
   for (const mode of modes) {
     const world = await buildWorld({ payers: options.quick ? 300 : 1000, payees: 60, seed: 25 });
     for (const spec of specs.filter((s) => s.mode === mode)) {
       const result = await run(world, spec);
       options.log(
-        `${spec.mode} ${spec.shape} h=${spec.holdMs}ms ${spec.clients !== undefined ? `${spec.clients} clients` : `${spec.ratePerS}/s`}: ` +
+        `${labelOf(spec)}: ` +
           `${fmt(result.sustainedPerS, 0)}/s, exhausted ${fmt(result.exhaustedPct)}%, cpu ${fmt(result.cpuS)} s`,
       );
       runs.push(result);
@@ -343,6 +360,10 @@ export function formatHotModelReport(result: HotModelResult): string {
         (Object.keys(r.otherErrors).length ? `; other answers ${JSON.stringify(r.otherErrors)}` : ''),
     ),
   ].join('\n');
+}
+
+function labelOf(spec: RunSpec): string {
+  return `${spec.mode} ${spec.shape} ${spec.clients !== undefined ? `${spec.clients} cl` : `${spec.ratePerS}/s`} h=${spec.holdMs}`;
 }
 
 /** A key with its ids shortened (wal_abc... -> wal_abc…) so the table stays readable. */

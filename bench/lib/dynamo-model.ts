@@ -14,7 +14,12 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { MemoryDynamo, TransactionVerdict, WriteRecord } from '../../test/fakes/memory-dynamo/index.js';
+import type {
+  ChangeRecord,
+  MemoryDynamo,
+  TransactionVerdict,
+  WriteRecord,
+} from '../../test/fakes/memory-dynamo/index.js';
 import type { VirtualTime } from './virtual-time.js';
 
 export interface ModelOptions {
@@ -22,6 +27,8 @@ export interface ModelOptions {
   readMs: number;
   writeMs: number;
   conflictMs: number;
+  /** From a change to its stream consumers (Lambda's stream polling and batching). */
+  streamDelayMs: number;
   wcuPerKey: number;
   rcuPerKey: number;
 }
@@ -31,13 +38,14 @@ export const DEFAULT_MODEL: ModelOptions = {
   readMs: 3,
   writeMs: 5,
   conflictMs: 3,
+  streamDelayMs: 100,
   wcuPerKey: 1000,
   rcuPerKey: 3000,
 };
 
 /** What one request (a payment) cost, filled by the hooks while it runs. */
 export interface RequestCost {
-  /** Transactional write units on the base table (the TransactWriteItems that applied). */
+  /** Write units of the TransactWriteItems that applied: its items (2 per KB) and their index entries (1 per KB). */
   txUnits: number;
   /** Every write unit: base table and indexes, transactional or not. */
   allInUnits: number;
@@ -64,6 +72,8 @@ export class DynamoModel {
   measureFrom = 0;
   totals = { transactions: 0, conflicts: 0, throttledWrites: 0 };
   readonly client: DynamoDBDocumentClient;
+  /** What the table's stream feeds (the journal projector, the keeper's fold worker). */
+  readonly streamConsumers: ((change: ChangeRecord) => Promise<void>)[] = [];
 
   constructor(
     private readonly dynamo: MemoryDynamo,
@@ -76,6 +86,12 @@ export class DynamoModel {
       if (this.enabled) this.meter(this.readMeter, `${record.index ?? 'table'} ${record.partitionKey}`, record.units);
     };
     dynamo.hooks.now = () => time.now;
+    dynamo.hooks.onChange = (change) => {
+      if (!this.enabled) return;
+      // The table's stream: each consumer sees the change after the stream's delay, in the
+      // async context of the request that made it (its writes count to that request's cost).
+      for (const consumer of this.streamConsumers) void time.sleep(options.streamDelayMs).then(() => consumer(change));
+    };
     const send = async (command: unknown) => {
       const name = (command as { constructor: { name: string } }).constructor.name;
       if (this.enabled && READS.has(name)) await time.sleep(options.readMs);
@@ -156,8 +172,9 @@ export class DynamoModel {
       this.meter(this.writeMeter, `${index.index} ${index.partitionKey}`, index.units);
     const cost = this.costs.getStore();
     if (cost) {
-      if (record.transactional) cost.txUnits += record.units;
-      cost.allInUnits += record.units + record.indexes.reduce((sum, index) => sum + index.units, 0);
+      const indexUnits = record.indexes.reduce((sum, index) => sum + index.units, 0);
+      if (record.transactional) cost.txUnits += record.units + indexUnits;
+      cost.allInUnits += record.units + indexUnits;
     }
   }
 
