@@ -22,8 +22,15 @@ import { OPERATOR_PERMISSION, type RequestContext } from '../shared/domain/tenan
 import { createJournalProjector } from '../shared/domain/ledger/journal-projector.js';
 import { journalChangeOf } from '../shared/persistence/journal-stream.js';
 import { createProjectionStore } from '../shared/persistence/projection-store.js';
+import { foldPartition } from '../shared/persistence/hot/fold-moves.js';
+import { createHotRouting } from '../shared/persistence/hot/hot-cache.js';
+import { runKeeperOnce } from '../shared/persistence/hot/keeper.js';
+import { promote } from '../shared/persistence/hot/promote.js';
+import { raiseShards } from '../shared/persistence/org-shards.js';
+import { readExactWallet } from '../shared/persistence/hot/hot-read.js';
 import type { TableContext } from '../shared/persistence/table-context.js';
 import { createContainer, type Container } from '../shared/runtime/container.js';
+import { HOT_INBOX_ENTITY } from '../shared/persistence/entities/hot-wallet.js';
 import { createMemoryDynamo } from '../test/fakes/memory-dynamo/index.js';
 import { DEFAULT_MODEL, DynamoModel, type RequestCost } from './lib/dynamo-model.js';
 import { fmt, percentile, table } from './lib/stats.js';
@@ -58,6 +65,10 @@ export interface RunResult {
   allInWcuPerPayment: number;
   hottestWriteKeys: { key: string; peakPerS: number }[];
   hottestReadKeys: { key: string; peakPerS: number }[];
+  /** Hot mode: from a credit's inbox write to the fold that took it in (virtual ms). */
+  foldLagMs: { p50: number; p99: number; max: number } | undefined;
+  /** Hot mode: the keeper's write units (folds, keeper runs) per payment posted. */
+  keeperWcuPerPayment: number;
   throttledWrites: number;
   balanceCheck: string;
   cpuS: number;
@@ -67,6 +78,10 @@ const AMOUNT = '0.01';
 const TABLE = 'bench-hot-model';
 
 interface World {
+  mode: Mode;
+  table: TableContext;
+  clock: { now: () => Date };
+  keeper: Keeper;
   app: Container;
   model: DynamoModel;
   time: VirtualTime;
@@ -78,7 +93,7 @@ interface World {
 }
 
 /** The world: one organization, a hot payer (funded, with a daily limit), a hot payee, many payers and payees. */
-async function buildWorld(options: { payers: number; payees: number; seed: number }): Promise<World> {
+async function buildWorld(options: { mode: Mode; payers: number; payees: number; seed: number }): Promise<World> {
   Object.assign(process.env, {
     [ENV.tableName]: TABLE,
     [ENV.stage]: 'bench',
@@ -93,7 +108,14 @@ async function buildWorld(options: { payers: number; payees: number; seed: numbe
   const dynamo = createMemoryDynamo({ tables: [TABLE] });
   const model = new DynamoModel(dynamo, time, { ...DEFAULT_MODEL });
   const random = seededRandom(options.seed);
-  const table: TableContext = { client: model.client, tableName: TABLE, transact: { sleep: time.sleep, random } };
+  const table: TableContext = {
+    client: model.client,
+    tableName: TABLE,
+    transact: { sleep: time.sleep, random },
+    // The bench serves many requests at once: no sticky lane (hot-cache.ts).
+    hot: createHotRouting({ now: () => time.now, random, stickyLanes: false }),
+  };
+  const keeper = new Keeper(table, time, model, clock);
   const app = createContainer(loadConfig(), { clock, table });
   const operator: RequestContext = {
     principal: {
@@ -140,18 +162,106 @@ async function buildWorld(options: { payers: number; payees: number; seed: numbe
     });
     if (journal) await projector.project([journal]);
   });
+  // The keeper's stream worker: a credit into an inbox schedules the fold of its partition.
+  model.streamConsumers.push(async (change) => {
+    if (change.oldImage || change.newImage?.entityType?.S !== HOT_INBOX_ENTITY) return;
+    keeper.credited(change.newImage.walletId!.S!, Number(change.PK.split('#').pop()), change.at);
+  });
   const hotPayer = await wallet('Hot payer', '10000.00', { dailyLimit: '100000.00' });
   const hotPayee = await wallet('Hot payee');
   const payers: string[] = [];
   for (let i = 0; i < options.payers; i++) payers.push(await wallet(`Payer ${i}`, '1000.00'));
   const payees: string[] = [];
   for (let i = 0; i < options.payees; i++) payees.push(await wallet(`Payee ${i}`));
-  return { app, model, time, ctx, hotPayer, hotPayee, payers, payees };
+  if (options.mode === 'hot') {
+    // Hot mode on the payee (credits: core M1). Debits from lanes (core M2) are not on main yet: the payer stays cold.
+    await promote(table, hotPayee, HOT_SHAPE, clock);
+    // What ops does on a promotion: the organization's projected keys in HOT_ORGANIZATION_SHARDS (8) shards.
+    await raiseShards(table, principal.organizationId!, principal.environment!, 8, { delayMs: 0, now: clock.now() });
+  }
+  return { mode: options.mode, table, clock, keeper, app, model, time, ctx, hotPayer, hotPayee, payers, payees };
 }
 
+/** Partitions and lanes of a promoted wallet in the bench (5,000 credits/s x 4 WCU over 32 keys: 625 WCU/s each). */
+const HOT_SHAPE = { partitions: 32, lanes: 8 };
+
+/**
+ * The keeper as the stream worker and the schedule run it: each inbox partition folded by one
+ * loop at a time (a fold takes up to FOLD_BATCH credits), and runKeeperOnce every second while
+ * the load runs. Its write units are its own (not any payment's), reported per payment posted.
+ */
+class Keeper {
+  readonly cost: RequestCost;
+  private readonly partitions = new Map<string, { pending: number[]; running: boolean }>();
+  foldLags: number[] = [];
+  folds = 0;
+
+  constructor(
+    private readonly table: TableContext,
+    private readonly time: VirtualTime,
+    private readonly model: DynamoModel,
+    private readonly clock: { now: () => Date },
+  ) {
+    this.cost = model.newCost();
+  }
+
+  reset(): void {
+    Object.assign(this.cost, this.model.newCost());
+    this.foldLags = [];
+    this.folds = 0;
+  }
+
+  credited(walletId: string, partition: number, at: number): void {
+    const id = `${walletId}#${partition}`;
+    let state = this.partitions.get(id);
+    if (!state) this.partitions.set(id, (state = { pending: [], running: false }));
+    state.pending.push(at);
+    if (!state.running) {
+      state.running = true;
+      void this.model.costs.run(this.cost, () => this.foldLoop(walletId, partition, state));
+    }
+  }
+
+  private async foldLoop(walletId: string, partition: number, state: { pending: number[]; running: boolean }) {
+    let idle = 0;
+    while (state.pending.length > 0 && idle < 20) {
+      let folded = 0;
+      try {
+        folded = await foldPartition(this.table, walletId, partition);
+      } catch {
+        folded = 0; // raced or conflicted: harmless, tried again
+      }
+      this.folds++;
+      if (folded === 0) {
+        idle++;
+        await this.time.sleep(20);
+        continue;
+      }
+      idle = 0;
+      for (const at of state.pending.splice(0, folded)) this.foldLags.push(this.time.now - at);
+    }
+    state.running = false;
+  }
+
+  /** The schedule: runKeeperOnce on the wallet every second until `until`. */
+  async schedule(walletId: string, until: number): Promise<void> {
+    await this.model.costs.run(this.cost, async () => {
+      while (this.time.now < until) {
+        await this.time.sleep(1000);
+        try {
+          await runKeeperOnce(this.table, walletId, this.clock);
+        } catch {
+          // A keeper run that failed is tried again at the next tick.
+        }
+      }
+    });
+  }
+}
+
+/** The wallet's exact available balance (keeper's readExactWallet: main, folds, inboxes and lanes of a hot wallet). */
 async function balanceOf(world: World, walletId: string): Promise<Big> {
-  const view = await world.app.services.wallets.get(world.ctx, walletId);
-  return new Big(view.balance);
+  const wallet = await readExactWallet(world.table, walletId);
+  return wallet!.balance;
 }
 
 let runCounter = 0;
@@ -171,6 +281,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   const end = measureFrom + spec.durationS * 1000;
   model.resetMeters(measureFrom);
   model.enabled = true;
+  world.keeper.reset();
 
   const outcomes = new Map<string, number>();
   const latencies: number[] = [];
@@ -212,6 +323,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
 
   const cpuBefore = process.cpuUsage();
   const load: Promise<void>[] = [];
+  if (world.mode === 'hot') load.push(world.keeper.schedule(world.hotPayee, end));
   if (spec.clients !== undefined) {
     for (let i = 0; i < spec.clients; i++) {
       load.push(
@@ -264,7 +376,16 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
     otherErrors: other,
     latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
     txWcuPerPayment: meanOf(okCosts.map((c) => c.txUnits)),
-    allInWcuPerPayment: meanOf(okCosts.map((c) => c.allInUnits)),
+    allInWcuPerPayment:
+      meanOf(okCosts.map((c) => c.allInUnits)) + world.keeper.cost.allInUnits / Math.max(1, postedAll),
+    foldLagMs: world.keeper.foldLags.length
+      ? {
+          p50: percentile(world.keeper.foldLags, 50),
+          p99: percentile(world.keeper.foldLags, 99),
+          max: Math.max(...world.keeper.foldLags),
+        }
+      : undefined,
+    keeperWcuPerPayment: world.keeper.cost.allInUnits / Math.max(1, postedAll),
     hottestWriteKeys: model.hottest(model.writeMeter, 5),
     hottestReadKeys: model.hottest(model.readMeter, 3),
     throttledWrites: model.totals.throttledWrites,
@@ -289,24 +410,27 @@ export function plannedRuns(quick: boolean, modes: Mode[]): RunSpec[] {
   const warmupS = quick ? 0.5 : 1;
   const specs: RunSpec[] = [];
   for (const mode of modes) {
-    for (const shape of ['hot payee', 'hot payer', 'hot to hot'] as const)
+    // Hot mode covers credits only until the lanes (debits) land: the payer stays cold.
+    const shapes = mode === 'hot' ? (['hot payee'] as const) : (['hot payee', 'hot payer', 'hot to hot'] as const);
+    for (const shape of shapes)
       for (const holdMs of [5, 10, 25])
         for (const clients of [10, 50]) specs.push({ mode, shape, holdMs, clients, durationS, warmupS });
     specs.push({ mode, shape: 'hot payee', holdMs: 25, ratePerS: 5000, durationS: quick ? 1 : 2, warmupS });
-    specs.push({ mode, shape: 'hot payer', holdMs: 25, ratePerS: 2000, durationS: quick ? 1 : 2, warmupS });
+    if (mode === 'cold')
+      specs.push({ mode, shape: 'hot payer', holdMs: 25, ratePerS: 2000, durationS: quick ? 1 : 2, warmupS });
   }
   return specs;
 }
 
 export async function runHotModel(options: HotModelOptions): Promise<HotModelResult> {
   synchronousDigest();
-  const modes = options.modes ?? ['cold'];
+  const modes = options.modes ?? ['cold', 'hot'];
   // HOT_MODEL_ONLY=text: only the runs whose label contains it (e.g. "50 cl", "5000/s", "h=25").
   const only = process.env.HOT_MODEL_ONLY;
   const specs = plannedRuns(options.quick, modes).filter((spec) => !only || labelOf(spec).includes(only));
   const runs: RunResult[] = [];
   for (const mode of modes) {
-    const world = await buildWorld({ payers: options.quick ? 300 : 1000, payees: 60, seed: 25 });
+    const world = await buildWorld({ mode, payers: options.quick ? 300 : 1000, payees: 60, seed: 25 });
     for (const spec of specs.filter((s) => s.mode === mode)) {
       const result = await run(world, spec);
       options.log(
