@@ -3,6 +3,7 @@ import Big from 'big.js';
 import { deltaOf } from '../domain/ledger/journal.js';
 import type { StatementEntry } from '../domain/types.js';
 import type { WalletReader, WalletSnapshotReader, WalletStore } from '../domain/wallets/ports.js';
+import { readInt } from './client.js';
 import { createCommitter } from './change-writer.js';
 import { walletWriters } from './writers/wallet-writers.js';
 import { postingWriters } from './writers/posting-writers.js';
@@ -57,6 +58,7 @@ export function createWalletSnapshotReader(table: TableContext): WalletSnapshotR
         wallet: walletCodec.fromItem(walletItem),
         policies: items.filter((item) => item.entityType === POLICY_ENTITY).map(policyCodec.fromItem),
         counters: spendCountersOf(walletItem),
+        policyVersion: walletItem.policyVersion === undefined ? 0 : readInt(walletItem.policyVersion),
       };
     },
   };

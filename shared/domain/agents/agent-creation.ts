@@ -84,7 +84,7 @@ export function createAgentCreation(deps: ServiceDeps<AgentStore>) {
       { type: 'reserveWalletSlot', ...scope, limit: deps.limits.walletsPerEnvironment },
       { type: 'createWallet', wallet },
       { type: 'createApiKey', apiKey },
-      ...policies.map((policy): AgentChange => ({ type: 'putPolicy', policy, isNew: true })),
+      ...policies.map((policy): AgentChange => ({ type: 'putPolicy', policy, isNew: true, withNewWallet: true })),
       auditChange(
         {
           ...scope,

@@ -121,7 +121,7 @@ export function createApprovalService(
           record: 'fromQueued',
           actor: ctx.actor,
           auditAction: action,
-          spend: spendOf(approval.walletId, amount, now, periodLimits, counters),
+          spend: spendOf(approval.walletId, amount, now, periodLimits, counters, snapshot?.policyVersion),
         }),
         ...(rider ? rider.changesOnPost(posted, ctx.actor) : []),
         eventChange(

@@ -98,7 +98,7 @@ export function decideAuthorization(input: DecisionInput): Decision {
       at,
     });
     if (policy.kind === 'APPROVAL') return decline('policy_denied', { rule: policy.reason });
-    walletSpend = spendOf(wallet.id, amount, at, policy.periodLimits, snapshot.counters);
+    walletSpend = spendOf(wallet.id, amount, at, policy.periodLimits, snapshot.counters, snapshot.policyVersion);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'POLICY_DENIED')
       return decline('policy_denied', { rule: error.details?.rule });

@@ -52,6 +52,13 @@ export function linkPolicyOutcome(
   const approval = decisions.find((decision) => decision.kind === 'APPROVAL');
   return {
     approvalReason: approval?.kind === 'APPROVAL' ? approval.reason : undefined,
-    spend: spendOf(snapshot.wallet.id, total, at, decisions[0]!.periodLimits, snapshot.counters),
+    spend: spendOf(
+      snapshot.wallet.id,
+      total,
+      at,
+      decisions[0]!.periodLimits,
+      snapshot.counters,
+      snapshot.policyVersion,
+    ),
   };
 }

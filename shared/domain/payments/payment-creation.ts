@@ -198,7 +198,7 @@ export function createPaymentCreation(
               record: 'create',
               actor: ctx.actor,
               auditAction: action,
-              spend: spendOf(payer.id, amount, now, decision.periodLimits, snapshot!.counters),
+              spend: spendOf(payer.id, amount, now, decision.periodLimits, snapshot!.counters, snapshot!.policyVersion),
               ...(keyClaim ? { claim: keyClaim } : {}),
             }),
             ...(input.rider ? input.rider.changesOnPost(posted, ctx.actor) : []),

@@ -12,7 +12,8 @@ import type { Policy } from './policy-types.js';
  * is never written back (decisions.md section 3).
  */
 export type PolicyChange =
-  | { type: 'putPolicy'; policy: Policy; isNew: true }
+  /** `withNewWallet`: written in the transaction that creates its wallet (which starts at policyVersion 0, so no bump). */
+  | { type: 'putPolicy'; policy: Policy; isNew: true; withNewWallet?: true }
   | { type: 'putPolicy'; policy: Policy; isNew: false; expectedVersion: number };
 
 export interface PolicyStore extends WalletReader, ChangeCommitter<PolicyChange | AuditChange> {

@@ -23,6 +23,7 @@ export function spendOf(
   at: Date,
   limits: PeriodLimitCheck[],
   stored: SpendCounter[],
+  policyVersion?: number,
 ): SpendCount {
   const periods = PERIODS.map((period) => {
     const limit = limits.find((check) => check.period === period)?.limit;
@@ -32,7 +33,7 @@ export function spendOf(
     counter.periodKey === periodKeyOf(counter.period, at) ||
     counter.periodKey === previousPeriodKeyOf(counter.period, at);
   const stale = stored.filter((counter) => !kept(counter)).map(({ period, periodKey }) => ({ period, periodKey }));
-  return { walletId, amount, periods, stale };
+  return { walletId, amount, periods, stale, ...(policyVersion !== undefined ? { policyVersion } : {}) };
 }
 
 /**

@@ -40,5 +40,5 @@ export function policyCheck(snapshot: WalletSnapshot | undefined, to: string | u
       { rule: decision.reason },
     );
   }
-  return spendOf(snapshot!.wallet.id, amount, at, decision.periodLimits, snapshot!.counters);
+  return spendOf(snapshot!.wallet.id, amount, at, decision.periodLimits, snapshot!.counters, snapshot!.policyVersion);
 }

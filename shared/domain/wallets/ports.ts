@@ -35,6 +35,8 @@ export interface WalletSnapshot {
   wallet: Wallet;
   policies: Policy[];
   counters: SpendCounter[];
+  /** The wallet's policyVersion (bumped by every policy change; 0 before any): what its limits were read under. */
+  policyVersion?: number;
 }
 
 export interface WalletSnapshotReader {

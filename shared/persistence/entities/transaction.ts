@@ -105,19 +105,14 @@ export const journalCodec = {
   },
   isJournalRecord: (item: Item | undefined): boolean => item?.entityType === TRANSACTION_ENTITY,
   fromItem(item: Item): JournalRecord {
-    // creditPartition / debitLane: where a hot wallet's leg was written (storage, not the record's meaning).
-    const {
-      legs,
-      auditAction,
-      actor,
-      auditResourceId,
-      keyDigest,
-      creditPartition: _g,
-      debitLane: _l,
-      ...fields
-    } = recordOf(item);
+    // creditPartition / debitLane: where a hot wallet's leg was written. Kept (as numbers) so a record
+    // read back and written again stays on its wallets' list shards; no view shows them.
+    const { legs, auditAction, actor, auditResourceId, keyDigest, creditPartition, debitLane, ...fields } =
+      recordOf(item);
     return {
       ...(fields as unknown as JournalRecord),
+      ...(creditPartition !== undefined ? { creditPartition: readInt(creditPartition) } : {}),
+      ...(debitLane !== undefined ? { debitLane: readInt(debitLane) } : {}),
       type: str(item.type) as TransactionType,
       ...(Array.isArray(legs)
         ? {

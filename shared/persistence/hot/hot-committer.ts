@@ -5,9 +5,12 @@ import type { TableContext } from '../table-context.js';
 import { CONFLICT_RETRY_AFTER_S, transactWrite, type TransactWrite } from '../transact.js';
 import { createHotRouting, refreshHotEntries, type HotRouting } from './hot-cache.js';
 import {
+  hotEntryOf,
   HotMoved,
   HotRoutingStale,
   LaneRefused,
+  type HotWalletEntry,
+  type HotWalletReads,
   type PostingRoutes,
   type SlowSplit,
   type WriteContext,
@@ -44,10 +47,16 @@ export async function commitRouted(
   const refused = new Map<string, number>();
   const firstLane = new Map<string, number>();
   const splits = new Map<string, SlowSplit>();
+  // What this commit routes by, fixed for its whole run (an entry expiring meanwhile must not flip a route).
+  const known = new Map<string, HotWalletEntry | undefined>();
+  const entryOf = (walletId: string) => {
+    if (!known.has(walletId)) known.set(walletId, routing.entryOf(walletId));
+    return known.get(walletId);
+  };
   const routes: PostingRoutes = {
-    hotOf: (walletId) => routing.entryOf(walletId),
+    hotOf: entryOf,
     laneOf(walletId, transactionId) {
-      const lanes = routing.entryOf(walletId)!.hot.lanes;
+      const lanes = entryOf(walletId)!.hot.lanes;
       if (!firstLane.has(walletId)) firstLane.set(walletId, routing.stickyLane(walletId, lanes) ?? -1);
       const sticky = firstLane.get(walletId)!;
       const sequence = laneSequence(transactionId, lanes, sticky >= 0 ? sticky : undefined);
@@ -58,7 +67,8 @@ export async function commitRouted(
   const toSplit = new Set<string>();
   for (let round = 1; ; round++) {
     try {
-      for (const walletId of toSplit) splits.set(walletId, await slowPathOf(routing, postings, walletId));
+      for (const walletId of toSplit)
+        splits.set(walletId, await slowPathOf(routing.reads, entryOf(walletId), postings, walletId));
       toSplit.clear();
       await transactWrite(table.client, build({ routes }), table.transact);
       return;
@@ -69,13 +79,14 @@ export async function commitRouted(
       const { walletId } = error;
       if (error instanceof HotRoutingStale) {
         routing.remember(walletId, error.item);
+        known.set(walletId, hotEntryOf(error.item));
         splits.delete(walletId);
         refused.delete(walletId);
         toSplit.delete(walletId);
       } else if (error instanceof LaneRefused) {
         const count = (refused.get(walletId) ?? 0) + 1;
         refused.set(walletId, count);
-        const lanes = routing.entryOf(walletId)?.hot.lanes ?? 0;
+        const lanes = entryOf(walletId)?.hot.lanes ?? 0;
         if (error.lane >= 0 && lanes > 0) routing.moveSticky(walletId, lanes);
         if (error.lane < 0 || count > LANE_RETRIES || count >= lanes) toSplit.add(walletId);
       } else {
@@ -86,16 +97,19 @@ export async function commitRouted(
 }
 
 /** The exact split of the posting's debit of `walletId` (the keeper's reads: none configured is CONCURRENT_UPDATE). */
-async function slowPathOf(routing: HotRouting, postings: Posting[], walletId: string): Promise<SlowSplit> {
-  const entry = routing.entryOf(walletId);
-  if (!routing.reads || !entry)
-    throw new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S });
+async function slowPathOf(
+  reads: HotWalletReads | undefined,
+  entry: HotWalletEntry | undefined,
+  postings: Posting[],
+  walletId: string,
+): Promise<SlowSplit> {
+  if (!reads || !entry) throw new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S });
   for (const posting of postings) {
     const legs = posting.legs.filter((leg) => leg.account.kind === 'WALLET' && leg.account.walletId === walletId);
     const plan = planHotWallet(posting.transactionId, walletId, legs, entry.hot);
     if (!plan.debit) continue;
     const spend = posting.spend?.walletId === walletId ? posting.spend : undefined;
-    return slowSplit(routing.reads, walletId, plan.debit, spend);
+    return slowSplit(reads, walletId, plan.debit, spend);
   }
   throw new Error(`no debit of wallet ${walletId} to take the slow path`);
 }

@@ -232,6 +232,7 @@ function hotMainUpdate(
   });
   if (spend) values[':spent'] = toNumberAttribute(spend.amount);
   Object.entries(split?.ungranted ?? {}).forEach(([key, { take, initial }], index) => {
+    if (initial === undefined && take.lte(0)) return;
     names[`#u${index}`] = hotAttributes.ungranted(key);
     if (initial !== undefined) {
       sets.push(`#u${index} = :u${index}`);

@@ -5,7 +5,7 @@ import { postingLegsOf } from '../../domain/ledger/journal.js';
 import { reversalLegs } from '../../domain/ledger/movements.js';
 import type { Posting } from '../../domain/ledger/posting.js';
 import { HOT_INBOX_ENTITY, hotKeys } from '../entities/hot-wallet.js';
-import { journalCodec } from '../entities/transaction.js';
+import { journalCodec, transactionKeys } from '../entities/transaction.js';
 import { walletKeys } from '../entities/wallet.js';
 import { str, type Item } from '../item.js';
 import { getItem, type TableContext } from '../table-context.js';
@@ -48,7 +48,7 @@ export async function bounceStragglers(table: TableContext, walletId: string, pa
 
 async function bounce(table: TableContext, walletId: string, partition: number, inbox: Item): Promise<boolean> {
   const originalId = str(inbox.transactionId);
-  const originalItem = await getItem(table, { PK: `TXN#${originalId}`, SK: 'TXN' });
+  const originalItem = await getItem(table, transactionKeys.primary(originalId));
   if (!originalItem) return false;
   const original = journalCodec.fromItem(originalItem);
   const at = new Date().toISOString();

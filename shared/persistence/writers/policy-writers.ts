@@ -2,12 +2,17 @@ import { ApiError } from '../../domain/errors.js';
 import type { PolicyChange } from '../../domain/policies/ports.js';
 import { policyCodec, policyPointerCodec } from '../entities/policy.js';
 import { CONFLICT_RETRY_AFTER_S, type TransactWrite } from '../transact.js';
-import { put, type ChangeWriters } from '../write-builders.js';
+import { walletKeys } from '../entities/wallet.js';
+import { put, update, type ChangeWriters } from '../write-builders.js';
 
 /**
  * A new policy is written as version 1 (with its pointer); a change only over the version it read
  * (0: a policy written before versioning, which has no `version` attribute), so of two concurrent
  * writes the second fails: a lost update or a deleted policy brought back is impossible.
+ *
+ * Every policy write (create, update, delete) also bumps its wallet's `policyVersion`, cold or hot:
+ * a hot wallet's lane quota granted under another version refuses limited debits, which then take
+ * the exact slow path (docs/architecture.md "Hot wallets").
  */
 export const policyWriters: ChangeWriters<PolicyChange> = {
   putPolicy: (tableName, change) => {
@@ -20,6 +25,7 @@ export const policyWriters: ChangeWriters<PolicyChange> = {
           () => new Error(`policy ${policy.id} already exists (id collision)`),
         ),
         put(tableName, policyPointerCodec.toItem(policy)),
+        ...(change.withNewWallet ? [] : [policyVersionBump(tableName, policy.walletId)]),
       ];
     }
     const { expectedVersion } = change;
@@ -45,6 +51,19 @@ export const policyWriters: ChangeWriters<PolicyChange> = {
             )
           : new ApiError('POLICY_NOT_FOUND'),
     };
-    return [policyWrite];
+    return [policyWrite, policyVersionBump(tableName, change.policy.walletId)];
   },
 };
+
+/** main's `policyVersion` + 1 (the wallet exists: a policy is only written for one). */
+function policyVersionBump(tableName: string, walletId: string): TransactWrite {
+  return update(
+    tableName,
+    walletKeys.primary(walletId),
+    'ADD policyVersion :one',
+    'attribute_exists(PK)',
+    { ':one': 1 },
+    undefined,
+    () => new ApiError('WALLET_NOT_FOUND', undefined, { walletId }),
+  );
+}

@@ -81,9 +81,10 @@ function postingWrites(tableName: string, posting: Posting, routes: PostingRoute
 }
 
 function journalWrite(tableName: string, posting: Posting, route: Record<string, number>): TransactWrite {
-  const record = journalRecordOf(posting);
+  // The hot route (creditPartition, debitLane) is part of the stored record: its index keys follow it.
+  const record = { ...journalRecordOf(posting), ...route };
   if (posting.record === 'create') {
-    const item = { ...journalCodec.toItem(record), ...route };
+    const item = journalCodec.toItem(record);
     // With a key, the record is the key's claim (its id is the key's slot): the one slot-taking write.
     if (posting.idempotency) return slotClaimWrite(tableName, item, posting.createdAt);
     // Without one, a movement id a retry reuses: taken means done before.
