@@ -821,6 +821,8 @@ export interface LoadResult {
   loadAverage: number;
   /** Latency of the DynamoDB calls by command, as the SDK client saw them. */
   callMs: Record<string, Summary>;
+  /** The heat meter (ddb-probe): the hottest partition keys, write units per payment posted and per second. */
+  heat: { key: string; wcuPerPayment: number; wcuPerS: number }[];
 }
 
 /** CPU ticks (user + system) of the DynamoDB Local java process this process started, if visible. */
@@ -857,18 +859,22 @@ async function balanceOf(app: Container, walletId: string): Promise<Big> {
 async function loadRun(
   fixture: Fixture,
   probe: DynamoProbe,
-  scenario: { name: string; hot: boolean; conflicts: boolean },
+  scenario: { name: string; hot: boolean; conflicts: boolean; hotPayee?: boolean },
   clients: number,
   durationS: number,
   runId: string,
 ): Promise<LoadResult> {
   const payerOf = (i: number) => (scenario.hot ? fixture.hotPayer : fixture.payers[i]!);
+  // A hot payee: every client pays its own payer's money into the one cost payee.
+  const payeeOf = (i: number) => (scenario.hotPayee ? fixture.payee : fixture.payees[i]!);
   const payers = [...new Set(Array.from({ length: clients }, (_, i) => payerOf(i)))];
   const before = await Promise.all(payers.map((id) => balanceOf(fixture.app, id)));
 
   probe.simulateConflicts = scenario.conflicts;
   probe.conflictsSimulated = 0;
   probe.requestCapacity = false;
+  probe.heat.clear();
+  probe.meteringHeat = true;
   const latencies: number[] = [];
   const outcomes = new Map<string, number>();
   let attempts = 0;
@@ -885,7 +891,7 @@ async function loadRun(
         const from = payerOf(client);
         const event = paymentEvent(fixture.key, {
           from,
-          to: fixture.payees[client]!,
+          to: payeeOf(client),
           amount: AMOUNT,
           idempotencyKey: `${runId}-${client}-${seq}`,
         });
@@ -918,6 +924,7 @@ async function loadRun(
   const javaAfter = javaTicks();
   probe.simulateConflicts = false;
   probe.requestCapacity = true;
+  probe.meteringHeat = false;
 
   const after = await Promise.all(payers.map((id) => balanceOf(fixture.app, id)));
   const mismatches = payers.filter(
@@ -942,6 +949,7 @@ async function loadRun(
     balanceCheck: mismatches.length === 0 ? 'ok' : `MISMATCH on ${mismatches.length} wallet(s)`,
     loadAverage: loadavg()[0]!,
     callMs: Object.fromEntries([...callMs.entries()].map(([op, values]) => [op, summarize(values)])),
+    heat: probe.hottestKeys(posted, seconds),
   };
 }
 
@@ -950,6 +958,12 @@ async function measureLoad(fixture: Fixture, probe: DynamoProbe, options: Paymen
     { name: 'one hot wallet', hot: true, conflicts: false },
     { name: 'distinct wallets', hot: false, conflicts: false },
     { name: `hot wallet, conflicts simulated (${probe.conflictWindowMs} ms window)`, hot: true, conflicts: true },
+    {
+      name: `hot payee, conflicts simulated (${probe.conflictWindowMs} ms window)`,
+      hot: false,
+      conflicts: true,
+      hotPayee: true,
+    },
   ];
   // The handler logs every 500 with its stack; keep the report readable and count them instead.
   const originalError = console.error;
@@ -1264,6 +1278,20 @@ function formatLoadSection(load: LoadResult[]): string {
     `"reads p50" is GetItem / Query. CPU % is of one core (the machine has ${cpus().length}). DynamoDB Local serializes transactions and never answers TransactionConflict; ` +
       `"conflicts simulated" refuses a transaction that touches an item held by another in-flight transaction (DynamoDB's rule; an item counts as held until the transaction ends, ` +
       `at most ${CONFLICT_WINDOW_MS} ms), so the service's retry (${CONFLICT_RETRY_LIMIT} attempts, jittered backoff) runs; exhausted retries answer 409 CONCURRENT_UPDATE.`,
+  );
+  out.push(
+    '',
+    'Heat per partition key (bench/lib/ddb-probe.ts heat meter; WCU modelled by DynamoDB rules: a Put by its size, an Update as 1 KB):',
+    ...load.map(
+      (r) =>
+        `  ${r.scenario}, ${r.clients} client(s): ` +
+        r.heat
+          .map(
+            (h) =>
+              `${h.key.replace(/([a-z]{3}_[A-Za-z0-9]{4})[A-Za-z0-9]+/g, '$1…')} ${fmt(h.wcuPerPayment, 2)}/payment (${fmt(h.wcuPerS, 0)}/s)`,
+          )
+          .join(', '),
+    ),
   );
   return out.join('\n');
 }

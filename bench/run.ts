@@ -12,7 +12,8 @@
  *   npm run bench -- bundles            only the named benches (also --only=bundles); npm run
  *                                       bench:bundles is the bundle bench alone
  *
- * Benches register in BENCHES: `payments` (bench/payments.ts, against DynamoDB Local), `mcp`
+ * Benches register in BENCHES: `hot` (bench/hot-model.ts: hot wallets in virtual time over
+ * memory-dynamo, no DynamoDB Local), `payments` (bench/payments.ts, against DynamoDB Local), `mcp`
  * (bench/mcp.ts: MCP handler CPU per tool call beside REST, DynamoDB stubbed), `cards` (bench/cards.ts:
  * the card authorization decision path against DynamoDB Local), `webhooks`
  * (bench/webhooks.ts: the projector's cost per event, commit-to-delivery latency) and `bundles`
@@ -74,6 +75,15 @@ interface Bench {
 }
 
 const BENCHES: Record<string, Bench> = {
+  hot: {
+    dynamo: false,
+    run: async (_endpoint, args, log) => {
+      // bench/hot-model.ts: hot wallets in virtual time over memory-dynamo (loaded on use).
+      const { formatHotModelReport, runHotModel } = await import('./hot-model.js');
+      const result = await runHotModel({ quick: args.quick, log });
+      return { result, report: formatHotModelReport(result) };
+    },
+  },
   bundles: {
     dynamo: false,
     run: async (_endpoint, args, log) => {

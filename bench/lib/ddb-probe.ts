@@ -21,6 +21,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GSI } from '../../shared/persistence/table-schema.js';
+import { docItemSize, writeUnits } from './item-size.js';
 
 export interface ConsumedCapacityRecord {
   TableName?: string;
@@ -124,6 +126,13 @@ export class DynamoProbe {
   observing = true;
   /** Keep each call's document-form output in its record (to build canned replies). */
   captureOutputs = false;
+  /**
+   * The heat meter: while on, write units per partition key (`table <PK>`, `GSIn <PK>`) of every
+   * write that succeeded, modelled by DynamoDB's rules from the request (a Put by its item's size;
+   * an Update or Delete, whose stored size the request does not carry, as one started KB).
+   */
+  meteringHeat = false;
+  readonly heat = new Map<string, number>();
 
   /** Runs `fn` with a fresh trace that collects every DynamoDB call made on its behalf. */
   async traced<T>(fn: () => Promise<T>): Promise<{ result: T; trace: Trace }> {
@@ -198,6 +207,7 @@ export class DynamoProbe {
         try {
           if (op === 'TransactWriteItems' && this.simulateConflicts) release = this.enterTransaction(record);
           const result = await next({ ...args, input });
+          if (this.meteringHeat) this.meterHeat(op, input);
           record.ms = performance.now() - started;
           record.consumed = consumedOf(result.output);
           if (this.captureOutputs) record.output = result.output;
@@ -219,6 +229,36 @@ export class DynamoProbe {
           trace?.calls.push(record);
         }
       };
+  }
+
+  private meterHeat(op: string, input: Input): void {
+    const add = (key: string, units: number) => this.heat.set(key, (this.heat.get(key) ?? 0) + units);
+    const write = (body: Record<string, unknown>, transactional: boolean) => {
+      const item = body.Item as Record<string, unknown> | undefined;
+      const key = (item ?? body.Key) as Record<string, unknown> | undefined;
+      if (!key) return;
+      const bytes = item ? docItemSize(item) : 1024;
+      add(`table ${String(key.PK)}`, writeUnits(bytes, transactional));
+      if (!item) return;
+      for (const index of Object.values(GSI)) {
+        if (item[index.partition] !== undefined && item[index.sort] !== undefined)
+          add(`${index.name} ${String(item[index.partition])}`, writeUnits(bytes, false));
+      }
+    };
+    if (op === 'TransactWriteItems') {
+      for (const entry of (input.TransactItems as Record<string, Record<string, unknown>>[] | undefined) ?? []) {
+        const body = entry.Put ?? entry.Update ?? entry.Delete;
+        if (body) write(body, true);
+      }
+    } else if (op === 'PutItem' || op === 'UpdateItem' || op === 'DeleteItem') write(input, false);
+  }
+
+  /** The hottest keys of the heat meter: write units per payment and per second. */
+  hottestKeys(payments: number, seconds: number, count = 6): { key: string; wcuPerPayment: number; wcuPerS: number }[] {
+    return [...this.heat.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, units]) => ({ key, wcuPerPayment: units / Math.max(1, payments), wcuPerS: units / seconds }));
   }
 
   /**

@@ -1,0 +1,496 @@
+/**
+ * `npm run bench -- hot`: the virtual-time model of payments into and out of one wallet (issue 25
+ * scope 5). The REAL code runs (the payment service, its lookups, the committer and writers, the
+ * conflict retry `retryingConflicts` with its sleep and random injected) against memory-dynamo,
+ * wrapped in DynamoDB's timing and limits (bench/lib/dynamo-model.ts: a per-item hold h with
+ * TransactionConflict, latencies, a token bucket of 1,000 WCU/s per partition key, per-key meters)
+ * and driven by a discrete-event scheduler (bench/lib/virtual-time.ts): modelled seconds cost the
+ * CPU the code needs, and a run repeats exactly (seeded jitter and arrivals).
+ *
+ * Scenarios: closed loop of 10 and 50 clients (hot payee: each client its own payer, one payee;
+ * hot payer: one payer, each client its own payee; hot to hot: one payer, one payee) at holds of
+ * 5, 10 and 25 ms; open loop 5,000/s into one wallet and 2,000/s out of one wallet at 25 ms.
+ * `mode` cold is today's code path (the baseline); hot runs once hot mode exists (see HOT below).
+ */
+import Big from 'big.js';
+import { authenticate } from '../shared/auth/authenticate.js';
+import { loadConfig } from '../shared/config/config.js';
+import { ENV } from '../shared/config/env-names.js';
+import { AUDIT } from '../shared/domain/audit/actions.js';
+import { ApiError } from '../shared/domain/errors.js';
+import { OPERATOR_PERMISSION, type RequestContext } from '../shared/domain/tenancy.js';
+import { createJournalProjector } from '../shared/domain/ledger/journal-projector.js';
+import { journalChangeOf } from '../shared/persistence/journal-stream.js';
+import { createProjectionStore } from '../shared/persistence/projection-store.js';
+import { foldPartition } from '../shared/persistence/hot/fold-moves.js';
+import { createHotRouting } from '../shared/persistence/hot/hot-cache.js';
+import { runKeeperOnce } from '../shared/persistence/hot/keeper.js';
+import { promote } from '../shared/persistence/hot/promote.js';
+import { raiseShards } from '../shared/persistence/org-shards.js';
+import { readExactWallet } from '../shared/persistence/hot/hot-read.js';
+import type { TableContext } from '../shared/persistence/table-context.js';
+import { createContainer, type Container } from '../shared/runtime/container.js';
+import { HOT_INBOX_ENTITY } from '../shared/persistence/entities/hot-wallet.js';
+import { createMemoryDynamo } from '../test/fakes/memory-dynamo/index.js';
+import { DEFAULT_MODEL, DynamoModel, type RequestCost } from './lib/dynamo-model.js';
+import { fmt, percentile, table } from './lib/stats.js';
+import { seededRandom, synchronousDigest, VirtualTime } from './lib/virtual-time.js';
+
+export type Shape = 'hot payee' | 'hot payer' | 'hot to hot';
+export type Mode = 'cold' | 'hot';
+
+export interface RunSpec {
+  mode: Mode;
+  shape: Shape;
+  holdMs: number;
+  /** Closed loop: this many clients, each paying again as soon as answered. */
+  clients?: number;
+  /** Open loop: payments started per second, whatever the answers. */
+  ratePerS?: number;
+  durationS: number;
+  warmupS: number;
+}
+
+export interface RunResult {
+  spec: RunSpec;
+  requests: number;
+  posted: number;
+  sustainedPerS: number;
+  transactionAttempts: number;
+  conflictsPerAttempt: number;
+  exhaustedPct: number;
+  otherErrors: Record<string, number>;
+  latencyMs: { p50: number; p99: number };
+  txWcuPerPayment: number;
+  allInWcuPerPayment: number;
+  hottestWriteKeys: { key: string; peakPerS: number }[];
+  hottestReadKeys: { key: string; peakPerS: number }[];
+  /** Hot mode: from a credit's inbox write to the fold that took it in (virtual ms). */
+  foldLagMs: { p50: number; p99: number; max: number } | undefined;
+  /** Hot mode: the keeper's write units (folds, keeper runs) per payment posted. */
+  keeperWcuPerPayment: number;
+  throttledWrites: number;
+  balanceCheck: string;
+  cpuS: number;
+}
+
+const AMOUNT = '0.01';
+const TABLE = 'bench-hot-model';
+
+interface World {
+  mode: Mode;
+  table: TableContext;
+  clock: { now: () => Date };
+  keeper: Keeper;
+  app: Container;
+  model: DynamoModel;
+  time: VirtualTime;
+  ctx: RequestContext;
+  hotPayer: string;
+  hotPayee: string;
+  payers: string[];
+  payees: string[];
+}
+
+/** The world: one organization, a hot payer (funded, with a daily limit), a hot payee, many payers and payees. */
+async function buildWorld(options: { mode: Mode; payers: number; payees: number; seed: number }): Promise<World> {
+  Object.assign(process.env, {
+    [ENV.tableName]: TABLE,
+    [ENV.stage]: 'bench',
+    [ENV.rateLimitPerSecond]: '100000000',
+    [ENV.rateLimitPerMinute]: '6000000000',
+    [ENV.walletLimitPerEnvironment]: String(options.payers + options.payees + 10),
+    [ENV.cursorSecret]: 'bench-cursor-secret-0123456789abcdef0123456789',
+  });
+  const time = new VirtualTime();
+  const epoch = Date.parse('2026-11-28T12:00:00.000Z');
+  const clock = { now: () => new Date(epoch + time.now) };
+  const dynamo = createMemoryDynamo({ tables: [TABLE] });
+  const model = new DynamoModel(dynamo, time, { ...DEFAULT_MODEL });
+  const random = seededRandom(options.seed);
+  const table: TableContext = {
+    client: model.client,
+    tableName: TABLE,
+    transact: { sleep: time.sleep, random },
+    // The bench serves many requests at once: no sticky lane (hot-cache.ts).
+    hot: createHotRouting({ now: () => time.now, random, stickyLanes: false }),
+  };
+  const keeper = new Keeper(table, time, model, clock);
+  const app = createContainer(loadConfig(), { clock, table });
+  const operator: RequestContext = {
+    principal: {
+      kind: 'OPERATOR',
+      keyId: 'key_bench_operator',
+      organizationId: null,
+      environment: null,
+      permissions: [OPERATOR_PERMISSION],
+      walletId: null,
+    },
+    actor: { actorType: 'SYSTEM', actorId: 'bench', ipAddress: '127.0.0.1' },
+    requestId: 'bench-setup',
+  };
+  const org = await app.services.organizations.create(operator, AUDIT.organization.create, { name: 'Hot model' });
+  const { principal } = await authenticate(app.core.authKeys, `Bearer ${org.sandboxKey}`, app.clock.now());
+  const ctx: RequestContext = {
+    principal,
+    actor: { actorType: 'API_KEY', actorId: principal.keyId, ipAddress: '127.0.0.1' },
+    requestId: 'bench-hot-model',
+  };
+  const services = app.services;
+  async function wallet(name: string, fund?: string, limits?: Record<string, string>): Promise<string> {
+    const created = await services.wallets.create(ctx, AUDIT.wallet.create, { name });
+    if (fund) await services.wallets.fund(ctx, AUDIT.wallet.fund, created.id, fund);
+    if (limits)
+      await services.policies.create(ctx, AUDIT.policy.create, {
+        walletId: created.id,
+        name: `${name} limits`,
+        maxTransactionAmount: '1000.00',
+        requireHumanApproval: false,
+        ...limits,
+      });
+    return created.id;
+  }
+  // The journal projector as the table's stream runs it (the audit entry, the event, the payment list).
+  const projector = createJournalProjector({
+    store: createProjectionStore(table),
+    publisher: { publish: async () => undefined },
+  });
+  model.streamConsumers.push(async (change) => {
+    const journal = journalChangeOf({
+      eventName: change.oldImage ? 'MODIFY' : 'INSERT',
+      dynamodb: { NewImage: change.newImage, OldImage: change.oldImage },
+    });
+    if (journal) await projector.project([journal]);
+  });
+  // The keeper's stream worker: a credit into an inbox schedules the fold of its partition.
+  model.streamConsumers.push(async (change) => {
+    if (change.oldImage || change.newImage?.entityType?.S !== HOT_INBOX_ENTITY) return;
+    keeper.credited(change.newImage.walletId!.S!, Number(change.PK.split('#').pop()), change.at);
+  });
+  const hotPayer = await wallet('Hot payer', '10000.00', { dailyLimit: '100000.00' });
+  const hotPayee = await wallet('Hot payee');
+  const payers: string[] = [];
+  for (let i = 0; i < options.payers; i++) payers.push(await wallet(`Payer ${i}`, '1000.00'));
+  const payees: string[] = [];
+  for (let i = 0; i < options.payees; i++) payees.push(await wallet(`Payee ${i}`));
+  if (options.mode === 'hot') {
+    // Hot mode on the payee (credits: core M1). Debits from lanes (core M2) are not on main yet: the payer stays cold.
+    await promote(table, hotPayee, HOT_SHAPE, clock);
+    // What ops does on a promotion: the organization's projected keys in HOT_ORGANIZATION_SHARDS (8) shards.
+    await raiseShards(table, principal.organizationId!, principal.environment!, 8, { delayMs: 0, now: clock.now() });
+  }
+  return { mode: options.mode, table, clock, keeper, app, model, time, ctx, hotPayer, hotPayee, payers, payees };
+}
+
+/** Partitions and lanes of a promoted wallet in the bench (5,000 credits/s x 4 WCU over 32 keys: 625 WCU/s each). */
+const HOT_SHAPE = { partitions: 32, lanes: 8 };
+
+/**
+ * The keeper as the stream worker and the schedule run it: each inbox partition folded by one
+ * loop at a time (a fold takes up to FOLD_BATCH credits), and runKeeperOnce every second while
+ * the load runs. Its write units are its own (not any payment's), reported per payment posted.
+ */
+class Keeper {
+  readonly cost: RequestCost;
+  private readonly partitions = new Map<string, { pending: number[]; running: boolean }>();
+  foldLags: number[] = [];
+  folds = 0;
+
+  constructor(
+    private readonly table: TableContext,
+    private readonly time: VirtualTime,
+    private readonly model: DynamoModel,
+    private readonly clock: { now: () => Date },
+  ) {
+    this.cost = model.newCost();
+  }
+
+  reset(): void {
+    Object.assign(this.cost, this.model.newCost());
+    this.foldLags = [];
+    this.folds = 0;
+  }
+
+  credited(walletId: string, partition: number, at: number): void {
+    const id = `${walletId}#${partition}`;
+    let state = this.partitions.get(id);
+    if (!state) this.partitions.set(id, (state = { pending: [], running: false }));
+    state.pending.push(at);
+    if (!state.running) {
+      state.running = true;
+      void this.model.costs.run(this.cost, () => this.foldLoop(walletId, partition, state));
+    }
+  }
+
+  private async foldLoop(walletId: string, partition: number, state: { pending: number[]; running: boolean }) {
+    let idle = 0;
+    while (state.pending.length > 0 && idle < 20) {
+      let folded = 0;
+      try {
+        folded = await foldPartition(this.table, walletId, partition);
+      } catch {
+        folded = 0; // raced or conflicted: harmless, tried again
+      }
+      this.folds++;
+      if (folded === 0) {
+        idle++;
+        await this.time.sleep(20);
+        continue;
+      }
+      idle = 0;
+      for (const at of state.pending.splice(0, folded)) this.foldLags.push(this.time.now - at);
+    }
+    state.running = false;
+  }
+
+  /** The schedule: runKeeperOnce on the wallet every second until `until`. */
+  async schedule(walletId: string, until: number): Promise<void> {
+    await this.model.costs.run(this.cost, async () => {
+      while (this.time.now < until) {
+        await this.time.sleep(1000);
+        try {
+          await runKeeperOnce(this.table, walletId, this.clock);
+        } catch {
+          // A keeper run that failed is tried again at the next tick.
+        }
+      }
+    });
+  }
+}
+
+/** The wallet's exact available balance (keeper's readExactWallet: main, folds, inboxes and lanes of a hot wallet). */
+async function balanceOf(world: World, walletId: string): Promise<Big> {
+  const wallet = await readExactWallet(world.table, walletId);
+  return wallet!.balance;
+}
+
+let runCounter = 0;
+
+/** One run in virtual time: the load, then everything in flight drains; figures over the measured window. */
+async function run(world: World, spec: RunSpec): Promise<RunResult> {
+  const { model, time } = world;
+  const runId = `r${++runCounter}`;
+  const payerOf = (i: number) => (spec.shape === 'hot payee' ? world.payers[i % world.payers.length]! : world.hotPayer);
+  const payeeOf = (i: number) => (spec.shape === 'hot payer' ? world.payees[i % world.payees.length]! : world.hotPayee);
+  const watched = spec.shape === 'hot payee' ? world.hotPayee : world.hotPayer;
+  const before = await balanceOf(world, watched);
+
+  model.options.holdMs = spec.holdMs;
+  const start = time.now;
+  const measureFrom = start + spec.warmupS * 1000;
+  const end = measureFrom + spec.durationS * 1000;
+  model.resetMeters(measureFrom);
+  model.enabled = true;
+  world.keeper.reset();
+
+  const outcomes = new Map<string, number>();
+  const latencies: number[] = [];
+  const okCosts: RequestCost[] = [];
+  let requests = 0;
+  let postedInWindow = 0;
+  let postedAll = 0;
+  let attempts = 0;
+  let conflicts = 0;
+
+  async function pay(i: number, seq: number): Promise<void> {
+    const t0 = time.now;
+    const cost = model.newCost();
+    let outcome = 'OK';
+    try {
+      await model.costs.run(cost, () =>
+        world.app.services.payments.create(world.ctx, AUDIT.payment.create, {
+          from: payerOf(i),
+          to: payeeOf(i),
+          amount: AMOUNT,
+          idempotencyKey: `${runId}-${i}-${seq}`,
+        }),
+      );
+    } catch (error) {
+      outcome = error instanceof ApiError ? error.code : `${(error as Error).name}: ${(error as Error).message}`;
+    }
+    if (outcome === 'OK') postedAll++;
+    if (t0 < measureFrom || t0 >= end) return;
+    requests++;
+    attempts += cost.transactionAttempts;
+    conflicts += cost.conflicts;
+    latencies.push(time.now - t0);
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    if (outcome === 'OK') {
+      okCosts.push(cost);
+      if (time.now < end) postedInWindow++;
+    }
+  }
+
+  const cpuBefore = process.cpuUsage();
+  const load: Promise<void>[] = [];
+  if (world.mode === 'hot') load.push(world.keeper.schedule(world.hotPayee, end));
+  if (spec.clients !== undefined) {
+    for (let i = 0; i < spec.clients; i++) {
+      load.push(
+        (async () => {
+          // Clients start spread over the first 100 ms, not all in the same instant.
+          await time.sleep((i * 100) / spec.clients!);
+          for (let seq = 0; time.now < end; seq++) await pay(i, seq);
+        })(),
+      );
+    }
+  } else {
+    const rate = spec.ratePerS!;
+    const arrivals = seededRandom(runCounter);
+    load.push(
+      (async () => {
+        const inFlight: Promise<void>[] = [];
+        for (let seq = 0; time.now < end; seq++) {
+          inFlight.push(pay(seq, 0));
+          // Poisson arrivals at `rate`.
+          await time.sleep((-Math.log(1 - arrivals()) * 1000) / rate);
+        }
+        await Promise.all(inFlight);
+      })(),
+    );
+  }
+  let finished = false;
+  const loaded = Promise.all(load).finally(() => (finished = true));
+  await time.run();
+  if (!finished) throw new Error(`the ${spec.shape} run stalled: a payment waits on something outside virtual time`);
+  await loaded;
+  model.enabled = false;
+  const cpu = process.cpuUsage(cpuBefore);
+
+  const after = await balanceOf(world, watched);
+  const moved = spec.shape === 'hot payee' ? after.minus(before) : before.minus(after);
+  const expected = new Big(AMOUNT).times(postedAll);
+  const exhausted = outcomes.get('CONCURRENT_UPDATE') ?? 0;
+  const other = Object.fromEntries(
+    [...outcomes.entries()].filter(([code]) => code !== 'OK' && code !== 'CONCURRENT_UPDATE'),
+  );
+  const meanOf = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : Number.NaN);
+  return {
+    spec,
+    requests,
+    posted: postedInWindow,
+    sustainedPerS: postedInWindow / spec.durationS,
+    transactionAttempts: attempts,
+    conflictsPerAttempt: attempts ? conflicts / attempts : 0,
+    exhaustedPct: requests ? (exhausted / requests) * 100 : 0,
+    otherErrors: other,
+    latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+    txWcuPerPayment: meanOf(okCosts.map((c) => c.txUnits)),
+    allInWcuPerPayment:
+      meanOf(okCosts.map((c) => c.allInUnits)) + world.keeper.cost.allInUnits / Math.max(1, postedAll),
+    foldLagMs: world.keeper.foldLags.length
+      ? {
+          p50: percentile(world.keeper.foldLags, 50),
+          p99: percentile(world.keeper.foldLags, 99),
+          max: Math.max(...world.keeper.foldLags),
+        }
+      : undefined,
+    keeperWcuPerPayment: world.keeper.cost.allInUnits / Math.max(1, postedAll),
+    hottestWriteKeys: model.hottest(model.writeMeter, 5),
+    hottestReadKeys: model.hottest(model.readMeter, 3),
+    throttledWrites: model.totals.throttledWrites,
+    balanceCheck: moved.eq(expected) ? 'ok' : `MISMATCH: moved ${moved.toFixed(2)}, posted ${expected.toFixed(2)}`,
+    cpuS: (cpu.user + cpu.system) / 1e6,
+  };
+}
+
+export interface HotModelOptions {
+  quick: boolean;
+  log: (line: string) => void;
+  modes?: Mode[];
+}
+
+export interface HotModelResult {
+  runs: RunResult[];
+}
+
+/** Every run of the bench (cold: today's path; hot: once hot mode lands). */
+export function plannedRuns(quick: boolean, modes: Mode[]): RunSpec[] {
+  const durationS = quick ? 1 : 4;
+  const warmupS = quick ? 0.5 : 1;
+  const specs: RunSpec[] = [];
+  for (const mode of modes) {
+    // Hot mode covers credits only until the lanes (debits) land: the payer stays cold.
+    const shapes = mode === 'hot' ? (['hot payee'] as const) : (['hot payee', 'hot payer', 'hot to hot'] as const);
+    for (const shape of shapes)
+      for (const holdMs of [5, 10, 25])
+        for (const clients of [10, 50]) specs.push({ mode, shape, holdMs, clients, durationS, warmupS });
+    specs.push({ mode, shape: 'hot payee', holdMs: 25, ratePerS: 5000, durationS: quick ? 1 : 2, warmupS });
+    if (mode === 'cold')
+      specs.push({ mode, shape: 'hot payer', holdMs: 25, ratePerS: 2000, durationS: quick ? 1 : 2, warmupS });
+  }
+  return specs;
+}
+
+export async function runHotModel(options: HotModelOptions): Promise<HotModelResult> {
+  synchronousDigest();
+  const modes = options.modes ?? ['cold', 'hot'];
+  // HOT_MODEL_ONLY=text: only the runs whose label contains it (e.g. "50 cl", "5000/s", "h=25").
+  const only = process.env.HOT_MODEL_ONLY;
+  const specs = plannedRuns(options.quick, modes).filter((spec) => !only || labelOf(spec).includes(only));
+  const runs: RunResult[] = [];
+  for (const mode of modes) {
+    const world = await buildWorld({ mode, payers: options.quick ? 300 : 1000, payees: 60, seed: 25 });
+    for (const spec of specs.filter((s) => s.mode === mode)) {
+      const result = await run(world, spec);
+      options.log(
+        `${labelOf(spec)}: ` +
+          `${fmt(result.sustainedPerS, 0)}/s, exhausted ${fmt(result.exhaustedPct)}%, cpu ${fmt(result.cpuS)} s`,
+      );
+      runs.push(result);
+    }
+  }
+  return { runs };
+}
+
+export function formatHotModelReport(result: HotModelResult): string {
+  const rows = result.runs.map((r) => [
+    `${r.spec.mode} ${r.spec.shape}`,
+    r.spec.clients !== undefined ? `${r.spec.clients} cl` : `${r.spec.ratePerS}/s`,
+    r.spec.holdMs,
+    fmt(r.sustainedPerS, 0),
+    fmt(r.conflictsPerAttempt, 2),
+    fmt(r.exhaustedPct, 1),
+    fmt(r.latencyMs.p99, 0),
+    `${fmt(r.hottestWriteKeys[0]?.peakPerS ?? 0, 0)} ${shortKey(r.hottestWriteKeys[0]?.key ?? '')}`,
+    fmt(r.txWcuPerPayment, 1),
+    fmt(r.allInWcuPerPayment, 1),
+    r.balanceCheck,
+  ]);
+  return [
+    'Hot wallets, virtual-time model (bench/hot-model.ts): real payment code on memory-dynamo, per-item hold h, 1,000 WCU/s per key',
+    table(
+      [
+        'scenario',
+        'load',
+        'h ms',
+        'posted/s',
+        'confl/att',
+        'exhausted %',
+        'p99 ms',
+        'max WCU/s on one key',
+        'tx WCU',
+        'all-in WCU',
+        'balance',
+      ],
+      rows,
+    ),
+    '',
+    'Hottest write keys per run (peak WCU in one second):',
+    ...result.runs.map(
+      (r) =>
+        `  ${r.spec.mode} ${r.spec.shape} ${r.spec.clients !== undefined ? `${r.spec.clients} cl` : `${r.spec.ratePerS}/s`} h=${r.spec.holdMs}: ` +
+        r.hottestWriteKeys.map((k) => `${shortKey(k.key)} ${fmt(k.peakPerS, 0)}`).join(', ') +
+        (Object.keys(r.otherErrors).length ? `; other answers ${JSON.stringify(r.otherErrors)}` : ''),
+    ),
+  ].join('\n');
+}
+
+function labelOf(spec: RunSpec): string {
+  return `${spec.mode} ${spec.shape} ${spec.clients !== undefined ? `${spec.clients} cl` : `${spec.ratePerS}/s`} h=${spec.holdMs}`;
+}
+
+/** A key with its ids shortened (wal_abc... -> wal_abc…) so the table stays readable. */
+function shortKey(key: string): string {
+  return key.replace(/([a-z]{3}_[A-Za-z0-9]{4})[A-Za-z0-9]+/g, '$1…');
+}
