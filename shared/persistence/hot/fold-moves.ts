@@ -1,0 +1,235 @@
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import Big from 'big.js';
+import { readBig, readInt, toNumberAttribute } from '../client.js';
+import { HOT_INBOX_ENTITY, hotAttributes, hotKeys } from '../entities/hot-wallet.js';
+import { walletKeys } from '../entities/wallet.js';
+import { str, type Item } from '../item.js';
+import { getItem, type TableContext } from '../table-context.js';
+import { transactWrite, type TransactWrite } from '../transact.js';
+import { hotConfigOf } from './hot-items.js';
+
+/**
+ * The fold moves of a hot wallet's keeper (design 2.1): inbox -> accumulator within one credit
+ * partition, accumulator -> main. Each is ONE transaction balancing within the wallet, guarded by
+ * the accumulator's `seq` or main's `folded#g`, so a crashed or a second keeper is harmless: the
+ * loser's condition fails, nothing is written, and the move answers `false`.
+ */
+
+/** Inbox items one fold deletes at most (with the accumulator: 99 items in the transaction). */
+export const FOLD_BATCH = 98;
+
+/** A keeper's condition failed: another keeper (or a payment) moved the items first. Nothing was written. */
+export class KeeperRaced extends Error {
+  constructor(what: string) {
+    super(`keeper move raced: ${what}`);
+    this.name = 'KeeperRaced';
+  }
+}
+
+/** Runs one keeper transaction; false when its guard failed (someone else moved first). */
+export async function keeperTransaction(table: TableContext, writes: TransactWrite[]): Promise<boolean> {
+  try {
+    await transactWrite(table.client, writes, table.transact);
+    return true;
+  } catch (error) {
+    if (error instanceof KeeperRaced) return false;
+    throw error;
+  }
+}
+
+export const raced = (what: string) => () => new KeeperRaced(what);
+
+/** A guard on a counter as read: equal to it, or absent when it was read as 0. */
+export function counterIs(name: string, value: string, read: Big | number): string {
+  const zero = typeof read === 'number' ? read === 0 : read.eq(0);
+  return zero ? `(attribute_not_exists(${name}) OR ${name} = ${value})` : `${name} = ${value}`;
+}
+
+/** The oldest inbox items of partition g and the accumulator's seq, as one consistent query read them. */
+async function readInbox(
+  table: TableContext,
+  walletId: string,
+  partition: number,
+): Promise<{ seq: number; accExists: boolean; items: Item[] }> {
+  const output = await table.client.send(
+    new QueryCommand({
+      TableName: table.tableName,
+      ConsistentRead: true,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': hotKeys.creditPartition(walletId, partition) },
+      // '#ACC' sorts before 'TXN#...': the accumulator and FOLD_BATCH items.
+      Limit: FOLD_BATCH + 1,
+    }),
+  );
+  const items = output.Items ?? [];
+  const acc = items.find((item) => item.SK === '#ACC');
+  return {
+    seq: readInt(acc?.seq),
+    accExists: acc !== undefined,
+    items: items.filter((item) => item.entityType === HOT_INBOX_ENTITY),
+  };
+}
+
+/**
+ * Inbox -> accumulator of credit partition g: ADD credited Σ, entryCount k, seq 1 on the
+ * accumulator (CONDITION seq = as read) and Delete of up to FOLD_BATCH inbox items (each must
+ * exist), in one transaction. Answers how many credits it folded (0: nothing to fold, or raced).
+ */
+export async function foldPartition(table: TableContext, walletId: string, partition: number): Promise<number> {
+  const { seq, accExists, items } = await readInbox(table, walletId, partition);
+  if (!accExists || items.length === 0) return 0;
+  const batch = items.slice(0, FOLD_BATCH);
+  const total = batch.reduce((sum, item) => sum.plus(readBig(item.amount)), new Big(0));
+  const accKey = hotKeys.accumulator(walletId, partition);
+  const writes: TransactWrite[] = [
+    {
+      item: {
+        Update: {
+          TableName: table.tableName,
+          Key: accKey,
+          UpdateExpression: 'ADD credited :sum, entryCount :k, seq :one',
+          ConditionExpression: 'attribute_exists(PK) AND seq = :seen',
+          ExpressionAttributeValues: {
+            ':sum': toNumberAttribute(total),
+            ':k': batch.length,
+            ':one': 1,
+            ':seen': seq,
+          },
+        },
+      },
+      onConditionFailed: raced(`accumulator ${partition}`),
+    },
+    ...batch.map((item): TransactWrite => ({
+      item: {
+        Delete: {
+          TableName: table.tableName,
+          Key: { PK: str(item.PK), SK: str(item.SK) },
+          ConditionExpression: 'attribute_exists(PK)',
+        },
+      },
+      onConditionFailed: raced(`inbox item ${str(item.SK)}`),
+    })),
+  ];
+  return (await keeperTransaction(table, writes)) ? batch.length : 0;
+}
+
+/** The accumulators' `credited` of partitions 0..count-1 (consistent). */
+export async function readCredited(table: TableContext, walletId: string, count: number): Promise<Map<number, Big>> {
+  const credited = new Map<number, Big>();
+  let keys: Record<string, unknown>[] = Array.from({ length: count }, (_, g) => ({
+    ...hotKeys.accumulator(walletId, g),
+  }));
+  while (keys.length > 0) {
+    const output = await table.client.send(
+      new BatchGetCommand({ RequestItems: { [table.tableName]: { Keys: keys, ConsistentRead: true } } }),
+    );
+    for (const item of output.Responses?.[table.tableName] ?? [])
+      credited.set(Number(str(item.PK).split('#').pop()), readBig(item.credited));
+    keys = output.UnprocessedKeys?.[table.tableName]?.Keys ?? [];
+  }
+  return credited;
+}
+
+/**
+ * Accumulators -> main, one main-only write for every partition with credits main does not hold:
+ * ADD balance Σ (credited_g − folded_g), seq 1, SET folded#g = credited_g, CONDITION folded#g as
+ * read and the wallet not closed (a closed wallet's stragglers are bounced, never folded).
+ * `credited` is monotone, so a stale read only folds less. Answers the amount folded (0 when
+ * nothing was due or the move raced).
+ */
+export async function foldIntoMain(table: TableContext, walletId: string): Promise<Big> {
+  const main = await getItem(table, walletKeys.primary(walletId));
+  const partitions = main ? Math.max(hotConfigOf(main)?.partitions ?? 0, foldedPartitions(main)) : 0;
+  if (!main || main.deletedAt || partitions === 0) return new Big(0);
+  const credited = await readCredited(table, walletId, partitions);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':one': 1 };
+  const sets: string[] = [];
+  const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deletedAt)'];
+  let delta = new Big(0);
+  for (const [g, value] of credited) {
+    const attribute = hotAttributes.folded(g);
+    const folded = main[attribute] === undefined ? new Big(0) : readBig(main[attribute]);
+    if (!value.gt(folded)) continue;
+    delta = delta.plus(value.minus(folded));
+    names[`#f${g}`] = attribute;
+    values[`:c${g}`] = toNumberAttribute(value);
+    values[`:p${g}`] = toNumberAttribute(folded);
+    sets.push(`#f${g} = :c${g}`);
+    conditions.push(counterIs(`#f${g}`, `:p${g}`, folded));
+  }
+  if (sets.length === 0) return new Big(0);
+  values[':delta'] = toNumberAttribute(delta);
+  const moved = await keeperTransaction(table, [
+    {
+      item: {
+        Update: {
+          TableName: table.tableName,
+          Key: walletKeys.primary(walletId),
+          UpdateExpression: `SET ${sets.join(', ')} ADD balance :delta, seq :one`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+      onConditionFailed: raced('main folded#g'),
+    },
+  ]);
+  return moved ? delta : new Big(0);
+}
+
+/** The partitions main has folded from (a demoted wallet keeps its folded#g). */
+function foldedPartitions(main: Item): number {
+  const indexes = Object.keys(main)
+    .filter((name) => name.startsWith('folded#'))
+    .map((name) => Number(name.slice('folded#'.length)) + 1);
+  return Math.max(0, ...indexes);
+}
+
+/** Fold rounds of foldAll before it stops (each folds up to FOLD_BATCH credits per partition). */
+const FOLD_ALL_ROUNDS = 20;
+
+/**
+ * Every credit of the wallet into main: each partition's inbox into its accumulator (all
+ * partitions at once, FOLD_BATCH credits per transaction), then the accumulators into main. Used by
+ * the keeper, by demotion and close, and by a payment's slow path when unfolded credits would
+ * make the difference (the guards make it safe beside the keeper). Answers the amount added to
+ * main's balance.
+ */
+export async function foldAll(table: TableContext, walletId: string): Promise<Big> {
+  const main = await getItem(table, walletKeys.primary(walletId));
+  const hot = main ? hotConfigOf(main) : undefined;
+  if (!main || main.deletedAt) return new Big(0);
+  const partitions = hot?.partitions ?? foldedPartitions(main);
+  await Promise.all(
+    Array.from({ length: partitions }, async (_, g) => {
+      for (let round = 0; round < FOLD_ALL_ROUNDS; round++) {
+        const folded = await foldPartition(table, walletId, g);
+        if (folded === 0 && !(await hasInbox(table, walletId, g))) return;
+      }
+    }),
+  );
+  let total = new Big(0);
+  for (let round = 0; round < 3; round++) {
+    const folded = await foldIntoMain(table, walletId);
+    total = total.plus(folded);
+    if (await mainHoldsEveryCredit(table, walletId, partitions)) break;
+  }
+  return total;
+}
+
+async function hasInbox(table: TableContext, walletId: string, partition: number): Promise<boolean> {
+  return (await readInbox(table, walletId, partition)).items.length > 0;
+}
+
+async function mainHoldsEveryCredit(table: TableContext, walletId: string, partitions: number): Promise<boolean> {
+  const [main, credited] = await Promise.all([
+    getItem(table, walletKeys.primary(walletId)),
+    readCredited(table, walletId, partitions),
+  ]);
+  if (!main) return true;
+  return [...credited].every(([g, value]) => {
+    const folded = main[hotAttributes.folded(g)];
+    return value.eq(folded === undefined ? new Big(0) : readBig(folded));
+  });
+}
