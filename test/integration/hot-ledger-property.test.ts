@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coldOps } from '../fixtures/hot-property/cold-ops.js';
+import { hotOps } from '../fixtures/hot-property/hot-ops.js';
 import { runHotProperty } from '../fixtures/hot-property/property.js';
 import { createTestTable } from '../fixtures/table.js';
 
@@ -26,7 +27,7 @@ describe('hot wallets against DynamoDB Local, with faults', () => {
         steps: STEPS,
         ...(process.env.HOT_PROPERTY_SEED ? { seed: Number(process.env.HOT_PROPERTY_SEED) } : {}),
         ...(process.env.HOT_PROPERTY_PATH ? { path: process.env.HOT_PROPERTY_PATH } : {}),
-        ops: coldOps,
+        ops: process.env.HOT_PROPERTY_OPS === 'cold' ? coldOps : hotOps,
         tableOf: async () => ({ client: table.client, tableName: table.tableName }),
         // The ledger check scans the whole table (every run so far): every 10 steps, and at each run's end.
         checkLedgerEvery: 10,
