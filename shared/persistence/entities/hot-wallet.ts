@@ -31,7 +31,7 @@ export const hotKeys = {
   lane: (walletId: string, lane: number): ItemKey => ({ PK: `WALLET#${walletId}#LANE#${lane}`, SK: 'LANE' }),
 };
 
-/** Attribute names on main and lanes (period keys as periodKeyOf makes them: `DAY#2026-11-28`). */
+/** Attribute names on main and lanes (period keys as periodKeyOf makes them: "DAY#2026-11-28"). */
 export const hotAttributes = {
   folded: (partition: number) => `folded#${partition}`,
   ungranted: (periodKey: string) => `ungranted#${periodKey}`,

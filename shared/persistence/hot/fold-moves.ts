@@ -57,7 +57,7 @@ async function readInbox(
       ConsistentRead: true,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': hotKeys.creditPartition(walletId, partition) },
-      // '#ACC' sorts before 'TXN#...': the accumulator and FOLD_BATCH items.
+      // the accumulator (#ACC) sorts before the inbox items (TXN#...): the accumulator and FOLD_BATCH items.
       Limit: FOLD_BATCH + 1,
     }),
   );

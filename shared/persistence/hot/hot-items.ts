@@ -97,7 +97,7 @@ export function laneOf(lane: number, item: Item): LaneState {
   };
 }
 
-/** The lane index of a lane item's key (`WALLET#<w>#LANE#<l>`). */
+/** The lane index of a lane item's key (WALLET#<w>#LANE#<l>). */
 export const laneIndexOf = (item: Item): number => Number(str(item.PK).split('#').pop());
 
 export const partitionKeysOf = (walletId: string, count: number) =>
