@@ -16,13 +16,15 @@ describe('hot property fault plan', () => {
   it('loses the answer of an applied TransactWriteItems only when armed, and passes every call to the client', async () => {
     const plan = faultPlan({ client, tableName: 't' }, 7, { conflict: 0, lostAnswer: 1 });
     await plan.table.client.send(new TransactWriteCommand({ TransactItems: [] }));
-    plan.armed = true;
-    await plan.table.client.send(new GetCommand({ TableName: 't', Key: {} }));
-    await expect(plan.table.client.send(new TransactWriteCommand({ TransactItems: [] }))).rejects.toBeInstanceOf(
-      LostAnswer,
+    await plan.armed({ lostAnswers: true }, async () => {
+      await plan.table.client.send(new GetCommand({ TableName: 't', Key: {} }));
+      await expect(plan.table.client.send(new TransactWriteCommand({ TransactItems: [] }))).rejects.toBeInstanceOf(
+        LostAnswer,
+      );
+    });
+    await plan.armed({ lostAnswers: false }, () =>
+      plan.table.client.send(new TransactWriteCommand({ TransactItems: [] })),
     );
-    plan.lostAnswersOff = true;
-    await plan.table.client.send(new TransactWriteCommand({ TransactItems: [] }));
     expect(sent).toEqual([
       'base:TransactWriteCommand',
       'base:GetCommand',
@@ -32,11 +34,12 @@ describe('hot property fault plan', () => {
     expect(plan.stats.lostAnswers).toBe(1);
   });
 
-  it('injects conflicts at the rate asked, only when armed, from the seed', () => {
+  it('injects conflicts at the rate asked, only when armed, from the seed', async () => {
     const plan = faultPlan({ client, tableName: 't' }, 11);
     expect(plan.table.transact!.injectConflict!(1)).toBe(false);
-    plan.armed = true;
-    const hits = Array.from({ length: 10_000 }, () => plan.table.transact!.injectConflict!(1)).filter(Boolean).length;
+    const hits = await plan.armed({ lostAnswers: false }, async () =>
+      Array.from({ length: 10_000 }, () => plan.table.transact!.injectConflict!(1)).filter(Boolean).length,
+    );
     expect(hits).toBeGreaterThan(2_300);
     expect(hits).toBeLessThan(2_700);
     const a = seededRandom(5);
