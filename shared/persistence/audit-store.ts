@@ -2,12 +2,15 @@ import type { AuditStore } from '../domain/audit/ports.js';
 import { auditEntryCodec, auditEntryKeys } from './entities/audit-entry.js';
 import { createQueries, equalityFilter } from './queries.js';
 import { GSI } from './table-schema.js';
+import { shardedKeys } from './entities/shards.js';
+import { orgShardCount } from './org-shards.js';
+import { isShardCursor, shardedPage } from './sharded-pages.js';
 import type { TableContext } from './table-context.js';
 
 export function createAuditStore(table: TableContext): AuditStore {
   const { queryIndex } = createQueries(table.client, table.tableName);
   return {
-    listAuditEntries(organizationId, environment, query, page) {
+    async listAuditEntries(organizationId, environment, query, page) {
       // The most selective filter picks the index; the others narrow it as filter expressions.
       const choice = query.resourceId
         ? {
@@ -47,6 +50,16 @@ export function createAuditStore(table: TableContext): AuditStore {
         from: query.from === undefined ? undefined : auditEntryKeys.sortFrom(query.from),
         to: query.to === undefined ? undefined : auditEntryKeys.sortTo(query.to),
       };
+      const count = await orgShardCount(table, organizationId, environment);
+      // A cursor of the list before the organization was sharded goes on over shard 0: the other
+      // shards hold only entries newer than it (entities/shards.ts).
+      if (count > 1 && (page.startKey === undefined || isShardCursor(page.startKey))) {
+        const sources = shardedKeys(choice.partition, count).map((partition) => ({ index: choice.index, partition }));
+        return shardedPage(table.client, table.tableName, sources, page, auditEntryCodec.fromItem, {
+          filter: equalityFilter(remaining),
+          range,
+        });
+      }
       return queryIndex(
         choice.index,
         choice.partition,

@@ -1,6 +1,9 @@
 import type { ChangeCommitter } from '../domain/change-committer.js';
+import type { PostingChange } from '../domain/ledger/posting.js';
+import { commitRouted } from './hot/hot-committer.js';
+import type { WriteContext } from './hot/hot-routes.js';
 import type { TableContext } from './table-context.js';
-import { transactWrite, type TransactWrite } from './transact.js';
+import type { TransactWrite } from './transact.js';
 import type { AnyChange, ChangeWriter, ChangeWriters } from './write-builders.js';
 /**
  * Turns the changes a service decided into the items of one TransactWriteItems call, each with
@@ -10,16 +13,18 @@ function toTransactWrites<C extends AnyChange>(
   writers: ChangeWriters<C>,
   tableName: string,
   changes: C[],
+  context: WriteContext,
 ): TransactWrite[] {
   return changes.flatMap((change) =>
-    (writers[change.type as C['type']] as unknown as ChangeWriter<C>)(tableName, change),
+    (writers[change.type as C['type']] as unknown as ChangeWriter<C>)(tableName, change, context),
   );
 }
 
 /**
  * The one write path of every store: the changes in one transaction, all or nothing. A store
  * passes the writers of the change types its area writes (its port's `commit` type): a missing
- * writer does not compile, and the function bundles no other area's writers.
+ * writer does not compile, and the function bundles no other area's writers. Postings are routed
+ * through the hot-wallet routing (hot/hot-committer.ts): a cold wallet's transaction is unchanged.
  */
 export function createCommitter<C extends AnyChange>(
   table: TableContext,
@@ -27,7 +32,10 @@ export function createCommitter<C extends AnyChange>(
 ): ChangeCommitter<C> {
   return {
     async commit(changes) {
-      await transactWrite(table.client, toTransactWrites(writers, table.tableName, changes), table.transact);
+      const postings = changes.flatMap((change) =>
+        change.type === 'posting' ? [(change as unknown as PostingChange).posting] : [],
+      );
+      await commitRouted(table, (context) => toTransactWrites(writers, table.tableName, changes, context), postings);
     },
   };
 }

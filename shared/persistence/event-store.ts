@@ -6,6 +6,9 @@ import type { EventArchive, EventQuery, EventStore, FeedPage } from '../domain/e
 import type { Environment } from '../domain/tenancy.js';
 import type { OutboxEvent } from '../domain/types.js';
 import { storedEventCodec, storedEventKeys } from './entities/stored-event.js';
+import { orgShardOf, shardedKey, shardedKeys } from './entities/shards.js';
+import { orgShardCount, orgShardSteps } from './org-shards.js';
+import { isShardCursor, shardedPage } from './sharded-pages.js';
 import type { Item } from './item.js';
 import { createQueries, type Filter } from './queries.js';
 import { GSI } from './table-schema.js';
@@ -56,12 +59,17 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
    * (a later place), until a stamp is written within the budget.
    */
   async function store(event: OutboxEvent): Promise<boolean> {
+    const shard = orgShardOf(
+      await orgShardSteps(table, event.organizationId, event.environment),
+      event.id,
+      event.createdAt,
+    );
     let stamp = visibleStamp(event.createdAt, clock.now());
     try {
       await table.client.send(
         new PutCommand({
           TableName: table.tableName,
-          Item: storedEventCodec.toItem(event, stamp),
+          Item: storedEventCodec.toItem(event, stamp, shard),
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
       );
@@ -96,10 +104,45 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
     const after = range.after ?? query.createdAfter ?? FEED_START;
     if (after >= until) return { items: [], position: after, more: false };
     const filter = filterOf(query, true);
-    const wallet =
-      query.walletId !== undefined
-        ? { ':f_wallet': storedEventKeys.ofWallet(organizationId, environment, query.walletId) }
-        : {};
+    // Each shard of the feed read from the position on (at most FEED_QUERIES_PER_CALL queries each).
+    const count = await orgShardCount(table, organizationId, environment);
+    const walletKey = query.walletId && storedEventKeys.ofWallet(organizationId, environment, query.walletId);
+    const shards = await Promise.all(
+      shardedKeys(storedEventKeys.visible(organizationId, environment), count).map((partition, shard) =>
+        readFeedShard(partition, walletKey ? shardedKey(walletKey, shard) : undefined, after, until, filter, limit),
+      ),
+    );
+    // Every shard is read through `frontier`: the lowest index position a shard's reads stopped at
+    // (its end: `until`). Items up to it are merged in visible order; beyond it a shard was not read.
+    let frontier = until;
+    for (const { startKey } of shards) {
+      if (!startKey) continue;
+      const reached = startKey[GSI.GSI4.sort];
+      if (typeof reached !== 'string') throw new Error('The feed query answered no index position.');
+      if (reached < frontier) frontier = reached;
+    }
+    const found = shards
+      .flatMap((shard) => shard.found)
+      .filter((item) => String(item[GSI.GSI4.sort]) <= frontier)
+      .sort((a, b) => (String(a[GSI.GSI4.sort]) < String(b[GSI.GSI4.sort]) ? -1 : 1));
+    const items = found.slice(0, limit);
+    const page = items.map(storedEventCodec.fromItem);
+    if (found.length > limit) return { items: page, position: String(items.at(-1)![GSI.GSI4.sort]), more: true };
+    // The read bound is reached before the page is full (a filter kept few of the items read): the
+    // page so far, possibly empty, and the position read through; the client calls again at once.
+    if (shards.some((shard) => shard.startKey)) return { items: page, position: frontier, more: true };
+    return { items: page, position: until, more: false };
+  }
+
+  /** One shard of the feed from `after` to `until` (the wallet filter names the wallet's key on that shard). */
+  async function readFeedShard(
+    partition: string,
+    walletKey: string | undefined,
+    after: string,
+    until: string,
+    filter: Filter | undefined,
+    limit: number,
+  ): Promise<{ found: Item[]; startKey: Record<string, unknown> | undefined }> {
     const found: Item[] = [];
     let startKey: Record<string, unknown> | undefined;
     let queries = 0;
@@ -111,11 +154,11 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :after AND :until',
           ExpressionAttributeNames: { '#pk': GSI.GSI4.partition, '#sk': GSI.GSI4.sort, ...(filter?.names ?? {}) },
           ExpressionAttributeValues: {
-            ':pk': storedEventKeys.visible(organizationId, environment),
+            ':pk': partition,
             ':after': after,
             ':until': until,
             ...(filter?.values ?? {}),
-            ...wallet,
+            ...(walletKey !== undefined ? { ':f_wallet': walletKey } : {}),
           },
           ...(filter ? { FilterExpression: filter.expression } : {}),
           ScanIndexForward: true,
@@ -128,17 +171,7 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
       startKey = output.LastEvaluatedKey;
       queries += 1;
     } while (startKey && found.length <= limit && queries < FEED_QUERIES_PER_CALL);
-    const items = found.slice(0, limit);
-    const page = items.map(storedEventCodec.fromItem);
-    if (found.length > limit) return { items: page, position: String(items.at(-1)![GSI.GSI4.sort]), more: true };
-    // The read bound is reached before the page is full (a filter kept few of the items read): the
-    // page so far, possibly empty, and the position of the last item read; the client calls again at once.
-    if (startKey) {
-      const reached = startKey[GSI.GSI4.sort];
-      if (typeof reached !== 'string') throw new Error('The feed query answered no index position.');
-      return { items: page, position: reached, more: true };
-    }
-    return { items: page, position: until, more: false };
+    return { found, startKey };
   }
 
   return {
@@ -146,8 +179,25 @@ export function createEventStore(table: TableContext, options: { clock?: Clock }
       const item = await getItem(table, storedEventKeys.primary(eventId));
       return item ? storedEventCodec.fromItem(item) : undefined;
     },
-    listEvents(organizationId, environment, query, page) {
+    async listEvents(organizationId, environment, query, page) {
       const filter = filterOf(query);
+      const count = await orgShardCount(table, organizationId, environment);
+      // A cursor of the list before the organization was sharded goes on over shard 0: the other
+      // shards hold only events newer than it (entities/shards.ts).
+      if (count > 1 && (page.startKey === undefined || isShardCursor(page.startKey))) {
+        const sources = query.walletId
+          ? shardedKeys(storedEventKeys.ofWallet(organizationId, environment, query.walletId), count).flatMap(
+              (partition) => [
+                { index: GSI.GSI2, partition },
+                { index: GSI.GSI3, partition },
+              ],
+            )
+          : shardedKeys(storedEventKeys.ofOrganization(organizationId, environment), count).map((partition) => ({
+              index: GSI.GSI1,
+              partition,
+            }));
+        return shardedPage(table.client, table.tableName, sources, page, storedEventCodec.fromItem, { filter });
+      }
       if (query.walletId) {
         const partition = storedEventKeys.ofWallet(organizationId, environment, query.walletId);
         return mergedPages(

@@ -15,9 +15,13 @@ import { idempotencyKeys } from './entities/idempotency.js';
 import { createIdempotencyStore, slotOf } from './idempotency-store.js';
 import type { Item, ItemKey } from './item.js';
 import { createMerchantReader } from './merchant-store.js';
-import { batchGetItems, createQueries, itemAt, listedPage, type Filter } from './queries.js';
+import { batchGetItems, itemAt, listedPage, type Filter } from './queries.js';
 import { getItem, type TableContext } from './table-context.js';
-import { createWalletReader, createWalletSnapshotReader, walletJournalSources } from './wallet-store.js';
+import { createWalletReader, createWalletSnapshotReader } from './wallet-store.js';
+import { walletJournalPage } from './wallet-journal.js';
+import { shardedKeys } from './entities/shards.js';
+import { orgShardCount } from './org-shards.js';
+import { isShardCursor, shardedListedPage } from './sharded-pages.js';
 
 const PAYMENT_TYPES = ['PAYMENT', 'REVERSAL'] as const;
 
@@ -51,7 +55,6 @@ function paymentsFilter(environment: string, status: string | undefined): Filter
 }
 
 export function createPaymentStore(table: TableContext): PaymentStore {
-  const { mergedPages } = createQueries(table.client, table.tableName);
   return {
     ...createWalletReader(table),
     ...createWalletSnapshotReader(table),
@@ -92,28 +95,29 @@ export function createPaymentStore(table: TableContext): PaymentStore {
       if (keys.merchant) result.merchant = mapped(items.get('merchant'), merchantCodec.fromItem);
       return result;
     },
-    listTransactions(organizationId, environment, filter, page) {
+    async listTransactions(organizationId, environment, filter, page) {
       if (filter.walletId) {
         // Payments sent and received by the wallet: its debited and credited journal records, merged.
-        return mergedPages(
-          walletJournalSources(filter.walletId),
+        return walletJournalPage(
+          table,
+          filter.walletId,
           page,
           transactionCodec.fromItem,
           paymentsFilter(environment, filter.status),
         );
       }
       // The organization's payments (sent and received): its payment listing, the records read by id.
-      return listedPage(
-        table.client,
-        table.tableName,
-        paymentListingKeys.partition(organizationId, environment),
-        page,
-        (listing) => transactionKeys.primary(paymentListingCodec.transactionIdOf(listing)),
-        (item) => {
-          const transaction = transactionCodec.fromItem(item);
-          return filter.status === undefined || transaction.status === filter.status ? transaction : undefined;
-        },
-      );
+      const target = (listing: Item) => transactionKeys.primary(paymentListingCodec.transactionIdOf(listing));
+      const decode = (item: Item) => {
+        const transaction = transactionCodec.fromItem(item);
+        return filter.status === undefined || transaction.status === filter.status ? transaction : undefined;
+      };
+      const partition = paymentListingKeys.partition(organizationId, environment);
+      const count = await orgShardCount(table, organizationId, environment);
+      // A cursor of the list before the organization was sharded goes on over shard 0 (entities/shards.ts).
+      if (count > 1 && (page.startKey === undefined || isShardCursor(page.startKey)))
+        return shardedListedPage(table.client, table.tableName, shardedKeys(partition, count), page, target, decode);
+      return listedPage(table.client, table.tableName, partition, page, target, decode);
     },
   };
 }

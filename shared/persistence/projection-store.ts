@@ -5,6 +5,8 @@ import { auditEntryCodec } from './entities/audit-entry.js';
 import { paymentListingCodec } from './entities/payment-listing.js';
 import { journalCodec, TRANSACTION_ENTITY } from './entities/transaction.js';
 import type { Item, ItemKey } from './item.js';
+import { orgShardOf } from './entities/shards.js';
+import { orgShardStepsOfAll } from './org-shards.js';
 import { batchGetItems, itemAt } from './queries.js';
 import type { TableContext } from './table-context.js';
 
@@ -28,9 +30,31 @@ export function createProjectionStore(table: TableContext): ProjectionStore {
 
   return {
     async writeProjections(projections, options) {
+      // Each on the shard of its organization environment in force at its instant (entities/shards.ts):
+      // the same shard whenever it is projected again.
+      const stepsOf = await orgShardStepsOfAll(
+        table,
+        projections.flatMap((projection) => [...(projection.audit ? [projection.audit] : []), ...projection.listings]),
+      );
       const items = projections.flatMap((projection) => [
-        ...(projection.audit ? [auditEntryCodec.toItem(projection.audit)] : []),
-        ...projection.listings.map(paymentListingCodec.toItem),
+        ...(projection.audit
+          ? [
+              auditEntryCodec.toItem(
+                projection.audit,
+                orgShardOf(
+                  stepsOf(projection.audit.organizationId, projection.audit.environment),
+                  projection.audit.id,
+                  projection.audit.createdAt,
+                ),
+              ),
+            ]
+          : []),
+        ...projection.listings.map((listing) =>
+          paymentListingCodec.toItem(
+            listing,
+            orgShardOf(stepsOf(listing.organizationId, listing.environment), listing.transactionId, listing.createdAt),
+          ),
+        ),
       ]);
       const keyOf = (item: Item): ItemKey => ({ PK: String(item.PK), SK: String(item.SK) });
       const existing =

@@ -1,4 +1,5 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { HotRouting } from './hot/hot-cache.js';
 import type { Item, ItemKey } from './item.js';
 import type { TransactOptions } from './transact.js';
 
@@ -8,6 +9,8 @@ export interface TableContext {
   tableName: string;
   /** Injected for tests (fault injection) and the benchmark (call counting). */
   transact?: TransactOptions;
+  /** The process's hot-wallet routing (config cache, sticky lanes, the keeper's reads); one is made per table when absent. */
+  hot?: HotRouting;
 }
 
 /** One consistent read of an item by its key. */

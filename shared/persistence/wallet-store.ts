@@ -9,13 +9,14 @@ import { postingWriters } from './writers/posting-writers.js';
 import { idempotencyWriters } from './writers/idempotency-writers.js';
 import { auditWriters } from './writers/audit-writers.js';
 import { POLICY_ENTITY, policyCodec, policyKeys } from './entities/policy.js';
-import { journalCodec, transactionKeys } from './entities/transaction.js';
+import { journalCodec } from './entities/transaction.js';
+import { COLD_TXN_SHARDS, txnShardsOf, type TxnShards } from './entities/shards.js';
 import { spendCountersOf, WALLET_ENTITY, walletCodec, walletKeys } from './entities/wallet.js';
 import { walletListingCodec, walletListingKeys } from './entities/wallet-listing.js';
 import { createIdempotencyCompleter, createIdempotencyStore } from './idempotency-store.js';
 import type { Item } from './item.js';
-import { createQueries, listedPage, type Filter } from './queries.js';
-import { GSI } from './table-schema.js';
+import { listedPage, type Filter } from './queries.js';
+import { walletJournalPage } from './wallet-journal.js';
 import { getItem, type TableContext } from './table-context.js';
 
 /** Reads of a statement's first page before it gives up proving no posting landed in between. */
@@ -61,22 +62,20 @@ export function createWalletSnapshotReader(table: TableContext): WalletSnapshotR
   };
 }
 
-/** The journal records that moved a wallet's money: debited (GSI2) and credited (GSI3). */
-export const walletJournalSources = (walletId: string) => [
-  { index: GSI.GSI2, partition: transactionKeys.fromWallet(walletId) },
-  { index: GSI.GSI3, partition: transactionKeys.toWallet(walletId) },
-];
-
 /** Records that moved money (queued, rejected and failed payments never did). */
 const MOVED_MONEY: Filter = { expression: 'attribute_exists(postedAt)', names: {}, values: {} };
 
 export function createWalletStore(table: TableContext): WalletStore {
-  const { mergedPages } = createQueries(table.client, table.tableName);
-
-  async function walletState(walletId: string): Promise<{ balance: Big; entryCount: number } | undefined> {
+  async function walletState(
+    walletId: string,
+  ): Promise<{ balance: Big; entryCount: number; shards: TxnShards } | undefined> {
     const item = await getItem(table, walletKeys.primary(walletId));
     return item
-      ? { balance: walletCodec.fromItem(item).balance, entryCount: walletCodec.entryCountOf(item) }
+      ? {
+          balance: walletCodec.fromItem(item).balance,
+          entryCount: walletCodec.entryCountOf(item),
+          shards: txnShardsOf(item),
+        }
       : undefined;
   }
 
@@ -98,15 +97,16 @@ export function createWalletStore(table: TableContext): WalletStore {
     async getStatement(walletId, page) {
       // The first page anchors on the wallet balance; the wallet's posting count read before and
       // after the query proves no posting landed in between (else read again).
-      const anchor = page.startKey?.balanceBefore;
-      const startKey = page.startKey ? { positions: page.startKey.positions } : undefined;
+      const { balanceBefore: anchor, ...startKey } = page.startKey ?? {};
       for (let attempt = 1; ; attempt++) {
         const before = anchor === undefined ? await walletState(walletId) : undefined;
-        const result = await mergedPages(
-          walletJournalSources(walletId),
-          { limit: page.limit, ...(startKey ? { startKey } : {}) },
+        const result = await walletJournalPage(
+          table,
+          walletId,
+          { limit: page.limit, ...(page.startKey ? { startKey } : {}) },
           journalCodec.fromItem,
           MOVED_MONEY,
+          before?.shards ?? COLD_TXN_SHARDS,
         );
         const after = anchor === undefined ? await walletState(walletId) : undefined;
         if (anchor === undefined && before?.entryCount !== after?.entryCount && attempt < STATEMENT_READ_ATTEMPTS)

@@ -1,11 +1,19 @@
+import type { WriteContext } from './hot/hot-routes.js';
 import type { Item, ItemKey } from './item.js';
 import type { TransactWrite } from './transact.js';
 
 /** A change a service decided: data, named by its `type` (each area declares its own in its ports.ts). */
 export type AnyChange = { readonly type: string };
 
-/** The items one change writes, each with its condition and the error a failed condition means. */
-export type ChangeWriter<C extends AnyChange> = (tableName: string, change: C) => TransactWrite[];
+/**
+ * The items one change writes, each with its condition and the error a failed condition means.
+ * `context`: the attempt's routes of hot wallets (only the posting writer reads them).
+ */
+export type ChangeWriter<C extends AnyChange> = (
+  tableName: string,
+  change: C,
+  context?: WriteContext,
+) => TransactWrite[];
 
 /** An area's writers: exactly one per change type of the area. */
 export type ChangeWriters<C extends AnyChange> = { [K in C['type']]: ChangeWriter<Extract<C, { type: K }>> };

@@ -10,6 +10,7 @@ import { createRateLimiter, type RateLimiter } from '../edge/rate-limit.js';
 import { createApiKeyAuthReader } from '../persistence/api-key-auth-store.js';
 import { createDocumentClient } from '../persistence/client.js';
 import { createConfigStore } from '../persistence/config-store.js';
+import { createHotRouting } from '../persistence/hot/hot-cache.js';
 import type { TableContext } from '../persistence/table-context.js';
 
 export type { TableContext };
@@ -45,6 +46,8 @@ export function createCore(
   const table = overrides.table ?? {
     client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
     tableName: config.tableName,
+    // The process's hot-wallet routing cache (docs/architecture.md "Hot wallets").
+    hot: createHotRouting(),
   };
   const deps: CoreDeps = {
     clock,

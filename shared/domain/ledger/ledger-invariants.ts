@@ -1,5 +1,7 @@
 import Big from 'big.js';
 import type { Wallet } from '../types.js';
+import { exactBalances, hotInvariants } from './hot/hot-balances.js';
+import type { HotWalletParts } from './hot/hot-types.js';
 import { legsOf, movedMoney, type JournalRecord } from './journal.js';
 import { SYSTEM_ACCOUNT_PREFIX } from './posting.js';
 
@@ -17,10 +19,22 @@ const add = (map: Map<string, Big>, key: string, amount: Big) => map.set(key, (m
  * environment the wallets' balances (available, held and pending) and the system accounts (the
  * sums of their legs) sum to zero; each wallet's available, held and pending balances equal the
  * sums of its legs, and none is negative; a hold is settled (captured or voided) at most once, and
- * exactly when it is no longer HELD; a movement is reversed at most once.
+ * exactly when it is no longer HELD; a movement is reversed at most once. A hot wallet's balances
+ * are its exact ones (main, folds, inbox and lanes: hot/hot-balances.ts), and its sub-items obey
+ * the hot invariants (`hot`: its parts, with the limits of its policies when known).
  */
-export function ledgerInvariants(wallets: Wallet[], records: JournalRecord[]): LedgerReport {
+export function ledgerInvariants(
+  walletsAsStored: Wallet[],
+  records: JournalRecord[],
+  hot: { parts: HotWalletParts; limits?: Map<string, Big> }[] = [],
+): LedgerReport {
   const problems: string[] = [];
+  const hotById = new Map(hot.map((entry) => [entry.parts.walletId, entry]));
+  for (const { parts, limits } of hot) problems.push(...hotInvariants(parts, limits));
+  const wallets = walletsAsStored.map((wallet) => {
+    const entry = hotById.get(wallet.id);
+    return entry ? { ...wallet, ...exactBalances(entry.parts) } : wallet;
+  });
   const byEnvironment = new Map<string, { sum: Big; entries: number; wallets: number }>();
   const totalsOf = (environment: string) => {
     const totals = byEnvironment.get(environment) ?? { sum: zero(), entries: 0, wallets: 0 };

@@ -117,6 +117,11 @@ export interface SpendCount {
   periods: SpendPeriod[];
   /** Periods the wallet still counts that are over: their counters are dropped by the same write. */
   stale: { period: Period; periodKey: string }[];
+  /**
+   * The wallet's `policyVersion` its limits were read under (hot wallets: a lane's quota granted
+   * under another version refuses a limited debit, which then takes the exact slow path).
+   */
+  policyVersion?: number;
 }
 
 export interface Posting {

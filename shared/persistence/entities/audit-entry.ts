@@ -3,6 +3,7 @@ import type { Environment } from '../../domain/tenancy.js';
 import type { AuditEntry } from '../../domain/types.js';
 import { recordOf, type Item, type ItemKey } from '../item.js';
 import type { IndexUsage } from '../table-schema.js';
+import { shardedKey } from './shards.js';
 
 export const AUDIT_ENTRY_ENTITY = 'AUDIT_ENTRY';
 
@@ -60,18 +61,25 @@ export const auditEntryKeys = {
 };
 
 export const auditEntryCodec = {
-  toItem(entry: AuditEntry): Item {
+  /**
+   * The entry's item on shard `shard` of its organization environment (entities/shards.ts): the
+   * partition and the four index keys all take the shard's suffix; shard 0 is today's keys. The
+   * projector shards the entries of movements; entries written in a change's transaction stay on 0.
+   */
+  toItem(entry: AuditEntry, shard = 0): Item {
     const { organizationId: org, environment: env } = entry;
     const sort = auditEntryKeys.sort(entry.createdAt, entry.id);
+    const key = (base: string) => shardedKey(base, shard);
     return {
-      ...auditEntryKeys.primary(entry),
-      GSI1PK: auditEntryKeys.byAction(org, env, entry.action),
+      PK: key(auditEntryKeys.partition(org, env)),
+      SK: sort,
+      GSI1PK: key(auditEntryKeys.byAction(org, env, entry.action)),
       GSI1SK: sort,
-      GSI2PK: auditEntryKeys.byResource(org, env, entry.resourceId),
+      GSI2PK: key(auditEntryKeys.byResource(org, env, entry.resourceId)),
       GSI2SK: sort,
-      GSI3PK: auditEntryKeys.byActor(org, env, entry.actorId),
+      GSI3PK: key(auditEntryKeys.byActor(org, env, entry.actorId)),
       GSI3SK: sort,
-      ...(entry.walletId ? { GSI4PK: auditEntryKeys.byWallet(org, env, entry.walletId), GSI4SK: sort } : {}),
+      ...(entry.walletId ? { GSI4PK: key(auditEntryKeys.byWallet(org, env, entry.walletId)), GSI4SK: sort } : {}),
       entityType: AUDIT_ENTRY_ENTITY,
       ...entry,
     };

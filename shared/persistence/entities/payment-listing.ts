@@ -1,6 +1,7 @@
 import type { PaymentListing } from '../../domain/ledger/journal-projection.js';
 import type { Environment } from '../../domain/tenancy.js';
 import { str, type Item, type ItemKey } from '../item.js';
+import { shardedKey } from './shards.js';
 
 export const PAYMENT_LISTING_ENTITY = 'PAYMENT_LISTING';
 
@@ -12,16 +13,17 @@ export const PAYMENT_LISTING_ENTITY = 'PAYMENT_LISTING';
  */
 export const paymentListingKeys = {
   partition: (organizationId: string, environment: Environment) => `PAYMENTS#${organizationId}#${environment}`,
-  primary: (listing: PaymentListing): ItemKey => ({
-    PK: paymentListingKeys.partition(listing.organizationId, listing.environment),
+  /** On shard `shard` of the organization environment's listing (entities/shards.ts; 0: today's key). */
+  primary: (listing: PaymentListing, shard = 0): ItemKey => ({
+    PK: shardedKey(paymentListingKeys.partition(listing.organizationId, listing.environment), shard),
     SK: `${listing.createdAt}#${listing.transactionId}`,
   }),
 };
 
 export const paymentListingCodec = {
-  toItem(listing: PaymentListing): Item {
+  toItem(listing: PaymentListing, shard = 0): Item {
     return {
-      ...paymentListingKeys.primary(listing),
+      ...paymentListingKeys.primary(listing, shard),
       entityType: PAYMENT_LISTING_ENTITY,
       transactionId: listing.transactionId,
     };

@@ -3,6 +3,7 @@ import type { Environment } from '../../domain/tenancy.js';
 import type { OutboxEvent } from '../../domain/types.js';
 import { plainJson, str, type Item, type ItemKey } from '../item.js';
 import { TTL_ATTRIBUTE, type IndexUsage } from '../table-schema.js';
+import { shardedKey } from './shards.js';
 
 export const STORED_EVENT_ENTITY = 'EVENT';
 
@@ -31,22 +32,27 @@ export const storedEventKeys = {
 };
 
 export const storedEventCodec = {
-  /** The item of an event stored (made visible) at `visibleAt`. */
-  toItem(event: OutboxEvent, visibleAt: string): Item {
+  /**
+   * The item of an event stored (made visible) at `visibleAt`, its four index keys on shard `shard`
+   * of its organization environment (entities/shards.ts; 0: today's keys). The item's own key is
+   * not sharded (one item per event, so a stored event is never stored twice).
+   */
+  toItem(event: OutboxEvent, visibleAt: string, shard = 0): Item {
     const sort = storedEventKeys.sort(event);
     const [first, second] = walletsOfEvent(event);
+    const key = (base: string) => shardedKey(base, shard);
     return {
       ...storedEventKeys.primary(event.id),
       entityType: STORED_EVENT_ENTITY,
-      GSI1PK: storedEventKeys.ofOrganization(event.organizationId, event.environment),
+      GSI1PK: key(storedEventKeys.ofOrganization(event.organizationId, event.environment)),
       GSI1SK: sort,
       ...(first
-        ? { GSI2PK: storedEventKeys.ofWallet(event.organizationId, event.environment, first), GSI2SK: sort }
+        ? { GSI2PK: key(storedEventKeys.ofWallet(event.organizationId, event.environment, first)), GSI2SK: sort }
         : {}),
       ...(second
-        ? { GSI3PK: storedEventKeys.ofWallet(event.organizationId, event.environment, second), GSI3SK: sort }
+        ? { GSI3PK: key(storedEventKeys.ofWallet(event.organizationId, event.environment, second)), GSI3SK: sort }
         : {}),
-      GSI4PK: storedEventKeys.visible(event.organizationId, event.environment),
+      GSI4PK: key(storedEventKeys.visible(event.organizationId, event.environment)),
       GSI4SK: storedEventKeys.visibleSort(visibleAt, event.id),
       visibleAt,
       id: event.id,

@@ -4,9 +4,10 @@ import { transactionOf } from '../../domain/payments/payment-posting.js';
 import { ID_PREFIX } from '../../domain/ids.js';
 import type { Environment } from '../../domain/tenancy.js';
 import type { Transaction } from '../../domain/types.js';
-import { readBig, toNumberAttribute } from '../client.js';
+import { readBig, readInt, toNumberAttribute } from '../client.js';
 import { recordOf, str, type Item, type ItemKey } from '../item.js';
 import type { IndexUsage } from '../table-schema.js';
+import { shardedKey } from './shards.js';
 
 export const TRANSACTION_ENTITY = 'TRANSACTION';
 
@@ -32,8 +33,10 @@ export type TransactionRecord = Record<string, unknown> & {
  */
 export const transactionKeys = {
   primary: (transactionId: string): ItemKey => ({ PK: `TXN#${transactionId}`, SK: 'TXN' }),
-  fromWallet: (walletId: string) => `WALLET#${walletId}#TXNS`,
-  toWallet: (walletId: string) => `WALLET#${walletId}#TXNS_IN`,
+  /** GSI2: shard `lane` of the paying wallet's list (shard 0, every cold wallet's record: `WALLET#<id>#TXNS`). */
+  fromWallet: (walletId: string, lane = 0) => shardedKey(`WALLET#${walletId}#TXNS`, lane),
+  /** GSI3: shard `partition` of the receiving wallet's list (shard 0: `WALLET#<id>#TXNS_IN`). */
+  toWallet: (walletId: string, partition = 0) => shardedKey(`WALLET#${walletId}#TXNS_IN`, partition),
   listSort: (createdAt: string, transactionId: string) => `${createdAt}#${transactionId}`,
 };
 
@@ -53,16 +56,35 @@ function decodeActor(text: string): JournalAudit['actor'] {
   };
 }
 
+/**
+ * The sub-items a hot wallet's movement went through (contract of issue 25): `debitLane` the lane
+ * of the paying wallet it was taken from, `creditPartition` the credit partition of the receiving
+ * wallet it landed in. Each picks the shard of that wallet's list; absent (every cold movement,
+ * and a hot wallet's movements through main): shard 0.
+ */
+interface HotRouting {
+  debitLane?: unknown;
+  creditPartition?: unknown;
+}
+function shardNumber(value: unknown): number {
+  // A number as the writer made it, or a NumberValue as a record read back (wrapNumbers) carries it.
+  const n = typeof value === 'number' ? value : value !== undefined && value !== null ? readInt(value) : 0;
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}
+
 export const journalCodec = {
   toItem(record: JournalRecord): Item {
     // Listed at the time the money moved (an approved payment moves when it is approved).
     const sort = transactionKeys.listSort(record.postedAt ?? record.createdAt, record.id);
     const { legs, audit, idempotencyFingerprint, ...fields } = record;
+    const routing = record as JournalRecord & HotRouting;
     return {
       ...transactionKeys.primary(record.id),
-      ...(isWallet(record.from) ? { GSI2PK: transactionKeys.fromWallet(record.from), GSI2SK: sort } : {}),
+      ...(isWallet(record.from)
+        ? { GSI2PK: transactionKeys.fromWallet(record.from, shardNumber(routing.debitLane)), GSI2SK: sort }
+        : {}),
       ...(isWallet(record.to) && record.to !== record.from
-        ? { GSI3PK: transactionKeys.toWallet(record.to), GSI3SK: sort }
+        ? { GSI3PK: transactionKeys.toWallet(record.to, shardNumber(routing.creditPartition)), GSI3SK: sort }
         : {}),
       entityType: TRANSACTION_ENTITY,
       ...fields,
@@ -83,7 +105,17 @@ export const journalCodec = {
   },
   isJournalRecord: (item: Item | undefined): boolean => item?.entityType === TRANSACTION_ENTITY,
   fromItem(item: Item): JournalRecord {
-    const { legs, auditAction, actor, auditResourceId, keyDigest, ...fields } = recordOf(item);
+    // creditPartition / debitLane: where a hot wallet's leg was written (storage, not the record's meaning).
+    const {
+      legs,
+      auditAction,
+      actor,
+      auditResourceId,
+      keyDigest,
+      creditPartition: _g,
+      debitLane: _l,
+      ...fields
+    } = recordOf(item);
     return {
       ...(fields as unknown as JournalRecord),
       type: str(item.type) as TransactionType,

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import type { Bucket } from '../../domain/ledger/posting.js';
 import type { Period, SpendCounter } from '../../domain/policies/policy-types.js';
 import type { Environment } from '../../domain/tenancy.js';
 import type { Wallet } from '../../domain/types.js';
@@ -17,6 +18,13 @@ export const WALLET_ENTITY = 'WALLET';
 export const walletKeys = {
   partition: (walletId: string) => `WALLET#${walletId}`,
   primary: (walletId: string): ItemKey => ({ PK: walletKeys.partition(walletId), SK: 'WALLET' }),
+};
+
+/** The wallet item's attribute of each bucket a leg moves. */
+export const bucketAttribute: Record<Bucket, string> = {
+  available: 'balance',
+  held: 'heldBalance',
+  pending: 'pendingBalance',
 };
 
 const SPEND_PREFIX = 'spend#';

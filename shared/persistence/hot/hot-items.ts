@@ -8,7 +8,7 @@ import type {
 } from '../../domain/ledger/hot/hot-types.js';
 import type { Environment } from '../../domain/tenancy.js';
 import { readBig, readInt } from '../client.js';
-import { HOT_ACC_ENTITY, HOT_INBOX_ENTITY, hotKeys } from '../entities/hot-wallet.js';
+import { HOT_ACC_ENTITY, HOT_INBOX_ENTITY, HOT_LANE_ENTITY, hotKeys } from '../entities/hot-wallet.js';
 import { spendCountersOf, walletCodec } from '../entities/wallet.js';
 import { str, type Item } from '../item.js';
 
@@ -33,6 +33,7 @@ export function hotConfigOf(item: Item): HotConfig | undefined {
     partitions: readInt(hot.partitions),
     lanes: readInt(hot.lanes),
     since: str(hot.since),
+    ...(typeof hot.coolingSince === 'string' ? { coolingSince: hot.coolingSince } : {}),
   };
 }
 
@@ -42,6 +43,7 @@ export const hotConfigItem = (config: HotConfig) => ({
   partitions: config.partitions,
   lanes: config.lanes,
   since: config.since,
+  ...(config.coolingSince ? { coolingSince: config.coolingSince } : {}),
 });
 
 export function mainPartsOf(item: Item, hot: HotConfig): HotWalletParts['main'] {
@@ -102,3 +104,27 @@ export const laneIndexOf = (item: Item): number => Number(str(item.PK).split('#'
 
 export const partitionKeysOf = (walletId: string, count: number) =>
   Array.from({ length: count }, (_, g) => hotKeys.creditPartition(walletId, g));
+
+/**
+ * A hot wallet's parts from its items as a scan found them (the ledger check): main, and every
+ * accumulator, inbox item and lane of the wallet. A demoted wallet keeps its accumulators: its
+ * parts then carry a COOLING config with no lanes.
+ */
+export function hotPartsOfItems(walletId: string, main: Item, items: Item[]): HotWalletParts {
+  const byPartition = new Map<number, Item[]>();
+  const lanes: LaneState[] = [];
+  for (const item of items) {
+    if (item.entityType === HOT_LANE_ENTITY) lanes.push(laneOf(laneIndexOf(item), item));
+    else {
+      const partition = Number(str(item.PK).split('#').pop());
+      byPartition.set(partition, [...(byPartition.get(partition) ?? []), item]);
+    }
+  }
+  const hot = hotConfigOf(main) ?? { state: 'COOLING', partitions: byPartition.size, lanes: 0, since: '' };
+  return {
+    walletId,
+    main: mainPartsOf(main, hot),
+    partitions: [...byPartition].sort(([a], [b]) => a - b).map(([g, group]) => partitionOf(g, group)),
+    lanes: lanes.sort((a, b) => a.lane - b.lane),
+  };
+}

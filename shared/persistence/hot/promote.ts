@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import type { Clock } from '../../domain/clock.js';
+import { systemClock, type Clock } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { periodLimitsAt } from '../../domain/ledger/hot/hot-balances.js';
 import { MAX_HOT_LANES, MAX_HOT_PARTITIONS, type HotConfig } from '../../domain/ledger/hot/hot-types.js';
@@ -34,7 +34,7 @@ export async function promote(
   table: TableContext,
   walletId: string,
   options: PromoteOptions,
-  clock: Clock,
+  clock: Clock = systemClock,
 ): Promise<HotConfig> {
   if (!Number.isInteger(options.partitions) || options.partitions < 1 || options.partitions > MAX_HOT_PARTITIONS)
     throw new ApiError('VALIDATION_ERROR', `partitions: 1 to ${MAX_HOT_PARTITIONS}`, { field: 'partitions' });

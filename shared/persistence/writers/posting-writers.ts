@@ -18,7 +18,9 @@ import { periodLimitDenied } from '../../domain/policies/policy-rules.js';
 import { fromStatesOf, targetOf } from '../../domain/state-table.js';
 import { readBig, toNumberAttribute } from '../client.js';
 import { journalCodec, transactionKeys } from '../entities/transaction.js';
-import { spendAttribute, walletKeys } from '../entities/wallet.js';
+import { bucketAttribute, spendAttribute, walletKeys } from '../entities/wallet.js';
+import { hotWalletWrites } from '../hot/hot-posting-writers.js';
+import { HotRoutingStale, type PostingRoutes } from '../hot/hot-routes.js';
 import type { Item } from '../item.js';
 import type { TransactWrite } from '../transact.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
@@ -26,7 +28,7 @@ import { slotClaimWrite } from './idempotency-writers.js';
 import { heldOrClearing, NOTHING_HELD_OR_CLEARING } from './wallet-writers.js';
 
 export const postingWriters: ChangeWriters<PostingChange> = {
-  posting: (tableName, change) => postingWrites(tableName, change.posting),
+  posting: (tableName, change, context) => postingWrites(tableName, change.posting, context?.routes),
 };
 
 /**
@@ -40,12 +42,17 @@ export const postingWriters: ChangeWriters<PostingChange> = {
  *    its legs take from a bucket, and stays within each period limit;
  * 3. a capture, void or reversal: the state change of the record it settles, at most once.
  *
+ * A wallet its routes know hot is written as hot-posting-writers.ts says (inbox, lane, main); any
+ * other wallet's write requires `hot` absent, so a stale cold route fails once (HotRoutingStale)
+ * and the committer routes it again. The cold transaction is unchanged otherwise.
+ *
  * System legs are recorded by the journal record only. Nothing else is written: the audit entry,
  * the event and the organization payment lists are projected from the journal record.
  */
-function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
+function postingWrites(tableName: string, posting: Posting, routes: PostingRoutes | undefined): TransactWrite[] {
   assertBalanced(posting);
-  const writes: TransactWrite[] = [journalWrite(tableName, posting)];
+  const walletWrites: TransactWrite[] = [];
+  const route: Record<string, number> = {};
   const byWallet = new Map<string, Leg[]>();
   for (const leg of posting.legs) {
     if (leg.account.kind !== 'WALLET') continue;
@@ -54,26 +61,35 @@ function postingWrites(tableName: string, posting: Posting): TransactWrite[] {
   for (const [walletId, legs] of byWallet) {
     const spend = posting.spend?.walletId === walletId ? posting.spend : undefined;
     const close = legs.find((leg) => leg.close)?.close;
-    writes.push(
+    const hot = routes?.hotOf(walletId);
+    if (hot) {
+      const routed = hotWalletWrites(tableName, posting, walletId, legs, spend, hot, routes!);
+      walletWrites.push(...routed.writes);
+      Object.assign(route, routed.record);
+      continue;
+    }
+    walletWrites.push(
       close
         ? walletCloseUpdate(tableName, posting, walletId, legs, close)
         : walletUpdate(tableName, posting, walletId, legs, spend),
     );
   }
+  const writes = [journalWrite(tableName, posting, route), ...walletWrites];
   if (posting.settles) writes.push(holdSettlement(tableName, posting, posting.settles));
   if (posting.reverses) writes.push(reversedOriginal(tableName, posting, posting.reverses));
   return writes;
 }
 
-function journalWrite(tableName: string, posting: Posting): TransactWrite {
+function journalWrite(tableName: string, posting: Posting, route: Record<string, number>): TransactWrite {
   const record = journalRecordOf(posting);
   if (posting.record === 'create') {
+    const item = { ...journalCodec.toItem(record), ...route };
     // With a key, the record is the key's claim (its id is the key's slot): the one slot-taking write.
-    if (posting.idempotency) return slotClaimWrite(tableName, journalCodec.toItem(record), posting.createdAt);
+    if (posting.idempotency) return slotClaimWrite(tableName, item, posting.createdAt);
     // Without one, a movement id a retry reuses: taken means done before.
     return put(
       tableName,
-      journalCodec.toItem(record),
+      item,
       () => new ApiError('IDEMPOTENCY_KEY_IN_USE', `The movement ${posting.transactionId} exists already.`),
     );
   }
@@ -91,6 +107,7 @@ function journalWrite(tableName: string, posting: Posting): TransactWrite {
       auditResourceId: item.auditResourceId,
       GSI2SK: item.GSI2SK,
       GSI3SK: item.GSI3SK,
+      ...route,
     },
     't_',
   );
@@ -107,11 +124,7 @@ function journalWrite(tableName: string, posting: Posting): TransactWrite {
   );
 }
 
-const BALANCE_ATTRIBUTE: Record<Bucket, string> = {
-  available: 'balance',
-  held: 'heldBalance',
-  pending: 'pendingBalance',
-};
+const BALANCE_ATTRIBUTE = bucketAttribute;
 
 /** One wallet's balances under the conditions of its legs (and, for a paying wallet, its spend). */
 function walletUpdate(
@@ -125,7 +138,12 @@ function walletUpdate(
   const adds = ['entryCount :one'];
   const removes: string[] = [];
   // A closed (deleted agent) wallet takes nothing more: money there would be stranded.
-  const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deletedAt)', 'environment = :environment'];
+  const conditions = [
+    'attribute_exists(PK)',
+    'attribute_not_exists(deletedAt)',
+    'environment = :environment',
+    'attribute_not_exists(hot)',
+  ];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':one': 1, ':environment': posting.environment };
   if (!settlesHold) {
@@ -173,6 +191,7 @@ function walletUpdate(
     (old) => {
       if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
       if (old.environment !== posting.environment) return new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
+      if (old.hot) return new HotRoutingStale(walletId, old);
       // A deleted agent's wallet is FROZEN for payments; settling money on it is refused as closed.
       if (!settlesHold && old.status !== 'ACTIVE') return new ApiError('WALLET_FROZEN', undefined, { walletId });
       if (old.deletedAt)
@@ -222,7 +241,7 @@ function walletCloseUpdate(
     tableName,
     walletKeys.primary(walletId),
     `SET ${sets.join(', ')} ADD balance :delta, entryCount :one`,
-    `attribute_exists(PK) AND attribute_not_exists(deletedAt) AND balance = :expected AND ${NOTHING_HELD_OR_CLEARING} AND environment = :environment${close.expectedActiveKeyId ? ' AND activeKeyId = :expectedKey' : ''}`,
+    `attribute_exists(PK) AND attribute_not_exists(deletedAt) AND attribute_not_exists(hot) AND balance = :expected AND ${NOTHING_HELD_OR_CLEARING} AND environment = :environment${close.expectedActiveKeyId ? ' AND activeKeyId = :expectedKey' : ''}`,
     {
       ...values,
       ':zero': 0,
@@ -235,6 +254,7 @@ function walletCloseUpdate(
     names,
     (old) => {
       if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
+      if (old.hot) return new HotRoutingStale(walletId, old);
       if (old.deletedAt) return new ApiError('INVALID_STATE', 'The agent is already deleted.');
       if (close.expectedActiveKeyId && old.activeKeyId !== close.expectedActiveKeyId)
         return new ApiError('CONCURRENT_UPDATE', "The agent's key was rotated meanwhile; retry.", { retryAfter: 1 });

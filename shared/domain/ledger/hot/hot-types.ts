@@ -21,6 +21,8 @@ export interface HotConfig {
   lanes: number;
   /** When the wallet became hot (ISO). */
   since: string;
+  /** When the demotion began (ISO, COOLING only): the keeper finishes it HOT_SETTLE_MS later (keeper-plan.ts). */
+  coolingSince?: string;
 }
 
 /** Where one part of a wallet's movement is written. */
