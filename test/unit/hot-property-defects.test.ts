@@ -2,6 +2,15 @@ import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { hotInvariants } from '../../shared/domain/ledger/hot/hot-balances.js';
 import type { HotWalletParts } from '../../shared/domain/ledger/hot/hot-types.js';
+import { fixedClock } from '../../shared/domain/clock.js';
+import { createLedgerService } from '../../shared/domain/ledger/ledger-service.js';
+import { walletAccount } from '../../shared/domain/ledger/posting.js';
+import { newWallet } from '../../shared/domain/wallets/wallet-rules.js';
+import { createCommitter } from '../../shared/persistence/change-writer.js';
+import { promote } from '../../shared/persistence/hot/promote.js';
+import { createLedgerStore } from '../../shared/persistence/ledger-store.js';
+import { WRITERS } from '../../shared/persistence/writers/index.js';
+import { createMemoryDynamo } from '../fakes/memory-dynamo/index.js';
 
 /**
  * Defects the hot-wallet property (test/unit/hot-ledger-property.test.ts) found, each as its
@@ -32,5 +41,27 @@ describe('hot wallet defects found by the property', () => {
       lanes: [],
     };
     expect(hotInvariants(parts, new Map([['DAY#2026-11-28', new Big('0.07')]]))).toEqual([]);
+  });
+});
+
+describe('hot payer refusals (core)', () => {
+  it.fails('a payment from a hot wallet short of funds answers INSUFFICIENT_FUNDS, not CONCURRENT_UPDATE', async () => {
+    const memory = createMemoryDynamo({ tables: ['defects'] });
+    const table = { client: memory.client, tableName: 'defects' };
+    const scope = { organizationId: 'org_defect', environment: 'SANDBOX' as const };
+    const at = '2026-11-28T10:00:00.000Z';
+    const ids = ['wal_defectpayer', 'wal_defectpayee'];
+    await createCommitter(table, WRITERS).commit(
+      ids.map((id) => ({
+        type: 'createWallet' as const,
+        wallet: newWallet({ id, ...scope, name: id, walletType: 'ORG', isMain: false, createdAt: at }),
+      })),
+    );
+    const clock = fixedClock(new Date(at));
+    await promote(table, ids[0]!, { partitions: 2, lanes: 2 }, clock);
+    const ledger = createLedgerService({ store: createLedgerStore(table), clock, ids: () => 'txn_defect1' });
+    await expect(
+      ledger.post(scope, { from: walletAccount(ids[0]!), to: walletAccount(ids[1]!), amount: new Big('1.66') }),
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
   });
 });

@@ -37,8 +37,9 @@ describe('hot property fault plan', () => {
   it('injects conflicts at the rate asked, only when armed, from the seed', async () => {
     const plan = faultPlan({ client, tableName: 't' }, 11);
     expect(plan.table.transact!.injectConflict!(1)).toBe(false);
-    const hits = await plan.armed({ lostAnswers: false }, async () =>
-      Array.from({ length: 10_000 }, () => plan.table.transact!.injectConflict!(1)).filter(Boolean).length,
+    const hits = await plan.armed(
+      { lostAnswers: false },
+      async () => Array.from({ length: 10_000 }, () => plan.table.transact!.injectConflict!(1)).filter(Boolean).length,
     );
     expect(hits).toBeGreaterThan(2_300);
     expect(hits).toBeLessThan(2_700);
