@@ -63,6 +63,11 @@ function postingWrites(tableName: string, posting: Posting, routes: PostingRoute
     const close = legs.find((leg) => leg.close)?.close;
     const hot = routes?.hotOf(walletId);
     if (hot) {
+      // A hot wallet's money is spread over sub-items: it is closed only once cold (hot mode off first).
+      if (close)
+        throw new ApiError('INVALID_STATE', 'The wallet is in hot mode: it can be closed once hot mode is off.', {
+          walletId,
+        });
       const routed = hotWalletWrites(tableName, posting, walletId, legs, spend, hot, routes!);
       walletWrites.push(...routed.writes);
       Object.assign(route, routed.record);

@@ -2,11 +2,13 @@ import { ApiError } from '../../domain/errors.js';
 import { fromStatesOf, nonTerminalStatesOf } from '../../domain/state-table.js';
 import type { WalletChange } from '../../domain/wallets/ports.js';
 import { WALLET_STATES } from '../../domain/wallets/wallet-states.js';
-import { readBig, toNumberAttribute } from '../client.js';
+import { readBig, readInt, toNumberAttribute } from '../client.js';
+import { hotKeys } from '../entities/hot-wallet.js';
 import { organizationEnvironmentKeys } from '../entities/organization-environment.js';
 import { walletCodec, walletKeys } from '../entities/wallet.js';
 import { walletListingCodec } from '../entities/wallet-listing.js';
-import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
+import { HotRoutingStale } from '../hot/hot-routes.js';
+import { CONFLICT_RETRY_AFTER_S, type TransactWrite } from '../transact.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
 
 /** A wallet with nothing in `heldBalance` or `pendingBalance` (absent counts as zero). */
@@ -46,13 +48,42 @@ export const walletWriters: ChangeWriters<WalletChange> = {
     put(tableName, walletCodec.toItem(change.wallet)),
     put(tableName, walletListingCodec.toItem(change.wallet)),
   ],
-  updateWallet: (tableName, change) => {
+  updateWallet: (tableName, change, context) => {
     const { sets, names, values } = setFields(change.set, 'w_');
+    // A status change (freeze, unfreeze, close) of a hot wallet is its lanes' too, in the same
+    // transaction: a lane's debit checks only its lane's status (hot/hot-posting-writers.ts). The
+    // route is checked as a posting's is: a stale one fails once (HotRoutingStale) and is planned again.
+    const newStatus = change.set.status as string | undefined;
+    const hot = newStatus === undefined ? undefined : context?.routes?.hotOf(change.walletId);
+    const lanes: TransactWrite[] = [];
+    let adds = '';
     // A closed wallet is marked by deletedAt (CLOSED is terminal, so never among the states below).
     const states = change.trigger ? fromStatesOf(WALLET_STATES, change.trigger) : nonTerminalStatesOf(WALLET_STATES);
     const status = inStates('#w_state', states, ':from');
     const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deletedAt)', status.condition];
     const conditionValues: Record<string, unknown> = { ...status.values };
+    if (newStatus !== undefined) {
+      names['#w_hot'] = 'hot';
+      if (hot) {
+        names['#w_lanes'] = 'lanes';
+        conditions.push('attribute_exists(#w_hot)', '#w_hot.#w_lanes = :w_lanes');
+        conditionValues[':w_lanes'] = hot.hot.lanes;
+        conditionValues[':w_one'] = 1;
+        adds = ' ADD seq :w_one';
+        for (let lane = 0; lane < hot.hot.lanes; lane++)
+          lanes.push(
+            update(
+              tableName,
+              hotKeys.lane(change.walletId, lane),
+              'SET #status = :to ADD seq :one',
+              'attribute_exists(PK)',
+              { ':to': newStatus, ':one': 1 },
+              { '#status': 'status' },
+              () => new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S }),
+            ),
+          );
+      } else conditions.push('attribute_not_exists(#w_hot)');
+    }
     if (change.expectedActiveKeyId) {
       conditions.push('activeKeyId = :expectedKey');
       conditionValues[':expectedKey'] = change.expectedActiveKeyId;
@@ -67,7 +98,7 @@ export const walletWriters: ChangeWriters<WalletChange> = {
       update(
         tableName,
         walletKeys.primary(change.walletId),
-        `SET ${sets.join(', ')}`,
+        `SET ${sets.join(', ')}${adds}`,
         conditions.join(' AND '),
         { ...values, ...conditionValues },
         { ...names, '#w_state': 'status' },
@@ -75,6 +106,9 @@ export const walletWriters: ChangeWriters<WalletChange> = {
           if (!old) return new ApiError('WALLET_NOT_FOUND');
           if (old.deletedAt)
             return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
+          const oldHot = old.hot as Record<string, unknown> | undefined;
+          if (newStatus !== undefined && (hot ? readInt(oldHot?.lanes) !== hot.hot.lanes : oldHot !== undefined))
+            return new HotRoutingStale(change.walletId, old);
           // A rotation (or a deletion that read the key) raced this write: retryable, nothing was written.
           if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId)
             return new ApiError('CONCURRENT_UPDATE', "The agent's key was rotated meanwhile; retry.", {
@@ -86,6 +120,7 @@ export const walletWriters: ChangeWriters<WalletChange> = {
           return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
         },
       ),
+      ...lanes,
     ];
   },
 };
