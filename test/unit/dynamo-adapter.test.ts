@@ -96,9 +96,10 @@ describe('DynamoDB adapter (mocked SDK)', () => {
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       });
       expect(payer?.Update?.ConditionExpression).toContain('balance >= :t_available');
-      // A closed wallet (a deleted agent) takes nothing: money there would be stranded.
+      // A closed wallet (a deleted agent) takes nothing: money there would be stranded. A cold
+      // route also requires the wallet still cold (a promoted one answers HotRoutingStale once).
       expect(payee?.Update?.ConditionExpression).toBe(
-        'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND environment = :environment AND #status = :active',
+        'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND environment = :environment AND attribute_not_exists(hot) AND #status = :active',
       );
       expect(sentItems().every((item) => (item.Put ?? item.Update)?.ConditionExpression)).toBe(true);
     });
