@@ -10,7 +10,8 @@
  * Scenarios: closed loop of 10 and 50 clients (hot payee: each client its own payer, one payee;
  * hot payer: one payer, each client its own payee; hot to hot: one payer, one payee) at holds of
  * 5, 10 and 25 ms; open loop 5,000/s into one wallet and 2,000/s out of one wallet at 25 ms.
- * `mode` cold is today's code path (the baseline); hot runs once hot mode exists (see HOT below).
+ * `mode` cold is today's code path (the baseline); in mode hot the payee and the payer are promoted
+ * (32 inbox partitions, 8 lanes) and the keeper runs as its stream worker and schedule would.
  */
 import Big from 'big.js';
 import { authenticate } from '../shared/auth/authenticate.js';
@@ -174,8 +175,11 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
   const payees: string[] = [];
   for (let i = 0; i < options.payees; i++) payees.push(await wallet(`Payee ${i}`));
   if (options.mode === 'hot') {
-    // Hot mode on the payee (credits: core M1). Debits from lanes (core M2) are not on main yet: the payer stays cold.
+    // Hot mode on the payee (credits into inboxes) and on the payer (debits from lanes).
     await promote(table, hotPayee, HOT_SHAPE, clock);
+    await promote(table, hotPayer, HOT_PAYER_SHAPE, clock);
+    // The keeper's schedule before any load: the payer's lanes get their funds and limit quota.
+    await runKeeperOnce(table, hotPayer, clock);
     // What ops does on a promotion: the organization's projected keys in HOT_ORGANIZATION_SHARDS (8) shards.
     await raiseShards(table, principal.organizationId!, principal.environment!, 8, { delayMs: 0, now: clock.now() });
   }
@@ -184,6 +188,11 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
 
 /** Partitions and lanes of a promoted wallet in the bench (5,000 credits/s x 4 WCU over 32 keys: 625 WCU/s each). */
 const HOT_SHAPE = { partitions: 32, lanes: 8 };
+/**
+ * The hot payer: 2,000 debits/s at h = 25 ms keep 50 lane transactions in flight, so it needs more
+ * than 50 lanes (a lane takes one transaction at a time): the most a wallet may have (MAX_HOT_LANES).
+ */
+const HOT_PAYER_SHAPE = { partitions: 32, lanes: 64 };
 
 /**
  * The keeper as the stream worker and the schedule run it: each inbox partition folded by one
@@ -323,7 +332,11 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
 
   const cpuBefore = process.cpuUsage();
   const load: Promise<void>[] = [];
-  if (world.mode === 'hot') load.push(world.keeper.schedule(world.hotPayee, end));
+  if (world.mode === 'hot') {
+    // The keeper's schedule on both hot wallets (about every modelled second) while the load runs.
+    load.push(world.keeper.schedule(world.hotPayee, end));
+    if (spec.shape !== 'hot payee') load.push(world.keeper.schedule(world.hotPayer, end));
+  }
   if (spec.clients !== undefined) {
     for (let i = 0; i < spec.clients; i++) {
       load.push(
@@ -404,20 +417,17 @@ export interface HotModelResult {
   runs: RunResult[];
 }
 
-/** Every run of the bench (cold: today's path; hot: once hot mode lands). */
+/** Every run of the bench (cold: today's path; hot: both wallets promoted). */
 export function plannedRuns(quick: boolean, modes: Mode[]): RunSpec[] {
   const durationS = quick ? 1 : 4;
   const warmupS = quick ? 0.5 : 1;
   const specs: RunSpec[] = [];
   for (const mode of modes) {
-    // Hot mode covers credits only until the lanes (debits) land: the payer stays cold.
-    const shapes = mode === 'hot' ? (['hot payee'] as const) : (['hot payee', 'hot payer', 'hot to hot'] as const);
-    for (const shape of shapes)
+    for (const shape of ['hot payee', 'hot payer', 'hot to hot'] as const)
       for (const holdMs of [5, 10, 25])
         for (const clients of [10, 50]) specs.push({ mode, shape, holdMs, clients, durationS, warmupS });
     specs.push({ mode, shape: 'hot payee', holdMs: 25, ratePerS: 5000, durationS: quick ? 1 : 2, warmupS });
-    if (mode === 'cold')
-      specs.push({ mode, shape: 'hot payer', holdMs: 25, ratePerS: 2000, durationS: quick ? 1 : 2, warmupS });
+    specs.push({ mode, shape: 'hot payer', holdMs: 25, ratePerS: 2000, durationS: quick ? 1 : 2, warmupS });
   }
   return specs;
 }
@@ -425,12 +435,17 @@ export function plannedRuns(quick: boolean, modes: Mode[]): RunSpec[] {
 export async function runHotModel(options: HotModelOptions): Promise<HotModelResult> {
   synchronousDigest();
   const modes = options.modes ?? ['cold', 'hot'];
-  // HOT_MODEL_ONLY=text: only the runs whose label contains it (e.g. "50 cl", "5000/s", "h=25").
-  const only = process.env.HOT_MODEL_ONLY;
-  const specs = plannedRuns(options.quick, modes).filter((spec) => !only || labelOf(spec).includes(only));
+  // HOT_MODEL_ONLY=text[,text...]: only the runs whose label contains one of them (e.g. "hot hot payer,5000/s").
+  const only = process.env.HOT_MODEL_ONLY?.split(',').filter(Boolean);
+  const specs = plannedRuns(options.quick, modes).filter(
+    (spec) => !only?.length || only.some((text) => labelOf(spec).includes(text)),
+  );
   const runs: RunResult[] = [];
   for (const mode of modes) {
-    const world = await buildWorld({ mode, payers: options.quick ? 300 : 1000, payees: 60, seed: 25 });
+    if (!specs.some((s) => s.mode === mode)) continue;
+    // Payees as many as payers: 2,000/s out of the hot payer spread over them (each cold payee ~7/s).
+    const wallets = options.quick ? 300 : 1000;
+    const world = await buildWorld({ mode, payers: wallets, payees: wallets, seed: 25 });
     for (const spec of specs.filter((s) => s.mode === mode)) {
       const result = await run(world, spec);
       options.log(
