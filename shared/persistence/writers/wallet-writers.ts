@@ -6,6 +6,8 @@ import { readBig, toNumberAttribute } from '../client.js';
 import { organizationEnvironmentKeys } from '../entities/organization-environment.js';
 import { walletCodec, walletKeys } from '../entities/wallet.js';
 import { walletListingCodec } from '../entities/wallet-listing.js';
+import { HotRoutingStale } from '../hot/hot-routes.js';
+import { laneStatusWrites } from '../hot/hot-status.js';
 import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
 
@@ -46,13 +48,23 @@ export const walletWriters: ChangeWriters<WalletChange> = {
     put(tableName, walletCodec.toItem(change.wallet)),
     put(tableName, walletListingCodec.toItem(change.wallet)),
   ],
-  updateWallet: (tableName, change) => {
+  updateWallet: (tableName, change, context) => {
     const { sets, names, values } = setFields(change.set, 'w_');
+    // A status change of a hot wallet moves its lanes in the same transaction (freeze stops payments
+    // out at once, decisions.md section 13); a cold route is guarded so a wallet gone hot fails once and
+    // is planned again (hot/hot-committer.ts). A hot wallet closes only once demoted (its lanes hold money).
+    const hot = change.set.status ? context?.routes?.hotOf(change.walletId) : undefined;
+    if (hot && change.trigger === 'close')
+      throw new ApiError('INVALID_STATE', 'The wallet is in hot mode; turn hot mode off before deleting it.');
+    const laneStatus =
+      hot && (change.set.status === 'FROZEN' || change.set.status === 'ACTIVE') ? change.set.status : undefined;
     // A closed wallet is marked by deletedAt (CLOSED is terminal, so never among the states below).
     const states = change.trigger ? fromStatesOf(WALLET_STATES, change.trigger) : nonTerminalStatesOf(WALLET_STATES);
     const status = inStates('#w_state', states, ':from');
     const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deletedAt)', status.condition];
+    if (change.set.status) conditions.push(hot ? 'attribute_exists(hot)' : 'attribute_not_exists(hot)');
     const conditionValues: Record<string, unknown> = { ...status.values };
+    if (laneStatus) conditionValues[':w_one'] = 1;
     if (change.expectedActiveKeyId) {
       conditions.push('activeKeyId = :expectedKey');
       conditionValues[':expectedKey'] = change.expectedActiveKeyId;
@@ -67,12 +79,13 @@ export const walletWriters: ChangeWriters<WalletChange> = {
       update(
         tableName,
         walletKeys.primary(change.walletId),
-        `SET ${sets.join(', ')}`,
+        `SET ${sets.join(', ')}${laneStatus ? ' ADD seq :w_one' : ''}`,
         conditions.join(' AND '),
         { ...values, ...conditionValues },
         { ...names, '#w_state': 'status' },
         (old) => {
           if (!old) return new ApiError('WALLET_NOT_FOUND');
+          if (change.set.status && Boolean(old.hot) !== Boolean(hot)) return new HotRoutingStale(change.walletId, old);
           if (old.deletedAt)
             return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
           // A rotation (or a deletion that read the key) raced this write: retryable, nothing was written.
@@ -86,6 +99,15 @@ export const walletWriters: ChangeWriters<WalletChange> = {
           return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
         },
       ),
+      ...(laneStatus
+        ? laneStatusWrites(
+            tableName,
+            change.walletId,
+            hot!.hot.lanes,
+            laneStatus,
+            () => () => new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S }),
+          )
+        : []),
     ];
   },
 };
