@@ -14,12 +14,11 @@ import { createMemoryDynamo } from '../fakes/memory-dynamo/index.js';
 
 /**
  * Defects the hot-wallet property (test/unit/hot-ledger-property.test.ts) found, each as its
- * smallest failing case (reported in /work/wt/notes/status-25.md). Each is written `it.fails` while
- * the defect stands (so the suite stays green and the test still runs): it turns red the day the
- * defect is fixed, and is then flipped to `it`.
+ * smallest failing case (reported in /work/wt/notes/status-25.md). Both were `it.fails` while the
+ * defect stood; both are fixed now (the refusal by core's slow path, the invariant in hot-balances.ts).
  */
 describe('hot wallet defects found by the property', () => {
-  it.fails('hotInvariants: a limit lowered below what the period already spent is no invariant violation', () => {
+  it('hotInvariants: a limit lowered below what the period already spent is no invariant violation', () => {
     // 21.90 spent today under no limit; then a policy sets a daily limit of 0.07 (decisions.md
     // section 3: spend is counted always, a limit added later counts what was spent before it). The
     // wallet now refuses every payment of the day (POLICY_DENIED): correct, and nothing is wrong.
@@ -45,7 +44,7 @@ describe('hot wallet defects found by the property', () => {
 });
 
 describe('hot payer refusals (core)', () => {
-  it.fails('a payment from a hot wallet short of funds answers INSUFFICIENT_FUNDS, not CONCURRENT_UPDATE', async () => {
+  it('a payment from a hot wallet short of funds answers INSUFFICIENT_FUNDS, not CONCURRENT_UPDATE', async () => {
     const memory = createMemoryDynamo({ tables: ['defects'] });
     const table = { client: memory.client, tableName: 'defects' };
     const scope = { organizationId: 'org_defect', environment: 'SANDBOX' as const };

@@ -201,6 +201,9 @@ function hotMainUpdate(
     taken.available = taken.available.plus(split.main);
   }
   const adds = ['entryCount :one'];
+  // Lanes and main moved in one transaction: the seqlock of readHotWallet must see it (else an exact read
+  // could take main before and a lane after, counting the same money twice or not at all).
+  if (split && split.lanes.length > 0) adds.push('seq :one');
   const sets: string[] = [];
   const conditions = [
     'attribute_exists(PK)',

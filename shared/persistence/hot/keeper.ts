@@ -3,7 +3,6 @@ import type { Clock } from '../../domain/clock.js';
 import { periodLimitsAt } from '../../domain/ledger/hot/hot-balances.js';
 import type { HotConfig, HotWalletParts } from '../../domain/ledger/hot/hot-types.js';
 import { planKeeper, PREGRANT_MS, type KeeperStep } from '../../domain/ledger/hot/keeper-plan.js';
-import { hotKeys } from '../entities/hot-wallet.js';
 import { walletKeys } from '../entities/wallet.js';
 import { getItem, type TableContext } from '../table-context.js';
 import { TransactionConflictError } from '../transact.js';
@@ -11,6 +10,7 @@ import { createWalletSnapshotReader } from '../wallet-store.js';
 import { foldAll, foldIntoMain, foldPartition, keeperTransaction, raced } from './fold-moves.js';
 import { hotConfigItem, hotConfigOf } from './hot-items.js';
 import { readHotWallet } from './hot-read.js';
+import { laneStatusWrites } from './hot-status.js';
 import type { HotWalletReads } from './hot-routes.js';
 import { drainAndCool, dropKeys, rebalance, resync, setLaneStatus } from './keeper-moves.js';
 import { bounceStragglers } from './straggler-bounce.js';
@@ -168,19 +168,7 @@ export async function setHotWalletStatus(
         },
         onConditionFailed: raced('main status'),
       },
-      ...Array.from({ length: hot.lanes }, (_, lane) => ({
-        item: {
-          Update: {
-            TableName: table.tableName,
-            Key: hotKeys.lane(walletId, lane),
-            UpdateExpression: 'SET #status = :to ADD seq :one',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':to': status, ':one': 1 },
-          },
-        },
-        onConditionFailed: raced(`lane ${lane}`),
-      })),
+      ...laneStatusWrites(table.tableName, walletId, hot.lanes, status, (lane) => raced(`lane ${lane}`)),
     ];
     try {
       if (await keeperTransaction(table, writes)) return true;

@@ -2,13 +2,13 @@ import { ApiError } from '../../domain/errors.js';
 import { fromStatesOf, nonTerminalStatesOf } from '../../domain/state-table.js';
 import type { WalletChange } from '../../domain/wallets/ports.js';
 import { WALLET_STATES } from '../../domain/wallets/wallet-states.js';
-import { readBig, readInt, toNumberAttribute } from '../client.js';
-import { hotKeys } from '../entities/hot-wallet.js';
+import { readBig, toNumberAttribute } from '../client.js';
 import { organizationEnvironmentKeys } from '../entities/organization-environment.js';
 import { walletCodec, walletKeys } from '../entities/wallet.js';
 import { walletListingCodec } from '../entities/wallet-listing.js';
 import { HotRoutingStale } from '../hot/hot-routes.js';
-import { CONFLICT_RETRY_AFTER_S, type TransactWrite } from '../transact.js';
+import { laneStatusWrites } from '../hot/hot-status.js';
+import { CONFLICT_RETRY_AFTER_S } from '../transact.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
 
 /** A wallet with nothing in `heldBalance` or `pendingBalance` (absent counts as zero). */
@@ -50,40 +50,21 @@ export const walletWriters: ChangeWriters<WalletChange> = {
   ],
   updateWallet: (tableName, change, context) => {
     const { sets, names, values } = setFields(change.set, 'w_');
-    // A status change (freeze, unfreeze, close) of a hot wallet is its lanes' too, in the same
-    // transaction: a lane's debit checks only its lane's status (hot/hot-posting-writers.ts). The
-    // route is checked as a posting's is: a stale one fails once (HotRoutingStale) and is planned again.
-    const newStatus = change.set.status as string | undefined;
-    const hot = newStatus === undefined ? undefined : context?.routes?.hotOf(change.walletId);
-    const lanes: TransactWrite[] = [];
-    let adds = '';
+    // A status change of a hot wallet moves its lanes in the same transaction (freeze stops payments
+    // out at once, decisions.md section 13); a cold route is guarded so a wallet gone hot fails once and
+    // is planned again (hot/hot-committer.ts). A hot wallet closes only once demoted (its lanes hold money).
+    const hot = change.set.status ? context?.routes?.hotOf(change.walletId) : undefined;
+    if (hot && change.trigger === 'close')
+      throw new ApiError('INVALID_STATE', 'The wallet is in hot mode; turn hot mode off before deleting it.');
+    const laneStatus =
+      hot && (change.set.status === 'FROZEN' || change.set.status === 'ACTIVE') ? change.set.status : undefined;
     // A closed wallet is marked by deletedAt (CLOSED is terminal, so never among the states below).
     const states = change.trigger ? fromStatesOf(WALLET_STATES, change.trigger) : nonTerminalStatesOf(WALLET_STATES);
     const status = inStates('#w_state', states, ':from');
     const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deletedAt)', status.condition];
+    if (change.set.status) conditions.push(hot ? 'attribute_exists(hot)' : 'attribute_not_exists(hot)');
     const conditionValues: Record<string, unknown> = { ...status.values };
-    if (newStatus !== undefined) {
-      names['#w_hot'] = 'hot';
-      if (hot) {
-        names['#w_lanes'] = 'lanes';
-        conditions.push('attribute_exists(#w_hot)', '#w_hot.#w_lanes = :w_lanes');
-        conditionValues[':w_lanes'] = hot.hot.lanes;
-        conditionValues[':w_one'] = 1;
-        adds = ' ADD seq :w_one';
-        for (let lane = 0; lane < hot.hot.lanes; lane++)
-          lanes.push(
-            update(
-              tableName,
-              hotKeys.lane(change.walletId, lane),
-              'SET #status = :to ADD seq :one',
-              'attribute_exists(PK)',
-              { ':to': newStatus, ':one': 1 },
-              { '#status': 'status' },
-              () => new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S }),
-            ),
-          );
-      } else conditions.push('attribute_not_exists(#w_hot)');
-    }
+    if (laneStatus) conditionValues[':w_one'] = 1;
     if (change.expectedActiveKeyId) {
       conditions.push('activeKeyId = :expectedKey');
       conditionValues[':expectedKey'] = change.expectedActiveKeyId;
@@ -98,17 +79,15 @@ export const walletWriters: ChangeWriters<WalletChange> = {
       update(
         tableName,
         walletKeys.primary(change.walletId),
-        `SET ${sets.join(', ')}${adds}`,
+        `SET ${sets.join(', ')}${laneStatus ? ' ADD seq :w_one' : ''}`,
         conditions.join(' AND '),
         { ...values, ...conditionValues },
         { ...names, '#w_state': 'status' },
         (old) => {
           if (!old) return new ApiError('WALLET_NOT_FOUND');
+          if (change.set.status && Boolean(old.hot) !== Boolean(hot)) return new HotRoutingStale(change.walletId, old);
           if (old.deletedAt)
             return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
-          const oldHot = old.hot as Record<string, unknown> | undefined;
-          if (newStatus !== undefined && (hot ? readInt(oldHot?.lanes) !== hot.hot.lanes : oldHot !== undefined))
-            return new HotRoutingStale(change.walletId, old);
           // A rotation (or a deletion that read the key) raced this write: retryable, nothing was written.
           if (change.expectedActiveKeyId && old.activeKeyId !== change.expectedActiveKeyId)
             return new ApiError('CONCURRENT_UPDATE', "The agent's key was rotated meanwhile; retry.", {
@@ -120,7 +99,15 @@ export const walletWriters: ChangeWriters<WalletChange> = {
           return new ApiError('INVALID_STATE', `The wallet is ${String(old.status)}.`, { status: old.status });
         },
       ),
-      ...lanes,
+      ...(laneStatus
+        ? laneStatusWrites(
+            tableName,
+            change.walletId,
+            hot!.hot.lanes,
+            laneStatus,
+            () => () => new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S }),
+          )
+        : []),
     ];
   },
 };

@@ -105,21 +105,28 @@ export function hotInvariants(parts: HotWalletParts, limits?: Map<string, Big>):
     for (const [key, value] of Object.entries(lane.quota)) negative(`lane ${lane.lane} quota#${key}`, value);
     for (const [key, value] of Object.entries(lane.spend)) negative(`lane ${lane.lane} spend#${key}`, value);
   }
+  // A limit lowered below what the period already spent (decisions.md section 3: a limit counts the
+  // spend before it) leaves no headroom: ungranted + quota must then be 0, and the spend may stay above
+  // the limit by what was spent before it fell. Otherwise ungranted + quota + spend is the limit exactly.
   const synced = parts.lanes.every((lane) => lane.policyVersion === parts.main.policyVersion);
   if (limits && synced) {
     for (const [key, ungranted] of Object.entries(parts.main.ungranted)) {
       const limit = limits.get(key);
       if (!limit) continue;
-      const total = ungranted.plus(grantedOf(parts, key)).plus(spentOf(parts, key));
-      if (!total.eq(limit))
+      const spent = spentOf(parts, key);
+      const headroom = ungranted.plus(grantedOf(parts, key));
+      const expected = spent.gt(limit) ? new Big(0) : limit.minus(spent);
+      if (!headroom.eq(expected))
         problems.push(
-          `${at}: ungranted + quota + spend of ${key} is ${total.toFixed()}, not the limit ${limit.toFixed()}`,
+          `${at}: ungranted + quota + spend of ${key} is ${headroom.plus(spent).toFixed()}, not the limit ${limit.toFixed()}`,
         );
     }
   }
   for (const [key, limit] of limits ?? []) {
     const spent = spentOf(parts, key);
-    if (spent.gt(limit))
+    const headroom = (parts.main.ungranted[key] ?? new Big(0)).plus(grantedOf(parts, key));
+    // Spend above the limit is the past of a lowered limit only while nothing can be spent any more.
+    if (spent.gt(limit) && headroom.gt(0))
       problems.push(`${at}: spend of ${key} is ${spent.toFixed()}, above its limit ${limit.toFixed()}`);
   }
   return problems;
