@@ -154,12 +154,12 @@ describe('DynamoDB adapter (mocked SDK)', () => {
       // A close also needs nothing held or clearing: that money would be stranded on a closed wallet;
       // and a cold wallet (a hot one's money is spread over its sub-items: it is demoted first).
       expect(close?.Update?.ConditionExpression).toBe(
-        'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state IN (:from0, :from1) AND attribute_not_exists(#w_hot) AND balance = :expectedBalance AND (attribute_not_exists(heldBalance) OR heldBalance = :zero) AND (attribute_not_exists(pendingBalance) OR pendingBalance = :zero)',
+        'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state IN (:from0, :from1) AND attribute_not_exists(hot) AND balance = :expectedBalance AND (attribute_not_exists(heldBalance) OR heldBalance = :zero) AND (attribute_not_exists(pendingBalance) OR pendingBalance = :zero)',
       );
       expect(close?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'ACTIVE', ':from1': 'FROZEN' });
       // A status change of a wallet its routes know cold requires it cold (a hot one freezes its lanes too).
       expect(freeze?.Update?.ConditionExpression).toBe(
-        'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state = :from0 AND attribute_not_exists(#w_hot)',
+        'attribute_exists(PK) AND attribute_not_exists(deletedAt) AND #w_state = :from0 AND attribute_not_exists(hot)',
       );
       expect(freeze?.Update?.ExpressionAttributeValues).toMatchObject({ ':from0': 'ACTIVE' });
     });
