@@ -88,7 +88,8 @@ export async function foldPartition(table: TableContext, walletId: string, parti
           TableName: table.tableName,
           Key: accKey,
           UpdateExpression: 'ADD credited :sum, entryCount :k, seq :one',
-          ConditionExpression: 'attribute_exists(PK) AND seq = :seen',
+          // A closed wallet's accumulator is marked (hot-close.ts): its late credits are bounced, never folded.
+          ConditionExpression: 'attribute_exists(PK) AND seq = :seen AND attribute_not_exists(closedAt)',
           ExpressionAttributeValues: {
             ':sum': toNumberAttribute(total),
             ':k': batch.length,

@@ -4,11 +4,14 @@ import { walletsOf, type Posting } from '../../domain/ledger/posting.js';
 import type { TableContext } from '../table-context.js';
 import { CONFLICT_RETRY_AFTER_S, transactWrite, type TransactWrite } from '../transact.js';
 import { createHotRouting, refreshHotEntries, type HotRouting } from './hot-cache.js';
+import { prepareHotClose } from './hot-close.js';
 import {
+  HotCloseDue,
   hotEntryOf,
   HotMoved,
   HotRoutingStale,
   LaneRefused,
+  type HotCloseRead,
   type HotWalletEntry,
   type HotWalletReads,
   type PostingRoutes,
@@ -57,6 +60,9 @@ export async function commitRouted(
   const refused = new Map<string, number>();
   const firstLane = new Map<string, number>();
   const splits = new Map<string, SlowSplit>();
+  // Closes of hot wallets: prepared (frozen, drained, folded, read) before their transaction is built.
+  const closes = new Map<string, HotCloseRead>();
+  const toClose = new Map<string, HotCloseDue>();
   // What this commit routes by, fixed for its whole run (an entry expiring meanwhile must not flip a route).
   const known = new Map<string, HotWalletEntry | undefined>();
   const entryOf = (walletId: string) => {
@@ -73,6 +79,7 @@ export async function commitRouted(
       return sequence[Math.min(refused.get(walletId) ?? 0, sequence.length - 1)]!;
     },
     splitOf: (walletId) => splits.get(walletId),
+    closeOf: (walletId) => closes.get(walletId),
   };
   const toSplit = new Set<string>();
   for (let round = 1; ; round++) {
@@ -83,10 +90,19 @@ export async function commitRouted(
           await slowPathOf(routing.reads ?? keeperReads(table), entryOf(walletId), postings, walletId),
         );
       toSplit.clear();
+      for (const [walletId, due] of toClose)
+        closes.set(walletId, await prepareHotClose(table, walletId, due.expectedBalance, due.expectedActiveKeyId));
+      toClose.clear();
       await transactWrite(table.client, build({ routes }), table.transact);
       return;
     } catch (error) {
-      if (!(error instanceof HotRoutingStale || error instanceof LaneRefused || error instanceof HotMoved)) throw error;
+      if (!(
+        error instanceof HotRoutingStale ||
+        error instanceof LaneRefused ||
+        error instanceof HotMoved ||
+        error instanceof HotCloseDue
+      ))
+        throw error;
       if (round >= MAX_ROUTING_ROUNDS)
         throw new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S });
       const { walletId } = error;
@@ -96,6 +112,11 @@ export async function commitRouted(
         splits.delete(walletId);
         refused.delete(walletId);
         toSplit.delete(walletId);
+        closes.delete(walletId);
+        toClose.delete(walletId);
+      } else if (error instanceof HotCloseDue) {
+        closes.delete(walletId);
+        toClose.set(walletId, error);
       } else if (error instanceof LaneRefused) {
         const count = (refused.get(walletId) ?? 0) + 1;
         refused.set(walletId, count);
