@@ -12,6 +12,7 @@ import { createDocumentClient } from '../persistence/client.js';
 import { createConfigStore } from '../persistence/config-store.js';
 import { createHotRouting } from '../persistence/hot/hot-cache.js';
 import { keeperReads } from '../persistence/hot/keeper.js';
+import { conflictCounterOf } from '../persistence/hot/hot-candidates.js';
 import type { TableContext } from '../persistence/table-context.js';
 
 export type { TableContext };
@@ -40,12 +41,14 @@ const CURSOR_SECRET_BYTES = 32;
 const SECONDS_PER_MINUTE = 60;
 
 /** The process's table, with its hot-wallet routing cache and the keeper's reads for the slow path (docs/architecture.md "Hot wallets"). */
-function tableOf(config: Config): TableContext {
+function tableOf(config: Config, clock: Clock): TableContext {
   const base = {
     client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
     tableName: config.tableName,
+    clock,
   };
-  return { ...base, hot: createHotRouting({ reads: keeperReads(base) }) };
+  // The cache's TTL on the clock the keeper's settle window is measured on (a demotion must outlast every cached route).
+  return { ...base, hot: createHotRouting({ reads: keeperReads(base), now: () => clock.now().getTime() }) };
 }
 
 export function createCore(
@@ -53,7 +56,9 @@ export function createCore(
   overrides: { clock?: Clock; table?: TableContext } = {},
 ): Core {
   const clock = overrides.clock ?? systemClock;
-  const table = overrides.table ?? tableOf(config);
+  const table = overrides.table ?? tableOf(config, clock);
+  // Conflict counts for automatic promotion are stamped with this clock (hot/hot-candidates.ts).
+  conflictCounterOf(table, clock);
   const deps: CoreDeps = {
     clock,
     ids: newId,
