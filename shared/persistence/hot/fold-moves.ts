@@ -173,7 +173,9 @@ export async function foldPartition(
         TableName: table.tableName,
         Key: hotKeys.accumulator(walletId, partition),
         UpdateExpression: 'ADD credited :sum, entryCount :k, seq :one SET #pending = :ids',
-        ConditionExpression: 'attribute_exists(PK) AND seq = :seen AND attribute_not_exists(#pending)',
+        // A closed wallet's accumulator is marked (hot-close.ts): its late credits are bounced, never folded.
+        ConditionExpression:
+          'attribute_exists(PK) AND seq = :seen AND attribute_not_exists(#pending) AND attribute_not_exists(closedAt)',
         ExpressionAttributeNames: { '#pending': PENDING_ATTRIBUTE },
         ExpressionAttributeValues: {
           ':sum': toNumberAttribute(total),
