@@ -47,7 +47,8 @@ function tableOf(config: Config, clock: Clock): TableContext {
     tableName: config.tableName,
     clock,
   };
-  return { ...base, hot: createHotRouting({ reads: keeperReads(base) }) };
+  // The cache's TTL on the clock the keeper's settle window is measured on (a demotion must outlast every cached route).
+  return { ...base, hot: createHotRouting({ reads: keeperReads(base), now: () => clock.now().getTime() }) };
 }
 
 export function createCore(
