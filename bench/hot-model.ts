@@ -19,18 +19,21 @@ import { loadConfig } from '../shared/config/config.js';
 import { ENV } from '../shared/config/env-names.js';
 import { AUDIT } from '../shared/domain/audit/actions.js';
 import { ApiError } from '../shared/domain/errors.js';
+import { hotModeSizing } from '../shared/domain/hot-mode/hot-mode-rules.js';
 import { OPERATOR_PERMISSION, type RequestContext } from '../shared/domain/tenancy.js';
 import { createJournalProjector } from '../shared/domain/ledger/journal-projector.js';
 import { journalChangeOf } from '../shared/persistence/journal-stream.js';
 import { createProjectionStore } from '../shared/persistence/projection-store.js';
-import { foldPartition } from '../shared/persistence/hot/fold-moves.js';
 import { createHotRouting } from '../shared/persistence/hot/hot-cache.js';
+import { foldAll } from '../shared/persistence/hot/fold-moves.js';
 import { runKeeperOnce } from '../shared/persistence/hot/keeper.js';
 import { promote } from '../shared/persistence/hot/promote.js';
 import { raiseShards } from '../shared/persistence/org-shards.js';
 import { readExactWallet } from '../shared/persistence/hot/hot-read.js';
 import type { TableContext } from '../shared/persistence/table-context.js';
 import { createContainer, type Container } from '../shared/runtime/container.js';
+import { hotModeService } from '../shared/runtime/services/hot-mode.js';
+import { HOT_KEEPER_RATE_MINUTES, WORKERS } from '../shared/workers.js';
 import { HOT_INBOX_ENTITY } from '../shared/persistence/entities/hot-wallet.js';
 import { createMemoryDynamo } from '../test/fakes/memory-dynamo/index.js';
 import { DEFAULT_MODEL, DynamoModel, type RequestCost } from './lib/dynamo-model.js';
@@ -163,10 +166,13 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
     });
     if (journal) await projector.project([journal]);
   });
-  // The keeper's stream worker: a credit into an inbox schedules the fold of its partition.
+  // The keeper's stream worker: a credit into an inbox is a record of the fold worker's next batch.
+  keeper.foldPartitions = (pairs) => hotModeService(app.core).foldPartitions(pairs);
   model.streamConsumers.push(async (change) => {
-    if (change.oldImage || change.newImage?.entityType?.S !== HOT_INBOX_ENTITY) return;
-    keeper.credited(change.newImage.walletId!.S!, Number(change.PK.split('#').pop()), change.at);
+    if (!change.oldImage && change.newImage?.entityType?.S === HOT_INBOX_ENTITY)
+      keeper.credited(change.newImage.walletId!.S!, Number(change.PK.split('#').pop()));
+    if (change.oldImage?.entityType?.S === HOT_INBOX_ENTITY && !change.newImage)
+      keeper.folded(change.oldImage.createdAt!.S!, change.at);
   });
   const hotPayer = await wallet('Hot payer', '10000.00', { dailyLimit: '100000.00' });
   const hotPayee = await wallet('Hot payee');
@@ -186,24 +192,37 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
   return { mode: options.mode, table, clock, keeper, app, model, time, ctx, hotPayer, hotPayee, payers, payees };
 }
 
-/** Partitions and lanes of a promoted wallet in the bench (5,000 credits/s x 4 WCU over 32 keys: 625 WCU/s each). */
-const HOT_SHAPE = { partitions: 32, lanes: 8 };
+/** The payee promoted as the operator's switch and automatic promotion do (hotModeSizing: 64 partitions), with 8 lanes. */
+const HOT_SHAPE = { partitions: hotModeSizing().partitions, lanes: 8 };
 /**
  * The hot payer: 2,000 debits/s at h = 25 ms keep 50 lane transactions in flight, so it needs more
  * than 50 lanes (a lane takes one transaction at a time): the most a wallet may have (MAX_HOT_LANES).
  */
 const HOT_PAYER_SHAPE = { partitions: 32, lanes: 64 };
 
+/** Lambda polls a stream shard four times a second (no batching window: shared/workers.ts `hot-fold`). */
+const STREAM_POLL_MS = 250;
+/** Records per invocation of the fold worker (its trigger's batchSize). */
+const FOLD_RECORDS = (WORKERS.find((worker) => worker.name === 'hot-fold')?.trigger as { batchSize: number }).batchSize;
+
 /**
- * The keeper as the stream worker and the schedule run it: each inbox partition folded by one
- * loop at a time (a fold takes up to FOLD_BATCH credits), and runKeeperOnce every second while
- * the load runs. Its write units are its own (not any payment's), reported per payment posted.
+ * The keeper as the stream worker and the schedule run it: the `hot-fold` worker's code
+ * (hotModeService.foldPartitions -> keeper-binding foldInbox: each partition of a batch folded
+ * once when due, FOLD_MIN_BATCH credits or one FOLD_MAX_WAIT_MS old, then into main) on batches of
+ * the stream's inbox records, one batch at a time (one shard), polled every STREAM_POLL_MS; and
+ * runKeeperOnce on a schedule while the load runs. Its write units are its own (not any
+ * payment's), reported per payment posted. Fold lag: from a credit's creation to its inbox item's
+ * Delete (the stream's delete records).
  */
 class Keeper {
   readonly cost: RequestCost;
-  private readonly partitions = new Map<string, { pending: number[]; running: boolean }>();
+  private records: { walletId: string; partition: number }[] = [];
+  private polling = false;
+  foldPartitions: (pairs: { walletId: string; partition: number }[]) => Promise<unknown> = async () => undefined;
   foldLags: number[] = [];
-  folds = 0;
+  /** Fold lags are measured until the load ends (the folds after it are the minute keeper's). */
+  lagUntil = Number.POSITIVE_INFINITY;
+  batches = 0;
 
   constructor(
     private readonly table: TableContext,
@@ -217,46 +236,53 @@ class Keeper {
   reset(): void {
     Object.assign(this.cost, this.model.newCost());
     this.foldLags = [];
-    this.folds = 0;
+    this.batches = 0;
   }
 
-  credited(walletId: string, partition: number, at: number): void {
-    const id = `${walletId}#${partition}`;
-    let state = this.partitions.get(id);
-    if (!state) this.partitions.set(id, (state = { pending: [], running: false }));
-    state.pending.push(at);
-    if (!state.running) {
-      state.running = true;
-      void this.model.costs.run(this.cost, () => this.foldLoop(walletId, partition, state));
-    }
+  credited(walletId: string, partition: number): void {
+    this.records.push({ walletId, partition });
+    if (this.polling) return;
+    this.polling = true;
+    void this.model.costs.run(this.cost, () => this.poll());
   }
 
-  private async foldLoop(walletId: string, partition: number, state: { pending: number[]; running: boolean }) {
-    let idle = 0;
-    while (state.pending.length > 0 && idle < 20) {
-      let folded = 0;
-      try {
-        folded = await foldPartition(this.table, walletId, partition);
-      } catch {
-        folded = 0; // raced or conflicted: harmless, tried again
+  /** An inbox item deleted (folded) at `at`, created at `createdAt` (the clock's ISO time). */
+  folded(createdAt: string, at: number): void {
+    if (at <= this.lagUntil)
+      this.foldLags.push(at - (Date.parse(createdAt) - this.clock.now().getTime() + this.time.now));
+  }
+
+  private async poll() {
+    while (this.records.length > 0) {
+      await this.time.sleep(STREAM_POLL_MS);
+      while (this.records.length > 0) {
+        this.batches++;
+        try {
+          await this.foldPartitions(this.records.splice(0, FOLD_RECORDS));
+        } catch {
+          // A failed batch: its records come again in the stream (the next credit folds them too).
+        }
       }
-      this.folds++;
-      if (folded === 0) {
-        idle++;
-        await this.time.sleep(20);
-        continue;
-      }
-      idle = 0;
-      for (const at of state.pending.splice(0, folded)) this.foldLags.push(this.time.now - at);
     }
-    state.running = false;
+    this.polling = false;
   }
 
-  /** The schedule: runKeeperOnce on the wallet every second until `until`. */
-  async schedule(walletId: string, until: number): Promise<void> {
+  /**
+   * The scheduled keeper's folds after the load (`at`, the stream drained): what the stream worker
+   * left waiting for a batch is folded (foldAll), so every credit's fold is in the keeper's units.
+   */
+  async last(walletId: string, at: number): Promise<void> {
+    await this.model.costs.run(this.cost, async () => {
+      await this.time.sleep(at - this.time.now);
+      await foldAll(this.table, walletId);
+    });
+  }
+
+  /** The schedule: runKeeperOnce on the wallet every `everyMs` until `until`. */
+  async schedule(walletId: string, until: number, everyMs = 1000): Promise<void> {
     await this.model.costs.run(this.cost, async () => {
       while (this.time.now < until) {
-        await this.time.sleep(1000);
+        await this.time.sleep(everyMs);
         try {
           await runKeeperOnce(this.table, walletId, this.clock);
         } catch {
@@ -291,6 +317,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   model.resetMeters(measureFrom);
   model.enabled = true;
   world.keeper.reset();
+  world.keeper.lagUntil = end;
 
   const outcomes = new Map<string, number>();
   const latencies: number[] = [];
@@ -334,7 +361,11 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   const load: Promise<void>[] = [];
   if (world.mode === 'hot') {
     // The keeper's schedule on both hot wallets (about every modelled second) while the load runs.
-    load.push(world.keeper.schedule(world.hotPayee, end));
+    // The payee's keeper as scheduled (every HOT_KEEPER_RATE_MINUTES); a run shorter than that
+    // leaves its credits to the stream's fold worker alone.
+    const keeperEveryMs = HOT_KEEPER_RATE_MINUTES * 60_000;
+    if (end - start > keeperEveryMs) load.push(world.keeper.schedule(world.hotPayee, end, keeperEveryMs));
+    if (spec.shape !== 'hot payer') load.push(world.keeper.last(world.hotPayee, end + 2000));
     if (spec.shape !== 'hot payee') load.push(world.keeper.schedule(world.hotPayer, end));
   }
   if (spec.clients !== undefined) {
@@ -496,6 +527,8 @@ export function formatHotModelReport(result: HotModelResult): string {
       (r) =>
         `  ${r.spec.mode} ${r.spec.shape} ${r.spec.clients !== undefined ? `${r.spec.clients} cl` : `${r.spec.ratePerS}/s`} h=${r.spec.holdMs}: ` +
         r.hottestWriteKeys.map((k) => `${shortKey(k.key)} ${fmt(k.peakPerS, 0)}`).join(', ') +
+        (r.spec.mode === 'hot' ? `; keeper ${fmt(r.keeperWcuPerPayment, 2)} WCU/payment` : '') +
+        (r.foldLagMs ? `, fold lag p50/p99 ${fmt(r.foldLagMs.p50, 0)}/${fmt(r.foldLagMs.p99, 0)} ms` : '') +
         (Object.keys(r.otherErrors).length ? `; other answers ${JSON.stringify(r.otherErrors)}` : ''),
     ),
   ].join('\n');
