@@ -70,11 +70,16 @@ export async function commitRouted(
       if (!firstLane.has(walletId)) firstLane.set(walletId, routing.stickyLane(walletId, lanes) ?? -1);
       const sticky = firstLane.get(walletId)!;
       const sequence = laneSequence(transactionId, lanes, sticky >= 0 ? sticky : undefined);
-      return sequence[Math.min(refused.get(walletId) ?? 0, sequence.length - 1)]!;
+      // A lane takes one transaction at a time: after a TransactionConflict the next attempt takes the
+      // next lane (retrying the same one would meet the same holder), as a refusal does.
+      const lane = sequence[Math.min(refused.get(walletId) ?? 0, sequence.length - 1)]!;
+      return (lane + conflicted) % lanes;
     },
     splitOf: (walletId) => splits.get(walletId),
   };
   const toSplit = new Set<string>();
+  /** Attempts of the current round that a TransactionConflict cancelled. */
+  let conflicted = 0;
   for (let round = 1; ; round++) {
     try {
       for (const walletId of toSplit)
@@ -83,7 +88,14 @@ export async function commitRouted(
           await slowPathOf(routing.reads ?? keeperReads(table), entryOf(walletId), postings, walletId),
         );
       toSplit.clear();
-      await transactWrite(table.client, build({ routes }), table.transact);
+      await transactWrite(
+        table.client,
+        (attempt) => {
+          conflicted = attempt;
+          return build({ routes });
+        },
+        table.transact,
+      );
       return;
     } catch (error) {
       if (!(error instanceof HotRoutingStale || error instanceof LaneRefused || error instanceof HotMoved)) throw error;
