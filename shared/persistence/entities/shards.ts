@@ -1,5 +1,6 @@
 import { readInt } from '../client.js';
 import type { Item } from '../item.js';
+import { fnv1a } from '../../domain/ledger/hot/hot-routing.js';
 
 /**
  * Sharded secondary keys (docs/architecture.md "Hot wallets"): index and projection partitions that
@@ -13,18 +14,8 @@ export const shardedKey = (base: string, shard: number): string => (shard === 0 
 export const shardedKeys = (base: string, count: number): string[] =>
   Array.from({ length: Math.max(1, count) }, (_, shard) => shardedKey(base, shard));
 
-/** FNV-1a, 32 bits, of a string's UTF-16 code units: the same id always lands on the same shard. */
-export function fnv1a32(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
-}
-
 /** The shard of an id among `count` shards (0 when there is one). */
-export const shardOfId = (id: string, count: number): number => (count <= 1 ? 0 : fnv1a32(id) % count);
+export const shardOfId = (id: string, count: number): number => (count <= 1 ? 0 : fnv1a(id) % count);
 
 // ---------------------------------------------------------------------------------------------
 // A wallet's transaction lists (journal GSI2 by debited wallet, GSI3 by credited wallet).

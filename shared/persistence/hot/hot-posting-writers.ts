@@ -2,12 +2,13 @@ import type Big from 'big.js';
 import { ApiError } from '../../domain/errors.js';
 import { planHotWallet } from '../../domain/ledger/hot/hot-routing.js';
 import { periodKeyOf } from '../../domain/ledger/hot/hot-types.js';
-import { BUCKETS, bucketMovementOf, type Leg, type Posting, type SpendCount } from '../../domain/ledger/posting.js';
+import { bucketMovementOf, type Leg, type Posting, type SpendCount } from '../../domain/ledger/posting.js';
 import { toNumberAttribute } from '../client.js';
 import { HOT_INBOX_ENTITY, hotAttributes, hotKeys } from '../entities/hot-wallet.js';
-import { bucketAttribute, walletKeys } from '../entities/wallet.js';
+import { walletKeys } from '../entities/wallet.js';
 import type { TransactWrite } from '../transact.js';
 import { put, update } from '../write-builders.js';
+import { addBucketClauses } from '../writers/bucket-clauses.js';
 import {
   HotMoved,
   HotRoutingStale,
@@ -213,22 +214,7 @@ function hotMainUpdate(
   ];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':one': 1, ':environment': posting.environment };
-  if (!settlesHold) {
-    conditions.push('#status = :active');
-    names['#status'] = 'status';
-    values[':active'] = 'ACTIVE';
-  }
-  for (const bucket of BUCKETS) {
-    const attribute = bucketAttribute[bucket];
-    if (!delta[bucket].eq(0)) {
-      adds.push(`${attribute} :d_${bucket}`);
-      values[`:d_${bucket}`] = toNumberAttribute(delta[bucket]);
-    }
-    if (taken[bucket].gt(0)) {
-      conditions.push(`${attribute} >= :t_${bucket}`);
-      values[`:t_${bucket}`] = toNumberAttribute(taken[bucket]);
-    }
-  }
+  addBucketClauses({ delta, taken, settlesHold }, { adds, conditions, names, values });
   spend?.periods.forEach((period, index) => {
     names[`#s${index}`] = hotAttributes.spend(periodKeyOf(period.period, period.periodKey));
     adds.push(`#s${index} :spent`);

@@ -24,6 +24,7 @@ import { HotRoutingStale, type PostingRoutes } from '../hot/hot-routes.js';
 import type { Item } from '../item.js';
 import type { TransactWrite } from '../transact.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
+import { addBucketClauses } from './bucket-clauses.js';
 import { slotClaimWrite } from './idempotency-writers.js';
 import { heldOrClearing, NOTHING_HELD_OR_CLEARING } from './wallet-writers.js';
 
@@ -133,8 +134,6 @@ function journalWrite(tableName: string, posting: Posting, route: Record<string,
   );
 }
 
-const BALANCE_ATTRIBUTE = bucketAttribute;
-
 /** One wallet's balances under the conditions of its legs (and, for a paying wallet, its spend). */
 function walletUpdate(
   tableName: string,
@@ -155,23 +154,7 @@ function walletUpdate(
   ];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':one': 1, ':environment': posting.environment };
-  if (!settlesHold) {
-    conditions.push('#status = :active');
-    names['#status'] = 'status';
-    values[':active'] = 'ACTIVE';
-  }
-  for (const bucket of BUCKETS) {
-    const attribute = BALANCE_ATTRIBUTE[bucket];
-    if (!delta[bucket].eq(0)) {
-      adds.push(`${attribute} :d_${bucket}`);
-      values[`:d_${bucket}`] = toNumberAttribute(delta[bucket]);
-    }
-    // Each bucket a leg takes from must hold what all legs take: never negative after the write.
-    if (taken[bucket].gt(0)) {
-      conditions.push(`${attribute} >= :t_${bucket}`);
-      values[`:t_${bucket}`] = toNumberAttribute(taken[bucket]);
-    }
-  }
+  addBucketClauses({ delta, taken, settlesHold }, { adds, conditions, names, values });
   spend?.periods.forEach((period, index) => {
     const name = `#s${index}`;
     names[name] = spendAttribute(period.period, period.periodKey);
@@ -222,7 +205,7 @@ function walletUpdate(
 }
 
 const balanceOf = (item: Item, bucket: Bucket): Big =>
-  item[BALANCE_ATTRIBUTE[bucket]] === undefined ? new Big(0) : readBig(item[BALANCE_ATTRIBUTE[bucket]]);
+  item[bucketAttribute[bucket]] === undefined ? new Big(0) : readBig(item[bucketAttribute[bucket]]);
 
 /** The period limit the wallet item as it was would have exceeded, as POLICY_DENIED with its headroom. */
 function periodLimitExceeded(spend: SpendCount, old: Item): ApiError | undefined {
