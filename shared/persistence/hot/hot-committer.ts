@@ -29,7 +29,7 @@ export const MAX_ROUTING_ROUNDS = 12;
  * contention on one item, and each new attempt takes another lane, at once (no backoff: nothing to
  * wait for). So a debit tries at most (1 + LANE_CONFLICT_ROUNDS) x CONFLICT_RETRY_LIMIT lanes.
  */
-export const LANE_CONFLICT_ROUNDS = 2;
+export const LANE_CONFLICT_ROUNDS = 3;
 
 /** The routing state of tables created without one (tests, scripts): one per table context, as the runtime's. */
 const DEFAULT_ROUTING = new WeakMap<TableContext, HotRouting>();
