@@ -12,6 +12,7 @@ import { createDocumentClient } from '../persistence/client.js';
 import { createConfigStore } from '../persistence/config-store.js';
 import { createHotRouting } from '../persistence/hot/hot-cache.js';
 import { keeperReads } from '../persistence/hot/keeper.js';
+import { installObservability } from '../observability/domain-telemetry.js';
 import type { TableContext } from '../persistence/table-context.js';
 
 export type { TableContext };
@@ -52,6 +53,8 @@ export function createCore(
   config: Config = loadConfig(),
   overrides: { clock?: Clock; table?: TableContext } = {},
 ): Core {
+  // The domain reports its failures and outcomes through the logger and the metrics (shared/observability).
+  installObservability();
   const clock = overrides.clock ?? systemClock;
   const table = overrides.table ?? tableOf(config);
   const deps: CoreDeps = {
