@@ -11,7 +11,7 @@ import { createApiKeyAuthReader } from '../persistence/api-key-auth-store.js';
 import { createDocumentClient } from '../persistence/client.js';
 import { createConfigStore } from '../persistence/config-store.js';
 import { createHotRouting, type HotRouting } from '../persistence/hot/hot-cache.js';
-import { registeredHotWallets } from '../persistence/hot/hot-candidates.js';
+import { conflictCounterOf, registeredHotWallets } from '../persistence/hot/hot-candidates.js';
 import { keeperReads } from '../persistence/hot/keeper.js';
 import type { TableContext } from '../persistence/table-context.js';
 
@@ -68,12 +68,14 @@ export function processRouting(
  * (docs/architecture.md "Hot wallets"): a sticky lane per hot wallet only where the process serves
  * one request at a time (Lambda); the local server serves many at once and picks lanes by id.
  */
-function tableOf(config: Config): TableContext {
+function tableOf(config: Config, clock: Clock): TableContext {
   const base = {
     client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
     tableName: config.tableName,
+    clock,
   };
-  return { ...base, hot: processRouting(base, config.oneRequestAtATime) };
+  // The cache's TTL on the clock the keeper's settle window is measured on (a demotion must outlast every cached route).
+  return { ...base, hot: processRouting(base, config.oneRequestAtATime, { now: () => clock.now().getTime() }) };
 }
 
 export function createCore(
@@ -81,7 +83,9 @@ export function createCore(
   overrides: { clock?: Clock; table?: TableContext } = {},
 ): Core {
   const clock = overrides.clock ?? systemClock;
-  const table = overrides.table ?? tableOf(config);
+  const table = overrides.table ?? tableOf(config, clock);
+  // Conflict counts for automatic promotion are stamped with this clock (hot/hot-candidates.ts).
+  conflictCounterOf(table, clock);
   const deps: CoreDeps = {
     clock,
     ids: newId,

@@ -70,7 +70,10 @@ export function createHotRouting(
     expired(walletIds) {
       return walletIds.filter((id) => {
         const cached = entries.get(id);
-        return cached !== undefined ? now() - cached.at > HOT_CONFIG_TTL_MS : unread.has(id);
+        // A stopped wallet is read again on every use: a credit is refused on the cached status, and a
+        // refusal must not outlive an unfreeze (a credit landing within the TTL of a freeze is allowed).
+        if (cached === undefined) return unread.has(id);
+        return now() - cached.at > HOT_CONFIG_TTL_MS || stopped(cached.entry);
       });
     },
     remember(walletId, item) {
@@ -111,6 +114,8 @@ export function createHotRouting(
     ...(options.reads ? { reads: options.reads } : {}),
   };
 }
+
+const stopped = (entry: HotWalletEntry) => entry.status !== 'ACTIVE' || entry.deletedAt !== undefined;
 
 /** The main items of `walletIds`, read again (strongly consistent: a demotion's COOLING must be seen). */
 export async function refreshHotEntries(

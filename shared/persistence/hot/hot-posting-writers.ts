@@ -220,12 +220,16 @@ function hotMainUpdate(
     adds.push(`#s${index} :spent`);
   });
   if (spend) values[':spent'] = toNumberAttribute(spend.amount);
-  Object.entries(split?.ungranted ?? {}).forEach(([key, { take, initial }], index) => {
+  Object.entries(split?.ungranted ?? {}).forEach(([key, { take, initial, replaces }], index) => {
     if (initial === undefined && take.lte(0)) return;
     names[`#u${index}`] = hotAttributes.ungranted(key);
     if (initial !== undefined) {
       sets.push(`#u${index} = :u${index}`);
-      conditions.push(`attribute_not_exists(#u${index})`);
+      if (replaces === undefined) conditions.push(`attribute_not_exists(#u${index})`);
+      else {
+        conditions.push(`#u${index} = :w${index}`);
+        values[`:w${index}`] = toNumberAttribute(replaces);
+      }
       values[`:u${index}`] = toNumberAttribute(initial.minus(take));
     } else if (take.gt(0)) {
       adds.push(`#u${index} :un${index}`);

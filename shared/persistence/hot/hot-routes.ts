@@ -23,8 +23,12 @@ export interface SlowSplit {
   /** Available money taken from main's balance. */
   main: Big;
   lanes: { lane: number; available: Big; quota: Record<string, Big> }[];
-  /** Per limited period key: quota taken from main's `ungranted#k`; `initial` when main has none yet (set, not added). */
-  ungranted: Record<string, { take: Big; initial?: Big }>;
+  /**
+   * Per limited period key: quota taken from main's `ungranted#k`; `initial` when main has none yet or
+   * holds the old limit's (a re-sync is due): set to initial − take, not added, on condition that main
+   * still holds `replaces` (absent when it had none).
+   */
+  ungranted: Record<string, { take: Big; initial?: Big; replaces?: Big }>;
   /** main's policyVersion as read: the version the lanes' quotas must have been granted under. */
   policyVersion: number;
 }

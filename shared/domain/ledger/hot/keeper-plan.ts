@@ -156,7 +156,12 @@ function missingUngranted(parts: HotWalletParts, context: KeeperContext): boolea
 
 function resyncOf(parts: HotWalletParts, context: KeeperContext): Resync {
   const ungranted: Resync['ungranted'] = {};
-  for (const [key, limit] of context.limits) {
+  // The next period's keys already pre-granted too: the re-sync revokes their lanes' quota as well, so
+  // their ungranted must become the new limit less the spend, not stay the old limit's.
+  const limits = new Map(context.limits);
+  for (const [key, limit] of context.nextLimits)
+    if (!limits.has(key) && parts.main.ungranted[key] !== undefined) limits.set(key, limit);
+  for (const [key, limit] of limits) {
     const left = limit.minus(spentOf(parts, key));
     ungranted[key] = { value: left.lt(0) ? ZERO : left, mainSpend: parts.main.spend[key] ?? ZERO };
   }
