@@ -12,6 +12,9 @@
  * 5, 10 and 25 ms; open loop 5,000/s into one wallet and 2,000/s out of one wallet at 25 ms.
  * `mode` cold is today's code path (the baseline); in mode hot the payee and the payer are promoted
  * (32 inbox partitions, 8 lanes) and the keeper runs as its stream worker and schedule would.
+ * Each client is one Lambda execution environment (one request at a time): its own container and
+ * hot routing as the runtime makes it there (core.ts processRouting: sticky lanes); the open loop
+ * takes the environment freed last, or a new one (HOT_MODEL_LANES=hash: the local server's routing).
  */
 import Big from 'big.js';
 import { authenticate } from '../shared/auth/authenticate.js';
@@ -26,6 +29,7 @@ import { journalChangeOf } from '../shared/persistence/journal-stream.js';
 import { createProjectionStore } from '../shared/persistence/projection-store.js';
 import { createHotRouting } from '../shared/persistence/hot/hot-cache.js';
 import { foldAll } from '../shared/persistence/hot/fold-moves.js';
+import { registerHotWallet } from '../shared/persistence/hot/hot-candidates.js';
 import { runKeeperOnce } from '../shared/persistence/hot/keeper.js';
 import { promote } from '../shared/persistence/hot/promote.js';
 import { raiseShards } from '../shared/persistence/org-shards.js';
@@ -34,6 +38,7 @@ import type { TableContext } from '../shared/persistence/table-context.js';
 import { createContainer, type Container } from '../shared/runtime/container.js';
 import { hotModeService } from '../shared/runtime/services/hot-mode.js';
 import { HOT_KEEPER_RATE_MINUTES, WORKERS } from '../shared/workers.js';
+import { processRouting } from '../shared/runtime/core.js';
 import { HOT_INBOX_ENTITY } from '../shared/persistence/entities/hot-wallet.js';
 import { createMemoryDynamo } from '../test/fakes/memory-dynamo/index.js';
 import { DEFAULT_MODEL, DynamoModel, type RequestCost } from './lib/dynamo-model.js';
@@ -57,6 +62,8 @@ export interface RunSpec {
 
 export interface RunResult {
   spec: RunSpec;
+  /** Execution environments the run used (one per client; open loop: the most in flight at once). */
+  environments: number;
   requests: number;
   posted: number;
   sustainedPerS: number;
@@ -94,6 +101,8 @@ interface World {
   hotPayee: string;
   payers: string[];
   payees: string[];
+  /** A new execution environment: its own container over the table, with its own hot-routing cache. */
+  environment(): Container;
 }
 
 /** The world: one organization, a hot payer (funded, with a daily limit), a hot payee, many payers and payees. */
@@ -116,8 +125,21 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
     client: model.client,
     tableName: TABLE,
     transact: { sleep: time.sleep, random },
-    // The bench serves many requests at once: no sticky lane (hot-cache.ts).
+    // Setup and the keeper: a process serving many requests at once, no sticky lane (hot-cache.ts).
     hot: createHotRouting({ now: () => time.now, random, stickyLanes: false }),
+  };
+  // Each client is a Lambda execution environment (one request at a time): its own container and
+  // hot routing as the runtime makes it (core.ts processRouting: a sticky lane per hot wallet, the
+  // registry of hot wallets read at its first commit), unless HOT_MODEL_LANES=hash (the local
+  // server's routing: every debit's lane from its id's hash, a hot wallet learnt from a cold route).
+  const lambda = (process.env.HOT_MODEL_LANES ?? 'sticky') !== 'hash';
+  let environments = 0;
+  const environment = () => {
+    const hot = processRouting(table, lambda, {
+      now: () => time.now,
+      random: seededRandom(options.seed * 1000 + ++environments),
+    });
+    return createContainer(loadConfig(), { clock, table: { ...table, hot } });
   };
   const keeper = new Keeper(table, time, model, clock);
   const app = createContainer(loadConfig(), { clock, table });
@@ -181,7 +203,10 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
   const payees: string[] = [];
   for (let i = 0; i < options.payees; i++) payees.push(await wallet(`Payee ${i}`));
   if (options.mode === 'hot') {
-    // Hot mode on the payee (credits into inboxes) and on the payer (debits from lanes).
+    // Hot mode on the payee (credits into inboxes) and on the payer (debits from lanes), each
+    // registered for the keeper first, as ops' hot-mode store does (hot-mode-store.ts promote).
+    for (const walletId of [hotPayee, hotPayer])
+      await registerHotWallet(table, { walletId, registeredAt: clock.now().toISOString() });
     await promote(table, hotPayee, HOT_SHAPE, clock);
     await promote(table, hotPayer, HOT_PAYER_SHAPE, clock);
     // The keeper's schedule before any load: the payer's lanes get their funds and limit quota.
@@ -189,7 +214,21 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
     // What ops does on a promotion: the organization's projected keys in HOT_ORGANIZATION_SHARDS (8) shards.
     await raiseShards(table, principal.organizationId!, principal.environment!, 8, { delayMs: 0, now: clock.now() });
   }
-  return { mode: options.mode, table, clock, keeper, app, model, time, ctx, hotPayer, hotPayee, payers, payees };
+  return {
+    mode: options.mode,
+    table,
+    clock,
+    keeper,
+    app,
+    model,
+    time,
+    ctx,
+    hotPayer,
+    hotPayee,
+    payers,
+    payees,
+    environment,
+  };
 }
 
 /** The payee promoted as the operator's switch and automatic promotion do (hotModeSizing: 64 partitions), with 8 lanes. */
@@ -328,13 +367,13 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   let attempts = 0;
   let conflicts = 0;
 
-  async function pay(i: number, seq: number): Promise<void> {
+  async function pay(env: Container, i: number, seq: number): Promise<void> {
     const t0 = time.now;
     const cost = model.newCost();
     let outcome = 'OK';
     try {
       await model.costs.run(cost, () =>
-        world.app.services.payments.create(world.ctx, AUDIT.payment.create, {
+        env.services.payments.create(world.ctx, AUDIT.payment.create, {
           from: payerOf(i),
           to: payeeOf(i),
           amount: AMOUNT,
@@ -368,13 +407,26 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
     if (spec.shape !== 'hot payer') load.push(world.keeper.last(world.hotPayee, end + 2000));
     if (spec.shape !== 'hot payee') load.push(world.keeper.schedule(world.hotPayer, end));
   }
+  // Execution environments as Lambda keeps them: a request takes the environment freed last, or a new one.
+  const idle: Container[] = [];
+  let environments = 0;
+  async function payIn(i: number, seq: number): Promise<void> {
+    const env = idle.pop() ?? (environments++, world.environment());
+    try {
+      await pay(env, i, seq);
+    } finally {
+      idle.push(env);
+    }
+  }
   if (spec.clients !== undefined) {
     for (let i = 0; i < spec.clients; i++) {
       load.push(
         (async () => {
-          // Clients start spread over the first 100 ms, not all in the same instant.
+          // Each client its own environment; clients start spread over the first 100 ms.
+          const env = world.environment();
+          environments++;
           await time.sleep((i * 100) / spec.clients!);
-          for (let seq = 0; time.now < end; seq++) await pay(i, seq);
+          for (let seq = 0; time.now < end; seq++) await pay(env, i, seq);
         })(),
       );
     }
@@ -385,7 +437,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
       (async () => {
         const inFlight: Promise<void>[] = [];
         for (let seq = 0; time.now < end; seq++) {
-          inFlight.push(pay(seq, 0));
+          inFlight.push(payIn(seq, 0));
           // Poisson arrivals at `rate`.
           await time.sleep((-Math.log(1 - arrivals()) * 1000) / rate);
         }
@@ -411,6 +463,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   const meanOf = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : Number.NaN);
   return {
     spec,
+    environments,
     requests,
     posted: postedInWindow,
     sustainedPerS: postedInWindow / spec.durationS,
@@ -481,7 +534,8 @@ export async function runHotModel(options: HotModelOptions): Promise<HotModelRes
       const result = await run(world, spec);
       options.log(
         `${labelOf(spec)}: ` +
-          `${fmt(result.sustainedPerS, 0)}/s, exhausted ${fmt(result.exhaustedPct)}%, cpu ${fmt(result.cpuS)} s`,
+          `${fmt(result.sustainedPerS, 0)}/s, exhausted ${fmt(result.exhaustedPct)}%, ` +
+          `${fmt(result.conflictsPerAttempt, 2)} confl/att, ${result.environments} envs, cpu ${fmt(result.cpuS)} s`,
       );
       runs.push(result);
     }
@@ -494,6 +548,7 @@ export function formatHotModelReport(result: HotModelResult): string {
     `${r.spec.mode} ${r.spec.shape}`,
     r.spec.clients !== undefined ? `${r.spec.clients} cl` : `${r.spec.ratePerS}/s`,
     r.spec.holdMs,
+    r.environments,
     fmt(r.sustainedPerS, 0),
     fmt(r.conflictsPerAttempt, 2),
     fmt(r.exhaustedPct, 1),
@@ -510,6 +565,7 @@ export function formatHotModelReport(result: HotModelResult): string {
         'scenario',
         'load',
         'h ms',
+        'envs',
         'posted/s',
         'confl/att',
         'exhausted %',
