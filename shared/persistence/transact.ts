@@ -82,14 +82,19 @@ export interface TransactResult {
  */
 export async function transactWrite(
   client: DynamoDBDocumentClient,
-  writes: TransactWrite[],
+  writes: TransactWrite[] | ((attempt: number) => TransactWrite[]),
   options: TransactOptions = {},
 ): Promise<TransactResult> {
-  if (writes.length === 0 || writes.length > MAX_TRANSACT_ITEMS) {
-    throw new Error(`a transaction holds 1..${MAX_TRANSACT_ITEMS} items, got ${writes.length}`);
-  }
-  const items = writes.map(({ item }) => withOldValuesOnFailure(item));
+  // Writes given as a function are built again for every attempt (a hot debit takes another lane
+  // after a TransactionConflict); given as a list, every attempt sends the same items.
+  const build = typeof writes === 'function' ? writes : () => writes;
+  let attempt = 0;
   const { result: consumedWriteUnits, attempts } = await retryingConflicts(async () => {
+    const writes = build(attempt++);
+    if (writes.length === 0 || writes.length > MAX_TRANSACT_ITEMS) {
+      throw new Error(`a transaction holds 1..${MAX_TRANSACT_ITEMS} items, got ${writes.length}`);
+    }
+    const items = writes.map(({ item }) => withOldValuesOnFailure(item));
     try {
       const output = await client.send(
         new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }),

@@ -90,9 +90,10 @@ function headroomOf(
 
 /** Deny rules before funds (decisions.md section 3), as the cold writer's mapper answers. */
 function refuseUnlessPayable(parts: HotWalletParts, walletId: string, debit: Big, spend: SpendCount | undefined) {
+  // A closed agent's wallet is FROZEN: WALLET_FROZEN first, as the cold writer's mapper.
+  if (parts.main.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId });
   if (parts.main.deletedAt)
     throw new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
-  if (parts.main.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId });
   for (const period of spend?.periods ?? []) {
     if (!period.limit) continue;
     const key = periodKeyOf(period.period, period.periodKey);

@@ -72,7 +72,8 @@ export type KeeperStep =
   | DropKeys
   | LaneStatus
   | Rebalance
-  | { kind: 'finishDemotion' };
+  | { kind: 'finishDemotion' }
+  | { kind: 'finishClose' };
 
 export interface KeeperContext {
   now: Date;
@@ -108,7 +109,12 @@ export function planKeeper(parts: HotWalletParts, context: KeeperContext): Keepe
   }
   if (!closed && parts.partitions.some((p) => p.credited.gt(main.folded[p.partition] ?? ZERO)))
     steps.push({ kind: 'foldIntoMain' });
-  if (closed) return steps;
+  if (closed) {
+    // A closed wallet's lanes (frozen and empty since its close) go once no straggler can come any more.
+    if (steps.length === 0 && context.now.getTime() - Date.parse(main.deletedAt!) >= HOT_SETTLE_MS)
+      steps.push({ kind: 'finishClose' });
+    return steps;
+  }
   // A COOLING wallet's lanes stay ACTIVE: the slow path may still take from them until they are drained.
   const laneStatus = main.status === 'ACTIVE' ? 'ACTIVE' : 'FROZEN';
   const wrongStatus = parts.lanes.filter((lane) => lane.status !== laneStatus);
