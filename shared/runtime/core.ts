@@ -13,6 +13,7 @@ import { createConfigStore } from '../persistence/config-store.js';
 import { createHotRouting, type HotRouting } from '../persistence/hot/hot-cache.js';
 import { conflictCounterOf, registeredHotWallets } from '../persistence/hot/hot-candidates.js';
 import { keeperReads } from '../persistence/hot/keeper.js';
+import { installObservability } from '../observability/domain-telemetry.js';
 import type { TableContext } from '../persistence/table-context.js';
 
 export type { TableContext };
@@ -82,6 +83,8 @@ export function createCore(
   config: Config = loadConfig(),
   overrides: { clock?: Clock; table?: TableContext } = {},
 ): Core {
+  // The domain reports its failures and outcomes through the logger and the metrics (shared/observability).
+  installObservability();
   const clock = overrides.clock ?? systemClock;
   const table = overrides.table ?? tableOf(config, clock);
   // Conflict counts for automatic promotion are stamped with this clock (hot/hot-candidates.ts).

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { walletKeys } from '../entities/wallet.js';
 import type { Item } from '../item.js';
 import { hotEntryOf, type HotWalletEntry, type HotWalletReads } from './hot-routes.js';
+import { log } from '../../observability/log.js';
 
 /** How long a process trusts what it read of a hot wallet's `hot` (design 2: the demotion wait W is far longer). */
 export const HOT_CONFIG_TTL_MS = 1000;
@@ -105,7 +106,7 @@ export function createHotRouting(
             (walletIds) => walletIds.forEach((id) => entries.has(id) || unread.add(id)),
             (error: unknown) => {
               // Best effort: without it a hot wallet is learnt from its first cold route, as locally.
-              console.warn(JSON.stringify({ msg: 'hot wallets not read at start', error: String(error) }));
+              log.warn('hot wallets not read at start', error);
             },
           )
         : Promise.resolve();

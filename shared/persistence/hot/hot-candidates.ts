@@ -12,6 +12,7 @@ import {
 import { walletKeys } from '../entities/wallet.js';
 import type { Item } from '../item.js';
 import type { TableContext } from '../table-context.js';
+import { log } from '../../observability/log.js';
 import type { TransactWrite } from '../transact.js';
 
 /** The wallet whose main item a transaction item writes (the item that conflicts on a cold wallet), if any. */
@@ -89,7 +90,7 @@ export function createConflictCounter(table: TableContext, clock: Clock = table.
             }),
           );
         } catch (error) {
-          console.warn(JSON.stringify({ msg: 'hot candidate count failed', walletId, error: String(error) }));
+          log.warn('hot candidate count failed', error, { walletId });
         }
       }
     };
