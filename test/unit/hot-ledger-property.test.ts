@@ -31,7 +31,7 @@ const tableOf = async () => ({
   client: createMemoryDynamo({ tables: ['hot-property'] }).client,
   tableName: 'hot-property',
 });
-const checkLedgerEvery = Number(process.env.HOT_PROPERTY_CHECK_EVERY ?? 5);
+const checkLedgerEvery = Number(process.env.HOT_PROPERTY_CHECK_EVERY ?? 10);
 
 describe('hot wallets on memory-dynamo, with faults', () => {
   it.runIf(process.env.HOT_PROPERTY_OPS !== 'cold')(

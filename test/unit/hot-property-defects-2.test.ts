@@ -7,7 +7,7 @@ import type { HotWalletParts } from '../../shared/domain/ledger/hot/hot-types.js
 import { toNumberAttribute } from '../../shared/persistence/client.js';
 import { createCore } from '../../shared/runtime/core.js';
 import { hotOps } from '../fixtures/hot-property/hot-ops.js';
-import { AGENT, centsToAmount, MAIN } from '../fixtures/hot-property/oracle.js';
+import { AGENT, centsToAmount, MAIN, MERCHANT } from '../fixtures/hot-property/oracle.js';
 import { clientOps, newHotWorld, type HotWorld } from '../fixtures/hot-property/world.js';
 import { createMemoryDynamo } from '../fakes/memory-dynamo/index.js';
 
@@ -84,6 +84,21 @@ describe('hot wallet defects found by the property (second session)', () => {
     expect((await fund(w, AGENT, 500, 1)).code).toBe('WALLET_FROZEN');
     await agents.resume(w.requester, AUDIT.wallet.unfreeze, w.walletIds[AGENT]!);
     expect((await fund(w, AGENT, 500, 1)).code).toBe('OK');
+  });
+
+  it("a retried hold whose first attempt committed answers its record, not the slow path's refusal (hot-committer.ts)", async () => {
+    // The hold's answer was lost; its retry (same movement id) finds the funds it took gone: the exact
+    // read refuses INSUFFICIENT_FUNDS before any transaction, where the cold path's journal claim says "done".
+    const w = await world();
+    expect((await fund(w, MERCHANT, 3_000)).code).toBe('OK');
+    await hotOps.promote(w.table, w.walletIds[MERCHANT]!, { partitions: 1, lanes: 2 }, w.clock);
+    await keeperUntilQuiet(w, MERCHANT);
+    // COOLING (a demotion started): its debits take the slow path straight away.
+    await hotOps.demote(w.table, w.walletIds[MERCHANT]!, w.clock);
+    const first = await clientOps.hold(w, MERCHANT, new Big('19.27'), 'txn_defectholdretry00001');
+    expect(first.code).toBe('OK');
+    const again = await clientOps.hold(w, MERCHANT, new Big('19.27'), 'txn_defectholdretry00001');
+    expect(again).toEqual(first);
   });
 
   it("a process's routing cache ages on the process's clock, the clock of the demotion's settle window (core.ts)", () => {

@@ -1,7 +1,8 @@
 import { ApiError } from '../../domain/errors.js';
 import { laneSequence, LANE_RETRIES, planHotWallet } from '../../domain/ledger/hot/hot-routing.js';
 import { walletsOf, type Posting } from '../../domain/ledger/posting.js';
-import type { TableContext } from '../table-context.js';
+import { transactionKeys } from '../entities/transaction.js';
+import { getItem, type TableContext } from '../table-context.js';
 import { CONFLICT_RETRY_AFTER_S, TransactionConflictError, transactWrite, type TransactWrite } from '../transact.js';
 import { createHotRouting, refreshHotEntries, type HotRouting } from './hot-cache.js';
 import { prepareHotClose } from './hot-close.js';
@@ -124,7 +125,9 @@ export async function commitRouted(
       for (const walletId of toSplit)
         splits.set(
           walletId,
-          await slowPathOf(routing.reads ?? keeperReads(table), entryOf(walletId), postings, walletId),
+          await slowPathOf(routing.reads ?? keeperReads(table), entryOf(walletId), postings, walletId).catch(
+            (refusal: unknown) => unlessCommitted(table, postings, refusal),
+          ),
         );
       toSplit.clear();
       for (const [walletId, due] of toClose)
@@ -177,6 +180,22 @@ export async function commitRouted(
       }
     }
   }
+}
+
+/**
+ * A slow path's refusal (from its exact read, before any transaction) of a movement that committed
+ * already (a retry whose first answer was lost): the journal's claim answers, as the cold
+ * transaction's would, so the caller replays the record instead of refusing what was done.
+ */
+async function unlessCommitted(table: TableContext, postings: Posting[], refusal: unknown): Promise<never> {
+  if (refusal instanceof ApiError) {
+    for (const posting of postings) {
+      if (posting.record !== 'create') continue;
+      if (await getItem(table, transactionKeys.primary(posting.transactionId)))
+        throw new ApiError('IDEMPOTENCY_KEY_IN_USE', `The movement ${posting.transactionId} exists already.`);
+    }
+  }
+  throw refusal;
 }
 
 /**
