@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs, type LogCapture } from '../fixtures/log-capture.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { agentsApi } from '../fixtures/agents-client.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
@@ -30,7 +31,6 @@ const VIEW_FIELDS = [
   'status',
   'verifiedAt',
 ];
-const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
 
 /** Bank accounts over HTTP (decisions.md section 4, docs/api.md "Bank accounts"). */
 describe('bank accounts: link, verify with micro-deposits, read, delete', () => {
@@ -39,7 +39,7 @@ describe('bank accounts: link, verify with micro-deposits, read, delete', () => 
   let other: Organization;
   /** Every response body and every console line of the file: none may hold the account number. */
   const seen: string[] = [];
-  const spies: MockInstance[] = [];
+  let logs: LogCapture | undefined;
 
   const call = async (
     method: string,
@@ -62,21 +62,10 @@ describe('bank accounts: link, verify with micro-deposits, read, delete', () => 
     service = await startTestService({ [ENV.dataEncryptionKey]: randomBytes(32).toString('hex') });
     org = await service.createOrganization('Bank Org');
     other = await service.createOrganization('Other Bank Org');
-    for (const method of CONSOLE_METHODS) {
-      spies.push(
-        vi
-          .spyOn(console, method)
-          .mockImplementation(
-            (...args: unknown[]) =>
-              void seen.push(
-                args.map((arg) => (arg instanceof Error ? `${arg.message}\n${arg.stack}` : String(arg))).join(' '),
-              ),
-          ),
-      );
-    }
+    logs = captureLogs(seen);
   });
   afterAll(async () => {
-    for (const spy of spies) spy.mockRestore();
+    logs?.restore();
     await service.close();
   });
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs, type LogCapture } from '../fixtures/log-capture.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { agentsApi, type CreatedAgent } from '../fixtures/agents-client.js';
 import { startTestService, type ApiResponse, type CallOptions, type TestService } from '../fixtures/local-service.js';
 import { createApiKey, expectError, type Organization } from '../fixtures/organizations.js';
 
-const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
 const SOFTWARE = { name: 'OpenAI', category: '5734', country: 'US' };
 const CASINO = { name: 'Lucky Casino', category: '7995', country: 'US' };
 const ADDRESS = { line1: '1 Market St', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' };
@@ -24,7 +24,7 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
   /** Every response body (but the details themselves) and every console line of the file. */
   const seen: string[] = [];
   const details: { number: string; cvc: string }[] = [];
-  const spies: MockInstance[] = [];
+  let logs: LogCapture | undefined;
 
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> => {
     const response = await service.call(method, path, options);
@@ -61,21 +61,10 @@ describe('cards: issue, authorize, capture, reverse, refund', () => {
     agent = await agents.createAgent(org, { name: 'Shopper' });
     other = await agents.createAgent(org, { name: 'Other' });
     await agents.fundAgent(org, agent.id, 100);
-    for (const method of CONSOLE_METHODS) {
-      spies.push(
-        vi
-          .spyOn(console, method)
-          .mockImplementation(
-            (...args: unknown[]) =>
-              void seen.push(
-                args.map((arg) => (arg instanceof Error ? `${arg.message}\n${arg.stack}` : String(arg))).join(' '),
-              ),
-          ),
-      );
-    }
+    logs = captureLogs(seen);
   });
   afterAll(async () => {
-    for (const spy of spies) spy.mockRestore();
+    logs?.restore();
     await service.close();
   });
 

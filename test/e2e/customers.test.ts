@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs, type LogCapture } from '../fixtures/log-capture.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
 import {
@@ -14,7 +15,6 @@ import {
 const CARD = '4242424242424242';
 const OTHER_CARD = '5555555555554444';
 const ACCOUNT = '000987654321';
-const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
 const AGENT_PERMISSIONS = ['wallets:read', 'invoices:read', 'invoices:write'];
 
 /** Customers and payment methods over HTTP (docs/api.md "Customers and payment methods"). */
@@ -24,7 +24,7 @@ describe('customers and payment methods', () => {
   let other: Organization;
   /** Every response body and console line of the file: none may hold a full number. */
   const seen: string[] = [];
-  const spies: MockInstance[] = [];
+  let logs: LogCapture | undefined;
 
   const call = async (method: string, path: string, options: { key?: string; body?: unknown } = {}) => {
     const response: ApiResponse = await service.call(method, path, options);
@@ -49,16 +49,10 @@ describe('customers and payment methods', () => {
     service = await startTestService({ [ENV.dataEncryptionKey]: randomBytes(32).toString('hex') });
     org = await service.createOrganization('Acme Billing');
     other = await service.createOrganization('Other Org');
-    for (const method of CONSOLE_METHODS) {
-      spies.push(
-        vi
-          .spyOn(console, method)
-          .mockImplementation((...args: unknown[]) => void seen.push(args.map((arg) => String(arg)).join(' '))),
-      );
-    }
+    logs = captureLogs(seen);
   });
   afterAll(async () => {
-    for (const spy of spies) spy.mockRestore();
+    logs?.restore();
     await service.close();
   });
 

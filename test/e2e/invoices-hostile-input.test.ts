@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs, type LogCapture } from '../fixtures/log-capture.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { startTestService, type ApiResponse, type TestService } from '../fixtures/local-service.js';
 import { activateProduction, createApiKey, type Organization } from '../fixtures/organizations.js';
@@ -12,7 +13,6 @@ const DECLINED_NUMBER = '4000000000000002';
 const BAD_LUHN = '4242424242424241';
 const CARD = { type: 'card', number: CARD_NUMBER, expMonth: 12, expYear: 2030, cvc: '123' };
 const AGENT_PERMISSIONS = ['wallets:read', 'invoices:read', 'invoices:write'];
-const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
 const EVIL = '<script>alert(1)</script><img src=x onerror=alert(2)>';
 
 describe('invoices and hosted pages under hostile input', () => {
@@ -21,7 +21,7 @@ describe('invoices and hosted pages under hostile input', () => {
   let org: Organization;
   let other: Organization;
   const seen: string[] = [];
-  const spies: MockInstance[] = [];
+  let logs: LogCapture | undefined;
 
   const call = async (method: string, path: string, options: { key?: string; body?: unknown } = {}) => {
     const response: ApiResponse = await service.call(method, path, options);
@@ -85,16 +85,10 @@ describe('invoices and hosted pages under hostile input', () => {
     api = ledgerClient(service);
     org = await service.createOrganization(`Acme ${EVIL}`);
     other = await service.createOrganization('Other Org');
-    for (const method of CONSOLE_METHODS) {
-      spies.push(
-        vi
-          .spyOn(console, method)
-          .mockImplementation((...args: unknown[]) => void seen.push(args.map((arg) => String(arg)).join(' '))),
-      );
-    }
+    logs = captureLogs(seen);
   });
   afterAll(async () => {
-    for (const spy of spies) spy.mockRestore();
+    logs?.restore();
     await service.close();
   });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { captureLogs } from '../fixtures/log-capture.js';
 import { setupE2e } from '../fixtures/e2e-setup.js';
 import { eventually } from '../fixtures/eventually.js';
 import type { ApiResponse } from '../fixtures/local-service.js';
@@ -301,11 +302,7 @@ describe('payment link rail claims and claim page under attack', () => {
     const walletId = await ledger.fundedWallet(sender, '100.00', 'Leak check');
     const link = await createLink(walletId);
     const logged: string[] = [];
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
-      vi
-        .spyOn(console, method)
-        .mockImplementation((...args: unknown[]) => void logged.push(args.map((arg) => String(arg)).join(' '))),
-    );
+    const capture = captureLogs(logged);
     // First to an account that fails at settlement (its number logged nowhere either), then a good one.
     expectStatus(await claim(link.slug, ach(FAILING), 'leak-key-0'), 200);
     await eventually(async () => expect((await getLink(link.id)).status).toBe('ACTIVE'), SETTLES_WITHIN_MS);
@@ -337,7 +334,7 @@ describe('payment link rail claims and claim page under attack', () => {
       items.push(...(output.Items ?? []));
       startKey = output.LastEvaluatedKey;
     } while (startKey);
-    for (const spy of spies) spy.mockRestore();
+    capture.restore();
     const stored = JSON.stringify(items);
     expect(stored).toContain(link.id);
     for (const number of [ACCOUNT, FAILING]) {

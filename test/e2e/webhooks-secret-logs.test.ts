@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs, type LogCapture } from '../fixtures/log-capture.js';
 import { ENV } from '../../shared/config/env-names.js';
 import { eventually } from '../fixtures/eventually.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import { ledgerClient, type LedgerClient, type Organization } from '../fixtures/payments-client.js';
 import { startReceiver } from '../fixtures/webhook-receiver.js';
-
-const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
 
 /**
  * Security (issue 10, "the raw secret never appears in a log"): everything the service writes to
@@ -18,9 +17,8 @@ describe('webhooks: the raw secret never appears in the logs', () => {
   let ledger: LedgerClient;
   let org: Organization;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const spies: MockInstance[] = [];
+  let logs: LogCapture | undefined;
   const lines: string[] = [];
-  const stdout: string[] = [];
 
   beforeAll(async () => {
     service = await startTestService({
@@ -30,29 +28,10 @@ describe('webhooks: the raw secret never appears in the logs', () => {
     ledger = ledgerClient(service);
     org = await service.createOrganization('Secret Logs Org');
     receiver = await startReceiver((path, n) => (path === '/flaky' && n === 1 ? 500 : 200));
-    for (const method of CONSOLE_METHODS) {
-      spies.push(
-        vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-          lines.push(
-            args
-              .map((arg) =>
-                arg instanceof Error ? `${arg.message}\n${arg.stack}` : typeof arg === 'string' ? arg : safeJson(arg),
-              )
-              .join(' '),
-          );
-        }),
-      );
-    }
-    const write = process.stdout.write.bind(process.stdout);
-    spies.push(
-      vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
-        stdout.push(String(chunk));
-        return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
-      }) as typeof process.stdout.write),
-    );
+    logs = captureLogs(lines);
   });
   afterAll(async () => {
-    for (const spy of spies) spy.mockRestore();
+    logs?.restore();
     await service.close();
     await receiver.close();
   });
@@ -82,17 +61,9 @@ describe('webhooks: the raw secret never appears in the logs', () => {
     }, 5_000);
 
     // Assess: the console was used (the failed attempt is logged or not, either way nothing leaks).
-    const logged = [...lines, ...stdout].join('\n');
+    const logged = lines.join('\n');
     expect(logged).not.toContain(secret);
     expect(logged).not.toContain(keyBase64);
     expect(logged).not.toContain(Buffer.from(keyBase64, 'base64').toString('hex'));
   });
 });
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}

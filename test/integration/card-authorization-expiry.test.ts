@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { captureLogs } from '../fixtures/log-capture.js';
 import { AUTHORIZATION_EXPIRY_MS } from '../../shared/domain/cards/authorization-engine.js';
 import type { AuthorizationView } from '../../shared/domain/cards/card-view.js';
 import type { CardStore } from '../../shared/domain/cards/ports.js';
@@ -168,10 +169,13 @@ describe('card authorization expiry against DynamoDB Local', () => {
     await t.cards.capture(t.ctx, AUDIT.card.capture, auth.id, '4.00');
     t.clock.advance(EXPIRY_MS + 1);
     // Refused as INVALID_STATE (expected, not logged as a failure), not by any other error.
-    const logged = vi.spyOn(console, 'error');
-    expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(1);
-    expect(logged).not.toHaveBeenCalled();
-    logged.mockRestore();
+    const logs = captureLogs();
+    try {
+      expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(1);
+      expect(logs.errors()).toEqual([]);
+    } finally {
+      logs.restore();
+    }
     stale.listed = undefined;
     const after = await t.cards.getAuthorization(t.ctx, auth.id);
     expect(after).toMatchObject({ status: 'CAPTURED', capturedAmount: '4.00' });
@@ -209,13 +213,15 @@ describe('card authorization expiry against DynamoDB Local', () => {
     const second = await authorize(t, card.id, '20.00');
     poison = first.id;
     t.clock.advance(EXPIRY_MS + 1);
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs();
     try {
       expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(2);
       // The failing one was moved back: the next run does not list it first (nor at all, until its retry time).
       expect(await t.cards.expireDue(AUDIT.card.reverse)).toBe(0);
+      // The failing one is logged as a failure (and the run went on).
+      expect(logs.errors().join('\n')).toContain('failed');
     } finally {
-      errors.mockRestore();
+      logs.restore();
     }
     expect((await t.cards.getAuthorization(t.ctx, second.id)).status).toBe('REVERSED');
     expect((await t.cards.getAuthorization(t.ctx, first.id)).status).toBe('APPROVED');
