@@ -126,3 +126,102 @@ describe('review: closing a hot wallet, a late credit from a HOT payer', () => {
     expect(left).toEqual([undefined, undefined]);
   });
 });
+
+/**
+ * The same safety net when the payer's own agent was deleted between its payment and the bounce
+ * (both within the settle window): the bounce's credit to the payer is refused (a closed wallet
+ * takes nothing), `bounce` answers false on every run, the straggler stays in the closed wallet's
+ * inbox for good (stranded money in a deleted wallet) and `finishClose` never comes. The money
+ * should reach a live wallet (e.g. the payer's organization main wallet, as its sweep did).
+ */
+describe('review: closing a hot wallet, a late credit whose payer is deleted meanwhile', () => {
+  it('does not leave the late credit stranded in the closed inbox', async () => {
+    const table = await createTestTable();
+    const staleClock = { now: Date.now() };
+    const stale = { ...table, hot: createHotRouting({ reads: keeperReads(table), now: () => staleClock.now }) };
+    const fresh = () => ({ ...table, hot: createHotRouting({ reads: keeperReads(table) }) });
+    const ledgerOf = (context: typeof stale) =>
+      createLedgerService({ store: createLedgerStore(context), clock: systemClock, ids: newId });
+    const payer = await walletWithBalance(table, '0');
+    const agent = await walletWithBalance(table, '0');
+    const main = await walletWithBalance(table, '0');
+    const scope = { organizationId: payer.organizationId, environment: 'SANDBOX' as const };
+    const ledger = ledgerOf(fresh());
+    for (const [walletId, amount] of [
+      [payer.walletId, '50'],
+      [agent.walletId, '40'],
+    ] as const)
+      await ledger.post(scope, {
+        from: systemAccount(SYSTEM_ACCOUNTS.sandboxFunding),
+        to: walletAccount(walletId),
+        amount: new Big(amount),
+        type: 'FUNDING',
+      });
+    await promote(table, agent.walletId, { partitions: 2, lanes: 2 }, systemClock);
+    await runKeeperOnce(table, agent.walletId, systemClock);
+    const staleLedger = ledgerOf(stale);
+    await staleLedger.post(scope, {
+      from: walletAccount(payer.walletId),
+      to: walletAccount(agent.walletId),
+      amount: new Big('1.00'),
+    });
+    const balanceOf = async (walletId: string) => (await readExactWallet(table, walletId))!.balance.toFixed(2);
+    const close = (walletId: string, amount: string, at: string) =>
+      createCommitter(fresh(), WRITERS).commit([
+        {
+          type: 'posting',
+          posting: {
+            transactionId: newId('transaction'),
+            type: 'SWEEP',
+            ...scope,
+            currency: 'USD',
+            legs: [
+              {
+                account: walletAccount(walletId),
+                amount: new Big(amount).times(-1),
+                close: { expectedBalance: new Big(amount), set: { status: 'FROZEN', deletedAt: at } },
+              },
+              { account: walletAccount(main.walletId), amount: new Big(amount) },
+            ],
+            createdAt: at,
+            attributes: {
+              from: walletId,
+              to: main.walletId,
+              amount: new Big(amount).toFixed(2),
+              fee: '0.00',
+              status: 'POSTED',
+              postedAt: at,
+            },
+            record: 'create',
+          },
+        },
+      ]);
+    await close(agent.walletId, '41', new Date().toISOString());
+    // Late: lands in the closed agent's inbox; then the payer's own agent is deleted (its 47.00 swept).
+    const late = await staleLedger.post(scope, {
+      from: walletAccount(payer.walletId),
+      to: walletAccount(agent.walletId),
+      amount: new Big('2.00'),
+    });
+    await close(payer.walletId, await balanceOf(payer.walletId), new Date().toISOString());
+
+    await runKeeperOnce(table, agent.walletId, systemClock);
+    // The 2.00 left the closed agent's inbox for a live wallet (reversed), not stranded there.
+    expect((await createLedgerStore(table).getJournalRecord(late.id))?.status).toBe('REVERSED');
+    const left = await Promise.all(
+      [0, 1].map(
+        async (g) =>
+          (
+            await table.client.send(
+              new GetCommand({
+                TableName: table.tableName,
+                Key: hotKeys.inboxItem(agent.walletId, g, late.id),
+                ConsistentRead: true,
+              }),
+            )
+          ).Item,
+      ),
+    );
+    expect(left).toEqual([undefined, undefined]);
+  });
+});
