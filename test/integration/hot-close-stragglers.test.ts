@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../shared/domain/clock.js';
@@ -7,6 +7,7 @@ import { createLedgerService } from '../../shared/domain/ledger/ledger-service.j
 import { SYSTEM_ACCOUNTS, systemAccount, walletAccount } from '../../shared/domain/ledger/posting.js';
 import { createCommitter } from '../../shared/persistence/change-writer.js';
 import { hotKeys } from '../../shared/persistence/entities/hot-wallet.js';
+import { organizationEnvironmentCodec } from '../../shared/persistence/entities/organization-environment.js';
 import { createHotRouting } from '../../shared/persistence/hot/hot-cache.js';
 import { readExactWallet } from '../../shared/persistence/hot/hot-read.js';
 import { keeperReads, runKeeperOnce } from '../../shared/persistence/hot/keeper.js';
@@ -17,7 +18,7 @@ import { walletWithBalance } from '../fixtures/hot-world.js';
 import { createTestTable } from '../fixtures/table.js';
 
 /**
- * Review of issue 25 (closing a hot agent): a late credit into a closed hot wallet must go back to
+ * Closing a hot agent: a late credit into a closed hot wallet must go back to
  * its payer (decisions.md section 13, docs/api.md "Closing"): "reversed to its payer, never lost".
  * The straggler bounce (shared/persistence/hot/straggler-bounce.ts) writes the payer's leg with the
  * COLD posting writer (conditioned on `attribute_not_exists(hot)`): a payer that is itself hot (the
@@ -25,7 +26,7 @@ import { createTestTable } from '../fixtures/table.js';
  * refunded, the bounce throws HotRoutingStale on every keeper run, and the closed wallet's
  * `finishClose` never comes.
  */
-describe('review: closing a hot wallet, a late credit from a HOT payer', () => {
+describe('closing a hot wallet, a late credit from a HOT payer', () => {
   it('bounces a late credit whose payer is a hot wallet back to it (REVERSED, payer refunded)', async () => {
     const table = await createTestTable();
     const staleClock = { now: Date.now() };
@@ -134,7 +135,7 @@ describe('review: closing a hot wallet, a late credit from a HOT payer', () => {
  * inbox for good (stranded money in a deleted wallet) and `finishClose` never comes. The money
  * should reach a live wallet (e.g. the payer's organization main wallet, as its sweep did).
  */
-describe('review: closing a hot wallet, a late credit whose payer is deleted meanwhile', () => {
+describe('closing a hot wallet, a late credit whose payer is deleted meanwhile', () => {
   it('does not leave the late credit stranded in the closed inbox', async () => {
     const table = await createTestTable();
     const staleClock = { now: Date.now() };
@@ -157,6 +158,13 @@ describe('review: closing a hot wallet, a late credit whose payer is deleted mea
         amount: new Big(amount),
         type: 'FUNDING',
       });
+    // The payer's organization's main wallet of the environment (where its deletion sweeps).
+    await table.client.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: organizationEnvironmentCodec.toItem({ ...scope, mainWalletId: main.walletId, walletCount: 3 }),
+      }),
+    );
     await promote(table, agent.walletId, { partitions: 2, lanes: 2 }, systemClock);
     await runKeeperOnce(table, agent.walletId, systemClock);
     const staleLedger = ledgerOf(stale);
@@ -204,10 +212,26 @@ describe('review: closing a hot wallet, a late credit whose payer is deleted mea
       amount: new Big('2.00'),
     });
     await close(payer.walletId, await balanceOf(payer.walletId), new Date().toISOString());
+    const mainBefore = await balanceOf(main.walletId);
+    expect(mainBefore).toBe('88.00');
 
     await runKeeperOnce(table, agent.walletId, systemClock);
-    // The 2.00 left the closed agent's inbox for a live wallet (reversed), not stranded there.
-    expect((await createLedgerStore(table).getJournalRecord(late.id))?.status).toBe('REVERSED');
+    // The 2.00 left the closed agent's inbox for the payer organization's main wallet (reversed), not stranded.
+    const store = createLedgerStore(table);
+    const record = await store.getJournalRecord(late.id);
+    expect(record?.status).toBe('REVERSED');
+    const reversal = await store.getJournalRecord(record!.reversedBy!);
+    expect([reversal?.type, reversal?.from, reversal?.to, reversal?.amount]).toEqual([
+      'REVERSAL',
+      agent.walletId,
+      main.walletId,
+      '2.00',
+    ]);
+    expect(await balanceOf(main.walletId)).toBe('90.00');
+    expect(await balanceOf(payer.walletId)).toBe('0.00');
+    // A second keeper run (a duplicated keeper) moves nothing more.
+    await runKeeperOnce(table, agent.walletId, systemClock);
+    expect(await balanceOf(main.walletId)).toBe('90.00');
     const left = await Promise.all(
       [0, 1].map(
         async (g) =>
