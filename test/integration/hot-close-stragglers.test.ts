@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { walletKeys } from '../../shared/persistence/entities/wallet.js';
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../shared/domain/clock.js';
@@ -247,5 +248,101 @@ describe('closing a hot wallet, a late credit whose payer is deleted meanwhile',
       ),
     );
     expect(left).toEqual([undefined, undefined]);
+  });
+});
+
+describe('closing a hot wallet, a straggler that cannot be bounced yet', () => {
+  it('is logged and kept for the next run; the keeper run does not throw and bounces the others', async () => {
+    const table = await createTestTable();
+    const staleClock = { now: Date.now() };
+    const stale = { ...table, hot: createHotRouting({ reads: keeperReads(table), now: () => staleClock.now }) };
+    const fresh = () => ({ ...table, hot: createHotRouting({ reads: keeperReads(table) }) });
+    const ledgerOf = (context: typeof stale) =>
+      createLedgerService({ store: createLedgerStore(context), clock: systemClock, ids: newId });
+    const frozen = await walletWithBalance(table, '0');
+    const live = await walletWithBalance(table, '0');
+    const agent = await walletWithBalance(table, '0');
+    const main = await walletWithBalance(table, '0');
+    const scope = { organizationId: frozen.organizationId, environment: 'SANDBOX' as const };
+    const ledger = ledgerOf(fresh());
+    for (const walletId of [frozen.walletId, live.walletId, agent.walletId])
+      await ledger.post(scope, {
+        from: systemAccount(SYSTEM_ACCOUNTS.sandboxFunding),
+        to: walletAccount(walletId),
+        amount: new Big('10'),
+        type: 'FUNDING',
+      });
+    await promote(table, agent.walletId, { partitions: 2, lanes: 2 }, systemClock);
+    await runKeeperOnce(table, agent.walletId, systemClock);
+    const staleLedger = ledgerOf(stale);
+    await staleLedger.post(scope, {
+      from: walletAccount(live.walletId),
+      to: walletAccount(agent.walletId),
+      amount: new Big('1'),
+    });
+    const balanceOf = async (walletId: string) => (await readExactWallet(table, walletId))!.balance.toFixed(2);
+    const at = new Date().toISOString();
+    await createCommitter(fresh(), WRITERS).commit([
+      {
+        type: 'posting',
+        posting: {
+          transactionId: newId('transaction'),
+          type: 'SWEEP',
+          ...scope,
+          currency: 'USD',
+          legs: [
+            {
+              account: walletAccount(agent.walletId),
+              amount: new Big('-11'),
+              close: { expectedBalance: new Big('11'), set: { status: 'FROZEN', deletedAt: at } },
+            },
+            { account: walletAccount(main.walletId), amount: new Big('11') },
+          ],
+          createdAt: at,
+          attributes: {
+            from: agent.walletId,
+            to: main.walletId,
+            amount: '11.00',
+            fee: '0.00',
+            status: 'POSTED',
+            postedAt: at,
+          },
+          record: 'create',
+        },
+      },
+    ]);
+    const lateOf = (walletId: string) =>
+      staleLedger.post(scope, {
+        from: walletAccount(walletId),
+        to: walletAccount(agent.walletId),
+        amount: new Big('2'),
+      });
+    const stuck = await lateOf(frozen.walletId);
+    const bounced = await lateOf(live.walletId);
+    const setStatus = (walletId: string, status: string) =>
+      table.client.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: walletKeys.primary(walletId),
+          UpdateExpression: 'SET #status = :status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': status },
+        }),
+      );
+    // A frozen payer takes no credit: its refund waits.
+    await setStatus(frozen.walletId, 'FROZEN');
+
+    await expect(runKeeperOnce(table, agent.walletId, systemClock)).resolves.not.toThrow();
+    const store = createLedgerStore(table);
+    expect((await store.getJournalRecord(bounced.id))?.status).toBe('REVERSED');
+    expect((await store.getJournalRecord(stuck.id))?.status).toBe('POSTED');
+    expect([await balanceOf(live.walletId), await balanceOf(frozen.walletId)]).toEqual(['9.00', '8.00']);
+
+    // Resumed: the next run bounces it, exactly once.
+    await setStatus(frozen.walletId, 'ACTIVE');
+    await runKeeperOnce(table, agent.walletId, systemClock);
+    await runKeeperOnce(table, agent.walletId, systemClock);
+    expect((await store.getJournalRecord(stuck.id))?.status).toBe('REVERSED');
+    expect([await balanceOf(live.walletId), await balanceOf(frozen.walletId)]).toEqual(['9.00', '10.00']);
   });
 });
