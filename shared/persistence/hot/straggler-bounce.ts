@@ -3,17 +3,22 @@ import { ApiError } from '../../domain/errors.js';
 import { derivedId } from '../../domain/ledger/derived-ids.js';
 import { postingLegsOf } from '../../domain/ledger/journal.js';
 import { reversalLegs } from '../../domain/ledger/movements.js';
-import type { Posting } from '../../domain/ledger/posting.js';
+import { walletAccount, type Leg, type Posting } from '../../domain/ledger/posting.js';
+import type { Environment } from '../../domain/tenancy.js';
+import { log } from '../../observability/log.js';
 import { HOT_INBOX_ENTITY, hotKeys } from '../entities/hot-wallet.js';
+import { organizationEnvironmentCodec, organizationEnvironmentKeys } from '../entities/organization-environment.js';
 import { journalCodec, transactionKeys } from '../entities/transaction.js';
 import { walletKeys } from '../entities/wallet.js';
 import { readInt } from '../client.js';
 import { str, type Item } from '../item.js';
 import { getItem, type TableContext } from '../table-context.js';
-import { transactWrite, type TransactWrite } from '../transact.js';
+import type { TransactWrite } from '../transact.js';
 import { postingWriters } from '../writers/posting-writers.js';
 import { finishFold, KeeperRaced, raced } from './fold-moves.js';
+import { commitRouted } from './hot-committer.js';
 import { PENDING_ATTRIBUTE, pendingOf } from './hot-items.js';
+import type { WriteContext } from './hot-routes.js';
 
 /** Stragglers bounced per partition and run. */
 const BOUNCE_BATCH = 25;
@@ -26,8 +31,11 @@ const BOUNCE_BATCH = 25;
  * keeper's bounce collides), the mirror legs of everyone but the closed wallet, the original
  * POSTED -> REVERSED, the Delete of the inbox item standing in for the closed wallet's leg, and
  * the accumulator's seq moved (a fold that read the item before cannot credit it too: fold-moves.ts).
- * Never lost: an item whose bounce fails stays for the next run (and the ledger check reports it).
- * Answers how many it bounced.
+ * The payer's leg is routed as any posting's (hot-committer.ts): a hot payer's refund is an inbox
+ * credit; a payer closed meanwhile is refunded to its organization's main wallet of the environment
+ * (as its deletion sweep did), which the reversal's `to` names. Never lost: an item whose bounce
+ * fails is logged and stays for the next run (and the ledger check reports it); the others are
+ * still bounced. Answers how many it bounced.
  */
 export async function bounceStragglers(table: TableContext, walletId: string, partition: number): Promise<number> {
   const main = await getItem(table, walletKeys.primary(walletId));
@@ -47,7 +55,11 @@ export async function bounceStragglers(table: TableContext, walletId: string, pa
   let bounced = 0;
   for (const item of output.Items ?? []) {
     if (item.entityType !== HOT_INBOX_ENTITY) continue;
-    if (await bounce(table, walletId, partition, item)) bounced++;
+    const bounceOf = bounce(table, walletId, partition, item).catch((error: unknown) => {
+      log.warn('hot straggler not bounced', error, { walletId, transactionId: item.transactionId });
+      return false;
+    });
+    if (await bounceOf) bounced++;
   }
   return bounced;
 }
@@ -57,6 +69,9 @@ async function bounce(table: TableContext, walletId: string, partition: number, 
   const originalItem = await getItem(table, transactionKeys.primary(originalId));
   if (!originalItem) return false;
   const original = journalCodec.fromItem(originalItem);
+  const legs = await liveLegs(table, walletId, reversalLegs(postingLegsOf(original)));
+  if (!legs) return false;
+  const payee = legs.find((leg) => leg.account.kind === 'WALLET' && leg.amount.gt(0))?.account;
   const at = new Date().toISOString();
   const posting: Posting = {
     transactionId: await derivedId('transaction', `hot-bounce:${originalId}`),
@@ -64,12 +79,12 @@ async function bounce(table: TableContext, walletId: string, partition: number, 
     organizationId: original.organizationId,
     environment: original.environment,
     currency: 'USD',
-    legs: reversalLegs(postingLegsOf(original)),
+    legs,
     createdAt: at,
     description: 'Returned: the receiving wallet was closed',
     attributes: {
       from: original.to,
-      to: original.from,
+      to: payee?.kind === 'WALLET' ? payee.walletId : original.from,
       amount: original.amount,
       fee: '0.00',
       status: 'POSTED',
@@ -83,38 +98,78 @@ async function bounce(table: TableContext, walletId: string, partition: number, 
   // The accumulator's seq is bumped, so a fold that read this item before cannot credit it too (fold-moves.ts).
   const acc = await getItem(table, hotKeys.accumulator(walletId, partition));
   if (!acc || pendingOf(acc).length > 0) return false;
-  const writes: TransactWrite[] = postingWriters
-    .posting(table.tableName, { type: 'posting', posting })
-    // The closed wallet's leg is the inbox item itself (the money never reached main).
-    .filter(({ item }) => !(item.Update?.Key?.PK === closedMain.PK && item.Update.Key.SK === closedMain.SK))
-    .concat({
-      item: {
-        Delete: {
-          TableName: table.tableName,
-          Key: hotKeys.inboxItem(walletId, partition, originalId),
-          ConditionExpression: 'attribute_exists(PK)',
+  // The closed wallet is written as cold (its leg is then dropped); every other wallet as routed.
+  const build = ({ routes }: WriteContext): TransactWrite[] =>
+    postingWriters
+      .posting(
+        table.tableName,
+        { type: 'posting', posting },
+        routes ? { routes: { ...routes, hotOf: (id) => (id === walletId ? undefined : routes.hotOf(id)) } } : {},
+      )
+      // The closed wallet's leg is the inbox item itself (the money never reached main).
+      .filter(({ item }) => !(item.Update?.Key?.PK === closedMain.PK && item.Update.Key.SK === closedMain.SK))
+      .concat({
+        item: {
+          Delete: {
+            TableName: table.tableName,
+            Key: hotKeys.inboxItem(walletId, partition, originalId),
+            ConditionExpression: 'attribute_exists(PK)',
+          },
         },
-      },
-      onConditionFailed: raced(`inbox item ${originalId}`),
-    })
-    .concat({
-      item: {
-        Update: {
-          TableName: table.tableName,
-          Key: hotKeys.accumulator(walletId, partition),
-          UpdateExpression: 'ADD seq :one',
-          ConditionExpression: 'seq = :seen AND attribute_not_exists(#pending)',
-          ExpressionAttributeNames: { '#pending': PENDING_ATTRIBUTE },
-          ExpressionAttributeValues: { ':one': 1, ':seen': readInt(acc.seq) },
+        onConditionFailed: raced(`inbox item ${originalId}`),
+      })
+      .concat({
+        item: {
+          Update: {
+            TableName: table.tableName,
+            Key: hotKeys.accumulator(walletId, partition),
+            UpdateExpression: 'ADD seq :one',
+            ConditionExpression: 'seq = :seen AND attribute_not_exists(#pending)',
+            ExpressionAttributeNames: { '#pending': PENDING_ATTRIBUTE },
+            ExpressionAttributeValues: { ':one': 1, ':seen': readInt(acc.seq) },
+          },
         },
-      },
-      onConditionFailed: raced(`accumulator ${partition}`),
-    });
+        onConditionFailed: raced(`accumulator ${partition}`),
+      });
   try {
-    await transactWrite(table.client, writes, table.transact);
+    await commitRouted(table, build, [posting]);
     return true;
   } catch (error) {
-    if (error instanceof KeeperRaced || error instanceof ApiError) return false;
+    // Another keeper bounced it (or folded it first): nothing to do.
+    if (error instanceof KeeperRaced) return false;
+    if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_IN_USE') return false;
     throw error;
   }
+}
+
+/**
+ * The reversal's legs with each wallet closed since (a deleted payer takes nothing) replaced by its
+ * organization's main wallet of the environment, where the payer's deletion swept its balance
+ * (agent-lifecycle.ts); undefined when there is none to take it (the item waits, logged).
+ */
+async function liveLegs(table: TableContext, closedId: string, legs: Leg[]): Promise<Leg[] | undefined> {
+  const out: Leg[] = [];
+  for (const leg of legs) {
+    if (leg.account.kind !== 'WALLET' || leg.account.walletId === closedId) {
+      out.push(leg);
+      continue;
+    }
+    const wallet = await getItem(table, walletKeys.primary(leg.account.walletId));
+    if (!wallet?.deletedAt) {
+      out.push(leg);
+      continue;
+    }
+    const scope = organizationEnvironmentKeys.primary(str(wallet.organizationId), wallet.environment as Environment);
+    const record = await getItem(table, scope);
+    if (!record) {
+      log.warn('hot straggler: closed payer without a main wallet', undefined, { walletId: leg.account.walletId });
+      return undefined;
+    }
+    // Into the main wallet's available balance, whatever bucket the closed payer's leg named.
+    out.push({
+      account: walletAccount(organizationEnvironmentCodec.fromItem(record).mainWalletId),
+      amount: leg.amount,
+    });
+  }
+  return out;
 }
