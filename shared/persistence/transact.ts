@@ -89,6 +89,18 @@ export async function transactWrite(
   // after a TransactionConflict); given as a list, every attempt sends the same items.
   const build = typeof writes === 'function' ? writes : () => writes;
   let attempt = 0;
+  // An injected conflict stands for an attempt DynamoDB cancelled: its items are built as they would have been sent.
+  const inject = options.injectConflict;
+  const retry: TransactOptions = inject
+    ? {
+        ...options,
+        injectConflict: (n) => {
+          if (!inject(n)) return false;
+          build(attempt++);
+          return true;
+        },
+      }
+    : options;
   const { result: consumedWriteUnits, attempts } = await retryingConflicts(async () => {
     const writes = build(attempt++);
     if (writes.length === 0 || writes.length > MAX_TRANSACT_ITEMS) {
@@ -116,7 +128,7 @@ export async function transactWrite(
         throw new Error(`transaction canceled: ${reasons.map((r) => r.Code).join(', ')}`, { cause: error });
       return new Conflicted(error);
     }
-  }, options);
+  }, retry);
   return { attempts, consumedWriteUnits };
 }
 
