@@ -154,9 +154,15 @@ export const flushConflictCounts = (table: TableContext): Promise<void> => confl
 export function conflictMeter(table: TableContext, routing: TableContext['hot']) {
   const conflicts = new Map<string, number>();
   let writes: readonly TransactWrite[] = [];
-  const onConflict = (cause: unknown) => {
+  // Conflicts met before the writes were built (an injected conflict is decided before the build).
+  let unattributed: unknown[] = [];
+  const attribute = (cause: unknown) => {
     for (const walletId of conflictedWallets(writes, cause))
       conflicts.set(walletId, (conflicts.get(walletId) ?? 0) + 1);
+  };
+  const onConflict = (cause: unknown) => {
+    if (writes.length > 0) attribute(cause);
+    else unattributed.push(cause);
     table.transact?.onConflict?.(cause);
   };
   return {
@@ -167,6 +173,8 @@ export function conflictMeter(table: TableContext, routing: TableContext['hot'])
     } as TableContext,
     writing(built: TransactWrite[]): TransactWrite[] {
       writes = built;
+      for (const cause of unattributed) attribute(cause);
+      unattributed = [];
       return built;
     },
     done(): void {
