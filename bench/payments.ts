@@ -1073,7 +1073,7 @@ async function measureLoad(fixture: Fixture, probe: DynamoProbe, options: Paymen
           scenario,
           clients,
           options.durationS,
-          `${scenario.hot ? 'h' : 'd'}${scenario.conflicts ? 'c' : ''}${clients}`,
+          `${scenario.hot ? 'h' : 'd'}${scenario.conflicts ? 'c' : ''}${scenario.hotPayee ? 'p' : ''}${scenario.hotMode ? 'm' : ''}${clients}`,
         );
         options.log(
           `  ${result.scenario}, ${clients} client(s): ${fmt(result.paymentsPerS)} payments/s, p50 ${fmt(result.latencyMs.p50)} ms, ${mix(new Map(Object.entries(result.outcomes)))}`,

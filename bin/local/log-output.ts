@@ -64,9 +64,15 @@ export function prettyLine(line: string): string | undefined {
   return `${head} ${String(parsed.message)} \x1b[2m${rest.join(' ')}${RESET}`;
 }
 
-/** In a terminal, the JSON lines written to stdout are shown pretty; elsewhere nothing changes. */
-export function prettyLogsInTerminal(stream: NodeJS.WriteStream = process.stdout): void {
-  if (!stream.isTTY) return;
+/**
+ * In a terminal, the JSON lines written to stdout and stderr (Powertools writes WARN and ERROR
+ * lines to stderr) are shown pretty; elsewhere nothing changes.
+ */
+export function prettyLogsInTerminal(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
+  for (const stream of streams) if (stream.isTTY) prettyIn(stream);
+}
+
+function prettyIn(stream: NodeJS.WriteStream): void {
   const write = stream.write.bind(stream) as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
   stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     if (typeof chunk !== 'string') return write(chunk, ...rest);

@@ -25,8 +25,9 @@ function loadTracer(): TracerLike | null {
   try {
     // A require by a name the bundler does not follow (createRequire, not `require`): not in the bundle.
     const load = createRequire(import.meta.url);
-    const { Tracer } = load(TRACER_MODULE) as { Tracer: new () => TracerLike };
-    tracer = new Tracer();
+    const { Tracer } = load(TRACER_MODULE) as { Tracer: new (options: object) => TracerLike };
+    // Outgoing HTTPS requests are not captured: a webhook's URL may carry its receiver's token.
+    tracer = new Tracer({ captureHTTPsRequests: false });
   } catch (error) {
     log.warn('tracing is on but the Powertools tracer could not be loaded (is the Powertools layer attached?)', error);
     tracer = null;

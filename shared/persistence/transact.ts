@@ -92,15 +92,27 @@ export async function transactWrite(
   options: TransactOptions = {},
 ): Promise<TransactResult> {
   // Writes given as a function are built again for every attempt (a hot debit takes another lane
-  // after a TransactionConflict); given as a list, every attempt sends the same items.
+  // after a TransactionConflict); given as a list, every attempt sends the same items. The next
+  // attempt's writes are built once the conflict was reported (an injected one too, which sends
+  // nothing), so onConflict sees the writes of the attempt that conflicted.
   const build = typeof writes === 'function' ? writes : () => writes;
   let attempt = 0;
-  const { result: consumedWriteUnits, attempts } = await retryingConflicts(async () => {
-    const writes = build(attempt++);
-    if (writes.length === 0 || writes.length > MAX_TRANSACT_ITEMS) {
-      throw new Error(`a transaction holds 1..${MAX_TRANSACT_ITEMS} items, got ${writes.length}`);
+  const itemsOf = (built: TransactWrite[]) => {
+    if (built.length === 0 || built.length > MAX_TRANSACT_ITEMS) {
+      throw new Error(`a transaction holds 1..${MAX_TRANSACT_ITEMS} items, got ${built.length}`);
     }
-    const items = writes.map(({ item }) => withOldValuesOnFailure(item));
+    return { writes: built, items: built.map(({ item }) => withOldValuesOnFailure(item)) };
+  };
+  let current = itemsOf(build(attempt));
+  const retry: TransactOptions = {
+    ...options,
+    onConflict(cause) {
+      options.onConflict?.(cause);
+      if (++attempt < CONFLICT_RETRY_LIMIT) current = itemsOf(build(attempt));
+    },
+  };
+  const { result: consumedWriteUnits, attempts } = await retryingConflicts(async () => {
+    const { writes, items } = current;
     try {
       const output = await client.send(
         new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }),
@@ -122,7 +134,7 @@ export async function transactWrite(
         throw new Error(`transaction canceled: ${reasons.map((r) => r.Code).join(', ')}`, { cause: error });
       return new Conflicted(error);
     }
-  }, options);
+  }, retry);
   // Per operation (the edge's operation id, a worker's name): what a write costs, charted per stage.
   countMetric(METRIC.consumedWriteUnits, { operation: currentOperation() }, consumedWriteUnits);
   return { attempts, consumedWriteUnits };

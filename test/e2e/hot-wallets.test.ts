@@ -209,68 +209,6 @@ describe('hot wallets', () => {
     await expectLedgerClean();
   }, 120_000);
 
-  it('keeps a daily limit under concurrent payments out of a hot wallet: never overspent, POLICY_DENIED only when the quota left cannot cover it', async () => {
-    // Prepare: a hot agent with 50.00 and a daily limit of 4.00 (its quota spread over the lanes, 0.05 each).
-    const organization = await freshOrganization();
-    await ledger.fund(organization.key, organization.mainWalletId, '100.00');
-    const hot = await fundedAgent(organization, 'Limited hot agent', '50.00');
-    await ledger.createPolicy(organization.key, { walletId: hot.walletId, dailyLimit: '4.00' });
-    expectOk(await hotMode(hot.walletId, true));
-    await keep(hot.walletId);
-    const cycle = ['0.35', '0.60', '0.85', '0.40', '0.05', '1.35', '0.12', '0.90'];
-    const amounts = Array.from({ length: 10 }, (_, i) => cycle[i % cycle.length]!);
-
-    // Act: 10 payments at once, 6.27 offered against 4.00 (a limited debit beyond a lane's quota takes the exact slow path).
-    const answers = await Promise.all(
-      amounts.map((amount, i) =>
-        payAsClient(
-          hot.key,
-          { from: hot.walletId, to: organization.mainWalletId, amount },
-          `limit-${hot.walletId}-${i}`,
-        ),
-      ),
-    );
-
-    // Assess: posted or POLICY_DENIED (the daily limit) only.
-    const posted: string[] = [];
-    const denied: string[] = [];
-    answers.forEach((answer, i) => {
-      if (answer.status === 200) posted.push(amounts[i]!);
-      else {
-        expect(expectApiError(answer, 403, 'POLICY_DENIED').details?.rule, answer.text).toBe('dailyLimit');
-        denied.push(amounts[i]!);
-      }
-    });
-    const spent = sum(posted);
-    const left = new Big('4.00').minus(spent);
-    expect(spent.lte('4.00')).toBe(true);
-    // Spend only grows, so the quota left at any refusal was at least `left`: a refused amount it could cover was a false refusal.
-    for (const amount of denied) expect(new Big(amount).gt(left), `${amount} refused with ${left} left`).toBe(true);
-    expect((await balanceOf(organization.key, hot.walletId)).toFixed(8)).toBe(new Big(50).minus(spent).toFixed(8));
-    // The exact rest posts; one cent more is refused.
-    if (left.gt(0))
-      expect(
-        (
-          await payAsClient(
-            hot.key,
-            { from: hot.walletId, to: organization.mainWalletId, amount: left.toFixed(2) },
-            `rest-${hot.walletId}`,
-          )
-        ).status,
-      ).toBe(200);
-    expectApiError(
-      await payAsClient(
-        hot.key,
-        { from: hot.walletId, to: organization.mainWalletId, amount: '0.01' },
-        `over-${hot.walletId}`,
-      ),
-      403,
-      'POLICY_DENIED',
-    );
-    expect((await balanceOf(organization.key, hot.walletId)).toFixed(8)).toBe('46.00000000');
-    await expectLedgerClean();
-  }, 120_000);
-
   it('deletes an agent whose wallet is hot, under payments in flight: the exact balance swept to the main wallet, audited, a payment that landed after the close bounced to its payer', async () => {
     // Prepare: a hot agent with 40.00 paying out and being paid, a cold agent closed alongside for the answers to compare.
     const organization = await freshOrganization();
@@ -375,6 +313,68 @@ describe('hot wallets', () => {
     await keep(hot.walletId, HOT_SETTLE_MS + 1_000);
     expect(expectOk(await hotMode(hot.walletId, false)).hotMode).toBeNull();
     expect((await balanceOf(organization.key, hot.walletId)).toFixed(8)).toBe('0.00000000');
+    await expectLedgerClean();
+  }, 120_000);
+
+  it('keeps a daily limit under concurrent payments out of a hot wallet: never overspent, POLICY_DENIED only when the quota left cannot cover it', async () => {
+    // Prepare: a hot agent with 50.00 and a daily limit of 4.00 (its quota spread over the lanes, 0.05 each).
+    const organization = await freshOrganization();
+    await ledger.fund(organization.key, organization.mainWalletId, '100.00');
+    const hot = await fundedAgent(organization, 'Limited hot agent', '50.00');
+    await ledger.createPolicy(organization.key, { walletId: hot.walletId, dailyLimit: '4.00' });
+    expectOk(await hotMode(hot.walletId, true));
+    await keep(hot.walletId);
+    const cycle = ['0.35', '0.60', '0.85', '0.40', '0.05', '1.35', '0.12', '0.90'];
+    const amounts = [...cycle];
+
+    // Act: 8 payments at once, 5.32 offered against 4.00 (a limited debit beyond a lane's quota takes the exact slow path).
+    const answers = await Promise.all(
+      amounts.map((amount, i) =>
+        payAsClient(
+          hot.key,
+          { from: hot.walletId, to: organization.mainWalletId, amount },
+          `limit-${hot.walletId}-${i}`,
+        ),
+      ),
+    );
+
+    // Assess: posted or POLICY_DENIED (the daily limit) only.
+    const posted: string[] = [];
+    const denied: string[] = [];
+    answers.forEach((answer, i) => {
+      if (answer.status === 200) posted.push(amounts[i]!);
+      else {
+        expect(expectApiError(answer, 403, 'POLICY_DENIED').details?.rule, answer.text).toBe('dailyLimit');
+        denied.push(amounts[i]!);
+      }
+    });
+    const spent = sum(posted);
+    const left = new Big('4.00').minus(spent);
+    expect(spent.lte('4.00')).toBe(true);
+    // Spend only grows, so the quota left at any refusal was at least `left`: a refused amount it could cover was a false refusal.
+    for (const amount of denied) expect(new Big(amount).gt(left), `${amount} refused with ${left} left`).toBe(true);
+    expect((await balanceOf(organization.key, hot.walletId)).toFixed(8)).toBe(new Big(50).minus(spent).toFixed(8));
+    // The exact rest posts; one cent more is refused.
+    if (left.gt(0))
+      expect(
+        (
+          await payAsClient(
+            hot.key,
+            { from: hot.walletId, to: organization.mainWalletId, amount: left.toFixed(2) },
+            `rest-${hot.walletId}`,
+          )
+        ).status,
+      ).toBe(200);
+    expectApiError(
+      await payAsClient(
+        hot.key,
+        { from: hot.walletId, to: organization.mainWalletId, amount: '0.01' },
+        `over-${hot.walletId}`,
+      ),
+      403,
+      'POLICY_DENIED',
+    );
+    expect((await balanceOf(organization.key, hot.walletId)).toFixed(8)).toBe('46.00000000');
     await expectLedgerClean();
   }, 120_000);
 });
