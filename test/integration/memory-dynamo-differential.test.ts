@@ -47,5 +47,9 @@ describe('memory-dynamo against DynamoDB Local', () => {
     );
     console.log(`memory-dynamo differential: ${steps} steps in lockstep; outcomes ${JSON.stringify(outcomes)}`);
     expect(steps).toBe(RUNS * STEPS);
+    // Core's hot writers ran: debits from a lane, debits by the slow path, credits into an inbox.
+    expect(outcomes['route:lane debit']).toBeGreaterThan(0);
+    expect(outcomes['route:slow path']).toBeGreaterThan(0);
+    expect(outcomes['route:inbox credit']).toBeGreaterThan(0);
   }, 600_000);
 });

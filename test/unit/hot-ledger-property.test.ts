@@ -47,6 +47,8 @@ describe('hot wallets on memory-dynamo, with faults', () => {
         checkLedgerEvery,
         serviceViewOfHot: process.env.HOT_PROPERTY_SERVICE_VIEW !== '0',
         hotPayers: process.env.HOT_PROPERTY_HOT_PAYERS !== '0',
+        // Closing a hot agent (just merged): HOT_PROPERTY_HOT_CLOSE=1 (OPEN, runner.ts RunOptions.hotClose).
+        hotClose: process.env.HOT_PROPERTY_HOT_CLOSE === '1',
         timeLimitMs: TIME_LIMIT_MS,
       });
       expect(stats.violations.slice(0, 3)).toEqual([]);

@@ -25,6 +25,9 @@ export interface HotConfig {
   coolingSince?: string;
 }
 
+/** How long a freeze, close or demotion waits for payments routed from a stale cache (cache TTL + the longest Lambda + margin). */
+export const HOT_SETTLE_MS = 60_000;
+
 /** Where one part of a wallet's movement is written. */
 export type SubItem = { kind: 'main' } | { kind: 'inbox'; partition: number } | { kind: 'lane'; lane: number };
 

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { periodKeyOf as calendarKeyOf, previousPeriodKeyOf } from '../../policies/policy-rules.js';
 import { PERIOD_RULE, type Period } from '../../policies/policy-types.js';
 import { grantedOf, spentOf } from './hot-balances.js';
-import { periodKeyOf, type HotWalletParts } from './hot-types.js';
+import { HOT_SETTLE_MS, periodKeyOf, type HotWalletParts } from './hot-types.js';
 
 /**
  * The keeper's plan (design 2.1-2.3): from one exact read of a hot wallet, what to do next. Every
@@ -10,8 +10,7 @@ import { periodKeyOf, type HotWalletParts } from './hot-types.js';
  * the keeper is stateless, so a crash between steps only leaves the next tick more to do.
  */
 
-/** How long a freeze or demotion waits for payments routed from a stale cache (cache TTL + the longest Lambda + margin). */
-export const HOT_SETTLE_MS = 60_000;
+export { HOT_SETTLE_MS } from './hot-types.js';
 /** Quotas of the next period are granted to the lanes this long before its boundary. */
 export const PREGRANT_MS = 5 * 60_000;
 /** Share of the wallet's folded funds (and of each limit not spent) escrowed in lanes; the rest stays on main for the slow path. */
