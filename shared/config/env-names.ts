@@ -35,4 +35,18 @@ export const ENV = {
   disputeStateMachineArn: 'DISPUTE_STATE_MACHINE_ARN',
   /** Where clients reach the service (hosted pages' URLs): the local server, the e2e fixture's server, the stage's HTTP API endpoint. */
   publicBaseUrl: 'PUBLIC_BASE_URL',
+  /**
+   * Powertools for AWS Lambda reads these itself (logger, metrics, tracer); CDK sets them on every
+   * function (lib/constructs/service-function.ts), the local run sets the same.
+   * `allowance-<group>`: the `service` field of a function's log lines (metrics use METRICS_SERVICE).
+   */
+  powertoolsServiceName: 'POWERTOOLS_SERVICE_NAME',
+  /** The stage's log level (StageConfig.logLevel): INFO in production, DEBUG elsewhere. */
+  powertoolsLogLevel: 'POWERTOOLS_LOG_LEVEL',
+  /** METRICS_NAMESPACE of shared/observability/metric-names.ts. */
+  powertoolsMetricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  /** 'true' when the stage traces (StageConfig.tracing), else 'false'. */
+  powertoolsTraceEnabled: 'POWERTOOLS_TRACE_ENABLED',
+  /** Always 'false': responses carry secrets shown once (API keys, webhook secrets), never put in a trace. */
+  powertoolsTracerCaptureResponse: 'POWERTOOLS_TRACER_CAPTURE_RESPONSE',
 } as const;
