@@ -175,7 +175,8 @@ describe('api stack: functions', () => {
   });
 
   it('writes logs to a log group with a retention', () => {
-    dev.apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_FUNCTIONS.length + 2);
+    // One per function (the groups, hosted pages, dashboard), and the HTTP API's access log.
+    dev.apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_FUNCTIONS.length + 2 + 1);
     for (const [, logGroup] of resourcesOfType('AWS::Logs::LogGroup')) {
       expect(logGroup.Properties.RetentionInDays).toBeGreaterThan(0);
     }
