@@ -14,6 +14,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // The functions' JSON log lines (Powertools, shared/observability) go to stdout, not through
+    // console: tests show only errors, and no metrics lines (tests that read them set their own).
+    env: { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
     // Vitest's default is one worker fewer than the cores, so 1 on CI's 2 cores: the integration
     // and e2e files then ran one after the other while the test process and DynamoDB Local took
     // turns on the CPU. Two workers overlap them (each file has its own table, its own port).

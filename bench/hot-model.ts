@@ -12,6 +12,9 @@
  * 5, 10 and 25 ms; open loop 5,000/s into one wallet and 2,000/s out of one wallet at 25 ms.
  * `mode` cold is today's code path (the baseline); in mode hot the payee and the payer are promoted
  * (32 inbox partitions, 8 lanes) and the keeper runs as its stream worker and schedule would.
+ * Each client is one Lambda execution environment (one request at a time): its own container and
+ * hot routing as the runtime makes it there (core.ts processRouting: sticky lanes); the open loop
+ * takes the environment freed last, or a new one (HOT_MODEL_LANES=hash: the local server's routing).
  */
 import Big from 'big.js';
 import { authenticate } from '../shared/auth/authenticate.js';
@@ -19,18 +22,23 @@ import { loadConfig } from '../shared/config/config.js';
 import { ENV } from '../shared/config/env-names.js';
 import { AUDIT } from '../shared/domain/audit/actions.js';
 import { ApiError } from '../shared/domain/errors.js';
+import { hotModeSizing } from '../shared/domain/hot-mode/hot-mode-rules.js';
 import { OPERATOR_PERMISSION, type RequestContext } from '../shared/domain/tenancy.js';
 import { createJournalProjector } from '../shared/domain/ledger/journal-projector.js';
 import { journalChangeOf } from '../shared/persistence/journal-stream.js';
 import { createProjectionStore } from '../shared/persistence/projection-store.js';
-import { foldPartition } from '../shared/persistence/hot/fold-moves.js';
 import { createHotRouting } from '../shared/persistence/hot/hot-cache.js';
+import { foldAll } from '../shared/persistence/hot/fold-moves.js';
+import { registerHotWallet } from '../shared/persistence/hot/hot-candidates.js';
 import { runKeeperOnce } from '../shared/persistence/hot/keeper.js';
 import { promote } from '../shared/persistence/hot/promote.js';
 import { raiseShards } from '../shared/persistence/org-shards.js';
 import { readExactWallet } from '../shared/persistence/hot/hot-read.js';
 import type { TableContext } from '../shared/persistence/table-context.js';
 import { createContainer, type Container } from '../shared/runtime/container.js';
+import { hotModeService } from '../shared/runtime/services/hot-mode.js';
+import { HOT_KEEPER_RATE_MINUTES, WORKERS } from '../shared/workers.js';
+import { processRouting } from '../shared/runtime/core.js';
 import { HOT_INBOX_ENTITY } from '../shared/persistence/entities/hot-wallet.js';
 import { createMemoryDynamo } from '../test/fakes/memory-dynamo/index.js';
 import { DEFAULT_MODEL, DynamoModel, type RequestCost } from './lib/dynamo-model.js';
@@ -54,6 +62,8 @@ export interface RunSpec {
 
 export interface RunResult {
   spec: RunSpec;
+  /** Execution environments the run used (one per client; open loop: the most in flight at once). */
+  environments: number;
   requests: number;
   posted: number;
   sustainedPerS: number;
@@ -91,6 +101,8 @@ interface World {
   hotPayee: string;
   payers: string[];
   payees: string[];
+  /** A new execution environment: its own container over the table, with its own hot-routing cache. */
+  environment(): Container;
 }
 
 /** The world: one organization, a hot payer (funded, with a daily limit), a hot payee, many payers and payees. */
@@ -113,8 +125,21 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
     client: model.client,
     tableName: TABLE,
     transact: { sleep: time.sleep, random },
-    // The bench serves many requests at once: no sticky lane (hot-cache.ts).
+    // Setup and the keeper: a process serving many requests at once, no sticky lane (hot-cache.ts).
     hot: createHotRouting({ now: () => time.now, random, stickyLanes: false }),
+  };
+  // Each client is a Lambda execution environment (one request at a time): its own container and
+  // hot routing as the runtime makes it (core.ts processRouting: a sticky lane per hot wallet, the
+  // registry of hot wallets read at its first commit), unless HOT_MODEL_LANES=hash (the local
+  // server's routing: every debit's lane from its id's hash, a hot wallet learnt from a cold route).
+  const lambda = (process.env.HOT_MODEL_LANES ?? 'sticky') !== 'hash';
+  let environments = 0;
+  const environment = () => {
+    const hot = processRouting(table, lambda, {
+      now: () => time.now,
+      random: seededRandom(options.seed * 1000 + ++environments),
+    });
+    return createContainer(loadConfig(), { clock, table: { ...table, hot } });
   };
   const keeper = new Keeper(table, time, model, clock);
   const app = createContainer(loadConfig(), { clock, table });
@@ -163,10 +188,13 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
     });
     if (journal) await projector.project([journal]);
   });
-  // The keeper's stream worker: a credit into an inbox schedules the fold of its partition.
+  // The keeper's stream worker: a credit into an inbox is a record of the fold worker's next batch.
+  keeper.foldPartitions = (pairs) => hotModeService(app.core).foldPartitions(pairs);
   model.streamConsumers.push(async (change) => {
-    if (change.oldImage || change.newImage?.entityType?.S !== HOT_INBOX_ENTITY) return;
-    keeper.credited(change.newImage.walletId!.S!, Number(change.PK.split('#').pop()), change.at);
+    if (!change.oldImage && change.newImage?.entityType?.S === HOT_INBOX_ENTITY)
+      keeper.credited(change.newImage.walletId!.S!, Number(change.PK.split('#').pop()));
+    if (change.oldImage?.entityType?.S === HOT_INBOX_ENTITY && !change.newImage)
+      keeper.folded(change.oldImage.createdAt!.S!, change.at);
   });
   const hotPayer = await wallet('Hot payer', '10000.00', { dailyLimit: '100000.00' });
   const hotPayee = await wallet('Hot payee');
@@ -175,7 +203,10 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
   const payees: string[] = [];
   for (let i = 0; i < options.payees; i++) payees.push(await wallet(`Payee ${i}`));
   if (options.mode === 'hot') {
-    // Hot mode on the payee (credits into inboxes) and on the payer (debits from lanes).
+    // Hot mode on the payee (credits into inboxes) and on the payer (debits from lanes), each
+    // registered for the keeper first, as ops' hot-mode store does (hot-mode-store.ts promote).
+    for (const walletId of [hotPayee, hotPayer])
+      await registerHotWallet(table, { walletId, registeredAt: clock.now().toISOString() });
     await promote(table, hotPayee, HOT_SHAPE, clock);
     await promote(table, hotPayer, HOT_PAYER_SHAPE, clock);
     // The keeper's schedule before any load: the payer's lanes get their funds and limit quota.
@@ -183,27 +214,54 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
     // What ops does on a promotion: the organization's projected keys in HOT_ORGANIZATION_SHARDS (8) shards.
     await raiseShards(table, principal.organizationId!, principal.environment!, 8, { delayMs: 0, now: clock.now() });
   }
-  return { mode: options.mode, table, clock, keeper, app, model, time, ctx, hotPayer, hotPayee, payers, payees };
+  return {
+    mode: options.mode,
+    table,
+    clock,
+    keeper,
+    app,
+    model,
+    time,
+    ctx,
+    hotPayer,
+    hotPayee,
+    payers,
+    payees,
+    environment,
+  };
 }
 
-/** Partitions and lanes of a promoted wallet in the bench (5,000 credits/s x 4 WCU over 32 keys: 625 WCU/s each). */
-const HOT_SHAPE = { partitions: 32, lanes: 8 };
+/** The payee promoted as the operator's switch and automatic promotion do (hotModeSizing: 64 partitions), with 8 lanes. */
+const HOT_SHAPE = { partitions: hotModeSizing().partitions, lanes: 8 };
 /**
  * The hot payer: 2,000 debits/s at h = 25 ms keep 50 lane transactions in flight, so it needs more
  * than 50 lanes (a lane takes one transaction at a time): the most a wallet may have (MAX_HOT_LANES).
  */
 const HOT_PAYER_SHAPE = { partitions: 32, lanes: 64 };
 
+/** Lambda polls a stream shard four times a second (no batching window: shared/workers.ts `hot-fold`). */
+const STREAM_POLL_MS = 250;
+/** Records per invocation of the fold worker (its trigger's batchSize). */
+const FOLD_RECORDS = (WORKERS.find((worker) => worker.name === 'hot-fold')?.trigger as { batchSize: number }).batchSize;
+
 /**
- * The keeper as the stream worker and the schedule run it: each inbox partition folded by one
- * loop at a time (a fold takes up to FOLD_BATCH credits), and runKeeperOnce every second while
- * the load runs. Its write units are its own (not any payment's), reported per payment posted.
+ * The keeper as the stream worker and the schedule run it: the `hot-fold` worker's code
+ * (hotModeService.foldPartitions -> keeper-binding foldInbox: each partition of a batch folded
+ * once when due, FOLD_MIN_BATCH credits or one FOLD_MAX_WAIT_MS old, then into main) on batches of
+ * the stream's inbox records, one batch at a time (one shard), polled every STREAM_POLL_MS; and
+ * runKeeperOnce on a schedule while the load runs. Its write units are its own (not any
+ * payment's), reported per payment posted. Fold lag: from a credit's creation to its inbox item's
+ * Delete (the stream's delete records).
  */
 class Keeper {
   readonly cost: RequestCost;
-  private readonly partitions = new Map<string, { pending: number[]; running: boolean }>();
+  private records: { walletId: string; partition: number }[] = [];
+  private polling = false;
+  foldPartitions: (pairs: { walletId: string; partition: number }[]) => Promise<unknown> = async () => undefined;
   foldLags: number[] = [];
-  folds = 0;
+  /** Fold lags are measured until the load ends (the folds after it are the minute keeper's). */
+  lagUntil = Number.POSITIVE_INFINITY;
+  batches = 0;
 
   constructor(
     private readonly table: TableContext,
@@ -217,46 +275,53 @@ class Keeper {
   reset(): void {
     Object.assign(this.cost, this.model.newCost());
     this.foldLags = [];
-    this.folds = 0;
+    this.batches = 0;
   }
 
-  credited(walletId: string, partition: number, at: number): void {
-    const id = `${walletId}#${partition}`;
-    let state = this.partitions.get(id);
-    if (!state) this.partitions.set(id, (state = { pending: [], running: false }));
-    state.pending.push(at);
-    if (!state.running) {
-      state.running = true;
-      void this.model.costs.run(this.cost, () => this.foldLoop(walletId, partition, state));
-    }
+  credited(walletId: string, partition: number): void {
+    this.records.push({ walletId, partition });
+    if (this.polling) return;
+    this.polling = true;
+    void this.model.costs.run(this.cost, () => this.poll());
   }
 
-  private async foldLoop(walletId: string, partition: number, state: { pending: number[]; running: boolean }) {
-    let idle = 0;
-    while (state.pending.length > 0 && idle < 20) {
-      let folded = 0;
-      try {
-        folded = await foldPartition(this.table, walletId, partition);
-      } catch {
-        folded = 0; // raced or conflicted: harmless, tried again
+  /** An inbox item deleted (folded) at `at`, created at `createdAt` (the clock's ISO time). */
+  folded(createdAt: string, at: number): void {
+    if (at <= this.lagUntil)
+      this.foldLags.push(at - (Date.parse(createdAt) - this.clock.now().getTime() + this.time.now));
+  }
+
+  private async poll() {
+    while (this.records.length > 0) {
+      await this.time.sleep(STREAM_POLL_MS);
+      while (this.records.length > 0) {
+        this.batches++;
+        try {
+          await this.foldPartitions(this.records.splice(0, FOLD_RECORDS));
+        } catch {
+          // A failed batch: its records come again in the stream (the next credit folds them too).
+        }
       }
-      this.folds++;
-      if (folded === 0) {
-        idle++;
-        await this.time.sleep(20);
-        continue;
-      }
-      idle = 0;
-      for (const at of state.pending.splice(0, folded)) this.foldLags.push(this.time.now - at);
     }
-    state.running = false;
+    this.polling = false;
   }
 
-  /** The schedule: runKeeperOnce on the wallet every second until `until`. */
-  async schedule(walletId: string, until: number): Promise<void> {
+  /**
+   * The scheduled keeper's folds after the load (`at`, the stream drained): what the stream worker
+   * left waiting for a batch is folded (foldAll), so every credit's fold is in the keeper's units.
+   */
+  async last(walletId: string, at: number): Promise<void> {
+    await this.model.costs.run(this.cost, async () => {
+      await this.time.sleep(at - this.time.now);
+      await foldAll(this.table, walletId);
+    });
+  }
+
+  /** The schedule: runKeeperOnce on the wallet every `everyMs` until `until`. */
+  async schedule(walletId: string, until: number, everyMs = 1000): Promise<void> {
     await this.model.costs.run(this.cost, async () => {
       while (this.time.now < until) {
-        await this.time.sleep(1000);
+        await this.time.sleep(everyMs);
         try {
           await runKeeperOnce(this.table, walletId, this.clock);
         } catch {
@@ -291,6 +356,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   model.resetMeters(measureFrom);
   model.enabled = true;
   world.keeper.reset();
+  world.keeper.lagUntil = end;
 
   const outcomes = new Map<string, number>();
   const latencies: number[] = [];
@@ -301,13 +367,13 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   let attempts = 0;
   let conflicts = 0;
 
-  async function pay(i: number, seq: number): Promise<void> {
+  async function pay(env: Container, i: number, seq: number): Promise<void> {
     const t0 = time.now;
     const cost = model.newCost();
     let outcome = 'OK';
     try {
       await model.costs.run(cost, () =>
-        world.app.services.payments.create(world.ctx, AUDIT.payment.create, {
+        env.services.payments.create(world.ctx, AUDIT.payment.create, {
           from: payerOf(i),
           to: payeeOf(i),
           amount: AMOUNT,
@@ -334,16 +400,33 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   const load: Promise<void>[] = [];
   if (world.mode === 'hot') {
     // The keeper's schedule on both hot wallets (about every modelled second) while the load runs.
-    load.push(world.keeper.schedule(world.hotPayee, end));
+    // The payee's keeper as scheduled (every HOT_KEEPER_RATE_MINUTES); a run shorter than that
+    // leaves its credits to the stream's fold worker alone.
+    const keeperEveryMs = HOT_KEEPER_RATE_MINUTES * 60_000;
+    if (end - start > keeperEveryMs) load.push(world.keeper.schedule(world.hotPayee, end, keeperEveryMs));
+    if (spec.shape !== 'hot payer') load.push(world.keeper.last(world.hotPayee, end + 2000));
     if (spec.shape !== 'hot payee') load.push(world.keeper.schedule(world.hotPayer, end));
+  }
+  // Execution environments as Lambda keeps them: a request takes the environment freed last, or a new one.
+  const idle: Container[] = [];
+  let environments = 0;
+  async function payIn(i: number, seq: number): Promise<void> {
+    const env = idle.pop() ?? (environments++, world.environment());
+    try {
+      await pay(env, i, seq);
+    } finally {
+      idle.push(env);
+    }
   }
   if (spec.clients !== undefined) {
     for (let i = 0; i < spec.clients; i++) {
       load.push(
         (async () => {
-          // Clients start spread over the first 100 ms, not all in the same instant.
+          // Each client its own environment; clients start spread over the first 100 ms.
+          const env = world.environment();
+          environments++;
           await time.sleep((i * 100) / spec.clients!);
-          for (let seq = 0; time.now < end; seq++) await pay(i, seq);
+          for (let seq = 0; time.now < end; seq++) await pay(env, i, seq);
         })(),
       );
     }
@@ -354,7 +437,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
       (async () => {
         const inFlight: Promise<void>[] = [];
         for (let seq = 0; time.now < end; seq++) {
-          inFlight.push(pay(seq, 0));
+          inFlight.push(payIn(seq, 0));
           // Poisson arrivals at `rate`.
           await time.sleep((-Math.log(1 - arrivals()) * 1000) / rate);
         }
@@ -380,6 +463,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   const meanOf = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : Number.NaN);
   return {
     spec,
+    environments,
     requests,
     posted: postedInWindow,
     sustainedPerS: postedInWindow / spec.durationS,
@@ -450,7 +534,8 @@ export async function runHotModel(options: HotModelOptions): Promise<HotModelRes
       const result = await run(world, spec);
       options.log(
         `${labelOf(spec)}: ` +
-          `${fmt(result.sustainedPerS, 0)}/s, exhausted ${fmt(result.exhaustedPct)}%, cpu ${fmt(result.cpuS)} s`,
+          `${fmt(result.sustainedPerS, 0)}/s, exhausted ${fmt(result.exhaustedPct)}%, ` +
+          `${fmt(result.conflictsPerAttempt, 2)} confl/att, ${result.environments} envs, cpu ${fmt(result.cpuS)} s`,
       );
       runs.push(result);
     }
@@ -463,6 +548,7 @@ export function formatHotModelReport(result: HotModelResult): string {
     `${r.spec.mode} ${r.spec.shape}`,
     r.spec.clients !== undefined ? `${r.spec.clients} cl` : `${r.spec.ratePerS}/s`,
     r.spec.holdMs,
+    r.environments,
     fmt(r.sustainedPerS, 0),
     fmt(r.conflictsPerAttempt, 2),
     fmt(r.exhaustedPct, 1),
@@ -479,6 +565,7 @@ export function formatHotModelReport(result: HotModelResult): string {
         'scenario',
         'load',
         'h ms',
+        'envs',
         'posted/s',
         'confl/att',
         'exhausted %',
@@ -496,6 +583,8 @@ export function formatHotModelReport(result: HotModelResult): string {
       (r) =>
         `  ${r.spec.mode} ${r.spec.shape} ${r.spec.clients !== undefined ? `${r.spec.clients} cl` : `${r.spec.ratePerS}/s`} h=${r.spec.holdMs}: ` +
         r.hottestWriteKeys.map((k) => `${shortKey(k.key)} ${fmt(k.peakPerS, 0)}`).join(', ') +
+        (r.spec.mode === 'hot' ? `; keeper ${fmt(r.keeperWcuPerPayment, 2)} WCU/payment` : '') +
+        (r.foldLagMs ? `, fold lag p50/p99 ${fmt(r.foldLagMs.p50, 0)}/${fmt(r.foldLagMs.p99, 0)} ms` : '') +
         (Object.keys(r.otherErrors).length ? `; other answers ${JSON.stringify(r.otherErrors)}` : ''),
     ),
   ].join('\n');

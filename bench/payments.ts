@@ -29,6 +29,10 @@ import { apiEvent, lambdaContext, type LambdaResult, type PaymentsHandler } from
 import { docItemSize, itemSize, readUnits, toAttributeMap, writeUnits, type AttributeMap } from './lib/item-size.js';
 import { fmt, mix, summarize, table, type Summary } from './lib/stats.js';
 import { AUDIT } from '../shared/domain/audit/actions.js';
+import { hotModeSizing } from '../shared/domain/hot-mode/hot-mode-rules.js';
+import { partitionOf } from '../shared/domain/ledger/hot/hot-routing.js';
+import { foldAll } from '../shared/persistence/hot/fold-moves.js';
+import { hotModeService } from '../shared/runtime/services/hot-mode.js';
 
 const handler = paymentsLambda as unknown as PaymentsHandler;
 
@@ -87,6 +91,9 @@ interface Fixture {
   emptyPayer: string;
   payee: string;
   hotPayer: string;
+  /** A payee for the hot-mode scenario (promoted by the operator's switch before it runs). */
+  hotModePayee: string;
+  operator: RequestContext;
   payers: string[];
   payees: string[];
 }
@@ -158,7 +165,10 @@ async function setup(maxClients: number): Promise<Fixture> {
     wallet(`Client ${i} payer`, { fund: '1000.00', limits: daily }),
   );
   const payees = await inBatches(maxClients, 10, (i) => wallet(`Client ${i} payee`));
+  const hotModePayee = await wallet('Hot-mode payee');
   return {
+    hotModePayee,
+    operator,
     app,
     key: org.sandboxKey,
     keyId: org.sandboxKeyId,
@@ -823,6 +833,8 @@ export interface LoadResult {
   callMs: Record<string, Summary>;
   /** The heat meter (ddb-probe): the hottest partition keys, write units per payment posted and per second. */
   heat: { key: string; wcuPerPayment: number; wcuPerS: number }[];
+  /** Every write unit the heat meter saw (base and index, folds included), per payment posted. */
+  heatWcuPerPayment: number;
 }
 
 /** CPU ticks (user + system) of the DynamoDB Local java process this process started, if visible. */
@@ -859,14 +871,15 @@ async function balanceOf(app: Container, walletId: string): Promise<Big> {
 async function loadRun(
   fixture: Fixture,
   probe: DynamoProbe,
-  scenario: { name: string; hot: boolean; conflicts: boolean; hotPayee?: boolean },
+  scenario: LoadScenario,
   clients: number,
   durationS: number,
   runId: string,
 ): Promise<LoadResult> {
   const payerOf = (i: number) => (scenario.hot ? fixture.hotPayer : fixture.payers[i]!);
-  // A hot payee: every client pays its own payer's money into the one cost payee.
-  const payeeOf = (i: number) => (scenario.hotPayee ? fixture.payee : fixture.payees[i]!);
+  // A hot payee: every client pays its own payer's money into the one cost payee (or the hot-mode payee).
+  const payeeOf = (i: number) =>
+    scenario.hotMode ? fixture.hotModePayee : scenario.hotPayee ? fixture.payee : fixture.payees[i]!;
   const payers = [...new Set(Array.from({ length: clients }, (_, i) => payerOf(i)))];
   const before = await Promise.all(payers.map((id) => balanceOf(fixture.app, id)));
 
@@ -885,6 +898,7 @@ async function loadRun(
   const javaBefore = javaTicks();
   const started = performance.now();
   const deadline = started + durationS * 1000;
+  const folds = scenario.hotMode ? foldWorker(fixture) : undefined;
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       for (let seq = 0; performance.now() < deadline; seq++) {
@@ -915,11 +929,14 @@ async function loadRun(
         if (result.statusCode === 200) {
           posted++;
           postedBy.set(from, (postedBy.get(from) ?? 0) + 1);
+          folds?.credited(result);
         }
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  // The fold worker's last batch and the keeper's folds of what waited for a batch, metered too.
+  await folds?.stop();
   const cpu = process.cpuUsage(cpuBefore);
   const javaAfter = javaTicks();
   probe.simulateConflicts = false;
@@ -950,11 +967,58 @@ async function loadRun(
     loadAverage: loadavg()[0]!,
     callMs: Object.fromEntries([...callMs.entries()].map(([op, values]) => [op, summarize(values)])),
     heat: probe.hottestKeys(posted, seconds),
+    heatWcuPerPayment: [...probe.heat.values()].reduce((sum, units) => sum + units, 0) / Math.max(1, posted),
+  };
+}
+
+interface LoadScenario {
+  name: string;
+  hot: boolean;
+  conflicts: boolean;
+  hotPayee?: boolean;
+  /** The payee in hot mode (the operator's switch), folded by the fold worker's code as the stream would. */
+  hotMode?: boolean;
+}
+
+/** Lambda polls the table's stream about four times a second (shared/workers.ts `hot-fold`). */
+const FOLD_POLL_MS = 250;
+
+/**
+ * The `hot-fold` worker during a load run: the credit partitions of the payments posted (the
+ * partition is the hash of the payment's id), folded by the worker's code (hotModeService
+ * foldPartitions) every FOLD_POLL_MS; at the end the keeper's foldAll folds what waited for a batch.
+ */
+function foldWorker(fixture: Fixture) {
+  const service = hotModeService(fixture.app.core);
+  const table = fixture.app.core.table;
+  const walletId = fixture.hotModePayee;
+  const partitions = hotModeSizing().partitions;
+  let pending: { walletId: string; partition: number }[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      await new Promise((resolve) => setTimeout(resolve, FOLD_POLL_MS));
+      const batch = pending;
+      pending = [];
+      if (batch.length > 0) await service.foldPartitions(batch);
+    }
+  })();
+  return {
+    credited(result: LambdaResult) {
+      const id = (JSON.parse(result.body ?? '{}') as { id?: string }).id;
+      if (id) pending.push({ walletId, partition: partitionOf(id, partitions) });
+    },
+    async stop() {
+      stopped = true;
+      await loop;
+      if (pending.length > 0) await service.foldPartitions(pending);
+      await foldAll(table, walletId);
+    },
   };
 }
 
 async function measureLoad(fixture: Fixture, probe: DynamoProbe, options: PaymentsBenchOptions): Promise<LoadResult[]> {
-  const scenarios = [
+  const all: LoadScenario[] = [
     { name: 'one hot wallet', hot: true, conflicts: false },
     { name: 'distinct wallets', hot: false, conflicts: false },
     { name: `hot wallet, conflicts simulated (${probe.conflictWindowMs} ms window)`, hot: true, conflicts: true },
@@ -964,7 +1028,25 @@ async function measureLoad(fixture: Fixture, probe: DynamoProbe, options: Paymen
       conflicts: true,
       hotPayee: true,
     },
+    {
+      name: `hot payee in hot mode, conflicts simulated (${probe.conflictWindowMs} ms window)`,
+      hot: false,
+      conflicts: true,
+      hotMode: true,
+    },
   ];
+  // PAYMENTS_LOAD_ONLY=text[,text...]: only the scenarios whose name contains one of them (e.g. "hot payee").
+  const only = process.env.PAYMENTS_LOAD_ONLY?.split(',').filter(Boolean);
+  const scenarios = all.filter((scenario) => !only?.length || only.some((text) => scenario.name.includes(text)));
+  if (scenarios.some((scenario) => scenario.hotMode)) {
+    // What the operator does: hot mode on (promotion with the default sizing, the organization's shards raised).
+    await hotModeService(fixture.app.core).setHotMode(
+      fixture.operator,
+      AUDIT.wallet.enableHotMode,
+      fixture.hotModePayee,
+      true,
+    );
+  }
   // The handler logs every 500 with its stack; keep the report readable and count them instead.
   const originalError = console.error;
   let suppressed = 0;
@@ -1284,7 +1366,7 @@ function formatLoadSection(load: LoadResult[]): string {
     'Heat per partition key (bench/lib/ddb-probe.ts heat meter; WCU modelled by DynamoDB rules: a Put by its size, an Update as 1 KB):',
     ...load.map(
       (r) =>
-        `  ${r.scenario}, ${r.clients} client(s): ` +
+        `  ${r.scenario}, ${r.clients} client(s): all keys ${fmt(r.heatWcuPerPayment, 2)}/payment; ` +
         r.heat
           .map(
             (h) =>

@@ -14,6 +14,7 @@ import { createContainer } from '../shared/runtime/container.js';
 import { ensureDemoOrganization, ensureOperatorKey } from './local/bootstrap.js';
 import { DEMO_OPERATOR_EMAIL, DEMO_OWNER_EMAIL, ensureDemoPeople } from './local/demo-people.js';
 import { localDataKey } from './local/data-key.js';
+import { prettyLogsInTerminal, setLocalObservabilityEnv } from './local/log-output.js';
 import { ensureTable, JavaMissingError, startDynamoLocal, type DynamoLocal } from './local/dynamodb-local.js';
 import { createLocalServer } from './local/server.js';
 import { LOCAL_SCHEDULE_PERIOD_MS, startLocalWorkers, type LocalWorkers } from './local/workers.js';
@@ -24,6 +25,10 @@ const CREDENTIALS_FILE = resolve('.local/credentials.json');
 
 async function main() {
   const port = Number(process.env.PORT ?? DEFAULT_PORT);
+  // The functions' log lines and metrics as in Lambda (JSON, EMF; POWERTOOLS_LOG_LEVEL, INFO unless
+  // given), shown pretty in a terminal.
+  setLocalObservabilityEnv();
+  prettyLogsInTerminal();
   const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
   let dynamo: DynamoLocal | undefined;
   if (!process.env[ENV.dynamodbEndpoint]) {

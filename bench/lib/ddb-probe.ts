@@ -251,6 +251,15 @@ export class DynamoProbe {
         if (body) write(body, true);
       }
     } else if (op === 'PutItem' || op === 'UpdateItem' || op === 'DeleteItem') write(input, false);
+    else if (op === 'BatchWriteItem') {
+      // A hot wallet's fold deletes its inbox items in batches (each a standard write).
+      const tables =
+        (input.RequestItems as Record<string, Record<string, Record<string, unknown>>[]> | undefined) ?? {};
+      for (const request of Object.values(tables).flat()) {
+        if (request.PutRequest) write(request.PutRequest, false);
+        if (request.DeleteRequest) write(request.DeleteRequest, false);
+      }
+    }
   }
 
   /** The hottest keys of the heat meter: write units per payment and per second. */

@@ -4,18 +4,32 @@
  * It is bundled with the same options as the function groups; a group's bundle size and cold
  * import time are reported as ratios to this one.
  *
+ * Since issue 26 every function is observed (Powertools for AWS Lambda's Logger and Metrics, the
+ * redaction guard, one line and one metrics flush per invocation: shared/observability), so the
+ * smallest function the service deploys is observed too: the floor is wrapped by the same
+ * `observedWorker` and records a metric. That adds the observability layer's weight (about 36 KB
+ * minified, measured in docs/performance.md "Issue 26") to the floor, and the targets keep holding
+ * the rest of each bundle to the same ratios.
+ *
  * Like the service's container, the client is created on first use, not at import, so the floor's
  * import time is module evaluation only (as it is for the groups). Never deployed.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { observedWorker } from '../../shared/observability/invocation.js';
+import { METRIC } from '../../shared/observability/metric-names.js';
+import { countMetric } from '../../shared/observability/metrics.js';
 
 let client: DynamoDBDocumentClient | undefined;
 
-export async function handler(event: { id?: string }): Promise<Record<string, unknown> | null> {
-  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), { unmarshallOptions: { wrapNumbers: true } });
-  const { Item } = await client.send(
-    new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: event.id ?? 'floor', SK: 'floor' } }),
-  );
-  return Item ?? null;
-}
+export const handler = observedWorker(
+  'floor',
+  async (event: { id?: string }): Promise<Record<string, unknown> | null> => {
+    client ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), { unmarshallOptions: { wrapNumbers: true } });
+    const { Item } = await client.send(
+      new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: event.id ?? 'floor', SK: 'floor' } }),
+    );
+    countMetric(METRIC.consumedWriteUnits, { operation: 'floor' }, 0);
+    return Item ?? null;
+  },
+);

@@ -3,6 +3,9 @@ import { handleCardNetworkRequest, type CardNetworkRuntime } from '../../shared/
 import { cardNetworkSecret } from '../../shared/card-network/secret.js';
 import { core } from '../../shared/runtime/core.js';
 import { cardAuthorizationService } from '../../shared/runtime/services/cards.js';
+import { CARD_NETWORK_FUNCTION } from '../../shared/card-network/function.js';
+import { observedEdge } from '../../shared/observability/invocation.js';
+import { log } from '../../shared/observability/log.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
 const secret = cardNetworkSecret();
@@ -20,7 +23,7 @@ let runtime: CardNetworkRuntime | undefined;
  * calls. The function never issues a card nor opens card details: its card service has no issuer
  * (and its role no KMS key); authorizing needs neither.
  */
-export const handler = async (event: APIGatewayProxyEventV2) => {
+export const handler = observedEdge(async (event: APIGatewayProxyEventV2) => {
   runtime ??= (() => {
     const base = core();
     return {
@@ -28,8 +31,12 @@ export const handler = async (event: APIGatewayProxyEventV2) => {
       environment: cardNetworkEnvironment(process.env, base.config.localRun),
       secret,
       clock: base.clock,
-      log: console,
+      log,
     };
   })();
   return handleCardNetworkRequest(event, runtime);
-};
+}, routeOfCardNetwork);
+
+function routeOfCardNetwork(event: APIGatewayProxyEventV2): string {
+  return `${event.requestContext?.http?.method ?? 'POST'} ${CARD_NETWORK_FUNCTION.path}`;
+}

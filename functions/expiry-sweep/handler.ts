@@ -7,6 +7,7 @@ import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-ser
 import { approvalService } from '../../shared/runtime/services/approvals.js';
 import { cardAuthorizationService } from '../../shared/runtime/services/cards.js';
 import { paymentLinkService } from '../../shared/runtime/services/payment-links.js';
+import { observedWorker } from '../../shared/observability/invocation.js';
 import { transferService } from '../../shared/runtime/services/transfers.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
@@ -37,7 +38,7 @@ const STOP_BEFORE_TIMEOUT_MS = 5_000;
  * (the card service without an issuer). And it expires ACTIVE and PENDING_APPROVAL payment links
  * past their `expiresAt` whose one-time schedule did not (the hold released; `expire` is idempotent).
  */
-export async function handler(
+async function sweep(
   _event?: ScheduledEvent,
   context?: Pick<Context, 'getRemainingTimeInMillis'>,
 ): Promise<{ expired: number; reconciled: number; authorizationsExpired: number; linksExpired: number }> {
@@ -105,3 +106,5 @@ export async function handler(
     );
   return { expired, reconciled, authorizationsExpired, linksExpired };
 }
+
+export const handler = observedWorker('expiry-sweep', sweep);

@@ -5,6 +5,9 @@ import { core } from '../../shared/runtime/core.js';
 import { approvalService } from '../../shared/runtime/services/approvals.js';
 import { invoiceCollectionService } from '../../shared/runtime/services/invoice-collection.js';
 import { paymentLinkService } from '../../shared/runtime/services/payment-links.js';
+import { observedWorker } from '../../shared/observability/invocation.js';
+import { log } from '../../shared/observability/log.js';
+import { EXPIRY_QUEUE } from '../../shared/workers.js';
 import { transferService } from '../../shared/runtime/services/transfers.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
@@ -37,23 +40,23 @@ async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>):
  * approval decided meanwhile, changes nothing. A message that arrives before its expiry is reported failed and received again
  * after the visibility timeout.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export const handler = observedWorker(EXPIRY_QUEUE, async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures = await Promise.all(
     event.Records.map(async (record) => {
       try {
         const message = expiryMessageOf(record.body);
         if (!message) {
-          console.error('expiry message ignored: not an expiry', record.messageId);
+          log.warn('expiry message ignored: not an expiry', undefined, { messageId: record.messageId });
           return undefined;
         }
         const outcome = await expire(message);
         if (outcome === 'not-due') return { itemIdentifier: record.messageId };
         return undefined;
       } catch (error) {
-        console.error('expiry message failed; it is received again', error);
+        log.error('expiry message failed; it is received again', error, { messageId: record.messageId });
         return { itemIdentifier: record.messageId };
       }
     }),
   );
   return { batchItemFailures: failures.filter((failure) => failure !== undefined) };
-}
+});

@@ -1,5 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { core } from '../../shared/runtime/core.js';
+import { observedWorker } from '../../shared/observability/invocation.js';
 import { hotFoldConsumer } from '../../shared/runtime/hot-fold.js';
 
 let consumer: ReturnType<typeof hotFoldConsumer> | undefined;
@@ -11,7 +12,10 @@ let consumer: ReturnType<typeof hotFoldConsumer> | undefined;
  * the accumulator's `seq` and main's `folded#g`, so a repeated or concurrent fold is harmless; the
  * records of a partition whose fold failed are delivered again.
  */
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  consumer ??= hotFoldConsumer(core());
-  return consumer.handle(event.Records);
-}
+export const handler = observedWorker(
+  'hot-fold',
+  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    consumer ??= hotFoldConsumer(core());
+    return consumer.handle(event.Records);
+  },
+);

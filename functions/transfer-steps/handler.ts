@@ -1,6 +1,8 @@
 import type { TransferStepOutput } from '../../shared/domain/transfers/ports.js';
 import { core } from '../../shared/runtime/core.js';
 import { transferService } from '../../shared/runtime/services/transfers.js';
+import { observedWorker } from '../../shared/observability/invocation.js';
+import { TRANSFER_STEPS_WORKER, TRANSFER_WORKFLOW_NAME } from '../../shared/workers.js';
 import { transferStepInputOf } from '../../shared/workflows/transfer-step-input.js';
 
 let transfers: ReturnType<typeof transferService> | undefined;
@@ -11,7 +13,9 @@ let transfers: ReturnType<typeof transferService> | undefined;
  * call it with `{step, transferId}`. Each step is idempotent and answers the transfer's status; a
  * thrown error fails the Task, which the workflow retries.
  */
-export async function handler(event: unknown): Promise<TransferStepOutput> {
+async function runStep(event: unknown): Promise<TransferStepOutput> {
   transfers ??= transferService(core());
   return transfers.runStep(transferStepInputOf(event));
 }
+
+export const handler = observedWorker(TRANSFER_STEPS_WORKER, runStep, { step: { workflow: TRANSFER_WORKFLOW_NAME } });

@@ -6,6 +6,7 @@ import type { Environment } from '../domain/tenancy.js';
 import { errorResponse, internalErrorResponse, jsonResponse, type HttpResponse } from '../http/responses.js';
 import { CARD_NETWORK_FAILURE_MARKER, CARD_NETWORK_FUNCTION, CARD_NETWORK_SIGNATURE_HEADER } from './function.js';
 import type { SecretSource } from './secret.js';
+import type { Log } from '../observability/log.js';
 import { verifyCardNetworkSignature } from './signature.js';
 
 type Engine = Parameters<typeof answerNetworkRequest>[0];
@@ -17,7 +18,7 @@ export interface CardNetworkRuntime {
   environment: Environment;
   secret: SecretSource;
   clock: Clock;
-  log: Pick<Console, 'error' | 'warn'>;
+  log: Pick<Log, 'error' | 'warn'>;
 }
 
 const UNAUTHORIZED_MESSAGE = `Sign each request: "${CARD_NETWORK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">".`;
@@ -82,9 +83,7 @@ export async function handleCardNetworkRequest(
     });
     if (!check.ok) {
       // The reason for the operators only; the caller learns nothing about which part failed.
-      runtime.log.warn(
-        JSON.stringify({ level: 'warn', requestId, message: 'card network request refused', reason: check.reason }),
-      );
+      runtime.log.warn('card network request refused', undefined, { reason: check.reason });
       throw new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
     }
     // The engine logs its failures (never the request): marked, so the stack's metric filter counts them.
@@ -98,22 +97,14 @@ export async function handleCardNetworkRequest(
     );
     if (answer.reason === 'environment_mismatch') {
       // A card of the other environment: a processor pointed at the wrong endpoint, or a probe.
-      runtime.log.warn(
-        JSON.stringify({
-          level: 'warn',
-          requestId,
-          message: 'card network request for a card of another environment declined',
-          endpointEnvironment: runtime.environment,
-        }),
-      );
+      runtime.log.warn('card network request for a card of another environment declined', undefined, {
+        endpointEnvironment: runtime.environment,
+      });
     }
     return withRequestId(jsonResponse(200, answer), requestId);
   } catch (error) {
     if (error instanceof ApiError) return withRequestId(errorResponse(error, requestId), requestId);
-    runtime.log.error(
-      CARD_NETWORK_FAILURE_MARKER,
-      JSON.stringify({ level: 'error', requestId, message: (error as Error)?.message }),
-    );
+    runtime.log.error(CARD_NETWORK_FAILURE_MARKER, error);
     return withRequestId(internalErrorResponse(requestId), requestId);
   }
 }

@@ -1,5 +1,6 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { cachedSecret, secretsManagerValue, type SecretSource, type SecretsReader } from '../secrets/secret-source.js';
+import { traced } from '../observability/tracer.js';
 import { CARD_NETWORK_ENV } from './function.js';
 
 export type { SecretSource } from '../secrets/secret-source.js';
@@ -15,7 +16,7 @@ export const MIN_SECRET_LENGTH = 32;
  */
 export function cardNetworkSecret(
   env: Record<string, string | undefined> = process.env,
-  client: () => SecretsReader = () => new SecretsManagerClient({ region: env.AWS_REGION }),
+  client: () => SecretsReader = () => traced(new SecretsManagerClient({ region: env.AWS_REGION })),
 ): SecretSource {
   return cachedSecret(async () => {
     const arn = env[CARD_NETWORK_ENV.secretArn];

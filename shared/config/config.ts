@@ -20,6 +20,11 @@ export interface Config {
   kybAutoApprove: boolean;
   /** The service runs on one machine (npm start, LOCAL_RUN=1), never a deployed stage: sandbox webhooks may use loopback receivers. */
   localRun: boolean;
+  /**
+   * The process serves one request at a time (a Lambda execution environment, AWS_LAMBDA_FUNCTION_NAME
+   * set): hot-wallet debits keep a sticky lane per process (shared/persistence/hot/hot-cache.ts).
+   */
+  oneRequestAtATime: boolean;
   /** The key of webhook secrets at rest, as hex (the local run, tests). */
   webhookEncryptionKey: string | undefined;
   /** Where that key lives (AWS: the data stack's secret), read once per process when the key itself is not set. */
@@ -69,6 +74,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeScale: read.positiveNumber(ENV.timeScale) ?? 60,
     kybAutoApprove: read.flag(ENV.kybAutoApprove) ?? false,
     localRun: read.flag(ENV.localRun) ?? false,
+    oneRequestAtATime: read.text(ENV.lambdaFunctionName, { min: 1 }) !== undefined,
     webhookEncryptionKey: read.text(ENV.webhookEncryptionKey, { pattern: HEX_KEY }),
     webhookEncryptionKeySecretArn: read.text(ENV.webhookEncryptionKeySecretArn, { pattern: SECRET_ARN }),
     dataEncryptionKey: read.text(ENV.dataEncryptionKey, { pattern: HEX_KEY }),

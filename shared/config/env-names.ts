@@ -16,6 +16,8 @@ export const ENV = {
    * never by CDK, so no deployed stage has it: sandbox webhooks may then deliver to loopback.
    */
   localRun: 'LOCAL_RUN',
+  /** Set by the Lambda runtime itself (never by CDK nor the local run): the process is an execution environment serving one request at a time. */
+  lambdaFunctionName: 'AWS_LAMBDA_FUNCTION_NAME',
   webhookEncryptionKey: 'WEBHOOK_ENCRYPTION_KEY',
   /** The secret holding WEBHOOK_ENCRYPTION_KEY (AWS): read at the first use, when WEBHOOK_ENCRYPTION_KEY itself is not set. */
   webhookEncryptionKeySecretArn: 'WEBHOOK_ENCRYPTION_KEY_SECRET_ARN',

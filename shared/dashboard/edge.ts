@@ -27,6 +27,9 @@ import { DASHBOARD_PATHS } from './paths.js';
 import { pageSessionOf } from './page-session.js';
 import { DASHBOARD_ROUTES } from './route-table.js';
 import { CSRF_FIELD } from './layout.js';
+import { observedEdge } from '../observability/invocation.js';
+import { log } from '../observability/log.js';
+import { noteScope } from '../observability/scope.js';
 
 export type { DashboardRuntime } from './auth/types.js';
 export type { DashboardCatalog } from './catalog-call.js';
@@ -100,7 +103,7 @@ const failurePage: MiddlewareObj<Event, HttpResponse, Error, Context> = {
       );
       return;
     }
-    console.error(JSON.stringify({ level: 'error', requestId, message: error?.message, stack: error?.stack }));
+    log.error('unexpected error', error);
     request.response = refused('failure', requestId);
   },
 };
@@ -146,7 +149,7 @@ function matchRoute<R extends { pattern: RegExp }>(routes: readonly R[], path: s
  */
 export function createDashboardHandler(getRuntime: () => DashboardRuntime, getCatalog: () => DashboardCatalog) {
   let catalog: DashboardCatalog | undefined;
-  return middy<Event, HttpResponse, Error, Context>()
+  const handler = middy<Event, HttpResponse, Error, Context>()
     .use(compression)
     .use(failurePage)
     .handler(async (event) => {
@@ -168,6 +171,7 @@ export function createDashboardHandler(getRuntime: () => DashboardRuntime, getCa
       const cookies = cookieHeaderOf(event);
       const secret = cookieValue(cookies, sessionCookieName(runtime.cookies));
       const session = secret === undefined ? undefined : await runtime.sessions.resolve(secret);
+      if (session) noteScope({ principalKind: 'USER', organizationId: session.organizationId });
       const meta: ClientMeta = {
         ipAddress: sourceIpOf(event),
         userAgent: boundedUserAgent(headerOf(event, 'user-agent')),
@@ -252,6 +256,7 @@ export function createDashboardHandler(getRuntime: () => DashboardRuntime, getCa
         throw error;
       }
     });
+  return observedEdge<Event, HttpResponse>((event, context) => handler(event, context));
 }
 
 /** Not signed in: to the sign-in page, coming back here after (a POST comes back to the page's GET). */

@@ -86,6 +86,12 @@ export interface OutboxEvent {
   environment: Environment;
   createdAt: string;
   data: Record<string, unknown>;
+  /**
+   * Internal metadata, never presented (the events API and webhook bodies pick their fields): the
+   * request id of the request that caused the event (shared/observability/scope.ts), carried from
+   * the journal record or outbox item to the bus, the delivery and its log lines.
+   */
+  correlationId?: string;
 }
 
 export interface Page<T> {

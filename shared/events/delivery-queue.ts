@@ -35,6 +35,11 @@ export function localDeliveryQueue(name: string): DeliveryQueue {
   };
 }
 
+/** The correlation id a message carries (its event's causing request), if any. */
+export function correlationOfMessage(message: DeliveryMessage): string | undefined {
+  return message.kind === 'event' ? message.event.correlationId : message.correlationId;
+}
+
 /** A queue message body: ours, or an event in the envelope the bus rule gives it. */
 export function deliveryMessageOf(body: string): DeliveryMessage | undefined {
   const parsed = JSON.parse(body) as Record<string, unknown>;

@@ -13,6 +13,8 @@ import { assetResponse, PAGE_HEADERS } from './headers.js';
 import { refusal, type PageAnswer } from './answers.js';
 import { servePage } from './page-routes.js';
 import { isCrossSite } from './same-origin.js';
+import { observedEdge } from '../observability/invocation.js';
+import { log } from '../observability/log.js';
 
 /** What the pages' edge needs from the composition root: the per-IP limiter of public routes. */
 export interface HostedRuntime {
@@ -52,7 +54,7 @@ const errorPage: MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, Cont
       );
       return;
     }
-    console.error(JSON.stringify({ level: 'error', requestId, message: error?.message, stack: error?.stack }));
+    log.error('unexpected error', error);
     request.response = toResponse(refusal('failure'), requestId);
   },
 };
@@ -73,7 +75,7 @@ function compress(request: Request) {
  */
 export function createHostedHandler(getRuntime: () => HostedRuntime, getCatalog: () => HostedCatalog) {
   let catalog: HostedCatalog | undefined;
-  return middy<APIGatewayProxyEventV2, HttpResponse, Error, Context>()
+  const handler = middy<APIGatewayProxyEventV2, HttpResponse, Error, Context>()
     .use(compression)
     .use(errorPage)
     .handler(async (event) => {
@@ -102,6 +104,7 @@ export function createHostedHandler(getRuntime: () => HostedRuntime, getCatalog:
       });
       return toResponse(answer, requestId);
     });
+  return observedEdge<APIGatewayProxyEventV2, HttpResponse>((event, context) => handler(event, context));
 }
 
 function bodyBytesOf(event: APIGatewayProxyEventV2): number {

@@ -17,6 +17,9 @@ import type { RateLimiter } from '../edge/rate-limit.js';
 import { compressed } from './compression.js';
 import { bodyTextOf, requireJsonMediaType } from './request-body.js';
 import { SECURITY_HEADERS } from './security-headers.js';
+import { observedEdge } from '../observability/invocation.js';
+import { log } from '../observability/log.js';
+import { noteScope } from '../observability/scope.js';
 
 /** What the HTTP edge needs from the composition root (shared/runtime/core.ts provides it). */
 export interface HttpRuntime {
@@ -78,7 +81,7 @@ const errorEnvelope: Middleware = {
       request.response = errorResponse(error, requestId);
       return;
     }
-    console.error(JSON.stringify({ level: 'error', requestId, message: error?.message, stack: error?.stack }));
+    log.error('unexpected error', error);
     request.response = internalErrorResponse(requestId);
   },
 };
@@ -95,7 +98,10 @@ function routing(operations: ReadonlyMap<string, Operation>): Middleware {
   return {
     before: (request) => {
       const op = operations.get(request.event.routeKey);
-      if (op) stateOf(request).operation = op;
+      if (op) {
+        stateOf(request).operation = op;
+        noteScope({ operation: op.name });
+      }
     },
   };
 }
@@ -146,6 +152,7 @@ function authentication(getRuntime: () => HttpRuntime): Middleware {
       if (!op || op.access === 'public') return;
       const now = runtime.clock.now();
       const { principal, apiKey } = await authenticate(runtime.authKeys, headerOf(request.event, 'authorization'), now);
+      noteScope({ principalKind: principal.kind, organizationId: principal.organizationId });
       authorize(op, principal);
       state.principal = principal;
       const lastUsed = apiKey.lastUsedAt ? new Date(apiKey.lastUsedAt).getTime() : 0;
@@ -219,7 +226,8 @@ export interface HttpHandlerOptions {
 /**
  * The handler of one function group: middleware in fixed order (headers -> route -> body size ->
  * auth -> rate limit -> validate -> operation -> error envelope -> compression), then the operation of the route key.
- * The group's services are built on first use, from the runtime, by `createServices`.
+ * The group's services are built on first use, from the runtime, by `createServices`. Observed
+ * (shared/observability/invocation.ts): one `request` log line per request, metrics written once.
  */
 export function createHttpHandler<Services>(
   group: OperationGroup<Services>,
@@ -230,7 +238,7 @@ export function createHttpHandler<Services>(
   const operations = new Map(group.operations.map((op) => [routeKeyOf(op.http), op as Operation]));
   let services: Services | undefined;
 
-  return middy<AllowanceEvent, HttpResponse, Error, Context>()
+  const handler = middy<AllowanceEvent, HttpResponse, Error, Context>()
     .use(compression)
     .use(securityHeaders)
     .use(errorEnvelope)
@@ -255,6 +263,7 @@ export function createHttpHandler<Services>(
       });
       return jsonResponse(result.status, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
     });
+  return observedEdge<AllowanceEvent, HttpResponse>((event, context) => handler(event, context));
 }
 
 function contextOf(state: RequestState, event: APIGatewayProxyEventV2): RequestContext {

@@ -2,6 +2,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { compressed } from '../http/compression.js';
 import type { HttpResponse } from '../http/responses.js';
 import { handleMcpRequest } from './http.js';
+import { MCP_FUNCTION } from './function.js';
+import { observedEdge } from '../observability/invocation.js';
 import type { McpRuntime } from './server.js';
 
 /**
@@ -33,7 +35,8 @@ export async function resultOf(response: Response, acceptEncoding?: string): Pro
 /** The Lambda handler of the MCP function; the runtime is built on first use (cold start). */
 export function createMcpFunctionUrlHandler(getRuntime: () => McpRuntime) {
   let runtime: McpRuntime | undefined;
-  return async (event: APIGatewayProxyEventV2): Promise<HttpResponse> => {
+  // Observed as every edge: one `request` line (route `POST /mcp`), metrics written once.
+  return observedEdge(async (event: APIGatewayProxyEventV2): Promise<HttpResponse> => {
     runtime ??= getRuntime();
     const facts = {
       requestId: event.requestContext?.requestId ?? 'unknown',
@@ -43,5 +46,8 @@ export function createMcpFunctionUrlHandler(getRuntime: () => McpRuntime) {
       ([name]) => name.toLowerCase() === 'accept-encoding',
     )?.[1];
     return resultOf(await handleMcpRequest(requestOf(event), runtime, facts), acceptEncoding);
-  };
+  }, routeOfMcp);
 }
+
+const routeOfMcp = (event: APIGatewayProxyEventV2) =>
+  `${event.requestContext?.http?.method ?? 'POST'} ${MCP_FUNCTION.path}`;

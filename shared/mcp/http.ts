@@ -9,6 +9,8 @@ import { isJsonMediaType, JSON_MEDIA_TYPE } from '../http/request-body.js';
 import { errorResponse, internalErrorResponse, type HttpResponse } from '../http/responses.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { API_KEY_HEADER, MCP_FUNCTION } from './function.js';
+import { log } from '../observability/log.js';
+import { noteScope } from '../observability/scope.js';
 import { createMcpServer, type McpRuntime } from './server.js';
 
 const MCP_PATH = MCP_FUNCTION.path;
@@ -138,6 +140,7 @@ export async function handleMcpRequest(request: Request, runtime: McpRuntime, fa
       return toResponse(errorResponse(refusal, requestId), requestId, { Allow: 'POST' });
     }
     const principal = await authenticateCaller(request, runtime);
+    noteScope({ principalKind: principal.kind, organizationId: principal.organizationId });
     const decoded = await withUtf8Body(request);
     if (decoded instanceof Response) return withHeaders(decoded, requestId);
     const server = createMcpServer(runtime, { principal, requestId, sourceIp: facts.sourceIp });
@@ -162,9 +165,7 @@ export async function handleMcpRequest(request: Request, runtime: McpRuntime, fa
         error.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="allowance-mcp"' } : {},
       );
     }
-    console.error(
-      JSON.stringify({ level: 'error', requestId, message: (error as Error)?.message, stack: (error as Error)?.stack }),
-    );
+    log.error('unexpected error', error);
     return toResponse(internalErrorResponse(requestId), requestId);
   }
 }

@@ -22,6 +22,8 @@ import type { Cursors } from '../operations/define.js';
 import { invoke } from '../operations/invoke.js';
 import { apiErrorResult, operationResult } from './outcomes.js';
 import { resolveCall, toolCatalog, type McpTool } from './tools.js';
+import { log } from '../observability/log.js';
+import { noteScope } from '../observability/scope.js';
 import type { SecretSource } from '../secrets/secret-source.js';
 
 export const SERVER_INFO = { name: 'allowance', title: 'Allowance', version: '0.1.0' } as const;
@@ -69,6 +71,7 @@ async function callTool(tool: McpTool, args: unknown, runtime: McpRuntime, calle
   const { principal, requestId } = caller;
   try {
     // The order of checks of the HTTP edge (decisions.md section 1): permission, rate limit, validation.
+    noteScope({ operation: tool.operation.name });
     authorize(tool.operation, principal);
     const decision = runtime.rateLimiter(`key:${principal.keyId}`);
     if (!decision.allowed)
@@ -93,15 +96,7 @@ async function callTool(tool: McpTool, args: unknown, runtime: McpRuntime, calle
   } catch (error) {
     if (error instanceof ApiError) return apiErrorResult(error, requestId, runtime.toolPrefix);
     // Only client errors are exposed: the cause goes to the log with the request id.
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        requestId,
-        tool: tool.name,
-        message: (error as Error)?.message,
-        stack: (error as Error)?.stack,
-      }),
-    );
+    log.error('unexpected error', error, { tool: tool.name });
     return apiErrorResult(
       new ApiError('INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}).`),
       requestId,

@@ -1,6 +1,7 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Config } from '../config/config.js';
 import { ENV } from '../config/env-names.js';
+import { traced } from '../observability/tracer.js';
 import { settingOrSecret, type SecretSource, type SecretsReader } from '../secrets/secret-source.js';
 
 /** The token's minimum length, as loadConfig requires of MCP_AUTH_TOKEN. */
@@ -17,7 +18,7 @@ export const MCP_TOKEN_MAX_AGE_MS = 5 * 60_000;
  */
 export function mcpTokenSource(
   config: Pick<Config, 'mcpAuthToken' | 'mcpAuthTokenSecretArn' | 'region'>,
-  client: () => SecretsReader = () => new SecretsManagerClient({ region: config.region }),
+  client: () => SecretsReader = () => traced(new SecretsManagerClient({ region: config.region })),
   now: () => number = Date.now,
 ): SecretSource | undefined {
   const problem = (token: string | undefined) =>

@@ -45,7 +45,7 @@ export function createCommitter<C extends AnyChange>(
           postings,
         );
       } finally {
-        await meter.flush();
+        meter.done();
       }
     },
   };

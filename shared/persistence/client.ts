@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, NumberValue } from '@aws-sdk/lib-dynamodb';
+import { traced } from '../observability/tracer.js';
 import Big from 'big.js';
 
 export interface ClientOptions {
@@ -22,7 +23,7 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
   // The SDK's logger middleware copies and filters every input and output for a logger that
   // discards them (NoOpLogger): about a tenth of the SDK's CPU per call, for nothing.
   base.middlewareStack.remove('loggerMiddleware');
-  return DynamoDBDocumentClient.from(base, {
+  return DynamoDBDocumentClient.from(traced(base), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     unmarshallOptions: { wrapNumbers: true },
   });

@@ -4,6 +4,8 @@ import type { EventPublisher, JournalChange, JournalProjector } from '../domain/
 import type { OutboxEvent } from '../domain/types.js';
 import { idempotencyCodec } from './entities/idempotency.js';
 import { OUTBOX_EVENT_ENTITY, outboxEventCodec } from './entities/outbox-event.js';
+import { log } from '../observability/log.js';
+import { correlationOfItem } from './entities/correlation.js';
 import { journalCodec } from './entities/transaction.js';
 
 /** A record of the table's stream as Lambda delivers it (and the local run builds it). */
@@ -33,7 +35,7 @@ export function journalChangeOf(record: TableStreamRecord): JournalChange | unde
       : before?.status !== 'POSTED' && item.status === 'POSTED'
         ? 'POSTED'
         : 'MODIFY';
-  return { change, record: journalCodec.fromItem(item) };
+  return { change, record: journalCodec.fromItem(item), ...correlationOfItem(item) };
 }
 
 /** The event an outbox item carries, when the record is its insertion (changes that are not movements). */
@@ -72,7 +74,7 @@ export function createJournalStreamConsumer(projector: JournalProjector, outboxP
         return { batchItemFailures: [], projected: report.records + outbox.length };
       } catch (error) {
         const first = records[0]?.dynamodb?.SequenceNumber;
-        console.error('journal projection failed; the batch is delivered again', error);
+        log.error('journal projection failed; the batch is delivered again', error);
         return { batchItemFailures: first ? [{ itemIdentifier: first }] : [], projected: 0 };
       }
     },

@@ -1,4 +1,5 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../domain/clock.js';
 import type { HotRouting } from './hot/hot-cache.js';
 import type { Item, ItemKey } from './item.js';
 import type { TransactOptions } from './transact.js';
@@ -11,6 +12,8 @@ export interface TableContext {
   transact?: TransactOptions;
   /** The process's hot-wallet routing (config cache, sticky lanes, the keeper's reads); one is made per table when absent. */
   hot?: HotRouting;
+  /** The process's clock for the table's bookkeeping (conflict counts' minute); the system clock when absent. */
+  clock?: Clock;
 }
 
 /** One consistent read of an item by its key. */

@@ -2,6 +2,8 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ApiError } from '../domain/errors.js';
+import { METRIC } from '../observability/metric-names.js';
+import { countMetric, currentOperation } from '../observability/metrics.js';
 
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 export type TransactItem = TransactItems[number];
@@ -63,8 +65,12 @@ export async function retryingConflicts<T>(
       ? new Conflicted(new Error('TransactionConflict (injected)'))
       : await attemptOnce();
     if (!(outcome instanceof Conflicted)) return { result: outcome, attempts: attempt };
+    countMetric(METRIC.transactionConflicts);
     options.onConflict?.(outcome.cause);
-    if (attempt >= CONFLICT_RETRY_LIMIT) throw new TransactionConflictError(attempt, outcome.cause);
+    if (attempt >= CONFLICT_RETRY_LIMIT) {
+      countMetric(METRIC.retriesExhausted);
+      throw new TransactionConflictError(attempt, outcome.cause);
+    }
     const ceiling = Math.min(CONFLICT_BACKOFF_CAP_MS, CONFLICT_BACKOFF_BASE_MS * 2 ** (attempt - 1));
     await sleep(Math.floor(random() * ceiling));
   }
@@ -82,14 +88,19 @@ export interface TransactResult {
  */
 export async function transactWrite(
   client: DynamoDBDocumentClient,
-  writes: TransactWrite[],
+  writes: TransactWrite[] | ((attempt: number) => TransactWrite[]),
   options: TransactOptions = {},
 ): Promise<TransactResult> {
-  if (writes.length === 0 || writes.length > MAX_TRANSACT_ITEMS) {
-    throw new Error(`a transaction holds 1..${MAX_TRANSACT_ITEMS} items, got ${writes.length}`);
-  }
-  const items = writes.map(({ item }) => withOldValuesOnFailure(item));
+  // Writes given as a function are built again for every attempt (a hot debit takes another lane
+  // after a TransactionConflict); given as a list, every attempt sends the same items.
+  const build = typeof writes === 'function' ? writes : () => writes;
+  let attempt = 0;
   const { result: consumedWriteUnits, attempts } = await retryingConflicts(async () => {
+    const writes = build(attempt++);
+    if (writes.length === 0 || writes.length > MAX_TRANSACT_ITEMS) {
+      throw new Error(`a transaction holds 1..${MAX_TRANSACT_ITEMS} items, got ${writes.length}`);
+    }
+    const items = writes.map(({ item }) => withOldValuesOnFailure(item));
     try {
       const output = await client.send(
         new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }),
@@ -112,6 +123,8 @@ export async function transactWrite(
       return new Conflicted(error);
     }
   }, options);
+  // Per operation (the edge's operation id, a worker's name): what a write costs, charted per stage.
+  countMetric(METRIC.consumedWriteUnits, { operation: currentOperation() }, consumedWriteUnits);
   return { attempts, consumedWriteUnits };
 }
 

@@ -10,8 +10,10 @@ import { createRateLimiter, type RateLimiter } from '../edge/rate-limit.js';
 import { createApiKeyAuthReader } from '../persistence/api-key-auth-store.js';
 import { createDocumentClient } from '../persistence/client.js';
 import { createConfigStore } from '../persistence/config-store.js';
-import { createHotRouting } from '../persistence/hot/hot-cache.js';
+import { createHotRouting, type HotRouting } from '../persistence/hot/hot-cache.js';
+import { conflictCounterOf, registeredHotWallets } from '../persistence/hot/hot-candidates.js';
 import { keeperReads } from '../persistence/hot/keeper.js';
+import { installObservability } from '../observability/domain-telemetry.js';
 import type { TableContext } from '../persistence/table-context.js';
 
 export type { TableContext };
@@ -39,21 +41,54 @@ const CURSOR_SECRET_NAME = 'cursor-signing-secret';
 const CURSOR_SECRET_BYTES = 32;
 const SECONDS_PER_MINUTE = 60;
 
-/** The process's table, with its hot-wallet routing cache and the keeper's reads for the slow path (docs/architecture.md "Hot wallets"). */
-function tableOf(config: Config): TableContext {
+/**
+ * The hot-wallet routing of a process: with the keeper's reads for the slow path; where the process
+ * serves one request at a time (Lambda) a sticky lane per hot wallet and the registry of hot wallets
+ * read at its first commit; the local server serves many at once, picks lanes by id and learns a hot
+ * wallet from its first cold route. The bench builds its execution environments with it.
+ */
+export function processRouting(
+  table: TableContext,
+  oneRequestAtATime: boolean,
+  inject: { now?: () => number; random?: () => number } = {},
+): HotRouting {
+  return createHotRouting({
+    ...inject,
+    reads: keeperReads(table),
+    ...(oneRequestAtATime
+      ? {
+          stickyLanes: true,
+          knownHot: async () => (await registeredHotWallets(table)).map((entry) => entry.walletId),
+        }
+      : {}),
+  });
+}
+
+/**
+ * The process's table, with its hot-wallet routing cache and the keeper's reads for the slow path
+ * (docs/architecture.md "Hot wallets"): a sticky lane per hot wallet only where the process serves
+ * one request at a time (Lambda); the local server serves many at once and picks lanes by id.
+ */
+function tableOf(config: Config, clock: Clock): TableContext {
   const base = {
     client: createDocumentClient({ endpoint: config.dynamodbEndpoint, region: config.region }),
     tableName: config.tableName,
+    clock,
   };
-  return { ...base, hot: createHotRouting({ reads: keeperReads(base) }) };
+  // The cache's TTL on the clock the keeper's settle window is measured on (a demotion must outlast every cached route).
+  return { ...base, hot: processRouting(base, config.oneRequestAtATime, { now: () => clock.now().getTime() }) };
 }
 
 export function createCore(
   config: Config = loadConfig(),
   overrides: { clock?: Clock; table?: TableContext } = {},
 ): Core {
+  // The domain reports its failures and outcomes through the logger and the metrics (shared/observability).
+  installObservability();
   const clock = overrides.clock ?? systemClock;
-  const table = overrides.table ?? tableOf(config);
+  const table = overrides.table ?? tableOf(config, clock);
+  // Conflict counts for automatic promotion are stamped with this clock (hot/hot-candidates.ts).
+  conflictCounterOf(table, clock);
   const deps: CoreDeps = {
     clock,
     ids: newId,

@@ -4,13 +4,14 @@ import { archivingPublisher, eventBridgePublisher, inProcessPublisher } from '..
 import { createEventStore } from '../persistence/event-store.js';
 import { createJournalStreamConsumer } from '../persistence/journal-stream.js';
 import { createProjectionStore } from '../persistence/projection-store.js';
+import { traced } from '../observability/tracer.js';
 import type { Core } from './core.js';
 
 /** The service's event bus: EventBridge in AWS (EVENT_BUS_NAME), the in-process bus locally. */
 export function eventBus(core: Core): EventPublisher {
   const { config } = core;
   return config.eventBusName
-    ? eventBridgePublisher(new EventBridgeClient({ region: config.region }), config.eventBusName)
+    ? eventBridgePublisher(traced(new EventBridgeClient({ region: config.region })), config.eventBusName)
     : inProcessPublisher;
 }
 

@@ -2,6 +2,7 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import type { Sealer } from '../domain/sealing.js';
 import { kmsSealer } from '../sealing/kms-sealer.js';
 import { localSealer, missingKeySealer } from '../sealing/local-sealer.js';
+import { traced } from '../observability/tracer.js';
 import type { Core } from './core.js';
 
 /**
@@ -10,6 +11,6 @@ import type { Core } from './core.js';
  */
 export function dataSealer(core: Core): Sealer {
   const { config } = core;
-  if (config.dataKeyId) return kmsSealer(new KMSClient({ region: config.region }), config.dataKeyId);
+  if (config.dataKeyId) return kmsSealer(traced(new KMSClient({ region: config.region })), config.dataKeyId);
   return config.dataEncryptionKey ? localSealer(config.dataEncryptionKey) : missingKeySealer;
 }

@@ -3,6 +3,7 @@ import type { TransferWorkflows } from '../domain/transfers/ports.js';
 import type { DisputeWorkflows } from '../domain/disputes/ports.js';
 import { localDisputeWorkflows, localTransferWorkflows } from '../workflows/local-workflows.js';
 import { stepFunctionsDisputeWorkflows, stepFunctionsTransferWorkflows } from '../workflows/step-functions.js';
+import { traced } from '../observability/tracer.js';
 import type { Core } from './core.js';
 
 /**
@@ -16,7 +17,7 @@ function startAdapter<T>(
   inAws: (client: SFNClient, stateMachineArn: string) => T,
   local: () => T,
 ): T {
-  return stateMachineArn ? inAws(new SFNClient({ region: core.config.region }), stateMachineArn) : local();
+  return stateMachineArn ? inAws(traced(new SFNClient({ region: core.config.region })), stateMachineArn) : local();
 }
 
 /** The transfer workflow (TRANSFER_STATE_MACHINE_ARN). */

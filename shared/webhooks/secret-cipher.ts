@@ -3,6 +3,7 @@ import { decryptSecret, encryptSecret } from '../auth/secret-box.js';
 import { HEX_KEY, type Config } from '../config/config.js';
 import { ENV } from '../config/env-names.js';
 import type { SecretCipher } from '../domain/webhooks/ports.js';
+import { traced } from '../observability/tracer.js';
 import { settingOrSecret, type SecretSource, type SecretsReader } from '../secrets/secret-source.js';
 
 /**
@@ -13,7 +14,7 @@ import { settingOrSecret, type SecretSource, type SecretsReader } from '../secre
  */
 export function webhookKeySource(
   config: Pick<Config, 'webhookEncryptionKey' | 'webhookEncryptionKeySecretArn' | 'region'>,
-  client: () => SecretsReader = () => new SecretsManagerClient({ region: config.region }),
+  client: () => SecretsReader = () => traced(new SecretsManagerClient({ region: config.region })),
 ): SecretSource | undefined {
   const problem = (key: string | undefined) =>
     key !== undefined && HEX_KEY.regex.test(key) ? undefined : `is not ${HEX_KEY.message.replace(/^must be /, '')}`;

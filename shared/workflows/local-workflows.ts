@@ -1,7 +1,7 @@
 import type { TransferWorkflows } from '../domain/transfers/ports.js';
 import type { DisputeWorkflows } from '../domain/disputes/ports.js';
 import { DISPUTE_WORKFLOW_NAME, TRANSFER_WORKFLOW_NAME, type WorkflowName } from '../workers.js';
-import { executionNameOf } from './step-input.js';
+import { executionNameOf, withCorrelationInput } from './step-input.js';
 
 /**
  * The in-process stand-in of Step Functions for the local run (`npm start`, the e2e server):
@@ -40,7 +40,7 @@ export const localWorkflows = {
   },
   start(workflow: WorkflowName, name: string, input: { readonly [key: string]: string }): void {
     const runner = registry.runners.get(workflow);
-    if (runner) runner.start(name, input);
+    if (runner) runner.start(name, withCorrelationInput(input));
     else registry.dropped += 1;
   },
   /** Starts dropped because no runner was registered. */

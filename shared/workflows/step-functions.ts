@@ -1,7 +1,7 @@
 import { StartExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
 import type { DisputeWorkflows } from '../domain/disputes/ports.js';
 import type { TransferWorkflows } from '../domain/transfers/ports.js';
-import { executionNameOf } from './step-input.js';
+import { executionNameOf, withCorrelationInput } from './step-input.js';
 
 /**
  * Starts one execution of `stateMachineArn` named after the subject's id, with `input`. Starting
@@ -17,7 +17,11 @@ async function startExecution(
 ): Promise<void> {
   try {
     await client.send(
-      new StartExecutionCommand({ stateMachineArn, name: executionNameOf(id), input: JSON.stringify(input) }),
+      new StartExecutionCommand({
+        stateMachineArn,
+        name: executionNameOf(id),
+        input: JSON.stringify(withCorrelationInput(input)),
+      }),
     );
   } catch (error) {
     if ((error as { name?: unknown } | undefined)?.name === 'ExecutionAlreadyExists') return;

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { currentCorrelationId } from '../observability/scope.js';
 import { safeParse } from '../domain/validation.js';
 
 /**
@@ -13,6 +14,16 @@ export const EXECUTION_NAME = /^[A-Za-z0-9_.-]{1,80}$/;
 export function executionNameOf(id: string): string {
   if (!EXECUTION_NAME.test(id)) throw new Error(`id ${JSON.stringify(id)} can not name an execution`);
   return id;
+}
+
+/**
+ * An execution's input with the correlation id of the request that started it (its request id:
+ * shared/observability/scope.ts), when there is one: visible in the execution's input (console,
+ * DescribeExecution). The Task states pass on only the fields they name, so no step sees it.
+ */
+export function withCorrelationInput(input: { readonly [key: string]: string }): { readonly [key: string]: string } {
+  const correlationId = currentCorrelationId();
+  return correlationId ? { ...input, correlationId } : input;
 }
 
 /**

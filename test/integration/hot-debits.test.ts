@@ -263,9 +263,10 @@ describe('hot wallets: debits from lanes, the slow path, holds', () => {
       expect(readInt((await get(walletKeys.primary(payer))).policyVersion)).toBe(1);
       await limitedPayment(payer, payee, '4', 1);
       const p = await parts(payer);
-      // The lane (version 0) took no quota; main's ungranted did, and the funds came from main and the lane as the read found them.
+      // The lane (version 0) took no quota; while its re-sync is due main's ungranted is the new limit less
+      // the spend (10 − 4, not the old 5 − 4), and the funds came from main and the lane as the read found them.
       expect(p.lanes[0]!.quota[key]!.toFixed(2)).toBe('5.00');
-      expect(p.main.ungranted[key]!.toFixed(2)).toBe('1.00');
+      expect(p.main.ungranted[key]!.toFixed(2)).toBe('6.00');
       expect(exactAvailable(p).toFixed(2)).toBe('26.00');
     });
   });

@@ -85,21 +85,20 @@ describe('hot wallets: freeze and resume move the lanes at once', () => {
     await ledger.post(scope, { from: walletAccount(payer), to: walletAccount(payee), amount: new Big('1.00') });
   });
 
-  it('refuses to close a hot wallet (its lanes hold money) with INVALID_STATE, and still freezes a cold one alone', async () => {
+  it('closes a hot wallet with its lanes (hot/hot-close.ts; test/integration/hot-close.test.ts), and still freezes a cold one alone', async () => {
     const hot = await wallet('0');
     await promoteForTest(table, hot, { partitions: 1, lanes: 1 });
-    await expect(
-      createCommitter({ client: base.client, tableName: base.tableName, hot: createHotRouting() }, WRITERS).commit([
-        {
-          type: 'updateWallet',
-          walletId: hot,
-          trigger: 'close',
-          set: { status: 'FROZEN', deletedAt: new Date().toISOString() },
-          expectedBalance: new Big(0),
-        },
-      ]),
-    ).rejects.toMatchObject({ code: 'INVALID_STATE' });
-    expect(await statusOf(walletKeys.primary(hot))).toBe('ACTIVE');
+    await createCommitter({ client: base.client, tableName: base.tableName, hot: createHotRouting() }, WRITERS).commit([
+      {
+        type: 'updateWallet',
+        walletId: hot,
+        trigger: 'close',
+        set: { status: 'FROZEN', deletedAt: new Date().toISOString() },
+        expectedBalance: new Big(0),
+      },
+    ]);
+    expect(await statusOf(walletKeys.primary(hot))).toBe('FROZEN');
+    expect(await statusOf(hotKeys.lane(hot, 0))).toBe('FROZEN');
 
     const cold = await wallet('5');
     await setStatus(cold, 'FROZEN');

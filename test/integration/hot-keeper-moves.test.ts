@@ -9,6 +9,7 @@ import { exactBalances, hotInvariants, periodLimitsAt } from '../../shared/domai
 import { toNumberAttribute } from '../../shared/persistence/client.js';
 import { hotKeys } from '../../shared/persistence/entities/hot-wallet.js';
 import { walletKeys } from '../../shared/persistence/entities/wallet.js';
+import { foldPartition } from '../../shared/persistence/hot/fold-moves.js';
 import { readExactWallet, readHotWallet } from '../../shared/persistence/hot/hot-read.js';
 import { createHotRouting } from '../../shared/persistence/hot/hot-cache.js';
 import { demote, keeperReads, runKeeperOnce, setHotWalletStatus } from '../../shared/persistence/hot/keeper.js';
@@ -229,6 +230,59 @@ describe('hot wallet keeper: lanes, quotas, demotion, stragglers', () => {
     expect(parts.partitions[0]?.inbox).toEqual([]);
     expect(hotInvariants(parts)).toEqual([]);
     expect((await createLedgerStore(table).getJournalRecord(payment.id))?.status).toBe('REVERSED');
+  });
+
+  it('a closed wallet: a fold that credited an item and died is finished, never bounced; a bounce stops a stale fold', async () => {
+    const routed = { ...table, hot: createHotRouting({ reads: keeperReads(table) }) };
+    const ledger = createLedgerService({ store: createLedgerStore(routed), clock: systemClock, ids: newId });
+    const payer = await walletWithBalance(table, '10.00');
+    const closed = await walletWithBalance(table, '0');
+    await promote(table, closed.walletId, { partitions: 1, lanes: 1 }, systemClock);
+    const scope = { organizationId: payer.organizationId, environment: 'SANDBOX' as const };
+    const pay = (amount: number) =>
+      ledger.post(scope, {
+        from: ledger.walletAccount(payer.walletId),
+        to: ledger.walletAccount(closed.walletId),
+        amount: new Big(amount),
+      });
+    await pay(1);
+    // A fold credits the first payment and dies before its deletes (the accumulator lists it pending).
+    const dying = {
+      ...table,
+      client: {
+        send: (command: { constructor: { name: string } }) =>
+          command.constructor.name === 'BatchWriteCommand'
+            ? Promise.reject(new Error('the keeper died'))
+            : table.client.send(command as never),
+      } as unknown as typeof table.client,
+    };
+    await expect(foldPartition(dying, closed.walletId, 0)).rejects.toThrow('the keeper died');
+    const second = await pay(2);
+    await setOnMain(closed.walletId, 'SET deletedAt = :at', {}, { ':at': new Date().toISOString() });
+    // A fold planned before the close reads the second credit; the keeper bounces it before the
+    // fold's credit is written: the bounce moved the accumulator's seq, so the fold credits nothing.
+    let bounced = false;
+    const stale = {
+      ...table,
+      client: {
+        send: async (command: { constructor: { name: string }; input: { UpdateExpression?: string } }) => {
+          if (!bounced && command.input.UpdateExpression?.startsWith('ADD credited')) {
+            bounced = true;
+            expect((await runKeeperOnce(table, closed.walletId, systemClock)).moved).toContain('bounce');
+          }
+          return table.client.send(command as never);
+        },
+      } as unknown as typeof table.client,
+    };
+    expect(await foldPartition(stale, closed.walletId, 0)).toBe(0);
+    expect(bounced).toBe(true);
+    // The first payment stayed the wallet's (on its accumulator); the second went back to the payer.
+    expect((await readExactWallet(table, payer.walletId))?.balance.toFixed(2)).toBe('9.00');
+    const parts = (await readHotWallet(table, closed.walletId))!;
+    expect(parts.partitions[0]?.inbox).toEqual([]);
+    expect(parts.partitions[0]?.credited.toFixed(2)).toBe('1.00');
+    expect(hotInvariants(parts)).toEqual([]);
+    expect((await createLedgerStore(table).getJournalRecord(second.id))?.status).toBe('REVERSED');
   });
 
   it('the ledger check counts a hot wallet exactly (main, folds, inbox, lanes) and finds a broken sub-item', async () => {

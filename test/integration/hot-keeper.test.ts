@@ -7,6 +7,7 @@ import { toNumberAttribute } from '../../shared/persistence/client.js';
 import { hotKeys } from '../../shared/persistence/entities/hot-wallet.js';
 import { walletKeys } from '../../shared/persistence/entities/wallet.js';
 import { foldAll, foldIntoMain, foldPartition } from '../../shared/persistence/hot/fold-moves.js';
+import { PENDING_ATTRIBUTE } from '../../shared/persistence/hot/hot-items.js';
 import { readExactWallet, readHotWallet } from '../../shared/persistence/hot/hot-read.js';
 import { promote } from '../../shared/persistence/hot/promote.js';
 import { createAgentStore } from '../../shared/persistence/agent-store.js';
@@ -137,6 +138,67 @@ describe('hot wallet keeper: promote, folds, exact read', () => {
     expect(await exact(walletId)).toBe('7.77000000');
     expect((await foldAll(table, walletId)).toFixed(2)).toBe('7.77');
     expect((await readHotWallet(table, walletId))?.main.balance.toFixed(2)).toBe('7.77');
+  });
+
+  it('a fold costs one accumulator write, plain deletes and pending removed (no transaction)', async () => {
+    const { walletId } = await walletWithBalance(table, '0');
+    await promote(table, walletId, { partitions: 1, lanes: 1 }, systemClock);
+    for (let i = 0; i < 30; i++) await putInboxCredit(table, walletId, 1, '0.10');
+    const sent: string[] = [];
+    const counted = {
+      ...table,
+      client: {
+        send: (command: { constructor: { name: string } }) => {
+          sent.push(command.constructor.name);
+          return table.client.send(command as never);
+        },
+      } as unknown as typeof table.client,
+    };
+    expect(await foldPartition(counted, walletId, 0)).toBe(30);
+    expect(sent.filter((name) => name !== 'QueryCommand').sort()).toEqual([
+      'BatchWriteCommand',
+      'BatchWriteCommand',
+      'UpdateCommand',
+      'UpdateCommand',
+    ]);
+    const acc = await table.client.send(
+      new GetCommand({ TableName: table.tableName, Key: hotKeys.accumulator(walletId, 0), ConsistentRead: true }),
+    );
+    expect(acc.Item?.[PENDING_ATTRIBUTE]).toBeUndefined();
+    expect(String(acc.Item?.entryCount)).toBe('30');
+    expect(await exact(walletId)).toBe('3.00000000');
+  });
+
+  it('a fold that died after its credit (pending listed, items not deleted) stays exact; the next fold ends it', async () => {
+    const { walletId } = await walletWithBalance(table, '0');
+    await promote(table, walletId, { partitions: 1, lanes: 1 }, systemClock);
+    for (let i = 0; i < 3; i++) await putInboxCredit(table, walletId, 1, '1.25');
+    const dying = {
+      ...table,
+      client: {
+        send: (command: { constructor: { name: string } }) =>
+          command.constructor.name === 'BatchWriteCommand'
+            ? Promise.reject(new Error('the keeper died'))
+            : table.client.send(command as never),
+      } as unknown as typeof table.client,
+    };
+    await expect(foldPartition(dying, walletId, 0)).rejects.toThrow('the keeper died');
+    // Credited (3.75 on the accumulator, listed pending) and the items still there: counted once.
+    const parts = (await readHotWallet(table, walletId))!;
+    expect(parts.partitions[0]?.credited.toFixed(2)).toBe('3.75');
+    expect(parts.partitions[0]?.inbox).toEqual([]);
+    expect(await exact(walletId)).toBe('3.75000000');
+    // A new credit lands; the next fold deletes the pending items first, then folds the new one.
+    await putInboxCredit(table, walletId, 1, '0.50');
+    expect(await exact(walletId)).toBe('4.25000000');
+    expect(await foldPartition(table, walletId, 0)).toBe(1);
+    const acc = await table.client.send(
+      new GetCommand({ TableName: table.tableName, Key: hotKeys.accumulator(walletId, 0), ConsistentRead: true }),
+    );
+    expect(acc.Item?.[PENDING_ATTRIBUTE]).toBeUndefined();
+    expect(String(acc.Item?.entryCount)).toBe('4');
+    expect((await foldAll(table, walletId)).toFixed(2)).toBe('4.25');
+    expect(await exact(walletId)).toBe('4.25000000');
   });
 
   it('never folds into a closed wallet', async () => {

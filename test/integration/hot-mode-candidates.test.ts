@@ -5,6 +5,7 @@ import { newWallet } from '../../shared/domain/wallets/wallet-rules.js';
 import { ApiError } from '../../shared/domain/errors.js';
 import {
   conflictsOf,
+  flushConflictCounts,
   registeredHotWallets,
   registerHotWallet,
   unregisterHotWallet,
@@ -16,7 +17,8 @@ import { createTestTable } from '../fixtures/table.js';
 /**
  * Automatic promotion's measurements against DynamoDB Local: the committer counts each wallet's
  * conflicted attempts (injected: DynamoDB Local never conflicts) under the current minute, and
- * writes nothing when a transaction did not conflict.
+ * writes nothing when a transaction did not conflict. The counts leave the process in the
+ * background (hot-candidates.ts ConflictCounter); unit tests: test/unit/hot-candidates.test.ts.
  */
 describe('hot mode candidates: conflicts counted by the committer', () => {
   let table: Awaited<ReturnType<typeof createTestTable>>;
@@ -48,6 +50,8 @@ describe('hot mode candidates: conflicts counted by the committer', () => {
     await createWalletStore(table).commit([walletChange(quiet)]);
     conflictsBeforeSuccess = 2;
     await createWalletStore(table).commit([walletChange(busy)]);
+    // Counts are written in the background (never awaited by a commit): flushed here to read them.
+    await flushConflictCounts(table);
     const counts = await conflictsOf(table, minute);
     expect(counts.filter((c) => c.walletId === quiet)).toEqual([]);
     expect(counts.filter((c) => c.walletId === busy)).toEqual([{ walletId: busy, conflicts: 2 }]);
@@ -61,6 +65,7 @@ describe('hot mode candidates: conflicts counted by the committer', () => {
     await expect(commit).rejects.toBeInstanceOf(ApiError);
     await expect(commit).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     conflictsBeforeSuccess = 0;
+    await flushConflictCounts(table);
     expect((await conflictsOf(table, minute)).filter((c) => c.walletId === id)).toEqual([
       { walletId: id, conflicts: CONFLICT_RETRY_LIMIT },
     ]);

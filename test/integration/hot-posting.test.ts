@@ -13,6 +13,7 @@ import { hotKeys } from '../../shared/persistence/entities/hot-wallet.js';
 import { transactionKeys } from '../../shared/persistence/entities/transaction.js';
 import { walletKeys } from '../../shared/persistence/entities/wallet.js';
 import { createHotRouting, HOT_CONFIG_TTL_MS, type HotRouting } from '../../shared/persistence/hot/hot-cache.js';
+import { setHotWalletStatus } from '../../shared/persistence/hot/keeper.js';
 import { exactAvailable } from '../../shared/persistence/hot/hot-slow-path.js';
 import { createLedgerStore } from '../../shared/persistence/ledger-store.js';
 import type { TableContext } from '../../shared/persistence/table-context.js';
@@ -190,12 +191,13 @@ describe('hot wallets: credits into a hot wallet', () => {
     expect(routing.entryOf(wallet)).toBeUndefined();
   });
 
-  it('refuses a credit into a frozen hot payee from the cached main (WALLET_FROZEN), writing nothing', async () => {
+  it('refuses a credit into a frozen hot payee from its main as read (WALLET_FROZEN), writing nothing', async () => {
     const { table, ledger, routing } = processOf();
     const payer = await fundedWallet(ledger, '10');
     const payee = await fundedWallet(ledger, '0');
     await promoteForTest(table, payee, { partitions: 2, lanes: 1 });
-    routing.remember(payee, { ...(await mainOf(payee)), status: 'FROZEN' });
+    await setHotWalletStatus(table, payee, 'FROZEN');
+    routing.remember(payee, await mainOf(payee));
 
     const error = await ledger
       .post(scope, { from: walletAccount(payer), to: walletAccount(payee), amount: new Big('1') })
@@ -203,6 +205,17 @@ describe('hot wallets: credits into a hot wallet', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('WALLET_FROZEN');
     expect(readBig((await mainOf(payer)).balance).toFixed(2)).toBe('10.00');
+  });
+
+  it('reads a cached FROZEN payee again before refusing: a wallet unfrozen within the TTL takes the credit', async () => {
+    const { table, ledger, routing } = processOf();
+    const payer = await fundedWallet(ledger, '10');
+    const payee = await fundedWallet(ledger, '0');
+    await promoteForTest(table, payee, { partitions: 2, lanes: 1 });
+    routing.remember(payee, { ...(await mainOf(payee)), status: 'FROZEN' });
+
+    await ledger.post(scope, { from: walletAccount(payer), to: walletAccount(payee), amount: new Big('1') });
+    expect((await exact(payee)).toFixed(2)).toBe('1.00');
   });
 
   it('lands a retried movement id on the same inbox item: the journal claim refuses the second credit', async () => {

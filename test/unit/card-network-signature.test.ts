@@ -199,7 +199,12 @@ describe('card network edge (handleCardNetworkRequest)', () => {
       expect(json(result.body).error).toMatchObject({ code: 'UNAUTHORIZED', requestId: 'req-1' });
       expect(result.body).not.toContain(signed);
     }
-    expect(log.warn.mock.calls.map(([line]) => json(line as string).reason)).toEqual(['missing', 'mismatch', 'stale']);
+    // The reason for the operators (a log attribute), never for the caller.
+    expect(log.warn.mock.calls.map((call) => (call[2] as { reason?: string } | undefined)?.reason)).toEqual([
+      'missing',
+      'mismatch',
+      'stale',
+    ]);
     const unconfigured = await handleCardNetworkRequest(
       event(),
       runtimeWith({ secret: async () => undefined }).runtime,

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       walletLimitPerEnvironment: 100,
       timeScale: 60,
       kybAutoApprove: false,
+      oneRequestAtATime: false,
       mcpToolPrefix: DEFAULT_MCP_TOOL_PREFIX,
       expiryScheduling: undefined,
     });
@@ -69,6 +70,8 @@ describe('loadConfig', () => {
       webhookEncryptionKeySecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:WebhookEncryptionKey-AbCdEf',
     });
     expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '0' }).kybAutoApprove).toBe(false);
+    // A Lambda execution environment (the runtime sets the function's name) serves one request at a time.
+    expect(loadConfig({ TABLE_NAME: 'allowance', AWS_LAMBDA_FUNCTION_NAME: 'pay' }).oneRequestAtATime).toBe(true);
     expect(loadConfig({ TABLE_NAME: 'allowance', KYB_AUTO_APPROVE: '1' }).kybAutoApprove).toBe(true);
     expect(
       loadConfig({ TABLE_NAME: 'allowance', WEBHOOK_QUEUE_URL: ' https://sqs.eu-west-1.amazonaws.com/1/q\n' })

@@ -137,6 +137,27 @@ describe('the keeper plan', () => {
     expect(planKeeper(closed, context()).map((s) => s.kind)).toEqual(['bounce']);
   });
 
+  it('finishes a close only after the settle window and once no straggler is left to bounce', () => {
+    const closedAt = (at: Date, inbox = false) =>
+      parts({
+        main: { status: 'FROZEN', deletedAt: at.toISOString() },
+        lanes: [lane(0, { status: 'FROZEN' }), lane(1, { status: 'FROZEN' })],
+        partitions: [
+          {
+            partition: 0,
+            credited: b(0),
+            seq: 0,
+            entryCount: 0,
+            inbox: inbox ? [{ transactionId: 't', amount: b(1), createdAt: '' }] : [],
+          },
+        ],
+      });
+    expect(planKeeper(closedAt(new Date(now.getTime() - 1_000)), context())).toEqual([]);
+    const settled = new Date(now.getTime() - HOT_SETTLE_MS);
+    expect(planKeeper(closedAt(settled), context())).toEqual([{ kind: 'finishClose' }]);
+    expect(planKeeper(closedAt(settled, true), context()).map((s) => s.kind)).toEqual(['bounce']);
+  });
+
   it('finishes a demotion only after the settle window', () => {
     const cooling = (since: Date) =>
       parts({

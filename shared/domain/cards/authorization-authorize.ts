@@ -12,6 +12,7 @@ import { authorizationExpiresAt } from './authorization-expiry.js';
 import { authorizationHold } from './authorization-postings.js';
 import { presentAuthorization, type AuthorizationView } from './card-view.js';
 import type { CardStore } from './ports.js';
+import { telemetry } from '../telemetry.js';
 import type { Authorization, Card, DeclineReason, Merchant } from './types.js';
 
 /**
@@ -156,10 +157,11 @@ export function createAuthorize(
     input: AuthorizationRequest,
     idempotencyKey?: string,
   ): Promise<IdempotentResponse> {
+    const started = performance.now();
     const card = accessibleCard(ctx, await store.getCard(cardId), cardId);
     const amount = parseAmount(input.amount, { allowNumber: false });
     const params = { cardId, amount: amount.toFixed(), merchant: input.merchant };
-    return idempotent(
+    const response = await idempotent(
       card,
       ctx.principal.walletId ?? 'organization',
       'card.authorize',
@@ -167,6 +169,8 @@ export function createAuthorize(
       idempotencyKey,
       (slot) => decide(action, card, amount, input.merchant, ctx.actor, slot, idempotencyKey),
     );
+    if (!response.replayed) recordDecision(started, (response.body as AuthorizationView).status === 'APPROVED');
+    return response;
   }
 
   /**
@@ -178,6 +182,17 @@ export function createAuthorize(
    * card network function declares (shared/card-network/function.ts).
    */
   async function authorizeForNetwork(
+    action: AuditAction,
+    request: AuthorizationRequest & { cardId: string; networkId: string },
+    environment: Environment,
+  ): Promise<NetworkDecision> {
+    const started = performance.now();
+    const decision = await networkDecision(action, request, environment);
+    recordDecision(started, decision.approved);
+    return decision;
+  }
+
+  async function networkDecision(
     action: AuditAction,
     request: AuthorizationRequest & { cardId: string; networkId: string },
     environment: Environment,
@@ -200,4 +215,9 @@ export function createAuthorize(
   }
 
   return { authorize, authorizeForNetwork };
+}
+
+/** A decision reported (../telemetry.ts: approved or declined) with its latency from the request. */
+function recordDecision(started: number, approved: boolean): void {
+  telemetry().cardDecision(approved ? 'approved' : 'declined', performance.now() - started);
 }

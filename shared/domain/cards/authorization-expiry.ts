@@ -5,6 +5,7 @@ import type { Actor, Environment } from '../tenancy.js';
 import { scaledMs } from '../transfers/transfer-rules.js';
 import type { ApprovedAuthorization } from './authorization-settlement.js';
 import type { CardStore } from './ports.js';
+import { domainLog as log } from '../telemetry.js';
 import type { Authorization } from './types.js';
 
 /**
@@ -72,7 +73,7 @@ export function createExpiry(deps: ServiceDeps<CardStore>, reverseApproved: Reve
         if (current && current.status !== 'APPROVED') continue;
         // A state conflict on a record still read APPROVED is a read behind a race: moved back quietly.
         if (!(error instanceof ApiError && error.code === 'INVALID_STATE'))
-          console.error(`expiring authorization ${listed.id} failed; it is looked at again later`, error);
+          log.error(`expiring authorization ${listed.id} failed; it is looked at again later`, error);
         const retryAt = new Date(
           clock.now().getTime() + Math.max(1000, scaledMs(listed.environment, EXPIRY_RETRY_MS, timeScale)),
         ).toISOString();

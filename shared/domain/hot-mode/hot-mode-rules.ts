@@ -2,12 +2,17 @@ import type { HotConfig } from '../ledger/hot/hot-types.js';
 
 /**
  * When and how big a wallet goes hot (docs/architecture.md "Hot wallets", docs/api.md "Hot
- * wallets"). The sizes follow the design's table (design/hot-wallets.md section 2): G = 32 credit
- * partitions keep each partition near 630 WCU/s at 5,000 credits/s; M = 64 lanes keep a payer's
- * exhausted retries under 1% at 2,000 debits/s for holds up to 10 ms (sticky lanes cover 25 ms).
- * The keeper gives a small balance fewer funded lanes (its lane sizing), never more than M.
+ * wallets"). G = 64 credit partitions (the most, MAX_HOT_PARTITIONS): a credit writes about 3 WCU
+ * on its partition (its inbox Put 2 in the payment's transaction, its Delete 1 in a fold), so
+ * 5,000 credits/s put about 235 WCU/s on each; a partition's share of credits is a hash's and
+ * Poisson's, and at 32 the busiest took 728 WCU/s with 4 WCU a credit (docs/performance.md
+ * "Issue 25"). Neither promotion knows the rate to come (a cold wallet's conflicts saturate near
+ * 1,000 / h per second), so both take the most; the cost is an exact read's 64 queries. M = 64
+ * lanes keep a payer's exhausted retries under 1% at 2,000 debits/s for holds up to 10 ms
+ * (sticky lanes cover 25 ms). The keeper gives a small balance fewer funded lanes (its lane
+ * sizing), never more than M.
  */
-export const HOT_MODE_PARTITIONS = 32;
+export const HOT_MODE_PARTITIONS = 64;
 export const HOT_MODE_LANES = 64;
 
 export interface HotModeSizing {

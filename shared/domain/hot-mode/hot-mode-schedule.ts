@@ -3,6 +3,7 @@ import type { HotConfig } from '../ledger/hot/hot-types.js';
 import type { Actor } from '../tenancy.js';
 import type { Wallet } from '../types.js';
 import { previousMinuteOf, promotionCandidates } from './hot-mode-rules.js';
+import { domainLog as log } from '../telemetry.js';
 import type { HotModeStore } from './ports.js';
 
 /** Who promotes a wallet from its measured conflicts (its audit entry's actor). */
@@ -102,7 +103,7 @@ export function createHotModeSchedule(deps: {
           [...partitions].sort((a, b) => a - b),
         );
       } catch (error) {
-        console.warn(JSON.stringify({ msg: 'hot fold failed', walletId, error: String(error) }));
+        log.warn('hot fold failed', error, { walletId });
         failedFolds.push(...[...partitions].map((partition) => ({ walletId, partition })));
       }
     });

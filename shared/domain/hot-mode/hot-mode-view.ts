@@ -34,7 +34,7 @@ export const hotModeWalletView = /* @__PURE__ */ lazy(() => {
     'A wallet as the operator sees it: the wallet and its hot mode.',
     {
       ...(exampleOf(wallet) as WalletView),
-      hotMode: { state: 'HOT', since: '2026-11-28T03:30:00.000Z', partitions: 32, lanes: 64 },
+      hotMode: { state: 'HOT', since: '2026-11-28T03:30:00.000Z', partitions: 64, lanes: 64 },
     },
   );
 });

@@ -17,6 +17,8 @@ export interface JournalChange {
    */
   change: JournalChangeKind;
   record: JournalRecord;
+  /** The request id that wrote the record (its item's `cid`): carried on the events it projects. */
+  correlationId?: string;
 }
 
 export interface ProjectionWrites {
@@ -59,7 +61,9 @@ export function createJournalProjector(deps: { store: ProjectionStore; publisher
     options: { checkFirst: boolean } = { checkFirst: false },
   ): Promise<ProjectionReport> {
     const relevant = changes.filter((change) => projectsOnChange(change.change));
-    const projections = await Promise.all(relevant.map((change) => projectionsOf(change.record)));
+    const projections = await Promise.all(
+      relevant.map(async (change) => withCorrelationId(await projectionsOf(change.record), change.correlationId)),
+    );
     const writes = await deps.store.writeProjections(projections, options);
     const events = projections.flatMap((projection) => projection.events);
     if (events.length > 0) await deps.publisher.publish(events);
@@ -69,3 +73,9 @@ export function createJournalProjector(deps: { store: ProjectionStore; publisher
 }
 
 export type JournalProjector = ReturnType<typeof createJournalProjector>;
+
+/** The projections' events with the correlation id of their record (internal metadata, never presented). */
+function withCorrelationId(projections: JournalProjections, correlationId: string | undefined): JournalProjections {
+  if (!correlationId) return projections;
+  return { ...projections, events: projections.events.map((event) => ({ ...event, correlationId })) };
+}

@@ -14,6 +14,7 @@ import type { RequestContext } from '../tenancy.js';
 import type { CreatePayment, CreatePaymentInput } from './payment-creation.js';
 import type { PaymentLookups } from './payment-lookups.js';
 import type { BatchItemResult } from './payment-view.js';
+import { domainLog as log } from '../telemetry.js';
 import type { PaymentStore } from './ports.js';
 
 export const MAX_BATCH_SIZE = 100;
@@ -93,7 +94,7 @@ export function createPaymentBatch(
 }
 
 function unexpected(error: unknown, requestId: string): ApiError {
-  console.error(`request ${requestId}: a batch item failed unexpectedly`, error);
+  log.error(`request ${requestId}: a batch item failed unexpectedly`, error);
   return new ApiError('INTERNAL_ERROR', undefined, { retryable: ERRORS.INTERNAL_ERROR.retryable });
 }
 

@@ -22,6 +22,7 @@ import type { PaymentLookups } from './payment-lookups.js';
 import { paymentPosting, queuedAnswer, replayOfPayment } from './payment-posting.js';
 import { presentPayment } from './payment-view.js';
 import type { PaymentRider } from './payment-rider.js';
+import { telemetry } from '../telemetry.js';
 import type { PaymentStore } from './ports.js';
 
 export interface CreatePaymentInput {
@@ -64,11 +65,28 @@ export function createPaymentCreation(
     }
   }
 
+  /** A payment's outcome reported (../telemetry.ts): posted, queued for approval, or refused by its code. Replays count nothing. */
   async function create(
     ctx: RequestContext,
     action: AuditAction,
     input: CreatePaymentInput,
     lookups: PaymentLookups = freshLookups,
+  ): Promise<IdempotentResponse> {
+    try {
+      const response = await createOnce(ctx, action, input, lookups);
+      if (!response.replayed) telemetry().payment({ kind: response.status === 202 ? 'queued' : 'posted' });
+      return response;
+    } catch (error) {
+      if (error instanceof ApiError) telemetry().payment({ kind: 'refused', code: error.code });
+      throw error;
+    }
+  }
+
+  async function createOnce(
+    ctx: RequestContext,
+    action: AuditAction,
+    input: CreatePaymentInput,
+    lookups: PaymentLookups,
   ): Promise<IdempotentResponse> {
     const scope = scopeOf(ctx.principal);
     const amount = parseAmount(input.amount);

@@ -5,6 +5,7 @@ import { createPaymentCreation } from './payment-creation.js';
 import { createPaymentLookups } from './payment-lookups.js';
 import { createPaymentReads } from './payment-reads.js';
 import { createPaymentReversal } from './payment-reversal.js';
+import { domainLog } from '../telemetry.js';
 import type { PaymentStore } from './ports.js';
 
 export type { CreatePaymentInput } from './payment-creation.js';
@@ -27,7 +28,7 @@ export function createPaymentService(deps: ServiceDeps<PaymentStore>, options: P
   const { create } = createPaymentCreation(deps, {
     freshLookups,
     expiries: options.expiries,
-    log: options.log ?? console,
+    log: options.log ?? domainLog,
   });
   const { get, list } = createPaymentReads(deps);
   const { reverse } = createPaymentReversal(deps, { get });

@@ -8,6 +8,7 @@ import { createTransferCounterparties } from './transfer-counterparties.js';
 import type { TransferLinkRider } from './transfer-link-rider.js';
 import { createTransferOperations } from './transfer-operations.js';
 import { createTransferTransitions } from './transfer-transitions.js';
+import { domainLog } from '../telemetry.js';
 import { clearingScheduler, createTransferWorkflowSteps } from './transfer-workflow-steps.js';
 
 export type { CounterpartyInput, ExternalTransferInput } from './transfer-counterparties.js';
@@ -41,7 +42,7 @@ export interface TransferServiceOptions {
  * (transfer-counterparties.ts) and the sandbox test helper (sandbox-advance.ts).
  */
 export function createTransferService(deps: ServiceDeps<TransferStore>, options: TransferServiceOptions) {
-  const log = options.log ?? console;
+  const log = options.log ?? domainLog;
   const { rails } = options;
   const counterparties = createTransferCounterparties(deps.store, options.sealer);
   const scheduleClearing = clearingScheduler(options.expiries);

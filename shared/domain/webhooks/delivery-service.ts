@@ -4,6 +4,7 @@ import type { OutboxEvent } from '../types.js';
 import { DELIVERY_TIMEOUT_MS, nextAttemptAt } from './backoff.js';
 import { deliveryRecords } from './delivery-records.js';
 import type { DeliveryMessage, DeliveryQueue, DeliveryStore, SecretCipher, WebhookSender } from './ports.js';
+import { domainLog, telemetry } from '../telemetry.js';
 import { matchesFilter, type Webhook, type WebhookDelivery } from './types.js';
 
 export interface DeliveryDeps {
@@ -18,8 +19,11 @@ export interface DeliveryDeps {
   /** TIME_SCALE: divides retry durations in sandbox. */
   timeScale: number;
   random?: () => number;
-  /** Where a signing secret that could not be opened is reported (the attempt records only that it failed). */
-  log?: Pick<Console, 'error'>;
+  /**
+   * Where a signing secret that could not be opened is reported (the attempt records only that it
+   * failed), and each attempt's outcome (`info`, with the event's correlation id).
+   */
+  log?: DeliveryLog;
 }
 
 /**
@@ -27,6 +31,22 @@ export interface DeliveryDeps {
  * be read): our fault, not the receiver's. Retried like a network error; a manual attempt that
  * fails this way leaves the delivery's own status (and its automatic retries) as they were.
  */
+/** What the delivery service logs through (shared/observability/log.ts `log` fits). */
+export interface DeliveryLog {
+  error(message: string, ...details: unknown[]): void;
+  info?(message: string, attributes?: Record<string, unknown>): void;
+}
+
+/** The metric outcome of an attempt (metric-names.ts WebhookDeliveries): delivered, failed (retried or over), dead_lettered. */
+const METRIC_OUTCOME = {
+  SUCCEEDED: 'delivered',
+  RETRYING: 'failed',
+  FAILED: 'failed',
+  DEAD_LETTERED: 'dead_lettered',
+} as const;
+
+const correlationOf = (event: OutboxEvent) => (event.correlationId ? { correlationId: event.correlationId } : {});
+
 export const SECRET_UNAVAILABLE = 'The signing secret could not be opened on our side; nothing was sent.';
 
 /**
@@ -52,7 +72,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
       const delivery = await newDelivery(webhook, event);
       if (!delivery) continue; // delivered before (the event came twice)
       // One message per delivery: a slow receiver holds up neither the others nor the fan-out.
-      await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id }, 0);
+      await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id, ...correlationOf(event) }, 0);
       attempted += 1;
     }
     return attempted;
@@ -67,7 +87,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
       result = { statusCode: null, error: 'The webhook was deleted.' };
     } else {
       const secret = await deps.secrets.decrypt(webhook.secret).catch((error: unknown) => {
-        (deps.log ?? console).error(
+        (deps.log ?? domainLog).error(
           `delivery ${delivery.id}: the signing secret of ${webhook.id} could not be opened`,
           error instanceof Error ? error.message : 'unknown error',
         );
@@ -102,6 +122,18 @@ export function createDeliveryService(deps: DeliveryDeps) {
     // A deleted webhook's attempts end FAILED, not in the DLQ: nobody needs to look at them.
     const outcome = delivered ? 'SUCCEEDED' : manual || gone ? 'FAILED' : next === null ? 'DEAD_LETTERED' : 'RETRYING';
     const error = delivered ? null : (result.error ?? `HTTP ${result.statusCode}`);
+    telemetry().webhookAttempt(METRIC_OUTCOME[outcome], durationMs);
+    (deps.log ?? domainLog).info?.('webhook delivery attempt', {
+      deliveryId: delivery.id,
+      webhookId: delivery.webhookId,
+      eventId: delivery.event.id,
+      eventType: delivery.event.type,
+      attempt: number,
+      outcome,
+      statusCode: result.statusCode,
+      durationMs,
+      ...(delivery.event.correlationId ? { correlationId: delivery.event.correlationId } : {}),
+    });
     await deps.store.recordAttempt({
       deliveryId: delivery.id,
       webhookId: delivery.webhookId,
@@ -128,7 +160,10 @@ export function createDeliveryService(deps: DeliveryDeps) {
       status,
     });
     if (next !== null)
-      await deps.queue.send({ kind: 'attempt', deliveryId: delivery.id, notBefore: next }, next - now());
+      await deps.queue.send(
+        { kind: 'attempt', deliveryId: delivery.id, notBefore: next, ...correlationOf(delivery.event) },
+        next - now(),
+      );
     else if (outcome === 'DEAD_LETTERED') await deps.queue.deadLetter({ kind: 'attempt', deliveryId: delivery.id });
   }
 

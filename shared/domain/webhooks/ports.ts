@@ -36,7 +36,14 @@ export type DeliveryMessage =
   /** An event from the bus, to fan out to the organization's webhooks. */
   | { kind: 'event'; event: OutboxEvent }
   /** One attempt of a delivery, not before `notBefore` (epoch ms). */
-  | { kind: 'attempt'; deliveryId: string; manual?: boolean; notBefore?: number };
+  | {
+      kind: 'attempt';
+      deliveryId: string;
+      manual?: boolean;
+      notBefore?: number;
+      /** The event's correlation id (its causing request), for the attempt's log lines. */
+      correlationId?: string;
+    };
 
 export interface DeliveryQueue {
   send(message: DeliveryMessage, delayMs: number): Promise<void>;

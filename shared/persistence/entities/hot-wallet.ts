@@ -38,4 +38,6 @@ export const hotAttributes = {
   quota: (periodKey: string) => `quota#${periodKey}`,
   /** The same name as the cold wallet's spend counter (entities/wallet.ts spendAttribute). */
   spend: (periodKey: string) => `spend#${periodKey}`,
+  /** On an accumulator: its wallet was closed at this instant (a fold into it is refused from then on). */
+  closedAt: 'closedAt',
 };

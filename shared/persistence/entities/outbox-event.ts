@@ -1,6 +1,7 @@
 import type { Environment } from '../../domain/tenancy.js';
 import type { OutboxEvent } from '../../domain/types.js';
 import { str, type Item, type ItemKey } from '../item.js';
+import { correlationAttribute, correlationOfItem } from './correlation.js';
 import { TTL_ATTRIBUTE } from '../table-schema.js';
 
 export const OUTBOX_EVENT_ENTITY = 'OUTBOX_EVENT';
@@ -15,7 +16,14 @@ export const outboxEventKeys = {
 export const outboxEventCodec = {
   toItem(event: OutboxEvent): Item {
     const ttl = Math.floor(new Date(event.createdAt).getTime() / 1000) + OUTBOX_RETENTION_S;
-    return { ...outboxEventKeys.primary(event.id), entityType: OUTBOX_EVENT_ENTITY, ...event, [TTL_ATTRIBUTE]: ttl };
+    const { correlationId, ...fields } = event;
+    return {
+      ...outboxEventKeys.primary(event.id),
+      entityType: OUTBOX_EVENT_ENTITY,
+      ...fields,
+      ...correlationAttribute(correlationId),
+      [TTL_ATTRIBUTE]: ttl,
+    };
   },
   fromItem(item: Item): OutboxEvent {
     return {
@@ -25,6 +33,7 @@ export const outboxEventCodec = {
       environment: item.environment as Environment,
       createdAt: str(item.createdAt),
       data: (item.data ?? {}) as Record<string, unknown>,
+      ...correlationOfItem(item),
     };
   },
 };

@@ -7,6 +7,7 @@ import type { Transaction } from '../../domain/types.js';
 import { readBig, readInt, toNumberAttribute } from '../client.js';
 import { recordOf, str, type Item, type ItemKey } from '../item.js';
 import type { IndexUsage } from '../table-schema.js';
+import { correlationAttribute, CORRELATION_ATTRIBUTE } from './correlation.js';
 import { shardedKey } from './shards.js';
 
 export const TRANSACTION_ENTITY = 'TRANSACTION';
@@ -101,14 +102,24 @@ export const journalCodec = {
           }
         : {}),
       ...(idempotencyFingerprint ? { keyDigest: idempotencyFingerprint } : {}),
+      ...correlationAttribute(),
     };
   },
   isJournalRecord: (item: Item | undefined): boolean => item?.entityType === TRANSACTION_ENTITY,
   fromItem(item: Item): JournalRecord {
     // creditPartition / debitLane: where a hot wallet's leg was written. Kept (as numbers) so a record
     // read back and written again stays on its wallets' list shards; no view shows them.
-    const { legs, auditAction, actor, auditResourceId, keyDigest, creditPartition, debitLane, ...fields } =
-      recordOf(item);
+    const {
+      legs,
+      auditAction,
+      actor,
+      auditResourceId,
+      keyDigest,
+      creditPartition,
+      debitLane,
+      [CORRELATION_ATTRIBUTE]: _correlation,
+      ...fields
+    } = recordOf(item);
     return {
       ...(fields as unknown as JournalRecord),
       ...(creditPartition !== undefined ? { creditPartition: readInt(creditPartition) } : {}),

@@ -1,4 +1,5 @@
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import Big from 'big.js';
 import { readBig, readInt, toNumberAttribute } from '../client.js';
 import { HOT_INBOX_ENTITY, hotAttributes, hotKeys } from '../entities/hot-wallet.js';
@@ -6,17 +7,42 @@ import { walletKeys } from '../entities/wallet.js';
 import { str, type Item } from '../item.js';
 import { getItem, type TableContext } from '../table-context.js';
 import { transactWrite, type TransactWrite } from '../transact.js';
-import { hotConfigOf } from './hot-items.js';
+import { hotConfigOf, PENDING_ATTRIBUTE, pendingOf } from './hot-items.js';
 
 /**
  * The fold moves of a hot wallet's keeper (design 2.1): inbox -> accumulator within one credit
- * partition, accumulator -> main. Each is ONE transaction balancing within the wallet, guarded by
- * the accumulator's `seq` or main's `folded#g`, so a crashed or a second keeper is harmless: the
+ * partition, accumulator -> main. Each moves money within the wallet in ONE write guarded by the
+ * accumulator's `seq` or main's `folded#g`, so a crashed or a second keeper is harmless: the
  * loser's condition fails, nothing is written, and the move answers `false`.
+ *
+ * Inbox -> accumulator is one Update of the accumulator that credits the batch AND lists its
+ * transaction ids in `pending` (readers leave the listed inbox items out: hot-items.ts
+ * partitionOf), then the items' plain Deletes (1 WCU each, where a transaction's Delete costs 2),
+ * then `pending` removed. A keeper that died in between leaves `pending`: the next fold of the
+ * partition (or a straggler bounce) finishes it first. Docs: docs/performance.md "Issue 25".
  */
 
-/** Inbox items one fold deletes at most (with the accumulator: 99 items in the transaction). */
+/** Inbox items one fold takes at most (its `pending` list stays a few KB: a few WCU per fold). */
 export const FOLD_BATCH = 98;
+
+/**
+ * When the stream's fold (keeper-binding.ts foldInbox) folds a partition: once it holds
+ * FOLD_MIN_BATCH credits, or one of them is FOLD_MAX_WAIT_MS old. A fold costs two writes of the
+ * accumulator besides its deletes, so folds of one or two credits would cost more per credit than
+ * the credit's own Delete; a wallet's exact read counts the inbox meanwhile, and a partition left
+ * with a few credits is folded by its next credit's batch or the minute keeper (runKeeperOnce).
+ */
+export const FOLD_MIN_BATCH = 10;
+export const FOLD_MAX_WAIT_MS = 1000;
+
+/** A fold that may wait: fold only `minBatch` credits or more, or when one was created before `before` (ISO). */
+export interface FoldWhen {
+  minBatch: number;
+  before: string;
+}
+
+/** Deletes of one BatchWriteItem request (DynamoDB's limit). */
+const DELETE_BATCH = 25;
 
 /** A keeper's condition failed: another keeper (or a payment) moved the items first. Nothing was written. */
 export class KeeperRaced extends Error {
@@ -45,12 +71,12 @@ export function counterIs(name: string, value: string, read: Big | number): stri
   return zero ? `(attribute_not_exists(${name}) OR ${name} = ${value})` : `${name} = ${value}`;
 }
 
-/** The oldest inbox items of partition g and the accumulator's seq, as one consistent query read them. */
+/** The oldest inbox items of partition g not being deleted, and the accumulator (seq, pending), as one consistent query read them. */
 async function readInbox(
   table: TableContext,
   walletId: string,
   partition: number,
-): Promise<{ seq: number; accExists: boolean; items: Item[] }> {
+): Promise<{ seq: number; accExists: boolean; pending: string[]; items: Item[] }> {
   const output = await table.client.send(
     new QueryCommand({
       TableName: table.tableName,
@@ -63,54 +89,109 @@ async function readInbox(
   );
   const items = output.Items ?? [];
   const acc = items.find((item) => item.SK === '#ACC');
+  const pending = pendingOf(acc);
+  const listed = new Set(pending);
   return {
     seq: readInt(acc?.seq),
     accExists: acc !== undefined,
-    items: items.filter((item) => item.entityType === HOT_INBOX_ENTITY),
+    pending,
+    items: items.filter((item) => item.entityType === HOT_INBOX_ENTITY && !listed.has(str(item.transactionId))),
   };
 }
 
 /**
- * Inbox -> accumulator of credit partition g: ADD credited Σ, entryCount k, seq 1 on the
- * accumulator (CONDITION seq = as read) and Delete of up to FOLD_BATCH inbox items (each must
- * exist), in one transaction. Answers how many credits it folded (0: nothing to fold, or raced).
+ * The end of a fold whose credit is written (the accumulator at `seq` lists `pending`): the
+ * listed inbox items deleted (plain Deletes, idempotent), then `pending` removed, unless another
+ * keeper finished it first. Throws when a delete fails: `pending` stays, and the next fold ends it.
  */
-export async function foldPartition(table: TableContext, walletId: string, partition: number): Promise<number> {
-  const { seq, accExists, items } = await readInbox(table, walletId, partition);
+export async function finishFold(
+  table: TableContext,
+  walletId: string,
+  partition: number,
+  seq: number,
+  pending: readonly string[],
+): Promise<void> {
+  const deletes = pending.map((transactionId) => ({
+    DeleteRequest: { Key: hotKeys.inboxItem(walletId, partition, transactionId) },
+  }));
+  await Promise.all(
+    Array.from({ length: Math.ceil(deletes.length / DELETE_BATCH) }, async (_, i) => {
+      let requests: unknown[] = deletes.slice(i * DELETE_BATCH, (i + 1) * DELETE_BATCH);
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt >= 10) throw new Error(`inbox deletes of partition ${partition} left unprocessed`);
+        const output = await table.client.send(
+          new BatchWriteCommand({ RequestItems: { [table.tableName]: requests as never } }),
+        );
+        requests = output.UnprocessedItems?.[table.tableName] ?? [];
+      }
+    }),
+  );
+  try {
+    await table.client.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: hotKeys.accumulator(walletId, partition),
+        UpdateExpression: 'REMOVE #pending',
+        ConditionExpression: 'seq = :seq AND attribute_exists(#pending)',
+        ExpressionAttributeNames: { '#pending': PENDING_ATTRIBUTE },
+        ExpressionAttributeValues: { ':seq': seq },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * Inbox -> accumulator of credit partition g: ADD credited Σ, entryCount k, seq 1 and SET pending
+ * (the batch's ids) on the accumulator (CONDITION seq = as read, no pending), then the batch's
+ * inbox items deleted and pending removed (finishFold). A fold left pending is finished first.
+ * With `when`, a partition not due yet is left alone. Answers how many credits it folded (0:
+ * nothing to fold, not due, or raced).
+ */
+export async function foldPartition(
+  table: TableContext,
+  walletId: string,
+  partition: number,
+  when?: FoldWhen,
+): Promise<number> {
+  let read = await readInbox(table, walletId, partition);
+  if (read.pending.length > 0) {
+    await finishFold(table, walletId, partition, read.seq, read.pending);
+    read = await readInbox(table, walletId, partition);
+    if (read.pending.length > 0) return 0;
+  }
+  const { seq, accExists, items } = read;
   if (!accExists || items.length === 0) return 0;
+  if (when && items.length < when.minBatch && !items.some((item) => str(item.createdAt) < when.before)) return 0;
   const batch = items.slice(0, FOLD_BATCH);
   const total = batch.reduce((sum, item) => sum.plus(readBig(item.amount)), new Big(0));
-  const accKey = hotKeys.accumulator(walletId, partition);
-  const writes: TransactWrite[] = [
-    {
-      item: {
-        Update: {
-          TableName: table.tableName,
-          Key: accKey,
-          UpdateExpression: 'ADD credited :sum, entryCount :k, seq :one',
-          ConditionExpression: 'attribute_exists(PK) AND seq = :seen',
-          ExpressionAttributeValues: {
-            ':sum': toNumberAttribute(total),
-            ':k': batch.length,
-            ':one': 1,
-            ':seen': seq,
-          },
+  const ids = batch.map((item) => str(item.transactionId));
+  try {
+    await table.client.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: hotKeys.accumulator(walletId, partition),
+        UpdateExpression: 'ADD credited :sum, entryCount :k, seq :one SET #pending = :ids',
+        // A closed wallet's accumulator is marked (hot-close.ts): its late credits are bounced, never folded.
+        ConditionExpression:
+          'attribute_exists(PK) AND seq = :seen AND attribute_not_exists(#pending) AND attribute_not_exists(closedAt)',
+        ExpressionAttributeNames: { '#pending': PENDING_ATTRIBUTE },
+        ExpressionAttributeValues: {
+          ':sum': toNumberAttribute(total),
+          ':k': batch.length,
+          ':one': 1,
+          ':seen': seq,
+          ':ids': ids,
         },
-      },
-      onConditionFailed: raced(`accumulator ${partition}`),
-    },
-    ...batch.map((item): TransactWrite => ({
-      item: {
-        Delete: {
-          TableName: table.tableName,
-          Key: { PK: str(item.PK), SK: str(item.SK) },
-          ConditionExpression: 'attribute_exists(PK)',
-        },
-      },
-      onConditionFailed: raced(`inbox item ${str(item.SK)}`),
-    })),
-  ];
-  return (await keeperTransaction(table, writes)) ? batch.length : 0;
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return 0;
+    throw error;
+  }
+  await finishFold(table, walletId, partition, seq + 1, ids);
+  return batch.length;
 }
 
 /** The accumulators' `credited` of partitions 0..count-1 (consistent). */

@@ -2,13 +2,16 @@ import { ApiError } from '../../domain/errors.js';
 import { laneSequence, LANE_RETRIES, planHotWallet } from '../../domain/ledger/hot/hot-routing.js';
 import { walletsOf, type Posting } from '../../domain/ledger/posting.js';
 import type { TableContext } from '../table-context.js';
-import { CONFLICT_RETRY_AFTER_S, transactWrite, type TransactWrite } from '../transact.js';
+import { CONFLICT_RETRY_AFTER_S, TransactionConflictError, transactWrite, type TransactWrite } from '../transact.js';
 import { createHotRouting, refreshHotEntries, type HotRouting } from './hot-cache.js';
+import { prepareHotClose } from './hot-close.js';
 import {
+  HotCloseDue,
   hotEntryOf,
   HotMoved,
   HotRoutingStale,
   LaneRefused,
+  type HotCloseRead,
   type HotWalletEntry,
   type HotWalletReads,
   type PostingRoutes,
@@ -17,10 +20,19 @@ import {
 } from './hot-routes.js';
 import { foldAll } from './fold-moves.js';
 import { readHotWallet } from './hot-read.js';
+import { hotKeys } from '../entities/hot-wallet.js';
 import { slowSplit } from './hot-slow-path.js';
 
 /** Plans of one commit (stale routes, lanes refused, slow-path re-reads) before it answers CONCURRENT_UPDATE. */
 export const MAX_ROUTING_ROUNDS = 12;
+
+/**
+ * Rounds of attempts a commit may run again when the last attempt of a round met a TransactionConflict
+ * on hot lanes only: other processes' debits held the lanes it tried (more processes than lanes), not
+ * contention on one item, and each new attempt takes another lane, at once (no backoff: nothing to
+ * wait for). So a debit tries at most (1 + LANE_CONFLICT_ROUNDS) x CONFLICT_RETRY_LIMIT lanes.
+ */
+export const LANE_CONFLICT_ROUNDS = 3;
 
 /** The routing state of tables created without one (tests, scripts): one per table context, as the runtime's. */
 const DEFAULT_ROUTING = new WeakMap<TableContext, HotRouting>();
@@ -55,24 +67,56 @@ export async function commitRouted(
   const routing = hotRoutingOf(table);
   await refreshHotEntries(table, routing, [...new Set(postings.flatMap((posting) => walletsOf(posting.legs)))]);
   const refused = new Map<string, number>();
-  const firstLane = new Map<string, number>();
   const splits = new Map<string, SlowSplit>();
+  // Closes of hot wallets: prepared (frozen, drained, folded, read) before their transaction is built.
+  const closes = new Map<string, HotCloseRead>();
+  const toClose = new Map<string, HotCloseDue>();
   // What this commit routes by, fixed for its whole run (an entry expiring meanwhile must not flip a route).
   const known = new Map<string, HotWalletEntry | undefined>();
   const entryOf = (walletId: string) => {
     if (!known.has(walletId)) known.set(walletId, routing.entryOf(walletId));
     return known.get(walletId);
   };
+  // The lanes the attempt being built takes, per wallet and movement (one item written once per transaction).
+  const chosen = new Map<string, Map<string, number>>();
+  // Per wallet: attempts a TransactionConflict on its lane cancelled (a hash-chosen lane steps past them).
+  const laneConflicts = new Map<string, number>();
   const routes: PostingRoutes = {
     hotOf: entryOf,
     laneOf(walletId, transactionId) {
       const lanes = entryOf(walletId)!.hot.lanes;
-      if (!firstLane.has(walletId)) firstLane.set(walletId, routing.stickyLane(walletId, lanes) ?? -1);
-      const sticky = firstLane.get(walletId)!;
-      const sequence = laneSequence(transactionId, lanes, sticky >= 0 ? sticky : undefined);
-      return sequence[Math.min(refused.get(walletId) ?? 0, sequence.length - 1)]!;
+      let taken = chosen.get(walletId);
+      if (!taken) chosen.set(walletId, (taken = new Map()));
+      const again = taken.get(transactionId);
+      if (again !== undefined) return again;
+      let lane = firstLaneOf(routing, walletId, transactionId, lanes, refused.get(walletId) ?? 0, laneConflicts);
+      // Two movements of one wallet in one transaction take two lanes.
+      const used = new Set(taken.values());
+      for (let i = 0; i < lanes && used.has(lane); i++) lane = (lane + 1) % lanes;
+      taken.set(transactionId, lane);
+      return lane;
     },
     splitOf: (walletId) => splits.get(walletId),
+    closeOf: (walletId) => closes.get(walletId),
+  };
+  let sent: TransactWrite[] = [];
+  // Whether the last conflict of the current round was on lanes only (a TransactionConflict naming only lanes).
+  let lanesOnly = true;
+  let laneRounds = 0;
+  const backoff = table.transact?.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const transact = {
+    ...table.transact,
+    // After a conflict on lanes only the next attempt takes another lane at once: nothing to wait for.
+    sleep: (ms: number) => (lanesOnly ? Promise.resolve() : backoff(ms)),
+    onConflict(cause: unknown) {
+      const { lanes, others } = conflictedLanes(chosen, sent, cause);
+      lanesOnly = !others;
+      for (const [walletId, lane] of lanes) {
+        laneConflicts.set(walletId, (laneConflicts.get(walletId) ?? 0) + 1);
+        routing.laneConflicted(walletId, lane, entryOf(walletId)?.hot.lanes ?? 0);
+      }
+      table.transact?.onConflict?.(cause);
+    },
   };
   const toSplit = new Set<string>();
   for (let round = 1; ; round++) {
@@ -83,10 +127,31 @@ export async function commitRouted(
           await slowPathOf(routing.reads ?? keeperReads(table), entryOf(walletId), postings, walletId),
         );
       toSplit.clear();
-      await transactWrite(table.client, build({ routes }), table.transact);
+      for (const [walletId, due] of toClose)
+        closes.set(walletId, await prepareHotClose(table, walletId, due.expectedBalance, due.expectedActiveKeyId));
+      toClose.clear();
+      // Built again for every attempt: after a TransactionConflict on a lane the next attempt takes another.
+      await transactWrite(
+        table.client,
+        () => {
+          chosen.clear();
+          return (sent = build({ routes }));
+        },
+        transact,
+      );
       return;
     } catch (error) {
-      if (!(error instanceof HotRoutingStale || error instanceof LaneRefused || error instanceof HotMoved)) throw error;
+      if (error instanceof TransactionConflictError && lanesOnly && laneRounds < LANE_CONFLICT_ROUNDS) {
+        laneRounds++;
+        continue;
+      }
+      if (!(
+        error instanceof HotRoutingStale ||
+        error instanceof LaneRefused ||
+        error instanceof HotMoved ||
+        error instanceof HotCloseDue
+      ))
+        throw error;
       if (round >= MAX_ROUTING_ROUNDS)
         throw new ApiError('CONCURRENT_UPDATE', undefined, { retryAfter: CONFLICT_RETRY_AFTER_S });
       const { walletId } = error;
@@ -96,6 +161,11 @@ export async function commitRouted(
         splits.delete(walletId);
         refused.delete(walletId);
         toSplit.delete(walletId);
+        closes.delete(walletId);
+        toClose.delete(walletId);
+      } else if (error instanceof HotCloseDue) {
+        closes.delete(walletId);
+        toClose.set(walletId, error);
       } else if (error instanceof LaneRefused) {
         const count = (refused.get(walletId) ?? 0) + 1;
         refused.set(walletId, count);
@@ -107,6 +177,49 @@ export async function commitRouted(
       }
     }
   }
+}
+
+/**
+ * The lane a debit tries first: the process's sticky lane when it has one (a refusal moved it on by
+ * one, a conflict elsewhere: hot-cache.ts), else the movement id's hash, `refusals` lanes on (the
+ * next lanes after a refusal, design 2.2) and one more per attempt a conflict on the lane cancelled.
+ */
+function firstLaneOf(
+  routing: HotRouting,
+  walletId: string,
+  transactionId: string,
+  lanes: number,
+  refusals: number,
+  laneConflicts: ReadonlyMap<string, number>,
+): number {
+  const sticky = routing.stickyLane(walletId, lanes);
+  if (sticky !== undefined) return sticky;
+  const sequence = laneSequence(transactionId, lanes);
+  return (sequence[Math.min(refusals, sequence.length - 1)]! + (laneConflicts.get(walletId) ?? 0)) % lanes;
+}
+
+/**
+ * The lanes of the last attempt that its TransactionConflict names (the cancellation reasons, by the
+ * position of the lane's write), and whether it names any other item; a conflict that names no item
+ * (an injected one) counts against every lane the attempt took, and as another item.
+ */
+function conflictedLanes(
+  chosen: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  writes: readonly TransactWrite[],
+  cause: unknown,
+): { lanes: [string, number][]; others: boolean } {
+  const taken = [...chosen].flatMap(([walletId, lanes]) =>
+    [...lanes.values()].map((lane): [string, number] => [walletId, lane]),
+  );
+  const reasons = (cause as { CancellationReasons?: { Code?: string }[] } | undefined)?.CancellationReasons;
+  if (!reasons?.some((reason) => reason.Code === 'TransactionConflict')) return { lanes: taken, others: true };
+  const conflicted = new Set(
+    writes.flatMap(({ item }, index) =>
+      reasons[index]?.Code === 'TransactionConflict' ? [String((item.Update?.Key ?? item.Put?.Item)?.PK)] : [],
+    ),
+  );
+  const lanes = taken.filter(([walletId, lane]) => conflicted.has(hotKeys.lane(walletId, lane).PK));
+  return { lanes, others: conflicted.size > lanes.length };
 }
 
 /** The exact split of the posting's debit of `walletId` (the keeper's reads: none configured is CONCURRENT_UPDATE). */

@@ -68,16 +68,26 @@ export function mainPartsOf(item: Item, hot: HotConfig): HotWalletParts['main'] 
   };
 }
 
+/** The accumulator's list of the transaction ids of inbox items a fold credited and is deleting (fold-moves.ts). */
+export const PENDING_ATTRIBUTE = 'pending';
+
+export function pendingOf(acc: Item | undefined): string[] {
+  const pending = acc?.[PENDING_ATTRIBUTE];
+  return Array.isArray(pending) ? pending.map(String) : [];
+}
+
 /** One credit partition from the items of its key (the accumulator and the inbox items, any order). */
 export function partitionOf(partition: number, items: Item[]): CreditPartitionState {
   const acc = items.find((item) => item.entityType === HOT_ACC_ENTITY);
+  // A fold's credited items are in `credited` already while their deletes run (fold-moves.ts).
+  const pending = new Set(pendingOf(acc));
   return {
     partition,
     credited: big(acc?.credited),
     seq: readInt(acc?.seq),
     entryCount: readInt(acc?.entryCount),
     inbox: items
-      .filter((item) => item.entityType === HOT_INBOX_ENTITY)
+      .filter((item) => item.entityType === HOT_INBOX_ENTITY && !pending.has(str(item.transactionId)))
       .map((item) => ({
         transactionId: str(item.transactionId),
         amount: big(item.amount),

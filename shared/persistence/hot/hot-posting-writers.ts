@@ -64,9 +64,10 @@ export function hotWalletWrites(
 /** A payee's state cannot be a condition of an inbox Put (no shared item): it is checked against the cached main. */
 function assertCreditable(walletId: string, entry: HotWalletEntry, posting: Posting): void {
   if (entry.environment !== posting.environment) throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
+  // As a cold wallet's update answers: a closed agent's wallet is FROZEN, so WALLET_FROZEN first.
+  if (entry.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId });
   if (entry.deletedAt)
     throw new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
-  if (entry.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId });
 }
 
 function inboxPut(tableName: string, posting: Posting, walletId: string, partition: number, amount: Big) {
@@ -220,12 +221,16 @@ function hotMainUpdate(
     adds.push(`#s${index} :spent`);
   });
   if (spend) values[':spent'] = toNumberAttribute(spend.amount);
-  Object.entries(split?.ungranted ?? {}).forEach(([key, { take, initial }], index) => {
+  Object.entries(split?.ungranted ?? {}).forEach(([key, { take, initial, replaces }], index) => {
     if (initial === undefined && take.lte(0)) return;
     names[`#u${index}`] = hotAttributes.ungranted(key);
     if (initial !== undefined) {
       sets.push(`#u${index} = :u${index}`);
-      conditions.push(`attribute_not_exists(#u${index})`);
+      if (replaces === undefined) conditions.push(`attribute_not_exists(#u${index})`);
+      else {
+        conditions.push(`#u${index} = :w${index}`);
+        values[`:w${index}`] = toNumberAttribute(replaces);
+      }
       values[`:u${index}`] = toNumberAttribute(initial.minus(take));
     } else if (take.gt(0)) {
       adds.push(`#u${index} :un${index}`);

@@ -23,8 +23,12 @@ export interface SlowSplit {
   /** Available money taken from main's balance. */
   main: Big;
   lanes: { lane: number; available: Big; quota: Record<string, Big> }[];
-  /** Per limited period key: quota taken from main's `ungranted#k`; `initial` when main has none yet (set, not added). */
-  ungranted: Record<string, { take: Big; initial?: Big }>;
+  /**
+   * Per limited period key: quota taken from main's `ungranted#k`; `initial` when main has none yet or
+   * holds the old limit's (a re-sync is due): set to initial − take, not added, on condition that main
+   * still holds `replaces` (absent when it had none).
+   */
+  ungranted: Record<string, { take: Big; initial?: Big; replaces?: Big }>;
   /** main's policyVersion as read: the version the lanes' quotas must have been granted under. */
   policyVersion: number;
 }
@@ -34,6 +38,21 @@ export interface PostingRoutes {
   hotOf(walletId: string): HotWalletEntry | undefined;
   laneOf(walletId: string, transactionId: string): number;
   splitOf(walletId: string): SlowSplit | undefined;
+  /** The close of a hot wallet, prepared (hot-close.ts): undefined until the committer has prepared it. */
+  closeOf?(walletId: string): HotCloseRead | undefined;
+}
+
+/**
+ * A hot wallet ready to close (hot-close.ts prepareHotClose): main and every lane frozen, the lanes
+ * drained into main, every credit folded; the close's transaction is guarded on what was read here.
+ */
+export interface HotCloseRead {
+  /** main's seq as read (every keeper move and every lane drain bumps it). */
+  mainSeq: number;
+  /** main's balance as read: the wallet's whole money (lanes empty, accumulators folded). */
+  balance: Big;
+  /** Each credit partition with main's folded#g as read: the close requires its accumulator's credited equal to it. */
+  partitions: { partition: number; folded: Big }[];
 }
 
 /** What every writer receives beside its change (only the posting writer reads it). */
@@ -88,6 +107,21 @@ export class HotMoved extends Error {
   constructor(readonly walletId: string) {
     super(`wallet ${walletId} moved during the slow path`);
     this.name = 'HotMoved';
+  }
+}
+
+/**
+ * A close met a hot wallet not prepared for it (or whose items moved since): the committer freezes
+ * and drains it, folds it and reads it (hot-close.ts), then plans again. Never reaches a client.
+ */
+export class HotCloseDue extends Error {
+  constructor(
+    readonly walletId: string,
+    readonly expectedBalance: Big,
+    readonly expectedActiveKeyId: string | undefined,
+  ) {
+    super(`wallet ${walletId} must be prepared for its close`);
+    this.name = 'HotCloseDue';
   }
 }
 

@@ -62,25 +62,38 @@ export function exactAvailable(parts: HotWalletParts): Big {
 const spentOf = (parts: HotWalletParts, key: string) =>
   (parts.main.spend[key] ?? ZERO).plus(sum(parts.lanes.map((lane) => lane.spend[key] ?? ZERO)));
 
-/** The quota a period key still has: main's ungranted (or, never initialized, the limit less the spend) and the current lanes' quota. */
-function headroomOf(parts: HotWalletParts, key: string, limit: Big): { ungranted: Big; initial?: Big; lanes: Big } {
-  const lanes = sum(
-    activeLanes(parts)
-      .filter((lane) => lane.policyVersion === parts.main.policyVersion)
-      .map((lane) => lane.quota[key] ?? ZERO),
-  );
+/** A policy changed since the lanes' quotas and main's ungranted were granted: the keeper's re-sync is due. */
+const resyncDue = (parts: HotWalletParts) =>
+  parts.lanes.some((lane) => lane.policyVersion !== parts.main.policyVersion);
+
+/** The lanes whose quota the payment may take: those granted under main's policyVersion (none while a re-sync is due). */
+const quotaLanes = (parts: HotWalletParts) =>
+  resyncDue(parts) ? [] : activeLanes(parts).filter((lane) => lane.policyVersion === parts.main.policyVersion);
+
+/**
+ * The quota a period key still has: main's ungranted and the current lanes' quota; or, when main has
+ * none yet or a policy changed since it was granted (re-sync due: it is the old limit's), the limit
+ * less the spend, set in place of the stored value (`replaces`, a condition of the write).
+ */
+function headroomOf(
+  parts: HotWalletParts,
+  key: string,
+  limit: Big,
+): { ungranted: Big; initial?: Big; replaces?: Big; lanes: Big } {
+  const lanes = sum(quotaLanes(parts).map((lane) => lane.quota[key] ?? ZERO));
   const stored = parts.main.ungranted[key];
-  if (stored !== undefined) return { ungranted: stored, lanes };
+  if (stored !== undefined && !resyncDue(parts)) return { ungranted: stored, lanes };
   const left = limit.minus(spentOf(parts, key));
   const initial = left.gt(0) ? left : ZERO;
-  return { ungranted: initial, initial, lanes };
+  return { ungranted: initial, initial, ...(stored !== undefined ? { replaces: stored } : {}), lanes };
 }
 
 /** Deny rules before funds (decisions.md section 3), as the cold writer's mapper answers. */
 function refuseUnlessPayable(parts: HotWalletParts, walletId: string, debit: Big, spend: SpendCount | undefined) {
+  // A closed agent's wallet is FROZEN: WALLET_FROZEN first, as the cold writer's mapper.
+  if (parts.main.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId });
   if (parts.main.deletedAt)
     throw new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
-  if (parts.main.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId });
   for (const period of spend?.periods ?? []) {
     if (!period.limit) continue;
     const key = periodKeyOf(period.period, period.periodKey);
@@ -120,10 +133,13 @@ function splitOf(parts: HotWalletParts, debit: Big, spend: SpendCount | undefine
     const key = periodKeyOf(period.period, period.periodKey);
     const room = headroomOf(parts, key, period.limit);
     const fromUngranted = min(room.ungranted, spend!.amount);
-    ungranted[key] = { take: fromUngranted, ...(room.initial !== undefined ? { initial: room.initial } : {}) };
+    ungranted[key] = {
+      take: fromUngranted,
+      ...(room.initial !== undefined ? { initial: room.initial } : {}),
+      ...(room.replaces !== undefined ? { replaces: room.replaces } : {}),
+    };
     let quotaLeft = spend!.amount.minus(fromUngranted);
-    const current = activeLanes(parts).filter((lane) => lane.policyVersion === parts.main.policyVersion);
-    for (const lane of current.sort((a, b) => (b.quota[key] ?? ZERO).cmp(a.quota[key] ?? ZERO))) {
+    for (const lane of quotaLanes(parts).sort((a, b) => (b.quota[key] ?? ZERO).cmp(a.quota[key] ?? ZERO))) {
       if (quotaLeft.lte(0)) break;
       const take = min(lane.quota[key] ?? ZERO, quotaLeft);
       if (take.lte(0)) continue;

@@ -1,7 +1,7 @@
 import { fixedClock, type Clock } from '../../domain/clock.js';
 import { walletKeys } from '../entities/wallet.js';
 import { getItem } from '../table-context.js';
-import { foldIntoMain, foldPartition } from './fold-moves.js';
+import { FOLD_MAX_WAIT_MS, FOLD_MIN_BATCH, foldIntoMain, foldPartition } from './fold-moves.js';
 import { hotConfigOf } from './hot-items.js';
 import { demote, runKeeperOnce } from './keeper.js';
 import type { KeeperMoves } from './keeper-port.js';
@@ -21,7 +21,12 @@ export function keeperMoves(clock: Clock): KeeperMoves {
         await Promise.all(partitions.map((g) => bounceStragglers(table, walletId, g)));
         return;
       }
-      await Promise.all(partitions.map((g) => foldPartition(table, walletId, g)));
+      // Folds wait for a batch worth its accumulator writes (fold-moves.ts FOLD_MIN_BATCH).
+      const when = {
+        minBatch: FOLD_MIN_BATCH,
+        before: new Date(clock.now().getTime() - FOLD_MAX_WAIT_MS).toISOString(),
+      };
+      await Promise.all(partitions.map((g) => foldPartition(table, walletId, g, when)));
       await foldIntoMain(table, walletId);
     },
     keep: async (table, walletId, now) => void (await runKeeperOnce(table, walletId, fixedClock(now))),

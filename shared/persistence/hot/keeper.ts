@@ -7,6 +7,7 @@ import { walletKeys } from '../entities/wallet.js';
 import { getItem, type TableContext } from '../table-context.js';
 import { TransactionConflictError } from '../transact.js';
 import { createWalletSnapshotReader } from '../wallet-store.js';
+import { finishHotClose } from './hot-close.js';
 import { foldAll, foldIntoMain, foldPartition, keeperTransaction, raced } from './fold-moves.js';
 import { hotConfigItem, hotConfigOf } from './hot-items.js';
 import { readHotWallet } from './hot-read.js';
@@ -81,6 +82,8 @@ async function runStep(table: TableContext, parts: HotWalletParts, step: KeeperS
         return rebalance(table, parts.walletId, step);
       case 'finishDemotion':
         return finishDemotion(table, parts.walletId);
+      case 'finishClose':
+        return finishHotClose(table, parts);
     }
   })();
   if (done) run.moved.push(step.kind);

@@ -26,7 +26,7 @@ import type { TransactWrite } from '../transact.js';
 import { inStates, put, setFields, update, type ChangeWriters } from '../write-builders.js';
 import { addBucketClauses } from './bucket-clauses.js';
 import { slotClaimWrite } from './idempotency-writers.js';
-import { heldOrClearing, NOTHING_HELD_OR_CLEARING } from './wallet-writers.js';
+import { heldOrClearing, hotCloseWrites, NOTHING_HELD_OR_CLEARING } from './wallet-writers.js';
 
 export const postingWriters: ChangeWriters<PostingChange> = {
   posting: (tableName, change, context) => postingWrites(tableName, change.posting, context?.routes),
@@ -64,11 +64,22 @@ function postingWrites(tableName: string, posting: Posting, routes: PostingRoute
     const close = legs.find((leg) => leg.close)?.close;
     const hot = routes?.hotOf(walletId);
     if (hot) {
-      // A hot wallet's money is spread over sub-items: it is closed only once cold (hot mode off first).
-      if (close)
-        throw new ApiError('INVALID_STATE', 'The wallet is in hot mode: it can be closed once hot mode is off.', {
-          walletId,
-        });
+      // A hot wallet's money is spread over sub-items: its close is prepared first (hot/hot-close.ts).
+      if (close) {
+        walletWrites.push(
+          ...hotCloseWrites(tableName, walletId, {
+            set: close.set,
+            expectedBalance: close.expectedBalance,
+            ...(close.expectedActiveKeyId ? { expectedActiveKeyId: close.expectedActiveKeyId } : {}),
+            read: routes!.closeOf?.(walletId),
+            posting: {
+              delta: legs.reduce((sum, leg) => sum.plus(leg.amount), new Big(0)),
+              environment: posting.environment,
+            },
+          }),
+        );
+        continue;
+      }
       const routed = hotWalletWrites(tableName, posting, walletId, legs, spend, hot, routes!);
       walletWrites.push(...routed.writes);
       Object.assign(route, routed.record);

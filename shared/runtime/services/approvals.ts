@@ -5,6 +5,7 @@ import { paymentLinkApprovals } from '../../domain/payment-links/payment-link-ap
 import { createApprovalStore } from '../../persistence/approval-store.js';
 import { createPaymentLinkStore } from '../../persistence/payment-link-store.js';
 import type { Core } from '../core.js';
+import { log } from '../../observability/log.js';
 import { invoicePaymentRiders } from './invoice-wallet-payments.js';
 
 /**
@@ -20,7 +21,7 @@ export function approvalService(
     ...core.deps,
     store: createPaymentLinkStore(core.table),
     hostedUrl: (path) => hostedUrl(core.config, path),
-    log: console,
+    log,
   });
   return createApprovalService({ ...core.deps, store }, { riders: invoicePaymentRiders(core), subjects });
 }

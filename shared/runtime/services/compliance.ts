@@ -3,6 +3,7 @@ import type { ComplianceStore } from '../../domain/compliance/ports.js';
 import { SECURITY_HEADERS } from '../../http/security-headers.js';
 import { createComplianceStore } from '../../persistence/compliance-store.js';
 import type { Core } from '../core.js';
+import { log } from '../../observability/log.js';
 import { cipherOf } from '../webhook-cipher.js';
 
 export function complianceService(
@@ -19,7 +20,7 @@ export function complianceService(
             cipher.ready().then(
               () => true,
               (error: unknown) => {
-                console.error(
+                log.error(
                   'compliance: the webhook encryption key could not be read',
                   error instanceof Error ? error.message : 'unknown error',
                 );

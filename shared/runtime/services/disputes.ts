@@ -2,6 +2,7 @@ import type { DisputeStore, DisputeWorkflows } from '../../domain/disputes/ports
 import { createDisputeService, type DisputeService } from '../../domain/disputes/dispute-service.js';
 import { createDisputeStore } from '../../persistence/dispute-store.js';
 import type { Core } from '../core.js';
+import { log } from '../../observability/log.js';
 import { disputeWorkflows } from '../workflows.js';
 
 /**
@@ -16,6 +17,6 @@ export function disputeService(
     ...core.deps,
     store: overrides.store ?? createDisputeStore(core.table),
     workflows: overrides.workflows ?? disputeWorkflows(core),
-    log: console,
+    log,
   });
 }

@@ -15,6 +15,7 @@ import { createInvoiceCollectionStore } from '../../persistence/invoice-collecti
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
 import { paymentProcessors } from '../processor.js';
+import { log } from '../../observability/log.js';
 import { invoiceParties } from './invoices.js';
 
 /**
@@ -35,14 +36,14 @@ export function invoiceCollectionService(
     parties,
     processors,
     hostedUrl: (path) => hostedUrl(core.config, path),
-    log: console,
+    log,
     onPendingPayment: invoiceSettlementScheduler(expiries, core.deps.timeScale),
   };
   const kernel = invoiceKernel(deps);
   const lifecycle = invoiceLifecycle(deps, kernel);
   const payments = invoicePayments(deps, kernel);
   return createInvoiceCollectionService(
-    { ...core.deps, store, expiries, parties, log: console },
+    { ...core.deps, store, expiries, parties, log },
     {
       withUrl: kernel.withUrl,
       auditOf: kernel.auditOf,

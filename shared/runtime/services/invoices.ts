@@ -8,6 +8,7 @@ import { invoiceSettlementScheduler } from '../../domain/invoices/invoice-recurr
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
 import { paymentProcessors } from '../processor.js';
+import { log } from '../../observability/log.js';
 import { customerService } from './customers.js';
 
 /** What invoices ask of the customers area: its service's visibility rules and paymentMethodForCharge, its reader. */
@@ -40,7 +41,7 @@ export function invoiceService(
     parties: overrides.parties ?? invoiceParties(core, processors),
     processors,
     hostedUrl: (path) => hostedUrl(core.config, path),
-    log: console,
+    log,
     onPendingPayment: invoiceSettlementScheduler(expiryScheduler(core), core.deps.timeScale),
   });
 }

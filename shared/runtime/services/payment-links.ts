@@ -9,6 +9,7 @@ import { createTransferStore } from '../../persistence/transfer-store.js';
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
 import { dataSealer } from '../sealing.js';
+import { log } from '../../observability/log.js';
 import { transferWorkflows } from '../workflows.js';
 
 export function paymentLinkService(
@@ -22,7 +23,7 @@ export function paymentLinkService(
     expiries: expiryScheduler(core),
     // The ach/usdc claim: a withdrawal adopting the link's hold (payment-link-rail-claim.ts).
     claimByRail: overrides.claimByRail ?? railClaim(core),
-    log: console,
+    log,
   });
 }
 
@@ -35,6 +36,6 @@ function railClaim(core: Core): ClaimByRail {
     workflows: transferWorkflows(core),
     ids: core.deps.ids,
     timeScale: core.deps.timeScale,
-    log: console,
+    log,
   });
 }

@@ -11,6 +11,7 @@ import { createPaymentLinkReader } from '../../persistence/payment-link-store.js
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
 import { dataSealer } from '../sealing.js';
+import { log } from '../../observability/log.js';
 import { transferWorkflows } from '../workflows.js';
 
 /** Transfers: the sandbox rail in SANDBOX; in PRODUCTION no rail provider is configured yet, so live transfers fail at submission. */
@@ -47,6 +48,6 @@ export function paymentLinkRider(core: Core, expiries: ExpiryScheduler | undefin
     ids: core.deps.ids,
     hostedUrl: (path) => hostedUrl(core.config, path),
     expiries,
-    log: console,
+    log,
   });
 }

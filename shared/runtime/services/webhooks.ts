@@ -11,6 +11,8 @@ import { newWebhookSecret, webhookHeaders } from '../../webhooks/signature.js';
 import { checkWebhookUrl } from '../../webhooks/url-guard.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../workers.js';
 import type { Core } from '../core.js';
+import { log } from '../../observability/log.js';
+import { traced } from '../../observability/tracer.js';
 import { cipherOf } from '../webhook-cipher.js';
 
 /** The queue of webhook attempts: SQS in AWS (WEBHOOK_QUEUE_URL), the in-process queue locally. */
@@ -19,7 +21,7 @@ export function deliveryQueue(core: Core): DeliveryQueue {
   if (config.webhookQueueUrl) {
     if (!config.webhookDeadLetterUrl) throw new Error('WEBHOOK_QUEUE_URL needs WEBHOOK_DLQ_URL');
     return sqsDeliveryQueue(
-      new SQSClient({ region: config.region }),
+      traced(new SQSClient({ region: config.region })),
       config.webhookQueueUrl,
       config.webhookDeadLetterUrl,
     );
@@ -41,6 +43,7 @@ export function deliveryService(
     sign: webhookHeaders,
     clock: core.clock,
     timeScale: core.config.timeScale,
+    log,
   });
 }
 

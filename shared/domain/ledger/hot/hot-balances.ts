@@ -122,7 +122,8 @@ export function hotInvariants(parts: HotWalletParts, limits?: Map<string, Big>):
         );
     }
   }
-  for (const [key, limit] of limits ?? []) {
+  // While a re-sync is due the lanes' quotas and main's ungranted are the old policy's (not spendable under the new one).
+  for (const [key, limit] of synced ? (limits ?? []) : []) {
     const spent = spentOf(parts, key);
     const headroom = (parts.main.ungranted[key] ?? new Big(0)).plus(grantedOf(parts, key));
     // Spend above the limit is the past of a lowered limit only while nothing can be spent any more.

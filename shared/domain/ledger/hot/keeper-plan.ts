@@ -72,7 +72,8 @@ export type KeeperStep =
   | DropKeys
   | LaneStatus
   | Rebalance
-  | { kind: 'finishDemotion' };
+  | { kind: 'finishDemotion' }
+  | { kind: 'finishClose' };
 
 export interface KeeperContext {
   now: Date;
@@ -108,7 +109,12 @@ export function planKeeper(parts: HotWalletParts, context: KeeperContext): Keepe
   }
   if (!closed && parts.partitions.some((p) => p.credited.gt(main.folded[p.partition] ?? ZERO)))
     steps.push({ kind: 'foldIntoMain' });
-  if (closed) return steps;
+  if (closed) {
+    // A closed wallet's lanes (frozen and empty since its close) go once no straggler can come any more.
+    if (steps.length === 0 && context.now.getTime() - Date.parse(main.deletedAt!) >= HOT_SETTLE_MS)
+      steps.push({ kind: 'finishClose' });
+    return steps;
+  }
   // A COOLING wallet's lanes stay ACTIVE: the slow path may still take from them until they are drained.
   const laneStatus = main.status === 'ACTIVE' ? 'ACTIVE' : 'FROZEN';
   const wrongStatus = parts.lanes.filter((lane) => lane.status !== laneStatus);
@@ -156,7 +162,12 @@ function missingUngranted(parts: HotWalletParts, context: KeeperContext): boolea
 
 function resyncOf(parts: HotWalletParts, context: KeeperContext): Resync {
   const ungranted: Resync['ungranted'] = {};
-  for (const [key, limit] of context.limits) {
+  // The next period's keys already pre-granted too: the re-sync revokes their lanes' quota as well, so
+  // their ungranted must become the new limit less the spend, not stay the old limit's.
+  const limits = new Map(context.limits);
+  for (const [key, limit] of context.nextLimits)
+    if (!limits.has(key) && parts.main.ungranted[key] !== undefined) limits.set(key, limit);
+  for (const [key, limit] of limits) {
     const left = limit.minus(spentOf(parts, key));
     ungranted[key] = { value: left.lt(0) ? ZERO : left, mainSpend: parts.main.spend[key] ?? ZERO };
   }
