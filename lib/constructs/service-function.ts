@@ -17,6 +17,7 @@ import { Construct } from 'constructs';
 import { ENV } from '../../shared/config/env-names.js';
 import { timeoutOf } from '../../shared/http/routes.js';
 import { METRICS_NAMESPACE } from '../../shared/observability/metric-names.js';
+import { DELETABLE_KEY_PATTERNS, DELETE_ACTIONS } from '../../shared/persistence/entities/deletable-keys.js';
 import type { WorkflowName } from '../../shared/workers.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { BUNDLING, bundleAliases } from './bundling.js';
@@ -193,6 +194,16 @@ export class ServiceFunction extends Construct {
         sid: 'LedgerTableItems',
         actions: [...TABLE_ACTIONS],
         resources: [table.tableArn],
+      }),
+    );
+    // Deletes only of the few items the service deletes (hot sub-items, the hot registry, a freed
+    // email slot): DELETABLE_KEY_PATTERNS. AUDIT# keys stay denied above whatever this allows.
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'LedgerTableDeletes',
+        actions: [...DELETE_ACTIONS],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...DELETABLE_KEY_PATTERNS] } },
       }),
     );
     this.function.addToRolePolicy(

@@ -108,8 +108,9 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     Tags.of(stack).add('stage', stage.name);
     // Every alarm of every stack notifies the stage's topic (by ARN: no stack imports it).
     Aspects.of(stack).add(alarmsToTopic);
-    // The topic exists before any alarm names it.
-    if (stack !== monitoring && monitoring.topic) stack.addStackDependency(monitoring, 'alarms notify its topic');
+    // The topic exists before any alarm names it (the endpoint stack has none, and depends on nothing).
+    if (stack !== monitoring && stack !== endpoint && monitoring.topic)
+      stack.addStackDependency(monitoring, 'alarms notify its topic');
   }
   return { monitoring, data, endpoint, api, events, mcp, workflows, cardNetwork };
 }

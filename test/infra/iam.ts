@@ -81,6 +81,28 @@ export function tableReferences(stage: SynthesizedStage) {
   return { tableName: { Ref: tableLogicalId }, tableArn, resolve, classify };
 }
 
+/**
+ * The one statement that lets a function delete (bindTable): DeleteItem and BatchWriteItem on the
+ * table, only for the leading keys of the items the service deletes (written out: widening it must
+ * fail the tests).
+ */
+export function isTableDeletesStatement(statement: Statement, classify: (resource: unknown) => string): boolean {
+  return (
+    statement.Sid === 'LedgerTableDeletes' &&
+    statement.Effect === 'Allow' &&
+    sameJson([...asArray(statement.Action as string | string[])].sort(), [
+      'dynamodb:BatchWriteItem',
+      'dynamodb:DeleteItem',
+    ]) &&
+    classify(statement.Resource) === 'table' &&
+    sameJson(statement.Condition, {
+      'ForAllValues:StringLike': {
+        'dynamodb:LeadingKeys': ['WALLET#*#IN#*', 'WALLET#*#LANE#*', 'HOT_WALLETS', 'USER_EMAIL#*'],
+      },
+    })
+  );
+}
+
 /** Exactly one Deny: UpdateItem and DeleteItem of items whose leading key starts AUDIT#, on the table. */
 export function expectAuditDeny(statements: Statement[], classify: (resource: unknown) => string, who: string) {
   const denies = statements.filter((statement) => statement.Effect === 'Deny');

@@ -10,7 +10,15 @@ import {
   METRIC,
   METRICS_NAMESPACE,
 } from '../../shared/observability/metric-names.js';
-import { asArray, resourcesOfType, sameJson, type CfnResource } from './iam.js';
+import {
+  asArray,
+  isTableDeletesStatement,
+  resourcesOfType,
+  sameJson,
+  statementsOfRole,
+  tableReferences,
+  type CfnResource,
+} from './iam.js';
 import { logicalIdOf, synthStage, type SynthesizedStage } from './synth-stage.js';
 
 /**
@@ -70,6 +78,23 @@ describe('observability: the Powertools environment of every function', () => {
       expect(properties.TracingConfig).toEqual({ Mode: 'Active' });
     },
   );
+
+  it('lets every function delete only the items the service deletes (hot sub-items, the registry, email slots)', () => {
+    const { classify } = tableReferences(dev);
+    for (const fn of serviceFunctions) {
+      const statements = statementsOfRole(templateOf(Stack.of(fn)), fn.function.role!);
+      const deletes = statements.filter((statement) =>
+        asArray(statement.Action as string | string[]).some((action) => /^dynamodb:(Delete|BatchWrite)/.test(action)),
+      );
+      const allowed = deletes.filter((statement) => statement.Effect === 'Allow');
+      if (!statements.some((statement) => statement.Sid === 'LedgerTableItems')) {
+        expect(allowed, fn.group).toEqual([]);
+        continue;
+      }
+      expect(allowed, fn.group).toHaveLength(1);
+      expect(isTableDeletesStatement(allowed[0]!, classify), fn.group).toBe(true);
+    }
+  });
 
   it('logs at INFO in production', () => {
     const production = synthStage('production', { bundle: false });

@@ -24,6 +24,7 @@ import {
   statementsOfRole,
   tableReferences,
   actionsBesidesXray,
+  isTableDeletesStatement,
   XRAY_ACTIONS,
   type Statement,
 } from './iam.js';
@@ -321,6 +322,7 @@ describe('workflows stack: what the step functions may use', () => {
     for (const statement of statements.filter((candidate) => candidate.Effect !== 'Deny')) {
       const actions = asArray(statement.Action as string | string[]);
       if (actions.every((action) => XRAY_ACTIONS.has(action))) continue;
+      if (isTableDeletesStatement(statement, tables.classify)) continue;
       if (allowed.some((isAllowed) => isAllowed(statement))) continue;
       for (const resource of asArray(statement.Resource)) {
         const kind = tables.classify(resource);
