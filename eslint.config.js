@@ -196,6 +196,8 @@ export default tseslint.config(
           '!**/shared/card-network/function.js',
           '!**/shared/hosted/function.js',
           '!**/shared/dashboard/function.js',
+          '!**/shared/observability/metric-names.js',
+          '!**/shared/persistence/entities/deletable-keys.js',
         ],
         'lib/ imports from shared/ only declarations (routes, table schema, env names, event names).',
       ),

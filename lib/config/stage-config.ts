@@ -26,6 +26,28 @@ const PRODUCTION_LOG_RETENTION = RetentionDays.ONE_YEAR;
 /** Days of continuous backups kept by point-in-time recovery (35 is DynamoDB's maximum). */
 const PITR_RECOVERY_DAYS = 35;
 
+/** Powertools log levels the stages use (POWERTOOLS_LOG_LEVEL). */
+export type LogLevel = 'DEBUG' | 'INFO';
+/** Production logs what an operator needs (every request's line, warnings, errors); other stages log debug lines too. */
+const PRODUCTION_LOG_LEVEL: LogLevel = 'INFO';
+const NON_PRODUCTION_LOG_LEVEL: LogLevel = 'DEBUG';
+
+/** Where a stage's alarms go: an SNS topic, by name, in the stage's account and region. */
+export interface AlarmTopic {
+  /** The topic's name: `allowance-<stage>-alarms` unless `-c alarmTopic=<name>` names another one. */
+  readonly name: string;
+  /**
+   * Whether the stage creates the topic (the monitoring stack) or uses one that already exists (an
+   * on-call topic shared by stages, subscribed to a pager): `-c alarmTopic=<name>` sets false.
+   */
+  readonly create: boolean;
+}
+
+/** The alarm topic a stage creates when none is named: `allowance-<stage>-alarms`. */
+export const defaultAlarmTopicName = (stage: string) => `allowance-${stage}-alarms`;
+/** SNS topic names: letters, digits, `-` and `_`, up to 256 characters. */
+const TOPIC_NAME_PATTERN = /^[A-Za-z0-9_-]{1,256}$/;
+
 export interface StageConfig {
   /** The stage name as given on the command line. */
   readonly name: string;
@@ -35,8 +57,12 @@ export interface StageConfig {
   readonly deletionProtection: boolean;
   readonly pitrRecoveryDays: number;
   readonly logRetention: RetentionDays;
-  /** AWS X-Ray active tracing on the functions. */
+  /** AWS X-Ray active tracing on the functions and the state machines (POWERTOOLS_TRACE_ENABLED). */
   readonly tracing: boolean;
+  /** POWERTOOLS_LOG_LEVEL of every function. */
+  readonly logLevel: LogLevel;
+  /** Every alarm of the stage notifies this topic (alarm and back to OK). */
+  readonly alarmTopic: AlarmTopic;
   readonly throttle: { readonly burstLimit: number; readonly rateLimit: number };
   /** Environment variables every function of the stage gets (the table name is bound separately). */
   readonly environment: Readonly<Record<string, string>>;
@@ -52,6 +78,8 @@ export interface StageConfig {
 export interface StageOptions {
   /** The stage's custom domain (StageConfig.publicBaseUrl). */
   readonly publicBaseUrl?: string;
+  /** An existing SNS topic's name for the stage's alarms (`-c alarmTopic=<name>`); default: the stage creates its own. */
+  readonly alarmTopic?: string;
 }
 
 /**
@@ -71,6 +99,13 @@ export function publicBaseUrlOf(value: string): string {
   return url.origin;
 }
 
+function alarmTopicOf(stage: string, existing: string | undefined): AlarmTopic {
+  if (existing === undefined) return { name: defaultAlarmTopicName(stage), create: true };
+  if (!TOPIC_NAME_PATTERN.test(existing))
+    throw new Error(`invalid alarmTopic "${existing}": expected an SNS topic name (${TOPIC_NAME_PATTERN.source})`);
+  return { name: existing, create: false };
+}
+
 export function isProductionStage(name: string): boolean {
   return PRODUCTION_STAGES.includes(name);
 }
@@ -87,7 +122,9 @@ export function stageConfig(name: string = DEFAULT_STAGE, options: StageOptions 
     deletionProtection: production,
     pitrRecoveryDays: PITR_RECOVERY_DAYS,
     logRetention: production ? PRODUCTION_LOG_RETENTION : NON_PRODUCTION_LOG_RETENTION,
-    tracing: false,
+    tracing: true,
+    logLevel: production ? PRODUCTION_LOG_LEVEL : NON_PRODUCTION_LOG_LEVEL,
+    alarmTopic: alarmTopicOf(name, options.alarmTopic),
     throttle: DEFAULT_THROTTLE,
     environment: {
       [ENV.stage]: name,

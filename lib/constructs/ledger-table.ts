@@ -1,3 +1,5 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { createTableInput, GSI, TABLE_KEY, TTL_ATTRIBUTE } from '../../shared/persistence/table-schema.js';
@@ -22,6 +24,21 @@ const projectionOf = (indexName: string): dynamodb.ProjectionType => {
 };
 
 /**
+ * The table operations the service calls (shared/persistence and the tools): ThrottledRequests and
+ * SystemErrors are published per operation, so the alarms add these up (at most 10 metrics per alarm).
+ */
+export const TABLE_OPERATIONS = [
+  'GetItem',
+  'BatchGetItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'Query',
+  'Scan',
+  'TransactWriteItems',
+] as const;
+
+/**
  * The single table (wallets, ledger entries, idempotency records, outbox, ...), built from
  * `shared/persistence/table-schema.ts` so the deployed table and DynamoDB Local cannot drift apart.
  *
@@ -30,6 +47,11 @@ const projectionOf = (indexName: string): dynamodb.ProjectionType => {
  */
 export class LedgerTable extends Construct {
   readonly table: dynamodb.Table;
+  /**
+   * Throttled requests (a hot partition: on-demand tables still have per-partition limits) and
+   * system errors (DynamoDB's own 500s), any in a minute, summed over TABLE_OPERATIONS.
+   */
+  readonly alarms: { readonly throttledRequests: cloudwatch.Alarm; readonly systemErrors: cloudwatch.Alarm };
 
   constructor(scope: Construct, id: string, props: LedgerTableProps) {
     super(scope, id);
@@ -62,5 +84,36 @@ export class LedgerTable extends Construct {
         projectionType: projectionOf(index.name),
       });
     }
+
+    const period = Duration.minutes(1);
+    const summed = (metricName: 'ThrottledRequests' | 'SystemErrors') =>
+      new cloudwatch.MathExpression({
+        label: `${metricName} (all operations)`,
+        expression: `SUM([${TABLE_OPERATIONS.map((_, i) => `m${i}`).join(', ')}])`,
+        usingMetrics: Object.fromEntries(
+          TABLE_OPERATIONS.map((operation, i) => [
+            `m${i}`,
+            this.table.metric(metricName, {
+              dimensionsMap: { TableName: this.table.tableName, Operation: operation },
+              statistic: cloudwatch.Stats.SUM,
+              period,
+            }),
+          ]),
+        ),
+        period,
+      });
+    const anyIn = (id: string, metricName: 'ThrottledRequests' | 'SystemErrors', what: string) =>
+      new cloudwatch.Alarm(this, id, {
+        alarmDescription: `${what} (ledger table, ${stage.name}): docs/runbook.md`,
+        metric: summed(metricName),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    this.alarms = {
+      throttledRequests: anyIn('ThrottledRequests', 'ThrottledRequests', 'DynamoDB throttled requests'),
+      systemErrors: anyIn('SystemErrors', 'SystemErrors', 'DynamoDB system errors'),
+    };
   }
 }

@@ -4,6 +4,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -15,6 +16,8 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ENV } from '../../shared/config/env-names.js';
 import { timeoutOf } from '../../shared/http/routes.js';
+import { METRICS_NAMESPACE } from '../../shared/observability/metric-names.js';
+import { DELETABLE_KEY_PATTERNS, DELETE_ACTIONS } from '../../shared/persistence/entities/deletable-keys.js';
 import type { WorkflowName } from '../../shared/workers.js';
 import type { StageConfig } from '../config/stage-config.js';
 import { BUNDLING, bundleAliases } from './bundling.js';
@@ -69,6 +72,25 @@ export interface ServiceFunctionProps {
 }
 
 /**
+ * The Powertools environment of a function (read by Powertools itself): its service name
+ * `allowance-<group>` (the `service` field of its log lines), the stage's log level, the metrics
+ * namespace, tracing as the stage has it, and never a response in a trace (responses carry secrets
+ * shown once). POWERTOOLS_DEV stays unset (it would pretty-print and drop the JSON lines).
+ */
+export function powertoolsEnvironment(group: string, stage: StageConfig): Record<string, string> {
+  return {
+    [ENV.powertoolsServiceName]: serviceNameOf(group),
+    [ENV.powertoolsLogLevel]: stage.logLevel,
+    [ENV.powertoolsMetricsNamespace]: METRICS_NAMESPACE,
+    [ENV.powertoolsTraceEnabled]: stage.tracing ? 'true' : 'false',
+    [ENV.powertoolsTracerCaptureResponse]: 'false',
+  };
+}
+
+/** A function's service name in its logs and traces: `allowance-<group>`. */
+export const serviceNameOf = (group: string) => `allowance-${group}`;
+
+/**
  * One Lambda function per endpoint group, bundled locally with esbuild (no Docker). Resources are
  * attached with `bind*` methods that set the environment variable and the IAM grant together, so a
  * function never knows a resource it may not use, nor may use one it does not know.
@@ -76,6 +98,8 @@ export interface ServiceFunctionProps {
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly group: string;
+  /** Errors (a crash, a timeout, a failed cold start: not an answered 500) and throttles, any in a minute. */
+  readonly alarms: { readonly errors: cloudwatch.Alarm; readonly throttles: cloudwatch.Alarm };
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
@@ -103,6 +127,7 @@ export class ServiceFunction extends Construct {
       tracing: stage.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       environment: {
         ...stage.environment,
+        ...powertoolsEnvironment(group, stage),
         // Stack traces point into the TypeScript sources rather than the minified bundle.
         NODE_OPTIONS: '--enable-source-maps',
       },
@@ -121,6 +146,31 @@ export class ServiceFunction extends Construct {
         ),
       },
     });
+
+    // Every function alarms on its own errors and throttles (docs/runbook.md "Function errors",
+    // "Function throttles"); the stage's alarm topic is attached to every alarm (lib/constructs/alarms.ts).
+    const period = Duration.minutes(1);
+    const anyIn = (id: string, metric: cloudwatch.IMetric, what: string) =>
+      new cloudwatch.Alarm(this, id, {
+        alarmDescription: `${what} (${group}, ${stage.name}): docs/runbook.md`,
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    this.alarms = {
+      errors: anyIn(
+        'ErrorsAlarm',
+        this.function.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
+        'Function errors: an invocation crashed, timed out or failed its cold start',
+      ),
+      throttles: anyIn(
+        'ThrottlesAlarm',
+        this.function.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }),
+        'Function throttles: invocations refused for lack of concurrency',
+      ),
+    };
   }
 
   /**
@@ -144,6 +194,16 @@ export class ServiceFunction extends Construct {
         sid: 'LedgerTableItems',
         actions: [...TABLE_ACTIONS],
         resources: [table.tableArn],
+      }),
+    );
+    // Deletes only of the few items the service deletes (hot sub-items, the hot registry, a freed
+    // email slot): DELETABLE_KEY_PATTERNS. AUDIT# keys stay denied above whatever this allows.
+    this.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'LedgerTableDeletes',
+        actions: [...DELETE_ACTIONS],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...DELETABLE_KEY_PATTERNS] } },
       }),
     );
     this.function.addToRolePolicy(

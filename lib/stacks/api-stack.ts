@@ -1,5 +1,15 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpMethod, HttpRoute, HttpRouteKey, HttpStage, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+  type HttpApi,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Construct } from 'constructs';
 import {
@@ -30,6 +40,31 @@ export interface ApiStackProps extends StackProps {
   readonly api: HttpApi;
 }
 
+/**
+ * One JSON line per request in the stage's access log (HTTP API `$context` variables): what the
+ * runbook's Logs Insights queries read. `requestId` is the request id the functions log too. No
+ * query string, header or body is logged (they may carry keys or secrets).
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  httpMethod: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+  sourceIp: '$context.identity.sourceIp',
+} as const;
+
+/** The 5xx rate alarms over this share of requests, in %, over 5 minutes... */
+export const SERVER_ERROR_RATE_PERCENT = 1;
+/** ... counted only over periods with at least this many requests. */
+export const SERVER_ERROR_MIN_REQUESTS = 20;
+
 /** Construct ids may not contain `/`; the route key is unique, so a readable variant of it is too. */
 const routeConstructId = (routeKey: string) => `Route ${routeKey.replaceAll('/', '|')}`;
 
@@ -45,6 +80,10 @@ export class ApiStack extends Stack {
   readonly hostedFunction: ServiceFunction;
   /** The dashboard (`ANY /dashboard`, `ANY /dashboard/{proxy+}`): pages for people, over every group's operations. */
   readonly dashboardFunction: ServiceFunction;
+  /** The `$default` stage's access log (ACCESS_LOG_FIELDS, one JSON line per request). */
+  readonly accessLogs: logs.LogGroup;
+  /** The HTTP API's 5xx rate. */
+  readonly serverErrorRate: cloudwatch.Alarm;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -72,11 +111,40 @@ export class ApiStack extends Stack {
       return integration;
     };
 
+    // The access log: one JSON line per request, kept as long as the functions' logs.
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: stage.logRetention,
+      removalPolicy: stage.removalPolicy,
+    });
     const apiStage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
       throttle: { burstLimit: stage.throttle.burstLimit, rateLimit: stage.throttle.rateLimit },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+
+    // The 5xx rate: answers our code gave as 500 INTERNAL_ERROR, and API Gateway's own 502/503/504
+    // (a crashed or timed-out function). Below SERVER_ERROR_MIN_REQUESTS requests a period counts as 0.
+    const period = Duration.minutes(5);
+    this.serverErrorRate = new cloudwatch.Alarm(this, 'ServerErrorRate', {
+      alarmDescription: `HTTP API 5xx over ${SERVER_ERROR_RATE_PERCENT}% of requests in 5 minutes (at least ${SERVER_ERROR_MIN_REQUESTS} requests; ${stage.name}): docs/runbook.md`,
+      metric: new cloudwatch.MathExpression({
+        label: 'HTTP API 5xx (% of requests)',
+        expression: `IF(requests >= ${SERVER_ERROR_MIN_REQUESTS}, 100 * FILL(errors, 0) / requests, 0)`,
+        usingMetrics: {
+          errors: this.api.metricServerError({ period, statistic: cloudwatch.Stats.SUM }),
+          requests: this.api.metricCount({ period, statistic: cloudwatch.Stats.SUM }),
+        },
+        period,
+      }),
+      threshold: SERVER_ERROR_RATE_PERCENT,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
 
     for (const route of ROUTES) {

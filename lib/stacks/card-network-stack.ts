@@ -39,9 +39,9 @@ export const CARD_NETWORK_METRIC_NAMESPACE = 'Allowance/CardNetwork';
  *   while the function's cold starts pick up the new one).
  * - The function reaches the table and its indexes only: the engine never issues a card nor opens
  *   card details, so no data key and no other resource.
- * - Alarms: function errors (crashes, timeouts, init failures), throttles (each one a declined
- *   purchase), failures inside a request (the log marker), and p99 duration near the network's
- *   ~2 s budget. Production reserves concurrency (see CARD_NETWORK_FUNCTION).
+ * - Alarms: function errors (crashes, timeouts, init failures) and throttles (each one a declined
+ *   purchase), as every ServiceFunction has, failures inside a request (the log marker), and p99
+ *   duration near the network's ~2 s budget. Production reserves concurrency (see CARD_NETWORK_FUNCTION).
  */
 export class CardNetworkStack extends Stack {
   readonly function: ServiceFunction;
@@ -96,7 +96,7 @@ export class CardNetworkStack extends Stack {
     const period = Duration.minutes(1);
     const alarmOn = (id: string, metric: cloudwatch.IMetric, threshold: number, what: string, evaluationPeriods = 1) =>
       new cloudwatch.Alarm(this, id, {
-        alarmDescription: `${what} (card network endpoint, ${stage.name})`,
+        alarmDescription: `${what} (card network endpoint, ${stage.name}): docs/runbook.md`,
         metric,
         threshold,
         evaluationPeriods,
@@ -104,13 +104,10 @@ export class CardNetworkStack extends Stack {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     this.alarms = [
-      alarmOn(
-        'Errors',
-        fn.metricErrors({ period }),
-        1,
-        'The function failed (crash, timeout or cold start failure): the network declined or stood in',
-      ),
-      alarmOn('Throttles', fn.metricThrottles({ period }), 1, 'Requests were throttled: each one a declined purchase'),
+      // Errors (the network declined or stood in) and throttles (each one a declined purchase): the
+      // alarms every ServiceFunction has.
+      this.function.alarms.errors,
+      this.function.alarms.throttles,
       alarmOn(
         'RequestFailuresAlarm',
         failures.metric({ period, statistic: cloudwatch.Stats.SUM }),

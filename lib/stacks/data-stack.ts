@@ -28,6 +28,8 @@ export interface DataStackProps extends StackProps {
  */
 export class DataStack extends Stack {
   readonly table: dynamodb.Table;
+  /** The table's throttled requests and system errors. */
+  readonly tableAlarms: LedgerTable['alarms'];
   /**
    * Wraps the data keys of sensitive values at rest (bank account numbers, card data): yearly
    * rotation, and retained whatever the stage's removal policy, since nothing sealed under it could
@@ -44,7 +46,9 @@ export class DataStack extends Stack {
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
-    this.table = new LedgerTable(this, 'Ledger', { stage: props.stage }).table;
+    const ledger = new LedgerTable(this, 'Ledger', { stage: props.stage });
+    this.table = ledger.table;
+    this.tableAlarms = ledger.alarms;
     this.dataKey = new kms.Key(this, 'DataKey', {
       description: `Allowance ${props.stage.name}: envelope key of sensitive values at rest`,
       enableKeyRotation: true,

@@ -51,9 +51,11 @@ export interface DeployedWorker {
   readonly queue?: sqs.Queue;
   /** Queue triggers fed by the bus: the rule sending every event to the queue. */
   readonly busRule?: events.Rule;
+  /** ... and where the events it could not put on the queue go. */
+  readonly busDlq?: sqs.Queue;
   /** Present when the entry asks for a DLQ. */
   readonly dlq?: sqs.Queue;
-  /** Alarms: DLQ depth (every worker with a DLQ), iterator age (stream workers). */
+  /** Alarms: DLQ depth (every worker with a DLQ, and the bus rule's DLQ), iterator age (stream workers); the function's own errors and throttles are `function.alarms`. */
   readonly alarms: readonly cloudwatch.Alarm[];
 }
 
@@ -152,19 +154,19 @@ export class EventsStack extends Stack {
     });
     const dlq = definition.dlq.enabled ? new DeadLetterQueue(this, `Dlq-${name}`, { stage }).queue : undefined;
     const alarms: cloudwatch.Alarm[] = [];
-    if (dlq) {
-      // Anything in a DLQ is a failure someone must look at (a dead-lettered webhook delivery included).
+    // Anything in a DLQ is a failure someone must look at (a dead-lettered webhook delivery included).
+    const alarmOnDepth = (id: string, queue: sqs.IQueue, what: string) =>
       alarms.push(
-        new cloudwatch.Alarm(this, `DlqDepth-${name}`, {
-          alarmDescription: `Messages in the ${name} worker's dead-letter queue`,
-          metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+        new cloudwatch.Alarm(this, id, {
+          alarmDescription: `Messages in ${what} (${stage.name}): docs/runbook.md`,
+          metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
           threshold: 1,
           evaluationPeriods: 1,
           comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         }),
       );
-    }
+    if (dlq) alarmOnDepth(`DlqDepth-${name}`, dlq, `the ${name} worker's dead-letter queue`);
     const queue =
       trigger.kind === 'queue'
         ? new sqs.Queue(this, `Queue-${name}`, {
@@ -226,7 +228,7 @@ export class EventsStack extends Stack {
         fn.function.addEventSource(eventSource);
         alarms.push(
           new cloudwatch.Alarm(this, `IteratorAge-${name}`, {
-            alarmDescription: `The ${name} worker is more than ${ITERATOR_AGE_ALARM_MS / 1000} s behind the table's stream`,
+            alarmDescription: `The ${name} worker is more than ${ITERATOR_AGE_ALARM_MS / 1000} s behind the table's stream (${stage.name}): docs/runbook.md`,
             metric: fn.function.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
             threshold: ITERATOR_AGE_ALARM_MS,
             evaluationPeriods: 3,
@@ -241,15 +243,26 @@ export class EventsStack extends Stack {
         fn.function.addEventSource(
           new SqsEventSource(queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }),
         );
-        const busRule = trigger.fromBus
+        // Events the bus could not put on the queue (after EventBridge's retries) go to a queue of
+        // their own: they are bus events, not deliveries, so they stay out of the worker's DLQ.
+        const busDlq = trigger.fromBus ? new DeadLetterQueue(this, `BusDlq-${name}`, { stage }).queue : undefined;
+        if (busDlq) alarmOnDepth(`BusDlqDepth-${name}`, busDlq, `the dead-letter queue of the bus rule to ${name}`);
+        const busRule = busDlq
           ? new events.Rule(this, `BusRule-${name}`, {
               eventBus: shared.bus,
               description: `Every event of the service to the ${name} queue`,
               eventPattern: { source: [EVENT_SOURCE_NAME] },
-              targets: [new targets.SqsQueue(queue)],
+              targets: [new targets.SqsQueue(queue, { deadLetterQueue: busDlq })],
             })
           : undefined;
-        return { definition, function: fn, queue, alarms, ...(busRule ? { busRule } : {}), ...(dlq ? { dlq } : {}) };
+        return {
+          definition,
+          function: fn,
+          queue,
+          alarms,
+          ...(busRule && busDlq ? { busRule, busDlq } : {}),
+          ...(dlq ? { dlq } : {}),
+        };
       }
       case 'workflow-task':
         // Filtered out above: created with their workflow (lib/stacks/workflows-stack.ts).

@@ -1,4 +1,4 @@
-import { Tags, type Environment } from 'aws-cdk-lib';
+import { Aspects, Tags, type Environment } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { stackNameOf, withPublicBaseUrl, type StageConfig } from '../config/stage-config.js';
 import { ApiStack } from './api-stack.js';
@@ -8,10 +8,13 @@ import { EndpointStack } from './endpoint-stack.js';
 import { EventsStack } from './events-stack.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../shared/workers.js';
 import type { GrantResources } from '../constructs/grants.js';
+import { AlarmsToTopic } from '../constructs/alarms.js';
+import { MonitoringStack } from './monitoring-stack.js';
 import { McpStack } from './mcp-stack.js';
 import { WorkflowsStack } from './workflows-stack.js';
 
 export interface StageStacks {
+  readonly monitoring: MonitoringStack;
   readonly data: DataStack;
   readonly endpoint: EndpointStack;
   readonly api: ApiStack;
@@ -26,6 +29,13 @@ export interface StageStacks {
  * tests check exactly what gets deployed.
  */
 export function createStageStacks(scope: Construct, stage: StageConfig, env?: Environment): StageStacks {
+  // First: the alarm topic (unless the stage names an existing one) and the stage's dashboard.
+  const monitoring = new MonitoringStack(scope, stackNameOf(stage, 'Monitoring'), {
+    stage,
+    ...(env ? { env } : {}),
+    stackName: stackNameOf(stage, 'Monitoring'),
+    description: `Allowance ${stage.name}: alarm topic, service-wide alarms and the dashboard`,
+  });
   const data = new DataStack(scope, stackNameOf(stage, 'Data'), {
     stage,
     ...(env ? { env } : {}),
@@ -92,9 +102,15 @@ export function createStageStacks(scope: Construct, stage: StageConfig, env?: En
     description: `Allowance ${stage.name}: the card network endpoint (signed authorization requests of the issuing processor)`,
     table: data.table,
   });
-  for (const stack of [data, endpoint, api, events, mcp, workflows, cardNetwork]) {
+  const alarmsToTopic = new AlarmsToTopic(stage);
+  for (const stack of [monitoring, data, endpoint, api, events, mcp, workflows, cardNetwork]) {
     Tags.of(stack).add('service', 'allowance');
     Tags.of(stack).add('stage', stage.name);
+    // Every alarm of every stack notifies the stage's topic (by ARN: no stack imports it).
+    Aspects.of(stack).add(alarmsToTopic);
+    // The topic exists before any alarm names it (the endpoint stack has none, and depends on nothing).
+    if (stack !== monitoring && stack !== endpoint && monitoring.topic)
+      stack.addStackDependency(monitoring, 'alarms notify its topic');
   }
-  return { data, endpoint, api, events, mcp, workflows, cardNetwork };
+  return { monitoring, data, endpoint, api, events, mcp, workflows, cardNetwork };
 }

@@ -139,7 +139,7 @@ export class WorkflowsStack extends Stack {
 
     const alarmOn = (id: string, metric: cloudwatch.Metric, what: string) =>
       new cloudwatch.Alarm(this, `${id}-${name}`, {
-        alarmDescription: `${what} (${name} workflow)`,
+        alarmDescription: `${what} (${name} workflow, ${stage.name}): docs/runbook.md`,
         metric,
         threshold: 1,
         evaluationPeriods: 1,

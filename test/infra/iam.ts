@@ -17,8 +17,21 @@ export const ALLOWED_TABLE_ACTIONS: ReadonlySet<string> = new Set([
   'dynamodb:Query',
 ]);
 export const ALLOWED_INDEX_ACTIONS: ReadonlySet<string> = new Set(['dynamodb:Query']);
-/** Only present if a stage turns tracing on; X-Ray requires `Resource: *`. */
-export const XRAY_ACTIONS: ReadonlySet<string> = new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']);
+/**
+ * Active tracing (every stage traces): X-Ray requires `Resource: *`. Functions get the first two;
+ * state machines the sampling calls too. CDK may merge them into another statement on "*".
+ */
+export const XRAY_ACTIONS: ReadonlySet<string> = new Set([
+  'xray:PutTraceSegments',
+  'xray:PutTelemetryRecords',
+  'xray:GetSamplingRules',
+  'xray:GetSamplingTargets',
+]);
+/** A statement's actions but X-Ray's (which are on "*"). */
+export const actionsBesidesXray = (statement: Statement): string[] =>
+  asArray((statement.Action ?? []) as string | string[]).filter(
+    (action) => !(XRAY_ACTIONS.has(action) && asArray(statement.Resource).includes('*')),
+  );
 export const BASIC_EXECUTION_ROLE = ':iam::aws:policy/service-role/AWSLambdaBasicExecutionRole';
 
 export interface CfnResource {
@@ -66,6 +79,28 @@ export function tableReferences(stage: SynthesizedStage) {
     return 'other';
   };
   return { tableName: { Ref: tableLogicalId }, tableArn, resolve, classify };
+}
+
+/**
+ * The one statement that lets a function delete (bindTable): DeleteItem and BatchWriteItem on the
+ * table, only for the leading keys of the items the service deletes (written out: widening it must
+ * fail the tests).
+ */
+export function isTableDeletesStatement(statement: Statement, classify: (resource: unknown) => string): boolean {
+  return (
+    statement.Sid === 'LedgerTableDeletes' &&
+    statement.Effect === 'Allow' &&
+    sameJson([...asArray(statement.Action as string | string[])].sort(), [
+      'dynamodb:BatchWriteItem',
+      'dynamodb:DeleteItem',
+    ]) &&
+    classify(statement.Resource) === 'table' &&
+    sameJson(statement.Condition, {
+      'ForAllValues:StringLike': {
+        'dynamodb:LeadingKeys': ['WALLET#*#IN#*', 'WALLET#*#LANE#*', 'HOT_WALLETS', 'USER_EMAIL#*'],
+      },
+    })
+  );
 }
 
 /** Exactly one Deny: UpdateItem and DeleteItem of items whose leading key starts AUDIT#, on the table. */

@@ -14,28 +14,31 @@ function cdkJsonContext(): Record<string, unknown> {
 }
 
 export interface SynthesizedStage extends StageStacks {
+  /** The App holding the stage's stacks. */
+  readonly app: App;
   readonly dataTemplate: Template;
   readonly apiTemplate: Template;
   readonly eventsTemplate: Template;
 }
 
 /** The stacks of a stage, as named by `stackNameOf`. */
-export type StackPart = 'Data' | 'Endpoint' | 'Api' | 'Events' | 'Mcp' | 'Workflows' | 'CardNetwork';
+export type StackPart = 'Monitoring' | 'Data' | 'Endpoint' | 'Api' | 'Events' | 'Mcp' | 'Workflows' | 'CardNetwork';
 
 /**
  * Builds one stage the way `bin/app.ts` does (environment-agnostic, no credentials). `bundle: false`
  * skips esbuild (CDK's `aws:cdk:bundling-stacks` context) for tests that only look at resources;
  * a list of stacks bundles only the functions of those (each test file bundles what it checks).
- * `publicBaseUrl`: the stage's custom domain (`-c publicBaseUrl=...`).
+ * `publicBaseUrl`: the stage's custom domain (`-c publicBaseUrl=...`); `alarmTopic`: an existing
+ * alarm topic's name (`-c alarmTopic=...`).
  */
 export function synthStage(
   stageName: string,
-  options: { bundle: boolean | readonly StackPart[]; publicBaseUrl?: string },
+  options: { bundle: boolean | readonly StackPart[]; publicBaseUrl?: string; alarmTopic?: string },
 ): SynthesizedStage {
-  const stage = stageConfig(
-    stageName,
-    options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl },
-  );
+  const stage = stageConfig(stageName, {
+    ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
+    ...(options.alarmTopic === undefined ? {} : { alarmTopic: options.alarmTopic }),
+  });
   const bundlingStacks =
     options.bundle === true
       ? undefined
@@ -51,6 +54,7 @@ export function synthStage(
   const stacks = createStageStacks(app, stage);
   return {
     ...stacks,
+    app,
     dataTemplate: Template.fromStack(stacks.data),
     apiTemplate: Template.fromStack(stacks.api),
     eventsTemplate: Template.fromStack(stacks.events),
