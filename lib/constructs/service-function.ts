@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -9,6 +10,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -77,6 +79,19 @@ export interface ServiceFunctionProps {
  * namespace, tracing as the stage has it, and never a response in a trace (responses carry secrets
  * shown once). POWERTOOLS_DEV stays unset (it would pretty-print and drop the JSON lines).
  */
+/** The Powertools version package.json pins (the layer must match the logger and metrics we bundle). */
+const POWERTOOLS_VERSION: string = (
+  JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+).dependencies['@aws-lambda-powertools/tracer']!;
+
+/** AWS's public Powertools for AWS Lambda (TypeScript) layer, of the version package.json pins, resolved per region at deploy. */
+export const POWERTOOLS_LAYER_PARAMETER = `/aws/service/powertools/typescript/generic/all/${POWERTOOLS_VERSION}`;
+
+function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
+  const arn = ssm.StringParameter.valueForStringParameter(scope, POWERTOOLS_LAYER_PARAMETER);
+  return lambda.LayerVersion.fromLayerVersionArn(scope, 'PowertoolsLayer', arn);
+}
+
 export function powertoolsEnvironment(group: string, stage: StageConfig): Record<string, string> {
   return {
     [ENV.powertoolsServiceName]: serviceNameOf(group),
@@ -125,6 +140,9 @@ export class ServiceFunction extends Construct {
       timeout: props.timeoutSeconds === undefined ? functionTimeout(group) : Duration.seconds(props.timeoutSeconds),
       logGroup,
       tracing: stage.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
+      // The tracer is not bundled (aws-xray-sdk-core would break the bundle budgets): a traced
+      // function loads it from AWS's Powertools layer of the version we pin (shared/observability/tracer.ts).
+      ...(stage.tracing ? { layers: [powertoolsLayer(this)] } : {}),
       environment: {
         ...stage.environment,
         ...powertoolsEnvironment(group, stage),

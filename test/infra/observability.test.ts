@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DeadLetterQueue } from '../../lib/constructs/dead-letter-queue.js';
 import { TABLE_OPERATIONS } from '../../lib/constructs/ledger-table.js';
-import { ServiceFunction } from '../../lib/constructs/service-function.js';
+import { POWERTOOLS_LAYER_PARAMETER, ServiceFunction } from '../../lib/constructs/service-function.js';
 import { ACCESS_LOG_FIELDS } from '../../lib/stacks/api-stack.js';
 import {
   CARD_AUTHORIZATION_P99_BUDGET_MS,
@@ -26,6 +27,9 @@ import { logicalIdOf, synthStage, type SynthesizedStage } from './synth-stage.js
  * environment and active tracing, and every function, dead-letter queue, table, stream consumer and
  * state machine has its alarms, all of which (and the service-wide ones) notify the stage's topic.
  */
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 const dev = synthStage('dev', { bundle: false });
 
 const stacksOf = (stage: SynthesizedStage): Stack[] => [
@@ -76,6 +80,13 @@ describe('observability: the Powertools environment of every function', () => {
       });
       expect(variables.POWERTOOLS_DEV).toBeUndefined();
       expect(properties.TracingConfig).toEqual({ Mode: 'Active' });
+      // The tracer is not bundled: AWS's Powertools layer of the pinned version provides it.
+      const layers = JSON.stringify(properties.Layers);
+      expect(properties.Layers).toHaveLength(1);
+      const parameters = templateOf(Stack.of(fn)).toJSON().Parameters as Record<string, { Default?: string }>;
+      const layerParameter = Object.entries(parameters).find(([name]) => layers.includes(name));
+      expect(layerParameter?.[1].Default).toBe(POWERTOOLS_LAYER_PARAMETER);
+      expect(POWERTOOLS_LAYER_PARAMETER).toContain(packageJson.dependencies['@aws-lambda-powertools/tracer']);
     },
   );
 
