@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import Big from 'big.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { withCorrelation } from '../../shared/observability/scope.js';
 import { systemClock } from '../../shared/domain/clock.js';
 import { ApiError } from '../../shared/domain/errors.js';
 import { newId } from '../../shared/domain/ids.js';
@@ -131,6 +132,11 @@ describe('hot wallets: credits into a hot wallet', () => {
     await ledger.post(scope, { from: walletAccount(payer), to: walletAccount(hotPayee), amount: new Big('1') });
     expect(coldUnits).toBe(8);
     expect(lastUnits).toBe(coldUnits);
+    // Inside a request, the journal record carries the correlation id (an API Gateway request id): still 8.
+    await withCorrelation('Zk3Pq9xYvHcEJmw=-8f2b4c1d-1e3a-4b5c-9d8e-7f6a5b4c3d2e', () =>
+      ledger.post(scope, { from: walletAccount(payer), to: walletAccount(cold), amount: new Big('1') }),
+    );
+    expect(lastUnits).toBe(8);
   });
 
   it('redirects a stale cold route once: the promoted wallet answers HotRoutingStale, the cache learns, the retry goes to the inbox', async () => {
