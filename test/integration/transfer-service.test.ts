@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { captureLogs } from '../fixtures/log-capture.js';
 import { fixedClock } from '../../shared/domain/clock.js';
 import { ApiError } from '../../shared/domain/errors.js';
 import type { RequestContext } from '../../shared/domain/tenancy.js';
@@ -602,15 +603,15 @@ describe('transfers against DynamoDB Local', () => {
       })
     ).body as TransferView;
     t.clock.advance(5001);
-    const errors: unknown[] = [];
     const quiet = transferService(t.app.core, { rails: { SANDBOX: down, PRODUCTION: unconfiguredRail } });
-    const original = console.error;
-    console.error = (...args: unknown[]) => errors.push(args);
+    const logs = captureLogs();
+    let errors: string[];
     try {
       expect(await quiet.reconcileDue()).toBe(1);
       expect(await quiet.reconcileDue()).toBe(0);
     } finally {
-      console.error = original;
+      errors = logs.errors();
+      logs.restore();
     }
     expect(errors).toHaveLength(1);
     const after = await transfers.get(org.ctx, body.id);
