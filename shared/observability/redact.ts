@@ -60,7 +60,7 @@ export function redactText(text: string): string {
 }
 
 /** Whether an attribute of this name is never logged. */
-export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
+const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
 
 /**
  * The JSON replacer of every log line: called by JSON.stringify for every key and value, nested
