@@ -23,6 +23,13 @@ function metrics(): Metrics {
 
 const UNITS = { Count: MetricUnit.Count, Milliseconds: MetricUnit.Milliseconds } as const;
 
+/**
+ * Values of one metric in one line. Powertools writes a line by itself once a metric holds 100
+ * values and clears the line's dimensions as it does, so the values after it would go out under
+ * `service` and `stage` alone: a line here is written before any metric reaches 100.
+ */
+export const MAX_VALUES_PER_LINE = 99;
+
 export function flushMetrics(): void {
   const recorded = takeMetrics();
   if (recorded.length === 0) return;
@@ -35,8 +42,22 @@ export function flushMetrics(): void {
   }
   const emf = metrics();
   for (const group of byDimensions.values()) {
-    for (const [name, value] of Object.entries(group[0]!.dimensions)) if (value) emf.addDimension(name, value);
-    for (const metric of group) emf.addMetric(metric.name, UNITS[metric.unit], metric.value);
+    const dimensions = Object.entries(group[0]!.dimensions);
+    const inLine = new Map<string, number>();
+    const startLine = () => {
+      inLine.clear();
+      for (const [name, value] of dimensions) if (value) emf.addDimension(name, value);
+    };
+    startLine();
+    for (const metric of group) {
+      const count = inLine.get(metric.name) ?? 0;
+      if (count === MAX_VALUES_PER_LINE) {
+        emf.publishStoredMetrics();
+        startLine();
+      }
+      emf.addMetric(metric.name, UNITS[metric.unit], metric.value);
+      inLine.set(metric.name, (inLine.get(metric.name) ?? 0) + 1);
+    }
     emf.publishStoredMetrics();
   }
 }
