@@ -41,6 +41,10 @@ export function observedEdge<E extends EdgeEvent, R extends Answer>(
         const answer = await handler(event, context as Context);
         status = answer.statusCode;
         return answer;
+      } catch (error) {
+        // The edges answer their own failures; one that escapes still gets its line.
+        log.error('unexpected error', error);
+        throw error;
       } finally {
         log.info('request', {
           route: routeOf(event),
