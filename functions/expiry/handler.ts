@@ -8,10 +8,10 @@ import { paymentLinkService } from '../../shared/runtime/services/payment-links.
 import { observedWorker } from '../../shared/observability/invocation.js';
 import { log } from '../../shared/observability/log.js';
 import { EXPIRY_QUEUE } from '../../shared/workers.js';
-import { transferService } from '../../shared/runtime/services/transfers.js';
+import { transferStepsService } from '../../shared/runtime/services/transfer-steps.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
-let transfers: ReturnType<typeof transferService> | undefined;
+let transfers: ReturnType<typeof transferStepsService> | undefined;
 let collection: ReturnType<typeof invoiceCollectionService> | undefined;
 let paymentLinks: ReturnType<typeof paymentLinkService> | undefined;
 
@@ -26,7 +26,7 @@ async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>):
     return paymentLinks.expire(AUDIT.paymentLink.expire, message.id);
   }
   if (message.kind === 'clearing') {
-    transfers ??= transferService(core());
+    transfers ??= transferStepsService(core());
     return transfers.releaseClearing(message.id);
   }
   approvals ??= approvalService(core());

@@ -1,20 +1,20 @@
 import type { ExpiryScheduler } from '../../domain/expiries/ports.js';
 import type { Environment } from '../../domain/tenancy.js';
 import type { TransferRail, TransferStore, TransferWorkflows } from '../../domain/transfers/ports.js';
-import { sandboxRail, unconfiguredRail } from '../../domain/transfers/sandbox-rail.js';
 import { createTransferService, type TransferService } from '../../domain/transfers/transfer-service.js';
 import { createTransferStore } from '../../persistence/transfer-store.js';
-import { hostedUrl } from '../../config/hosted-urls.js';
-import { paymentLinkTransfers } from '../../domain/payment-links/payment-link-transfers.js';
-import type { TransferLinkRider } from '../../domain/transfers/transfer-link-rider.js';
-import { createPaymentLinkReader } from '../../persistence/payment-link-store.js';
 import type { Core } from '../core.js';
 import { expiryScheduler } from '../expiries.js';
 import { dataSealer } from '../sealing.js';
-import { log } from '../../observability/log.js';
 import { transferWorkflows } from '../workflows.js';
+import { paymentLinkRider } from './payment-link-rider.js';
+import { transferRails } from './transfer-steps.js';
 
-/** Transfers: the sandbox rail in SANDBOX; in PRODUCTION no rail provider is configured yet, so live transfers fail at submission. */
+/**
+ * Transfers: the sandbox rail in SANDBOX; in PRODUCTION no rail provider is configured yet, so live
+ * transfers fail at submission. The functions that only run the steps build `transferStepsService`
+ * (./transfer-steps.ts) instead: the same steps, without the client operations and the workflow start.
+ */
 export function transferService(
   core: Core,
   overrides: {
@@ -28,10 +28,7 @@ export function transferService(
   return createTransferService(
     { ...core.deps, store: overrides.store ?? createTransferStore(core.table) },
     {
-      rails: overrides.rails ?? {
-        SANDBOX: sandboxRail(core.clock, core.config.timeScale),
-        PRODUCTION: unconfiguredRail,
-      },
+      rails: overrides.rails ?? transferRails(core),
       sealer: dataSealer(core),
       workflows: overrides.workflows ?? transferWorkflows(core),
       // null: no expiry schedules (the reconciler, whose function has no Scheduler grant, releases clearings itself).
@@ -39,15 +36,4 @@ export function transferService(
       linkRider: paymentLinkRider(core, expiries),
     },
   );
-}
-
-/** A payment link's claim transfer ends with its link (settled, ACTIVE again or expired): every builder of transfers passes it. */
-export function paymentLinkRider(core: Core, expiries: ExpiryScheduler | undefined): TransferLinkRider {
-  return paymentLinkTransfers({
-    links: createPaymentLinkReader(core.table),
-    ids: core.deps.ids,
-    hostedUrl: (path) => hostedUrl(core.config, path),
-    expiries,
-    log,
-  });
 }
