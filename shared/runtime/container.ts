@@ -2,6 +2,7 @@ import { loadConfig, type Config } from '../config/config.js';
 import type { Clock } from '../domain/clock.js';
 import { core as sharedCore, createCore, type Core, type TableContext } from './core.js';
 import { activationService } from './services/activation.js';
+import { cardService } from './services/cards.js';
 import { apiKeyService } from './services/api-keys.js';
 import { complianceService } from './services/compliance.js';
 import { organizationService } from './services/organizations.js';
@@ -31,6 +32,8 @@ const AREAS = {
   reviews: reviewService,
   hotMode: hotModeService,
   ...TOOL_AREAS,
+  // The whole card service (the sandbox test helpers run the authorization engine), not the MCP tools' (TOOL_AREAS).
+  cards: cardService,
 } satisfies Record<string, AreaBuilder>;
 
 type Areas = typeof AREAS;

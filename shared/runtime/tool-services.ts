@@ -4,7 +4,7 @@ import { agentService } from './services/agents.js';
 import { approvalService } from './services/approvals.js';
 import { auditService } from './services/audit.js';
 import { bankAccountService } from './services/bank-accounts.js';
-import { cardService } from './services/cards.js';
+import { cardToolService } from './services/card-tools.js';
 import { customerService } from './services/customers.js';
 import { disputeService } from './services/disputes.js';
 import { eventService } from './services/events.js';
@@ -37,7 +37,8 @@ export const TOOL_AREAS = {
   audit: auditService,
   bankAccounts: bankAccountService,
   transfers: transferService,
-  cards: cardService,
+  // No tool plays the card network: the card service without the authorization engine (./services/card-tools.ts).
+  cards: cardToolService,
   customers: customerService,
   invoices: invoiceService,
   invoiceCollection: invoiceCollectionService,
