@@ -133,6 +133,29 @@ describe('function bundles carry what their function uses', () => {
     expect(others.filter((file) => files.has(file))).toEqual([]);
   });
 
+  // No tool plays the card network: the MCP's card service is built without the engine (shared/runtime/services/card-tools.ts).
+  it('mcp bundles no card authorization engine; the cards function and the card network do', async () => {
+    const engine = 'shared/domain/cards/authorization-engine.ts';
+    expect((await bundleOf('mcp')).files.has(engine)).toBe(false);
+    expect(
+      [...(await bundleOf('mcp')).files].filter((file) => file.startsWith('shared/domain/cards/authorization-')),
+    ).toEqual([]);
+    expect((await bundleOf('cards')).files.has(engine)).toBe(true);
+    expect((await bundleOf('card-network')).files.has(engine)).toBe(true);
+  });
+
+  // The functions that only move transfers along build the steps alone (shared/runtime/services/transfer-steps.ts).
+  it.each(['transfer-steps', 'expiry', 'expiry-sweep'])(
+    '%s bundles the transfer steps without the client operations nor the workflow start',
+    async (group) => {
+      const { files, packages } = await bundleOf(group);
+      expect(files.has('shared/domain/transfers/transfer-workflow-steps.ts')).toBe(true);
+      expect(files.has('shared/domain/transfers/transfer-operations.ts')).toBe(false);
+      expect(files.has('shared/runtime/workflows.ts')).toBe(false);
+      expect(packages.has('@aws-sdk/client-sfn')).toBe(false);
+    },
+  );
+
   // An ESM import of node:http builds its namespace, whose lazy getters load Node's bundled undici:
   // about 10 ms of a cold start (shared/webhooks/http-sender.ts takes it when it sends instead).
   it.each(functionGroups())('%s imports no node:http at load', async (group) => {

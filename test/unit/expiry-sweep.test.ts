@@ -29,8 +29,8 @@ vi.mock('../../shared/runtime/services/transfer-steps.js', () => ({
 vi.mock('../../shared/runtime/services/cards.js', () => ({
   cardAuthorizationService: () => ({ expireDue: next('cards') }),
 }));
-vi.mock('../../shared/runtime/services/payment-links.js', () => ({
-  paymentLinkService: () => ({ expireDue: next('links') }),
+vi.mock('../../shared/runtime/services/payment-link-expiry.js', () => ({
+  paymentLinkExpiryService: () => ({ expireDue: next('links') }),
 }));
 
 const { handler } = await import('../../functions/expiry-sweep/handler.js');
