@@ -15,7 +15,7 @@ import { merchantService } from './services/merchants.js';
 import { paymentLinkService } from './services/payment-links.js';
 import { paymentService } from './services/payments.js';
 import { policyService } from './services/policies.js';
-import { transferService } from './services/transfers.js';
+import { transferClientService } from './services/transfers.js';
 import { walletService } from './services/wallets.js';
 import { webhookService } from './services/webhooks.js';
 
@@ -36,7 +36,7 @@ export const TOOL_AREAS = {
   agents: agentService,
   audit: auditService,
   bankAccounts: bankAccountService,
-  transfers: transferService,
+  transfers: transferClientService,
   // No tool plays the card network: the card service without the authorization engine (./services/card-tools.ts).
   cards: cardToolService,
   customers: customerService,

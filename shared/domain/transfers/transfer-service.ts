@@ -30,24 +30,39 @@ export interface TransferServiceOptions extends TransferStepsOptions {
  * steps alone (transfer-steps-service.ts), without the client operations and the workflow start.
  */
 export function createTransferService(deps: ServiceDeps<TransferStore>, options: TransferServiceOptions) {
-  const { rails } = options;
-  const { counterparties, scheduleClearing, transitions, log } = transferMovers(deps, options);
+  const movers = transferMovers(deps, options);
+  const { runStep, releaseClearing, reconcileDue } = createTransferWorkflowSteps(deps, {
+    rails: options.rails,
+    ...movers,
+  });
+  return { ...clientOperations(deps, options, movers), runStep, releaseClearing, reconcileDue };
+}
+
+/**
+ * The client operations and the sandbox test helper alone (what the transfers group's operations
+ * call: the transfers function, the MCP tools), over the same transitions, without the workflow
+ * steps and the reconciler.
+ */
+export function createTransferClientService(deps: ServiceDeps<TransferStore>, options: TransferServiceOptions) {
+  return clientOperations(deps, options, transferMovers(deps, options));
+}
+
+function clientOperations(
+  deps: ServiceDeps<TransferStore>,
+  options: TransferServiceOptions,
+  { counterparties, transitions, log }: ReturnType<typeof transferMovers>,
+) {
   const { get, list, deposit, withdraw, internal, cancel } = createTransferOperations(deps, {
-    rails,
+    rails: options.rails,
     counterparties,
     transitions,
     workflows: options.workflows,
     log,
   });
-  const { runStep, releaseClearing, reconcileDue } = createTransferWorkflowSteps(deps, {
-    rails,
-    counterparties,
-    transitions,
-    scheduleClearing,
-    log,
-  });
   const { advance } = createSandboxAdvance(deps, { transitions, load: get });
-  return { deposit, withdraw, internal, get, list, cancel, advance, runStep, releaseClearing, reconcileDue };
+  return { deposit, withdraw, internal, get, list, cancel, advance };
 }
 
 export type TransferService = ReturnType<typeof createTransferService>;
+/** What the transfers group's operations call (every TransferService is one). */
+export type TransferClientService = ReturnType<typeof createTransferClientService>;
