@@ -783,7 +783,7 @@ export function formatBundlesReport(result: BundlesBenchResult): string {
       ` Import "x floor" compares with ${FLOOR}'s imports in this same run. "import ms" is wall time (the target);` +
       ' "cpu ms" is the CPU time of the same imports, steadier when other work shares the machine (load average above).' +
       ` "x floor'" compares with ${FLOOR_LAMBDA}: the floor built with the credential replacement every function gets` +
-      ' (EVERY_FUNCTION_ALIASES), so both sides drop the same SDK code.',
+      ' (EVERY_FUNCTION_ALIASES), so both sides drop the same SDK code (size: the layer out of both sides).',
   );
   const failed = groups.filter((g) => g.error);
   for (const g of failed) {
