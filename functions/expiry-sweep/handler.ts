@@ -3,17 +3,17 @@ import { core } from '../../shared/runtime/core.js';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { AUTHORIZATION_EXPIRY_BATCH_SIZE } from '../../shared/domain/cards/authorization-engine.js';
 import { PAYMENT_LINK_EXPIRY_BATCH_SIZE } from '../../shared/domain/payment-links/payment-link-lifecycle.js';
-import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-service.js';
+import { RECONCILE_BATCH_SIZE } from '../../shared/domain/transfers/transfer-steps-service.js';
 import { approvalService } from '../../shared/runtime/services/approvals.js';
 import { cardAuthorizationService } from '../../shared/runtime/services/cards.js';
-import { paymentLinkService } from '../../shared/runtime/services/payment-links.js';
+import { paymentLinkExpiryService } from '../../shared/runtime/services/payment-link-expiry.js';
 import { observedWorker } from '../../shared/observability/invocation.js';
-import { transferService } from '../../shared/runtime/services/transfers.js';
+import { transferStepsService } from '../../shared/runtime/services/transfer-steps.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
-let transfers: ReturnType<typeof transferService> | undefined;
+let transfers: ReturnType<typeof transferStepsService> | undefined;
 let cards: ReturnType<typeof cardAuthorizationService> | undefined;
-let paymentLinks: ReturnType<typeof paymentLinkService> | undefined;
+let paymentLinks: ReturnType<typeof paymentLinkExpiryService> | undefined;
 
 /** Rounds of transfer reconciliation per run (each handles up to RECONCILE_BATCH_SIZE; the rest waits for the next run). */
 const MAX_RECONCILE_ROUNDS = 20;
@@ -80,7 +80,7 @@ async function sweep(
   );
   // Transfers whose work is overdue: the same steps as the workflow and the clearing expiry.
   const reconciled = await drain(
-    () => (transfers ??= transferService(core(), { expiries: null })).reconcileDue(),
+    () => (transfers ??= transferStepsService(core(), { expiries: null })).reconcileDue(),
     (count) => count >= RECONCILE_BATCH_SIZE,
     MAX_RECONCILE_ROUNDS,
     0.6,
@@ -94,7 +94,7 @@ async function sweep(
   );
   // ACTIVE and PENDING_APPROVAL payment links past expiresAt (their schedule missed): EXPIRED, the hold released.
   const linksExpired = await drain(
-    () => (paymentLinks ??= paymentLinkService(core())).expireDue(AUDIT.paymentLink.expire),
+    () => (paymentLinks ??= paymentLinkExpiryService(core())).expireDue(AUDIT.paymentLink.expire),
     (count) => count >= PAYMENT_LINK_EXPIRY_BATCH_SIZE,
     MAX_LINK_EXPIRY_ROUNDS,
     1,

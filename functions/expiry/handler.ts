@@ -4,16 +4,16 @@ import { expiryMessageOf } from '../../shared/domain/expiries/ports.js';
 import { core } from '../../shared/runtime/core.js';
 import { approvalService } from '../../shared/runtime/services/approvals.js';
 import { invoiceCollectionService } from '../../shared/runtime/services/invoice-collection.js';
-import { paymentLinkService } from '../../shared/runtime/services/payment-links.js';
+import { paymentLinkExpiryService } from '../../shared/runtime/services/payment-link-expiry.js';
 import { observedWorker } from '../../shared/observability/invocation.js';
 import { log } from '../../shared/observability/log.js';
 import { EXPIRY_QUEUE } from '../../shared/workers.js';
-import { transferService } from '../../shared/runtime/services/transfers.js';
+import { transferStepsService } from '../../shared/runtime/services/transfer-steps.js';
 
 let approvals: ReturnType<typeof approvalService> | undefined;
-let transfers: ReturnType<typeof transferService> | undefined;
+let transfers: ReturnType<typeof transferStepsService> | undefined;
 let collection: ReturnType<typeof invoiceCollectionService> | undefined;
-let paymentLinks: ReturnType<typeof paymentLinkService> | undefined;
+let paymentLinks: ReturnType<typeof paymentLinkExpiryService> | undefined;
 
 /** Each kind's conditional state change: `not-due` puts the message back for later. */
 async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>): Promise<string> {
@@ -22,11 +22,11 @@ async function expire(message: NonNullable<ReturnType<typeof expiryMessageOf>>):
     return collection.expire(message);
   }
   if (message.kind === 'paymentLink') {
-    paymentLinks ??= paymentLinkService(core());
+    paymentLinks ??= paymentLinkExpiryService(core());
     return paymentLinks.expire(AUDIT.paymentLink.expire, message.id);
   }
   if (message.kind === 'clearing') {
-    transfers ??= transferService(core());
+    transfers ??= transferStepsService(core());
     return transfers.releaseClearing(message.id);
   }
   approvals ??= approvalService(core());

@@ -1,11 +1,11 @@
 import type { TransferStepOutput } from '../../shared/domain/transfers/ports.js';
 import { core } from '../../shared/runtime/core.js';
-import { transferService } from '../../shared/runtime/services/transfers.js';
+import { transferStepsService } from '../../shared/runtime/services/transfer-steps.js';
 import { observedWorker } from '../../shared/observability/invocation.js';
 import { TRANSFER_STEPS_WORKER, TRANSFER_WORKFLOW_NAME } from '../../shared/workers.js';
 import { transferStepInputOf } from '../../shared/workflows/transfer-step-input.js';
 
-let transfers: ReturnType<typeof transferService> | undefined;
+let transfers: ReturnType<typeof transferStepsService> | undefined;
 
 /**
  * Workflow-task worker, declared in shared/workers.ts: the Task states of the transfer workflow
@@ -14,7 +14,7 @@ let transfers: ReturnType<typeof transferService> | undefined;
  * thrown error fails the Task, which the workflow retries.
  */
 async function runStep(event: unknown): Promise<TransferStepOutput> {
-  transfers ??= transferService(core());
+  transfers ??= transferStepsService(core());
   return transfers.runStep(transferStepInputOf(event));
 }
 

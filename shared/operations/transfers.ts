@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { AUDIT } from '../domain/audit/actions.js';
-import type { TransferService } from '../domain/transfers/transfer-service.js';
+import type { TransferClientService } from '../domain/transfers/transfer-service.js';
 import { presentTransfer, presentViewedTransfer, type ViewedTransfer } from '../domain/transfers/transfer-view.js';
 import type { RequestContext } from '../domain/tenancy.js';
 import type { Transfer } from '../domain/transfers/types.js';
@@ -23,7 +23,7 @@ import { withThousands } from '../domain/text.js';
 import { listOperation } from './list.js';
 
 export interface TransfersServices {
-  transfers: TransferService;
+  transfers: TransferClientService;
 }
 
 const op = operation<TransfersServices>();

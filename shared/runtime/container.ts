@@ -2,6 +2,8 @@ import { loadConfig, type Config } from '../config/config.js';
 import type { Clock } from '../domain/clock.js';
 import { core as sharedCore, createCore, type Core, type TableContext } from './core.js';
 import { activationService } from './services/activation.js';
+import { cardService } from './services/cards.js';
+import { transferService } from './services/transfers.js';
 import { apiKeyService } from './services/api-keys.js';
 import { complianceService } from './services/compliance.js';
 import { organizationService } from './services/organizations.js';
@@ -31,6 +33,10 @@ const AREAS = {
   reviews: reviewService,
   hotMode: hotModeService,
   ...TOOL_AREAS,
+  // The whole services where the MCP tools' (TOOL_AREAS) hold a part: the card service with the authorization
+  // engine (the sandbox test helpers run it), the transfer service with the workflow steps (tests run them).
+  cards: cardService,
+  transfers: transferService,
 } satisfies Record<string, AreaBuilder>;
 
 type Areas = typeof AREAS;

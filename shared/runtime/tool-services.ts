@@ -4,7 +4,7 @@ import { agentService } from './services/agents.js';
 import { approvalService } from './services/approvals.js';
 import { auditService } from './services/audit.js';
 import { bankAccountService } from './services/bank-accounts.js';
-import { cardService } from './services/cards.js';
+import { cardToolService } from './services/card-tools.js';
 import { customerService } from './services/customers.js';
 import { disputeService } from './services/disputes.js';
 import { eventService } from './services/events.js';
@@ -15,7 +15,7 @@ import { merchantService } from './services/merchants.js';
 import { paymentLinkService } from './services/payment-links.js';
 import { paymentService } from './services/payments.js';
 import { policyService } from './services/policies.js';
-import { transferService } from './services/transfers.js';
+import { transferClientService } from './services/transfers.js';
 import { walletService } from './services/wallets.js';
 import { webhookService } from './services/webhooks.js';
 
@@ -36,8 +36,9 @@ export const TOOL_AREAS = {
   agents: agentService,
   audit: auditService,
   bankAccounts: bankAccountService,
-  transfers: transferService,
-  cards: cardService,
+  transfers: transferClientService,
+  // No tool plays the card network: the card service without the authorization engine (./services/card-tools.ts).
+  cards: cardToolService,
   customers: customerService,
   invoices: invoiceService,
   invoiceCollection: invoiceCollectionService,

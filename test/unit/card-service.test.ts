@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
 import { MAX_SPENDING_LIMITS } from '../../shared/domain/cards/card-rules.js';
+import { createAuthorizationEngine } from '../../shared/domain/cards/authorization-engine.js';
 import { createCardService } from '../../shared/domain/cards/card-service.js';
 import { sandboxIssuer, unconfiguredIssuer } from '../../shared/domain/cards/sandbox-issuer.js';
 import { fixedClock } from '../../shared/domain/clock.js';
@@ -20,15 +21,14 @@ function world() {
   const clock = fixedClock(new Date('2026-11-21T10:00:00.000Z'));
   const base = serviceWorld(clock, memory.table);
   let digit = 0;
-  const service = createCardService(
-    { ...base.deps, store: memory.store },
-    {
-      issuers: {
-        SANDBOX: sandboxIssuer(localSealer(randomBytes(32).toString('hex')), () => digit++ % 10),
-        PRODUCTION: unconfiguredIssuer,
-      },
+  const deps = { ...base.deps, store: memory.store };
+  const service = createCardService(deps, {
+    engine: createAuthorizationEngine(deps),
+    issuers: {
+      SANDBOX: sandboxIssuer(localSealer(randomBytes(32).toString('hex')), () => digit++ % 10),
+      PRODUCTION: unconfiguredIssuer,
     },
-  );
+  });
   const { scope, ctx, agentCtx, wallet } = base;
   /** available / held of a wallet. */
   const balancesOf = async (walletId: string) => {

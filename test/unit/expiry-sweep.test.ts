@@ -23,18 +23,18 @@ vi.mock('../../shared/runtime/core.js', () => ({ core: () => ({}) }));
 vi.mock('../../shared/runtime/services/approvals.js', () => ({
   approvalService: () => ({ expireDue: next('approvals') }),
 }));
-vi.mock('../../shared/runtime/services/transfers.js', () => ({
-  transferService: () => ({ reconcileDue: next('transfers') }),
+vi.mock('../../shared/runtime/services/transfer-steps.js', () => ({
+  transferStepsService: () => ({ reconcileDue: next('transfers') }),
 }));
 vi.mock('../../shared/runtime/services/cards.js', () => ({
   cardAuthorizationService: () => ({ expireDue: next('cards') }),
 }));
-vi.mock('../../shared/runtime/services/payment-links.js', () => ({
-  paymentLinkService: () => ({ expireDue: next('links') }),
+vi.mock('../../shared/runtime/services/payment-link-expiry.js', () => ({
+  paymentLinkExpiryService: () => ({ expireDue: next('links') }),
 }));
 
 const { handler } = await import('../../functions/expiry-sweep/handler.js');
-const { RECONCILE_BATCH_SIZE } = await import('../../shared/domain/transfers/transfer-service.js');
+const { RECONCILE_BATCH_SIZE } = await import('../../shared/domain/transfers/transfer-steps-service.js');
 const { AUTHORIZATION_EXPIRY_BATCH_SIZE } = await import('../../shared/domain/cards/authorization-engine.js');
 const { PAYMENT_LINK_EXPIRY_BATCH_SIZE } = await import('../../shared/domain/payment-links/payment-link-lifecycle.js');
 

@@ -91,6 +91,26 @@ describe('MCP tools: one per catalog operation marked for MCP', () => {
     expect(names).toEqual(expect.arrayContaining([...spec, ...extras]));
   });
 
+  // The MCP function's card service has no authorization engine (shared/runtime/services/card-tools.ts):
+  // the operations that run it are the sandbox helpers playing the card network, and none is a tool.
+  it('runs no card authorization: the card network helpers are neither tools nor variants', () => {
+    const engineOperations = [
+      'createTestAuthorization',
+      'captureTestAuthorization',
+      'reverseTestAuthorization',
+      'refundTestAuthorization',
+    ];
+    const cardOperations = CATALOG_ENTRIES.filter(({ group }) => group === 'cards').map(({ operation }) => operation);
+    expect(cardOperations.filter((op) => engineOperations.includes(op.name)).map((op) => op.name)).toEqual(
+      engineOperations,
+    );
+    const run = catalog.tools.flatMap((tool) => [
+      tool.operation.name,
+      ...(tool.variant ? [tool.variant.operation.name] : []),
+    ]);
+    expect(run.filter((name) => engineOperations.includes(name))).toEqual([]);
+  });
+
   it('accepts a templateId in create_agent (spec 4.13)', () => {
     expect(Object.keys(toolOf('create_agent').definition.inputSchema.properties ?? {})).toContain('templateId');
   });

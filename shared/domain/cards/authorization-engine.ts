@@ -50,3 +50,5 @@ export function createAuthorizationEngine(deps: ServiceDeps<CardStore>) {
     expireDue: createExpiry(deps, reverseApproved),
   };
 }
+
+export type AuthorizationEngine = ReturnType<typeof createAuthorizationEngine>;

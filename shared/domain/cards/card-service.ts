@@ -8,7 +8,7 @@ import { canTransition } from '../state-table.js';
 import type { RequestContext } from '../tenancy.js';
 import type { Page, PageRequest } from '../types.js';
 import { accessibleCard, accessibleCardholder } from './access.js';
-import { createAuthorizationEngine } from './authorization-engine.js';
+import type { AuthorizationEngine } from './authorization-engine.js';
 import { normalizeSpendingLimits } from './card-rules.js';
 import { CARD_STATES, type CardTrigger } from './card-states.js';
 import { presentCard, presentCardDetails, type CardDetailsView } from './card-view.js';
@@ -43,6 +43,11 @@ export interface CardUpdate {
 export interface CardServiceOptions {
   /** The issuer of each environment (the sandbox issuer; production's processor, or one that refuses). */
   issuers: Record<'SANDBOX' | 'PRODUCTION', CardIssuer>;
+  /**
+   * The authorization engine (`createAuthorizationEngine` of authorization-engine.ts over the same
+   * deps), passed in so that a function that never authorizes (the MCP tools) need not bundle it.
+   */
+  engine: AuthorizationEngine;
 }
 
 const CARD_RESOURCE = 'card';
@@ -55,7 +60,7 @@ const CARD_RESOURCE = 'card';
  */
 export function createCardService(deps: ServiceDeps<CardStore>, options: CardServiceOptions) {
   const { store, clock, ids } = deps;
-  const engine = createAuthorizationEngine(deps);
+  const { engine } = options;
 
   const loadCard = async (ctx: RequestContext, cardId: string) =>
     accessibleCard(ctx, await store.getCard(cardId), cardId);

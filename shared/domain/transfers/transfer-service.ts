@@ -1,32 +1,18 @@
-import type { ExpiryScheduler } from '../expiries/ports.js';
 import type { ServiceDeps } from '../ports.js';
-import type { Sealer } from '../sealing.js';
-import type { Environment } from '../tenancy.js';
-import type { TransferRail, TransferStore, TransferWorkflows } from './ports.js';
+import type { TransferStore, TransferWorkflows } from './ports.js';
 import { createSandboxAdvance } from './sandbox-advance.js';
-import { createTransferCounterparties } from './transfer-counterparties.js';
-import type { TransferLinkRider } from './transfer-link-rider.js';
 import { createTransferOperations } from './transfer-operations.js';
-import { createTransferTransitions } from './transfer-transitions.js';
-import { domainLog } from '../telemetry.js';
-import { clearingScheduler, createTransferWorkflowSteps } from './transfer-workflow-steps.js';
+import { transferMovers, type TransferStepsOptions } from './transfer-steps-service.js';
+import { createTransferWorkflowSteps } from './transfer-workflow-steps.js';
 
 export type { CounterpartyInput, ExternalTransferInput } from './transfer-counterparties.js';
 export type { InternalTransferInput } from './transfer-operations.js';
 export type { LinkRiderChange, TransferLinkRider } from './transfer-link-rider.js';
 export { RECONCILE_BATCH_SIZE } from './transfer-workflow-steps.js';
 
-export interface TransferServiceOptions {
-  /** The settlement rail of each environment (the sandbox rail; production's provider, or a rail that refuses). */
-  rails: Record<Environment, TransferRail>;
-  sealer: Sealer;
+export interface TransferServiceOptions extends TransferStepsOptions {
   /** Starts the transfer workflow after a deposit or withdrawal commits. */
   workflows?: TransferWorkflows | undefined;
-  /** Schedules the end of an ACH deposit's clearing. */
-  expiries?: ExpiryScheduler | undefined;
-  log?: Pick<Console, 'error'>;
-  /** Ends a payment link's claim transfer with its link (shared/domain/payment-links/payment-link-transfers.ts). */
-  linkRider?: TransferLinkRider | undefined;
 }
 
 /**
@@ -39,30 +25,44 @@ export interface TransferServiceOptions {
  * The one service the rest of the code gets, composed of: the client operations
  * (transfer-operations.ts), the lifecycle transitions (transfer-transitions.ts), the workflow
  * steps and the reconciler (transfer-workflow-steps.ts), the counterparties
- * (transfer-counterparties.ts) and the sandbox test helper (sandbox-advance.ts).
+ * (transfer-counterparties.ts) and the sandbox test helper (sandbox-advance.ts). The functions that
+ * only move transfers along (the workflow's steps, the clearing expiry, the reconciler) build the
+ * steps alone (transfer-steps-service.ts), without the client operations and the workflow start.
  */
 export function createTransferService(deps: ServiceDeps<TransferStore>, options: TransferServiceOptions) {
-  const log = options.log ?? domainLog;
-  const { rails } = options;
-  const counterparties = createTransferCounterparties(deps.store, options.sealer);
-  const scheduleClearing = clearingScheduler(options.expiries);
-  const transitions = createTransferTransitions(deps, scheduleClearing, { linkRider: options.linkRider });
+  const movers = transferMovers(deps, options);
+  const { runStep, releaseClearing, reconcileDue } = createTransferWorkflowSteps(deps, {
+    rails: options.rails,
+    ...movers,
+  });
+  return { ...clientOperations(deps, options, movers), runStep, releaseClearing, reconcileDue };
+}
+
+/**
+ * The client operations and the sandbox test helper alone (what the transfers group's operations
+ * call: the transfers function, the MCP tools), over the same transitions, without the workflow
+ * steps and the reconciler.
+ */
+export function createTransferClientService(deps: ServiceDeps<TransferStore>, options: TransferServiceOptions) {
+  return clientOperations(deps, options, transferMovers(deps, options));
+}
+
+function clientOperations(
+  deps: ServiceDeps<TransferStore>,
+  options: TransferServiceOptions,
+  { counterparties, transitions, log }: ReturnType<typeof transferMovers>,
+) {
   const { get, list, deposit, withdraw, internal, cancel } = createTransferOperations(deps, {
-    rails,
+    rails: options.rails,
     counterparties,
     transitions,
     workflows: options.workflows,
     log,
   });
-  const { runStep, releaseClearing, reconcileDue } = createTransferWorkflowSteps(deps, {
-    rails,
-    counterparties,
-    transitions,
-    scheduleClearing,
-    log,
-  });
   const { advance } = createSandboxAdvance(deps, { transitions, load: get });
-  return { deposit, withdraw, internal, get, list, cancel, advance, runStep, releaseClearing, reconcileDue };
+  return { deposit, withdraw, internal, get, list, cancel, advance };
 }
 
 export type TransferService = ReturnType<typeof createTransferService>;
+/** What the transfers group's operations call (every TransferService is one). */
+export type TransferClientService = ReturnType<typeof createTransferClientService>;
