@@ -56,14 +56,22 @@ export function createLocalServer(): Server {
     return handler;
   };
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     void serve(req, res, handlerOf).catch((error: unknown) => {
       console.error('local server failure', error);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'local server failure' } }));
     });
   });
+  // Node closes an idle keep-alive connection after 5 s, and a client (fetch) that reuses it at that
+  // moment reads ECONNRESET: under load the client's 1 s margin is not enough. API Gateway keeps
+  // connections far longer; so does the local run.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+  return server;
 }
+
+const KEEP_ALIVE_MS = 65_000;
 
 async function serve(
   req: IncomingMessage,

@@ -117,8 +117,9 @@ describe('webhooks and events: from a committed change to a signed delivery', ()
     expect(wait(log[0])).toBeLessThanOrEqual(base + 2);
     expect(wait(log[1])).toBeGreaterThanOrEqual(base - 2);
     expect(wait(log[1])).toBeLessThanOrEqual(2 * base + 2);
-    // And the receiver saw the gaps grow.
-    expect(hits[2]!.at - hits[1]!.at).toBeGreaterThan(hits[1]!.at - hits[0]!.at - 5);
+    // And the receiver saw no retry before its scheduled time (late is allowed: a loaded machine delays it).
+    expect(hits[1]!.at).toBeGreaterThanOrEqual(Date.parse(log[0].nextAttemptAt) - 5);
+    expect(hits[2]!.at).toBeGreaterThanOrEqual(Date.parse(log[1].nextAttemptAt) - 5);
   });
 
   it('a redelivered stream record (the projector run twice on it) produces one event and one delivery, not two', async () => {
