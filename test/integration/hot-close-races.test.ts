@@ -1,12 +1,14 @@
 import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../shared/domain/clock.js';
+import { fixedClock, systemClock } from '../../shared/domain/clock.js';
 import { newId } from '../../shared/domain/ids.js';
 import { createLedgerService } from '../../shared/domain/ledger/ledger-service.js';
+import { partitionOf } from '../../shared/domain/ledger/hot/hot-routing.js';
+import { HOT_SETTLE_MS } from '../../shared/domain/ledger/hot/keeper-plan.js';
 import { SYSTEM_ACCOUNTS, systemAccount, walletAccount } from '../../shared/domain/ledger/posting.js';
 import { createCommitter } from '../../shared/persistence/change-writer.js';
 import { createHotRouting } from '../../shared/persistence/hot/hot-cache.js';
-import { readExactWallet } from '../../shared/persistence/hot/hot-read.js';
+import { readExactWallet, readHotWallet } from '../../shared/persistence/hot/hot-read.js';
 import { keeperReads, runKeeperOnce } from '../../shared/persistence/hot/keeper.js';
 import { promote } from '../../shared/persistence/hot/promote.js';
 import { checkLedger } from '../../shared/persistence/ledger-check.js';
@@ -52,8 +54,7 @@ describe('closing a hot wallet, movements racing it', () => {
     };
     const problems = async () => (await checkLedger(table.client, table.tableName)).problems;
     /** The agent deletion's sweep (agent-lifecycle.ts): the whole balance to the main wallet, the wallet closed. */
-    const close = (amount: string) => {
-      const at = new Date().toISOString();
+    const close = (amount: string, at = new Date().toISOString()) => {
       return createCommitter(fresh(), WRITERS).commit([
         {
           type: 'posting',
@@ -123,6 +124,44 @@ describe('closing a hot wallet, movements racing it', () => {
     expect(await w.wallet(w.payer.walletId)).toEqual({ balance: '49.00', held: '0.00' });
     expect((await store.getJournalRecord(hold.id))?.status).toBe('CAPTURED');
     expect(await w.wallet(w.agent.walletId)).toEqual({ balance: '0.00', held: '0.00' });
+    expect(await w.problems()).toEqual([]);
+  });
+
+  it('bounces a straggler that lands after the keeper finished the close, in a partition nothing was ever folded from', async () => {
+    const w = await world();
+    // An id per partition of the agent's 2 (partitionOf: the inbox a credit of that id lands in).
+    const idIn = (partition: number) => {
+      for (;;) {
+        const id = newId('transaction');
+        if (partitionOf(id, 2) === partition) return id;
+      }
+    };
+    // The stale process learns the agent hot; its one credit goes through partition 0 (folded by the close).
+    await w.staleLedger.post(w.scope, {
+      from: walletAccount(w.payer.walletId),
+      to: walletAccount(w.agent.walletId),
+      amount: new Big('1.00'),
+      movementId: idIn(0),
+    });
+    const at = new Date().toISOString();
+    await w.close('41', at);
+    const later = fixedClock(new Date(Date.parse(at) + HOT_SETTLE_MS + 1000));
+    expect((await runKeeperOnce(w.table, w.agent.walletId, later)).moved).toEqual(['finishClose']);
+    expect(await readHotWallet(w.table, w.agent.walletId)).toBeUndefined();
+
+    // Later still, from the cache older than the close, into partition 1 (no credit ever folded from it).
+    const late = await w.staleLedger.post(w.scope, {
+      from: walletAccount(w.payer.walletId),
+      to: walletAccount(w.agent.walletId),
+      amount: new Big('2.00'),
+      movementId: idIn(1),
+    });
+    expect(await w.wallet(w.payer.walletId)).toEqual({ balance: '47.00', held: '0.00' });
+
+    const run = await runKeeperOnce(w.table, w.agent.walletId, later);
+    expect(run.moved).toContain('bounce');
+    expect((await createLedgerStore(w.table).getJournalRecord(late.id))?.status).toBe('REVERSED');
+    expect(await w.wallet(w.payer.walletId)).toEqual({ balance: '49.00', held: '0.00' });
     expect(await w.problems()).toEqual([]);
   });
 });
