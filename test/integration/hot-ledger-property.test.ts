@@ -9,7 +9,7 @@ import { createTestTable } from '../fixtures/table.js';
  * 25's "done when"): the same commands, oracle and faults as the memory-dynamo run
  * (test/unit/hot-ledger-property.test.ts), fewer of them, each run on a table of its own (the
  * ledger check scans it). Hot mode by default with everything on: debits from hot wallets, policy
- * changes on them, the wallet service's view.
+ * changes on them, closing a hot agent, the wallet service's view.
  *
  * Reproduce: HOT_PROPERTY_SEED=<seed> HOT_PROPERTY_PATH=<path> as printed; HOT_PROPERTY_DDB_RUNS /
  * HOT_PROPERTY_DDB_STEPS for more or longer sequences; HOT_PROPERTY_OPS=cold for the cold baseline.
@@ -36,8 +36,8 @@ describe('hot wallets against DynamoDB Local, with faults', () => {
         checkLedgerEvery: 10,
         serviceViewOfHot: process.env.HOT_PROPERTY_SERVICE_VIEW !== '0',
         hotPayers: process.env.HOT_PROPERTY_HOT_PAYERS !== '0',
-        // Closing a hot agent (just merged): HOT_PROPERTY_HOT_CLOSE=1 (OPEN, runner.ts RunOptions.hotClose).
-        hotClose: process.env.HOT_PROPERTY_HOT_CLOSE === '1',
+        // Closing a hot agent (freeze and close, stragglers bounced): HOT_PROPERTY_HOT_CLOSE=0 turns it off.
+        hotClose: process.env.HOT_PROPERTY_HOT_CLOSE !== '0',
         timeLimitMs: TIME_LIMIT_MS,
       });
       expect(stats.violations.slice(0, 3)).toEqual([]);

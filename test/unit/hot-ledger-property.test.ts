@@ -14,10 +14,11 @@ import { createMemoryDynamo } from '../fakes/memory-dynamo/index.js';
  * steps and at each run's end.
  *
  * Hot mode by default, everything on: debits from hot wallets (payments, holds, reversals, an
- * agent's sweep), policy changes on hot wallets, promote and demote. HOT_PROPERTY_RUNS and
+ * agent's sweep), policy changes on hot wallets, promote and demote, closing a hot agent (its
+ * stragglers bounced by the keeper and followed by the oracle). HOT_PROPERTY_RUNS and
  * HOT_PROPERTY_STEPS size it; reproduce a failure with the printed HOT_PROPERTY_SEED (and
- * HOT_PROPERTY_PATH). HOT_PROPERTY_OPS=cold runs only the cold baseline, HOT_PROPERTY_HOT_PAYERS=0
- * and HOT_PROPERTY_SERVICE_VIEW=0 turn those parts off.
+ * HOT_PROPERTY_PATH). HOT_PROPERTY_OPS=cold runs only the cold baseline, HOT_PROPERTY_HOT_PAYERS=0,
+ * HOT_PROPERTY_HOT_CLOSE=0 and HOT_PROPERTY_SERVICE_VIEW=0 turn those parts off.
  */
 /**
  * CI runs one fixed seed (SEED) for RUNS runs: 0 violations, about 77,000 operations. The same
@@ -56,8 +57,8 @@ describe('hot wallets on memory-dynamo, with faults', () => {
         checkLedgerEvery,
         serviceViewOfHot: process.env.HOT_PROPERTY_SERVICE_VIEW !== '0',
         hotPayers: process.env.HOT_PROPERTY_HOT_PAYERS !== '0',
-        // Closing a hot agent (just merged): HOT_PROPERTY_HOT_CLOSE=1 (OPEN, runner.ts RunOptions.hotClose).
-        hotClose: process.env.HOT_PROPERTY_HOT_CLOSE === '1',
+        // Closing a hot agent (freeze and close, stragglers bounced): HOT_PROPERTY_HOT_CLOSE=0 turns it off.
+        hotClose: process.env.HOT_PROPERTY_HOT_CLOSE !== '0',
         timeLimitMs: TIME_LIMIT_MS,
       });
       expect(stats.violations.slice(0, 3)).toEqual([]);

@@ -259,8 +259,8 @@ export async function foldIntoMain(table: TableContext, walletId: string): Promi
   return moved ? delta : new Big(0);
 }
 
-/** The partitions main has folded from (a demoted wallet keeps its folded#g). */
-function foldedPartitions(main: Item): number {
+/** The partitions main has folded from (a demoted wallet keeps its folded#g; a closed one has one per partition). */
+export function foldedPartitions(main: Item): number {
   const indexes = Object.keys(main)
     .filter((name) => name.startsWith('folded#'))
     .map((name) => Number(name.slice('folded#'.length)) + 1);

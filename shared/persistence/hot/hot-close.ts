@@ -161,8 +161,9 @@ const isZero = (value: unknown) => value === undefined || readBig(value).eq(0);
  * Step 3 (keeper-plan.ts `finishClose`, after the settle window, no straggler left): every lane
  * (frozen and empty since step 1) deleted and its spend merged into main's, main's `hot` and
  * `ungranted#k` removed, in ONE transaction guarded on main's seq and each lane as read. The
- * accumulators keep their `closedAt` mark and main its folded#g; a straggler later still is bounced
- * (the stream's fold of a closed wallet). False when a guard lost (the next run reads again).
+ * accumulators keep their `closedAt` mark and main its folded#g, one for every partition (0 where
+ * nothing was ever folded); a straggler later still is bounced (keeper.ts bounceAll finds the
+ * partitions by them). False when a guard lost (the next run reads again).
  */
 export function finishHotClose(table: TableContext, parts: HotWalletParts): Promise<boolean> {
   const { walletId } = parts;
@@ -171,6 +172,13 @@ export function finishHotClose(table: TableContext, parts: HotWalletParts): Prom
   const values: Record<string, unknown> = { ':one': 1, ':seq': parts.main.seq };
   const adds = ['seq :one'];
   const removes = ['#hot'];
+  // Every partition keeps a folded#g once `hot` is gone: the keeper finds the inboxes of a closed cold
+  // wallet by them (keeper.ts bounceAll), a partition never folded from included.
+  const sets = parts.partitions.map(({ partition }) => {
+    names[`#f${partition}`] = hotAttributes.folded(partition);
+    return `#f${partition} = if_not_exists(#f${partition}, :zero)`;
+  });
+  if (sets.length > 0) values[':zero'] = 0;
   const spend = new Map<string, Big>();
   for (const lane of parts.lanes)
     for (const [key, spent] of Object.entries(lane.spend)) spend.set(key, (spend.get(key) ?? new Big(0)).plus(spent));
@@ -189,7 +197,7 @@ export function finishHotClose(table: TableContext, parts: HotWalletParts): Prom
       Update: {
         TableName: table.tableName,
         Key: walletKeys.primary(walletId),
-        UpdateExpression: `ADD ${adds.join(', ')} REMOVE ${removes.join(', ')}`,
+        UpdateExpression: `${sets.length > 0 ? `SET ${sets.join(', ')} ` : ''}ADD ${adds.join(', ')} REMOVE ${removes.join(', ')}`,
         ConditionExpression: `attribute_exists(PK) AND attribute_exists(deletedAt) AND attribute_exists(#hot) AND ${counterIs('seq', ':seq', parts.main.seq)}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,

@@ -8,7 +8,7 @@ import { getItem, type TableContext } from '../table-context.js';
 import { TransactionConflictError } from '../transact.js';
 import { createWalletSnapshotReader } from '../wallet-store.js';
 import { finishHotClose } from './hot-close.js';
-import { foldAll, foldIntoMain, foldPartition, keeperTransaction, raced } from './fold-moves.js';
+import { foldAll, foldedPartitions, foldIntoMain, foldPartition, keeperTransaction, raced } from './fold-moves.js';
 import { hotConfigItem, hotConfigOf } from './hot-items.js';
 import { readHotWallet } from './hot-read.js';
 import { laneStatusWrites } from './hot-status.js';
@@ -92,7 +92,7 @@ async function runStep(table: TableContext, parts: HotWalletParts, step: KeeperS
 
 async function bounceAll(table: TableContext, walletId: string, run: KeeperRun): Promise<void> {
   const main = await getItem(table, walletKeys.primary(walletId));
-  const partitions = Object.keys(main ?? {}).filter((name) => name.startsWith('folded#')).length;
+  const partitions = main ? foldedPartitions(main) : 0;
   for (let g = 0; g < partitions; g++) {
     if ((await bounceStragglers(table, walletId, g)) > 0) run.moved.push('bounce');
   }

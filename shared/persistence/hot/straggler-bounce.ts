@@ -69,7 +69,7 @@ async function bounce(table: TableContext, walletId: string, partition: number, 
   const originalItem = await getItem(table, transactionKeys.primary(originalId));
   if (!originalItem) return false;
   const original = journalCodec.fromItem(originalItem);
-  const legs = await liveLegs(table, walletId, reversalLegs(postingLegsOf(original)));
+  const legs = await liveLegs(table, walletId, bounceLegs(walletId, postingLegsOf(original)));
   if (!legs) return false;
   const payee = legs.find((leg) => leg.account.kind === 'WALLET' && leg.amount.gt(0))?.account;
   const at = new Date().toISOString();
@@ -140,6 +140,33 @@ async function bounce(table: TableContext, walletId: string, partition: number, 
     if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_IN_USE') return false;
     throw error;
   }
+}
+
+/**
+ * The mirror of the original's legs, each wallet but the closed one netted into ONE leg of its
+ * available balance: the credit goes back as money to spend. A capture's mirror would hold its
+ * whole hold again and take the released rest back, on a hold that stays CAPTURED (money held for
+ * nothing, and a bounce refused while the rest was spent); netted, the captured amount is available
+ * to the hold's wallet. A payment's mirror is its reversal's legs unchanged.
+ */
+export function bounceLegs(closedId: string, legs: Leg[]): Leg[] {
+  const out: Leg[] = [];
+  const netted = new Map<string, Leg>();
+  for (const leg of reversalLegs(legs)) {
+    if (leg.account.kind !== 'WALLET' || leg.account.walletId === closedId) {
+      out.push(leg);
+      continue;
+    }
+    const seen = netted.get(leg.account.walletId);
+    if (seen) {
+      seen.amount = seen.amount.plus(leg.amount);
+      continue;
+    }
+    const net = { account: leg.account, amount: leg.amount };
+    netted.set(leg.account.walletId, net);
+    out.push(net);
+  }
+  return out.filter((leg) => !leg.amount.eq(0));
 }
 
 /**
