@@ -79,8 +79,12 @@ export interface RunResult {
   latencyMs: { p50: number; p99: number };
   txWcuPerPayment: number;
   allInWcuPerPayment: number;
+  /** Estimated units of the cancelled attempts per request in the window (2 per item: RequestCost.cancelledItems), not in all-in. */
+  cancelledWcuPerPayment: number;
   hottestWriteKeys: { key: string; peakPerS: number }[];
   hottestReadKeys: { key: string; peakPerS: number }[];
+  /** The hottest keys counting the cancelled transactions' units too (DynamoModel.billedMeter). */
+  hottestBilledKeys: { key: string; peakPerS: number }[];
   /** Hot mode: from a credit's inbox write to the fold that took it in (virtual ms). */
   foldLagMs: { p50: number; p99: number; max: number } | undefined;
   /** Hot mode: the keeper's write units (folds, keeper runs) per payment posted. */
@@ -372,6 +376,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   let postedAll = 0;
   let attempts = 0;
   let conflicts = 0;
+  let cancelledItems = 0;
 
   async function pay(env: Container, i: number, seq: number): Promise<void> {
     const t0 = time.now;
@@ -395,6 +400,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
     requests++;
     attempts += cost.transactionAttempts;
     conflicts += cost.conflicts;
+    cancelledItems += cost.cancelledItems;
     latencies.push(time.now - t0);
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
     if (outcome === 'OK') {
@@ -483,6 +489,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
     txWcuPerPayment: meanOf(okCosts.map((c) => c.txUnits)),
     allInWcuPerPayment:
       meanOf(okCosts.map((c) => c.allInUnits)) + world.keeper.cost.allInUnits / Math.max(1, postedAll),
+    cancelledWcuPerPayment: requests ? (2 * cancelledItems) / requests : 0,
     foldLagMs: world.keeper.foldLags.length
       ? {
           p50: percentile(world.keeper.foldLags, 50),
@@ -493,6 +500,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
     keeperWcuPerPayment: world.keeper.cost.allInUnits / Math.max(1, postedAll),
     hottestWriteKeys: model.hottest(model.writeMeter, 5),
     hottestReadKeys: model.hottest(model.readMeter, 3),
+    hottestBilledKeys: model.hottest(model.billedMeter, 3),
     throttledWrites: model.totals.throttledWrites,
     balanceCheck: moved.eq(expected) ? 'ok' : `MISMATCH: moved ${moved.toFixed(2)}, posted ${expected.toFixed(2)}`,
     cpuS: (cpu.user + cpu.system) / 1e6,
@@ -578,6 +586,7 @@ export function formatHotModelReport(result: HotModelResult): string {
     `${fmt(r.hottestWriteKeys[0]?.peakPerS ?? 0, 0)} ${shortKey(r.hottestWriteKeys[0]?.key ?? '')}`,
     fmt(r.txWcuPerPayment, 1),
     fmt(r.allInWcuPerPayment, 1),
+    fmt(r.cancelledWcuPerPayment, 1),
     r.balanceCheck,
   ]);
   return [
@@ -597,6 +606,7 @@ export function formatHotModelReport(result: HotModelResult): string {
         'max WCU/s on one key',
         'tx WCU',
         'all-in WCU',
+        'cancelled WCU',
         'balance',
       ],
       rows,
@@ -607,6 +617,7 @@ export function formatHotModelReport(result: HotModelResult): string {
       (r) =>
         `  ${r.spec.mode} ${r.spec.shape} ${r.spec.clients !== undefined ? `${r.spec.clients} cl` : `${r.spec.ratePerS}/s`} h=${r.spec.holdMs}: ` +
         r.hottestWriteKeys.map((k) => `${shortKey(k.key)} ${fmt(k.peakPerS, 0)}`).join(', ') +
+        `; with cancelled attempts: ${r.hottestBilledKeys.map((k) => `${shortKey(k.key)} ${fmt(k.peakPerS, 0)}`).join(', ')}` +
         (r.spec.mode === 'hot' ? `; keeper ${fmt(r.keeperWcuPerPayment, 2)} WCU/payment` : '') +
         (r.foldLagMs ? `, fold lag p50/p99 ${fmt(r.foldLagMs.p50, 0)}/${fmt(r.foldLagMs.p99, 0)} ms` : '') +
         (Object.keys(r.otherErrors).length ? `; other answers ${JSON.stringify(r.otherErrors)}` : ''),
