@@ -85,6 +85,8 @@ export interface RunResult {
   hottestReadKeys: { key: string; peakPerS: number }[];
   /** The hottest keys counting the cancelled transactions' units too (DynamoModel.billedMeter). */
   hottestBilledKeys: { key: string; peakPerS: number }[];
+  /** The busiest credit partition (an inbox key, `#IN#`) of the run, if any. */
+  hottestInboxKey: { key: string; peakPerS: number } | undefined;
   /** Hot mode: from a credit's inbox write to the fold that took it in (virtual ms). */
   foldLagMs: { p50: number; p99: number; max: number } | undefined;
   /** Hot mode: the keeper's write units (folds, keeper runs) per payment posted. */
@@ -501,6 +503,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
     hottestWriteKeys: model.hottest(model.writeMeter, 5),
     hottestReadKeys: model.hottest(model.readMeter, 3),
     hottestBilledKeys: model.hottest(model.billedMeter, 3),
+    hottestInboxKey: model.hottest(new Map([...model.writeMeter].filter(([key]) => key.includes('#IN#'))), 1)[0],
     throttledWrites: model.totals.throttledWrites,
     balanceCheck: moved.eq(expected) ? 'ok' : `MISMATCH: moved ${moved.toFixed(2)}, posted ${expected.toFixed(2)}`,
     cpuS: (cpu.user + cpu.system) / 1e6,
@@ -618,6 +621,9 @@ export function formatHotModelReport(result: HotModelResult): string {
         `  ${r.spec.mode} ${r.spec.shape} ${r.spec.clients !== undefined ? `${r.spec.clients} cl` : `${r.spec.ratePerS}/s`} h=${r.spec.holdMs}: ` +
         r.hottestWriteKeys.map((k) => `${shortKey(k.key)} ${fmt(k.peakPerS, 0)}`).join(', ') +
         `; with cancelled attempts: ${r.hottestBilledKeys.map((k) => `${shortKey(k.key)} ${fmt(k.peakPerS, 0)}`).join(', ')}` +
+        (r.hottestInboxKey
+          ? `; busiest inbox ${shortKey(r.hottestInboxKey.key)} ${fmt(r.hottestInboxKey.peakPerS, 0)}`
+          : '') +
         (r.spec.mode === 'hot' ? `; keeper ${fmt(r.keeperWcuPerPayment, 2)} WCU/payment` : '') +
         (r.foldLagMs ? `, fold lag p50/p99 ${fmt(r.foldLagMs.p50, 0)}/${fmt(r.foldLagMs.p99, 0)} ms` : '') +
         (Object.keys(r.otherErrors).length ? `; other answers ${JSON.stringify(r.otherErrors)}` : ''),

@@ -196,7 +196,9 @@ export class DynamoModel {
 
   private meter(meters: Map<string, KeyMeter>, key: string, units: number): void {
     if (this.time.now < this.measureFrom) return;
-    const second = Math.floor(this.time.now / 1000);
+    // Seconds counted from the window's start: a 1 s window is one whole metered second (on the
+    // clock's seconds a window straddles two, and each peak saw only part of the window's load).
+    const second = Math.floor((this.time.now - this.measureFrom) / 1000);
     let meter = meters.get(key);
     if (!meter) meters.set(key, (meter = { second, units: 0, max: 0, total: 0 }));
     if (meter.second !== second) {
