@@ -15,6 +15,9 @@
  * Each client is one Lambda execution environment (one request at a time): its own container and
  * hot routing as the runtime makes it there (core.ts processRouting: sticky lanes); the open loop
  * takes the environment freed last, or a new one (HOT_MODEL_LANES=hash: the local server's routing).
+ * Capacity: HOT_MODEL_IN_RATES / HOT_MODEL_OUT_RATES offer other open-loop rates (e.g. 2200,2500) over
+ * HOT_MODEL_OPEN_S seconds after HOT_MODEL_WARMUP_S; `done/s` counts the payments answered OK inside
+ * the window (by completion time, whenever they started), `posted/s` those started and answered in it.
  */
 import Big from 'big.js';
 import { authenticate } from '../shared/auth/authenticate.js';
@@ -67,6 +70,8 @@ export interface RunResult {
   requests: number;
   posted: number;
   sustainedPerS: number;
+  /** Payments answered OK inside the measured window, whenever they started, per second (capacity at steady state). */
+  completedPerS: number;
   transactionAttempts: number;
   conflictsPerAttempt: number;
   exhaustedPct: number;
@@ -74,8 +79,14 @@ export interface RunResult {
   latencyMs: { p50: number; p99: number };
   txWcuPerPayment: number;
   allInWcuPerPayment: number;
+  /** Estimated units of the cancelled attempts per request in the window (2 per item: RequestCost.cancelledItems), not in all-in. */
+  cancelledWcuPerPayment: number;
   hottestWriteKeys: { key: string; peakPerS: number }[];
   hottestReadKeys: { key: string; peakPerS: number }[];
+  /** The hottest keys counting the cancelled transactions' units too (DynamoModel.billedMeter). */
+  hottestBilledKeys: { key: string; peakPerS: number }[];
+  /** The busiest credit partition (an inbox key, `#IN#`) of the run, if any. */
+  hottestInboxKey: { key: string; peakPerS: number } | undefined;
   /** Hot mode: from a credit's inbox write to the fold that took it in (virtual ms). */
   foldLagMs: { p50: number; p99: number; max: number } | undefined;
   /** Hot mode: the keeper's write units (folds, keeper runs) per payment posted. */
@@ -363,9 +374,11 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
   const okCosts: RequestCost[] = [];
   let requests = 0;
   let postedInWindow = 0;
+  let completedInWindow = 0;
   let postedAll = 0;
   let attempts = 0;
   let conflicts = 0;
+  let cancelledItems = 0;
 
   async function pay(env: Container, i: number, seq: number): Promise<void> {
     const t0 = time.now;
@@ -384,10 +397,12 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
       outcome = error instanceof ApiError ? error.code : `${(error as Error).name}: ${(error as Error).message}`;
     }
     if (outcome === 'OK') postedAll++;
+    if (outcome === 'OK' && time.now >= measureFrom && time.now < end) completedInWindow++;
     if (t0 < measureFrom || t0 >= end) return;
     requests++;
     attempts += cost.transactionAttempts;
     conflicts += cost.conflicts;
+    cancelledItems += cost.cancelledItems;
     latencies.push(time.now - t0);
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
     if (outcome === 'OK') {
@@ -467,6 +482,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
     requests,
     posted: postedInWindow,
     sustainedPerS: postedInWindow / spec.durationS,
+    completedPerS: completedInWindow / spec.durationS,
     transactionAttempts: attempts,
     conflictsPerAttempt: attempts ? conflicts / attempts : 0,
     exhaustedPct: requests ? (exhausted / requests) * 100 : 0,
@@ -475,6 +491,7 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
     txWcuPerPayment: meanOf(okCosts.map((c) => c.txUnits)),
     allInWcuPerPayment:
       meanOf(okCosts.map((c) => c.allInUnits)) + world.keeper.cost.allInUnits / Math.max(1, postedAll),
+    cancelledWcuPerPayment: requests ? (2 * cancelledItems) / requests : 0,
     foldLagMs: world.keeper.foldLags.length
       ? {
           p50: percentile(world.keeper.foldLags, 50),
@@ -485,6 +502,8 @@ async function run(world: World, spec: RunSpec): Promise<RunResult> {
     keeperWcuPerPayment: world.keeper.cost.allInUnits / Math.max(1, postedAll),
     hottestWriteKeys: model.hottest(model.writeMeter, 5),
     hottestReadKeys: model.hottest(model.readMeter, 3),
+    hottestBilledKeys: model.hottest(model.billedMeter, 3),
+    hottestInboxKey: model.hottest(new Map([...model.writeMeter].filter(([key]) => key.includes('#IN#'))), 1)[0],
     throttledWrites: model.totals.throttledWrites,
     balanceCheck: moved.eq(expected) ? 'ok' : `MISMATCH: moved ${moved.toFixed(2)}, posted ${expected.toFixed(2)}`,
     cpuS: (cpu.user + cpu.system) / 1e6,
@@ -510,10 +529,22 @@ export function plannedRuns(quick: boolean, modes: Mode[]): RunSpec[] {
     for (const shape of ['hot payee', 'hot payer', 'hot to hot'] as const)
       for (const holdMs of [5, 10, 25])
         for (const clients of [10, 50]) specs.push({ mode, shape, holdMs, clients, durationS, warmupS });
-    specs.push({ mode, shape: 'hot payee', holdMs: 25, ratePerS: 5000, durationS: quick ? 1 : 2, warmupS });
-    specs.push({ mode, shape: 'hot payer', holdMs: 25, ratePerS: 2000, durationS: quick ? 1 : 2, warmupS });
+    // Open loop: HOT_MODEL_IN_RATES / HOT_MODEL_OUT_RATES (comma-separated payments/s; default 5000 and 2000)
+    // offer more than a target to measure capacity; HOT_MODEL_OPEN_S and HOT_MODEL_WARMUP_S set its window.
+    const openS = Number(process.env.HOT_MODEL_OPEN_S ?? (quick ? 1 : 2));
+    const openWarmupS = Number(process.env.HOT_MODEL_WARMUP_S ?? warmupS);
+    for (const ratePerS of ratesOf('HOT_MODEL_IN_RATES', 5000))
+      specs.push({ mode, shape: 'hot payee', holdMs: 25, ratePerS, durationS: openS, warmupS: openWarmupS });
+    for (const ratePerS of ratesOf('HOT_MODEL_OUT_RATES', 2000))
+      specs.push({ mode, shape: 'hot payer', holdMs: 25, ratePerS, durationS: openS, warmupS: openWarmupS });
   }
   return specs;
+}
+
+function ratesOf(name: string, fallback: number): number[] {
+  const rates = (process.env[name] ?? String(fallback)).split(',').filter(Boolean).map(Number);
+  if (rates.some((rate) => !(rate > 0))) throw new Error(`${name} takes positive payments/s, e.g. 2200,2500`);
+  return rates;
 }
 
 export async function runHotModel(options: HotModelOptions): Promise<HotModelResult> {
@@ -534,7 +565,7 @@ export async function runHotModel(options: HotModelOptions): Promise<HotModelRes
       const result = await run(world, spec);
       options.log(
         `${labelOf(spec)}: ` +
-          `${fmt(result.sustainedPerS, 0)}/s, exhausted ${fmt(result.exhaustedPct)}%, ` +
+          `${fmt(result.sustainedPerS, 0)}/s (answered in window ${fmt(result.completedPerS, 0)}/s), exhausted ${fmt(result.exhaustedPct)}%, ` +
           `${fmt(result.conflictsPerAttempt, 2)} confl/att, ${result.environments} envs, cpu ${fmt(result.cpuS)} s`,
       );
       runs.push(result);
@@ -550,12 +581,15 @@ export function formatHotModelReport(result: HotModelResult): string {
     r.spec.holdMs,
     r.environments,
     fmt(r.sustainedPerS, 0),
+    fmt(r.completedPerS, 0),
     fmt(r.conflictsPerAttempt, 2),
     fmt(r.exhaustedPct, 1),
+    fmt(r.latencyMs.p50, 0),
     fmt(r.latencyMs.p99, 0),
     `${fmt(r.hottestWriteKeys[0]?.peakPerS ?? 0, 0)} ${shortKey(r.hottestWriteKeys[0]?.key ?? '')}`,
     fmt(r.txWcuPerPayment, 1),
     fmt(r.allInWcuPerPayment, 1),
+    fmt(r.cancelledWcuPerPayment, 1),
     r.balanceCheck,
   ]);
   return [
@@ -567,12 +601,15 @@ export function formatHotModelReport(result: HotModelResult): string {
         'h ms',
         'envs',
         'posted/s',
+        'done/s',
         'confl/att',
         'exhausted %',
+        'p50 ms',
         'p99 ms',
         'max WCU/s on one key',
         'tx WCU',
         'all-in WCU',
+        'cancelled WCU',
         'balance',
       ],
       rows,
@@ -583,6 +620,10 @@ export function formatHotModelReport(result: HotModelResult): string {
       (r) =>
         `  ${r.spec.mode} ${r.spec.shape} ${r.spec.clients !== undefined ? `${r.spec.clients} cl` : `${r.spec.ratePerS}/s`} h=${r.spec.holdMs}: ` +
         r.hottestWriteKeys.map((k) => `${shortKey(k.key)} ${fmt(k.peakPerS, 0)}`).join(', ') +
+        `; with cancelled attempts: ${r.hottestBilledKeys.map((k) => `${shortKey(k.key)} ${fmt(k.peakPerS, 0)}`).join(', ')}` +
+        (r.hottestInboxKey
+          ? `; busiest inbox ${shortKey(r.hottestInboxKey.key)} ${fmt(r.hottestInboxKey.peakPerS, 0)}`
+          : '') +
         (r.spec.mode === 'hot' ? `; keeper ${fmt(r.keeperWcuPerPayment, 2)} WCU/payment` : '') +
         (r.foldLagMs ? `, fold lag p50/p99 ${fmt(r.foldLagMs.p50, 0)}/${fmt(r.foldLagMs.p99, 0)} ms` : '') +
         (Object.keys(r.otherErrors).length ? `; other answers ${JSON.stringify(r.otherErrors)}` : ''),

@@ -51,6 +51,12 @@ export interface RequestCost {
   allInUnits: number;
   transactionAttempts: number;
   conflicts: number;
+  /**
+   * Items of the transactions a TransactionConflict cancelled. DynamoDB bills a cancelled transaction
+   * too (design/hot-wallets.md [S3]); the meters above count applied writes only, so the report
+   * estimates it beside them: 2 WCU per item (items under 1 KB).
+   */
+  cancelledItems: number;
   throttledMs: number;
 }
 
@@ -68,6 +74,8 @@ export class DynamoModel {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   readonly writeMeter = new Map<string, KeyMeter>();
   readonly readMeter = new Map<string, KeyMeter>();
+  /** The write meter plus the cancelled transactions' items (2 units each) on their base keys: what DynamoDB bills. */
+  readonly billedMeter = new Map<string, KeyMeter>();
   /** Measure from this virtual time on (the warm-up is left out). */
   measureFrom = 0;
   totals = { transactions: 0, conflicts: 0, throttledWrites: 0 };
@@ -104,6 +112,7 @@ export class DynamoModel {
     this.measureFrom = from;
     this.writeMeter.clear();
     this.readMeter.clear();
+    this.billedMeter.clear();
     this.totals = { transactions: 0, conflicts: 0, throttledWrites: 0 };
   }
 
@@ -128,6 +137,10 @@ export class DynamoModel {
     const conflicting = ids.map((id, i) => (this.held.has(id) ? i : -1)).filter((i) => i >= 0);
     if (conflicting.length > 0) {
       this.totals.conflicts++;
+      if (request.kind === 'transaction') {
+        for (const key of request.keys) this.meter(this.billedMeter, `table ${key.PK}`, 2);
+        if (cost) cost.cancelledItems += request.keys.length;
+      }
       if (cost) cost.conflicts++;
       await this.time.sleep(this.options.conflictMs);
       return conflicting;
@@ -168,8 +181,11 @@ export class DynamoModel {
     if (!this.enabled) return;
     this.bucketOf(record.PK).tokens -= record.units;
     this.meter(this.writeMeter, `table ${record.PK}`, record.units);
-    for (const index of record.indexes)
+    this.meter(this.billedMeter, `table ${record.PK}`, record.units);
+    for (const index of record.indexes) {
       this.meter(this.writeMeter, `${index.index} ${index.partitionKey}`, index.units);
+      this.meter(this.billedMeter, `${index.index} ${index.partitionKey}`, index.units);
+    }
     const cost = this.costs.getStore();
     if (cost) {
       const indexUnits = record.indexes.reduce((sum, index) => sum + index.units, 0);
@@ -180,7 +196,9 @@ export class DynamoModel {
 
   private meter(meters: Map<string, KeyMeter>, key: string, units: number): void {
     if (this.time.now < this.measureFrom) return;
-    const second = Math.floor(this.time.now / 1000);
+    // Seconds counted from the window's start: a 1 s window is one whole metered second (on the
+    // clock's seconds a window straddles two, and each peak saw only part of the window's load).
+    const second = Math.floor((this.time.now - this.measureFrom) / 1000);
     let meter = meters.get(key);
     if (!meter) meters.set(key, (meter = { second, units: 0, max: 0, total: 0 }));
     if (meter.second !== second) {
@@ -201,7 +219,7 @@ export class DynamoModel {
   }
 
   newCost(): RequestCost {
-    return { txUnits: 0, allInUnits: 0, transactionAttempts: 0, conflicts: 0, throttledMs: 0 };
+    return { txUnits: 0, allInUnits: 0, transactionAttempts: 0, conflicts: 0, cancelledItems: 0, throttledMs: 0 };
   }
 
   get memory(): MemoryDynamo {
