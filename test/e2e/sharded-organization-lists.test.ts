@@ -8,11 +8,11 @@ import { setupE2e } from '../fixtures/e2e-setup.js';
 const PAYMENTS = 24;
 
 /**
- * An organization whose projected keys are sharded (S = 8, as when one of its wallets is
+ * An organization whose projected keys are sharded (S = HOT_ORGANIZATION_SHARDS, as when one of its wallets is
  * promoted to hot mode) answers its lists as any other: every payment, audit entry and event once,
  * newest first, through the same cursors and filters. Nothing a client sees differs.
  */
-describe('the lists of an organization of 8 shards, as a client reads them', () => {
+describe('the lists of an organization of 16 shards (HOT_ORGANIZATION_SHARDS), as a client reads them', () => {
   const { service, org } = setupE2e({ organizations: { org: 'Sharded Org' } });
   let payer: string;
   let payee: string;
@@ -43,7 +43,7 @@ describe('the lists of an organization of 8 shards, as a client reads them', () 
   beforeAll(async () => {
     expect(
       await raiseShards(service.table, org.organizationId, 'SANDBOX', HOT_ORGANIZATION_SHARDS, { delayMs: 0 }),
-    ).toBe(8);
+    ).toBe(HOT_ORGANIZATION_SHARDS);
     // The service's processes keep the organization's shard count at most this long.
     await new Promise((resolve) => setTimeout(resolve, ORG_SHARDS_CACHE_MS + 500));
     const wallet = async (name: string) =>
@@ -70,7 +70,7 @@ describe('the lists of an organization of 8 shards, as a client reads them', () 
 
   it('spreads the payment listing over the shards', async () => {
     const sizes = await Promise.all(
-      shardedKeys(`PAYMENTS#${org.organizationId}#SANDBOX`, 8).map(
+      shardedKeys(`PAYMENTS#${org.organizationId}#SANDBOX`, HOT_ORGANIZATION_SHARDS).map(
         async (pk) =>
           (
             await service.table.client.send(

@@ -9,7 +9,7 @@ import type { Environment } from '../../shared/domain/tenancy.js';
 import type { OutboxEvent, Page, PageRequest, Wallet } from '../../shared/domain/types.js';
 import { createAuditStore } from '../../shared/persistence/audit-store.js';
 import { organizationEnvironmentCodec } from '../../shared/persistence/entities/organization-environment.js';
-import { HOT_ORGANIZATION_SHARDS, shardedKeys } from '../../shared/persistence/entities/shards.js';
+import { shardedKeys } from '../../shared/persistence/entities/shards.js';
 import { journalCodec } from '../../shared/persistence/entities/transaction.js';
 import { walletCodec, walletKeys } from '../../shared/persistence/entities/wallet.js';
 import { createEventStore } from '../../shared/persistence/event-store.js';
@@ -88,6 +88,9 @@ async function partitionSizes(table: TableContext, keys: string[], index?: strin
   );
 }
 
+/** The mechanism at a count of its own (a promotion raises to HOT_ORGANIZATION_SHARDS). */
+const SHARDS = 8;
+
 describe('the lists of an organization environment of 8 shards', () => {
   let table: TableContext;
   const records: JournalRecord[] = [];
@@ -108,9 +111,7 @@ describe('the lists of an organization environment of 8 shards', () => {
       }),
     );
     // The raise takes effect at record RAISED_AT: the records before it are projected on shard 0.
-    expect(
-      await raiseShards(table, ORG, ENV, HOT_ORGANIZATION_SHARDS, { now: new Date(at(RAISED_AT)), delayMs: 0 }),
-    ).toBe(8);
+    expect(await raiseShards(table, ORG, ENV, SHARDS, { now: new Date(at(RAISED_AT)), delayMs: 0 })).toBe(8);
     for (let n = 0; n < 90; n++) {
       const reversed = n % 10 === 3;
       const toOther = n % 4 === 1;
