@@ -36,6 +36,7 @@ import { registerHotWallet } from '../shared/persistence/hot/hot-candidates.js';
 import { runKeeperOnce } from '../shared/persistence/hot/keeper.js';
 import { promote } from '../shared/persistence/hot/promote.js';
 import { raiseShards } from '../shared/persistence/org-shards.js';
+import { HOT_ORGANIZATION_SHARDS } from '../shared/persistence/entities/shards.js';
 import { readExactWallet } from '../shared/persistence/hot/hot-read.js';
 import type { TableContext } from '../shared/persistence/table-context.js';
 import { createContainer, type Container } from '../shared/runtime/container.js';
@@ -222,8 +223,11 @@ async function buildWorld(options: { mode: Mode; payers: number; payees: number;
     await promote(table, hotPayer, HOT_PAYER_SHAPE, clock);
     // The keeper's schedule before any load: the payer's lanes get their funds and limit quota.
     await runKeeperOnce(table, hotPayer, clock);
-    // What ops does on a promotion: the organization's projected keys in HOT_ORGANIZATION_SHARDS (8) shards.
-    await raiseShards(table, principal.organizationId!, principal.environment!, 8, { delayMs: 0, now: clock.now() });
+    // What a promotion does: the organization's projected keys in HOT_ORGANIZATION_SHARDS shards.
+    await raiseShards(table, principal.organizationId!, principal.environment!, HOT_ORGANIZATION_SHARDS, {
+      delayMs: 0,
+      now: clock.now(),
+    });
   }
   return {
     mode: options.mode,
