@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT } from '../../shared/domain/audit/actions.js';
+import { readHotWallet } from '../../shared/persistence/hot/hot-read.js';
 import { hotOps } from '../fixtures/hot-property/hot-ops.js';
 import { AGENT, centsToAmount, MAIN, MERCHANT } from '../fixtures/hot-property/oracle.js';
 import { clientOps, newHotWorld, type HotWorld } from '../fixtures/hot-property/world.js';
@@ -65,4 +66,47 @@ describe('hot wallet defects found by the property (third session)', () => {
       if (hot) expect(parts.exact?.available.toFixed(2)).toBe('20.00');
     },
   );
+});
+
+describe('hot wallet status changes on a routing cache older than a re-promotion', () => {
+  const agents = (w: HotWorld) => w.processes[0]!.services.agents;
+  const laneStatuses = async (w: HotWorld) =>
+    (await readHotWallet(w.table, w.walletIds[AGENT]!))!.lanes.map((lane) => lane.status);
+
+  /** The agent hot with `before` lanes, demoted to cold meanwhile and promoted again with `after` lanes, at one instant. */
+  async function repromoted(before: number, after: number, then: (w: HotWorld) => Promise<void>) {
+    const w = await world();
+    expect((await fund(w, AGENT, 5_000)).code).toBe('OK');
+    await hotOps.promote(w.table, w.walletIds[AGENT]!, { partitions: 2, lanes: before }, w.clock);
+    await keeperUntilQuiet(w, AGENT);
+    await hotOps.demote(w.table, w.walletIds[AGENT]!, w.clock);
+    w.clock.advance(61_000);
+    // Process 0 learns the wallet COOLING with `before` lanes (its cache is fresh: the clock stands still).
+    await then(w);
+    await keeperUntilQuiet(w, AGENT);
+    await hotOps.promote(w.table, w.walletIds[AGENT]!, { partitions: 1, lanes: after }, w.clock);
+    await keeperUntilQuiet(w, AGENT);
+    return w;
+  }
+
+  // HOT_PROPERTY_SEED=1971360230 run 146: the cache knew 3 lanes (COOLING), the wallet was hot again
+  // with 1: the resume wrote lanes 1 and 2, which no longer exist, and answered CONCURRENT_UPDATE on
+  // every retry while the cache's entry lived (the lane's failure is no routing signal).
+  it('a resume with a cache that knows more lanes than exist resumes the wallet', async () => {
+    const w = await repromoted(3, 1, (w) => agents(w).pause(w.requester, AUDIT.wallet.freeze, w.walletIds[AGENT]!));
+    await agents(w).resume(w.requester, AUDIT.wallet.unfreeze, w.walletIds[AGENT]!);
+    expect(await laneStatuses(w)).toEqual(['ACTIVE']);
+    expect((await pay(w, AGENT, MAIN, 100)).code).toBe('OK');
+  });
+
+  // The other way round, the same stale route: a pause that froze lane 0 only would leave lanes 1
+  // and 2 paying out of a frozen wallet until the keeper's next run (decisions.md section 13).
+  it('a pause with a cache that knows fewer lanes than exist freezes every lane', async () => {
+    const w = await repromoted(1, 3, async (w) => {
+      await agents(w).pause(w.requester, AUDIT.wallet.freeze, w.walletIds[AGENT]!);
+      await agents(w).resume(w.requester, AUDIT.wallet.unfreeze, w.walletIds[AGENT]!);
+    });
+    await agents(w).pause(w.requester, AUDIT.wallet.freeze, w.walletIds[AGENT]!);
+    expect(await laneStatuses(w)).toEqual(['FROZEN', 'FROZEN', 'FROZEN']);
+  });
 });
