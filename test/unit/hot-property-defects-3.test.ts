@@ -93,7 +93,9 @@ describe('hot wallet status changes on a routing cache older than a re-promotion
   // with 1: the resume wrote lanes 1 and 2, which no longer exist, and answered CONCURRENT_UPDATE on
   // every retry while the cache's entry lived (the lane's failure is no routing signal).
   it('a resume with a cache that knows more lanes than exist resumes the wallet', async () => {
-    const w = await repromoted(3, 1, (w) => agents(w).pause(w.requester, AUDIT.wallet.freeze, w.walletIds[AGENT]!));
+    const w = await repromoted(3, 1, async (w) => {
+      await agents(w).pause(w.requester, AUDIT.wallet.freeze, w.walletIds[AGENT]!);
+    });
     await agents(w).resume(w.requester, AUDIT.wallet.unfreeze, w.walletIds[AGENT]!);
     expect(await laneStatuses(w)).toEqual(['ACTIVE']);
     expect((await pay(w, AGENT, MAIN, 100)).code).toBe('OK');
