@@ -9,8 +9,8 @@ import { createMemoryDynamo } from '../fakes/memory-dynamo/index.js';
 /**
  * Defects the hot-wallet property (test/unit/hot-ledger-property.test.ts) found with more runs and
  * other seeds (issue 25, third session), each as its smallest case over memory-dynamo with the
- * property's world (the services, two processes' routing caches, the real keeper). Each failed
- * before its fix.
+ * property's world (the services, two processes' routing caches, the real keeper). Each hot case
+ * failed before its fix; a cold case beside one is the answer the hot wallet must give.
  */
 async function world(at = '2026-11-28T10:00:00.000Z'): Promise<HotWorld> {
   const memory = createMemoryDynamo({ tables: ['defects'] });
