@@ -21,13 +21,11 @@ import { createMemoryDynamo } from '../fakes/memory-dynamo/index.js';
  * HOT_PROPERTY_HOT_CLOSE=0 and HOT_PROPERTY_SERVICE_VIEW=0 turn those parts off.
  */
 /**
- * CI runs one fixed seed (SEED) for RUNS runs: 0 violations, about 77,000 operations. The same
- * seed's run 441 finds a refusal reported with another code than the oracle's (a reversal answered
- * WALLET_FROZEN where INSUFFICIENT_FUNDS was expected; docs/hot-wallets.md "Open"), so the default
- * stops before it; HOT_PROPERTY_SEED=random and HOT_PROPERTY_RUNS=600 search further.
+ * CI runs one fixed seed (SEED) for RUNS runs: 0 violations, about 104,000 operations (issue 25
+ * asks for at least 100,000). HOT_PROPERTY_SEED=random searches further.
  */
 const SEED = 20261128;
-const RUNS = Number(process.env.HOT_PROPERTY_RUNS ?? 440);
+const RUNS = Number(process.env.HOT_PROPERTY_RUNS ?? 600);
 const STEPS = Number(process.env.HOT_PROPERTY_STEPS ?? 100);
 const COLD_RUNS = Number(process.env.HOT_PROPERTY_COLD_RUNS ?? 40);
 const TIME_LIMIT_MS = Number(process.env.HOT_PROPERTY_TIME_LIMIT_MS ?? 1_800_000);

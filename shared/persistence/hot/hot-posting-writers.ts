@@ -39,13 +39,16 @@ export function hotWalletWrites(
   const plan = planHotWallet(posting.transactionId, walletId, legs, entry.hot);
   const writes: TransactWrite[] = [];
   const record: Record<string, number> = {};
-  if (plan.inbox) {
-    assertCreditable(walletId, entry, posting);
-    writes.push(inboxPut(tableName, posting, walletId, plan.inbox.partition, plan.inbox.amount));
-    record.creditPartition = plan.inbox.partition;
-  }
   const split = plan.debit ? routes.splitOf(walletId) : undefined;
   const spendOnLane = plan.debit !== undefined && split === undefined && spend !== undefined && spend.amount.gt(0);
+  const mainSpend = spend && !spendOnLane ? spend : undefined;
+  const writesMain = plan.main.length > 0 || split !== undefined || mainSpend !== undefined;
+  if (plan.inbox) {
+    writes.push(inboxPut(tableName, posting, walletId, plan.inbox.partition, plan.inbox.amount));
+    const stopped = creditRefusal(tableName, walletId, entry, posting, writesMain);
+    if (stopped) writes.push(stopped);
+    record.creditPartition = plan.inbox.partition;
+  }
   if (plan.debit && !split) {
     // A COOLING wallet's lanes are being drained: its debits take the slow path straight away.
     if (entry.hot.state !== 'HOT') throw new LaneRefused(walletId, -1);
@@ -54,20 +57,54 @@ export function hotWalletWrites(
     record.debitLane = lane;
   }
   if (split) writes.push(...split.lanes.map((part) => splitLaneDebit(tableName, posting, walletId, part, split)));
-  const mainSpend = spend && !spendOnLane ? spend : undefined;
-  if (plan.main.length > 0 || split || mainSpend) {
+  if (writesMain) {
     writes.push(hotMainUpdate(tableName, posting, walletId, plan.main, mainSpend, split));
   }
   return { writes, record };
 }
 
-/** A payee's state cannot be a condition of an inbox Put (no shared item): it is checked against the cached main. */
-function assertCreditable(walletId: string, entry: HotWalletEntry, posting: Posting): void {
+/**
+ * A payee's state cannot be a condition of an inbox Put (no shared item): it is checked against the
+ * cached main. A payee the cache knows stopped is refused as a cold wallet's update would be, by a
+ * condition on its main in the same transaction (written after the paying wallet's items, in the
+ * order of the legs): a payer's own refusal (INSUFFICIENT_FUNDS, POLICY_DENIED) comes first, as
+ * the cold transaction's first failed condition (transact.ts); a cache older than a resume lets
+ * the credit land. With main written by the posting anyway (one write per item), refused at once.
+ */
+function creditRefusal(
+  tableName: string,
+  walletId: string,
+  entry: HotWalletEntry,
+  posting: Posting,
+  writesMain: boolean,
+): TransactWrite | undefined {
   if (entry.environment !== posting.environment) throw new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
-  // As a cold wallet's update answers: a closed agent's wallet is FROZEN, so WALLET_FROZEN first.
-  if (entry.status !== 'ACTIVE') throw new ApiError('WALLET_FROZEN', undefined, { walletId });
-  if (entry.deletedAt)
-    throw new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
+  if (entry.status === 'ACTIVE' && !entry.deletedAt) return undefined;
+  const refusal = (old: { status?: unknown; deletedAt?: unknown }) =>
+    // As a cold wallet's update answers: a closed agent's wallet is FROZEN, so WALLET_FROZEN first.
+    old.status !== 'ACTIVE'
+      ? new ApiError('WALLET_FROZEN', undefined, { walletId })
+      : new ApiError('INVALID_STATE', 'The wallet is closed (its agent was deleted).', { walletId });
+  if (writesMain) throw refusal(entry);
+  return {
+    item: {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: walletKeys.primary(walletId),
+        ConditionExpression:
+          'attribute_exists(hot) AND #status = :active AND attribute_not_exists(deletedAt) AND environment = :environment',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':active': 'ACTIVE', ':environment': posting.environment },
+      },
+    },
+    onConditionFailed: (old) => {
+      if (!old) return new ApiError('WALLET_NOT_FOUND', undefined, { walletId });
+      if (old.environment !== posting.environment) return new ApiError('ENVIRONMENT_MISMATCH', undefined, { walletId });
+      // Demoted meanwhile: the credit is routed again (a cold wallet's update).
+      if (!old.hot) return new HotRoutingStale(walletId, old);
+      return refusal(old);
+    },
+  };
 }
 
 function inboxPut(tableName: string, posting: Posting, walletId: string, partition: number, amount: Big) {

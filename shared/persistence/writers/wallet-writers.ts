@@ -8,6 +8,7 @@ import { organizationEnvironmentKeys } from '../entities/organization-environmen
 import { walletCodec, walletKeys } from '../entities/wallet.js';
 import { walletListingCodec } from '../entities/wallet-listing.js';
 import { HotCloseDue, HotRoutingStale, type HotCloseRead } from '../hot/hot-routes.js';
+import { hotConfigOf } from '../hot/hot-items.js';
 import { laneStatusWrites } from '../hot/hot-status.js';
 import { hotAttributes, hotKeys } from '../entities/hot-wallet.js';
 import { CONFLICT_RETRY_AFTER_S, type TransactWrite } from '../transact.js';
@@ -71,7 +72,15 @@ export const walletWriters: ChangeWriters<WalletChange> = {
     const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deletedAt)', status.condition];
     if (change.set.status) conditions.push(hot ? 'attribute_exists(hot)' : 'attribute_not_exists(hot)');
     const conditionValues: Record<string, unknown> = { ...status.values };
-    if (laneStatus) conditionValues[':w_one'] = 1;
+    const conditionNames: Record<string, string> = {};
+    if (laneStatus) {
+      conditionValues[':w_one'] = 1;
+      // The lanes written are the route's: a wallet demoted and promoted again with another count
+      // meanwhile (a cache's entry older than that) fails here first and is routed again.
+      conditions.push('#w_hot.#w_lanes = :w_lanes');
+      conditionValues[':w_lanes'] = hot!.hot.lanes;
+      Object.assign(conditionNames, { '#w_hot': 'hot', '#w_lanes': 'lanes' });
+    }
     if (change.expectedActiveKeyId) {
       conditions.push('activeKeyId = :expectedKey');
       conditionValues[':expectedKey'] = change.expectedActiveKeyId;
@@ -89,10 +98,12 @@ export const walletWriters: ChangeWriters<WalletChange> = {
         `SET ${sets.join(', ')}${laneStatus ? ' ADD seq :w_one' : ''}`,
         conditions.join(' AND '),
         { ...values, ...conditionValues },
-        { ...names, '#w_state': 'status' },
+        { ...names, ...conditionNames, '#w_state': 'status' },
         (old) => {
           if (!old) return new ApiError('WALLET_NOT_FOUND');
           if (change.set.status && Boolean(old.hot) !== Boolean(hot)) return new HotRoutingStale(change.walletId, old);
+          if (laneStatus && hotConfigOf(old)?.lanes !== hot!.hot.lanes)
+            return new HotRoutingStale(change.walletId, old);
           if (old.deletedAt)
             return new ApiError('INVALID_STATE', 'The agent is deleted.', { deletedAt: old.deletedAt });
           // A rotation (or a deletion that read the key) raced this write: retryable, nothing was written.
