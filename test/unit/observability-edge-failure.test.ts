@@ -1,8 +1,9 @@
 import type { Context } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMcpFunctionUrlHandler } from '../../shared/mcp/function-url.js';
 import type { McpRuntime } from '../../shared/mcp/server.js';
 import { observedEdge } from '../../shared/observability/invocation.js';
+import { captureStreamsPerTest } from '../fixtures/stream-capture.js';
 
 /**
  * Review of issue 26: "an unexpected failure adds one ERROR line (`unexpected error`, the redacted
@@ -12,30 +13,9 @@ import { observedEdge } from '../../shared/observability/invocation.js';
  */
 process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
 
-let output: string[] = [];
-const spies: MockInstance[] = [];
-beforeAll(() => {
-  for (const stream of [process.stdout, process.stderr])
-    spies.push(
-      vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown) => {
-        output.push(String(chunk));
-        return true;
-      }) as typeof process.stdout.write),
-    );
-});
-afterAll(() => {
-  for (const spy of spies) spy.mockRestore();
-});
-beforeEach(() => {
-  output = [];
-});
+const streams = captureStreamsPerTest();
 
-const lines = () =>
-  output
-    .join('')
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = () => streams.jsonLines();
 
 const context = { awsRequestId: 'lambda-req-edge', functionName: 'f' } as Context;
 
@@ -51,7 +31,7 @@ describe('an edge whose handler throws', () => {
     const failure = written.find((line) => line.level === 'ERROR');
     expect(failure).toMatchObject({ message: 'unexpected error', requestId: 'req-edge-1' });
     expect(JSON.stringify(failure!.error)).toContain('broke with');
-    expect(output.join('')).not.toContain('whsec_MfKQ');
+    expect(streams.text()).not.toContain('whsec_MfKQ');
     expect(written.find((line) => line.message === 'request')).toMatchObject({ status: 500, requestId: 'req-edge-1' });
   });
 

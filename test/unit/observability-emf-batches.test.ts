@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { flushMetrics } from '../../shared/observability/emf.js';
 import { METRIC } from '../../shared/observability/metric-names.js';
 import { countMetric, latencyMetric, takeMetrics } from '../../shared/observability/metrics.js';
+import { captureStreamsPerTest } from '../fixtures/stream-capture.js';
 
 /**
  * Review of issue 26: one invocation may record many values of one metric with one dimension set
@@ -13,22 +14,8 @@ import { countMetric, latencyMetric, takeMetrics } from '../../shared/observabil
 delete process.env.POWERTOOLS_METRICS_DISABLED;
 process.env.STAGE = 'dev';
 
-let output: string[] = [];
-const spies: MockInstance[] = [];
-beforeAll(() => {
-  for (const stream of [process.stdout, process.stderr])
-    spies.push(
-      vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown) => {
-        output.push(String(chunk));
-        return true;
-      }) as typeof process.stdout.write),
-    );
-});
-afterAll(() => {
-  for (const spy of spies) spy.mockRestore();
-});
+const streams = captureStreamsPerTest();
 beforeEach(() => {
-  output = [];
   takeMetrics();
 });
 
@@ -36,12 +23,7 @@ interface Emf {
   _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[] };
   [key: string]: unknown;
 }
-const emfLines = (): Emf[] =>
-  output
-    .join('')
-    .split('\n')
-    .filter((line) => line.includes('"_aws"'))
-    .map((line) => JSON.parse(line) as Emf);
+const emfLines = (): Emf[] => streams.emfLines<Emf>();
 
 /** Every value written for `name`, with the dimension set of its line. */
 function valuesOf(name: string) {
@@ -86,6 +68,6 @@ describe('EMF flush of many values of one metric', () => {
     for (let i = 0; i < 100; i++) countMetric(METRIC.webhookDeliveries, { outcome: 'delivered' });
     flushMetrics();
     expect(valuesOf(METRIC.webhookDeliveries)).toHaveLength(100);
-    expect(output.join('')).not.toMatch(/No application metrics to publish/);
+    expect(streams.text()).not.toMatch(/No application metrics to publish/);
   });
 });

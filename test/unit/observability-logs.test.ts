@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { issueKey } from '../../shared/auth/api-key-format.js';
 import { fixedClock } from '../../shared/domain/clock.js';
@@ -12,6 +12,7 @@ import { log } from '../../shared/observability/log.js';
 import { REDACTED, redactText } from '../../shared/observability/redact.js';
 import { defineGroup, operation } from '../../shared/operations/define.js';
 import { note } from '../../shared/operations/fields.js';
+import { captureStreamsPerTest } from '../fixtures/stream-capture.js';
 
 /**
  * Issue 26: no API key, webhook secret, card number, CVC, password, TOTP secret or session id ever
@@ -67,35 +68,13 @@ function carelessError(): Error {
   return error;
 }
 
-// Powertools writes INFO and DEBUG lines to stdout, WARN and ERROR lines to stderr (both reach CloudWatch).
-let output: string[] = [];
-const spies: MockInstance[] = [];
-beforeAll(() => {
-  for (const stream of [process.stdout, process.stderr])
-    spies.push(
-      vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown) => {
-        output.push(String(chunk));
-        return true;
-      }) as typeof process.stdout.write),
-    );
-});
-afterAll(() => {
-  for (const spy of spies) spy.mockRestore();
-});
-beforeEach(() => {
-  output = [];
-});
+const streams = captureStreamsPerTest();
 
 /** Every JSON line written since the test began. */
-const lines = () =>
-  output
-    .join('')
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = () => streams.jsonLines();
 
 function expectNoSecret() {
-  const text = output.join('');
+  const text = streams.text();
   expect(text.length).toBeGreaterThan(0);
   for (const [kind, secret] of Object.entries(SECRETS)) {
     if (kind === 'cvc') expect(text, kind).not.toMatch(new RegExp(`["=:]${secret}\\b`));
@@ -221,7 +200,7 @@ describe('every log path keeps secrets out of its lines', () => {
     });
     expect(typeof request!.durationMs).toBe('number');
     expectNoSecret();
-    expect(output.join('')).not.toContain(issued.raw);
+    expect(streams.text()).not.toContain(issued.raw);
   });
 
   it('a worker: its failure, with the secrets in the error, its cause and its fields', async () => {

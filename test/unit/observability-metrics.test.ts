@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { observabilityTelemetry } from '../../shared/observability/domain-telemetry.js';
 import { flushMetrics } from '../../shared/observability/emf.js';
 import { observedEdge, observedWorker } from '../../shared/observability/invocation.js';
@@ -9,6 +9,7 @@ import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/observa
 import { countMetric, MAX_PENDING_METRICS, takeMetrics } from '../../shared/observability/metrics.js';
 import { noteScope } from '../../shared/observability/scope.js';
 import { CONFLICT_RETRY_LIMIT, transactWrite } from '../../shared/persistence/transact.js';
+import { captureStreamsPerTest } from '../fixtures/stream-capture.js';
 
 /**
  * Issue 26: the metrics are CloudWatch embedded metric format lines (no API call), namespace
@@ -18,22 +19,8 @@ import { CONFLICT_RETRY_LIMIT, transactWrite } from '../../shared/persistence/tr
 delete process.env.POWERTOOLS_METRICS_DISABLED;
 process.env.STAGE = 'dev';
 
-let output: string[] = [];
-const spies: MockInstance[] = [];
-beforeAll(() => {
-  for (const stream of [process.stdout, process.stderr])
-    spies.push(
-      vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown) => {
-        output.push(String(chunk));
-        return true;
-      }) as typeof process.stdout.write),
-    );
-});
-afterAll(() => {
-  for (const spy of spies) spy.mockRestore();
-});
+const streams = captureStreamsPerTest();
 beforeEach(() => {
-  output = [];
   takeMetrics();
 });
 
@@ -44,12 +31,7 @@ interface Emf {
   };
   [key: string]: unknown;
 }
-const emfLines = (): Emf[] =>
-  output
-    .join('')
-    .split('\n')
-    .filter((line) => line.includes('"_aws"'))
-    .map((line) => JSON.parse(line) as Emf);
+const emfLines = (): Emf[] => streams.emfLines<Emf>();
 
 /** name -> { dimension set, values } over every EMF line. */
 function metricsOf(lines: Emf[]) {
@@ -176,7 +158,7 @@ describe('metrics: EMF lines with the contract dimensions', () => {
     expect(conflictsCounted.value).toEqual(Array(1 + CONFLICT_RETRY_LIMIT).fill(1));
     expect(metrics.find((m) => m.name === METRIC.retriesExhausted)).toMatchObject({ value: 1 });
     // One flush: a second one finds nothing left.
-    output = [];
+    streams.clear();
     flushMetrics();
     expect(emfLines()).toEqual([]);
   });
