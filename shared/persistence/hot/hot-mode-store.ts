@@ -1,4 +1,5 @@
 import type { HotModeStore } from '../../domain/hot-mode/ports.js';
+import type { Environment } from '../../domain/tenancy.js';
 import { createCommitter } from '../change-writer.js';
 import { HOT_ORGANIZATION_SHARDS } from '../entities/shards.js';
 import { walletKeys } from '../entities/wallet.js';
@@ -39,7 +40,23 @@ export function createHotModeStore(
     },
     demote: (walletId) => moves.demote(table, walletId),
     foldInbox: (walletId, partitions) => moves.foldInbox(table, walletId, partitions),
-    keep: (walletId, at) => moves.keep(table, walletId, at),
+    async keep(walletId, at) {
+      await moves.keep(table, walletId, at);
+      // A wallet promoted while HOT_ORGANIZATION_SHARDS was lower (or whose raise failed after the
+      // promotion) brings its organization to the count now: only a promotion raises, and a hot wallet
+      // is not promoted again. A no-op (one consistent read) once there.
+      const wallet = await getItem(table, walletKeys.primary(walletId));
+      if (wallet?.organizationId !== undefined && wallet.hot !== undefined)
+        await raiseShards(
+          table,
+          String(wallet.organizationId),
+          wallet.environment as Environment,
+          HOT_ORGANIZATION_SHARDS,
+          {
+            now: now(),
+          },
+        );
+    },
     registeredWallets: () => registeredHotWallets(table),
     unregister: (walletId) => unregisterHotWallet(table, walletId),
     conflictsOf: (minute) => conflictsOf(table, minute),
