@@ -71,9 +71,12 @@ function world() {
   const audits: AuditEntryChange[] = [];
   const kept: string[] = [];
   const folded: string[] = [];
+  /** Closed wallets with inbox items whose bounce was refused so far. */
+  const stragglers = new Set<string>();
   const store: HotModeStore = {
     getWallet: async (id) => wallets.get(id),
     getHotConfig: async (id) => hot.get(id),
+    hasStragglers: async (id) => stragglers.has(id),
     async promote(wallet, sizing) {
       registry.set(wallet.id, clock.now().toISOString());
       const config: HotConfig = { state: 'HOT', since: clock.now().toISOString(), ...sizing, ...hot.get(wallet.id) };
@@ -101,7 +104,7 @@ function world() {
   };
   let n = 0;
   const service = createHotModeService({ store, clock, ids: (kind) => `${kind}_${++n}` });
-  return { clock, wallets, hot, registry, conflicts, audits, kept, folded, service };
+  return { clock, wallets, hot, registry, conflicts, audits, kept, folded, stragglers, service };
 }
 
 describe('hot mode: rules', () => {
@@ -222,6 +225,20 @@ describe('hot mode: the scheduled keeper', () => {
     w.clock.advance(REGISTRATION_GRACE_MS + 1);
     expect((await w.service.runSchedule()).unregistered).toEqual(['wal_1']);
     expect(w.registry.size).toBe(0);
+  });
+
+  it("keeps a closed wallet registered, and its keeper running, while a straggler's bounce is refused", async () => {
+    const w = world();
+    w.wallets.set('wal_1', walletOf('wal_1'));
+    await w.service.setHotMode(operator, AUDIT.wallet.enableHotMode, 'wal_1', true);
+    w.hot.delete('wal_1'); // the close finished: cold, deleted
+    w.stragglers.add('wal_1'); // a payment landed after it; its payer, paused, refused the bounce
+    w.clock.advance(REGISTRATION_GRACE_MS + 1);
+    const report = await w.service.runSchedule();
+    expect(report.kept).toEqual(['wal_1']);
+    expect(report.unregistered).toEqual([]);
+    w.stragglers.delete('wal_1'); // bounced by that run, or a later one
+    expect((await w.service.runSchedule()).unregistered).toEqual(['wal_1']);
   });
 
   it('promotes ACTIVE cold wallets over the threshold of the last minute, audited by the system', async () => {

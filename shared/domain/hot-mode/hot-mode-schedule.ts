@@ -61,7 +61,9 @@ export function createHotModeSchedule(deps: {
 
     await eachBounded(await store.registeredWallets(), KEEP_CONCURRENCY, async ({ walletId, registeredAt }) => {
       try {
-        if (await store.getHotConfig(walletId)) {
+        if ((await store.getHotConfig(walletId)) || (await store.hasStragglers(walletId))) {
+          // A hot wallet, or a closed one whose stragglers' bounces were refused so far (a payer
+          // paused meanwhile): the keeper bounces them (runKeeperOnce), the wallet stays registered.
           await store.keep(walletId, now);
           report.kept.push(walletId);
         } else if (now.getTime() - Date.parse(registeredAt) > REGISTRATION_GRACE_MS) {

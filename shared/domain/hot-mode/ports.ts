@@ -27,6 +27,11 @@ export interface HotModeMoves {
 export interface HotModeReader {
   /** The wallet's `hot` as stored on main (strongly consistent), undefined when cold. */
   getHotConfig(walletId: string): Promise<HotConfig | undefined>;
+  /**
+   * A closed wallet (hot once) with inbox items not bounced yet: payments that landed after its close
+   * and whose bounce failed (a payer paused meanwhile). The scheduled keeper keeps trying them.
+   */
+  hasStragglers(walletId: string): Promise<boolean>;
 }
 
 /** The scheduled keeper's bookkeeping: the wallets it visits and the conflicts the committer counted. */

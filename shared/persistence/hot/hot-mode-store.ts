@@ -31,6 +31,7 @@ export function createHotModeStore(
       const item = await getItem(table, walletKeys.primary(walletId));
       return item ? moves.hotConfigOf(item) : undefined;
     },
+    hasStragglers: (walletId) => moves.hasStragglers(table, walletId),
     async promote(wallet, sizing) {
       await registerHotWallet(table, { walletId: wallet.id, registeredAt: now().toISOString() });
       const hot = await moves.promote(table, wallet.id, sizing);

@@ -6,7 +6,8 @@ import { hotConfigOf } from './hot-items.js';
 import { demote, runKeeperOnce } from './keeper.js';
 import type { KeeperMoves } from './keeper-port.js';
 import { promote } from './promote.js';
-import { bounceStragglers } from './straggler-bounce.js';
+import { registerHotWallet } from './hot-candidates.js';
+import { bounceStragglers, hasStragglers } from './straggler-bounce.js';
 
 /** The keeper's moves the runtime uses: part keeper's functions over the clock given. */
 export function keeperMoves(clock: Clock): KeeperMoves {
@@ -19,6 +20,10 @@ export function keeperMoves(clock: Clock): KeeperMoves {
       // A closed wallet's stragglers go back to their payers, never into the wallet.
       if (main.deletedAt) {
         await Promise.all(partitions.map((g) => bounceStragglers(table, walletId, g)));
+        // A bounce refused (its payer paused meanwhile) is retried by the scheduled keeper: the
+        // wallet stays (or is again) in its registry until its inbox is empty.
+        if (await hasStragglers(table, walletId))
+          await registerHotWallet(table, { walletId, registeredAt: clock.now().toISOString() });
         return;
       }
       // Folds wait for a batch worth its accumulator writes (fold-moves.ts FOLD_MIN_BATCH).
@@ -30,6 +35,7 @@ export function keeperMoves(clock: Clock): KeeperMoves {
       await foldIntoMain(table, walletId);
     },
     keep: async (table, walletId, now) => void (await runKeeperOnce(table, walletId, fixedClock(now))),
+    hasStragglers,
     hotConfigOf,
   };
 }

@@ -17,6 +17,8 @@ export interface KeeperMoves {
   foldInbox(table: TableContext, walletId: string, partitions: readonly number[]): Promise<void>;
   /** One keeper run over the wallet (lanes, quotas, rollover, the end of a demotion); nothing to do is fine. */
   keep(table: TableContext, walletId: string, now: Date): Promise<void>;
+  /** A closed wallet's inbox items not bounced yet (straggler-bounce.ts hasStragglers). */
+  hasStragglers(table: TableContext, walletId: string): Promise<boolean>;
   /** main's `hot` (undefined: cold). */
   hotConfigOf(item: Item): HotConfig | undefined;
 }

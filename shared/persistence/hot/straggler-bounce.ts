@@ -15,7 +15,7 @@ import { str, type Item } from '../item.js';
 import { getItem, type TableContext } from '../table-context.js';
 import type { TransactWrite } from '../transact.js';
 import { postingWriters } from '../writers/posting-writers.js';
-import { finishFold, KeeperRaced, raced } from './fold-moves.js';
+import { finishFold, foldedPartitions, KeeperRaced, raced } from './fold-moves.js';
 import { commitRouted } from './hot-committer.js';
 import { PENDING_ATTRIBUTE, pendingOf } from './hot-items.js';
 import type { WriteContext } from './hot-routes.js';
@@ -62,6 +62,29 @@ export async function bounceStragglers(table: TableContext, walletId: string, pa
     if (await bounceOf) bounced++;
   }
   return bounced;
+}
+
+/**
+ * Whether a closed wallet still has an inbox item to bounce (in any partition the keeper knows of,
+ * `folded#g`): a bounce its payer refused stays until a run succeeds, and the scheduled keeper
+ * keeps the wallet registered meanwhile (hot-mode-schedule.ts). False for a wallet not closed.
+ */
+export async function hasStragglers(table: TableContext, walletId: string): Promise<boolean> {
+  const main = await getItem(table, walletKeys.primary(walletId));
+  if (!main?.deletedAt) return false;
+  for (let partition = 0; partition < foldedPartitions(main); partition++) {
+    const output = await table.client.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        ConsistentRead: true,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :txn)',
+        ExpressionAttributeValues: { ':pk': hotKeys.creditPartition(walletId, partition), ':txn': hotKeys.inboxPrefix },
+        Limit: BOUNCE_BATCH,
+      }),
+    );
+    if ((output.Items ?? []).some((item) => item.entityType === HOT_INBOX_ENTITY)) return true;
+  }
+  return false;
 }
 
 async function bounce(table: TableContext, walletId: string, partition: number, inbox: Item): Promise<boolean> {
