@@ -43,18 +43,8 @@ export async function bounceStragglers(table: TableContext, walletId: string, pa
   // A fold's credited items (the accumulator's `pending`) are deleted, never bounced: finished first.
   const acc = await getItem(table, hotKeys.accumulator(walletId, partition));
   if (pendingOf(acc).length > 0) await finishFold(table, walletId, partition, readInt(acc?.seq), pendingOf(acc));
-  const output = await table.client.send(
-    new QueryCommand({
-      TableName: table.tableName,
-      ConsistentRead: true,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :txn)',
-      ExpressionAttributeValues: { ':pk': hotKeys.creditPartition(walletId, partition), ':txn': hotKeys.inboxPrefix },
-      Limit: BOUNCE_BATCH,
-    }),
-  );
   let bounced = 0;
-  for (const item of output.Items ?? []) {
-    if (item.entityType !== HOT_INBOX_ENTITY) continue;
+  for (const item of await inboxItems(table, walletId, partition)) {
     const bounceOf = bounce(table, walletId, partition, item).catch((error: unknown) => {
       log.warn('hot straggler not bounced', error, { walletId, transactionId: item.transactionId });
       return false;
@@ -73,18 +63,23 @@ export async function hasStragglers(table: TableContext, walletId: string): Prom
   const main = await getItem(table, walletKeys.primary(walletId));
   if (!main?.deletedAt) return false;
   for (let partition = 0; partition < foldedPartitions(main); partition++) {
-    const output = await table.client.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        ConsistentRead: true,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :txn)',
-        ExpressionAttributeValues: { ':pk': hotKeys.creditPartition(walletId, partition), ':txn': hotKeys.inboxPrefix },
-        Limit: BOUNCE_BATCH,
-      }),
-    );
-    if ((output.Items ?? []).some((item) => item.entityType === HOT_INBOX_ENTITY)) return true;
+    if ((await inboxItems(table, walletId, partition)).length > 0) return true;
   }
   return false;
+}
+
+/** The first BOUNCE_BATCH inbox items of a credit partition (strongly consistent). */
+async function inboxItems(table: TableContext, walletId: string, partition: number): Promise<Item[]> {
+  const output = await table.client.send(
+    new QueryCommand({
+      TableName: table.tableName,
+      ConsistentRead: true,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :txn)',
+      ExpressionAttributeValues: { ':pk': hotKeys.creditPartition(walletId, partition), ':txn': hotKeys.inboxPrefix },
+      Limit: BOUNCE_BATCH,
+    }),
+  );
+  return (output.Items ?? []).filter((item) => item.entityType === HOT_INBOX_ENTITY);
 }
 
 async function bounce(table: TableContext, walletId: string, partition: number, inbox: Item): Promise<boolean> {
