@@ -17,6 +17,7 @@ import { createLedgerStore } from '../../shared/persistence/ledger-store.js';
 import { WRITERS } from '../../shared/persistence/writers/index.js';
 import { walletWithBalance } from '../fixtures/hot-world.js';
 import { createTestTable } from '../fixtures/table.js';
+import { hotCloseWorld } from '../fixtures/hot-close-world.js';
 
 /**
  * Closing a hot agent: a late credit into a closed hot wallet must go back to
@@ -29,32 +30,7 @@ import { createTestTable } from '../fixtures/table.js';
  */
 describe('closing a hot wallet, a late credit from a HOT payer', () => {
   it('bounces a late credit whose payer is a hot wallet back to it (REVERSED, payer refunded)', async () => {
-    const table = await createTestTable();
-    const staleClock = { now: Date.now() };
-    const stale = { ...table, hot: createHotRouting({ reads: keeperReads(table), now: () => staleClock.now }) };
-    const fresh = () => ({ ...table, hot: createHotRouting({ reads: keeperReads(table) }) });
-    const ledgerOf = (context: typeof stale) =>
-      createLedgerService({ store: createLedgerStore(context), clock: systemClock, ids: newId });
-    const payer = await walletWithBalance(table, '0');
-    const agent = await walletWithBalance(table, '0');
-    const main = await walletWithBalance(table, '0');
-    const scope = { organizationId: payer.organizationId, environment: 'SANDBOX' as const };
-    const ledger = ledgerOf(fresh());
-    for (const [walletId, amount] of [
-      [payer.walletId, '50'],
-      [agent.walletId, '40'],
-    ] as const)
-      await ledger.post(scope, {
-        from: systemAccount(SYSTEM_ACCOUNTS.sandboxFunding),
-        to: walletAccount(walletId),
-        amount: new Big(amount),
-        type: 'FUNDING',
-      });
-    // Both hot: the payer (e.g. the organization's main wallet funding many agents) and the agent.
-    for (const walletId of [payer.walletId, agent.walletId]) {
-      await promote(table, walletId, { partitions: 2, lanes: 2 }, systemClock);
-      await runKeeperOnce(table, walletId, systemClock);
-    }
+    const { table, stale, fresh, ledgerOf, scope, payer, agent, main } = await hotCloseWorld({ hotPayer: true });
     const staleLedger = ledgerOf(stale);
     // The stale process learns both wallets hot and active.
     await staleLedger.post(scope, {

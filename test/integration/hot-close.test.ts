@@ -3,23 +3,19 @@ import Big from 'big.js';
 import { describe, expect, it } from 'vitest';
 import { fixedClock, systemClock } from '../../shared/domain/clock.js';
 import { newId } from '../../shared/domain/ids.js';
-import { createLedgerService } from '../../shared/domain/ledger/ledger-service.js';
-import { SYSTEM_ACCOUNTS, systemAccount, walletAccount } from '../../shared/domain/ledger/posting.js';
+import { walletAccount } from '../../shared/domain/ledger/posting.js';
 import { HOT_SETTLE_MS } from '../../shared/domain/ledger/hot/keeper-plan.js';
 import { createCommitter } from '../../shared/persistence/change-writer.js';
 import { hotKeys } from '../../shared/persistence/entities/hot-wallet.js';
 import { walletKeys } from '../../shared/persistence/entities/wallet.js';
 import { foldPartition } from '../../shared/persistence/hot/fold-moves.js';
-import { createHotRouting } from '../../shared/persistence/hot/hot-cache.js';
 import { readExactWallet, readHotWallet } from '../../shared/persistence/hot/hot-read.js';
-import { keeperReads, runKeeperOnce } from '../../shared/persistence/hot/keeper.js';
-import { promote } from '../../shared/persistence/hot/promote.js';
+import { runKeeperOnce } from '../../shared/persistence/hot/keeper.js';
 import type { ItemKey } from '../../shared/persistence/item.js';
 import { checkLedger } from '../../shared/persistence/ledger-check.js';
 import { createLedgerStore } from '../../shared/persistence/ledger-store.js';
 import { WRITERS } from '../../shared/persistence/writers/index.js';
-import { walletWithBalance } from '../fixtures/hot-world.js';
-import { createTestTable } from '../fixtures/table.js';
+import { hotCloseWorld } from '../fixtures/hot-close-world.js';
 
 /**
  * Closing a hot wallet (decisions.md section 13; shared/persistence/hot/hot-close.ts) against
@@ -30,30 +26,7 @@ import { createTestTable } from '../fixtures/table.js';
  */
 describe('hot wallets: closing one', () => {
   async function world() {
-    const table = await createTestTable();
-    // A routing cache that never expires: a process that saw the wallet hot and active just before its close.
-    const staleClock = { now: Date.now() };
-    const stale = { ...table, hot: createHotRouting({ reads: keeperReads(table), now: () => staleClock.now }) };
-    const fresh = () => ({ ...table, hot: createHotRouting({ reads: keeperReads(table) }) });
-    const ledgerOf = (context: typeof stale) =>
-      createLedgerService({ store: createLedgerStore(context), clock: systemClock, ids: newId });
-    const payer = await walletWithBalance(table, '0');
-    const agent = await walletWithBalance(table, '0');
-    const main = await walletWithBalance(table, '0');
-    const scope = { organizationId: payer.organizationId, environment: 'SANDBOX' as const };
-    const ledger = ledgerOf(fresh());
-    for (const [walletId, amount] of [
-      [payer.walletId, '50'],
-      [agent.walletId, '40'],
-    ] as const)
-      await ledger.post(scope, {
-        from: systemAccount(SYSTEM_ACCOUNTS.sandboxFunding),
-        to: walletAccount(walletId),
-        amount: new Big(amount),
-        type: 'FUNDING',
-      });
-    await promote(table, agent.walletId, { partitions: 2, lanes: 2 }, systemClock);
-    await runKeeperOnce(table, agent.walletId, systemClock);
+    const { table, stale, fresh, ledgerOf, ledger, scope, payer, agent, main } = await hotCloseWorld();
     const item = async (key: ItemKey) =>
       (await table.client.send(new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }))).Item;
     const balanceOf = async (walletId: string) => (await readExactWallet(table, walletId))!.balance.toFixed(8);
