@@ -114,27 +114,7 @@ describe('closing a hot wallet, a late credit from a HOT payer', () => {
  */
 describe('closing a hot wallet, a late credit whose payer is deleted meanwhile', () => {
   it('does not leave the late credit stranded in the closed inbox', async () => {
-    const table = await createTestTable();
-    const staleClock = { now: Date.now() };
-    const stale = { ...table, hot: createHotRouting({ reads: keeperReads(table), now: () => staleClock.now }) };
-    const fresh = () => ({ ...table, hot: createHotRouting({ reads: keeperReads(table) }) });
-    const ledgerOf = (context: typeof stale) =>
-      createLedgerService({ store: createLedgerStore(context), clock: systemClock, ids: newId });
-    const payer = await walletWithBalance(table, '0');
-    const agent = await walletWithBalance(table, '0');
-    const main = await walletWithBalance(table, '0');
-    const scope = { organizationId: payer.organizationId, environment: 'SANDBOX' as const };
-    const ledger = ledgerOf(fresh());
-    for (const [walletId, amount] of [
-      [payer.walletId, '50'],
-      [agent.walletId, '40'],
-    ] as const)
-      await ledger.post(scope, {
-        from: systemAccount(SYSTEM_ACCOUNTS.sandboxFunding),
-        to: walletAccount(walletId),
-        amount: new Big(amount),
-        type: 'FUNDING',
-      });
+    const { table, stale, fresh, ledgerOf, scope, payer, agent, main } = await hotCloseWorld();
     // The payer's organization's main wallet of the environment (where its deletion sweeps).
     await table.client.send(
       new PutCommand({
@@ -142,8 +122,6 @@ describe('closing a hot wallet, a late credit whose payer is deleted meanwhile',
         Item: organizationEnvironmentCodec.toItem({ ...scope, mainWalletId: main.walletId, walletCount: 3 }),
       }),
     );
-    await promote(table, agent.walletId, { partitions: 2, lanes: 2 }, systemClock);
-    await runKeeperOnce(table, agent.walletId, systemClock);
     const staleLedger = ledgerOf(stale);
     await staleLedger.post(scope, {
       from: walletAccount(payer.walletId),
