@@ -19,10 +19,10 @@ export function keeperMoves(clock: Clock): KeeperMoves {
       if (!main) return;
       // A closed wallet's stragglers go back to their payers, never into the wallet.
       if (main.deletedAt) {
-        await Promise.all(partitions.map((g) => bounceStragglers(table, walletId, g)));
+        const results = await Promise.all(partitions.map((g) => bounceStragglers(table, walletId, g)));
         // A bounce refused (its payer paused meanwhile) is retried by the scheduled keeper: the
         // wallet stays (or is again) in its registry until its inbox is empty.
-        if (await hasStragglers(table, walletId))
+        if (results.some((result) => result.left > 0))
           await registerHotWallet(table, { walletId, registeredAt: clock.now().toISOString() });
         return;
       }

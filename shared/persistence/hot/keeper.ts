@@ -69,7 +69,7 @@ async function runStep(table: TableContext, parts: HotWalletParts, step: KeeperS
       case 'fold':
         return (await foldPartition(table, parts.walletId, step.partition)) > 0;
       case 'bounce':
-        return (await bounceStragglers(table, parts.walletId, step.partition)) > 0;
+        return (await bounceStragglers(table, parts.walletId, step.partition)).bounced > 0;
       case 'foldIntoMain':
         return (await foldIntoMain(table, parts.walletId)).gt(0);
       case 'resync':
@@ -94,7 +94,7 @@ async function bounceAll(table: TableContext, walletId: string, run: KeeperRun):
   const main = await getItem(table, walletKeys.primary(walletId));
   const partitions = main ? foldedPartitions(main) : 0;
   for (let g = 0; g < partitions; g++) {
-    if ((await bounceStragglers(table, walletId, g)) > 0) run.moved.push('bounce');
+    if ((await bounceStragglers(table, walletId, g)).bounced > 0) run.moved.push('bounce');
   }
 }
 

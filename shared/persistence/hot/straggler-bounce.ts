@@ -35,23 +35,28 @@ const BOUNCE_BATCH = 25;
  * credit; a payer closed meanwhile is refunded to its organization's main wallet of the environment
  * (as its deletion sweep did), which the reversal's `to` names. Never lost: an item whose bounce
  * fails is logged and stays for the next run (and the ledger check reports it); the others are
- * still bounced. Answers how many it bounced.
+ * still bounced. Answers how many it bounced and how many of the items it read it left.
  */
-export async function bounceStragglers(table: TableContext, walletId: string, partition: number): Promise<number> {
+export async function bounceStragglers(
+  table: TableContext,
+  walletId: string,
+  partition: number,
+): Promise<{ bounced: number; left: number }> {
   const main = await getItem(table, walletKeys.primary(walletId));
-  if (!main?.deletedAt) return 0;
+  if (!main?.deletedAt) return { bounced: 0, left: 0 };
   // A fold's credited items (the accumulator's `pending`) are deleted, never bounced: finished first.
   const acc = await getItem(table, hotKeys.accumulator(walletId, partition));
   if (pendingOf(acc).length > 0) await finishFold(table, walletId, partition, readInt(acc?.seq), pendingOf(acc));
   let bounced = 0;
-  for (const item of await inboxItems(table, walletId, partition)) {
+  const items = await inboxItems(table, walletId, partition);
+  for (const item of items) {
     const bounceOf = bounce(table, walletId, partition, item).catch((error: unknown) => {
       log.warn('hot straggler not bounced', error, { walletId, transactionId: item.transactionId });
       return false;
     });
     if (await bounceOf) bounced++;
   }
-  return bounced;
+  return { bounced, left: items.length - bounced };
 }
 
 /**
