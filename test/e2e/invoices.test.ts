@@ -4,6 +4,7 @@ import { ENV } from '../../shared/config/env-names.js';
 import { startTestService, type TestService } from '../fixtures/local-service.js';
 import type { Organization } from '../fixtures/organizations.js';
 import { expectOk, expectApiError, ledgerClient, type LedgerClient } from '../fixtures/payments-client.js';
+import { eventually } from '../fixtures/eventually.js';
 
 const CARD = { type: 'card', number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' };
 const DECLINED = { ...CARD, number: '4000000000000002' };
@@ -109,14 +110,17 @@ describe('invoices', () => {
     await api.expectLedgerBalanced();
     error(await call('POST', `/v1/invoices/${invoice.id}/refund`, { key: org.key }), 409, 'INVALID_STATE');
 
-    const events = ok(await call('GET', `/v1/events?limit=50`, { key: org.key })).data as {
-      type: string;
-      data: { id: string };
-    }[];
-    const types = events.filter((e) => e.data.id === invoice.id).map((e) => e.type);
-    expect(types).toEqual(
-      expect.arrayContaining(['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.refunded']),
-    );
+    // Events are a projection of the journal: visible within 2 s (decisions.md section 9), not at once.
+    await eventually(async () => {
+      const events = ok(await call('GET', `/v1/events?limit=50`, { key: org.key })).data as {
+        type: string;
+        data: { id: string };
+      }[];
+      const types = events.filter((e) => e.data.id === invoice.id).map((e) => e.type);
+      expect(types).toEqual(
+        expect.arrayContaining(['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.refunded']),
+      );
+    });
   });
 
   it('declines 4000000000000002 with 402 PAYMENT_DECLINED and leaves the invoice FINALIZED', async () => {
